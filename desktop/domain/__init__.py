@@ -1,5 +1,148 @@
-"""The law as code: pure Python (no Qt, no SQLAlchemy, no ReportLab, no pandas). See issue 3 for the API."""
+"""The law as code: pure Python (no Qt, no SQLAlchemy, no ReportLab, no pandas). See issue 3 for the API.
+
+Every legal date, penalty and eligibility of Lei nº 2.103/2025 is computed here and nowhere else; each rule names
+its article. `holidays`, `babel` and `validate-docbr` are imported on first use, so importing this package is cheap.
+"""
+from desktop.domain import law
+from desktop.domain.dates import (
+    TIMEZONE,
+    BusinessCalendar,
+    add_months_clamped,
+    annual_inspection_due,
+    data_change_notice_deadline,
+    deadline,
+    is_data_change_late,
+    is_renewal_late,
+    local_now,
+    local_today,
+    period_end,
+    platform_data_due,
+    renewal_request_deadline,
+    term_end,
+)
+from desktop.domain.documents import (
+    collect,
+    format_cnpj,
+    format_cpf,
+    format_plate,
+    is_mercosul_plate,
+    mask_cpf,
+    mercosul_equivalent,
+    normalize_cnpj,
+    normalize_cpf,
+    normalize_plate,
+    normalize_renavam,
+    validate_cnh,
+    validate_cnpj,
+    validate_cpf,
+    validate_plate,
+    validate_renavam,
+)
+from desktop.domain.driver import (
+    CHECKLIST_BY_KEY,
+    DRIVER_CHECKLIST,
+    ChecklistItem,
+    DriverFacts,
+    Evidence,
+    ItemKind,
+    checklist_status,
+    driver_problems,
+    gravissima_window,
+    is_accepted_cnh_category,
+)
+from desktop.domain.formatting import (
+    DateParseError,
+    DocumentNumber,
+    NumberParseError,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_long_date,
+    format_money,
+    format_number,
+    format_upfm,
+    parse_date,
+    parse_number,
+    weekday_name,
+)
+from desktop.domain.ledger import EntryKind, LedgerEntry, balance, entry_problems, reversal_of
+from desktop.domain.penalties import (
+    ART13_DUTIES,
+    CATALOG,
+    AdministrativeMeasure,
+    Assessment,
+    InfractionNotInForce,
+    InfractionType,
+    NotificationForm,
+    Penalty,
+    Prior,
+    Severity,
+    UnknownInfractionCode,
+    assess,
+    fine_in_reais,
+    lookup,
+    reais_to_upfm,
+    recurrence_window_start,
+)
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
+from desktop.domain.text import fold, only_digits, same_place
+from desktop.domain.vehicle import (
+    OwnershipMode,
+    ValidityLimit,
+    ValidUntil,
+    VehicleFacts,
+    authorization_valid_until,
+    explain_valid_until,
+    individual_lessor_problem,
+    vehicle_last_service_day,
+    vehicle_problems,
+)
+from desktop.domain.workflow import (
+    AUTHORIZATION_MACHINE,
+    AUTO_COUNTS_FOR_RECURRENCE,
+    AUTO_MACHINE,
+    AuthorizationStatus,
+    AutoStatus,
+    StateMachine,
+    Transition,
+    TransitionNotAllowed,
+    UnknownStatus,
+    actions,
+    allowed,
+    transition,
+)
 
-__all__ = ["Problem", "Role"]
+__all__ = [
+    # value types
+    "Problem", "Role", "law",
+    # dates (SPEC §3)
+    "TIMEZONE", "BusinessCalendar", "deadline", "term_end", "add_months_clamped", "period_end",
+    "renewal_request_deadline", "is_renewal_late", "data_change_notice_deadline", "is_data_change_late",
+    "annual_inspection_due", "platform_data_due", "local_now", "local_today",
+    # vehicle (Art. 2, 8, 15)
+    "VehicleFacts", "vehicle_problems", "vehicle_last_service_day", "authorization_valid_until",
+    "explain_valid_until", "ValidUntil", "ValidityLimit", "OwnershipMode", "individual_lessor_problem",
+    # driver (Art. 8 §1, 12)
+    "DriverFacts", "Evidence", "ChecklistItem", "ItemKind", "DRIVER_CHECKLIST", "CHECKLIST_BY_KEY",
+    "driver_problems", "checklist_status", "gravissima_window", "is_accepted_cnh_category",
+    # penalties (Art. 22-28)
+    "Severity", "fine_in_reais", "reais_to_upfm", "InfractionType", "CATALOG", "ART13_DUTIES", "Prior",
+    "Assessment", "assess", "lookup", "recurrence_window_start", "UnknownInfractionCode", "InfractionNotInForce",
+    "Penalty", "AdministrativeMeasure", "NotificationForm",
+    # documents
+    "validate_cpf", "validate_cnpj", "validate_cnh", "validate_renavam", "validate_plate", "collect",
+    "format_cpf", "format_cnpj", "format_plate", "mask_cpf", "normalize_cpf", "normalize_cnpj",
+    "normalize_plate", "normalize_renavam", "is_mercosul_plate", "mercosul_equivalent",
+    # text
+    "fold", "only_digits", "same_place",
+    # workflow
+    "AuthorizationStatus", "AutoStatus", "StateMachine", "Transition", "TransitionNotAllowed", "UnknownStatus",
+    "AUTHORIZATION_MACHINE", "AUTO_MACHINE", "AUTO_COUNTS_FOR_RECURRENCE", "transition", "allowed", "actions",
+    # ledger
+    "EntryKind", "LedgerEntry", "balance", "entry_problems", "reversal_of",
+    # formatting
+    "format_date", "format_datetime", "format_long_date", "format_money", "format_decimal", "format_upfm",
+    "weekday_name", "parse_date", "DateParseError", "format_number", "parse_number", "DocumentNumber",
+    "NumberParseError",
+]

@@ -1,0 +1,92 @@
+"""The infractor's ledger: append-only entries, and a balance that is only ever computed (SPEC §3; STYLE:
+Beancount/Tryton — posted entries are never edited; a cancellation posts a reversing entry pointing at its origin).
+
+Amounts are in UPFM (Art. 25), signed: positive is owed by the infractor, negative is a credit. Reais are derived
+with the UPFM value used for the debit (penalties.fine_in_reais / reais_to_upfm).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+
+from desktop.domain.problems import Problem
+
+
+class EntryKind(StrEnum):
+    DEBIT = "debit"            # the fine of an auto (Art. 25)
+    COSTS = "costs"            # removal and storage of the vehicle (Art. 28)
+    PAYMENT = "payment"        # a payment, converted at the UPFM value of the debit
+    REDUCTION = "reduction"    # the fine reduced by a decision
+    REVERSAL = "reversal"      # an entry undone (auto cancelled or annulled, payment returned), pointing at it
+
+    @property
+    def label(self) -> str:
+        return _ENTRY_LABELS[self]
+
+    @property
+    def sign(self) -> int:
+        """+1 the entry must increase the debt, -1 decrease it, 0 either (a reversal takes the origin's opposite)."""
+        return _ENTRY_SIGNS[self]
+
+
+_ENTRY_LABELS = {
+    EntryKind.DEBIT: "Multa (débito)",
+    EntryKind.COSTS: "Despesas de remoção e estada (Art. 28)",
+    EntryKind.PAYMENT: "Pagamento",
+    EntryKind.REDUCTION: "Redução",
+    EntryKind.REVERSAL: "Estorno",
+}
+_ENTRY_SIGNS = {EntryKind.DEBIT: 1, EntryKind.COSTS: 1, EntryKind.PAYMENT: -1, EntryKind.REDUCTION: -1,
+                EntryKind.REVERSAL: 0}
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One posted entry. `amount` is signed UPFM; `origin` is the id of the entry a reversal undoes."""
+
+    kind: EntryKind
+    on: date
+    amount: Decimal
+    reason: str = ""
+    origin: int | None = None
+    id: int | None = None
+
+
+def entry_problems(entry: LedgerEntry) -> list[Problem]:
+    """What is wrong with an entry before it is posted (sign by kind, a reason and origin for reversals)."""
+    problems: list[Problem] = []
+    if not isinstance(entry.amount, Decimal):
+        problems.append(Problem("amount", "O valor deve ser decimal (Decimal)."))
+        return problems
+    if entry.amount == 0:
+        problems.append(Problem("amount", "O valor do lançamento não pode ser zero."))
+    elif entry.kind.sign and (entry.amount > 0) != (entry.kind.sign > 0):
+        direction = "positivo (débito)" if entry.kind.sign > 0 else "negativo (crédito)"
+        problems.append(Problem("amount", f"Lançamento de {entry.kind.label.lower()} deve ser {direction}."))
+    if entry.kind in (EntryKind.REVERSAL, EntryKind.REDUCTION) and not entry.reason.strip():
+        problems.append(Problem("reason", "Informe o motivo do estorno ou da redução."))
+    if entry.kind is EntryKind.REVERSAL and entry.origin is None:
+        problems.append(Problem("origin", "O estorno deve indicar o lançamento que desfaz."))
+    return problems
+
+
+def reversal_of(entry: LedgerEntry, on: date, reason: str) -> LedgerEntry:
+    """The entry that undoes `entry` (the same amount, opposite sign), pointing at it."""
+    if entry.id is None:
+        raise ValueError("só um lançamento já gravado (com id) pode ser estornado")
+    return LedgerEntry(EntryKind.REVERSAL, on, -entry.amount, reason, origin=entry.id)
+
+
+def balance(entries: Iterable[LedgerEntry | Decimal], until: date | None = None) -> Decimal:
+    """The sum of the entries (positive: the infractor owes), optionally only those dated on or before `until`
+    (the statement "at any date", SPEC §3)."""
+    total = Decimal(0)
+    for entry in entries:
+        if isinstance(entry, Decimal):
+            total += entry
+        elif until is None or entry.on <= until:
+            total += entry.amount
+    return total

@@ -1,0 +1,439 @@
+"""Severities, fines and the infraction catalogue (Art. 24-28), and the penalties an auto proposes.
+
+The system proposes; the gestor confirms (SPEC §3). The catalogue is data: the gestor may add codes for the
+regulating decree (Art. 22, Art. 29) and pass them to `assess(..., catalog=...)`.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+from types import MappingProxyType
+
+from desktop.domain import law
+from desktop.domain.dates import add_months_clamped
+
+CENT = Decimal("0.01")
+
+
+class Severity(StrEnum):
+    """Infraction categories and their fines in UPFM (Art. 25, I-IV)."""
+
+    LEVE = "leve"
+    MEDIA = "media"
+    GRAVE = "grave"
+    GRAVISSIMA = "gravissima"
+
+    @property
+    def upfm(self) -> int:
+        return _UPFM[self]
+
+    @property
+    def label(self) -> str:
+        return _SEVERITY_LABELS[self]
+
+    @property
+    def article(self) -> str:
+        return _SEVERITY_ARTICLES[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        """From a stored value or a Portuguese label ("média", "Gravíssima", "media")."""
+        from desktop.domain.text import fold
+
+        key = fold(text)
+        for severity in cls:
+            if key in (severity.value, fold(severity.label)):
+                return severity
+        raise ValueError(f"gravidade desconhecida: {text!r}")
+
+
+_UPFM = {Severity.LEVE: 10, Severity.MEDIA: 20, Severity.GRAVE: 30, Severity.GRAVISSIMA: 40}  # Art. 25
+_SEVERITY_LABELS = {Severity.LEVE: "Leve", Severity.MEDIA: "Média", Severity.GRAVE: "Grave",
+                    Severity.GRAVISSIMA: "Gravíssima"}
+_SEVERITY_ARTICLES = {Severity.LEVE: "Art. 25, I", Severity.MEDIA: "Art. 25, II", Severity.GRAVE: "Art. 25, III",
+                      Severity.GRAVISSIMA: "Art. 25, IV"}
+
+
+def fine_in_reais(upfm: int | Decimal, upfm_value: Decimal) -> Decimal:
+    """The fine in reais: UPFM × the value of one UPFM (of the year the auto was drawn up), rounded half-up to the
+    cent (SPEC §3, Art. 25). Floats are refused: money is Decimal."""
+    if isinstance(upfm, float) or isinstance(upfm_value, float):
+        raise TypeError("use Decimal (ou int) para valores monetários, nunca float")
+    return (Decimal(upfm) * Decimal(upfm_value)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def reais_to_upfm(reais: Decimal, upfm_value: Decimal, places: int = 4) -> Decimal:
+    """A payment in reais expressed in UPFM at the value used for the debit, half-up to `places` decimals."""
+    if isinstance(reais, float) or isinstance(upfm_value, float):
+        raise TypeError("use Decimal para valores monetários, nunca float")
+    if Decimal(upfm_value) <= 0:
+        raise ValueError("o valor da UPFM deve ser positivo")
+    return (Decimal(reais) / Decimal(upfm_value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True, slots=True)
+class InfractionType:
+    """One line of the infraction catalogue (SPEC §3 table).
+
+    The penalty fields say what every occurrence brings; the `recurrence_*` fields what a recurrence adds
+    (reincidência). `legal_text` is the law's wording, printed on the auto (Art. 19).
+    """
+
+    code: str
+    article: str
+    description: str
+    severity: Severity
+    legal_text: str = ""
+    suspension_days: int = 0
+    suspension_months: int = 0
+    impediment: bool = False
+    cassation: bool = False
+    vehicle_seizure: bool = False
+    recurrence_suspension_days: int = 0
+    recurrence_suspension_months: int = 0
+    recurrence_cassation: bool = False
+    recurrence_vehicle_seizure: bool = False
+    penalty_articles: tuple[str, ...] = ()
+    recurrence_articles: tuple[str, ...] = ()
+    needs_art13_item: bool = False
+    valid_from: date | None = None
+    valid_until: date | None = None
+
+    @property
+    def upfm(self) -> int:
+        return self.severity.upfm
+
+    @property
+    def penalty_text(self) -> str:
+        """The penalty in Portuguese ("Multa e suspensão da autorização por 12 meses")."""
+        return _describe(self.suspension_days, self.suspension_months, self.cassation, self.vehicle_seizure,
+                         self.impediment, base="Multa")
+
+    @property
+    def recurrence_text(self) -> str:
+        """What a recurrence adds, in Portuguese ("—" when nothing)."""
+        if not self.has_recurrence_effect:
+            return "—"
+        return _describe(self.recurrence_suspension_days, self.recurrence_suspension_months,
+                         self.recurrence_cassation, self.recurrence_vehicle_seizure, False, base="Multa")
+
+    @property
+    def has_recurrence_effect(self) -> bool:
+        return bool(self.recurrence_suspension_days or self.recurrence_suspension_months
+                    or self.recurrence_cassation or self.recurrence_vehicle_seizure)
+
+    def in_force(self, on: date) -> bool:
+        return (self.valid_from is None or on >= self.valid_from) and (self.valid_until is None
+                                                                       or on <= self.valid_until)
+
+
+def _describe(days: int, months: int, cassation: bool, seizure: bool, impediment: bool, base: str) -> str:
+    parts = [base]
+    if months:
+        parts.append(f"suspensão da autorização por {months} meses")
+    if days:
+        parts.append(f"suspensão da autorização por {days} dias")
+    if cassation:
+        parts.append("cassação da autorização")
+    if seizure:
+        parts.append("apreensão do veículo até a regularização")
+    if impediment:
+        parts.append("impedimento imediato de realizar o serviço")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " e " + parts[-1]
+
+
+_CATALOG_ENTRIES = (
+    InfractionType(
+        code="ART26-I", article="Art. 26, I", severity=Severity.LEVE,
+        description="Não atender a notificação para realizar a vistoria",
+        legal_text="Não atender a notificação para realizar a vistoria.",
+    ),
+    InfractionType(
+        code="ART26-II", article="Art. 26, II", severity=Severity.LEVE,
+        description="Realizar serviço em desacordo com a reprovação na vistoria (impedimento do Art. 16, §2º)",
+        legal_text=("Quando o veículo realizar serviços em desacordo com a aprovação do órgão fiscalizador "
+                    "previsto no § 2º do art. 16 será imediatamente impedido de realizar o serviço que trata "
+                    "esta Lei."),
+        impediment=True, penalty_articles=("Art. 16, §2",),
+    ),
+    InfractionType(
+        code="ART26-III", article="Art. 26, III", severity=Severity.MEDIA,
+        description="Descumprir dever do condutor previsto no Art. 13 (inciso registrado no auto)",
+        legal_text="Quando o condutor não cumprir e não atender regras determinadas no art. 13 desta Lei.",
+        needs_art13_item=True,
+    ),
+    InfractionType(
+        code="ART26-IV", article="Art. 26, IV", severity=Severity.GRAVE,
+        description="Embarcar usuário diretamente na via pública, sem intermediação da plataforma",
+        legal_text=("Autorizar o embarque de usuário diretamente na via pública e realizar a prestação de serviço "
+                    "de transporte remunerado privado individual de passageiros sem que ocorra a intermediação "
+                    "da contratação através de plataformas tecnológicas (aplicativos)."),
+        recurrence_suspension_days=law.STREET_BOARDING_RECURRENCE_SUSPENSION_DAYS,
+        recurrence_articles=("Art. 26, §1",),
+    ),
+    InfractionType(
+        code="ART26-V", article="Art. 26, V", severity=Severity.GRAVISSIMA,
+        description="Agredir fisicamente o Agente Fiscalizador do Município no exercício de suas funções",
+        legal_text="Agredir fisicamente o Agente Fiscalizador do Município no exercício de suas funções.",
+        suspension_months=law.SUSPENSION_MONTHS, penalty_articles=("Art. 24, parágrafo único",),
+        recurrence_cassation=True, recurrence_articles=("Art. 26, §2",),
+    ),
+    InfractionType(
+        code="ART26-VI", article="Art. 26, VI", severity=Severity.GRAVE,
+        description="Oferecer cartões ou similares para prestar serviço fora do contrato pela plataforma",
+        legal_text=("Oferecer cartões ou similares indicando os dados do motorista ou de outro, objetivando "
+                    "prestar serviço fora do contrato específico previsto nesta lei."),
+        suspension_months=law.SUSPENSION_MONTHS, penalty_articles=("Art. 24, parágrafo único",),
+    ),
+    InfractionType(
+        code="ART27", article="Art. 27", severity=Severity.GRAVISSIMA,
+        description="Transporte ilegal: prestação do serviço em desacordo com a Lei",
+        legal_text=("A prestação do serviço em desacordo com o disposto nesta Lei, e demais leis que regulamentam "
+                    "o transporte de passageiros no Município, será considerada transporte ilegal."),
+        recurrence_vehicle_seizure=True, recurrence_articles=("Art. 27, parágrafo único",),
+    ),
+)
+
+CATALOG: Mapping[str, InfractionType] = MappingProxyType({e.code: e for e in _CATALOG_ENTRIES})
+"""The catalogue seeded from the law (SPEC §3 table), by code."""
+
+ART13_DUTIES: Mapping[str, str] = MappingProxyType({
+    "I": "portar autorização específica emitida pelo município",
+    "II": "tratar com urbanidade os passageiros",
+    "III": "não dormir ou fazer as refeições no interior do veículo",
+    "IV": "dirigir o veículo de modo a proporcionar segurança e conforto aos passageiros",
+    "V": "obedecer à velocidade estipulada nas vias públicas",
+    "VI": "cumprir rigorosamente as normas prescritas nesta Lei e nos demais atos administrativos expedidos",
+    "VII": "não fumar no interior do veículo quando em trânsito, parado ou estacionado",
+    "VIII": "não efetuar o transporte de pessoas sob a influência de bebida alcoólica ou outra substância "
+            "psicotrópica",
+    "IX": "observar o número máximo permitido para a lotação do veículo",
+    "X": "não fazer ponto ou arrecadar passageiros na via pública, parques e similares ou permanecer em local não "
+         "permitido",
+    "XI": "não interromper a via pública a pretexto de desembarcar passageiro",
+    "XII": "somente efetuar o transporte de pessoas que tenham sido alvo de contrato específico, não podendo parar "
+           "em via pública para oferecer o serviço",
+    "XIII": "apresentar o veículo em perfeitas condições de higiene e limpeza",
+    "XIV": "somente utilizar veículo em perfeitas condições de conservação e segurança, sem avarias",
+    "XV": "não usar adesivos publicitários ou que identifiquem a plataforma na parte externa do veículo",
+    "XVI": "cumprir as determinações do município",
+    "XVII": "atender as obrigações fiscais e correlatas, fornecendo os dados sempre que solicitados",
+    "XVIII": "comunicar alterações de seus dados cadastrais em até 7 (sete) dias",
+    "XIX": "utilizar para o serviço somente o veículo cadastrado para este fim",
+    "XX": "responsabilizar-se pela veracidade das informações e documentos apresentados",
+    "XXI": "recolher multas e/ou taxas impostas pelo Município no prazo estabelecido",
+    "XXII": "não recusar a prestação do serviço ao passageiro com deficiência",
+    "XXIII": "acomodar devidamente a cadeira de rodas, respeitando a segurança dos passageiros",
+})
+"""The driver's duties of Art. 13, I-XXIII (an Art. 26 III auto records which one was broken)."""
+
+
+class UnknownInfractionCode(ValueError):
+    """The code is not in the catalogue (nor in the extra entries given)."""
+
+    def __init__(self, code: str):
+        super().__init__(f"Código de infração desconhecido: {code!r}.")
+        self.code = code
+
+
+class InfractionNotInForce(ValueError):
+    """The catalogue entry was not in force on the date of the infraction."""
+
+    def __init__(self, code: str, on: date):
+        super().__init__(f"A infração {code} não estava em vigor em {on:%d/%m/%Y}.")
+        self.code = code
+        self.on = on
+
+
+@dataclass(frozen=True, slots=True)
+class Prior:
+    """An earlier infraction of the same infractor with a final decision (not cancelled nor annulled)."""
+
+    code: str
+    on: date
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """What the law proposes for one infraction (the gestor confirms).
+
+    suspension_days / suspension_months: the suspension of the authorization (Art. 24, I, b; parágrafo único:
+    12 months, except the 30 days of Art. 26 §1); cassation (Art. 24, I, e; Art. 26 §2); vehicle_seizure
+    (Art. 24, II, d; Art. 27 parágrafo único); impediment (Art. 26, II; Art. 16 §2); recurrence: whether a prior
+    of the same code fell inside the window; articles: every article the proposal rests on.
+    """
+
+    code: str
+    severity: Severity
+    upfm: int
+    suspension_days: int
+    suspension_months: int
+    cassation: bool
+    vehicle_seizure: bool
+    impediment: bool
+    recurrence: bool
+    articles: tuple[str, ...]
+    description: str = ""
+    window_start: date | None = None
+    recurrent_priors: tuple[Prior, ...] = field(default=())
+
+    def fine_in_reais(self, upfm_value: Decimal) -> Decimal:
+        return fine_in_reais(self.upfm, upfm_value)
+
+    @property
+    def penalty_text(self) -> str:
+        """The proposed penalties in Portuguese, for the auto and the decision screen."""
+        return _describe(self.suspension_days, self.suspension_months, self.cassation, self.vehicle_seizure,
+                         self.impediment, base=f"Multa de {self.upfm} UPFM")
+
+
+def normalize_code(code: str) -> str:
+    """Catalogue codes compare without case or spaces ("art26-iv " -> "ART26-IV")."""
+    return "".join(str(code).split()).upper()
+
+
+def recurrence_window_start(on: date, window_months: int = law.DEFAULT_RECURRENCE_WINDOW_MONTHS) -> date:
+    """The first day a prior counts as recurrence: the same day `window_months` earlier, clamped to the month's
+    end (29/02/2028 - 12 months -> 28/02/2027)."""
+    if window_months < 0:
+        raise ValueError("a janela de reincidência não pode ser negativa")
+    return add_months_clamped(on, -window_months)
+
+
+def lookup(code: str, catalog: Mapping[str, InfractionType] | None = None) -> InfractionType:
+    """The catalogue entry of a code; `catalog` adds to (and may override) the law's entries."""
+    key = normalize_code(code)
+    if catalog:
+        for extra_code, entry in catalog.items():
+            if normalize_code(extra_code) == key:
+                return entry
+    try:
+        return CATALOG[key]
+    except KeyError:
+        raise UnknownInfractionCode(code) from None
+
+
+def assess(code: str, on: date, prior: Iterable[Prior] = (),
+           window_months: int = law.DEFAULT_RECURRENCE_WINDOW_MONTHS, *,
+           catalog: Mapping[str, InfractionType] | None = None) -> Assessment:
+    """The penalties the law proposes for an infraction of `code` committed on `on` (Art. 24-27).
+
+    Recurrence (SPEC §3): a prior of the same code dated on or after `recurrence_window_start(on, window_months)`
+    and before `on`. `prior` should hold only infractions with a final decision (not cancelled or annulled).
+    `catalog`: extra entries (codes of the regulating decree), looked up before the law's own.
+    """
+    entry = lookup(code, catalog)
+    if not entry.in_force(on):
+        raise InfractionNotInForce(entry.code, on)
+    start = recurrence_window_start(on, window_months)
+    key = normalize_code(entry.code)
+    recurrent = tuple(sorted(
+        (p for p in prior if normalize_code(p.code) == key and start <= p.on < on), key=lambda p: p.on))
+    recurrence = bool(recurrent)
+
+    articles = [entry.article, entry.severity.article, *entry.penalty_articles]
+    suspension_days, suspension_months = entry.suspension_days, entry.suspension_months
+    cassation, seizure = entry.cassation, entry.vehicle_seizure
+    if recurrence and entry.has_recurrence_effect:
+        # Art. 26 §1 (30 days) is the specific rule: it wins over Art. 24's 12 months (SPEC §3).
+        suspension_days = max(suspension_days, entry.recurrence_suspension_days)
+        suspension_months = max(suspension_months, entry.recurrence_suspension_months)
+        cassation = cassation or entry.recurrence_cassation
+        seizure = seizure or entry.recurrence_vehicle_seizure
+        articles.extend(entry.recurrence_articles)
+    if seizure:
+        articles.append("Art. 24, II, d")
+    return Assessment(
+        code=entry.code, severity=entry.severity, upfm=entry.severity.upfm,
+        suspension_days=suspension_days, suspension_months=suspension_months,
+        cassation=cassation, vehicle_seizure=seizure, impediment=entry.impediment,
+        recurrence=recurrence, articles=tuple(dict.fromkeys(articles)),
+        description=entry.description, window_start=start, recurrent_priors=recurrent,
+    )
+
+
+class Penalty(StrEnum):
+    """The penalties of Art. 24, I."""
+
+    FINE = "fine"
+    SUSPENSION = "suspension"
+    REVOCATION = "revocation"
+    DRIVER_DEREGISTRATION = "driver_deregistration"
+    CASSATION = "cassation"
+    VEHICLE_DEREGISTRATION = "vehicle_deregistration"
+
+    @property
+    def label(self) -> str:
+        return _PENALTY_LABELS[self][0]
+
+    @property
+    def article(self) -> str:
+        return _PENALTY_LABELS[self][1]
+
+
+_PENALTY_LABELS = {
+    Penalty.FINE: ("Multa", "Art. 24, I, a"),
+    Penalty.SUSPENSION: ("Suspensão da autorização", "Art. 24, I, b"),
+    Penalty.REVOCATION: ("Revogação da autorização", "Art. 24, I, c"),
+    Penalty.DRIVER_DEREGISTRATION: ("Descadastramento do condutor", "Art. 24, I, d"),
+    Penalty.CASSATION: ("Cassação da autorização", "Art. 24, I, e"),
+    Penalty.VEHICLE_DEREGISTRATION: ("Descadastramento do veículo", "Art. 24, I, f"),
+}
+
+
+class AdministrativeMeasure(StrEnum):
+    """The administrative measures of Art. 24, II (removal and storage costs fall on the driver: Art. 28)."""
+
+    REGULARIZATION_NOTICE = "regularization_notice"
+    RETENTION_OR_REMOVAL = "retention_or_removal"
+    DOCUMENT_SEIZURE = "document_seizure"
+    VEHICLE_SEIZURE = "vehicle_seizure"
+
+    @property
+    def label(self) -> str:
+        return _MEASURE_LABELS[self][0]
+
+    @property
+    def article(self) -> str:
+        return _MEASURE_LABELS[self][1]
+
+
+_MEASURE_LABELS = {
+    AdministrativeMeasure.REGULARIZATION_NOTICE: ("Notificação para regularização", "Art. 24, II, a"),
+    AdministrativeMeasure.RETENTION_OR_REMOVAL: ("Retenção ou remoção do veículo", "Art. 24, II, b"),
+    AdministrativeMeasure.DOCUMENT_SEIZURE: ("Apreensão de documentos ou equipamentos", "Art. 24, II, c"),
+    AdministrativeMeasure.VEHICLE_SEIZURE: ("Apreensão do veículo", "Art. 24, II, d"),
+}
+
+
+class NotificationForm(StrEnum):
+    """The forms by which the infractor is deemed notified (Art. 22, §1, I-VI); the term runs from the joining
+    of the proof to the case (§2)."""
+
+    DIRECT = "direct"
+    NOTICE_BOARD = "notice_board"
+    NEWSPAPER = "newspaper"
+    OFFICIAL_GAZETTE = "official_gazette"
+    POST = "post"
+    ELECTRONIC = "electronic"
+
+    @property
+    def label(self) -> str:
+        return _NOTIFICATION_LABELS[self][0]
+
+    @property
+    def article(self) -> str:
+        return _NOTIFICATION_LABELS[self][1]
+
+
+_NOTIFICATION_LABELS = {
+    NotificationForm.DIRECT: ("Notificação direta", "Art. 22, §1, I"),
+    NotificationForm.NOTICE_BOARD: ("Edital no quadro de editais da Prefeitura", "Art. 22, §1, II"),
+    NotificationForm.NEWSPAPER: ("Publicação em jornal de circulação no Município", "Art. 22, §1, III"),
+    NotificationForm.OFFICIAL_GAZETTE: ("Publicação no Órgão de Imprensa Oficial", "Art. 22, §1, IV"),
+    NotificationForm.POST: ("Aviso por via postal ou carta com AR", "Art. 22, §1, V"),
+    NotificationForm.ELECTRONIC: ("Meio eletrônico com prova de recebimento", "Art. 22, §1, VI"),
+}
