@@ -1,0 +1,172 @@
+"""Engine and sessions from a URL: SQLite (one desk, the default) or PostgreSQL (an office server).
+
+SQLite is set up for several processes on one machine: foreign keys on, WAL, a busy timeout, and real
+transactions (the pysqlite driver's own transaction handling is switched off; write sessions start with
+`BEGIN IMMEDIATE`, so two desks writing at once queue up instead of failing half-way).
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import platformdirs
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from desktop.settings import APP_NAME, load_settings
+
+SQLITE_FILENAME = "transporte.sqlite3"
+SQLITE_BUSY_TIMEOUT_MS = 15000
+
+
+def default_sqlite_path() -> Path:
+    """`<user data dir>/ChapadaTransporte/transporte.sqlite3` (platformdirs)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / SQLITE_FILENAME
+
+
+def sqlite_url(path: str | os.PathLike) -> str:
+    return URL.create("sqlite+pysqlite", database=str(Path(path))).render_as_string(hide_password=False)
+
+
+def resolve_url(explicit: str | None = None) -> str:
+    """`--db URL` > env DESKTOP_DB_URL > settings file > the default SQLite file.
+
+    A bare `postgresql://` URL gets the psycopg 3 driver; a plain file path is taken as a SQLite file.
+    """
+    url = explicit or os.environ.get("DESKTOP_DB_URL") or load_settings().database_url
+    if not url:
+        return sqlite_url(default_sqlite_path())
+    url = url.strip()
+    if "://" not in url:
+        return sqlite_url(Path(url).expanduser())
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    elif parsed.drivername == "sqlite":
+        parsed = parsed.set(drivername="sqlite+pysqlite")
+    return parsed.render_as_string(hide_password=False)
+
+
+def _json_default(value):
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"não serializável em JSON: {type(value).__name__}")
+
+
+def json_dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
+class Database:
+    """One database: `.session()` for a unit of work, `.engine` for bulk work and migrations."""
+
+    def __init__(self, url: str, *, echo: bool = False):
+        self.url = url
+        parsed = make_url(url)
+        self._parsed = parsed
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.is_postgresql = parsed.get_backend_name() == "postgresql"
+        if not (self.is_sqlite or self.is_postgresql):
+            raise ValueError(f"Banco de dados não suportado: {parsed.get_backend_name()}")
+        kwargs: dict = {"echo": echo, "json_serializer": json_dumps}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(parsed, **kwargs)
+        if self.is_sqlite:
+            _setup_sqlite(self.engine)
+        # Write sessions run on an engine view whose option makes SQLite begin with BEGIN IMMEDIATE.
+        self._write_engine = self.engine.execution_options(desktop_write=True)
+        self._read_engine = self.engine.execution_options(desktop_write=False)
+        self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(self._read_engine, expire_on_commit=False)
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        if not self.is_sqlite or not self._parsed.database or self._parsed.database == ":memory:":
+            return None
+        return Path(self._parsed.database)
+
+    @property
+    def write_engine(self) -> Engine:
+        """The engine whose transactions take SQLite's write lock at BEGIN (migrations, bulk imports)."""
+        return self._write_engine
+
+    def describe(self) -> str:
+        """For the status bar: "SQLite: /home/.../transporte.sqlite3" or "PostgreSQL: servidor/base"."""
+        if self.is_sqlite:
+            return f"SQLite: {self.sqlite_path or ':memory:'}"
+        host = self._parsed.host or "localhost"
+        if self._parsed.port and self._parsed.port != 5432:
+            host = f"{host}:{self._parsed.port}"
+        return f"PostgreSQL: {host}/{self._parsed.database or ''}"
+
+    @contextmanager
+    def session(self, write: bool = True) -> Iterator[Session]:
+        """One transaction: committed when the block ends, rolled back on any error. Database refusals come
+        out as typed errors (StaleRecordError, ConflictError) with Portuguese messages."""
+        from desktop.services.base import map_db_error
+
+        factory = self._write_sessions if write else self._read_sessions
+        session = factory()
+        try:
+            with session.begin():
+                yield session
+        except Exception as exc:
+            mapped = map_db_error(exc)
+            if mapped is None or mapped is exc:
+                raise
+            raise mapped from exc
+        finally:
+            session.close()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"Database({self.describe()!r})"
+
+
+def _setup_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # pysqlite recipe: let SQLAlchemy's BEGIN below start transactions, not the driver.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        if conn.get_execution_options().get("desktop_write", True):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def open_database(url: str | None = None, migrate: bool = True) -> Database:
+    """Resolve the URL, create the SQLite folder, and (by default) bring the schema to the newest revision,
+    copying an existing SQLite file aside first (`<name>.antes-<rev>-<timestamp>.sqlite3`)."""
+    resolved = resolve_url(url)
+    db = Database(resolved)
+    if db.sqlite_path is not None:
+        db.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+    if migrate:
+        from desktop import migrate as migrations
+
+        migrations.upgrade(db, backup=True)
+    return db

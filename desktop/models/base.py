@@ -1,0 +1,94 @@
+"""The declarative base, the constraint naming convention and the mixins every model uses.
+
+Only models know tables (STYLE). Workflow lives in services and domain; here are columns and constraints.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Integer, MetaData, event
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
+
+from desktop.models.types import AwareDateTime, now
+
+# Stable names let migrations and error messages refer to constraints on both databases.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Versioned:
+    """Optimistic locking (SPEC §4): every UPDATE says `WHERE version = :seen` and bumps it.
+
+    When another desk saved first, SQLAlchemy raises StaleDataError, which `Database.session()` turns into
+    `desktop.errors.StaleRecordError` with a Portuguese message.
+    """
+
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    @declared_attr.directive
+    def __mapper_args__(cls):
+        return {"version_id_col": cls.__table__.c.version}
+
+
+class Created:
+    created_at: Mapped[datetime] = mapped_column(AwareDateTime(), default=now, nullable=False)
+
+
+class Updated:
+    updated_at: Mapped[datetime] = mapped_column(AwareDateTime(), default=now, onupdate=now, nullable=False)
+
+
+def user_fk(nullable: bool = True, **kw) -> Mapped:
+    """A reference to the user who did something (who checked, who decided, who posted)."""
+    return mapped_column(ForeignKey("users.id"), nullable=nullable, **kw)
+
+
+def one_of(column: str, values: Iterable[str], name: str | None = None) -> CheckConstraint:
+    """CHECK (column IN (...)) named `ck_<table>_<column>_valid`."""
+    values = tuple(values)
+    quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+    return CheckConstraint(f"{column} IN ({quoted})", name=name or f"{column}_valid")
+
+
+def fold(text: str | None) -> str:
+    """Accent- and case-insensitive search form: "Conceição  Souza" → "conceicao souza".
+
+    Private stand-in until `desktop.domain` exports its `fold()` (issue 3); both must give the same result.
+    """
+    if not text:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.casefold().split())
+
+
+class Searchable:
+    """A stored, indexed `search_key` (folded text) so "joao" finds "João" on SQLite and PostgreSQL alike
+    with an index-backed prefix query (`search_key LIKE 'joao%'`). Subclasses name the source columns in
+    `__search_fields__`; the key is refreshed before every insert and update.
+    """
+
+    __search_fields__: tuple[str, ...] = ()
+
+    search_key: Mapped[str] = mapped_column(nullable=False, default="", index=True)
+
+    def refresh_search_key(self) -> None:
+        parts = [fold(str(getattr(self, f) or "")) for f in self.__search_fields__]
+        self.search_key = " ".join(p for p in parts if p)
+
+
+@event.listens_for(Searchable, "before_insert", propagate=True)
+@event.listens_for(Searchable, "before_update", propagate=True)
+def _refresh_search_key(mapper, connection, target) -> None:
+    target.refresh_search_key()

@@ -1,0 +1,225 @@
+"""Enforcement (Art. 17-28): the infraction catalog, autos de infração with their notifications, defenses,
+judgments and administrative measures, and the append-only fines ledger in UPFM."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from desktop.models.base import Base, Created, Versioned, one_of, user_fk
+from desktop.models.types import AwareDateTime, Dec, JSONData
+
+SEVERITIES = ("leve", "media", "grave", "gravissima")  # Art. 25
+AUTO_STATUSES = (
+    "drawn_up",       # lavrado (Art. 19)
+    "notified",       # notificado (Art. 22 §1)
+    "in_defense",     # defesa prévia apresentada
+    "judged",         # julgado em primeira instância
+    "in_appeal",      # recurso apresentado
+    "final",          # decisão definitiva
+    "paid",           # pago
+    "overdue",        # vencido
+    "debt_register",  # inscrito em dívida ativa
+    "cancelled",      # cancelado com motivo
+    "annulled",       # anulado no julgamento
+)
+INFRACTOR_KINDS = ("driver", "platform")
+# Art. 22 §1 I-VI.
+NOTIFICATION_FORMS = ("direct", "edital_board", "newspaper", "official_press", "mail", "electronic")
+DEFENSE_KINDS = ("defense", "appeal")
+JUDGMENT_OUTCOMES = ("upheld", "partly_upheld", "annulled")
+# Art. 24 II a)-d).
+MEASURE_KINDS = (
+    "regularization_notice", "retention", "removal", "document_seizure", "equipment_seizure", "vehicle_seizure",
+)
+LEDGER_KINDS = (
+    "fine",        # debit of an auto (Art. 25)
+    "payment",     # credit
+    "reversal",    # cancellation or reduction, points at the entry it reverses
+    "cost",        # Art. 28: removal and storage costs
+)
+
+
+class InfractionCode(Versioned, Created, Base):
+    """A catalog code (SPEC table; Art. 26-27; new ones for the regulating decree, Art. 29). A code in use is
+    never edited: it is closed (`valid_to`) and replaced (`replaced_by_id`)."""
+
+    __tablename__ = "infraction_codes"
+    __table_args__ = (
+        one_of("severity", SEVERITIES),
+        UniqueConstraint("code", "valid_from"),
+        CheckConstraint("upfm >= 0", name="upfm_not_negative"),
+        CheckConstraint("valid_to IS NULL OR valid_to >= valid_from", name="valid_range"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(30), index=True)
+    article: Mapped[str] = mapped_column(String(60))
+    description: Mapped[str] = mapped_column(Text)
+    severity: Mapped[str] = mapped_column(String(20))
+    upfm: Mapped[Decimal] = mapped_column(Dec(4))
+    extra_penalty: Mapped[str | None] = mapped_column(Text)
+    recurrence_effect: Mapped[str | None] = mapped_column(Text)
+    valid_from: Mapped[date]
+    valid_to: Mapped[date | None]
+    replaced_by_id: Mapped[int | None] = mapped_column(ForeignKey("infraction_codes.id"))
+    created_by: Mapped[int | None] = user_fk()
+
+
+class Auto(Versioned, Created, Base):
+    """Auto de infração (Art. 19, 22). Never deleted: cancelled with a reason by a gestor.
+    `upfm_value` is the R$ value of one UPFM in the year it was drawn up (SPEC §3)."""
+
+    __tablename__ = "autos"
+    __table_args__ = (
+        one_of("status", AUTO_STATUSES),
+        CheckConstraint("infractor_driver_id IS NOT NULL OR infractor_platform_id IS NOT NULL",
+                        name="has_infractor"),
+        CheckConstraint("amount_upfm >= 0", name="amount_not_negative"),
+        CheckConstraint("status <> 'cancelled' OR cancel_reason IS NOT NULL", name="cancel_has_reason"),
+        Index(None, "status"),
+        Index(None, "drawn_up_at"),
+        Index(None, "code", "infractor_driver_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str] = mapped_column(String(20), unique=True)
+    drawn_up_at: Mapped[datetime] = mapped_column(AwareDateTime())
+    place: Mapped[str] = mapped_column(String(300))
+    infractor_driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"), index=True)
+    infractor_platform_id: Mapped[int | None] = mapped_column(ForeignKey("platforms.id"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    authorization_id: Mapped[int | None] = mapped_column(ForeignKey("authorizations.id"))
+    infraction_code_id: Mapped[int] = mapped_column(ForeignKey("infraction_codes.id"))
+    code: Mapped[str] = mapped_column(String(30))
+    art13_item: Mapped[str | None] = mapped_column(String(6))  # ART26-III: the duty of Art. 13, I-XXIII
+    description: Mapped[str] = mapped_column(Text)
+    agent_id: Mapped[int | None] = user_fk()
+    status: Mapped[str] = mapped_column(String(20), default="drawn_up")
+    amount_upfm: Mapped[Decimal] = mapped_column(Dec(4))
+    upfm_value: Mapped[Decimal] = mapped_column(Dec(6))
+    amount_reais: Mapped[Decimal] = mapped_column(Dec(2))
+    recurrence: Mapped[bool] = mapped_column(default=False)
+    assessment: Mapped[dict | None] = mapped_column(JSONData)  # what domain.assess proposed
+    notice_joined_on: Mapped[date | None]  # Art. 22 §2: terms start when the proof of notice is joined
+    defense_deadline: Mapped[date | None]
+    appeal_deadline: Mapped[date | None]
+    payment_deadline: Mapped[date | None]
+    final_on: Mapped[date | None]
+    cancel_reason: Mapped[str | None] = mapped_column(Text)
+    cancelled_by: Mapped[int | None] = user_fk()
+    cancelled_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
+
+    notifications: Mapped[list[AutoNotification]] = relationship(order_by="AutoNotification.id")
+    defenses: Mapped[list[AutoDefense]] = relationship(order_by="AutoDefense.id")
+    judgments: Mapped[list[AutoJudgment]] = relationship(order_by="AutoJudgment.id")
+    measures: Mapped[list[AdministrativeMeasure]] = relationship(order_by="AdministrativeMeasure.id")
+
+
+class AutoNotification(Versioned, Created, Base):
+    """One notification attempt (Art. 22 §1 I-VI) with its proof."""
+
+    __tablename__ = "auto_notifications"
+    __table_args__ = (one_of("addressee", INFRACTOR_KINDS), one_of("form", NOTIFICATION_FORMS))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    auto_id: Mapped[int] = mapped_column(ForeignKey("autos.id"), index=True)
+    addressee: Mapped[str] = mapped_column(String(20))
+    form: Mapped[str] = mapped_column(String(20))
+    sent_on: Mapped[date]
+    proof_joined_on: Mapped[date | None]
+    proof_document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    note: Mapped[str | None] = mapped_column(Text)
+    recorded_by: Mapped[int | None] = user_fk()
+
+
+class AutoDefense(Versioned, Created, Base):
+    """A defesa prévia or a recurso received (Art. 22)."""
+
+    __tablename__ = "auto_defenses"
+    __table_args__ = (one_of("kind", DEFENSE_KINDS),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    auto_id: Mapped[int] = mapped_column(ForeignKey("autos.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    filed_on: Mapped[date]
+    summary: Mapped[str] = mapped_column(Text, default="")
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    recorded_by: Mapped[int | None] = user_fk()
+
+
+class AutoJudgment(Versioned, Created, Base):
+    """A gestor's decision on a defense or appeal."""
+
+    __tablename__ = "auto_judgments"
+    __table_args__ = (
+        one_of("outcome", JUDGMENT_OUTCOMES),
+        CheckConstraint("outcome <> 'partly_upheld' OR reduced_upfm IS NOT NULL", name="reduction_has_amount"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    auto_id: Mapped[int] = mapped_column(ForeignKey("autos.id"), index=True)
+    defense_id: Mapped[int | None] = mapped_column(ForeignKey("auto_defenses.id"))
+    instance: Mapped[str] = mapped_column(String(20), default="defense")  # defense or appeal
+    decided_on: Mapped[date]
+    decided_by: Mapped[int | None] = user_fk()
+    outcome: Mapped[str] = mapped_column(String(20))
+    reduced_upfm: Mapped[Decimal | None] = mapped_column(Dec(4))
+    reasoning: Mapped[str] = mapped_column(Text)
+
+
+class AdministrativeMeasure(Versioned, Created, Base):
+    """Art. 24 II: notice to regularize, retention/removal, seizure of documents, equipment or vehicle;
+    released on `released_on`. Art. 28 costs go to the ledger as `cost` entries."""
+
+    __tablename__ = "administrative_measures"
+    __table_args__ = (
+        one_of("kind", MEASURE_KINDS),
+        CheckConstraint("released_on IS NULL OR released_on >= applied_on", name="released_after_applied"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"), index=True)
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
+    kind: Mapped[str] = mapped_column(String(30))
+    applied_on: Mapped[date]
+    released_on: Mapped[date | None]
+    place: Mapped[str | None] = mapped_column(String(300))
+    cost_reais: Mapped[Decimal | None] = mapped_column(Dec(2))
+    note: Mapped[str | None] = mapped_column(Text)
+    applied_by: Mapped[int | None] = user_fk()
+
+
+class LedgerEntry(Base):
+    """A posted entry of the fines ledger (SPEC §3: append-only; STYLE: Tryton's move). Triggers in the
+    database refuse UPDATE and DELETE. Sign: positive = owed by the infractor (debit), negative = credit.
+    A balance is the sum of entries up to a date; it is never stored."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        one_of("kind", LEDGER_KINDS),
+        CheckConstraint("infractor_driver_id IS NOT NULL OR infractor_platform_id IS NOT NULL",
+                        name="has_infractor"),
+        CheckConstraint("kind <> 'reversal' OR (reverses_id IS NOT NULL AND reason IS NOT NULL)",
+                        name="reversal_points_at_origin"),
+        Index(None, "infractor_driver_id", "effective_on"),
+        Index(None, "infractor_platform_id", "effective_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    infractor_driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    infractor_platform_id: Mapped[int | None] = mapped_column(ForeignKey("platforms.id"))
+    auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    amount_upfm: Mapped[Decimal] = mapped_column(Dec(4))
+    upfm_value: Mapped[Decimal] = mapped_column(Dec(6))
+    amount_reais: Mapped[Decimal] = mapped_column(Dec(2))
+    effective_on: Mapped[date]
+    posted_at: Mapped[datetime] = mapped_column(AwareDateTime())
+    reverses_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"))
+    guide_number: Mapped[str | None] = mapped_column(String(20))
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[int | None] = user_fk()

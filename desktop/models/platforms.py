@@ -1,0 +1,128 @@
+"""What platforms deliver (Art. 4-5): the 60-day lists of vehicles and drivers (Art. 5 VIII) and the data
+requested by the Município (Art. 4), with trip rows that never hold a passenger's identity (Art. 4 caput)."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from desktop.models.base import Base, Created, Versioned, one_of, user_fk
+from desktop.models.types import AwareDateTime, Dec, JSONData
+
+DATA_REQUEST_STATUSES = ("draft", "sent", "answered", "cancelled")
+
+
+class PlatformList(Created, Base):
+    """A list delivered by a platform (Art. 5 VIII: every 60 days). Imported all or nothing."""
+
+    __tablename__ = "platform_lists"
+    __table_args__ = (
+        CheckConstraint("period_end IS NULL OR period_start IS NULL OR period_end >= period_start",
+                        name="period_range"),
+        Index(None, "platform_id", "received_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platforms.id"))
+    received_on: Mapped[date]
+    period_start: Mapped[date | None]
+    period_end: Mapped[date | None]
+    next_due_on: Mapped[date | None]
+    filename: Mapped[str] = mapped_column(String(255))
+    file_sha256: Mapped[str] = mapped_column(String(64))
+    row_count: Mapped[int] = mapped_column(default=0)
+    imported_by: Mapped[int | None] = user_fk()
+
+    rows: Mapped[list[PlatformListRow]] = relationship(order_by="PlatformListRow.line_number")
+
+
+class PlatformListRow(Versioned, Base):
+    """One line of a platform list, matched against the register; `discrepancy` names what differs
+    (no active authorization, plate-driver pair differs (Art. 8, 13 XIX), ...) and `resolution` what was done."""
+
+    __tablename__ = "platform_list_rows"
+    __table_args__ = (UniqueConstraint("list_id", "line_number"), Index(None, "plate"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("platform_lists.id"))
+    line_number: Mapped[int]
+    plate: Mapped[str | None] = mapped_column(String(7))
+    driver_cpf: Mapped[str | None] = mapped_column(String(11), index=True)
+    driver_name: Mapped[str | None] = mapped_column(String(200))
+    owner_name: Mapped[str | None] = mapped_column(String(200))
+    owner_document: Mapped[str | None] = mapped_column(String(14))
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    discrepancy: Mapped[str | None] = mapped_column(String(40))
+    resolution: Mapped[str | None] = mapped_column(Text)
+    auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"))
+
+
+class DataRequest(Versioned, Created, Base):
+    """A justified request to a platform (Art. 4 caput) for the data of §1 I-VII over a period; when it serves
+    an investigation the platform has 24 hours from notification (§2): `due_at = notified_at + 24 h`."""
+
+    __tablename__ = "data_requests"
+    __table_args__ = (
+        one_of("status", DATA_REQUEST_STATUSES),
+        CheckConstraint("period_end >= period_start", name="period_range"),
+        CheckConstraint("length(justification) > 0", name="justified"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[str | None] = mapped_column(String(20), unique=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platforms.id"), index=True)
+    justification: Mapped[str] = mapped_column(Text)
+    period_start: Mapped[date]
+    period_end: Mapped[date]
+    # Art. 4 §1: I origin and destination; II time and distance; III route map; IV driver;
+    # V fare composition; VI rating; VII other data (described).
+    want_origin_destination: Mapped[bool] = mapped_column(default=True)
+    want_time_distance: Mapped[bool] = mapped_column(default=True)
+    want_route: Mapped[bool] = mapped_column(default=True)
+    want_driver: Mapped[bool] = mapped_column(default=True)
+    want_fare: Mapped[bool] = mapped_column(default=True)
+    want_rating: Mapped[bool] = mapped_column(default=True)
+    other_data: Mapped[str | None] = mapped_column(Text)
+    investigation: Mapped[bool] = mapped_column(default=False)  # §2: 24-hour term
+    notified_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
+    due_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
+    status: Mapped[str] = mapped_column(String(20), default="draft")
+    created_by: Mapped[int | None] = user_fk()
+
+
+class TripRow(Base):
+    """One trip reported by a platform (Art. 4 §1). No column for the passenger: Art. 4 caput guarantees the
+    privacy of users' personal data, so importers drop it before it reaches the database."""
+
+    __tablename__ = "trip_rows"
+    __table_args__ = (
+        UniqueConstraint("platform_id", "external_id"),
+        Index(None, "driver_cpf", "started_at"),
+        Index(None, "plate", "started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platforms.id"))
+    data_request_id: Mapped[int | None] = mapped_column(ForeignKey("data_requests.id"), index=True)
+    external_id: Mapped[str] = mapped_column(String(80))
+    driver_cpf: Mapped[str | None] = mapped_column(String(11))
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    plate: Mapped[str | None] = mapped_column(String(7))
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
+    started_at: Mapped[datetime] = mapped_column(AwareDateTime())
+    ended_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
+    origin: Mapped[str | None] = mapped_column(String(300))
+    destination: Mapped[str | None] = mapped_column(String(300))
+    origin_lat: Mapped[float | None]
+    origin_lon: Mapped[float | None]
+    destination_lat: Mapped[float | None]
+    destination_lon: Mapped[float | None]
+    distance_km: Mapped[Decimal | None] = mapped_column(Dec(3))
+    route: Mapped[str | None] = mapped_column(Text)  # encoded polyline or GeoJSON line
+    fare_total: Mapped[Decimal | None] = mapped_column(Dec(2))
+    fare_components: Mapped[dict | None] = mapped_column(JSONData)
+    rating: Mapped[Decimal | None] = mapped_column(Dec(2))

@@ -1,0 +1,110 @@
+"""Column types shared by every model.
+
+- `AwareDateTime`: date-times are always timezone-aware (STYLE). Stored in UTC (PostgreSQL `timestamptz`,
+  SQLite ISO text without offset, which is UTC by convention here) and returned in America/Cuiaba.
+- `Dec(scale)`: money, UPFM and rates as `Decimal`, never float. PostgreSQL keeps `NUMERIC(20, scale)`;
+  SQLite has no decimal type (its NUMERIC affinity turns "0.10" into a binary float), so the value is kept as a
+  scaled 64-bit INTEGER (10.25 with scale 2 → 1025). SUM(), ORDER BY, =, <, + and - stay exact in SQL on both;
+  only multiplying two Dec columns inside SQL is wrong on SQLite — do that in Python.
+  Values are rounded half-up to `scale` digits on the way in, the same on both databases.
+- `JSONData`: JSON text on SQLite, JSONB on PostgreSQL.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import JSON, BigInteger, DateTime, Numeric
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import TypeDecorator
+
+LOCAL_TZ = ZoneInfo("America/Cuiaba")
+
+
+def now() -> datetime:
+    """The current moment, timezone-aware, in the municipality's zone."""
+    return datetime.now(LOCAL_TZ)
+
+
+class AwareDateTime(TypeDecorator):
+    """A timezone-aware datetime; naive values are refused (they hide a bug)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if not isinstance(value, datetime):
+            raise TypeError(f"AwareDateTime espera datetime, recebeu {type(value).__name__}")
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError("Data-hora sem fuso horário (use America/Cuiaba)")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(LOCAL_TZ)
+
+    def __repr__(self) -> str:
+        return "AwareDateTime()"
+
+
+class Dec(TypeDecorator):
+    """An exact decimal with `scale` digits after the point (see the module text for SQLite)."""
+
+    impl = Numeric
+    cache_ok = True
+
+    def __init__(self, scale: int = 2):
+        super().__init__()
+        self.scale = scale
+        self._quantum = Decimal(1).scaleb(-scale)
+        self._factor = Decimal(10) ** scale
+
+    def load_dialect_impl(self, dialect):
+        if dialect.name == "sqlite":
+            return dialect.type_descriptor(BigInteger())
+        return dialect.type_descriptor(Numeric(20, self.scale, asdecimal=True))
+
+    def _quantize(self, value) -> Decimal:
+        if isinstance(value, float):
+            raise TypeError("Valores monetários são Decimal, nunca float")
+        return Decimal(value).quantize(self._quantum, rounding=ROUND_HALF_UP)
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        value = self._quantize(value)
+        if dialect.name == "sqlite":
+            return int(value * self._factor)
+        return value
+
+    def process_literal_param(self, value, dialect):
+        bound = self.process_bind_param(value, dialect)
+        return "NULL" if bound is None else str(bound)
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if dialect.name == "sqlite":
+            if isinstance(value, float):  # an aggregate such as AVG(); SUM() of integers stays integer
+                return (Decimal(repr(value)) / self._factor).quantize(self._quantum, rounding=ROUND_HALF_UP)
+            return (Decimal(int(value)) / self._factor).quantize(self._quantum)
+        return Decimal(value).quantize(self._quantum, rounding=ROUND_HALF_UP)
+
+    @property
+    def python_type(self):
+        return Decimal
+
+    def __repr__(self) -> str:
+        return f"Dec({self.scale})"
+
+
+JSONData = JSON().with_variant(JSONB(), "postgresql")

@@ -1,0 +1,183 @@
+"""What every service shares: the acting user, role checks, optimistic-locking checks, and the translation of
+database refusals into typed Portuguese errors (SPEC §4)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, DesktopError, PermissionDenied, StaleRecordError
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who does a thing. `user_id` is None only for SYSTEM_ACTOR (automatic jobs)."""
+
+    user_id: int | None
+    username: str
+    full_name: str
+    roles: frozenset[Role] = field(default_factory=frozenset)
+
+    def has(self, *roles: Role) -> bool:
+        """True when the actor holds at least one of `roles`."""
+        return any(Role(r) in self.roles for r in roles)
+
+
+# Automatic jobs (a suspension ending on its date, a decision becoming final) act as the system.
+SYSTEM_ACTOR = Actor(user_id=None, username="sistema", full_name="Sistema (rotina automática)",
+                     roles=frozenset(Role))
+
+
+def _role_list(roles: tuple[Role, ...]) -> str:
+    labels = [Role(r).label for r in roles]
+    if len(labels) == 1:
+        return labels[0]
+    return ", ".join(labels[:-1]) + " ou " + labels[-1]
+
+
+def require_role(actor: Actor, *roles: Role) -> None:
+    """Refuse with PermissionDenied unless the actor holds any of `roles` (SPEC §4: roles are enforced in the
+    service layer, whatever the screen shows)."""
+    if not roles:
+        raise ValueError("require_role precisa de pelo menos um papel")
+    if actor.has(*roles):
+        return
+    if len(roles) == 1:
+        raise PermissionDenied(f"Permissão negada: esta ação exige o papel {_role_list(roles)}.")
+    raise PermissionDenied(f"Permissão negada: esta ação exige um dos papéis {_role_list(roles)}.")
+
+
+def check_version(obj, expected_version: int | None) -> None:
+    """Refuse a save made on an old copy of the record (optimistic locking; SPEC §4).
+
+    The screen sends the version it loaded; when the row moved on since, StaleRecordError tells the user to
+    reload. The UPDATE itself is also guarded by `version_id_col`, so a race after this check still fails.
+    """
+    if expected_version is None:
+        raise ValueError("check_version precisa da versão lida pela tela")
+    if getattr(obj, "version", None) != expected_version:
+        raise StaleRecordError()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Database refusals → typed errors
+# ---------------------------------------------------------------------------------------------------------
+
+# Constraint name (naming convention of desktop.models.base) → message naming the field.
+CONSTRAINT_MESSAGES: dict[str, str] = {
+    "uq_drivers_cpf": "Já existe um condutor com este CPF.",
+    "uq_vehicles_plate": "Já existe um veículo com esta placa.",
+    "uq_vehicles_renavam": "Já existe um veículo com este RENAVAM.",
+    "uq_platforms_cnpj": "Já existe uma plataforma com este CNPJ.",
+    "uq_platforms_municipal_registration_number":
+        "Já existe uma plataforma com este número de inscrição municipal.",
+    "uq_lessors_document_number": "Já existe um locador com este CPF/CNPJ.",
+    "uq_users_username": "Já existe um usuário com este nome de usuário.",
+    "uq_authorizations_number": "Já existe uma autorização com este número.",
+    "uq_authorizations_live_driver":
+        "Este condutor já tem uma autorização em andamento ou ativa (Art. 8: uma autorização por condutor).",
+    "uq_authorizations_live_vehicle":
+        "Este veículo já tem uma autorização em andamento ou ativa (Art. 8: uma autorização por veículo).",
+    "uq_autos_number": "Já existe um auto de infração com este número.",
+    "uq_payment_guides_number": "Já existe uma guia com este número.",
+    "uq_fees_guide_number": "Esta guia já está vinculada a outra taxa.",
+    "uq_parameters_key_valid_from": "Já existe um valor deste parâmetro com a mesma data de vigência.",
+    "uq_infraction_codes_code_valid_from": "Já existe este código de infração com a mesma data de vigência.",
+    "uq_inspections_inspector_slot": "Este horário do vistoriador já está reservado para outra vistoria.",
+    "uq_driver_platforms_driver_id_platform_id": "Este condutor já está vinculado a esta plataforma.",
+    "uq_driver_checklist_items_driver_id_requirement": "Este item da lista do condutor já está registrado.",
+    "uq_inspection_places_name": "Já existe um local de vistoria com este nome.",
+    "uq_inspector_blocked_days_inspector_id_day": "Este dia já está bloqueado para o vistoriador.",
+    "uq_issqn_estimates_vehicle_id_year_month": "Já existe estimativa de ISSQN deste veículo neste mês.",
+    "uq_issqn_classes_code": "Já existe uma classe de estimativa com este código.",
+    "uq_course_attendances_session_id_driver_id": "Este condutor já foi convocado para esta turma.",
+    "uq_trip_rows_platform_id_external_id": "Esta viagem já foi importada desta plataforma.",
+    "uq_issued_documents_kind_number": "Já existe um documento emitido deste tipo com este número.",
+    "uq_data_requests_number": "Já existe uma requisição de dados com este número.",
+}
+GENERIC_UNIQUE = "Já existe um registro com estes dados."
+GENERIC_INTEGRITY = "A alteração foi recusada pelo banco de dados: ela quebra uma regra de integridade dos registros."
+APPEND_ONLY_MARK = "somente inclusão"  # the text of the append-only triggers (see the initial migration)
+BUSY_MESSAGE = ("O banco de dados está ocupado por outra estação há muito tempo. Nada foi gravado; "
+                "tente de novo em instantes.")
+
+_SQLITE_UNIQUE = re.compile(r"UNIQUE constraint failed: (?P<cols>.+)$", re.MULTILINE)
+
+
+def _sqlite_column_index() -> dict[str, str]:
+    """'table.col1, table.col2' (as SQLite reports a UNIQUE failure) → constraint name."""
+    from sqlalchemy import UniqueConstraint
+
+    from desktop.models import Base
+
+    index: dict[str, str] = {}
+    for table in Base.metadata.tables.values():
+        groups = [c for c in table.constraints if isinstance(c, UniqueConstraint)]
+        groups += [i for i in table.indexes if i.unique]
+        for group in groups:
+            cols = ", ".join(f"{table.name}.{c.name}" for c in group.columns)
+            if group.name:
+                index.setdefault(cols, str(group.name))
+    return index
+
+
+_SQLITE_COLUMNS: dict[str, str] | None = None
+
+
+def constraint_of(error: DBAPIError) -> str | None:
+    """The name of the constraint a database refusal names, on PostgreSQL or SQLite."""
+    global _SQLITE_COLUMNS
+    orig = getattr(error, "orig", None)
+    diag = getattr(orig, "diag", None)
+    if diag is not None and getattr(diag, "constraint_name", None):
+        return diag.constraint_name
+    match = _SQLITE_UNIQUE.search(str(orig))
+    if match:
+        if _SQLITE_COLUMNS is None:
+            _SQLITE_COLUMNS = _sqlite_column_index()
+        cols = match.group("cols").strip()
+        if cols.startswith("index '"):
+            return cols[len("index '"):-1]
+        return _SQLITE_COLUMNS.get(cols)
+    return None
+
+
+def map_db_error(error: BaseException) -> DesktopError | None:
+    """The typed error for a database exception, or None when it is not one we translate."""
+    if isinstance(error, DesktopError):
+        return error
+    if isinstance(error, StaleDataError):
+        return StaleRecordError()
+    if isinstance(error, DBAPIError):
+        text = str(getattr(error, "orig", error))
+        if APPEND_ONLY_MARK in text:
+            first = text.strip().splitlines()[0]
+            return ConflictError(first)
+        if isinstance(error, IntegrityError):
+            name = constraint_of(error)
+            if name and name in CONSTRAINT_MESSAGES:
+                return ConflictError(CONSTRAINT_MESSAGES[name])
+            if "unique" in text.lower() or "duplicate key" in text.lower():
+                return ConflictError(GENERIC_UNIQUE)
+            return ConflictError(GENERIC_INTEGRITY)
+        if isinstance(error, OperationalError) and "database is locked" in text:
+            return DesktopError(BUSY_MESSAGE)
+    return None
+
+
+@contextmanager
+def translate_db_errors() -> Iterator[None]:
+    """`with translate_db_errors(): ...` re-raises database refusals as typed Portuguese errors
+    (the original stays as `__cause__`). `Database.session()` already does this around each transaction."""
+    try:
+        yield
+    except Exception as exc:
+        mapped = map_db_error(exc)
+        if mapped is None or mapped is exc:
+            raise
+        raise mapped from exc

@@ -1,0 +1,147 @@
+"""The `db` fixture: every test in tests/db runs on SQLite AND on PostgreSQL, on a migrated, empty database.
+
+- SQLite: migrated once per test session into a template file, copied per test (fast, isolated).
+- PostgreSQL (URL from DESKTOP_TEST_PG_URL): one schema per test session with a unique name, chosen with
+  `search_path` in the connection options, migrated once; every table is emptied before each test with
+  TRUNCATE under `session_replication_role = replica` (the append-only tables refuse TRUNCATE otherwise);
+  the schema is dropped at the end. Two sessions can run at once, and the suite can run twice.
+- PostgreSQL unreachable: its tests FAIL when the environment variable CI is set, and are skipped otherwise.
+
+Also `make_actor(*roles)` and `admin_actor`, which insert a real user row and return its `Actor`.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import sqlite3
+import uuid
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from desktop.db import Database, sqlite_url
+from desktop.domain.roles import Role
+from desktop.models import Base, User
+from desktop.services.base import Actor
+
+DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def pg_base_url() -> str:
+    return os.environ.get("DESKTOP_TEST_PG_URL") or DEFAULT_PG_URL
+
+
+def pg_url_with_schema(base: str, schema: str) -> str:
+    url = make_url(base)
+    query = dict(url.query)
+    query["options"] = f"-csearch_path={schema}"
+    return url.set(query=query).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A SQLite file migrated to head, copied by each test."""
+    from desktop import migrate
+
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite3"
+    db = Database(sqlite_url(path))
+    migrate.upgrade(db, backup=False)
+    db.dispose()
+    # Fold the WAL back into the main file so a plain file copy is the whole database.
+    con = sqlite3.connect(str(path))
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_schema_url():
+    """A fresh, migrated schema for this test session; dropped at the end."""
+    from desktop import migrate
+
+    base = pg_base_url()
+    admin = create_engine(make_url(base), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - any connection failure means "no server"
+        admin.dispose()
+        message = f"PostgreSQL indisponível em {make_url(base).render_as_string()}: {exc.__class__.__name__}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    schema = f"t_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = pg_url_with_schema(base, schema)
+    db = Database(url)
+    try:
+        migrate.upgrade(db, backup=False)
+    finally:
+        db.dispose()
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def truncate_all(db: Database) -> None:
+    """Empty every table of the schema, bypassing the append-only triggers (tests only)."""
+    tables = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    with db.engine.begin() as conn:
+        conn.execute(text("SET LOCAL session_replication_role = replica"))
+        conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    """A migrated, empty Database on each backend."""
+    if request.param == "sqlite":
+        template = request.getfixturevalue("sqlite_template")
+        path = tmp_path / "transporte.sqlite3"
+        shutil.copyfile(template, path)
+        database = Database(sqlite_url(path))
+    else:
+        url = request.getfixturevalue("pg_schema_url")
+        database = Database(url)
+        truncate_all(database)
+    try:
+        yield database
+    finally:
+        database.dispose()
+
+
+_usernames = itertools.count(1)
+
+
+@pytest.fixture
+def make_actor(db):
+    """`make_actor(Role.GESTOR, ...)` → an Actor backed by a real user row (for foreign keys and audit)."""
+    from argon2 import PasswordHasher
+
+    hashed = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash("senha-de-teste")
+
+    def factory(*roles: Role, username: str | None = None, full_name: str | None = None) -> Actor:
+        name = username or f"usuario{next(_usernames)}"
+        with db.session() as s:
+            user = User(username=name, full_name=full_name or f"Usuário {name}", password_hash=hashed)
+            user.set_roles(roles)
+            s.add(user)
+            s.flush()
+            user_id = user.id
+        return Actor(user_id=user_id, username=name, full_name=full_name or f"Usuário {name}",
+                     roles=frozenset(Role(r) for r in roles))
+
+    return factory
+
+
+@pytest.fixture
+def admin_actor(make_actor) -> Actor:
+    return make_actor(Role.ADMINISTRADOR, username="admin", full_name="Administradora do Sistema")
+
+
