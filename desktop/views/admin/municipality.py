@@ -1,0 +1,87 @@
+"""Administração → Município: the municipality's data printed on documents (optimistic locking: when another
+desk saved first, the save is refused, the user is told and the screen reloads)."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+
+from desktop.views.municipality_form import MunicipalityForm
+from desktop.views.widgets import show_error
+
+
+class MunicipalityScreen(QWidget):
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        from desktop.signals import bus
+
+        self.db, self.actor = db, actor
+        self.info = None
+        self.form = MunicipalityForm(self)
+        self.save_button = QPushButton("Salvar", self)
+        self.reload_button = QPushButton("Recarregar", self)
+        self.save_button.clicked.connect(lambda: self.save())
+        self.reload_button.clicked.connect(self.reload)
+        self.status = QLabel(self)
+        self.status.setStyleSheet("color: #555;")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.reload_button)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+        bus.data_changed.connect(self._data_changed)
+        self.reload()
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("setup",):
+            self.reload()
+
+    def reload(self) -> None:
+        from desktop.services import setup
+
+        try:
+            self.info = setup.get_municipality(self.db)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error, "Não foi possível carregar os dados do município")
+            return
+        self.form.errors.clear()
+        self.form.set_values(self.info)
+        self.status.setText("")
+
+    def draft(self):
+        from desktop.services import setup
+
+        values = self.form.values()
+        fields = getattr(setup.MunicipalityDraft, "__dataclass_fields__", {})
+        # The draft also carries the UPFM of the set-up year; the value itself is maintained in Parâmetros.
+        for name in ("upfm_year", "upfm_value"):
+            if name in fields:
+                values[name] = getattr(self.info, name, None)
+        return setup.MunicipalityDraft(**values)
+
+    def save(self) -> bool:
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        from desktop.services import setup
+        from desktop.signals import bus
+
+        if self.info is None:
+            return False
+        try:
+            self.info = setup.update_municipality(self.db, self.actor, self.draft(), self.info.version)
+        except ValidationError as error:
+            self.form.errors.show(error.problems)
+            return False
+        except StaleRecordError as error:
+            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
+            self.reload()
+            self.status.setText("Dados recarregados: confira e refaça a alteração.")
+            return False
+        except DesktopError as error:
+            show_error(self, error)
+            return False
+        self.form.errors.clear()
+        self.form.set_values(self.info)
+        self.status.setText("Dados do município salvos.")
+        bus.data_changed.emit("municipality")
+        return True

@@ -1,0 +1,196 @@
+"""Administração → Parâmetros: the dated tables (UPFM value per year, fees, terms, ISS rate...).
+
+Nothing is edited in place (STYLE: every number the decree or the tax code sets is a dated parameter): a change is
+a new row valid from a date, so a fine drawn up in 2026 keeps using the 2026 value.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+                               QListWidget, QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from desktop.views.formatting import format_brl, format_decimal_br
+from desktop.views.table import Column, RecordTable
+from desktop.views.widgets import (DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date, show_error)
+
+
+def format_value(value, unit: str) -> str:
+    if value is None:
+        return ""
+    if unit.strip().upper() in ("R$", "BRL"):
+        return format_brl(value)
+    text = format_decimal_br(value)
+    if not unit:
+        return text
+    return f"{text}{unit}" if unit.strip() == "%" else f"{text} {unit}"
+
+
+def standing(row, rows, today: date) -> str:
+    """"Em vigor" for the row that applies today, "Futuro" for later ones, "Substituído" for older ones."""
+    if row.valid_from > today:
+        return "Futuro"
+    current = max((r.valid_from for r in rows if r.valid_from <= today), default=None)
+    return "Em vigor" if row.valid_from == current else "Substituído"
+
+
+class NewValueDialog(QDialog):
+    """"Novo valor a partir de…": a new dated row for one parameter, through services.parameters.set_parameter."""
+
+    def __init__(self, db, actor, spec, parent=None, valid_from: date | None = None):
+        super().__init__(parent)
+        self.db, self.actor, self.spec = db, actor, spec
+        self.saved = None
+        self.setWindowTitle(f"Novo valor — {spec.label}")
+        self.setMinimumWidth(460)
+        self.date_edit = date_edit(self, valid_from or date.today())
+        self.value_edit = DecimalEdit(self, places=None)
+        self.note_edit = QLineEdit(self)
+        self.note_edit.setPlaceholderText("ex.: Decreto nº …/2026")
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        form = QFormLayout()
+        unit = f" ({spec.unit})" if spec.unit else ""
+        for field, label, widget in (("valid_from", "Válido a partir de:", self.date_edit),
+                                     ("value", f"Valor{unit}:", self.value_edit),
+                                     ("note", "Observação / ato:", self.note_edit)):
+            message = error_label(self)
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            box.addWidget(widget)
+            box.addWidget(message)
+            form.addRow(label, box)
+            self.errors.add(field, widget, message)
+        explanation = QLabel("O valor anterior continua valendo para as datas antes desta. Nada é apagado.", self)
+        explanation.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                   self)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(explanation)
+        layout.addWidget(self.general_error)
+        layout.addWidget(buttons)
+
+    def save(self) -> bool:
+        from desktop.domain.problems import Problem
+        from desktop.errors import DesktopError, ValidationError
+        from desktop.services import parameters
+
+        try:
+            value = self.value_edit.value()
+        except ValueError as error:
+            self.errors.show([Problem("value", str(error))])
+            return False
+        try:
+            self.saved = parameters.set_parameter(self.db, self.actor, self.spec.key,
+                                                  qdate_to_date(self.date_edit.date()), value,
+                                                  self.note_edit.text().strip())
+        except ValidationError as error:
+            self.errors.show(error.problems)
+            return False
+        except DesktopError as error:
+            show_error(self, error)
+            return False
+        self.accept()
+        return True
+
+
+class ParametersScreen(QWidget):
+    def __init__(self, db, actor, parent=None, today: date | None = None):
+        super().__init__(parent)
+        from desktop.services import parameters
+        from desktop.signals import bus
+
+        self.db, self.actor = db, actor
+        self.today = today or date.today()
+        self.specs = list(parameters.PARAMETERS.values()) if isinstance(parameters.PARAMETERS, dict) \
+            else list(parameters.PARAMETERS)
+        self.all_rows: list = []
+        self.unit = ""  # the unit of the parameter shown, used by the "Valor" column
+        self.keys = QListWidget(self)
+        for spec in self.specs:
+            item = QListWidgetItem(spec.label, self.keys)
+            item.setData(Qt.ItemDataRole.UserRole, spec.key)
+            item.setToolTip(spec.key)
+        self.keys.setMinimumWidth(240)
+        self.title = QLabel(self)
+        self.table = RecordTable((
+            Column("Válido a partir de", lambda r: r.valid_from),
+            Column("Valor", lambda r: r.value, text=lambda v: format_value(v, self.unit),
+                   align=Qt.AlignmentFlag.AlignRight),
+            Column("Situação", lambda r: standing(r, self._rows_of(r.key), self.today)),
+            Column("Observação", lambda r: r.note or ""),
+            Column("Registrado por", lambda r: r.created_by or ""),
+        ), self, show_filter=False)
+        self.new_button = QPushButton("Novo valor a partir de…", self)
+        self.new_button.clicked.connect(self.new_value)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.new_button)
+        right_layout.addLayout(header)
+        right_layout.addWidget(self.table)
+        splitter = QSplitter(self)
+        splitter.addWidget(self.keys)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Cada alteração é uma nova linha com a data em que passa a valer; os valores "
+                                "anteriores continuam valendo para as datas passadas.", self))
+        layout.addWidget(splitter)
+        self.keys.currentRowChanged.connect(lambda _row: self._show_key())
+        bus.data_changed.connect(self._data_changed)
+        self.reload()
+        if self.specs:
+            self.keys.setCurrentRow(0)
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("parameters", "setup", "demo"):
+            self.reload()
+
+    def _rows_of(self, key: str) -> list:
+        return [r for r in self.all_rows if r.key == key]
+
+    def current_spec(self):
+        row = self.keys.currentRow()
+        return self.specs[row] if 0 <= row < len(self.specs) else None
+
+    def select_key(self, key: str) -> None:
+        for row, spec in enumerate(self.specs):
+            if spec.key == key:
+                self.keys.setCurrentRow(row)
+
+    def reload(self) -> None:
+        from desktop.services import parameters
+
+        try:
+            self.all_rows = parameters.list_parameters(self.db)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error, "Não foi possível carregar os parâmetros")
+            self.all_rows = []
+        self._show_key()
+
+    def _show_key(self) -> None:
+        spec = self.current_spec()
+        if spec is None:
+            self.table.set_rows([])
+            return
+        self.unit = unit = spec.unit or ""
+        self.title.setText(f"<b>{spec.label}</b>" + (f" — unidade: {unit}" if unit else ""))
+        rows = sorted(self._rows_of(spec.key), key=lambda r: r.valid_from, reverse=True)
+        self.table.set_rows(rows)
+
+    def new_value(self) -> None:
+        spec = self.current_spec()
+        if spec is None:
+            return
+        dialog = NewValueDialog(self.db, self.actor, spec, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            from desktop.signals import bus
+
+            bus.data_changed.emit("parameters")

@@ -1,0 +1,291 @@
+"""Administração → Usuários: list, create, edit roles, reset password, unlock, activate/deactivate (issue 2).
+
+Every action is a call to `services.users` (administrador only, enforced there).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QMessageBox, QPushButton, QVBoxLayout, QWidget)
+
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.views.formatting import format_datetime
+from desktop.views.main_window import roles_text
+from desktop.views.table import Column, RecordTable
+from desktop.views.widgets import FieldErrors, error_label, show_error
+
+
+def is_locked(user, now: datetime | None = None) -> bool:
+    if user.locked_until is None:
+        return False
+    now = now or datetime.now(timezone.utc)
+    until = user.locked_until if user.locked_until.tzinfo else user.locked_until.replace(tzinfo=timezone.utc)
+    return until > now
+
+
+def situation(user) -> str:
+    if not user.active:
+        return "Inativo"
+    if is_locked(user):
+        return f"Bloqueado até {format_datetime(user.locked_until)}"
+    return "Ativo"
+
+
+COLUMNS = (
+    Column("Usuário", lambda u: u.username),
+    Column("Nome completo", lambda u: u.full_name),
+    Column("Perfis", lambda u: roles_text(u.roles)),
+    Column("Situação", situation),
+    Column("Senhas erradas", lambda u: u.failed_logins),
+)
+
+
+def _with_message(widget: QWidget, message: QLabel) -> QVBoxLayout:
+    box = QVBoxLayout()
+    box.setSpacing(2)
+    box.addWidget(widget)
+    box.addWidget(message)
+    return box
+
+
+class UserDialog(QDialog):
+    """Create a user (with the first password) or edit one (name, roles, active). Saves through the service."""
+
+    def __init__(self, db, actor, user=None, parent=None):
+        super().__init__(parent)
+        self.db, self.actor, self.user = db, actor, user
+        self.saved = None
+        self.stale = False
+        self.setWindowTitle("Editar usuário" if user else "Novo usuário")
+        self.setMinimumWidth(460)
+        self.username_edit = QLineEdit(user.username if user else "", self)
+        self.username_edit.setReadOnly(user is not None)
+        self.full_name_edit = QLineEdit(user.full_name if user else "", self)
+        self.role_checks: dict[Role, QCheckBox] = {}
+        roles_box = QGroupBox("Perfis", self)
+        roles_layout = QVBoxLayout(roles_box)
+        for role in Role:
+            check = QCheckBox(role.label, roles_box)
+            check.setChecked(bool(user) and role in user.roles)
+            roles_layout.addWidget(check)
+            self.role_checks[role] = check
+        roles_layout.addWidget(QLabel("Administrador cuida de usuários e configurações; não inclui as decisões "
+                                      "do Gestor.", roles_box))
+        self.active_check = QCheckBox("Ativo (pode entrar no sistema)", self)
+        self.active_check.setChecked(user.active if user else True)
+        self.password_edit = QLineEdit(self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.confirm_edit = QLineEdit(self)
+        self.confirm_edit.setEchoMode(QLineEdit.EchoMode.Password)
+
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        form = QFormLayout()
+        rows = [("username", "Usuário:", self.username_edit), ("full_name", "Nome completo:", self.full_name_edit),
+                ("roles", "", roles_box), ("active", "", self.active_check)]
+        if user is None:
+            rows += [("password", "Senha inicial:", self.password_edit),
+                     ("password_confirm", "Confirme a senha:", self.confirm_edit)]
+        for field, label, widget in rows:
+            message = error_label(self)
+            form.addRow(label, _with_message(widget, message))
+            self.errors.add(field, widget, message)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                   self)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.general_error)
+        layout.addWidget(buttons)
+
+    def roles(self) -> frozenset[Role]:
+        return frozenset(role for role, check in self.role_checks.items() if check.isChecked())
+
+    def save(self) -> bool:
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        from desktop.services import users
+
+        if self.user is None and self.password_edit.text() != self.confirm_edit.text():
+            self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
+            return False
+        draft = users.UserDraft(username=self.username_edit.text().strip(),
+                                full_name=self.full_name_edit.text().strip(), roles=self.roles(),
+                                password=self.password_edit.text() if self.user is None else None,
+                                active=self.active_check.isChecked())
+        try:
+            if self.user is None:
+                self.saved = users.create_user(self.db, self.actor, draft)
+            else:
+                self.saved = users.update_user(self.db, self.actor, self.user.id, draft, self.user.version)
+        except ValidationError as error:
+            self.errors.show(error.problems)
+            return False
+        except StaleRecordError as error:
+            self.stale = True
+            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
+            self.reject()
+            return False
+        except DesktopError as error:
+            show_error(self, error)
+            return False
+        self.accept()
+        return True
+
+
+class PasswordDialog(QDialog):
+    """The administrator sets a new password for a user (services.users.reset_password)."""
+
+    def __init__(self, db, actor, user, parent=None):
+        super().__init__(parent)
+        self.db, self.actor, self.user = db, actor, user
+        self.setWindowTitle(f"Redefinir senha — {user.username}")
+        self.setMinimumWidth(420)
+        self.password_edit = QLineEdit(self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.confirm_edit = QLineEdit(self)
+        self.confirm_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        form = QFormLayout()
+        for field, label, widget in (("password", "Nova senha:", self.password_edit),
+                                     ("password_confirm", "Confirme a senha:", self.confirm_edit)):
+            message = error_label(self)
+            form.addRow(label, _with_message(widget, message))
+            self.errors.add(field, widget, message)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                   self)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"Usuário: {user.full_name} ({user.username})", self))
+        layout.addLayout(form)
+        layout.addWidget(self.general_error)
+        layout.addWidget(buttons)
+
+    def save(self) -> bool:
+        from desktop.errors import DesktopError, ValidationError
+        from desktop.services import users
+
+        if self.password_edit.text() != self.confirm_edit.text():
+            self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
+            return False
+        try:
+            users.reset_password(self.db, self.actor, self.user.id, self.password_edit.text())
+        except ValidationError as error:
+            self.errors.show(error.problems)
+            return False
+        except DesktopError as error:
+            show_error(self, error)
+            return False
+        self.accept()
+        return True
+
+
+class UsersScreen(QWidget):
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        from desktop.signals import bus
+
+        self.db, self.actor = db, actor
+        self.table = RecordTable(COLUMNS, self, filter_placeholder="Filtrar por usuário, nome, perfil ou situação…")
+        self.new_button = QPushButton("Novo usuário…", self)
+        self.edit_button = QPushButton("Editar…", self)
+        self.password_button = QPushButton("Redefinir senha…", self)
+        self.unlock_button = QPushButton("Desbloquear", self)
+        self.active_button = QPushButton("Desativar", self)
+        self.new_button.clicked.connect(self.new_user)
+        self.edit_button.clicked.connect(self.edit_user)
+        self.password_button.clicked.connect(self.reset_password)
+        self.unlock_button.clicked.connect(self.unlock)
+        self.active_button.clicked.connect(self.toggle_active)
+        self.table.activated.connect(lambda _user: self.edit_user())
+        self.table.selection_changed.connect(self._update_buttons)
+        buttons = QHBoxLayout()
+        for button in (self.new_button, self.edit_button, self.password_button, self.unlock_button,
+                       self.active_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table)
+        bus.data_changed.connect(self._data_changed)
+        self.reload()
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("users", "setup", "demo"):
+            self.reload()
+
+    def reload(self) -> None:
+        from desktop.services import users
+
+        try:
+            rows = users.list_users(self.db, self.actor)
+        except Exception as error:  # noqa: BLE001 — show, do not crash the window
+            show_error(self, error, "Não foi possível carregar os usuários")
+            rows = []
+        self.table.set_rows(sorted(rows, key=lambda u: u.username), keep=lambda u: u.id)
+        self._update_buttons(self.table.selected())
+
+    def _update_buttons(self, user) -> None:
+        for button in (self.edit_button, self.password_button, self.active_button):
+            button.setEnabled(user is not None)
+        self.unlock_button.setEnabled(user is not None and is_locked(user))
+        self.active_button.setText("Ativar" if user is not None and not user.active else "Desativar")
+
+    def _changed(self) -> None:
+        from desktop.signals import bus
+
+        bus.data_changed.emit("users")
+
+    def new_user(self) -> None:
+        dialog = UserDialog(self.db, self.actor, None, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self._changed()
+            self.table.select_where(lambda u: u.id == dialog.saved.id)
+
+    def edit_user(self) -> None:
+        user = self.table.selected()
+        if user is None:
+            return
+        dialog = UserDialog(self.db, self.actor, user, self)
+        dialog.exec()
+        if dialog.saved is not None or dialog.stale:
+            self._changed()
+
+    def reset_password(self) -> None:
+        user = self.table.selected()
+        if user is not None and PasswordDialog(self.db, self.actor, user, self).exec() == QDialog.DialogCode.Accepted:
+            QMessageBox.information(self, "Senha redefinida", f"A senha de {user.username} foi redefinida.")
+            self._changed()
+
+    def unlock(self) -> None:
+        from desktop.services import users
+
+        user = self.table.selected()
+        if user is None:
+            return
+        try:
+            users.unlock_user(self.db, self.actor, user.id)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error)
+        self._changed()
+
+    def toggle_active(self) -> None:
+        from desktop.errors import StaleRecordError
+        from desktop.services import users
+
+        user = self.table.selected()
+        if user is None:
+            return
+        draft = users.UserDraft(username=user.username, full_name=user.full_name, roles=frozenset(user.roles),
+                                password=None, active=not user.active)
+        try:
+            users.update_user(self.db, self.actor, user.id, draft, user.version)
+        except StaleRecordError as error:
+            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error)
+        self._changed()

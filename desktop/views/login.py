@@ -1,0 +1,87 @@
+"""Login (issue 2: Argon2 hashes; 5 wrong passwords lock the account for 15 minutes; the administrator unlocks).
+
+The rules live in `services.auth.login`; this dialog only shows its Portuguese messages.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout)
+
+from desktop.views.formatting import format_datetime
+from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
+
+
+class LoginDialog(QDialog):
+    """`exec()` returns Accepted with `actor` set after a successful login."""
+
+    def __init__(self, db, parent=None, username: str = ""):
+        super().__init__(parent)
+        from desktop import APP_NAME, APP_ORG
+
+        self.db = db
+        self.actor = None
+        self.setWindowTitle(f"Entrar — {APP_NAME}")
+        self.setMinimumWidth(420)
+        title = QLabel(f"<b>{APP_NAME}</b><br>{APP_ORG}", self)
+        title.setTextFormat(Qt.TextFormat.RichText)
+        self.username_edit = QLineEdit(username, self)
+        self.password_edit = QLineEdit(self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(ERROR_LABEL_STYLE)
+        self.message.setVisible(False)
+        self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
+        self.database_label.setWordWrap(True)
+        self.database_label.setStyleSheet("color: #555;")
+        self.database_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        buttons = QDialogButtonBox(self)
+        self.login_button = buttons.addButton("Entrar", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.login_button.setDefault(True)
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.try_login)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Usuário:", self.username_edit)
+        form.addRow("Senha:", self.password_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(title)
+        layout.addSpacing(8)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        layout.addSpacing(8)
+        layout.addWidget(self.database_label)
+        (self.password_edit if username else self.username_edit).setFocus()
+
+    def try_login(self) -> bool:
+        from desktop.errors import AccountLocked, AuthenticationError
+        from desktop.services import auth
+
+        username = self.username_edit.text().strip()
+        if not username or not self.password_edit.text():
+            self._say("Informe o usuário e a senha.")
+            return False
+        try:
+            self.actor = auth.login(self.db, username, self.password_edit.text())
+        except AccountLocked as error:
+            text = str(error)
+            if error.until is not None and format_datetime(error.until)[-5:] not in text:
+                text += f" Bloqueada até {format_datetime(error.until)}."
+            self._say(text)
+            return False
+        except AuthenticationError as error:
+            self._say(str(error))
+            self.password_edit.selectAll()
+            self.password_edit.setFocus()
+            return False
+        except Exception as error:  # noqa: BLE001 — e.g. the database server went away
+            self._say(error_text(error))
+            return False
+        self.message.setVisible(False)
+        self.accept()
+        return True
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(True)

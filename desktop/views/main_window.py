@@ -1,0 +1,189 @@
+"""The main window hosts navigation only (STYLE: no god window): a sidebar with every module of SPEC, a stack
+that creates each module's screen the first time it is opened (its module is imported only then, so start-up
+stays fast), the menu and the status bar. Each screen owns its widgets and its operations.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import (QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QSplitter,
+                               QStackedWidget, QVBoxLayout, QWidget)
+
+from desktop.domain.roles import Role
+
+ICONS = Path(__file__).resolve().parents[2] / "resources" / "icons"
+
+
+@dataclass(frozen=True)
+class Module:
+    key: str
+    label: str
+    icon: str
+    factory: str | None = None          # "package.module:Class" — Class(db, actor, parent)
+    unavailable: str = ""               # what to say while the module is not part of this version
+    roles: frozenset[Role] = frozenset()  # empty: every user sees it (services still check every action)
+
+
+MODULES: tuple[Module, ...] = (
+    Module("cadastros", "Cadastros", "cadastros.svg", unavailable=(
+        "Módulo Cadastros: ainda não disponível nesta versão. Será entregue com o cadastro de condutores, "
+        "veículos, locadores e plataformas, com a lista de documentos exigidos (Art. 8 e 12).")),
+    Module("autorizacoes", "Autorizações", "autorizacoes.svg", unavailable=(
+        "Módulo Autorizações: ainda não disponível nesta versão. Será entregue com o ciclo da autorização: "
+        "requerimento, análise, aprovação, taxa, renovação e numeração NNNN/AAAA (Art. 3, 8 e 10).")),
+    Module("vistorias", "Vistorias", "vistorias.svg", unavailable=(
+        "Módulo Vistorias: ainda não disponível nesta versão. Será entregue com o agendador de vistorias "
+        "(Art. 9, 15 e 16).")),
+    Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", unavailable=(
+        "Módulo Fiscalização: ainda não disponível nesta versão. Será entregue com os autos de infração, "
+        "notificações, defesas, recursos e julgamentos (Art. 19 a 27).")),
+    Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", unavailable=(
+        "Módulo Financeiro/ISSQN: ainda não disponível nesta versão. Será entregue com o extrato em UPFM, as "
+        "taxas, o ISSQN mensal por veículo e as guias de pagamento (Art. 10, 11 e 25).")),
+    Module("plataformas", "Plataformas", "plataformas.svg", unavailable=(
+        "Módulo Plataformas: ainda não disponível nesta versão. Será entregue com a importação das listas "
+        "entregues a cada 60 dias e as requisições de dados às plataformas (Art. 4 a 6).")),
+    Module("relatorios", "Relatórios", "relatorios.svg", unavailable=(
+        "Módulo Relatórios: ainda não disponível nesta versão. Será entregue com a impressão de selos, "
+        "credenciais, certidões, autos e editais (Art. 13, 14, 19 e 22). As exportações em planilha já "
+        "funcionam pela linha de comando: python -m desktop export.")),
+    Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
+           roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),
+)
+
+
+class UnavailableModulePage(QWidget):
+    """What a module that is not part of this version shows: the plain truth, no fake content (issue 2)."""
+
+    def __init__(self, module: Module, parent=None):
+        super().__init__(parent)
+        title = QLabel(f"<h2>{module.label}</h2>", self)
+        self.message = QLabel(module.unavailable, self)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.addWidget(title)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+
+
+def roles_text(roles) -> str:
+    ordered = [role for role in Role if role in set(roles)]
+    return ", ".join(role.label for role in ordered) or "nenhum perfil"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        from desktop import APP_NAME, APP_ORG
+
+        self.db = db
+        self.actor = actor
+        self.setWindowTitle(f"{APP_NAME} — {APP_ORG}")
+        self.resize(1180, 760)
+        self.modules = [m for m in MODULES if not m.roles or any(r in m.roles for r in actor.roles)]
+        self.pages: dict[str, QWidget] = {}
+
+        self.sidebar = QListWidget(self)
+        self.sidebar.setIconSize(QSize(24, 24))
+        self.sidebar.setMinimumWidth(190)
+        self.sidebar.setMaximumWidth(260)
+        self.sidebar.setStyleSheet("QListWidget { font-size: 11pt; } QListWidget::item { padding: 8px 6px; }")
+        for module in self.modules:
+            item = QListWidgetItem(module.label, self.sidebar)
+            icon_path = ICONS / module.icon
+            if icon_path.exists():
+                item.setIcon(QIcon(str(icon_path)))
+            item.setData(Qt.ItemDataRole.UserRole, module.key)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self._welcome())
+        splitter = QSplitter(self)
+        splitter.addWidget(self.sidebar)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(splitter)
+        self.sidebar.currentRowChanged.connect(self._open_row)
+
+        self._build_menu()
+        self.user_label = QLabel(f"Usuário: {actor.full_name} ({actor.username})", self)
+        self.roles_label = QLabel(f"Perfis: {roles_text(actor.roles)}", self)
+        self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
+        for label in (self.user_label, self.roles_label, self.database_label):
+            self.statusBar().addPermanentWidget(label)
+
+    # -- navigation -----------------------------------------------------------------------------------------
+    def module_labels(self) -> list[str]:
+        return [self.sidebar.item(i).text() for i in range(self.sidebar.count())]
+
+    def open_module(self, key: str) -> QWidget:
+        for row, module in enumerate(self.modules):
+            if module.key == key:
+                self.sidebar.setCurrentRow(row)
+                return self.pages[key]
+        raise KeyError(key)
+
+    def _open_row(self, row: int) -> None:
+        if row < 0:
+            return
+        module = self.modules[row]
+        page = self.pages.get(module.key)
+        if page is None:
+            page = self._create_page(module)
+            self.pages[module.key] = page
+            self.stack.addWidget(page)
+        self.stack.setCurrentWidget(page)
+
+    def _create_page(self, module: Module) -> QWidget:
+        if module.factory is None:
+            return UnavailableModulePage(module, self.stack)
+        module_name, _, class_name = module.factory.partition(":")
+        page_class = getattr(importlib.import_module(module_name), class_name)
+        return page_class(self.db, self.actor, self.stack)
+
+    def _welcome(self) -> QWidget:
+        page = QWidget(self)
+        label = QLabel(f"<h2>Bem-vindo, {self.actor.full_name}.</h2>"
+                       "<p>Escolha um módulo à esquerda.</p>", page)
+        label.setWordWrap(True)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.addWidget(label)
+        layout.addStretch(1)
+        return page
+
+    # -- menu -----------------------------------------------------------------------------------------------
+    def _build_menu(self) -> None:
+        file_menu = self.menuBar().addMenu("&Arquivo")
+        self.database_action = QAction("Configurar banco de dados…", self)
+        self.database_action.triggered.connect(self.configure_database)
+        file_menu.addAction(self.database_action)
+        file_menu.addSeparator()
+        quit_action = QAction("Sair", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        help_menu = self.menuBar().addMenu("Aj&uda")
+        about_action = QAction("Sobre", self)
+        about_action.triggered.connect(self.about)
+        help_menu.addAction(about_action)
+
+    def configure_database(self) -> None:
+        from desktop.views.database_settings import DatabaseSettingsDialog
+
+        DatabaseSettingsDialog(current=self.db.describe(), parent=self).exec()
+
+    def about(self) -> None:
+        from desktop import APP_NAME, APP_ORG, __version__
+
+        QMessageBox.about(
+            self, f"Sobre — {APP_NAME}",
+            f"<b>{APP_NAME}</b> — versão {__version__}<br>{APP_ORG}<br><br>"
+            "Gestão do serviço de transporte remunerado privado individual de passageiros por aplicativo, "
+            "conforme a Lei Municipal nº 2.103/2025 de Chapada dos Guimarães–MT.<br><br>"
+            f"Banco de dados: {self.db.describe()}")

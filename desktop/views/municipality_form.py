@@ -1,0 +1,77 @@
+"""The municipality's data as a form: used by the setup wizard (page 2) and by Administração → Município."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from desktop.views.widgets import BrasaoChooser, FieldErrors, PhoneEdit, error_label
+
+UFS = ("AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB", "PE", "PI",
+       "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO")
+DEFAULT_NAME = "Chapada dos Guimarães"
+DEFAULT_UF = "MT"
+
+
+class MunicipalityForm(QWidget):
+    """Name, UF, secretariat, Ouvidoria phone (Art. 14: printed on the sticker), brasão, PIX key (optional)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.name_edit = QLineEdit(DEFAULT_NAME, self)
+        self.uf_combo = QComboBox(self)
+        self.uf_combo.addItems(UFS)
+        self.uf_combo.setCurrentText(DEFAULT_UF)
+        self.secretariat_edit = QLineEdit(self)
+        self.secretariat_edit.setPlaceholderText("ex.: Secretaria Municipal de Finanças")
+        self.phone_edit = PhoneEdit(self)
+        self.brasao = BrasaoChooser(self)
+        self.pix_edit = QLineEdit(self)
+        self.pix_edit.setPlaceholderText("opcional — CNPJ, e-mail, telefone ou chave aleatória")
+
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for field, label, widget in (
+            ("name", "Município:", self.name_edit),
+            ("uf", "UF:", self.uf_combo),
+            ("secretariat", "Secretaria responsável:", self.secretariat_edit),
+            ("ouvidoria_phone", "Telefone da Ouvidoria:", self.phone_edit),
+            ("brasao_png", "Brasão:", self.brasao),
+            ("pix_key", "Chave PIX da Prefeitura:", self.pix_edit),
+        ):
+            message = error_label(self)
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            box.addWidget(widget)
+            box.addWidget(message)
+            form.addRow(label, box)
+            self.errors.add(field, widget, message)
+        hint = QLabel("O telefone da Ouvidoria é impresso no selo do veículo (Art. 14).", self)
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: #555;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(form)
+        layout.addWidget(hint)
+        layout.addWidget(self.general_error)
+
+    def values(self) -> dict:
+        """The fields as MunicipalityDraft keyword arguments (without the UPFM)."""
+        pix = self.pix_edit.text().strip()
+        return {
+            "name": self.name_edit.text().strip(),
+            "uf": self.uf_combo.currentText(),
+            "secretariat": self.secretariat_edit.text().strip(),
+            "ouvidoria_phone": self.phone_edit.phone(),
+            "brasao_png": self.brasao.png(),
+            "pix_key": pix or None,
+        }
+
+    def set_values(self, info) -> None:
+        """Fill from a MunicipalityInfo (any object with the same attribute names)."""
+        self.name_edit.setText(getattr(info, "name", "") or "")
+        self.uf_combo.setCurrentText(getattr(info, "uf", DEFAULT_UF) or DEFAULT_UF)
+        self.secretariat_edit.setText(getattr(info, "secretariat", "") or "")
+        self.phone_edit.setText(getattr(info, "ouvidoria_phone", "") or "")
+        self.brasao.set_png(getattr(info, "brasao_png", None))
+        self.pix_edit.setText(getattr(info, "pix_key", "") or "")

@@ -1,0 +1,314 @@
+"""First start: the setup wizard (issue 2). Pages never write; Finish calls `services.setup.initialize` once
+(STYLE: wizard pages with `registerField("name*")`, one service call on Finish), then loads demo data if asked,
+in the background, with a progress dialog.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessageBox, QVBoxLayout, QWizard,
+                               QWizardPage)
+
+from desktop.views.municipality_form import MunicipalityForm
+from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
+
+DEMO_DRIVERS = 300
+DEMO_SEED = 2103  # Lei nº 2.103/2025: any fixed number makes the demo reproducible
+
+PAGE_WELCOME, PAGE_MUNICIPALITY, PAGE_UPFM, PAGE_ADMIN, PAGE_DEMO = range(5)
+
+PASSWORD_RULES = ("A senha deve ter pelo menos 8 caracteres, com letras e números, e não pode conter o nome "
+                  "de usuário.")
+
+
+def _note(text: str, parent=None) -> QLabel:
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    return label
+
+
+class WelcomePage(QWizardPage):
+    def __init__(self, db, parent=None):
+        super().__init__(parent)
+        self.setTitle("Bem-vindo")
+        self.setSubTitle("Configuração inicial do sistema de transporte por aplicativo (Lei nº 2.103/2025).")
+        layout = QVBoxLayout(self)
+        layout.addWidget(_note(
+            "Este assistente prepara o programa para o primeiro uso: os dados do município, o valor da UPFM do "
+            "ano, o primeiro administrador e, se desejar, dados de demonstração.<br><br>"
+            "Nada é gravado até você clicar em <b>Concluir</b>.", self))
+        layout.addSpacing(12)
+        layout.addWidget(_note("<b>Onde os dados serão guardados:</b>", self))
+        self.where = QLabel(db.describe(), self)
+        self.where.setWordWrap(True)
+        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.where)
+        layout.addSpacing(12)
+        layout.addWidget(_note(
+            "Para usar o servidor PostgreSQL da secretaria (várias mesas), cancele este assistente e inicie o "
+            "programa com <tt>--db URL</tt> ou com a variável de ambiente <tt>DESKTOP_DB_URL</tt>; depois, "
+            "a configuração fica em Arquivo → Configurar banco de dados…", self))
+        layout.addStretch(1)
+
+
+class MunicipalityPage(QWizardPage):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setTitle("Município")
+        self.setSubTitle("Dados impressos nos documentos, no selo (Art. 14) e nas guias de pagamento.")
+        self.form = MunicipalityForm(self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        self.registerField("name*", self.form.name_edit)
+        self.registerField("uf", self.form.uf_combo, "currentText")
+        self.registerField("secretariat*", self.form.secretariat_edit)
+        self.registerField("ouvidoria_phone*", self.form.phone_edit)
+        self.registerField("pix_key", self.form.pix_edit)
+
+
+class UpfmPage(QWizardPage):
+    def __init__(self, year: int, parent=None):
+        super().__init__(parent)
+        self.year = year
+        self.setTitle("Valor da UPFM")
+        self.setSubTitle(f"Unidade Padrão Fiscal do Município em {year} (Art. 25: as multas são dadas em UPFM).")
+        self.value_edit = DecimalEdit(self)
+        self.value_edit.setMaximumWidth(180)
+        self.value_message = error_label(self)
+        self.errors = FieldErrors()
+        self.errors.add("upfm_value", self.value_edit, self.value_message)
+        form = QFormLayout()
+        box = QVBoxLayout()
+        box.addWidget(self.value_edit)
+        box.addWidget(self.value_message)
+        form.addRow(f"Valor de 1 UPFM em {year} (R$):", box)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(_note(
+            "Use vírgula para os centavos (por exemplo 123,45). O valor de cada ano fica na tabela de "
+            "parâmetros datados (Administração → Parâmetros); um novo valor nunca apaga o anterior.", self))
+        layout.addStretch(1)
+        self.registerField("upfm_value*", self.value_edit)
+
+    def validatePage(self) -> bool:
+        from desktop.domain.problems import Problem
+
+        try:
+            value = self.value_edit.value()
+        except ValueError as error:
+            self.errors.show([Problem("upfm_value", str(error))])
+            return False
+        if value <= 0:
+            self.errors.show([Problem("upfm_value", "O valor da UPFM deve ser maior que zero.")])
+            return False
+        self.errors.clear()
+        return True
+
+
+class AdminPage(QWizardPage):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setTitle("Primeiro administrador")
+        self.setSubTitle("Quem vai cadastrar os demais usuários e configurar o sistema.")
+        self.username_edit = QLineEdit(self)
+        self.username_edit.setPlaceholderText("ex.: maria.silva")
+        self.full_name_edit = QLineEdit(self)
+        self.password_edit = QLineEdit(self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.confirm_edit = QLineEdit(self)
+        self.confirm_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        form = QFormLayout()
+        for field, label, widget in (("username", "Usuário:", self.username_edit),
+                                     ("full_name", "Nome completo:", self.full_name_edit),
+                                     ("password", "Senha:", self.password_edit),
+                                     ("password_confirm", "Confirme a senha:", self.confirm_edit)):
+            message = error_label(self)
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            box.addWidget(widget)
+            box.addWidget(message)
+            form.addRow(label, box)
+            self.errors.add(field, widget, message)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        self.rules = _note(f"<b>Regras da senha:</b> {PASSWORD_RULES} Depois de 5 senhas erradas a conta fica "
+                           "bloqueada por 15 minutos.", self)
+        layout.addWidget(self.rules)
+        layout.addWidget(self.general_error)
+        layout.addStretch(1)
+        self.registerField("username*", self.username_edit)
+        self.registerField("full_name*", self.full_name_edit)
+        self.registerField("password*", self.password_edit)
+        self.registerField("password_confirm*", self.confirm_edit)
+
+    def validatePage(self) -> bool:
+        from desktop.domain.problems import Problem
+
+        if self.password_edit.text() != self.confirm_edit.text():
+            self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
+            return False
+        self.errors.clear()
+        return True
+
+
+class DemoPage(QWizardPage):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setTitle("Dados de demonstração")
+        self.setSubTitle("Para conhecer o programa antes de cadastrar dados reais.")
+        self.demo_check = QCheckBox("Carregar dados de demonstração?", self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.demo_check)
+        layout.addWidget(_note(
+            f"Cria cerca de {DEMO_DRIVERS} condutores, veículos, plataformas, autorizações, vistorias e autos "
+            "fictícios, em todas as situações. Não use esta opção no banco de dados de produção.", self))
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+        self.registerField("load_demo", self.demo_check)
+
+
+class SetupWizard(QWizard):
+    """`exec()` returns Accepted once the database is initialized; `actor` is then the first administrator."""
+
+    def __init__(self, db, parent=None, today: date | None = None):
+        super().__init__(parent)
+        self.db = db
+        self.actor = None
+        self.demo_error: BaseException | None = None
+        self._busy = False
+        self._task = None
+        self.year = (today or date.today()).year
+        self.setWindowTitle("Configuração inicial")
+        self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setMinimumSize(680, 560)
+        self.welcome_page = WelcomePage(db, self)
+        self.municipality_page = MunicipalityPage(self)
+        self.upfm_page = UpfmPage(self.year, self)
+        self.admin_page = AdminPage(self)
+        self.demo_page = DemoPage(self)
+        for page_id, page in ((PAGE_WELCOME, self.welcome_page), (PAGE_MUNICIPALITY, self.municipality_page),
+                              (PAGE_UPFM, self.upfm_page), (PAGE_ADMIN, self.admin_page),
+                              (PAGE_DEMO, self.demo_page)):
+            self.setPage(page_id, page)
+        # Where each field of the drafts lives, to send a ValidationError back to its page.
+        self._field_pages = {field: (PAGE_MUNICIPALITY, self.municipality_page.form.errors)
+                             for field in ("name", "uf", "secretariat", "ouvidoria_phone", "brasao_png", "pix_key")}
+        self._field_pages["upfm_value"] = (PAGE_UPFM, self.upfm_page.errors)
+        self._field_pages["upfm_year"] = (PAGE_UPFM, self.upfm_page.errors)
+        for field in ("username", "full_name", "password"):
+            self._field_pages[field] = (PAGE_ADMIN, self.admin_page.errors)
+
+    # -- the drafts ------------------------------------------------------------------------------------------
+    def drafts(self):
+        from desktop.services.setup import AdminDraft, MunicipalityDraft
+
+        values = self.municipality_page.form.values()
+        municipality = MunicipalityDraft(upfm_year=self.year, upfm_value=self.upfm_page.value_edit.value(),
+                                         **values)
+        admin = AdminDraft(username=self.admin_page.username_edit.text().strip(),
+                           full_name=self.admin_page.full_name_edit.text().strip(),
+                           password=self.admin_page.password_edit.text())
+        return municipality, admin
+
+    # -- Finish ----------------------------------------------------------------------------------------------
+    def accept(self) -> None:
+        if self._busy:
+            return
+        if self.actor is None:
+            from desktop.errors import ValidationError
+            from desktop.services import setup
+
+            municipality, admin = self.drafts()
+            try:
+                self.actor = setup.initialize(self.db, municipality, admin)
+            except ValidationError as error:
+                self.show_problems(error.problems)
+                return
+            except Exception as error:  # noqa: BLE001 — a database failure is shown, the wizard stays open
+                QMessageBox.warning(self, "Não foi possível concluir a configuração", error_text(error))
+                return
+            from desktop.signals import bus
+
+            bus.data_changed.emit("setup")
+        if self.field("load_demo"):
+            self._load_demo()
+        else:
+            super().accept()
+
+    def show_problems(self, problems) -> int:
+        """Put each problem next to its field, go back to the first page that has one; returns that page id."""
+        problems = list(problems)
+        by_page: dict[int, list] = {}
+        unplaced = []
+        for problem in problems:
+            field = problem.field.rsplit(".", 1)[-1]
+            if field in self._field_pages:
+                by_page.setdefault(self._field_pages[field][0], []).append(
+                    type(problem)(field, problem.message, problem.article))
+            else:
+                unplaced.append(problem)
+        targets = {page: errors for page, errors in self._field_pages.values()}
+        for page_id, errors in targets.items():
+            errors.show(by_page.get(page_id, []))
+        if unplaced:
+            QMessageBox.warning(self, "Corrija os dados", "\n".join(str(p) for p in unplaced))
+        target = min(by_page) if by_page else self.currentId()
+        while self.currentId() > target:
+            self.back()
+        return target
+
+    def _load_demo(self) -> None:
+        import inspect
+
+        from desktop.tasks import Task
+
+        self._busy = True
+        self.button(QWizard.WizardButton.FinishButton).setEnabled(False)
+        self.button(QWizard.WizardButton.BackButton).setEnabled(False)
+        self.demo_page.status.setText("Carregando dados de demonstração…")
+
+        def job(state, db):
+            from desktop.services import demo
+
+            kwargs = {"drivers": DEMO_DRIVERS, "seed": DEMO_SEED}
+            parameters = inspect.signature(demo.load_demo).parameters
+            if "progress" in parameters:
+                kwargs["progress"] = lambda done, total, text="": state.progress(done, total, text)
+            elif "state" in parameters:
+                kwargs["state"] = state
+            return demo.load_demo(db, **kwargs)
+
+        self._task = (Task(job, self.db).success(self._demo_loaded).failure(self._demo_failed)
+                      .run_in_background(self, title="Dados de demonstração",
+                                         label="Carregando dados de demonstração…"))
+
+    def _demo_loaded(self, _result) -> None:
+        self._busy = False
+        from desktop.signals import bus
+
+        bus.data_changed.emit("demo")
+        QWizard.accept(self)
+
+    def _demo_failed(self, error: BaseException) -> None:
+        self._busy = False
+        self.demo_error = error
+        QMessageBox.warning(
+            self, "Dados de demonstração",
+            "O sistema foi configurado, mas os dados de demonstração não foram carregados:\n\n"
+            f"{error_text(error)}\n\nVocê pode carregá-los depois com: python -m desktop demo")
+        QWizard.accept(self)
+
+    def reject(self) -> None:
+        if self._busy:
+            return
+        if self.actor is not None:  # already initialized: closing now just skips the demo
+            QWizard.accept(self)
+            return
+        super().reject()

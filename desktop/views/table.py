@@ -1,0 +1,218 @@
+"""One parametrized table for every list screen (STYLE: Qt's addressbook `TableModel` + QSortFilterProxyModel).
+
+`Column(header, value, text=None, align=None)` says how to read one column from a row object (a frozen dataclass
+returned by a service). `RecordTableModel` shows a list of rows; `RecordTable` is the widget: a "Filtrar…" box
+that filters as you type (accent- and case-insensitive, over every column) above a sortable QTableView.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
+                            Signal)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+from desktop.views.formatting import fold, format_date, format_datetime, format_decimal_br
+
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1      # the row object itself
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2     # a value that sorts correctly (dates as dates, numbers as numbers)
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3   # the whole row folded to lower case without accents
+
+
+def default_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    if isinstance(value, datetime):
+        return format_datetime(value)
+    if isinstance(value, date):
+        return format_date(value)
+    if isinstance(value, Decimal):
+        return format_decimal_br(value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    value: Callable[[Any], Any]
+    text: Callable[[Any], str] | None = None       # how to show the value; default: dd/mm/aaaa, 1.234,56...
+    align: Qt.AlignmentFlag | None = None           # default: numbers right, the rest left
+
+    def display(self, row: Any) -> str:
+        value = self.value(row)
+        return self.text(value) if self.text is not None else default_text(value)
+
+    def sort_key(self, row: Any) -> Any:
+        value = self.value(row)
+        if value is None:
+            return ""
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, (date, datetime)):
+            return value.isoformat()
+        return fold(self.display(row))
+
+
+class RecordTableModel(QAbstractTableModel):
+    """A read-only table over a list of row objects."""
+
+    def __init__(self, columns: Sequence[Column], parent=None):
+        super().__init__(parent)
+        self._columns = list(columns)
+        self._rows: list[Any] = []
+        self._search: list[str] = []
+
+    # -- data in --------------------------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self._search = [fold(" ".join(c.display(r) for c in self._columns)) for r in self._rows]
+        self.endResetModel()
+
+    def rows(self) -> list[Any]:
+        return list(self._rows)
+
+    def row_at(self, row: int) -> Any:
+        return self._rows[row]
+
+    # -- Qt model interface ---------------------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)) \
+                or not (0 <= index.column() < len(self._columns)):
+            return None
+        row = self._rows[index.row()]
+        column = self._columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.display(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            align = column.align
+            if align is None:
+                value = column.value(row)
+                numeric = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+                align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
+            return int(align | Qt.AlignmentFlag.AlignVCenter)
+        if role == SORT_ROLE:
+            return column.sort_key(row)
+        if role == SEARCH_ROLE:
+            return self._search[index.row()]
+        if role == ROW_ROLE:
+            return row
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self._columns[section].header if 0 <= section < len(self._columns) else None
+        return str(section + 1)
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class FoldingFilterProxy(QSortFilterProxyModel):
+    """Filters rows whose text contains every word typed, ignoring accents and case ("joao" finds "João")."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._words: list[str] = []
+        self.setSortRole(SORT_ROLE)
+
+    def set_filter_text(self, text: str) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9
+            self.beginFilterChange()
+            self._words = fold(text).split()
+            self.endFilterChange()
+        else:
+            self._words = fold(text).split()
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        if not self._words:
+            return True
+        source = self.sourceModel()
+        haystack = source.data(source.index(source_row, 0, source_parent), SEARCH_ROLE) or ""
+        return all(word in haystack for word in self._words)
+
+
+class RecordTable(QWidget):
+    """Filter box + sortable table. `selected()` is the row object under the cursor (or None)."""
+
+    activated = Signal(object)          # double-click / Enter on a row
+    selection_changed = Signal(object)  # the selected row object, or None
+
+    def __init__(self, columns: Sequence[Column], parent=None, filter_placeholder: str = "Filtrar…",
+                 show_filter: bool = True):
+        super().__init__(parent)
+        self.model = RecordTableModel(columns, self)
+        self.proxy = FoldingFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText(filter_placeholder)
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
+        self.filter_edit.setVisible(show_filter)
+        self.view = QTableView(self)
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.doubleClicked.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
+        self.view.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.selection_changed.emit(current.data(ROW_ROLE) if current.isValid()
+                                                                   else None))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.view)
+
+    def set_rows(self, rows: Sequence[Any], keep: Callable[[Any], Any] | None = None) -> None:
+        """Replace the rows; with `keep` (a key function, e.g. `lambda r: r.id`) the same record stays selected."""
+        previous = self.selected()
+        self.model.set_rows(rows)
+        self.view.resizeColumnsToContents()
+        if previous is not None and keep is not None:
+            self.select_where(lambda row: keep(row) == keep(previous))
+        else:
+            self.selection_changed.emit(self.selected())
+
+    def select_where(self, predicate: Callable[[Any], bool]) -> bool:
+        for proxy_row in range(self.proxy.rowCount()):
+            index = self.proxy.index(proxy_row, 0)
+            if predicate(index.data(ROW_ROLE)):
+                self.view.setCurrentIndex(index)
+                self.view.selectRow(proxy_row)
+                return True
+        self.view.clearSelection()
+        self.selection_changed.emit(None)
+        return False
+
+    def selected(self) -> Any:
+        index = self.view.currentIndex()
+        if not index.isValid() or not self.view.selectionModel().isRowSelected(index.row(), index.parent()):
+            return None
+        return index.data(ROW_ROLE)
+
+    def visible_rows(self) -> list[Any]:
+        return [self.proxy.index(r, 0).data(ROW_ROLE) for r in range(self.proxy.rowCount())]

@@ -1,0 +1,225 @@
+"""Small widgets every screen shares: error boxes, problems shown next to their fields, money and phone edits,
+date edits in dd/mm/aaaa, the brasão chooser."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+
+from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, Qt, Signal
+from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
+from PySide6.QtWidgets import (QDateEdit, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from desktop.views.formatting import format_decimal_br, format_phone, parse_decimal_br
+
+INVALID_STYLE = "border: 1px solid #c62828; background: #fff5f5;"
+ERROR_LABEL_STYLE = "color: #c62828;"
+
+
+def error_text(error: BaseException) -> str:
+    """What the user reads: the Portuguese message of a DesktopError; for anything else, a plain sentence."""
+    from desktop.errors import DesktopError
+
+    if isinstance(error, DesktopError):
+        return str(error)
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return f"Erro inesperado: {detail}"
+
+
+def show_error(parent: QWidget | None, error: BaseException, title: str = "Não foi possível concluir") -> None:
+    QMessageBox.warning(parent, title, error_text(error))
+
+
+def show_info(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.information(parent, title, text)
+
+
+def error_label(parent: QWidget | None = None) -> QLabel:
+    label = QLabel(parent)
+    label.setStyleSheet(ERROR_LABEL_STYLE)
+    label.setWordWrap(True)
+    label.setVisible(False)
+    return label
+
+
+class FieldErrors:
+    """Puts each `Problem` next to its field (STYLE: validators return problems; views show them inline).
+
+    `add(field, widget, label)` registers a field name (as in the draft/Problem) with its widget and the label
+    under it; `show(problems)` highlights the widgets and fills the labels, and puts problems of unknown fields in
+    the general label. Returns the list of field names that got a problem, in the order of registration.
+    """
+
+    def __init__(self, general: QLabel | None = None):
+        self._fields: dict[str, tuple[QWidget, QLabel]] = {}
+        self._general = general
+
+    def add(self, field: str, widget: QWidget, label: QLabel) -> None:
+        self._fields[field] = (widget, label)
+
+    def clear(self) -> None:
+        for widget, label in self._fields.values():
+            widget.setStyleSheet("")
+            widget.setProperty("invalid", False)
+            label.clear()
+            label.setVisible(False)
+        if self._general is not None:
+            self._general.clear()
+            self._general.setVisible(False)
+
+    def show(self, problems: Iterable) -> list[str]:
+        self.clear()
+        messages: dict[str, list[str]] = {}
+        general: list[str] = []
+        for problem in problems:
+            if problem.field in self._fields:
+                messages.setdefault(problem.field, []).append(str(problem))
+            else:
+                general.append(str(problem))
+        for field, texts in messages.items():
+            widget, label = self._fields[field]
+            widget.setStyleSheet(INVALID_STYLE)
+            widget.setProperty("invalid", True)
+            label.setText("\n".join(texts))
+            label.setVisible(True)
+        if general and self._general is not None:
+            self._general.setText("\n".join(general))
+            self._general.setVisible(True)
+        first = [field for field in self._fields if field in messages]
+        if first:
+            self._fields[first[0]][0].setFocus()
+        return first
+
+    def message(self, field: str) -> str:
+        return self._fields[field][1].text()
+
+    def is_invalid(self, field: str) -> bool:
+        return bool(self._fields[field][0].property("invalid"))
+
+
+class DecimalEdit(QLineEdit):
+    """A number typed the Brazilian way ("1.234,56"); `value()` is a Decimal. Never a float (STYLE: money)."""
+
+    def __init__(self, parent=None, prefix: str = "", places: int | None = 2):
+        super().__init__(parent)
+        self._places = places
+        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"(R\$\s?)?[0-9.]*(,[0-9]{0,6})?"), self))
+        self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setPlaceholderText(f"{prefix}0,00" if places == 2 else "0")
+        self.editingFinished.connect(self._tidy)
+
+    def value(self) -> Decimal:
+        """The Decimal typed; ValueError with a Portuguese message when empty or malformed."""
+        return parse_decimal_br(self.text())
+
+    def set_value(self, value: Decimal | None) -> None:
+        self.setText("" if value is None else format_decimal_br(value, self._places))
+
+    def _tidy(self) -> None:
+        try:
+            self.set_value(self.value())
+        except ValueError:
+            pass  # leave what was typed; the form shows the message next to the field on save
+
+
+class PhoneEdit(QLineEdit):
+    """A Brazilian phone: accepts digits and punctuation, writes it back as (65) 3301-1234 / (65) 99999-1234 /
+    0800 647 1234. A fixed input mask cannot hold the three lengths a secretariat uses, so the edit formats."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"[0-9()\- ]{0,20}"), self))
+        self.setPlaceholderText("(65) 3301-1234")
+        self.editingFinished.connect(lambda: self.setText(format_phone(self.text())))
+
+    def phone(self) -> str:
+        return format_phone(self.text())
+
+
+def date_edit(parent=None, value: date | None = None) -> QDateEdit:
+    edit = QDateEdit(parent)
+    edit.setCalendarPopup(True)
+    edit.setDisplayFormat("dd/MM/yyyy")
+    edit.setDate(QDate(value) if value else QDate.currentDate())
+    return edit
+
+
+def qdate_to_date(value: QDate) -> date:
+    return date(value.year(), value.month(), value.day())
+
+
+MAX_BRASAO_SIDE = 600
+
+
+def image_file_to_png(path: str) -> bytes:
+    """Read PNG/JPEG/BMP, shrink to at most MAX_BRASAO_SIDE pixels, return PNG bytes. ValueError if unreadable."""
+    image = QImage(path)
+    if image.isNull():
+        raise ValueError("Não foi possível ler a imagem escolhida. Use um arquivo PNG ou JPEG.")
+    if max(image.width(), image.height()) > MAX_BRASAO_SIDE:
+        image = image.scaled(MAX_BRASAO_SIDE, MAX_BRASAO_SIDE, Qt.AspectRatioMode.KeepAspectRatio,
+                             Qt.TransformationMode.SmoothTransformation)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data.data())
+
+
+class BrasaoChooser(QWidget):
+    """Choose the municipality's coat of arms (brasão) and see it; `png()` is the PNG bytes or None."""
+
+    changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._png: bytes | None = None
+        self.preview = QLabel(self)
+        self.preview.setFixedSize(120, 120)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview.setStyleSheet("border: 1px dashed #999; color: #777;")
+        self.choose_button = QPushButton("Escolher imagem…", self)
+        self.remove_button = QPushButton("Remover", self)
+        self.choose_button.clicked.connect(self._choose)
+        self.remove_button.clicked.connect(lambda: self.set_png(None))
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.choose_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.preview)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+        self.set_png(None)
+
+    def png(self) -> bytes | None:
+        return self._png
+
+    def set_png(self, data: bytes | None) -> None:
+        self._png = data
+        if data:
+            pixmap = QPixmap()
+            pixmap.loadFromData(data)
+            self.preview.setPixmap(pixmap.scaled(self.preview.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                                 Qt.TransformationMode.SmoothTransformation))
+        else:
+            self.preview.setPixmap(QPixmap())
+            self.preview.setText("Sem brasão")
+        self.remove_button.setEnabled(bool(data))
+        self.changed.emit()
+
+    def load_file(self, path: str) -> None:
+        self.set_png(image_file_to_png(path))
+
+    def _choose(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Escolher o brasão do município", "",
+                                              "Imagens (*.png *.jpg *.jpeg *.bmp)")
+        if not path:
+            return
+        try:
+            self.load_file(path)
+        except ValueError as error:
+            QMessageBox.warning(self, "Imagem inválida", str(error))
