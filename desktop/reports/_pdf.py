@@ -1,0 +1,325 @@
+"""ReportLab helpers shared by the documents: fonts, styles, letterhead, footer, QR as one path, I2of5.
+
+Only the reports room imports ReportLab (STYLE), and only when a document is rendered: the document modules
+import this module inside their `render` functions, so the GUI's start-up never pays for ReportLab.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from xml.sax.saxutils import escape
+
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+
+from desktop.reports.common import LAW, VERIFICATION_NOTE, DocumentMeta, MunicipalityHeader, fmt_datetime
+from desktop.reports.fonts import register_fonts
+
+# Binary (Flate) streams instead of ASCII85 on top: without the optional rl_accel C extension ReportLab's
+# pure-Python ASCII85 encoder took a quarter of a 1,000-sticker batch, and the files are 20 % smaller.
+rl_config.useA85 = 0
+
+PAGE_W, PAGE_H = A4
+MARGIN = 18 * mm
+HEADER_H = 30 * mm
+FOOTER_H = 17 * mm
+GREY = colors.HexColor("#555555")
+LIGHT = colors.HexColor("#EEEEEE")
+
+
+def fonts() -> tuple[str, str]:
+    return register_fonts()
+
+
+@lru_cache(maxsize=1)
+def styles() -> dict[str, ParagraphStyle]:
+    regular, bold = fonts()
+    base = ParagraphStyle("base", fontName=regular, fontSize=9.5, leading=12.5, alignment=TA_JUSTIFY)
+    return {
+        "body": base,
+        "left": ParagraphStyle("left", parent=base, alignment=TA_LEFT),
+        "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9.5, alignment=TA_LEFT),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5, alignment=TA_LEFT),
+        "cellb": ParagraphStyle("cellb", parent=base, fontName=bold, fontSize=8.5, leading=10.5, alignment=TA_LEFT),
+        "cellr": ParagraphStyle("cellr", parent=base, fontSize=8.5, leading=10.5, alignment=TA_RIGHT),
+        "title": ParagraphStyle("title", parent=base, fontName=bold, fontSize=13, leading=16, alignment=TA_CENTER,
+                                spaceAfter=2 * mm),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=9, leading=11.5, alignment=TA_CENTER,
+                                   textColor=GREY, spaceAfter=4 * mm),
+        "h2": ParagraphStyle("h2", parent=base, fontName=bold, fontSize=10, leading=13, spaceBefore=3 * mm,
+                             spaceAfter=1.5 * mm, alignment=TA_LEFT),
+        "center": ParagraphStyle("center", parent=base, alignment=TA_CENTER),
+        "sign": ParagraphStyle("sign", parent=base, fontSize=8.5, leading=10.5, alignment=TA_CENTER),
+    }
+
+
+def p(text: str, style: str = "body") -> Paragraph:
+    """A paragraph from plain text (escaped); use `pm` for text that carries <b> markup."""
+    return Paragraph(escape(text).replace("\n", "<br/>"), styles()[style])
+
+
+def pm(markup: str, style: str = "body") -> Paragraph:
+    return Paragraph(markup, styles()[style])
+
+
+def b(text: str) -> str:
+    return f"<b>{escape(text)}</b>"
+
+
+def e(text: str) -> str:
+    return escape(text)
+
+
+def new_canvas(buffer: io.BytesIO, title: str, pagesize=A4) -> Canvas:
+    c = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+    c.setTitle(title)
+    c.setAuthor("Prefeitura Municipal — " + LAW)
+    c.setCreator("chapada-transporte-app")
+    return c
+
+
+def draw_brasao(c: Canvas, png: bytes | None, x: float, y: float, size: float) -> bool:
+    if not png:
+        return False
+    from reportlab.lib.utils import ImageReader
+    try:
+        c.drawImage(ImageReader(io.BytesIO(png)), x, y, size, size, preserveAspectRatio=True, anchor="c",
+                    mask="auto")
+    except Exception:   # a damaged image must not stop a legal document: the text header is enough
+        return False
+    return True
+
+
+def draw_letterhead(c: Canvas, header: MunicipalityHeader, page_w: float = PAGE_W, page_h: float = PAGE_H,
+                    margin: float = MARGIN) -> float:
+    """Brasão, municipality, secretariat and the law line at the top; returns the y below the rule."""
+    regular, bold = fonts()
+    top = page_h - 12 * mm
+    logo = 18 * mm
+    has_logo = draw_brasao(c, header.brasao_png, margin, top - logo, logo)
+    cx = page_w / 2 + (logo / 2 if has_logo else 0)
+    c.setFillColor(colors.black)
+    c.setFont(bold, 11.5)
+    c.drawCentredString(cx, top - 5 * mm, header.title)
+    c.setFont(regular, 9.5)
+    c.drawCentredString(cx, top - 10 * mm, header.secretariat)
+    c.setFont(regular, 7.5)
+    c.setFillColor(GREY)
+    c.drawCentredString(cx, top - 14.5 * mm,
+                        f"Transporte remunerado privado individual de passageiros por aplicativo — {LAW}")
+    c.setFillColor(colors.black)
+    y = top - logo - 1.5 * mm
+    c.setLineWidth(0.8)
+    c.line(margin, y, page_w - margin, y)
+    return y
+
+
+def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_w: float = PAGE_W,
+                margin: float = MARGIN, page_label: str = "") -> None:
+    regular, bold = fonts()
+    y = 14 * mm
+    c.setLineWidth(0.4)
+    c.setStrokeColor(GREY)
+    c.line(margin, y + 3 * mm, page_w - margin, y + 3 * mm)
+    c.setStrokeColor(colors.black)
+    c.setFont(bold, 7.5)
+    left = f"Documento nº {meta.number} — emitido em {fmt_datetime(meta.issued_at)}"
+    if meta.issued_by:
+        left += f" por {meta.issued_by}"
+    c.drawString(margin, y, left)
+    if page_label:
+        draw_page_label(c, page_label, page_w, margin)
+    c.setFont(regular, 6.3)
+    c.setFillColor(GREY)
+    text = c.beginText(margin, y - 3.2 * mm)
+    text.setFont(regular, 6.3)
+    for line in _wrap(VERIFICATION_NOTE, regular, 6.3, page_w - 2 * margin):
+        text.textLine(line)
+    c.drawText(text)
+    if header.ouvidoria_phone:
+        c.drawRightString(page_w - margin, 4 * mm,
+                          f"Ouvidoria Municipal (sugestões e denúncias): {header.ouvidoria_phone}")
+    c.setFillColor(colors.black)
+
+
+def draw_page_label(c: Canvas, text: str, page_w: float = PAGE_W, margin: float = MARGIN) -> None:
+    c.setFont(fonts()[0], 7.5)
+    c.drawRightString(page_w - margin, 14 * mm, text)
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if stringWidth(trial, font, size) <= width:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class PageLabel:
+    """Text at the top right of each page (e.g. "Via do processo"), optional."""
+
+    text: str = ""
+
+
+def build_story_pdf(header: MunicipalityHeader, meta: DocumentMeta, title: str, story: list,
+                    pagesize=A4, page_banner: str = "") -> bytes:
+    """A flowing A4 document: letterhead and footer on every page, the story in between."""
+    buffer = io.BytesIO()
+    page_w, page_h = pagesize
+    top_y = page_h - 12 * mm - 18 * mm - 1.5 * mm - 3 * mm
+
+    def on_page(c: Canvas, doc) -> None:
+        c.saveState()
+        draw_letterhead(c, header, page_w, page_h)
+        if page_banner:
+            draw_banner(c, page_banner, page_w - MARGIN, page_h - 8 * mm)
+        draw_footer(c, header, meta, page_w, page_label=f"Página {doc.page}")
+        c.restoreState()
+
+    doc = BaseDocTemplate(
+        buffer, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=page_h - top_y,
+        bottomMargin=FOOTER_H + 6 * mm, title=title, author="Prefeitura Municipal — " + LAW,
+        creator="chapada-transporte-app", invariant=1, pageCompression=1,
+    )
+    frame = Frame(MARGIN, FOOTER_H + 6 * mm, page_w - 2 * MARGIN, top_y - FOOTER_H - 6 * mm, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def draw_banner(c: Canvas, text: str, right: float, y: float) -> None:
+    regular, bold = fonts()
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    w = stringWidth(text, bold, 8.5) + 4 * mm
+    c.setFillColor(colors.black)
+    c.roundRect(right - w, y - 1.6 * mm, w, 5.2 * mm, 1 * mm, stroke=0, fill=1)
+    c.setFillColor(colors.white)
+    c.setFont(bold, 8.5)
+    c.drawCentredString(right - w / 2, y, text)
+    c.setFillColor(colors.black)
+
+
+def title_block(title: str, subtitle: str = "") -> list:
+    items = [p(title, "title")]
+    if subtitle:
+        items.append(p(subtitle, "subtitle"))
+    return items
+
+
+def field_table(rows: list[tuple[str, str]], col1: float = 45 * mm, width: float = PAGE_W - 2 * MARGIN) -> Table:
+    """Label | value pairs in a light grid."""
+    data = [[p(label, "cellb"), p(value or "—", "cell")] for label, value in rows]
+    table = Table(data, colWidths=[col1, width - col1])
+    table.setStyle(TableStyle([
+        ("GRID", (0, 0), (-1, -1), 0.4, GREY),
+        ("BACKGROUND", (0, 0), (0, -1), LIGHT),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]))
+    return table
+
+
+def grid_table(head: list[str], rows: list[list[str]], widths: list[float], right_cols: tuple[int, ...] = (),
+               repeat: int = 1) -> Table:
+    data = [[p(h, "cellb") for h in head]]
+    for row in rows:
+        data.append([p(v, "cellr" if i in right_cols else "cell") for i, v in enumerate(row)])
+    table = Table(data, colWidths=widths, repeatRows=repeat)
+    table.setStyle(TableStyle([
+        ("GRID", (0, 0), (-1, -1), 0.4, GREY),
+        ("BACKGROUND", (0, 0), (-1, 0), LIGHT),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]))
+    return table
+
+
+def signature_block(names: list[tuple[str, str]], width: float = PAGE_W - 2 * MARGIN) -> Table:
+    """Signature lines side by side: (name, role)."""
+    cells = [pm("_" * 38 + f"<br/>{b(name)}<br/>{e(role)}", "sign") for name, role in names]
+    table = Table([cells], colWidths=[width / len(cells)] * len(cells))
+    table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 10 * mm), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return table
+
+
+def spacer(height_mm: float) -> Spacer:
+    return Spacer(1, height_mm * mm)
+
+
+# ---------------------------------------------------------------- QR code: segno matrix drawn as one path
+_DARK_RUN = re.compile(rb"\x01+")
+
+
+def qr_matrix(payload: str, error: str = "m", mask: int | None = None) -> tuple:
+    import segno
+    return segno.make(payload, error=error, micro=False, boost_error=False, mask=mask).matrix
+
+
+def qr_unit_path(payload: str, error: str = "m", mask: int | None = None) -> tuple[int, str]:
+    """(modules per side, PDF path operators) for the dark modules in module units, origin at the lower left:
+    each horizontal run of dark modules is one rectangle, and the whole set is filled at once ("f").
+    A plain tuple of str, so worker processes can compute it (see sticker.render with workers=2)."""
+    matrix = qr_matrix(payload, error, mask)
+    n = len(matrix)
+    ops = []
+    for r, row in enumerate(matrix):
+        y = n - 1 - r
+        ops.extend(["%d %d %d 1 re" % (m.start(), y, m.end() - m.start()) for m in _DARK_RUN.finditer(bytes(row))])
+    ops.append("f")
+    return n, "\n".join(ops)
+
+
+def qr_unit_paths(payloads: list[str], error: str = "m", mask: int | None = None) -> list[tuple[int, str]]:
+    return [qr_unit_path(payload, error, mask) for payload in payloads]
+
+
+def draw_qr_path(c: Canvas, qr: tuple[int, str], x: float, y: float, size: float) -> None:
+    """Draws a precomputed QR path with its lower-left corner at (x, y), `size` points wide."""
+    n, code = qr
+    c.saveState()
+    c.translate(x, y)
+    c.scale(size / n, size / n)
+    c.setFillColor(colors.black)
+    c._code.append(code)
+    c.restoreState()
+
+
+def draw_qr(c: Canvas, payload: str, x: float, y: float, size: float, error: str = "m",
+            mask: int | None = None) -> None:
+    """The QR code of `payload` as ONE filled path (NOTES: ReportLab's QR widget is far too slow for a batch).
+    The caller leaves the quiet zone (4 modules) around it."""
+    draw_qr_path(c, qr_unit_path(payload, error, mask), x, y, size)
+
+
+# ---------------------------------------------------------------- FEBRABAN interleaved 2 of 5
+NARROW_BAR = 0.33 * mm     # see febraban.py / report: 1:3 ratio, 13 mm high
+BAR_RATIO = 3.0
+BAR_HEIGHT = 13 * mm
+
+
+def draw_i2of5(c: Canvas, digits: str, x: float, y: float) -> float:
+    """Draws the 44 digits as interleaved 2 of 5 (no check digit added, no bearer bars); returns its width."""
+    from reportlab.graphics.barcode.common import I2of5
+    barcode = I2of5(digits, barWidth=NARROW_BAR, ratio=BAR_RATIO, barHeight=BAR_HEIGHT, checksum=0,
+                    bearers=0, quiet=0, humanReadable=0, lquiet=0, rquiet=0, stop=1)
+    barcode.drawOn(c, x, y)
+    return barcode.width

@@ -1,0 +1,223 @@
+"""Sticker for the inside of the windshield (Art. 14): authorization number, validity, the Ouvidoria's phone,
+the plate and a QR code whose payload is signed (desktop.signing) so an agent can check it offline.
+
+Printed one per page (a large sticker in the middle of an A4 sheet) or 8 per A4 label sheet (2 × 4), both with
+crop marks. A batch of 1,000 stickers is one PDF: `render` (one process) or `render_parallel` (both cores).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_plate
+from desktop.signing import StickerSigner, normalize_plate
+
+LAYOUT_PAGE = "page"      # one sticker per A4 page
+LAYOUT_SHEET = "sheet"    # 8 stickers per A4 label sheet
+STICKER_W_MM = 92.0
+STICKER_H_MM = 60.0
+PAGE_SCALE = 1.6          # one-per-page stickers are printed larger
+SHEET_COLS, SHEET_ROWS = 2, 4
+QR_ERROR = "m"
+QR_MASK = 4               # fixed: choosing the "best" mask is 3/4 of segno's time and any mask decodes
+
+
+@dataclass(frozen=True, slots=True)
+class StickerItem:
+    authorization_number: str
+    plate: str
+    valid_until: date
+    qr_payload: str
+    vehicle: str = ""          # "VW Gol 1.0 – branco"
+
+
+@dataclass(frozen=True, slots=True)
+class StickerContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    items: tuple[StickerItem, ...]
+    layout: str = LAYOUT_PAGE
+
+
+@dataclass(frozen=True, slots=True)
+class StickerData:
+    """One authorization to print, as services read it from the database."""
+
+    authorization_number: str
+    plate: str
+    valid_until: date
+    vehicle: str = ""
+
+
+def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequence[StickerData],
+                  private_key: bytes, layout: str = LAYOUT_PAGE) -> StickerContext:
+    """Signs each sticker's payload with the municipality's Ed25519 key."""
+    if layout not in (LAYOUT_PAGE, LAYOUT_SHEET):
+        raise ValueError(f"Leiaute de adesivo desconhecido: {layout!r}.")
+    if not stickers:
+        raise ValueError("Nenhum adesivo para imprimir.")
+    signer = StickerSigner(private_key)
+    items = tuple(
+        StickerItem(s.authorization_number, normalize_plate(s.plate), s.valid_until,
+                    signer.sign(s.authorization_number, s.plate, s.valid_until), s.vehicle)
+        for s in stickers
+    )
+    return StickerContext(header, meta, items, layout)
+
+
+def render(ctx: StickerContext, workers: int = 1) -> bytes:
+    """The PDF of all stickers. `workers=2` encodes the QR codes in two processes (the slow part: segno is pure
+    Python); the drawing stays in this process, so the bytes are the same as with one worker."""
+    import io
+
+    from desktop.reports import _pdf
+    from reportlab.lib.units import mm
+
+    qrs = _qr_paths([item.qr_payload for item in ctx.items], workers)
+    buffer = io.BytesIO()
+    c = _pdf.new_canvas(buffer, f"Adesivos — documento nº {ctx.meta.number}")
+    regular, bold = _pdf.fonts()
+    w, h = STICKER_W_MM * mm, STICKER_H_MM * mm
+    total = len(ctx.items)
+    # What every sticker and every page repeats is drawn once, as a form XObject, and placed many times.
+    c.beginForm("sticker")
+    _draw_sticker_background(c, ctx.header, w, h, regular, bold)
+    c.endForm()
+    c.beginForm("page")
+    _pdf.draw_footer(c, ctx.header, ctx.meta)
+    if ctx.layout == LAYOUT_PAGE:
+        _instructions(c, ctx, regular, bold)
+    c.endForm()
+    if ctx.layout == LAYOUT_PAGE:
+        sw, sh = w * PAGE_SCALE, h * PAGE_SCALE
+        x0, y0 = (_pdf.PAGE_W - sw) / 2, (_pdf.PAGE_H - sh) / 2 + 10 * mm
+        for index, (item, qr) in enumerate(zip(ctx.items, qrs), start=1):
+            c.doForm("page")
+            _crop_marks(c, x0, y0, sw, sh)
+            c.saveState()
+            c.translate(x0, y0)
+            c.scale(PAGE_SCALE, PAGE_SCALE)
+            _draw_sticker(c, item, qr, w, h, regular, bold)
+            c.restoreState()
+            _pdf.draw_page_label(c, f"Adesivo {index} de {total}")
+            c.showPage()
+    else:
+        gap_x, gap_y = 6 * mm, 7 * mm
+        grid_w = SHEET_COLS * w + (SHEET_COLS - 1) * gap_x
+        left = (_pdf.PAGE_W - grid_w) / 2
+        top = _pdf.PAGE_H - 12 * mm
+        per_sheet = SHEET_COLS * SHEET_ROWS
+        sheets = (total + per_sheet - 1) // per_sheet
+        for sheet in range(sheets):
+            c.doForm("page")
+            start = sheet * per_sheet
+            for i, (item, qr) in enumerate(zip(ctx.items[start:start + per_sheet], qrs[start:start + per_sheet])):
+                col, row = i % SHEET_COLS, i // SHEET_COLS
+                x = left + col * (w + gap_x)
+                y = top - (row + 1) * h - row * gap_y
+                _crop_marks(c, x, y, w, h)
+                c.saveState()
+                c.translate(x, y)
+                _draw_sticker(c, item, qr, w, h, regular, bold)
+                c.restoreState()
+            _pdf.draw_page_label(c, f"Folha {sheet + 1} de {sheets} — {total} adesivo(s)")
+            c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
+    from desktop.reports import _pdf
+    if workers <= 1 or len(payloads) < 200:
+        return _pdf.qr_unit_paths(payloads, QR_ERROR, QR_MASK)
+    from concurrent.futures import ProcessPoolExecutor
+
+    step = (len(payloads) + workers - 1) // workers
+    chunks = [payloads[i:i + step] for i in range(0, len(payloads), step)]
+    with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
+        results = pool.map(_pdf.qr_unit_paths, chunks, [QR_ERROR] * len(chunks), [QR_MASK] * len(chunks))
+        return [qr for chunk in results for qr in chunk]
+
+
+def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
+    from desktop.reports import _pdf
+    from reportlab.lib.units import mm
+    _pdf.draw_letterhead(c, ctx.header)
+    c.setFont(bold, 12)
+    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 52 * mm, "ADESIVO DE IDENTIFICAÇÃO DO VEÍCULO AUTORIZADO")
+    c.setFont(regular, 8.5)
+    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 57.5 * mm,
+                        f"Art. 14 da {LAW}: afixar no interior do veículo, no painel, lado direito. "
+                        "Recorte nas marcas de corte.")
+
+
+def _crop_marks(c, x: float, y: float, w: float, h: float) -> None:
+    from reportlab.lib.units import mm
+    gap, length = 1.5 * mm, 4 * mm
+    c.setLineWidth(0.3)
+    for cx, dx in ((x, -1), (x + w, 1)):
+        for cy, dy in ((y, -1), (y + h, 1)):
+            c.line(cx + dx * gap, cy, cx + dx * (gap + length), cy)
+            c.line(cx, cy + dy * gap, cx, cy + dy * (gap + length))
+
+
+QR_SIZE_MM = 33.0
+
+
+def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, regular: str, bold: str) -> None:
+    """Everything a sticker shares with the others: frame, band, municipality, labels, Ouvidoria, the law."""
+    from desktop.reports import _pdf
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+
+    c.setLineWidth(0.6)
+    c.roundRect(0, 0, w, h, 3 * mm, stroke=1, fill=0)
+    band = 12 * mm
+    c.setFillColor(colors.HexColor("#0B4F8A"))
+    c.roundRect(0, h - band, w, band, 3 * mm, stroke=0, fill=1)
+    c.rect(0, h - band, w, 3 * mm, stroke=0, fill=1)
+    c.setFillColor(colors.white)
+    text_x = 3 * mm
+    if header.brasao_png:
+        c.setFillColor(colors.white)
+        c.roundRect(1.5 * mm, h - band + 1 * mm, band - 2 * mm, band - 2 * mm, 1 * mm, stroke=0, fill=1)
+        if _pdf.draw_brasao(c, header.brasao_png, 2 * mm, h - band + 1.5 * mm, band - 3 * mm):
+            text_x = band + 1 * mm
+    c.setFillColor(colors.white)
+    c.setFont(bold, 7.2)
+    c.drawString(text_x, h - 5 * mm, f"PREFEITURA MUNICIPAL DE {header.name.upper()} – {header.uf.upper()}")
+    c.setFont(regular, 6.2)
+    c.drawString(text_x, h - 9.2 * mm, header.secretariat)
+    c.setFillColor(colors.black)
+    x = 3.5 * mm
+    c.setFont(bold, 7.5)
+    c.drawString(x, h - band - 5.5 * mm, "TRANSPORTE POR APLICATIVO")
+    c.setFont(regular, 6.5)
+    c.drawString(x, h - band - 9.5 * mm, "Autorização nº")
+    c.drawString(x, h - band - 21 * mm, "Válida até")
+    c.drawString(x, h - band - 31 * mm, "Placa")
+    c.setFont(regular, 6)
+    c.drawString(x, 7.2 * mm, "Ouvidoria – sugestões e denúncias:")
+    c.setFont(bold, 8)
+    c.drawString(x, 3.6 * mm, header.ouvidoria_phone or "—")
+    c.setFont(regular, 5)
+    qr_size = QR_SIZE_MM * mm
+    c.drawCentredString(w - qr_size / 2 - 2.5 * mm, 2.6 * mm, f"{LAW} · Art. 14")
+
+
+def _draw_sticker(c, item: StickerItem, qr: tuple[int, str], w: float, h: float, regular: str, bold: str) -> None:
+    """One sticker in its own coordinates ((0, 0) lower-left, w × h): the shared form plus its own data."""
+    from desktop.reports import _pdf
+    from reportlab.lib.units import mm
+
+    c.doForm("sticker")
+    qr_size = QR_SIZE_MM * mm
+    _pdf.draw_qr_path(c, qr, w - qr_size - 2.5 * mm, 6.5 * mm, qr_size)
+    band = 12 * mm
+    x = 3.5 * mm
+    c.setFont(bold, 15)
+    c.drawString(x, h - band - 16 * mm, item.authorization_number)
+    c.setFont(bold, 12)
+    c.drawString(x, h - band - 26.5 * mm, fmt_date(item.valid_until))
+    c.drawString(x, h - band - 36.5 * mm, fmt_plate(item.plate))
