@@ -14,26 +14,26 @@ from decimal import Decimal
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from desktop.domain.vehicle import ValidityLimit
+from desktop.domain.workflow import AuthorizationStatus
 from desktop.models.base import Base, Created, Updated, Versioned, one_of, user_fk
 from desktop.models.types import AwareDateTime, Dec
 
-AUTHORIZATION_STATUSES = (
-    "requested",    # Requerida
-    "in_analysis",  # Em análise
-    "refused",      # Indeferida
-    "approved",     # Aprovada
-    "active",       # Ativa
-    "impeded",      # Impedida (Art. 16 §2)
-    "suspended",    # Suspensa (Art. 24 I b)
-    "revoked",      # Revogada (Art. 24 I c)
-    "cassada",      # Cassada (Art. 24 I e)
-    "expired",      # Expirada (Art. 3 §1)
-)
-LIVE_AUTHORIZATION_STATUSES = ("requested", "in_analysis", "approved", "active", "impeded", "suspended")
+# The values of desktop.domain.workflow.AuthorizationStatus (requested, in_analysis, refused, approved, active,
+# impeded, suspended, revoked, cassada, expired); the state machine there decides the transitions.
+AUTHORIZATION_STATUSES = tuple(s.value for s in AuthorizationStatus)
+LIVE_AUTHORIZATION_STATUSES = tuple(s.value for s in (
+    AuthorizationStatus.REQUESTED,
+    AuthorizationStatus.IN_ANALYSIS,
+    AuthorizationStatus.APPROVED,
+    AuthorizationStatus.ACTIVE,
+    AuthorizationStatus.IMPEDED,    # Art. 16 §2: impeded, still the driver's authorization
+    AuthorizationStatus.SUSPENDED,  # Art. 24 sole paragraph: driver and vehicle kept away meanwhile
+))
 _LIVE_SQL = "status IN (" + ", ".join(f"'{s}'" for s in LIVE_AUTHORIZATION_STATUSES) + ")"
 LIVE_PREDICATE = text(_LIVE_SQL)
 
-VALIDITY_LIMITS = ("term", "vehicle_age")  # which rule fixed valid_until (SPEC §3 Vehicle)
+VALIDITY_LIMITS = tuple(v.value for v in ValidityLimit)  # which rule fixed valid_until (SPEC §3 Vehicle)
 
 
 class Authorization(Versioned, Created, Updated, Base):

@@ -4,13 +4,13 @@ Only models know tables (STYLE). Workflow lives in services and domain; here are
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 
 from sqlalchemy import CheckConstraint, ForeignKey, Integer, MetaData, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
+from desktop.domain.text import fold  # the one accent/case fold of the program (issue 3)
 from desktop.models.types import AwareDateTime, now
 
 # Stable names let migrations and error messages refer to constraints on both databases.
@@ -59,18 +59,6 @@ def one_of(column: str, values: Iterable[str], name: str | None = None) -> Check
     values = tuple(values)
     quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
     return CheckConstraint(f"{column} IN ({quoted})", name=name or f"{column}_valid")
-
-
-def fold(text: str | None) -> str:
-    """Accent- and case-insensitive search form: "Conceição  Souza" → "conceicao souza".
-
-    Private stand-in until `desktop.domain` exports its `fold()` (issue 3); both must give the same result.
-    """
-    if not text:
-        return ""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(stripped.casefold().split())
 
 
 class Searchable:

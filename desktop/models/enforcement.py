@@ -8,39 +8,22 @@ from decimal import Decimal
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
+from desktop.domain.penalties import NotificationForm, Severity
+from desktop.domain.workflow import AutoStatus
 from desktop.models.base import Base, Created, Versioned, one_of, user_fk
 from desktop.models.types import AwareDateTime, Dec, JSONData
 
-SEVERITIES = ("leve", "media", "grave", "gravissima")  # Art. 25
-AUTO_STATUSES = (
-    "drawn_up",       # lavrado (Art. 19)
-    "notified",       # notificado (Art. 22 §1)
-    "in_defense",     # defesa prévia apresentada
-    "judged",         # julgado em primeira instância
-    "in_appeal",      # recurso apresentado
-    "final",          # decisão definitiva
-    "paid",           # pago
-    "overdue",        # vencido
-    "debt_register",  # inscrito em dívida ativa
-    "cancelled",      # cancelado com motivo
-    "annulled",       # anulado no julgamento
-)
-INFRACTOR_KINDS = ("driver", "platform")
-# Art. 22 §1 I-VI.
-NOTIFICATION_FORMS = ("direct", "edital_board", "newspaper", "official_press", "mail", "electronic")
+# Value lists come from desktop.domain, so the CHECK constraints and the state machines agree.
+SEVERITIES = tuple(s.value for s in Severity)  # Art. 25
+AUTO_STATUSES = tuple(s.value for s in AutoStatus)  # drawn_up ... divida_ativa, cancelled, annulled
+INFRACTOR_KINDS = ("driver", "platform")  # Art. 20, 22
+NOTIFICATION_FORMS = tuple(f.value for f in NotificationForm)  # Art. 22 §1 I-VI
 DEFENSE_KINDS = ("defense", "appeal")
 JUDGMENT_OUTCOMES = ("upheld", "partly_upheld", "annulled")
-# Art. 24 II a)-d).
-MEASURE_KINDS = (
-    "regularization_notice", "retention", "removal", "document_seizure", "equipment_seizure", "vehicle_seizure",
-)
-LEDGER_KINDS = (
-    "fine",        # debit of an auto (Art. 25)
-    "payment",     # credit
-    "reversal",    # cancellation or reduction, points at the entry it reverses
-    "cost",        # Art. 28: removal and storage costs
-)
-
+MEASURE_KINDS = tuple(m.value for m in MeasureKind)  # Art. 24 II a)-d)
+LEDGER_KINDS = tuple(k.value for k in EntryKind)  # debit, costs, payment, reduction, reversal
 
 class InfractionCode(Versioned, Created, Base):
     """A catalog code (SPEC table; Art. 26-27; new ones for the regulating decree, Art. 29). A code in use is
@@ -195,7 +178,8 @@ class AdministrativeMeasure(Versioned, Created, Base):
 
 class LedgerEntry(Base):
     """A posted entry of the fines ledger (SPEC §3: append-only; STYLE: Tryton's move). Triggers in the
-    database refuse UPDATE and DELETE. Sign: positive = owed by the infractor (debit), negative = credit.
+    database refuse UPDATE and DELETE. `amount_upfm` is signed as in desktop.domain.ledger: positive = owed by
+    the infractor (debit, costs), negative = credit (payment, reduction); a reversal is the origin's opposite.
     A balance is the sum of entries up to a date; it is never stored."""
 
     __tablename__ = "ledger_entries"
@@ -205,6 +189,14 @@ class LedgerEntry(Base):
                         name="has_infractor"),
         CheckConstraint("kind <> 'reversal' OR (reverses_id IS NOT NULL AND reason IS NOT NULL)",
                         name="reversal_points_at_origin"),
+        CheckConstraint("kind <> 'reduction' OR reason IS NOT NULL", name="reduction_has_reason"),
+        # desktop.domain.ledger: debits and costs increase the debt, payments and reductions decrease it.
+        CheckConstraint(
+            "(kind IN ('debit', 'costs') AND amount_upfm > 0)"
+            " OR (kind IN ('payment', 'reduction') AND amount_upfm < 0)"
+            " OR (kind = 'reversal' AND amount_upfm <> 0)",
+            name="sign_matches_kind",
+        ),
         Index(None, "infractor_driver_id", "effective_on"),
         Index(None, "infractor_platform_id", "effective_on"),
     )

@@ -15,16 +15,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
+from desktop.domain.law import ACCEPTED_CNH_CATEGORIES
+from desktop.domain.vehicle import OwnershipMode
 from desktop.models.base import Base, Created, Searchable, Updated, Versioned, one_of, user_fk
 from desktop.models.types import AwareDateTime
 
 PLATFORM_STATUSES = ("pending", "active", "suspended", "deregistered")
 # Art. 12 I: category B or higher.
-CNH_CATEGORIES = ("B", "C", "D", "E", "AB", "AC", "AD", "AE")
+CNH_CATEGORIES = tuple(ACCEPTED_CNH_CATEGORIES)
 # Art. 24 I d), f): descadastramento of the driver or of the vehicle.
 REGISTRATION_STATUSES = ("active", "deregistered")
 # Art. 8 §3 I-IV.
-OWNERSHIP_MODES = ("I", "II", "III", "IV")
+OWNERSHIP_MODES = tuple(m.value for m in OwnershipMode)  # own, relative, company_lease, individual_lease
 LESSOR_KINDS = ("individual", "company")
 
 
@@ -174,7 +176,7 @@ class Vehicle(Versioned, Created, Updated, Base):
         CheckConstraint("seats BETWEEN 1 AND 60", name="seats_range"),
         CheckConstraint("manufacture_year BETWEEN 1950 AND 2999", name="manufacture_year_range"),
         CheckConstraint("model_year BETWEEN manufacture_year AND manufacture_year + 1", name="model_year_range"),
-        CheckConstraint("ownership_mode NOT IN ('III', 'IV') OR lessor_id IS NOT NULL", name="leased_has_lessor"),
+        CheckConstraint("ownership_mode NOT IN ('company_lease', 'individual_lease') OR lessor_id IS NOT NULL", name="leased_has_lessor"),
         Index(None, "chassis"),
     )
 
@@ -194,7 +196,7 @@ class Vehicle(Versioned, Created, Updated, Base):
     registration_municipality: Mapped[str] = mapped_column(String(120))  # Art. 8 §1 I, Art. 15 VIII
     registration_uf: Mapped[str] = mapped_column(String(2))
     compulsory_insurance_paid: Mapped[bool] = mapped_column(default=False)  # Art. 15 IV
-    ownership_mode: Mapped[str] = mapped_column(String(3), default="I")
+    ownership_mode: Mapped[str] = mapped_column(String(20), default=OwnershipMode.OWN.value)
     owner_name: Mapped[str | None] = mapped_column(String(200))
     owner_document: Mapped[str | None] = mapped_column(String(14))
     owner_relationship: Mapped[str | None] = mapped_column(String(60))  # mode II: spouse, partner, relative

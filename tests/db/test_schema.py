@@ -60,7 +60,7 @@ def test_art8_second_live_authorization_for_same_driver_is_refused(db):
 def test_ledger_update_is_refused_by_the_database(db):
     with db.session() as s:
         d = make_driver(s)
-        s.add(LedgerEntry(infractor_driver_id=d.id, kind="fine", amount_upfm=Decimal("10"),
+        s.add(LedgerEntry(infractor_driver_id=d.id, kind="debit", amount_upfm=Decimal("10"),
                           upfm_value=Decimal("12.345678"), amount_reais=Decimal("123.46"),
                           effective_on=date(2026, 3, 2), posted_at=now()))
     with pytest.raises(ConflictError, match="somente inclusão"):

@@ -6,7 +6,7 @@ This revision is frozen: later model changes go in new revisions.
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 16:33:38.888400
+Create Date: 2026-11-29 16:34:57.470042
 """
 from alembic import op
 import sqlalchemy as sa
@@ -406,7 +406,7 @@ def upgrade() -> None:
     sa.Column('registration_municipality', sa.String(length=120), nullable=False),
     sa.Column('registration_uf', sa.String(length=2), nullable=False),
     sa.Column('compulsory_insurance_paid', sa.Boolean(), nullable=False),
-    sa.Column('ownership_mode', sa.String(length=3), nullable=False),
+    sa.Column('ownership_mode', sa.String(length=20), nullable=False),
     sa.Column('owner_name', sa.String(length=200), nullable=True),
     sa.Column('owner_document', sa.String(length=14), nullable=True),
     sa.Column('owner_relationship', sa.String(length=60), nullable=True),
@@ -417,8 +417,8 @@ def upgrade() -> None:
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('created_at', desktop.models.types.AwareDateTime(), nullable=False),
     sa.Column('updated_at', desktop.models.types.AwareDateTime(), nullable=False),
-    sa.CheckConstraint("ownership_mode IN ('I', 'II', 'III', 'IV')", name=op.f('ck_vehicles_ownership_mode_valid')),
-    sa.CheckConstraint("ownership_mode NOT IN ('III', 'IV') OR lessor_id IS NOT NULL", name=op.f('ck_vehicles_leased_has_lessor')),
+    sa.CheckConstraint("ownership_mode IN ('own', 'relative', 'company_lease', 'individual_lease')", name=op.f('ck_vehicles_ownership_mode_valid')),
+    sa.CheckConstraint("ownership_mode NOT IN ('company_lease', 'individual_lease') OR lessor_id IS NOT NULL", name=op.f('ck_vehicles_leased_has_lessor')),
     sa.CheckConstraint("status IN ('active', 'deregistered')", name=op.f('ck_vehicles_status_valid')),
     sa.CheckConstraint('doors BETWEEN 1 AND 9', name=op.f('ck_vehicles_doors_range')),
     sa.CheckConstraint('length(plate) = 7', name=op.f('ck_vehicles_plate_length')),
@@ -569,7 +569,7 @@ def upgrade() -> None:
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('created_at', desktop.models.types.AwareDateTime(), nullable=False),
     sa.CheckConstraint("status <> 'cancelled' OR cancel_reason IS NOT NULL", name=op.f('ck_autos_cancel_has_reason')),
-    sa.CheckConstraint("status IN ('drawn_up', 'notified', 'in_defense', 'judged', 'in_appeal', 'final', 'paid', 'overdue', 'debt_register', 'cancelled', 'annulled')", name=op.f('ck_autos_status_valid')),
+    sa.CheckConstraint("status IN ('drawn_up', 'notified', 'in_defense', 'judged', 'in_appeal', 'final', 'paid', 'overdue', 'divida_ativa', 'cancelled', 'annulled')", name=op.f('ck_autos_status_valid')),
     sa.CheckConstraint('amount_upfm >= 0', name=op.f('ck_autos_amount_not_negative')),
     sa.CheckConstraint('infractor_driver_id IS NOT NULL OR infractor_platform_id IS NOT NULL', name=op.f('ck_autos_has_infractor')),
     sa.ForeignKeyConstraint(['agent_id'], ['users.id'], name=op.f('fk_autos_agent_id_users')),
@@ -711,7 +711,7 @@ def upgrade() -> None:
     sa.Column('applied_by', sa.Integer(), nullable=True),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('created_at', desktop.models.types.AwareDateTime(), nullable=False),
-    sa.CheckConstraint("kind IN ('regularization_notice', 'retention', 'removal', 'document_seizure', 'equipment_seizure', 'vehicle_seizure')", name=op.f('ck_administrative_measures_kind_valid')),
+    sa.CheckConstraint("kind IN ('regularization_notice', 'retention_or_removal', 'document_seizure', 'vehicle_seizure')", name=op.f('ck_administrative_measures_kind_valid')),
     sa.CheckConstraint('released_on IS NULL OR released_on >= applied_on', name=op.f('ck_administrative_measures_released_after_applied')),
     sa.ForeignKeyConstraint(['applied_by'], ['users.id'], name=op.f('fk_administrative_measures_applied_by_users')),
     sa.ForeignKeyConstraint(['auto_id'], ['autos.id'], name=op.f('fk_administrative_measures_auto_id_autos')),
@@ -838,8 +838,10 @@ def upgrade() -> None:
     sa.Column('guide_number', sa.String(length=20), nullable=True),
     sa.Column('reason', sa.Text(), nullable=True),
     sa.Column('created_by', sa.Integer(), nullable=True),
+    sa.CheckConstraint("(kind IN ('debit', 'costs') AND amount_upfm > 0) OR (kind IN ('payment', 'reduction') AND amount_upfm < 0) OR (kind = 'reversal' AND amount_upfm <> 0)", name=op.f('ck_ledger_entries_sign_matches_kind')),
+    sa.CheckConstraint("kind <> 'reduction' OR reason IS NOT NULL", name=op.f('ck_ledger_entries_reduction_has_reason')),
     sa.CheckConstraint("kind <> 'reversal' OR (reverses_id IS NOT NULL AND reason IS NOT NULL)", name=op.f('ck_ledger_entries_reversal_points_at_origin')),
-    sa.CheckConstraint("kind IN ('fine', 'payment', 'reversal', 'cost')", name=op.f('ck_ledger_entries_kind_valid')),
+    sa.CheckConstraint("kind IN ('debit', 'costs', 'payment', 'reduction', 'reversal')", name=op.f('ck_ledger_entries_kind_valid')),
     sa.CheckConstraint('infractor_driver_id IS NOT NULL OR infractor_platform_id IS NOT NULL', name=op.f('ck_ledger_entries_has_infractor')),
     sa.ForeignKeyConstraint(['auto_id'], ['autos.id'], name=op.f('fk_ledger_entries_auto_id_autos')),
     sa.ForeignKeyConstraint(['created_by'], ['users.id'], name=op.f('fk_ledger_entries_created_by_users')),
@@ -946,7 +948,7 @@ def upgrade() -> None:
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('created_at', desktop.models.types.AwareDateTime(), nullable=False),
     sa.CheckConstraint("addressee IN ('driver', 'platform')", name=op.f('ck_auto_notifications_addressee_valid')),
-    sa.CheckConstraint("form IN ('direct', 'edital_board', 'newspaper', 'official_press', 'mail', 'electronic')", name=op.f('ck_auto_notifications_form_valid')),
+    sa.CheckConstraint("form IN ('direct', 'notice_board', 'newspaper', 'official_gazette', 'post', 'electronic')", name=op.f('ck_auto_notifications_form_valid')),
     sa.ForeignKeyConstraint(['auto_id'], ['autos.id'], name=op.f('fk_auto_notifications_auto_id_autos')),
     sa.ForeignKeyConstraint(['proof_document_id'], ['documents.id'], name=op.f('fk_auto_notifications_proof_document_id_documents')),
     sa.ForeignKeyConstraint(['recorded_by'], ['users.id'], name=op.f('fk_auto_notifications_recorded_by_users')),
