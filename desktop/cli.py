@@ -1,7 +1,399 @@
-"""`python -m desktop` — placeholder entry replaced by the ops CLI (issue 2)."""
+"""`python -m desktop [--db URL] [comando]` — starts the program, or runs one of the ops commands (issue 2).
+
+Without a command the GUI starts (`desktop.app.run_gui`). The commands are for the administrator and for scripts:
+
+    migrate                      aplica as migrações pendentes
+    backup --out ARQUIVO         cópia de segurança (SQLite: API de backup online; PostgreSQL: pg_dump -Fc)
+    restore ARQUIVO              restaura uma cópia (guarda o arquivo SQLite substituído)
+    demo [--drivers N] [--seed S] [--force]   dados de demonstração
+    audit verify                 confere a cadeia de hashes do registro de auditoria
+    users add|list|unlock        usuários
+    export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
+
+Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
+Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
+commands so that starting the GUI pays only for what it uses.
+
+Other rooms add commands through a module `desktop.reports.commands` with `register(subparsers)`: each parser it
+adds sets `func=handler`, `handler(args) -> int`, and reads the database URL from `args.db`.
+"""
+from __future__ import annotations
+
+import argparse
+import getpass
+import importlib
+import importlib.util
+import os
 import sys
+import time
+from collections.abc import Callable, Sequence
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger")
+ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
 
-def main(argv=None) -> int:
-    print("Transporte por Aplicativo", file=sys.stderr)
-    return 0
+class _Parser(argparse.ArgumentParser):
+    """argparse with its own messages in Portuguese."""
+
+    def __init__(self, *args, **kwargs):
+        wants_help = kwargs.pop("add_help", True)
+        super().__init__(*args, add_help=False, **kwargs)
+        if wants_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                              help="mostra esta ajuda e sai")
+
+    def format_usage(self) -> str:
+        return _translate_help(super().format_usage())
+
+    def format_help(self) -> str:
+        return _translate_help(super().format_help())
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.print_usage(sys.stderr)
+        translated = (
+            message.replace("the following arguments are required", "faltam os argumentos obrigatórios")
+            .replace("invalid choice", "opção inválida")
+            .replace("choose from", "escolha entre")
+            .replace("unrecognized arguments", "argumentos não reconhecidos")
+            .replace("expected one argument", "falta o valor")
+            .replace("invalid int value", "número inválido")
+            .replace("argument ", "argumento ")
+        )
+        self.exit(EXIT_USAGE, f"{self.prog}: erro: {translated}\n")
+
+
+def _translate_help(text: str) -> str:
+    return (text.replace("usage: ", "uso: ", 1).replace("\noptions:\n", "\nopções:\n")
+            .replace("\npositional arguments:\n", "\nargumentos posicionais:\n"))
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"número inválido: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("o número não pode ser negativo")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # --db is accepted both before the command and after it; SUPPRESS keeps the sub-parser from overwriting a
+    # value given before the command with its own default.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db", metavar="URL", default=argparse.SUPPRESS,
+        help="endereço do banco (ex.: sqlite:///C:/dados/transporte.sqlite3 ou "
+             "postgresql+psycopg://usuario:senha@servidor/base); padrão: variável DESKTOP_DB_URL, configuração "
+             "salva, ou o arquivo SQLite na pasta de dados do usuário",
+    )
+    parser = _Parser(
+        prog="python -m desktop",
+        description="Transporte por aplicativo — Lei nº 2.103/2025 de Chapada dos Guimarães–MT. "
+                    "Sem comando, abre o programa.",
+        parents=[common],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Códigos de saída: 0 concluído; 1 falha (mensagem em stderr); 2 uso incorreto.",
+    )
+    parser._positionals.title = "argumentos posicionais"
+    parser._optionals.title = "opções"
+    sub = parser.add_subparsers(dest="command", metavar="comando", title="comandos", parser_class=_Parser)
+
+    def add(name: str, help_text: str, func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        p._optionals.title = "opções"
+        p._positionals.title = "argumentos posicionais"
+        p.set_defaults(func=func)
+        return p
+
+    add("migrate", "aplica as migrações pendentes do banco (cria as tabelas num banco vazio)", cmd_migrate)
+
+    p = add("backup", "grava uma cópia de segurança do banco", cmd_backup)
+    p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo da cópia (.sqlite3 ou .dump)")
+
+    p = add("restore", "substitui o banco pela cópia indicada (o arquivo SQLite atual é guardado ao lado)",
+            cmd_restore)
+    p.add_argument("file", metavar="ARQUIVO", help="cópia gravada pelo comando backup")
+
+    p = add("demo", "carrega dados de demonstração (plataformas, condutores, veículos, autorizações, vistorias, "
+                    "autos e lançamentos)", cmd_demo)
+    p.add_argument("--drivers", type=_positive_int, default=1000, metavar="N",
+                   help="quantidade de condutores (padrão: 1000)")
+    p.add_argument("--seed", type=int, default=2025, metavar="S",
+                   help="semente: a mesma semente gera os mesmos dados (padrão: 2025)")
+    p.add_argument("--force", action="store_true",
+                   help="carrega mesmo que o banco já tenha condutores cadastrados")
+
+    p = add("audit", "registro de auditoria", _needs_subcommand)
+    audit_sub = p.add_subparsers(dest="audit_command", metavar="ação", title="ações", parser_class=_Parser)
+    v = audit_sub.add_parser("verify", parents=[common],
+                             help="confere a cadeia de hashes; sai com 1 e mostra o primeiro registro rompido")
+    v.set_defaults(func=cmd_audit_verify)
+
+    p = add("users", "usuários do programa", _needs_subcommand)
+    users_sub = p.add_subparsers(dest="users_command", metavar="ação", title="ações", parser_class=_Parser)
+    ua = users_sub.add_parser("add", parents=[common],
+                              help="cria um usuário (pergunta o que faltar; a senha sem eco)")
+    ua.add_argument("--username", metavar="LOGIN", help="nome de acesso")
+    ua.add_argument("--name", metavar="NOME", help="nome completo")
+    ua.add_argument("--roles", metavar="PAPEIS",
+                    help="papéis separados por vírgula: " + ", ".join(ROLE_NAMES))
+    ua.add_argument("--password", metavar="SENHA",
+                    help="senha (mínimo 8 caracteres); sem esta opção, é pedida sem eco")
+    ua.set_defaults(func=cmd_users_add)
+    ul = users_sub.add_parser("list", parents=[common], help="lista os usuários")
+    ul.set_defaults(func=cmd_users_list)
+    uu = users_sub.add_parser("unlock", parents=[common], help="desbloqueia um usuário bloqueado por senhas erradas")
+    uu.add_argument("username", metavar="LOGIN")
+    uu.set_defaults(func=cmd_users_unlock)
+
+    p = add("export", "exporta uma lista para planilha (.csv com ; em UTF-8, ou .xlsx)", cmd_export)
+    p.add_argument("kind", choices=EXPORT_KINDS, metavar="TIPO",
+                   help="o que exportar: " + ", ".join(EXPORT_KINDS))
+    p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo .csv ou .xlsx")
+
+    # Commands of other rooms (print...), when their module exists.
+    if importlib.util.find_spec("desktop.reports.commands") is not None:
+        module = importlib.import_module("desktop.reports.commands")
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:   # argparse: --help (0) or a usage error (2)
+        return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
+    if not hasattr(args, "db"):
+        args.db = None
+    func = getattr(args, "func", None)
+    if func is None:
+        return _start_gui(args.db)
+    from desktop.errors import DesktopError
+
+    try:
+        return int(func(args) or 0)
+    except DesktopError as exc:
+        print(f"Erro: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("Interrompido.", file=sys.stderr)
+        return EXIT_FAILURE
+    except Exception as exc:   # anything else: say what, in one line, and fail
+        if os.environ.get("DESKTOP_DEBUG"):
+            raise
+        print(f"Erro inesperado ({type(exc).__name__}): {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+# --------------------------------------------------------------------------------------------------- the commands
+
+def _start_gui(url: str | None) -> int:
+    if importlib.util.find_spec("desktop.app") is None:
+        print("Erro: a interface gráfica não está instalada (falta desktop.app).", file=sys.stderr)
+        return EXIT_FAILURE
+    from desktop.app import run_gui
+
+    return int(run_gui(url) or 0)
+
+
+def _needs_subcommand(args: argparse.Namespace) -> int:
+    print(f"Erro: indique a ação do comando {args.command} (use --help).", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _open(args: argparse.Namespace, migrate: bool = True):
+    from desktop.db import open_database
+
+    return open_database(args.db, migrate=migrate)
+
+
+def _cli_actor():
+    """The actor of commands run at the terminal: the system, with the operating-system login for the audit."""
+    from desktop.services.base import SYSTEM_ACTOR
+
+    return SYSTEM_ACTOR
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from desktop import migrate as mig
+
+    db = _open(args, migrate=False)
+    try:
+        before = mig.current(db)
+        mig.upgrade(db)
+        after = mig.current(db)
+    finally:
+        db.dispose()
+    if before == after:
+        print(f"{db.describe()}: já está na versão {after}.")
+    else:
+        print(f"{db.describe()}: migrado de {before or 'vazio'} para {after}.")
+    return EXIT_OK
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from desktop.db import resolve_url
+    from desktop.services import backup
+
+    started = time.perf_counter()
+    result = backup.backup(resolve_url(args.db), args.out)
+    print(f"Cópia gravada em {result.path} ({_size(result.size_bytes)}) "
+          f"em {time.perf_counter() - started:.1f} s.")
+    return EXIT_OK
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from desktop.db import resolve_url
+    from desktop.services import backup
+
+    url = resolve_url(args.db)
+    result = backup.restore(url, args.file)
+    if result.replaced_copy is not None:
+        print(f"O banco anterior foi guardado em {result.replaced_copy}.")
+    print(f"Cópia {args.file} restaurada.")
+    # A copy from an older version of the program is brought up to date now, not at the next start.
+    db = _open(args, migrate=True)
+    db.dispose()
+    return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from desktop.demo import load_demo
+
+    db = _open(args)
+    last = [0.0]
+
+    def progress(done: int, total: int, text: str) -> None:
+        now = time.perf_counter()
+        if done >= total or now - last[0] > 0.5:
+            last[0] = now
+            print(f"  {text}: {done}/{total}", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    try:
+        summary = load_demo(db, drivers=args.drivers, seed=args.seed, progress=progress, force=args.force)
+    finally:
+        db.dispose()
+    elapsed = time.perf_counter() - started
+    print(summary.describe())
+    print(f"Dados de demonstração carregados em {elapsed:.1f} s.")
+    return EXIT_OK
+
+
+def cmd_audit_verify(args: argparse.Namespace) -> int:
+    from desktop.services import audit
+
+    db = _open(args)
+    try:
+        check = audit.verify(db)
+    finally:
+        db.dispose()
+    if check.ok:
+        print(f"Registro de auditoria íntegro: {check.checked} entradas conferidas.")
+        return EXIT_OK
+    print(f"Registro de auditoria ROMPIDO na entrada nº {check.first_broken_id}: {check.reason} "
+          f"({check.checked} entradas conferidas).", file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return ""
+
+
+def cmd_users_add(args: argparse.Namespace) -> int:
+    from desktop.domain.roles import Role
+    from desktop.errors import ValidationError
+    from desktop.domain.problems import Problem
+    from desktop.services import users
+
+    username = args.username or _ask("Nome de acesso: ")
+    full_name = args.name or _ask("Nome completo: ")
+    roles_text = args.roles if args.roles is not None else _ask(f"Papéis ({', '.join(ROLE_NAMES)}): ")
+    password = args.password
+    if password is None:
+        password = getpass.getpass("Senha: ")
+        if getpass.getpass("Repita a senha: ") != password:
+            raise ValidationError([Problem("password", "As duas senhas digitadas não conferem.")])
+    roles: set[Role] = set()
+    for part in (r.strip().lower() for r in roles_text.split(",")):
+        if not part:
+            continue
+        try:
+            roles.add(Role(part))
+        except ValueError:
+            raise ValidationError([Problem(
+                "roles", f"Papel desconhecido: {part!r}. Use: {', '.join(ROLE_NAMES)}.")]) from None
+    db = _open(args)
+    try:
+        info = users.create_user(
+            db, _cli_actor(),
+            users.UserDraft(username=username, full_name=full_name, roles=frozenset(roles), password=password),
+        )
+    finally:
+        db.dispose()
+    print(f"Usuário {info.username} criado ({', '.join(sorted(r.label for r in info.roles))}).")
+    return EXIT_OK
+
+
+def cmd_users_list(args: argparse.Namespace) -> int:
+    from desktop.services import users
+
+    db = _open(args)
+    try:
+        rows = users.list_users(db, _cli_actor())
+    finally:
+        db.dispose()
+    for u in rows:
+        state = "ativo" if u.active else "inativo"
+        if u.locked_until is not None:
+            state += ", bloqueado até " + users.format_datetime(u.locked_until)
+        roles = ", ".join(sorted(r.value for r in u.roles))
+        print(f"{u.username:<20} {u.full_name:<40} {roles:<45} {state}")
+    return EXIT_OK
+
+
+def cmd_users_unlock(args: argparse.Namespace) -> int:
+    from desktop.services import users
+
+    db = _open(args)
+    try:
+        user = users.find_user(db, args.username)
+        users.unlock_user(db, _cli_actor(), user.id)
+    finally:
+        db.dispose()
+    print(f"Usuário {user.username} desbloqueado.")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from desktop.services import exports
+
+    db = _open(args)
+    started = time.perf_counter()
+    try:
+        result = exports.export(db, _cli_actor(), args.kind, args.out)
+    finally:
+        db.dispose()
+    print(f"{result.rows} linhas exportadas para {result.path} em {time.perf_counter() - started:.1f} s.")
+    return EXIT_OK
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}".replace(".", ",")
+        n /= 1024
+    return f"{n} bytes"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

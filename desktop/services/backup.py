@@ -1,0 +1,233 @@
+"""Backups and restores of the whole database (issue 2; SPEC §4: nothing legal is ever lost).
+
+SQLite: the online backup API (`sqlite3.Connection.backup`) copies a consistent snapshot page by page while other
+desks keep working, WAL included — copying the file with `shutil` could take a torn file.
+PostgreSQL: `pg_dump --format=custom` (compressed, restorable table by table) and `pg_restore --clean --if-exists`.
+
+A restore first proves the file is a database of this program (it has the `alembic_version` table that the
+migrations keep), and on SQLite keeps a copy of the file it replaces beside it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from desktop.errors import DesktopError
+
+TZ = ZoneInfo("America/Cuiaba")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+PG_CUSTOM_MAGIC = b"PGDMP"
+
+
+class BackupError(DesktopError):
+    """A backup or restore could not be done; the message says why, in Portuguese."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackupResult:
+    path: Path
+    size_bytes: int
+    kind: str             # "sqlite" | "postgresql"
+    replaced_copy: Path | None = None   # restore on SQLite: where the replaced file was kept
+
+
+# ------------------------------------------------------------------------------------------------------------ URLs
+
+def sqlite_path(url: str) -> Path:
+    """The file of a `sqlite:///...` URL."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if not u.drivername.startswith("sqlite"):
+        raise BackupError(f"O endereço não é de um banco SQLite: {u.render_as_string(hide_password=True)}")
+    if not u.database or u.database == ":memory:":
+        raise BackupError("Um banco SQLite em memória não tem cópia de segurança.")
+    return Path(u.database)
+
+
+def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
+    """Command-line arguments and environment for pg_dump / pg_restore from a SQLAlchemy URL.
+
+    The password goes in PGPASSWORD (never on the command line, where `ps` would show it).
+    """
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if not u.drivername.startswith("postgresql"):
+        raise BackupError(f"O endereço não é de um banco PostgreSQL: {u.render_as_string(hide_password=True)}")
+    args: list[str] = []
+    if u.host:
+        args += ["--host", u.host]
+    if u.port:
+        args += ["--port", str(u.port)]
+    if u.username:
+        args += ["--username", u.username]
+    args += ["--dbname", u.database or "postgres"]
+    env = dict(os.environ)
+    if u.password is not None:
+        env["PGPASSWORD"] = str(u.password)
+    env.setdefault("PGCONNECT_TIMEOUT", "10")
+    return args, env
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise BackupError(
+            f"O programa {name} do PostgreSQL não foi encontrado. Instale as ferramentas cliente do PostgreSQL "
+            f"(da mesma versão do servidor) e tente de novo."
+        )
+    return path
+
+
+def _run(cmd: list[str], env: dict[str, str], what: str) -> None:
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        raise BackupError(f"{what} falhou: " + (" / ".join(detail[-3:]) if detail else f"código {proc.returncode}"))
+
+
+# ---------------------------------------------------------------------------------------------------------- backup
+
+def backup(url: str, out: str | os.PathLike) -> BackupResult:
+    """Copy the database at `url` to the file `out` (created or replaced)."""
+    out_path = Path(out)
+    if out_path.parent and not out_path.parent.exists():
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+    if url.startswith("sqlite"):
+        return _backup_sqlite(sqlite_path(url), out_path)
+    if url.startswith("postgresql"):
+        return _backup_postgresql(url, out_path)
+    raise BackupError(f"Tipo de banco não suportado para cópia de segurança: {url.split(':', 1)[0]}")
+
+
+def _backup_sqlite(src: Path, out: Path) -> BackupResult:
+    if not src.exists():
+        raise BackupError(f"O arquivo do banco não existe: {src}")
+    if out.resolve() == src.resolve():
+        raise BackupError("A cópia de segurança não pode ser gravada sobre o próprio banco.")
+    tmp = out.with_name(out.name + ".parcial")
+    tmp.unlink(missing_ok=True)
+    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
+    try:
+        target = sqlite3.connect(tmp)
+        try:
+            source.backup(target, pages=4096)
+            # A backup file must stand alone: no -wal beside it.
+            target.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            target.close()
+    finally:
+        source.close()
+    os.replace(tmp, out)
+    return BackupResult(out, out.stat().st_size, "sqlite")
+
+
+def _backup_postgresql(url: str, out: Path) -> BackupResult:
+    args, env = libpq_args(url)
+    tmp = out.with_name(out.name + ".parcial")
+    tmp.unlink(missing_ok=True)
+    _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(tmp), *args], env, "pg_dump")
+    os.replace(tmp, out)
+    return BackupResult(out, out.stat().st_size, "postgresql")
+
+
+# --------------------------------------------------------------------------------------------------------- restore
+
+def check_sqlite_backup(path: Path) -> str:
+    """The migration revision of a SQLite backup of this program; `BackupError` when it is not one."""
+    if not path.exists():
+        raise BackupError(f"O arquivo não existe: {path}")
+    with open(path, "rb") as fh:
+        if fh.read(16) != SQLITE_MAGIC:
+            raise BackupError(f"O arquivo {path.name} não é um banco SQLite.")
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = con.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
+        ).fetchone()
+        if row is None:
+            raise BackupError(
+                f"O arquivo {path.name} é um banco SQLite, mas não é uma cópia deste programa "
+                f"(falta a tabela de versão alembic_version)."
+            )
+        version = con.execute("SELECT version_num FROM alembic_version").fetchone()
+        if con.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise BackupError(f"O arquivo {path.name} está danificado (falhou na verificação do SQLite).")
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"O arquivo {path.name} não pôde ser lido como banco SQLite: {exc}") from exc
+    finally:
+        con.close()
+    if version is None:
+        raise BackupError(f"O arquivo {path.name} não registra a versão do banco (alembic_version vazia).")
+    return version[0]
+
+
+def check_pg_backup(path: Path) -> None:
+    """Refuse files that are not pg_dump custom archives of this program."""
+    if not path.exists():
+        raise BackupError(f"O arquivo não existe: {path}")
+    with open(path, "rb") as fh:
+        if fh.read(5) != PG_CUSTOM_MAGIC:
+            raise BackupError(f"O arquivo {path.name} não é uma cópia do PostgreSQL no formato do pg_dump (-Fc).")
+    proc = subprocess.run([_tool("pg_restore"), "--list", str(path)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {proc.stderr.strip()}")
+    if " TABLE " not in proc.stdout or "alembic_version" not in proc.stdout:
+        raise BackupError(
+            f"O arquivo {path.name} é uma cópia do PostgreSQL, mas não deste programa (falta alembic_version)."
+        )
+
+
+def restore(url: str, file: str | os.PathLike) -> BackupResult:
+    """Replace the database at `url` with the backup `file`. The caller migrates afterwards if needed."""
+    path = Path(file)
+    if url.startswith("sqlite"):
+        return _restore_sqlite(sqlite_path(url), path)
+    if url.startswith("postgresql"):
+        return _restore_postgresql(url, path)
+    raise BackupError(f"Tipo de banco não suportado para restauração: {url.split(':', 1)[0]}")
+
+
+def _stamp() -> str:
+    return datetime.now(TZ).strftime("%Y%m%d-%H%M%S")
+
+
+def _restore_sqlite(target: Path, source: Path) -> BackupResult:
+    check_sqlite_backup(source)
+    if target.exists() and source.resolve() == target.resolve():
+        raise BackupError("O arquivo escolhido é o próprio banco em uso.")
+    kept: Path | None = None
+    if target.exists():
+        kept = target.with_name(f"{target.stem}.substituido-{_stamp()}{target.suffix or '.sqlite3'}")
+        _backup_sqlite(target, kept)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    # The backup API writes into the live file under SQLite's own locks (WAL and -shm stay consistent), so a
+    # desk that still has the file open sees the restored database rather than a file swapped under it.
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(target, timeout=30)
+        try:
+            src.backup(dst, pages=4096)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    return BackupResult(target, target.stat().st_size, "sqlite", replaced_copy=kept)
+
+
+def _restore_postgresql(url: str, source: Path) -> BackupResult:
+    check_pg_backup(source)
+    args, env = libpq_args(url)
+    _run(
+        [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction", *args, str(source)],
+        env, "pg_restore",
+    )
+    return BackupResult(source, source.stat().st_size, "postgresql")

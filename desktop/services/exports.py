@@ -1,0 +1,442 @@
+"""Exports to spreadsheets (issue 2): `.csv` as Brazilian Excel opens it (UTF-8 with BOM, `;` separator, dates
+dd/mm/aaaa, decimal comma) or `.xlsx` (openpyxl, typed cells).
+
+The column headers are a contract with the office's spreadsheets: they live in the `*_HEADERS` constants below
+and the tests pin them. Add columns at the END only; never rename one.
+
+Rows are streamed from Core selects (`yield_per`), never loaded as ORM objects, so 100,000 authorizations export
+in a few seconds with flat memory. Every export is written to the audit log — who exported which list, how many
+rows, to which file (SPEC §4, LGPD: exports of personal data are logged).
+"""
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+from desktop.domain.roles import Role
+from desktop.errors import ValidationError
+from desktop.domain.problems import Problem
+
+PLATFORM_HEADERS = (
+    "CNPJ", "Razão social", "Nome fantasia", "Situação", "Inscrição municipal", "Data da inscrição",
+    "Apólice APP", "Seguradora APP", "APP válida até", "Contato", "Telefone", "E-mail", "Endereço",
+)
+DRIVER_HEADERS = (
+    "CPF", "Nome", "Nascimento", "Endereço", "Bairro", "Município", "UF", "CEP", "Telefone", "E-mail",
+    "CNH", "Categoria", "Validade da CNH", "EAR", "NIT", "Situação", "Descadastrado em",
+)
+VEHICLE_HEADERS = (
+    "Placa", "RENAVAM", "Chassi", "Marca", "Modelo", "Ano de fabricação", "Ano do modelo", "Cor", "Portas",
+    "Lugares", "Ar-condicionado", "Município de registro", "UF", "Seguro obrigatório pago",
+    "Modalidade (Art. 8, §3)", "Proprietário", "Documento do proprietário", "Locador", "Documento do locador",
+    "Último dia de serviço", "Situação",
+)
+AUTHORIZATION_HEADERS = (
+    "Número", "Situação", "Condutor", "CPF", "Placa", "Protocolo", "Data do protocolo", "Decisão em",
+    "Taxa paga em", "Vistoria aprovada em", "Vistoria dispensada em", "Ativada em", "Válida até", "Limitada por",
+    "Renovações", "Suspensa até", "Encerrada em",
+)
+INSPECTION_HEADERS = (
+    "Nº", "Tipo", "Situação", "Resultado", "Placa", "Autorização", "Agendada para", "Realizada em",
+    "Vistoriador", "Local", "Regularizar até", "Observações",
+)
+AUTO_HEADERS = (
+    "Número", "Situação", "Código", "Lavrado em", "Local", "Infrator", "CPF/CNPJ", "Placa", "Autorização",
+    "UPFM", "Valor da UPFM (R$)", "Valor (R$)", "Reincidência", "Prazo de defesa", "Prazo de recurso",
+    "Vencimento", "Definitivo em", "Motivo do cancelamento",
+)
+LEDGER_HEADERS = (
+    "Lançamento", "Data", "Tipo", "Infrator", "CPF/CNPJ", "Auto", "UPFM", "Valor da UPFM (R$)", "Valor (R$)",
+    "Estorna o lançamento", "Guia", "Motivo", "Lançado em",
+)
+
+HEADERS: dict[str, tuple[str, ...]] = {
+    "platforms": PLATFORM_HEADERS,
+    "drivers": DRIVER_HEADERS,
+    "vehicles": VEHICLE_HEADERS,
+    "authorizations": AUTHORIZATION_HEADERS,
+    "inspections": INSPECTION_HEADERS,
+    "autos": AUTO_HEADERS,
+    "ledger": LEDGER_HEADERS,
+}
+KIND_LABELS = {
+    "platforms": "Plataformas", "drivers": "Condutores", "vehicles": "Veículos", "authorizations": "Autorizações",
+    "inspections": "Vistorias", "autos": "Autos de infração", "ledger": "Lançamentos de multas",
+}
+# LGPD (SPEC §4): only the roles that work with a list may take it out of the program.
+EXPORT_ROLES: dict[str, tuple[Role, ...]] = {
+    "platforms": tuple(Role),
+    "drivers": (Role.ATENDENTE, Role.GESTOR, Role.ADMINISTRADOR),
+    "vehicles": (Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR, Role.ADMINISTRADOR),
+    "authorizations": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
+    "inspections": (Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR, Role.ADMINISTRADOR),
+    "autos": (Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
+    "ledger": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
+}
+
+PLATFORM_STATUS_LABELS = {"pending": "Pendente", "active": "Registrada", "suspended": "Suspensa",
+                          "deregistered": "Descadastrada"}
+REGISTRATION_LABELS = {"active": "Ativo", "deregistered": "Descadastrado"}
+INSPECTION_KIND_LABELS = {"initial": "Inicial", "annual": "Anual", "extraordinary": "Extraordinária",
+                          "substitution": "Substituição de veículo", "reinspection": "Revistoria"}
+INSPECTION_STATUS_LABELS = {"scheduled": "Agendada", "done": "Realizada", "no_show": "Não compareceu",
+                            "cancelled": "Cancelada"}
+INSPECTION_RESULT_LABELS = {"approved": "Aprovado", "failed": "Reprovado"}
+
+
+def _label(enum_path: str, value: str | None) -> str:
+    """The Portuguese label of a domain enumeration value (the value itself when unknown)."""
+    if not value:
+        return ""
+    import desktop.domain as domain
+
+    try:
+        return getattr(domain, enum_path)(value).label
+    except (ValueError, AttributeError):
+        return value
+
+
+def ownership_label(mode: str | None) -> str:
+    if not mode:
+        return ""
+    from desktop.domain import OwnershipMode
+
+    try:
+        m = OwnershipMode(mode)
+    except ValueError:
+        return mode
+    return f"{m.article.split(', ')[-1]} — {m.label}"
+
+
+def authorization_status_label(status: str) -> str:
+    return _label("AuthorizationStatus", status)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    kind: str
+    path: Path
+    rows: int
+    format: str   # "csv" | "xlsx"
+
+
+# ------------------------------------------------------------------------------------------------- cell formats
+
+def _fmt_date(d: date) -> str:
+    return f"{d.day:02d}/{d.month:02d}/{d.year:04d}"
+
+
+def _fmt_cpf(c: str | None) -> str:
+    if not c:
+        return ""
+    return f"{c[:3]}.{c[3:6]}.{c[6:9]}-{c[9:]}" if len(c) == 11 else c
+
+
+def _fmt_cnpj(c: str | None) -> str:
+    if not c:
+        return ""
+    return f"{c[:2]}.{c[2:5]}.{c[5:8]}/{c[8:12]}-{c[12:]}" if len(c) == 14 else c
+
+
+def _fmt_doc(c: str | None) -> str:
+    if not c:
+        return ""
+    return _fmt_cpf(c) if len(c) == 11 else _fmt_cnpj(c)
+
+
+def _fmt_plate(p: str | None) -> str:
+    if not p:
+        return ""
+    if len(p) == 7 and p[4].isdigit():
+        return f"{p[:3]}-{p[3:]}"
+    return p
+
+
+def _fmt_zip(z: str | None) -> str:
+    return f"{z[:5]}-{z[5:]}" if z and len(z) == 8 else (z or "")
+
+
+def csv_cell(value) -> str:
+    """A value as Brazilian Excel reads it from a CSV: 29/11/2026, 1234,56, Sim/Não."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    if isinstance(value, datetime):
+        from desktop.models.types import LOCAL_TZ
+
+        local = value.astimezone(LOCAL_TZ) if value.tzinfo else value
+        return f"{_fmt_date(local.date())} {local.hour:02d}:{local.minute:02d}"
+    if isinstance(value, date):
+        return _fmt_date(value)
+    if isinstance(value, Decimal):
+        return f"{value:f}".replace(".", ",")
+    if isinstance(value, float):
+        return repr(value).replace(".", ",")
+    return str(value)
+
+
+def _xlsx_cell(value):
+    if isinstance(value, datetime):
+        from desktop.models.types import LOCAL_TZ
+
+        return (value.astimezone(LOCAL_TZ) if value.tzinfo else value).replace(tzinfo=None)
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    return value
+
+
+# -------------------------------------------------------------------------------------------------------- queries
+# Each query returns a Core select and a function turning one result row into the list of cells.
+
+def _q_platforms():
+    from sqlalchemy import select
+
+    from desktop.models import Platform as P
+
+    stmt = select(P.cnpj, P.legal_name, P.trade_name, P.status, P.municipal_registration_number,
+                  P.municipal_registration_date, P.app_insurance_policy, P.app_insurance_insurer,
+                  P.app_insurance_valid_until, P.contact_name, P.phone, P.email, P.address).order_by(P.trade_name, P.id)
+
+    def row(r):
+        return [_fmt_cnpj(r.cnpj), r.legal_name, r.trade_name, PLATFORM_STATUS_LABELS.get(r.status, r.status),
+                r.municipal_registration_number, r.municipal_registration_date, r.app_insurance_policy,
+                r.app_insurance_insurer, r.app_insurance_valid_until, r.contact_name, r.phone, r.email, r.address]
+    return stmt, row
+
+
+def _q_drivers():
+    from sqlalchemy import select
+
+    from desktop.models import Driver as D
+
+    stmt = select(D.cpf, D.name, D.birth_date, D.address, D.district, D.city, D.uf, D.zip_code, D.phone, D.email,
+                  D.cnh_number, D.cnh_category, D.cnh_expiry, D.cnh_ear, D.nit, D.status,
+                  D.deregistered_on).order_by(D.id)
+
+    def row(r):
+        return [_fmt_cpf(r.cpf), r.name, r.birth_date, r.address, r.district, r.city, r.uf, _fmt_zip(r.zip_code),
+                r.phone, r.email, r.cnh_number, r.cnh_category, r.cnh_expiry, bool(r.cnh_ear), r.nit,
+                REGISTRATION_LABELS.get(r.status, r.status), r.deregistered_on]
+    return stmt, row
+
+
+def _q_vehicles():
+    from sqlalchemy import select
+
+    from desktop.domain import vehicle_last_service_day
+    from desktop.models import Lessor as L
+    from desktop.models import Vehicle as V
+
+    stmt = (select(V.plate, V.renavam, V.chassis, V.make, V.model, V.manufacture_year, V.model_year, V.colour,
+                   V.doors, V.seats, V.air_conditioning, V.registration_municipality, V.registration_uf,
+                   V.compulsory_insurance_paid, V.ownership_mode, V.owner_name, V.owner_document,
+                   L.name.label("lessor_name"), L.document_number.label("lessor_document"), V.status)
+            .outerjoin(L, L.id == V.lessor_id).order_by(V.id))
+
+    def row(r):
+        return [_fmt_plate(r.plate), r.renavam, r.chassis, r.make, r.model, r.manufacture_year, r.model_year,
+                r.colour, r.doors, r.seats, bool(r.air_conditioning), r.registration_municipality,
+                r.registration_uf, bool(r.compulsory_insurance_paid),
+                ownership_label(r.ownership_mode), r.owner_name, _fmt_doc(r.owner_document),
+                r.lessor_name, _fmt_doc(r.lessor_document), vehicle_last_service_day(r.manufacture_year),
+                REGISTRATION_LABELS.get(r.status, r.status)]
+    return stmt, row
+
+
+def _q_authorizations():
+    from sqlalchemy import select
+
+    from desktop.models import Authorization as A
+    from desktop.models import Driver as D
+    from desktop.models import Vehicle as V
+
+    stmt = (select(A.number, A.status, D.name.label("driver_name"), D.cpf, V.plate, A.protocol_number,
+                   A.protocol_date, A.decided_on, A.fee_paid_on, A.inspection_approved_on, A.inspection_waived_on,
+                   A.activated_on, A.valid_until, A.valid_until_limited_by, A.renewal_count, A.suspended_until,
+                   A.ended_on)
+            .join(D, D.id == A.driver_id).join(V, V.id == A.vehicle_id).order_by(A.id))
+
+    labels: dict[str, str] = {}
+
+    def row(r):
+        label = labels.get(r.status)
+        if label is None:
+            label = labels[r.status] = authorization_status_label(r.status)
+        return [r.number, label, r.driver_name, _fmt_cpf(r.cpf), _fmt_plate(r.plate), r.protocol_number,
+                r.protocol_date, r.decided_on, r.fee_paid_on, r.inspection_approved_on, r.inspection_waived_on,
+                r.activated_on, r.valid_until, _label("ValidityLimit", r.valid_until_limited_by),
+                r.renewal_count, r.suspended_until, r.ended_on]
+    return stmt, row
+
+
+def _q_inspections():
+    from sqlalchemy import select
+
+    from desktop.models import Authorization as A
+    from desktop.models import Inspection as I
+    from desktop.models import InspectionPlace as P
+    from desktop.models import User as U
+    from desktop.models import Vehicle as V
+
+    stmt = (select(I.id, I.kind, I.status, I.result, V.plate, A.number.label("authorization_number"),
+                   I.scheduled_start, I.performed_at, U.full_name.label("inspector"), P.name.label("place"),
+                   I.regularize_by, I.notes)
+            .join(V, V.id == I.vehicle_id).outerjoin(A, A.id == I.authorization_id)
+            .outerjoin(U, U.id == I.inspector_id).outerjoin(P, P.id == I.place_id).order_by(I.id))
+
+    def row(r):
+        return [r.id, INSPECTION_KIND_LABELS.get(r.kind, r.kind), INSPECTION_STATUS_LABELS.get(r.status, r.status),
+                INSPECTION_RESULT_LABELS.get(r.result or "", ""), _fmt_plate(r.plate), r.authorization_number,
+                r.scheduled_start, r.performed_at, r.inspector, r.place, r.regularize_by, r.notes]
+    return stmt, row
+
+
+def _q_autos():
+    from sqlalchemy import select
+
+    from desktop.models import Authorization as A
+    from desktop.models import Auto
+    from desktop.models import Driver as D
+    from desktop.models import Platform as P
+    from desktop.models import Vehicle as V
+
+    stmt = (select(Auto.number, Auto.status, Auto.code, Auto.drawn_up_at, Auto.place, D.name.label("driver_name"),
+                   D.cpf, P.trade_name.label("platform_name"), P.cnpj, V.plate, A.number.label("authorization_number"),
+                   Auto.amount_upfm, Auto.upfm_value, Auto.amount_reais, Auto.recurrence, Auto.defense_deadline,
+                   Auto.appeal_deadline, Auto.payment_deadline, Auto.final_on, Auto.cancel_reason)
+            .outerjoin(D, D.id == Auto.infractor_driver_id).outerjoin(P, P.id == Auto.infractor_platform_id)
+            .outerjoin(V, V.id == Auto.vehicle_id).outerjoin(A, A.id == Auto.authorization_id).order_by(Auto.id))
+
+    def row(r):
+        infractor = r.driver_name or r.platform_name
+        document = _fmt_cpf(r.cpf) if r.driver_name else _fmt_cnpj(r.cnpj)
+        return [r.number, _label("AutoStatus", r.status), r.code, r.drawn_up_at, r.place, infractor,
+                document, _fmt_plate(r.plate), r.authorization_number, r.amount_upfm, r.upfm_value, r.amount_reais,
+                bool(r.recurrence), r.defense_deadline, r.appeal_deadline, r.payment_deadline, r.final_on,
+                r.cancel_reason]
+    return stmt, row
+
+
+def _q_ledger():
+    from sqlalchemy import select
+
+    from desktop.models import Auto
+    from desktop.models import Driver as D
+    from desktop.models import LedgerEntry as E
+    from desktop.models import Platform as P
+
+    stmt = (select(E.id, E.effective_on, E.kind, D.name.label("driver_name"), D.cpf,
+                   P.trade_name.label("platform_name"), P.cnpj, Auto.number.label("auto_number"), E.amount_upfm,
+                   E.upfm_value, E.amount_reais, E.reverses_id, E.guide_number, E.reason, E.posted_at)
+            .outerjoin(D, D.id == E.infractor_driver_id).outerjoin(P, P.id == E.infractor_platform_id)
+            .outerjoin(Auto, Auto.id == E.auto_id).order_by(E.id))
+
+    def row(r):
+        infractor = r.driver_name or r.platform_name
+        document = _fmt_cpf(r.cpf) if r.driver_name else _fmt_cnpj(r.cnpj)
+        return [r.id, r.effective_on, _label("EntryKind", r.kind), infractor, document, r.auto_number,
+                r.amount_upfm, r.upfm_value, r.amount_reais, r.reverses_id, r.guide_number, r.reason, r.posted_at]
+    return stmt, row
+
+
+QUERIES: dict[str, Callable] = {
+    "platforms": _q_platforms, "drivers": _q_drivers, "vehicles": _q_vehicles,
+    "authorizations": _q_authorizations, "inspections": _q_inspections, "autos": _q_autos, "ledger": _q_ledger,
+}
+
+
+# -------------------------------------------------------------------------------------------------------- writers
+
+def write_csv(path: Path, headers: Iterable[str], rows: Iterable[list]) -> int:
+    """UTF-8 with BOM (so Excel recognizes the accents), `;` separator, CRLF lines. Returns the row count."""
+    n = 0
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.writer(fh, delimiter=";", quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+        writer.writerow(list(headers))
+        for cells in rows:
+            writer.writerow([csv_cell(c) for c in cells])
+            n += 1
+    return n
+
+
+def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: str = "Dados") -> int:
+    """A streaming (write-only) workbook: dates as dates (dd/mm/aaaa), numbers as numbers, documents as text."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(title=title[:31])
+    ws.freeze_panes = "A2"
+    bold = Font(bold=True)
+    header_cells = []
+    for h in headers:
+        c = WriteOnlyCell(ws, value=h)
+        c.font = bold
+        header_cells.append(c)
+    ws.append(header_cells)
+    n = 0
+    for cells in rows:
+        out = []
+        for value in cells:
+            v = _xlsx_cell(value)
+            if isinstance(v, datetime):
+                c = WriteOnlyCell(ws, value=v)
+                c.number_format = "DD/MM/YYYY HH:MM"
+                out.append(c)
+            elif isinstance(v, date):
+                c = WriteOnlyCell(ws, value=v)
+                c.number_format = "DD/MM/YYYY"
+                out.append(c)
+            else:
+                out.append(v)
+        ws.append(out)
+        n += 1
+    wb.save(path)
+    return n
+
+
+def iter_rows(db, kind: str, batch: int = 2000) -> Iterator[list]:
+    """The cells of every row of `kind`, streamed from the database in batches."""
+    stmt, to_cells = QUERIES[kind]()
+    with db.session(write=False) as s:
+        result = s.execute(stmt, execution_options={"yield_per": batch})
+        for r in result:
+            yield to_cells(r)
+
+
+def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
+    """Write the list `kind` to `path` (.csv or .xlsx by the extension) and record the export in the audit log."""
+    from desktop.services import audit
+    from desktop.services.base import require_role
+
+    if kind not in HEADERS:
+        raise ValidationError([Problem("kind", f"Tipo de exportação desconhecido: {kind}. Use: "
+                                               + ", ".join(HEADERS) + ".")])
+    require_role(actor, *EXPORT_ROLES[kind])
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise ValidationError([Problem("path", "O arquivo deve terminar em .csv ou .xlsx.")])
+    if out.parent and not out.parent.exists():
+        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
+    tmp = out.with_name(out.name + ".parcial")
+    try:
+        if suffix == ".csv":
+            n = write_csv(tmp, HEADERS[kind], iter_rows(db, kind))
+        else:
+            n = write_xlsx(tmp, HEADERS[kind], iter_rows(db, kind), KIND_LABELS[kind])
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    with db.session() as s:
+        audit.record(s, actor, "export", kind, "", None,
+                     {"list": KIND_LABELS[kind], "rows": n, "file": out.name, "format": suffix[1:],
+                      "personal_data": kind != "platforms"})
+    return ExportResult(kind, out, n, suffix[1:])

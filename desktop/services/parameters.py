@@ -1,0 +1,342 @@
+"""Dated parameters: the numbers the decree and the tax code set (STYLE habits; SPEC §3 Taxes, Infractions).
+
+Every value is a row valid from a date; a change is a NEW row (nothing is overwritten), so an auto drawn up in
+2026 keeps the UPFM value of 2026 forever and an old deadline keeps the term it had. The value on a date is the
+row with the greatest `valid_from` on or before it, falling back to the catalog default.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, NotFound, ValidationError
+
+# Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
+# so that any later date can carry a new value.
+LAW_IN_FORCE = date(2025, 6, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterSpec:
+    """One entry of the catalog. `default` is used when no row exists (None: a value must be entered).
+
+    `minimum`/`maximum` bound the value (inclusive); `integer` refuses fractions; `article` is the legal basis
+    shown next to the field."""
+
+    key: str
+    label: str
+    unit: str
+    default: Decimal | None
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    integer: bool = False
+    article: str = ""
+    help: str = ""
+
+
+PARAMETERS: dict[str, ParameterSpec] = {
+    spec.key: spec
+    for spec in (
+        ParameterSpec(
+            "upfm_value", "Valor da UPFM", "R$", None, minimum=Decimal("0.01"), maximum=Decimal("100000"),
+            article="Art. 25",
+            help="Valor em reais de uma Unidade Padrão Fiscal do Município, por ano. A multa de um auto usa o "
+                 "valor do ano em que foi lavrado.",
+        ),
+        ParameterSpec(
+            "fee.authorization", "Taxa de autorização", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            maximum=Decimal("1000"), article="Art. 10; Art. 15, parágrafo único, VII",
+            help="Taxa do Código Tributário Municipal recolhida antes da autorização, por veículo.",
+        ),
+        ParameterSpec(
+            "fee.renewal", "Taxa de renovação", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            maximum=Decimal("1000"), article="Art. 3, §2; Art. 10",
+        ),
+        ParameterSpec(
+            "fee.inspection", "Taxa de vistoria", "UPFM", Decimal("3"), minimum=Decimal("0"),
+            maximum=Decimal("1000"), article="Art. 9; Art. 16",
+        ),
+        ParameterSpec(
+            "term.defense_days", "Prazo de defesa", "dias", Decimal("15"), minimum=Decimal("1"),
+            maximum=Decimal("365"), integer=True, article="Art. 22, §§1º e 2º",
+            help="Conta-se da juntada do comprovante de notificação aos autos.",
+        ),
+        ParameterSpec(
+            "term.appeal_days", "Prazo de recurso", "dias", Decimal("15"), minimum=Decimal("1"),
+            maximum=Decimal("365"), integer=True, article="Art. 22",
+        ),
+        ParameterSpec(
+            "term.payment_days", "Prazo de pagamento da multa", "dias", Decimal("30"), minimum=Decimal("1"),
+            maximum=Decimal("365"), integer=True, article="Art. 13, XXI",
+        ),
+        ParameterSpec(
+            "iss.rate", "Alíquota do ISSQN", "%", Decimal("5"), minimum=Decimal("2"), maximum=Decimal("5"),
+            article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
+            help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003).",
+        ),
+        ParameterSpec(
+            "recurrence.window_months", "Janela de reincidência", "meses", Decimal("12"), minimum=Decimal("1"),
+            maximum=Decimal("60"), integer=True, article="Art. 26, §§1º e 2º; Art. 27, parágrafo único",
+        ),
+        ParameterSpec(
+            "issqn.pro_rata", "ISSQN proporcional aos dias (1 = sim, 0 = mês cheio)", "0/1", Decimal("0"),
+            minimum=Decimal("0"), maximum=Decimal("1"), integer=True, article="Art. 11, §1",
+        ),
+    )
+}
+
+EDITOR_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterValue:
+    key: str
+    label: str
+    unit: str
+    valid_from: date | None   # None: the catalog default (no row stored)
+    value: Decimal
+    note: str
+    created_by: str            # user name of who entered it ("" for a default)
+    id: int | None = None
+
+
+def spec_of(key: str) -> ParameterSpec:
+    try:
+        return PARAMETERS[key]
+    except KeyError:
+        raise NotFound(f"Parâmetro desconhecido: {key}.") from None
+
+
+def format_value(value: Decimal, unit: str) -> str:
+    """`R$ 1.234,56`, `5,00 %`, `15 dias` — as the screens and messages show a parameter."""
+    from babel.numbers import format_currency, format_decimal
+
+    if unit == "R$":
+        return format_currency(value, "BRL", locale="pt_BR")
+    text = format_decimal(value, locale="pt_BR", decimal_quantization=False)
+    return text if unit == "0/1" else f"{text} {unit}"
+
+
+def _fmt_date(d: date) -> str:
+    return d.strftime("%d/%m/%Y")
+
+
+def validate(key: str, valid_from: object, value: object) -> list[Problem]:
+    """Problems of a new parameter value (empty when it may be saved)."""
+    problems: list[Problem] = []
+    spec = PARAMETERS.get(key)
+    if spec is None:
+        return [Problem("key", f"Parâmetro desconhecido: {key}.")]
+    if not isinstance(valid_from, date):
+        problems.append(Problem("valid_from", "Informe a data de início da vigência."))
+    elif not 2000 <= valid_from.year <= 2999:
+        problems.append(Problem("valid_from", "Data de início da vigência fora do intervalo aceito (2000–2999)."))
+    try:
+        number = value if isinstance(value, Decimal) else Decimal(str(value).strip().replace(",", "."))
+        if isinstance(value, float):
+            raise InvalidOperation
+        if not number.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        problems.append(Problem("value", f"{spec.label}: valor numérico inválido ({value!r})."))
+        return problems
+    if spec.integer and number != number.to_integral_value():
+        problems.append(Problem("value", f"{spec.label}: informe um número inteiro de {spec.unit}."))
+    if spec.minimum is not None and number < spec.minimum:
+        problems.append(Problem(
+            "value", f"{spec.label}: o valor mínimo é {format_value(spec.minimum, spec.unit)}.", spec.article))
+    if spec.maximum is not None and number > spec.maximum:
+        problems.append(Problem(
+            "value", f"{spec.label}: o valor máximo é {format_value(spec.maximum, spec.unit)}.", spec.article))
+    if key == "upfm_value" and number <= 0:
+        problems.append(Problem("value", "O valor da UPFM deve ser maior que zero.", spec.article))
+    return problems
+
+
+def _to_decimal(value) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value).strip().replace(",", "."))
+
+
+def _row_value(row) -> ParameterValue:
+    spec = PARAMETERS.get(row.key)
+    return ParameterValue(
+        key=row.key, label=spec.label if spec else row.key, unit=spec.unit if spec else "",
+        valid_from=row.valid_from, value=_normalize(row.value, spec), note=row.note or "",
+        created_by=row.creator_username or "", id=row.id,
+    )
+
+
+def _normalize(value: Decimal, spec: ParameterSpec | None) -> Decimal:
+    """Drop the storage scale: 10.000000 → 10, 2.500000 → 2.5, R$ 120.500000 → 120.50."""
+    if spec is not None and spec.integer or value == value.to_integral_value():
+        if spec is not None and spec.unit == "R$":
+            return value.quantize(Decimal("0.01"))
+        return value.quantize(Decimal(1))
+    if spec is not None and spec.unit == "R$" and value == value.quantize(Decimal("0.01")):
+        return value.quantize(Decimal("0.01"))
+    return value.normalize()
+
+
+def _select_rows():
+    from sqlalchemy import select
+
+    from desktop.models.admin import Parameter, User
+
+    return (
+        select(Parameter.id, Parameter.key, Parameter.valid_from, Parameter.value, Parameter.note,
+               User.username.label("creator_username"))
+        .outerjoin(User, User.id == Parameter.created_by)
+    )
+
+
+def list_parameters(db, key: str | None = None) -> list[ParameterValue]:
+    """Every stored row (all keys, or one), by key and then newest first; history included."""
+    from desktop.models.admin import Parameter
+
+    stmt = _select_rows().order_by(Parameter.key, Parameter.valid_from.desc())
+    if key is not None:
+        stmt = stmt.where(Parameter.key == key)
+    with db.session(write=False) as s:
+        return [_row_value(r) for r in s.execute(stmt)]
+
+
+def current_parameters(db, on: date) -> list[ParameterValue]:
+    """One line per catalog entry with the value in force on `on` (the default when nothing was entered).
+
+    For `upfm_value` the line is the value of the year of `on` (or of the latest year entered before it)."""
+    from desktop.models.admin import Parameter
+
+    out: list[ParameterValue] = []
+    with db.session(write=False) as s:
+        for key, spec in PARAMETERS.items():
+            row = s.execute(
+                _select_rows().where(Parameter.key == key, Parameter.valid_from <= on)
+                .order_by(Parameter.valid_from.desc()).limit(1)
+            ).first()
+            if row is not None:
+                out.append(_row_value(row))
+            elif spec.default is not None:
+                out.append(ParameterValue(key, spec.label, spec.unit, None, spec.default, "Valor padrão", ""))
+    return out
+
+
+def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") -> ParameterValue:
+    """Record a new value of `key` valid from `valid_from` (gestor or administrador). Never overwrites: the
+    same key and date twice is refused, and so is a date before the latest one already recorded (which would
+    rewrite the past); the UPFM value may still be entered for a year that has none."""
+    from sqlalchemy import func, select
+
+    from desktop.models.admin import Parameter
+    from desktop.services import audit
+    from desktop.services.base import require_role
+
+    require_role(actor, *EDITOR_ROLES)
+    problems = validate(key, valid_from, value)
+    if problems:
+        raise ValidationError(problems)
+    spec = PARAMETERS[key]
+    number = _to_decimal(value)
+    note = (note or "").strip()
+    with db.session() as s:
+        same = s.scalar(select(Parameter.id).where(Parameter.key == key, Parameter.valid_from == valid_from))
+        if same is not None:
+            current = s.get(Parameter, same)
+            raise ConflictError(
+                f"{spec.label}: já existe um valor vigente a partir de {_fmt_date(valid_from)} "
+                f"({format_value(_normalize(current.value, spec), spec.unit)}). Os valores não são alterados: "
+                f"cadastre o novo valor com outra data de início."
+            )
+        latest = s.scalar(select(func.max(Parameter.valid_from)).where(Parameter.key == key))
+        if latest is not None and valid_from < latest:
+            year_free = key == "upfm_value" and s.scalar(
+                select(func.count()).select_from(Parameter).where(
+                    Parameter.key == key,
+                    Parameter.valid_from >= date(valid_from.year, 1, 1),
+                    Parameter.valid_from <= date(valid_from.year, 12, 31),
+                )
+            ) == 0
+            if not year_free:
+                raise ConflictError(
+                    f"{spec.label}: já há valor vigente a partir de {_fmt_date(latest)}. Um novo valor deve "
+                    f"valer a partir dessa data ou depois — o histórico não é reescrito."
+                )
+        row = Parameter(key=key, valid_from=valid_from, value=number, note=note, created_by=actor.user_id)
+        s.add(row)
+        s.flush()
+        audit.record(s, actor, "parameter.set", "parameter", str(row.id), None,
+                     {"key": key, "valid_from": valid_from.isoformat(), "value": str(number), "note": note})
+        result = ParameterValue(key, spec.label, spec.unit, valid_from, _normalize(number, spec), note,
+                                actor.username, row.id)
+    return result
+
+
+def set_upfm_value(db, actor, year: int, value, note: str = "") -> ParameterValue:
+    """The UPFM value of a year (valid from 1 January of that year)."""
+    return set_parameter(db, actor, "upfm_value", date(year, 1, 1), value, note)
+
+
+def parameter_value_in(session, key: str, on: date) -> Decimal:
+    """Same as `parameter_value`, inside a session another service already opened."""
+    from sqlalchemy import select
+
+    from desktop.models.admin import Parameter
+
+    spec = spec_of(key)
+    value = session.scalar(
+        select(Parameter.value).where(Parameter.key == key, Parameter.valid_from <= on)
+        .order_by(Parameter.valid_from.desc()).limit(1)
+    )
+    if value is None:
+        if spec.default is None:
+            raise NotFound(f"{spec.label}: nenhum valor cadastrado vigente em {_fmt_date(on)}.")
+        return spec.default
+    return _normalize(value, spec)
+
+
+def parameter_value(db, key: str, on: date) -> Decimal:
+    """The value of `key` in force on `on`: the row with the greatest valid_from ≤ on, else the default."""
+    with db.session(write=False) as s:
+        return parameter_value_in(s, key, on)
+
+
+def upfm_value_in(session, year: int) -> Decimal:
+    from sqlalchemy import select
+
+    from desktop.models.admin import Parameter
+
+    value = session.scalar(
+        select(Parameter.value).where(
+            Parameter.key == "upfm_value",
+            Parameter.valid_from >= date(year, 1, 1),
+            Parameter.valid_from <= date(year, 12, 31),
+        ).order_by(Parameter.valid_from.desc()).limit(1)
+    )
+    if value is None:
+        raise NotFound(
+            f"Não há valor da UPFM cadastrado para {year}. Peça ao gestor que cadastre o valor de {year} em "
+            f"Administração → Parâmetros (Art. 25)."
+        )
+    return value.quantize(Decimal("0.01")) if value == value.quantize(Decimal("0.01")) else value
+
+
+def upfm_value(db, year: int) -> Decimal:
+    """R$ per UPFM in `year` (Art. 25: fines in UPFM; reais use the value of the year the auto was drawn up)."""
+    with db.session(write=False) as s:
+        return upfm_value_in(s, year)
+
+
+def seed_defaults(session, actor, valid_from: date = LAW_IN_FORCE) -> None:
+    """Rows of every catalog default (set-up). Keys that already have a row are left alone."""
+    from sqlalchemy import select
+
+    from desktop.models.admin import Parameter
+
+    existing = set(session.scalars(select(Parameter.key).distinct()))
+    for key, spec in PARAMETERS.items():
+        if spec.default is None or key in existing:
+            continue
+        session.add(Parameter(key=key, valid_from=valid_from, value=spec.default,
+                              note="Valor padrão da instalação", created_by=actor.user_id))

@@ -1,0 +1,308 @@
+"""First start: the municipality's settings, the UPFM value, the default parameters, the signing key and the
+first administrator — all in one transaction (issue 2). Also the settings screen's read and update.
+
+The first user receives the roles **administrador and gestor**: in a fresh installation somebody must be able both
+to manage users and to enter the parameters and legal decisions; the administrator can later create a separate
+gestor and remove the role from themself (services.users keeps one active administrador at all times).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, NotFound, ValidationError
+
+FIRST_USER_ROLES = frozenset({Role.ADMINISTRADOR, Role.GESTOR})
+UFS = frozenset(
+    "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
+)
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MAX_BRASAO_BYTES = 2 * 1024 * 1024
+MAX_PIX_KEY = 77     # BACEN: a PIX key (random EVP, e-mail, phone, CPF/CNPJ) has at most 77 characters
+_PHONE_SHORT = re.compile(r"^\d{3,4}$")  # 156 and similar municipal service numbers
+
+
+@dataclass(frozen=True, slots=True)
+class MunicipalityDraft:
+    """What the setup wizard and the settings screen collect. `upfm_year`/`upfm_value` are required by
+    `initialize`; `update_municipality` ignores them (the UPFM table is kept in Parâmetros). On update,
+    `brasao_png=None` keeps the current image."""
+
+    name: str
+    uf: str
+    secretariat: str
+    ouvidoria_phone: str
+    upfm_year: int | None = None
+    upfm_value: Decimal | None = None
+    brasao_png: bytes | None = None
+    pix_key: str | None = None
+    cnpj: str | None = None
+    address: str | None = None
+    febraban_agreement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AdminDraft:
+    username: str
+    full_name: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class MunicipalityInfo:
+    name: str
+    uf: str
+    secretariat: str
+    ouvidoria_phone: str
+    brasao_png: bytes | None
+    pix_key: str | None
+    cnpj: str | None
+    address: str | None
+    febraban_agreement: str | None
+    signing_public_key: bytes | None
+    version: int
+
+    @property
+    def title(self) -> str:
+        """"Prefeitura Municipal de Chapada dos Guimarães–MT"."""
+        return f"Prefeitura Municipal de {self.name}–{self.uf}"
+
+
+def _digits(text: str | None) -> str:
+    return "".join(ch for ch in (text or "") if ch.isdigit())
+
+
+def phone_problems(phone: str | None, field: str = "ouvidoria_phone") -> list[Problem]:
+    """A Brazilian phone: DDD + 8 or 9 digits, a 0800/0300 number, or a short service number (156)."""
+    digits = _digits(phone)
+    if not digits:
+        return [Problem(field, "Informe o telefone da Ouvidoria (impresso no adesivo do veículo).", "Art. 14")]
+    ok = (
+        (len(digits) in (10, 11) and digits[0] != "0" and digits[:2] >= "11")
+        or (len(digits) == 11 and digits[:4] in ("0800", "0300", "0500", "0900"))
+        or bool(_PHONE_SHORT.match(digits))
+    )
+    if not ok:
+        return [Problem(field, "Telefone inválido: use DDD e número, por exemplo (65) 3301-1234, "
+                               "ou um número 0800.", "Art. 14")]
+    return []
+
+
+def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Problem]:
+    problems: list[Problem] = []
+    if not (draft.name or "").strip():
+        problems.append(Problem("name", "Informe o nome do município."))
+    elif len(draft.name.strip()) > 120:
+        problems.append(Problem("name", "O nome do município deve ter no máximo 120 caracteres."))
+    uf = (draft.uf or "").strip().upper()
+    if len(uf) != 2 or not uf.isalpha():
+        problems.append(Problem("uf", "A UF deve ter duas letras (ex.: MT)."))
+    elif uf not in UFS:
+        problems.append(Problem("uf", f"UF desconhecida: {uf}."))
+    if not (draft.secretariat or "").strip():
+        problems.append(Problem("secretariat", "Informe a secretaria responsável."))
+    elif len(draft.secretariat.strip()) > 200:
+        problems.append(Problem("secretariat", "O nome da secretaria deve ter no máximo 200 caracteres."))
+    problems += phone_problems(draft.ouvidoria_phone)
+    if initial:
+        if not isinstance(draft.upfm_year, int) or not 2000 <= draft.upfm_year <= 2999:
+            problems.append(Problem("upfm_year", "Informe o ano do valor da UPFM (ex.: 2026)."))
+        value = draft.upfm_value
+        try:
+            if value is None or isinstance(value, float):
+                raise InvalidOperation
+            value = Decimal(str(value).replace(",", ".")) if not isinstance(value, Decimal) else value
+            if not value.is_finite():
+                raise InvalidOperation
+        except (InvalidOperation, ValueError):
+            problems.append(Problem("upfm_value", "Informe o valor da UPFM em reais (ex.: 112,45).", "Art. 25"))
+        else:
+            if value <= 0:
+                problems.append(Problem("upfm_value", "O valor da UPFM deve ser maior que zero.", "Art. 25"))
+            elif value > Decimal("100000"):
+                problems.append(Problem("upfm_value", "Valor da UPFM alto demais; confira os dígitos.", "Art. 25"))
+    if draft.brasao_png is not None:
+        if not draft.brasao_png.startswith(PNG_MAGIC):
+            problems.append(Problem("brasao_png", "O brasão deve ser uma imagem PNG."))
+        elif len(draft.brasao_png) > MAX_BRASAO_BYTES:
+            problems.append(Problem("brasao_png", "A imagem do brasão deve ter no máximo 2 MB."))
+    if draft.pix_key is not None and len(draft.pix_key.strip()) > MAX_PIX_KEY:
+        problems.append(Problem("pix_key", f"A chave PIX tem no máximo {MAX_PIX_KEY} caracteres."))
+    if draft.cnpj:
+        from desktop.domain import validate_cnpj
+
+        problem = validate_cnpj(draft.cnpj, field="cnpj", required=False)
+        if problem is not None:
+            problems.append(problem)
+    if draft.febraban_agreement and not (_digits(draft.febraban_agreement) == draft.febraban_agreement.strip()
+                                         and len(draft.febraban_agreement.strip()) == 4):
+        problems.append(Problem("febraban_agreement",
+                                "O código do órgão na FEBRABAN tem 4 dígitos (guias de arrecadação)."))
+    return problems
+
+
+def admin_problems(admin: AdminDraft) -> list[Problem]:
+    from desktop.services.auth import normalize_username, password_problems, username_problems
+
+    problems = username_problems(admin.username)
+    if not (admin.full_name or "").strip():
+        problems.append(Problem("full_name", "Informe o nome completo do administrador."))
+    problems += password_problems(admin.password, "password", normalize_username(admin.username))
+    return problems
+
+
+def needs_setup(db) -> bool:
+    """True until `initialize` has run (no settings row yet)."""
+    from sqlalchemy import select
+
+    from desktop.models.admin import MunicipalitySettings
+
+    with db.session(write=False) as s:
+        return s.scalar(select(MunicipalitySettings.id).where(MunicipalitySettings.id == 1)) is None
+
+
+def new_signing_key() -> tuple[bytes, bytes]:
+    """(private, public) raw 32-byte Ed25519 keys; the sticker's QR payload is signed with it (issue 7)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    private = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                serialization.NoEncryption())
+    public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return private, public
+
+
+def _clean_cnpj(text: str | None) -> str | None:
+    from desktop.domain import normalize_cnpj
+
+    return normalize_cnpj(text) or None
+
+
+def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft):
+    """Create the settings row, the UPFM value of `upfm_year`, the default parameters, the Ed25519 signing key
+    and the first administrator (roles administrador + gestor) in one transaction. Returns the admin's Actor."""
+    from sqlalchemy import select
+
+    from desktop.models.admin import MunicipalitySettings, Parameter, User
+    from desktop.services import audit, parameters
+    from desktop.services.auth import actor_of, hash_password, normalize_username
+
+    problems = municipality_problems(municipality, initial=True) + admin_problems(admin)
+    if problems:
+        raise ValidationError(problems)
+    upfm = municipality.upfm_value if isinstance(municipality.upfm_value, Decimal) else \
+        Decimal(str(municipality.upfm_value).replace(",", "."))
+    private, public = new_signing_key()
+    username = normalize_username(admin.username)
+    with db.session() as s:
+        if s.scalar(select(MunicipalitySettings.id)) is not None:
+            raise ConflictError("O programa já foi configurado; altere os dados em Administração → Município.")
+        if s.scalar(select(User.id).where(User.username == username)) is not None:
+            raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
+        user = User(username=username, full_name=admin.full_name.strip(), password_hash=hash_password(admin.password),
+                    active=True, failed_logins=0)
+        user.set_roles(FIRST_USER_ROLES)
+        s.add(user)
+        s.flush()
+        actor = actor_of(user)
+        settings = MunicipalitySettings(
+            id=1, name=municipality.name.strip(), uf=municipality.uf.strip().upper(),
+            secretariat=municipality.secretariat.strip(), ouvidoria_phone=municipality.ouvidoria_phone.strip(),
+            brasao_png=municipality.brasao_png, pix_key=(municipality.pix_key or "").strip() or None,
+            cnpj=_clean_cnpj(municipality.cnpj), address=(municipality.address or "").strip() or None,
+            febraban_agreement=(municipality.febraban_agreement or "").strip() or None,
+            signing_private_key=private, signing_public_key=public,
+        )
+        s.add(settings)
+        # The UPFM value of the year, unless an earlier run (e.g. demo data) already has a row that day.
+        upfm_from = date(municipality.upfm_year, 1, 1)
+        if s.scalar(select(Parameter.id).where(Parameter.key == "upfm_value",
+                                               Parameter.valid_from == upfm_from)) is None:
+            s.add(Parameter(key="upfm_value", valid_from=upfm_from, value=upfm,
+                            note="Informado na configuração inicial", created_by=user.id))
+        parameters.seed_defaults(s, actor)
+        s.flush()
+        audit.record(s, actor, "user.create", "user", str(user.id), None,
+                     {"username": user.username, "full_name": user.full_name,
+                      "roles": sorted(r.value for r in FIRST_USER_ROLES), "active": True})
+        audit.record(s, actor, "setup.initialize", "municipality", "1", None, {
+            **_settings_snapshot(settings),
+            "upfm_year": municipality.upfm_year, "upfm_value": str(upfm),
+            "default_parameters": {k: str(p.default) for k, p in parameters.PARAMETERS.items()
+                                   if p.default is not None},
+        })
+    return actor
+
+
+def _settings_snapshot(row) -> dict:
+    """What the audit log keeps of the settings (no private key; the brasão by size only)."""
+    return {
+        "name": row.name, "uf": row.uf, "secretariat": row.secretariat, "ouvidoria_phone": row.ouvidoria_phone,
+        "pix_key": row.pix_key, "cnpj": row.cnpj, "address": row.address,
+        "febraban_agreement": row.febraban_agreement,
+        "brasao_png_bytes": len(row.brasao_png) if row.brasao_png else 0,
+    }
+
+
+def _info(row) -> MunicipalityInfo:
+    return MunicipalityInfo(
+        name=row.name, uf=row.uf, secretariat=row.secretariat, ouvidoria_phone=row.ouvidoria_phone,
+        brasao_png=row.brasao_png, pix_key=row.pix_key, cnpj=row.cnpj, address=row.address,
+        febraban_agreement=row.febraban_agreement, signing_public_key=row.signing_public_key, version=row.version,
+    )
+
+
+def _load(s):
+    from desktop.models.admin import MunicipalitySettings
+
+    row = s.get(MunicipalitySettings, 1)
+    if row is None:
+        raise NotFound("O programa ainda não foi configurado (falta a configuração inicial do município).")
+    return row
+
+
+def get_municipality(db) -> MunicipalityInfo:
+    with db.session(write=False) as s:
+        return _info(_load(s))
+
+
+def signing_private_key(db) -> bytes:
+    """The raw Ed25519 private key that signs sticker payloads (reports; never shown to users)."""
+    with db.session(write=False) as s:
+        key = _load(s).signing_private_key
+        if key is None:
+            raise NotFound("A chave de assinatura do município não foi criada.")
+        return key
+
+
+def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:
+    """Change the settings (administrador). The UPFM fields of the draft are ignored (see Parâmetros)."""
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, Role.ADMINISTRADOR)
+    problems = municipality_problems(draft, initial=False)
+    if problems:
+        raise ValidationError(problems)
+    with db.session() as s:
+        row = _load(s)
+        check_version(row, expected_version)
+        before = _settings_snapshot(row)
+        row.name = draft.name.strip()
+        row.uf = draft.uf.strip().upper()
+        row.secretariat = draft.secretariat.strip()
+        row.ouvidoria_phone = draft.ouvidoria_phone.strip()
+        if draft.brasao_png is not None:
+            row.brasao_png = draft.brasao_png
+        row.pix_key = (draft.pix_key or "").strip() or None
+        row.cnpj = _clean_cnpj(draft.cnpj)
+        row.address = (draft.address or "").strip() or None
+        row.febraban_agreement = (draft.febraban_agreement or "").strip() or None
+        s.flush()
+        audit.record(s, actor, "municipality.update", "municipality", "1", before, _settings_snapshot(row))
+        return _info(row)
