@@ -1,0 +1,53 @@
+"""The append-only ledger (SPEC §3, Art. 25, Art. 28): a balance is the sum of entries, never stored."""
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from desktop.domain import EntryKind, LedgerEntry, balance, entry_problems, reversal_of
+
+D = date
+DEBIT = LedgerEntry(EntryKind.DEBIT, D(2026, 3, 1), Decimal("40"), id=1)
+COSTS = LedgerEntry(EntryKind.COSTS, D(2026, 3, 2), Decimal("5.5"), id=2)
+PAYMENT = LedgerEntry(EntryKind.PAYMENT, D(2026, 4, 1), Decimal("-20"), id=3)
+
+
+def test_spec3_balance_is_the_sum_of_entries():
+    assert balance([]) == Decimal(0)
+    assert balance([DEBIT, COSTS, PAYMENT]) == Decimal("25.5")
+    assert balance([Decimal("1.25"), Decimal("-0.25")]) == Decimal("1.00")
+
+
+def test_spec3_balance_at_any_date():
+    assert balance([DEBIT, COSTS, PAYMENT], until=D(2026, 3, 31)) == Decimal("45.5")
+    assert balance([DEBIT, COSTS, PAYMENT], until=D(2026, 2, 28)) == 0
+
+
+def test_spec3_cancellation_posts_a_reversing_entry_pointing_at_its_origin():
+    reversal = reversal_of(DEBIT, D(2026, 5, 1), "Auto cancelado: erro de digitação da placa")
+    assert (reversal.kind, reversal.amount, reversal.origin) == (EntryKind.REVERSAL, Decimal("-40"), 1)
+    assert entry_problems(reversal) == []
+    assert balance([DEBIT, reversal]) == 0
+    with pytest.raises(ValueError):
+        reversal_of(LedgerEntry(EntryKind.DEBIT, D(2026, 3, 1), Decimal("40")), D(2026, 5, 1), "sem id")
+
+
+@pytest.mark.parametrize("entry, field", [
+    pytest.param(LedgerEntry(EntryKind.DEBIT, D(2026, 1, 1), Decimal("-40")), "amount", id="art25-debit-negative"),
+    pytest.param(LedgerEntry(EntryKind.COSTS, D(2026, 1, 1), Decimal("-1")), "amount", id="art28-costs-negative"),
+    pytest.param(LedgerEntry(EntryKind.PAYMENT, D(2026, 1, 1), Decimal("10")), "amount", id="payment-positive"),
+    pytest.param(LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-5")), "reason",
+                 id="reduction-without-reason"),
+    pytest.param(LedgerEntry(EntryKind.REVERSAL, D(2026, 1, 1), Decimal("-5"), "erro"), "origin",
+                 id="reversal-without-origin"),
+    pytest.param(LedgerEntry(EntryKind.DEBIT, D(2026, 1, 1), Decimal("0")), "amount", id="zero"),
+    pytest.param(LedgerEntry(EntryKind.DEBIT, D(2026, 1, 1), 40.0), "amount", id="float"),
+])
+def test_spec3_entry_problems(entry, field):
+    assert field in [p.field for p in entry_problems(entry)]
+
+
+def test_spec3_good_entries_have_no_problems():
+    for entry in (DEBIT, COSTS, PAYMENT, LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-10"), "decisão")):
+        assert entry_problems(entry) == []
+    assert EntryKind.COSTS.label.endswith("(Art. 28)")
