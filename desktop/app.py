@@ -200,4 +200,7 @@ def run_gui(db_url: str | None = None) -> int:
         window.show()
         return app.exec()
     finally:
+        from desktop.tasks import shutdown
+
+        shutdown()
         db.dispose()

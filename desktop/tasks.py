@@ -217,3 +217,11 @@ class Task:
             import sys
 
             print(getattr(error, "__traceback_text__", repr(error)), file=sys.stderr)
+
+
+def shutdown(timeout_ms: int = 5000) -> bool:
+    """Ask every running job to stop and wait for the workers (at exit: no Python code may run in a worker while
+    the interpreter finalizes). True when all finished in time."""
+    for task in list(_running):
+        task.cancel()
+    return QThreadPool.globalInstance().waitForDone(timeout_ms)

@@ -14,8 +14,9 @@ DEFAULT_UF = "MT"
 class MunicipalityForm(QWidget):
     """Name, UF, secretariat, Ouvidoria phone (Art. 14: printed on the sticker), brasão, PIX key (optional)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, extended: bool = False):
         super().__init__(parent)
+        self.extended = extended
         self.name_edit = QLineEdit(DEFAULT_NAME, self)
         self.uf_combo = QComboBox(self)
         self.uf_combo.addItems(UFS)
@@ -26,19 +27,33 @@ class MunicipalityForm(QWidget):
         self.brasao = BrasaoChooser(self)
         self.pix_edit = QLineEdit(self)
         self.pix_edit.setPlaceholderText("opcional — CNPJ, e-mail, telefone ou chave aleatória")
+        self.cnpj_edit = QLineEdit(self)
+        self.cnpj_edit.setPlaceholderText("00.000.000/0000-00 (opcional)")
+        self.address_edit = QLineEdit(self)
+        self.address_edit.setPlaceholderText("opcional — impresso no cabeçalho dos documentos")
+        self.febraban_edit = QLineEdit(self)
+        self.febraban_edit.setInputMask("9999;_")
+        self.febraban_edit.setMaximumWidth(90)
 
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        for field, label, widget in (
+        rows = [
             ("name", "Município:", self.name_edit),
             ("uf", "UF:", self.uf_combo),
             ("secretariat", "Secretaria responsável:", self.secretariat_edit),
             ("ouvidoria_phone", "Telefone da Ouvidoria:", self.phone_edit),
             ("brasao_png", "Brasão:", self.brasao),
             ("pix_key", "Chave PIX da Prefeitura:", self.pix_edit),
-        ):
+        ]
+        if extended:
+            rows += [("cnpj", "CNPJ da Prefeitura:", self.cnpj_edit),
+                     ("address", "Endereço:", self.address_edit),
+                     ("febraban_agreement", "Código FEBRABAN do órgão:", self.febraban_edit)]
+        for widget in (self.cnpj_edit, self.address_edit, self.febraban_edit):
+            widget.setVisible(extended)
+        for field, label, widget in rows:
             message = error_label(self)
             box = QVBoxLayout()
             box.setSpacing(2)
@@ -58,7 +73,7 @@ class MunicipalityForm(QWidget):
     def values(self) -> dict:
         """The fields as MunicipalityDraft keyword arguments (without the UPFM)."""
         pix = self.pix_edit.text().strip()
-        return {
+        values = {
             "name": self.name_edit.text().strip(),
             "uf": self.uf_combo.currentText(),
             "secretariat": self.secretariat_edit.text().strip(),
@@ -66,6 +81,11 @@ class MunicipalityForm(QWidget):
             "brasao_png": self.brasao.png(),
             "pix_key": pix or None,
         }
+        if self.extended:
+            values["cnpj"] = self.cnpj_edit.text().strip() or None
+            values["address"] = self.address_edit.text().strip() or None
+            values["febraban_agreement"] = self.febraban_edit.text().strip() or None
+        return values
 
     def set_values(self, info) -> None:
         """Fill from a MunicipalityInfo (any object with the same attribute names)."""
@@ -75,3 +95,11 @@ class MunicipalityForm(QWidget):
         self.phone_edit.setText(getattr(info, "ouvidoria_phone", "") or "")
         self.brasao.set_png(getattr(info, "brasao_png", None))
         self.pix_edit.setText(getattr(info, "pix_key", "") or "")
+        cnpj = getattr(info, "cnpj", None)
+        if cnpj:
+            from desktop.domain import format_cnpj
+
+            cnpj = format_cnpj(cnpj)
+        self.cnpj_edit.setText(cnpj or "")
+        self.address_edit.setText(getattr(info, "address", "") or "")
+        self.febraban_edit.setText(getattr(info, "febraban_agreement", "") or "")

@@ -18,8 +18,15 @@ DEMO_SEED = 2103  # Lei nº 2.103/2025: any fixed number makes the demo reproduc
 
 PAGE_WELCOME, PAGE_MUNICIPALITY, PAGE_UPFM, PAGE_ADMIN, PAGE_DEMO = range(5)
 
-PASSWORD_RULES = ("A senha deve ter pelo menos 8 caracteres, com letras e números, e não pode conter o nome "
-                  "de usuário.")
+
+
+def password_rules() -> str:
+    """The rules of services.auth.password_problems, said to the user before they type."""
+    from desktop.services.auth import LOCK_MINUTES, MAX_FAILED_LOGINS, MIN_PASSWORD_LENGTH
+
+    return (f"pelo menos {MIN_PASSWORD_LENGTH} caracteres, não só espaços e diferente do nome de acesso. "
+            f"Depois de {MAX_FAILED_LOGINS} senhas erradas seguidas a conta fica bloqueada por {LOCK_MINUTES} "
+            "minutos.")
 
 
 def _note(text: str, parent=None) -> QLabel:
@@ -122,7 +129,7 @@ class AdminPage(QWizardPage):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        for field, label, widget in (("username", "Usuário:", self.username_edit),
+        for field, label, widget in (("username", "Nome de acesso:", self.username_edit),
                                      ("full_name", "Nome completo:", self.full_name_edit),
                                      ("password", "Senha:", self.password_edit),
                                      ("password_confirm", "Confirme a senha:", self.confirm_edit)):
@@ -135,8 +142,8 @@ class AdminPage(QWizardPage):
             self.errors.add(field, widget, message)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        self.rules = _note(f"<b>Regras da senha:</b> {PASSWORD_RULES} Depois de 5 senhas erradas a conta fica "
-                           "bloqueada por 15 minutos.", self)
+        self.rules = _note(f"<b>Regras da senha:</b> {password_rules()}<br>Este primeiro usuário recebe os "
+                           "perfis Administrador e Gestor; depois você pode criar os demais usuários.", self)
         layout.addWidget(self.rules)
         layout.addWidget(self.general_error)
         layout.addStretch(1)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableV
 from desktop.views.formatting import fold, format_date, format_datetime, format_decimal_br
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1      # the row object itself
-SORT_ROLE = Qt.ItemDataRole.UserRole + 2     # a value that sorts correctly (dates as dates, numbers as numbers)
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3   # the whole row folded to lower case without accents
 
 
@@ -48,15 +47,18 @@ class Column:
         value = self.value(row)
         return self.text(value) if self.text is not None else default_text(value)
 
-    def sort_key(self, row: Any) -> Any:
+    def sort_key(self, row: Any) -> tuple:
+        """A key that orders every kind of value: empty first, then numbers, dates and texts (accent-free)."""
         value = self.value(row)
         if value is None:
-            return ""
+            return (0, "")
         if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, (date, datetime)):
-            return value.isoformat()
-        return fold(self.display(row))
+            return (1, Decimal(value))
+        if isinstance(value, datetime):
+            return (2, value.isoformat())
+        if isinstance(value, date):
+            return (2, value.isoformat())
+        return (3, fold(self.display(row)))
 
 
 class RecordTableModel(QAbstractTableModel):
@@ -81,6 +83,9 @@ class RecordTableModel(QAbstractTableModel):
     def row_at(self, row: int) -> Any:
         return self._rows[row]
 
+    def column(self, index: int) -> Column:
+        return self._columns[index]
+
     # -- Qt model interface ---------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -103,8 +108,6 @@ class RecordTableModel(QAbstractTableModel):
                 numeric = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
                 align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
             return int(align | Qt.AlignmentFlag.AlignVCenter)
-        if role == SORT_ROLE:
-            return column.sort_key(row)
         if role == SEARCH_ROLE:
             return self._search[index.row()]
         if role == ROW_ROLE:
@@ -131,7 +134,6 @@ class FoldingFilterProxy(QSortFilterProxyModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._words: list[str] = []
-        self.setSortRole(SORT_ROLE)
 
     def set_filter_text(self, text: str) -> None:
         if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.9
@@ -141,6 +143,13 @@ class FoldingFilterProxy(QSortFilterProxyModel):
         else:
             self._words = fold(text).split()
             self.invalidateFilter()
+
+    def lessThan(self, left: QModelIndex | QPersistentModelIndex,
+                 right: QModelIndex | QPersistentModelIndex) -> bool:
+        """Sort by the Python value of the column (dates as dates, numbers as numbers), not by the text shown."""
+        source = self.sourceModel()
+        column = source.column(left.column())
+        return column.sort_key(source.row_at(left.row())) < column.sort_key(source.row_at(right.row()))
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         if not self._words:

@@ -31,6 +31,7 @@ MUNICIPAL_COLUMNS = (
     Column("Nome", lambda h: h.name),
     Column("Tipo", lambda h: KIND_LABELS.get(h.kind, h.kind)),
     Column("Situação", lambda h: "Em vigor" if h.active else "Removido"),
+    Column("Motivo da remoção", lambda h: getattr(h, "removed_reason", None) or ""),
 )
 
 STATE_COLUMNS = (

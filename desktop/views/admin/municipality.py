@@ -15,7 +15,7 @@ class MunicipalityScreen(QWidget):
 
         self.db, self.actor = db, actor
         self.info = None
-        self.form = MunicipalityForm(self)
+        self.form = MunicipalityForm(self, extended=True)
         self.save_button = QPushButton("Salvar", self)
         self.reload_button = QPushButton("Recarregar", self)
         self.save_button.clicked.connect(lambda: self.save())

@@ -11,27 +11,28 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from desktop.views.formatting import format_brl, format_decimal_br
+from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import (DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date, show_error)
 
 
 def format_value(value, unit: str) -> str:
+    """As services.parameters shows a value: R$ 1.234,56 · 5 % · 15 dias · 10 UPFM."""
     if value is None:
         return ""
-    if unit.strip().upper() in ("R$", "BRL"):
-        return format_brl(value)
-    text = format_decimal_br(value)
-    if not unit:
-        return text
-    return f"{text}{unit}" if unit.strip() == "%" else f"{text} {unit}"
+    from desktop.services import parameters
+
+    return parameters.format_value(value, unit)
 
 
 def standing(row, rows, today: date) -> str:
     """"Em vigor" for the row that applies today, "Futuro" for later ones, "Substituído" for older ones."""
+    if row.valid_from is None:
+        return "Padrão (nenhum valor registrado)"
     if row.valid_from > today:
         return "Futuro"
-    current = max((r.valid_from for r in rows if r.valid_from <= today), default=None)
+    current = max((r.valid_from for r in rows if r.valid_from is not None and r.valid_from <= today),
+                  default=None)
     return "Em vigor" if row.valid_from == current else "Substituído"
 
 
@@ -117,8 +118,11 @@ class ParametersScreen(QWidget):
             item.setToolTip(spec.key)
         self.keys.setMinimumWidth(240)
         self.title = QLabel(self)
+        self.details = QLabel(self)
+        self.details.setWordWrap(True)
+        self.details.setStyleSheet("color: #555;")
         self.table = RecordTable((
-            Column("Válido a partir de", lambda r: r.valid_from),
+            Column("Válido a partir de", lambda r: r.valid_from, text=lambda d: format_date(d) if d else "—"),
             Column("Valor", lambda r: r.value, text=lambda v: format_value(v, self.unit),
                    align=Qt.AlignmentFlag.AlignRight),
             Column("Situação", lambda r: standing(r, self._rows_of(r.key), self.today)),
@@ -134,6 +138,7 @@ class ParametersScreen(QWidget):
         header.addWidget(self.title, 1)
         header.addWidget(self.new_button)
         right_layout.addLayout(header)
+        right_layout.addWidget(self.details)
         right_layout.addWidget(self.table)
         splitter = QSplitter(self)
         splitter.addWidget(self.keys)
@@ -182,7 +187,14 @@ class ParametersScreen(QWidget):
             return
         self.unit = unit = spec.unit or ""
         self.title.setText(f"<b>{spec.label}</b>" + (f" — unidade: {unit}" if unit else ""))
-        rows = sorted(self._rows_of(spec.key), key=lambda r: r.valid_from, reverse=True)
+        rows = sorted(self._rows_of(spec.key), key=lambda r: r.valid_from or date.min, reverse=True)
+        if not rows and spec.default is not None:
+            from desktop.services.parameters import ParameterValue
+
+            rows = [ParameterValue(spec.key, spec.label, spec.unit, None, spec.default, "Valor padrão do catálogo",
+                                   "")]
+        self.details.setText(" ".join(part for part in (
+            f"Base legal: {spec.article}." if spec.article else "", spec.help) if part))
         self.table.set_rows(rows)
 
     def new_value(self) -> None:

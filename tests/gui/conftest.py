@@ -1,0 +1,85 @@
+"""GUI test fixtures: a real SQLite database (migrated once per session, copied per test), initialized through
+the real `services.setup.initialize`, and a place for the settings file."""
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal
+
+import pytest
+
+ADMIN_USER = "admin"
+ADMIN_PASSWORD = "senha-forte-2025"
+
+
+@pytest.fixture(autouse=True)
+def _settings_file(tmp_path, monkeypatch):
+    """Never read or write the real user's settings file; no DESKTOP_DB_URL from the environment."""
+    monkeypatch.setenv("DESKTOP_SETTINGS_FILE", str(tmp_path / "settings.json"))
+    monkeypatch.delenv("DESKTOP_DB_URL", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_job_left_running():
+    """A worker still running Python while the next test (or the interpreter) tears down would crash."""
+    yield
+    from desktop.tasks import shutdown
+
+    assert shutdown(10000), "a background task did not stop"
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    from desktop.db import open_database
+
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    db = open_database(f"sqlite:///{path}")
+    db.dispose()
+    return path
+
+
+@pytest.fixture
+def db(migrated_template, tmp_path):
+    """An empty, migrated SQLite database of this test only (needs the setup wizard)."""
+    from desktop.db import open_database
+
+    path = tmp_path / "transporte.sqlite3"
+    shutil.copyfile(migrated_template, path)
+    database = open_database(f"sqlite:///{path}")
+    yield database
+    database.dispose()
+
+
+def municipality_draft(**changes):
+    from desktop.services.setup import MunicipalityDraft
+
+    values = dict(name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+                  ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("112.45"))
+    values.update(changes)
+    return MunicipalityDraft(**values)
+
+
+@pytest.fixture
+def admin(db):
+    """The database after the first start: returns the first administrator's Actor."""
+    from desktop.services import setup
+
+    return setup.initialize(db, municipality_draft(),
+                            setup.AdminDraft(ADMIN_USER, "Ana Administradora", ADMIN_PASSWORD))
+
+
+@pytest.fixture
+def messages(monkeypatch):
+    """Record QMessageBox.warning/information/critical instead of opening modal boxes."""
+    from PySide6.QtWidgets import QMessageBox
+
+    seen: list[tuple[str, str, str]] = []
+
+    def fake(kind):
+        def show(parent, title, text, *args, **kwargs):
+            seen.append((kind, title, text))
+            return QMessageBox.StandardButton.Ok
+        return show
+
+    for kind in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, kind, staticmethod(fake(kind)))
+    return seen

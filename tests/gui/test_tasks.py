@@ -1,0 +1,102 @@
+"""desktop.tasks: long work off the UI thread, progress and cancel, results back by signal (STYLE: Anki/Orange3)."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from desktop.tasks import PROGRESS_DELAY_MS, Cancelled, Task, TaskState
+
+
+def count_to(state, n, pause=0.0):
+    """A job as the house writes them: a plain function of (state, args) that knows nothing of widgets."""
+    total = 0
+    for i in range(n):
+        if state.cancelled:
+            raise Cancelled()
+        total += i
+        state.progress(i + 1, n, f"Item {i + 1} de {n}")
+        if pause:
+            time.sleep(pause)
+    return total
+
+
+def test_job_function_runs_without_any_widget():
+    seen = []
+    state = TaskState(on_progress=lambda done, total, text: seen.append((done, total, text)))
+    assert count_to(state, 3) == 3
+    assert seen[-1] == (3, 3, "Item 3 de 3")
+    state.cancel()
+    with pytest.raises(Cancelled):
+        count_to(state, 3)
+
+
+def test_task_runs_off_the_ui_thread_and_reports_back_on_it(qtbot):
+    ui_thread = threading.get_ident()
+    threads, results, progress = [], [], []
+
+    def job(state, n):
+        threads.append(threading.get_ident())
+        return count_to(state, n)
+
+    task = (Task(job, 5).success(lambda r: results.append((r, threading.get_ident())))
+            .on_progress(lambda d, t, _text: progress.append((d, t, threading.get_ident()))))
+    task.run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert threads and threads[0] != ui_thread
+    assert results == [(10, ui_thread)]
+    assert progress[-1] == (5, 5, ui_thread)
+    assert all(thread == ui_thread for *_rest, thread in progress)
+
+
+def test_task_failure_comes_back_as_the_exception(qtbot):
+    from desktop.errors import ValidationError
+    from desktop.domain.problems import Problem
+
+    errors = []
+
+    def job(state):
+        raise ValidationError([Problem("cpf", "CPF inválido.")])
+
+    task = Task(job).success(lambda r: pytest.fail("must not succeed")).failure(errors.append)
+    task.run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert isinstance(errors[0], ValidationError)
+    assert errors[0].problems[0].field == "cpf"
+
+
+def test_cancel_stops_the_job(qtbot):
+    errors = []
+    task = Task(count_to, 1000, 0.01).failure(errors.append)
+    task.run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.state.done >= 2, timeout=5000)
+    task.cancel()
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert isinstance(errors[0], Cancelled)
+    assert task.state.done < 1000
+
+
+def test_progress_dialog_only_for_work_longer_than_the_delay(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    quick = Task(count_to, 3).run_in_background(parent, title="Rápido")
+    qtbot.waitUntil(lambda: quick.finished, timeout=5000)
+    qtbot.wait(PROGRESS_DELAY_MS + 100)
+    assert quick._dialog is None
+
+    slow = Task(count_to, 200, 0.01).run_in_background(parent, title="Demorado")
+    qtbot.waitUntil(lambda: slow._dialog is not None and slow._dialog.isVisible(), timeout=3000)
+    dialog = slow._dialog
+    assert dialog.windowTitle() == "Demorado"
+    assert dialog.labelText().startswith("Item ")
+    assert dialog.maximum() == 200
+    from PySide6.QtWidgets import QPushButton
+
+    [button] = [b for b in dialog.findChildren(QPushButton) if b.text() == "Cancelar"]
+    button.click()
+    qtbot.waitUntil(lambda: slow.finished, timeout=5000)
+    assert isinstance(slow.error, Cancelled)
+    assert slow._dialog is None
