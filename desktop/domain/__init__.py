@@ -4,6 +4,7 @@ Every legal date, penalty and eligibility of Lei nº 2.103/2025 is computed here
 its article. `holidays`, `babel` and `validate-docbr` are imported on first use, so importing this package is cheap.
 """
 from desktop.domain import law
+from desktop.domain.authorization import activation_problems
 from desktop.domain.dates import (
     TIMEZONE,
     BusinessCalendar,
@@ -17,6 +18,7 @@ from desktop.domain.dates import (
     local_today,
     period_end,
     platform_data_due,
+    platform_list_due,
     renewal_request_deadline,
     term_end,
 )
@@ -65,6 +67,15 @@ from desktop.domain.formatting import (
     parse_number,
     weekday_name,
 )
+from desktop.domain.inspection import (
+    INSPECTION_CHECKLIST,
+    INSPECTION_ITEMS_BY_KEY,
+    InspectionItem,
+    InspectionKind,
+    inspection_problems,
+    presentation_deadline,
+    regularization_deadline,
+)
 from desktop.domain.ledger import EntryKind, LedgerEntry, balance, entry_problems, reversal_of
 from desktop.domain.penalties import (
     ART13_DUTIES,
@@ -86,6 +97,7 @@ from desktop.domain.penalties import (
 )
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
+from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE, active_days_in_month, iss_rate_problem, issqn_for_month
 from desktop.domain.text import fold, only_digits, same_place
 from desktop.domain.vehicle import (
     OwnershipMode,
@@ -119,7 +131,14 @@ __all__ = [
     # dates (SPEC §3)
     "TIMEZONE", "BusinessCalendar", "deadline", "term_end", "add_months_clamped", "period_end",
     "renewal_request_deadline", "is_renewal_late", "data_change_notice_deadline", "is_data_change_late",
-    "annual_inspection_due", "platform_data_due", "local_now", "local_today",
+    "annual_inspection_due", "platform_data_due", "platform_list_due", "local_now", "local_today",
+    # authorization (Art. 3, 9, 10, 15)
+    "activation_problems",
+    # inspection (Art. 9, 15, 16)
+    "InspectionKind", "InspectionItem", "INSPECTION_CHECKLIST", "INSPECTION_ITEMS_BY_KEY", "inspection_problems",
+    "presentation_deadline", "regularization_deadline",
+    # taxes (Art. 11)
+    "ISS_MIN_RATE", "ISS_MAX_RATE", "iss_rate_problem", "active_days_in_month", "issqn_for_month",
     # vehicle (Art. 2, 8, 15)
     "VehicleFacts", "vehicle_problems", "vehicle_last_service_day", "authorization_valid_until",
     "explain_valid_until", "ValidUntil", "ValidityLimit", "OwnershipMode", "individual_lessor_problem",

@@ -227,6 +227,11 @@ def annual_inspection_due(last_inspection_on: date) -> date:
     return term_end(last_inspection_on, 12)
 
 
+def platform_list_due(last_delivered_on: date, calendar: BusinessCalendar) -> date:
+    """When the platform's next list of vehicles, owners and drivers is due (Art. 5, VIII: every 60 days)."""
+    return deadline(last_delivered_on, law.PLATFORM_LIST_INTERVAL_DAYS, calendar)
+
+
 def platform_data_due(notified_at: datetime) -> datetime:
     """When the platform's 24 hours to hand over trip data end (Art. 4, §2), counted from the notice."""
     if notified_at.tzinfo is None:

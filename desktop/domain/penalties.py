@@ -284,6 +284,18 @@ class Assessment:
         return fine_in_reais(self.upfm, upfm_value)
 
     @property
+    def suspends(self) -> bool:
+        return bool(self.suspension_days or self.suspension_months)
+
+    def suspension_end(self, start: date) -> date | None:
+        """Last day of the proposed suspension starting on `start` (the day the decision is final), or None."""
+        if not self.suspends:
+            return None
+        from desktop.domain.dates import period_end
+
+        return period_end(start, days=self.suspension_days, months=self.suspension_months)
+
+    @property
     def penalty_text(self) -> str:
         """The proposed penalties in Portuguese, for the auto and the decision screen."""
         return _describe(self.suspension_days, self.suspension_months, self.cassation, self.vehicle_seizure,
