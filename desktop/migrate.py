@@ -45,9 +45,17 @@ def pending(db: Database) -> bool:
 
 
 def backup_sqlite(db: Database, revision: str | None) -> Path | None:
-    """Copy the SQLite file beside itself with the online backup API; returns the copy's path."""
+    """Copy the SQLite file beside itself with the online backup API; returns the copy's path (None when there
+    is no file yet, or it is empty: a new database has nothing to lose)."""
     path = db.sqlite_path
     if path is None or not path.exists() or path.stat().st_size == 0:
+        return None
+    probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        objects = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    finally:
+        probe.close()
+    if objects == 0:
         return None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.stem}.antes-{revision or 'vazio'}-{stamp}.sqlite3")
@@ -72,7 +80,7 @@ def upgrade(db: Database, revision: str = "head", backup: bool = True) -> Path |
     before = current(db)
     if before == head() and revision == "head":
         return None
-    copy = backup_sqlite(db, before) if (backup and db.is_sqlite and before is not None) else None
+    copy = backup_sqlite(db, before) if (backup and db.is_sqlite) else None
     _run(db, lambda cfg: command.upgrade(cfg, revision))
     return copy
 

@@ -1,0 +1,103 @@
+"""SPEC §4: every change goes to the audit log, chained by hashes so tampering shows (issue 2: a tampered audit
+row is found by `audit verify`)."""
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import select, text
+
+from desktop.errors import ConflictError
+from desktop.models import AuditEntry
+from desktop.services import audit
+from desktop.services.base import SYSTEM_ACTOR
+
+
+def _write_entries(db, actor, n=3):
+    for i in range(n):
+        with db.session() as s:
+            audit.record(s, actor, "update", "driver", i + 1,
+                         before={"name": "Joao", "fee": Decimal("10.50"), "on": date(2026, 3, 2)},
+                         after={"name": "João", "fee": Decimal("10.50"), "roles": frozenset({"b", "a"})})
+
+
+def _tamper(db, sql: str) -> None:
+    """Edit an audit row behind the application's back, as an intruder with database access would."""
+    if db.is_sqlite:
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql("DROP TRIGGER trg_audit_entries_no_update")
+            conn.exec_driver_sql("DROP TRIGGER trg_audit_entries_no_delete")
+            conn.exec_driver_sql(sql)
+    else:
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql("SET LOCAL session_replication_role = replica")
+            conn.exec_driver_sql(sql)
+
+
+def test_spec4_entries_are_chained_and_verify(db, admin_actor):
+    _write_entries(db, admin_actor)
+    with db.session() as s:
+        audit.record(s, SYSTEM_ACTOR, "status", "authorization", 7, {"status": "active"}, {"status": "expired"})
+    check = audit.verify(db)
+    assert check.ok, check.reason
+    assert check.checked == 4
+    assert check.first_broken_id is None
+    with db.session(write=False) as s:
+        rows = s.scalars(select(AuditEntry).order_by(AuditEntry.id)).all()
+    assert rows[0].prev_hash == audit.GENESIS
+    assert all(b.prev_hash == a.hash for a, b in zip(rows, rows[1:]))
+    assert rows[0].at.tzinfo is not None
+    assert json.loads(rows[0].after) == {"fee": "10.50", "name": "João", "roles": ["a", "b"]}
+    assert rows[0].username == "admin" and rows[0].user_id == admin_actor.user_id
+    assert rows[-1].username == "sistema" and rows[-1].user_id is None
+
+
+def test_spec4_rolled_back_change_leaves_no_audit_entry(db, admin_actor):
+    with pytest.raises(RuntimeError):
+        with db.session() as s:
+            audit.record(s, admin_actor, "insert", "driver", 1, None, {"cpf": "52998224725"})
+            raise RuntimeError("falha depois do registro")
+    with db.session(write=False) as s:
+        assert s.scalar(select(AuditEntry.id)) is None
+
+
+def test_spec4_audit_rows_cannot_be_updated_or_deleted_through_the_database(db, admin_actor):
+    _write_entries(db, admin_actor, 1)
+    with pytest.raises(ConflictError, match="somente inclusão"):
+        with db.session() as s:
+            s.execute(text("UPDATE audit_entries SET username = 'outro'"))
+    with pytest.raises(ConflictError, match="somente inclusão"):
+        with db.session() as s:
+            s.execute(text("DELETE FROM audit_entries"))
+    assert audit.verify(db).ok
+
+
+def test_spec4_tampered_after_json_is_found(db, admin_actor):
+    _write_entries(db, admin_actor, 3)
+    with db.session(write=False) as s:
+        second = s.scalars(select(AuditEntry.id).order_by(AuditEntry.id)).all()[1]
+    _tamper(db, f"UPDATE audit_entries SET after = replace(after, 'João', 'Maria') WHERE id = {second}")
+    check = audit.verify(db)
+    assert not check.ok
+    assert check.first_broken_id == second
+    assert check.checked == 1
+    assert "alterada" in check.reason
+
+
+def test_spec4_removed_entry_breaks_the_chain(db, admin_actor):
+    _write_entries(db, admin_actor, 3)
+    with db.session(write=False) as s:
+        ids = s.scalars(select(AuditEntry.id).order_by(AuditEntry.id)).all()
+    _tamper(db, f"DELETE FROM audit_entries WHERE id = {ids[1]}")
+    check = audit.verify(db)
+    assert not check.ok
+    assert check.first_broken_id == ids[2]
+    assert "encadeamento" in check.reason
+
+
+def test_canonical_json_is_stable():
+    a = audit.canonical_json({"b": Decimal("1.10"), "a": [date(2026, 1, 2)], "c": {"z", "y"}})
+    b = audit.canonical_json({"c": {"y", "z"}, "a": [date(2026, 1, 2)], "b": Decimal("1.10")})
+    assert a == b == '{"a":["2026-01-02"],"b":"1.10","c":["y","z"]}'
