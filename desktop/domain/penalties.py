@@ -283,6 +283,30 @@ class Assessment:
     def fine_in_reais(self, upfm_value: Decimal) -> Decimal:
         return fine_in_reais(self.upfm, upfm_value)
 
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (dates in ISO form), for storing what was proposed beside the auto."""
+        return {
+            "code": self.code, "severity": self.severity.value, "upfm": self.upfm,
+            "suspension_days": self.suspension_days, "suspension_months": self.suspension_months,
+            "cassation": self.cassation, "vehicle_seizure": self.vehicle_seizure, "impediment": self.impediment,
+            "recurrence": self.recurrence, "articles": list(self.articles), "description": self.description,
+            "window_start": self.window_start.isoformat() if self.window_start else None,
+            "recurrent_priors": [{"code": p.code, "on": p.on.isoformat()} for p in self.recurrent_priors],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Assessment":
+        return cls(
+            code=data["code"], severity=Severity(data["severity"]), upfm=int(data["upfm"]),
+            suspension_days=int(data["suspension_days"]), suspension_months=int(data["suspension_months"]),
+            cassation=bool(data["cassation"]), vehicle_seizure=bool(data["vehicle_seizure"]),
+            impediment=bool(data["impediment"]), recurrence=bool(data["recurrence"]),
+            articles=tuple(data["articles"]), description=data.get("description", ""),
+            window_start=date.fromisoformat(data["window_start"]) if data.get("window_start") else None,
+            recurrent_priors=tuple(Prior(p["code"], date.fromisoformat(p["on"]))
+                                   for p in data.get("recurrent_priors", ())),
+        )
+
     @property
     def suspends(self) -> bool:
         return bool(self.suspension_days or self.suspension_months)
@@ -315,13 +339,29 @@ def recurrence_window_start(on: date, window_months: int = law.DEFAULT_RECURRENC
     return add_months_clamped(on, -window_months)
 
 
-def lookup(code: str, catalog: Mapping[str, InfractionType] | None = None) -> InfractionType:
-    """The catalogue entry of a code; `catalog` adds to (and may override) the law's entries."""
+CatalogEntries = Mapping[str, "InfractionType | Iterable[InfractionType]"]
+
+
+def lookup(code: str, catalog: CatalogEntries | None = None, on: date | None = None) -> InfractionType:
+    """The catalogue entry of a code; `catalog` adds to (and may override) the law's entries.
+
+    A value of `catalog` may be one entry or several versions of the same code (a code in use is closed and
+    replaced, never edited): then the version in force on `on` is chosen.
+    """
     key = normalize_code(code)
     if catalog:
-        for extra_code, entry in catalog.items():
-            if normalize_code(extra_code) == key:
-                return entry
+        for extra_code, value in catalog.items():
+            if normalize_code(extra_code) != key:
+                continue
+            if isinstance(value, InfractionType):
+                return value
+            versions = list(value)
+            if on is not None:
+                in_force = [v for v in versions if v.in_force(on)]
+                if in_force:
+                    return max(in_force, key=lambda v: v.valid_from or date.min)
+            if versions:
+                return versions[-1]
     try:
         return CATALOG[key]
     except KeyError:
@@ -330,14 +370,14 @@ def lookup(code: str, catalog: Mapping[str, InfractionType] | None = None) -> In
 
 def assess(code: str, on: date, prior: Iterable[Prior] = (),
            window_months: int = law.DEFAULT_RECURRENCE_WINDOW_MONTHS, *,
-           catalog: Mapping[str, InfractionType] | None = None) -> Assessment:
+           catalog: CatalogEntries | None = None) -> Assessment:
     """The penalties the law proposes for an infraction of `code` committed on `on` (Art. 24-27).
 
     Recurrence (SPEC §3): a prior of the same code dated on or after `recurrence_window_start(on, window_months)`
     and before `on`. `prior` should hold only infractions with a final decision (not cancelled or annulled).
-    `catalog`: extra entries (codes of the regulating decree), looked up before the law's own.
+    `catalog`: extra entries (codes of the regulating decree, or dated versions), looked up before the law's own.
     """
-    entry = lookup(code, catalog)
+    entry = lookup(code, catalog, on)
     if not entry.in_force(on):
         raise InfractionNotInForce(entry.code, on)
     start = recurrence_window_start(on, window_months)

@@ -211,3 +211,26 @@ def test_art24_and_art22_lists_are_labelled():
     assert [f.article for f in NotificationForm] == [f"Art. 22, §1, {r}" for r in
                                                      ("I", "II", "III", "IV", "V", "VI")]
     assert Penalty.CASSATION.label == "Cassação da autorização"
+
+
+def test_art29_a_replaced_code_uses_the_version_in_force_on_the_infraction_date():
+    from dataclasses import replace
+
+    old = replace(DECREE, valid_from=D(2026, 1, 1), valid_until=D(2026, 6, 30))
+    new = replace(DECREE, severity=Severity.GRAVE, valid_from=D(2026, 7, 1), valid_until=None)
+    catalog = {"DEC-01": [old, new]}
+    assert assess("DEC-01", D(2026, 6, 30), catalog=catalog).upfm == 20
+    assert assess("DEC-01", D(2026, 7, 1), catalog=catalog).upfm == 30
+    with pytest.raises(InfractionNotInForce):
+        assess("DEC-01", D(2025, 12, 1), catalog=catalog)
+
+
+def test_assessment_round_trips_through_json():
+    import json
+
+    from desktop.domain import Assessment
+
+    a = assess("ART26-V", ON, [Prior("ART26-V", D(2025, 12, 1))])
+    data = json.loads(json.dumps(a.to_dict()))
+    assert data["severity"] == "gravissima" and data["cassation"] is True
+    assert Assessment.from_dict(data) == a
