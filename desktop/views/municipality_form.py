@@ -17,7 +17,7 @@ class MunicipalityForm(QWidget):
     def __init__(self, parent=None, extended: bool = False):
         super().__init__(parent)
         self.extended = extended
-        self.name_edit = QLineEdit(DEFAULT_NAME, self)
+        self.name_edit = QLineEdit(self)
         self.uf_combo = QComboBox(self)
         self.uf_combo.addItems(UFS)
         self.uf_combo.setCurrentText(DEFAULT_UF)

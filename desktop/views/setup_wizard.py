@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessageBox, QVBoxLayout, QWizard,
                                QWizardPage)
 
-from desktop.views.municipality_form import MunicipalityForm
+from desktop.views.municipality_form import DEFAULT_NAME, MunicipalityForm
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
 
 DEMO_DRIVERS = 300
@@ -194,6 +194,8 @@ class SetupWizard(QWizard):
         self.setWindowTitle("Configuração inicial")
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        # Going back (also when Finish sends the user to a field with a problem) keeps what was typed.
+        self.setOption(QWizard.WizardOption.IndependentPages, True)
         self.setMinimumSize(680, 560)
         self.welcome_page = WelcomePage(db, self)
         self.municipality_page = MunicipalityPage(self)
@@ -204,6 +206,9 @@ class SetupWizard(QWizard):
                               (PAGE_UPFM, self.upfm_page), (PAGE_ADMIN, self.admin_page),
                               (PAGE_DEMO, self.demo_page)):
             self.setPage(page_id, page)
+        # A mandatory field counts as filled when it differs from its value when registered (which happens in
+        # setPage): the default municipality is set afterwards, so page 2 is complete with it.
+        self.municipality_page.form.name_edit.setText(DEFAULT_NAME)
         # Where each field of the drafts lives, to send a ValidationError back to its page.
         self._field_pages = {field: (PAGE_MUNICIPALITY, self.municipality_page.form.errors)
                              for field in ("name", "uf", "secretariat", "ouvidoria_phone", "brasao_png", "pix_key")}

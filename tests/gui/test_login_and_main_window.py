@@ -1,0 +1,111 @@
+"""Issue 2: log in (5 wrong passwords lock the account for 15 minutes); the main window shows every module of
+SPEC, says plainly which are not built yet, and shows user, roles and database in the status bar."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from desktop.domain.roles import Role
+from desktop.views.login import LoginDialog
+from desktop.views.main_window import MainWindow
+
+ADMIN_USER, ADMIN_PASSWORD = "admin", "senha-forte-2025"  # as created by the `admin` fixture (conftest)
+
+EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas",
+                 "Relatórios", "Administração"]
+
+
+def login_dialog(qtbot, db, user, password):
+    dialog = LoginDialog(db)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.username_edit.setText(user)
+    dialog.password_edit.setText(password)
+    return dialog
+
+
+def test_login_with_the_right_password_gives_the_actor(qtbot, db, admin):
+    dialog = login_dialog(qtbot, db, ADMIN_USER, ADMIN_PASSWORD)
+    assert db.describe() in dialog.database_label.text()
+    assert dialog.login_button.text() == "Entrar"
+    qtbot.mouseClick(dialog.login_button, Qt.MouseButton.LeftButton)
+    assert dialog.result() == LoginDialog.DialogCode.Accepted
+    assert dialog.actor.username == ADMIN_USER
+    assert Role.ADMINISTRADOR in dialog.actor.roles
+
+
+def test_wrong_password_says_so_and_keeps_the_dialog_open(qtbot, db, admin):
+    dialog = login_dialog(qtbot, db, ADMIN_USER, "errada-123")
+    qtbot.mouseClick(dialog.login_button, Qt.MouseButton.LeftButton)
+    assert dialog.actor is None
+    assert dialog.isVisible()
+    assert dialog.message.text().startswith("Usuário ou senha incorretos.")
+    assert dialog.password_edit.hasSelectedText(), "ready to type the password again"
+
+
+def test_five_wrong_passwords_lock_the_account_with_the_time(qtbot, db, admin):
+    """Issue 2: 5 wrong passwords lock the account for 15 minutes; the message says until when."""
+    dialog = login_dialog(qtbot, db, ADMIN_USER, "errada-123")
+    for _ in range(5):
+        dialog.try_login()
+    text = dialog.message.text()
+    assert "bloqueada" in text
+    assert "até" in text and ":" in text  # dd/mm/aaaa hh:mm
+    dialog.password_edit.setText(ADMIN_PASSWORD)  # even the right password is refused while locked
+    assert not dialog.try_login()
+    assert "bloqueada" in dialog.message.text()
+
+
+def test_inactive_user_cannot_log_in(qtbot, db, admin):
+    from desktop.services import users
+
+    users.create_user(db, admin, users.UserDraft("joao.fiscal", "João Fiscal", frozenset({Role.FISCAL}),
+                                                 "senha-do-joao-1", active=False))
+    dialog = login_dialog(qtbot, db, "joao.fiscal", "senha-do-joao-1")
+    assert not dialog.try_login()
+    assert dialog.message.isVisible()
+    assert dialog.message.text()  # the service's Portuguese message
+    assert dialog.actor is None
+
+
+def test_main_window_shows_the_eight_modules_and_the_status_bar(qtbot, db, admin):
+    window = MainWindow(db, admin)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.module_labels() == EIGHT_MODULES
+    assert window.user_label.text() == "Usuário: Ana Administradora (admin)"
+    assert window.roles_label.text() == "Perfis: Gestor, Administrador"
+    assert window.database_label.text() == f"Banco de dados: {db.describe()}"
+    assert window.database_label.text().startswith("Banco de dados: SQLite: ")
+    menus = [action.text() for action in window.menuBar().actions()]
+    assert menus == ["&Arquivo", "Aj&uda"]
+
+
+def test_modules_not_built_yet_say_so_plainly(qtbot, db, admin):
+    window = MainWindow(db, admin)
+    qtbot.addWidget(window)
+    assert window.pages == {}, "screens are created when first opened"
+    page = window.open_module("vistorias")
+    assert page.message.text().startswith("Módulo Vistorias: ainda não disponível nesta versão.")
+    assert "agendador de vistorias" in page.message.text()
+    assert list(window.pages) == ["vistorias"]
+    for key in ("cadastros", "autorizacoes", "fiscalizacao", "financeiro", "plataformas", "relatorios"):
+        assert "ainda não disponível nesta versão" in window.open_module(key).message.text()
+
+
+def test_administration_is_shown_to_the_administrator_with_its_tabs(qtbot, db, admin):
+    window = MainWindow(db, admin)
+    qtbot.addWidget(window)
+    page = window.open_module("administracao")
+    assert page.tab_titles() == ["Usuários", "Parâmetros", "Feriados municipais", "Município", "Banco de dados"]
+
+
+def test_a_clerk_does_not_see_administration(qtbot, db, admin):
+    from desktop.services import auth, users
+
+    users.create_user(db, admin, users.UserDraft("carla", "Carla Atendente", frozenset({Role.ATENDENTE}),
+                                                 "senha-da-carla-1"))
+    clerk = auth.login(db, "carla", "senha-da-carla-1")
+    window = MainWindow(db, clerk)
+    qtbot.addWidget(window)
+    assert window.module_labels() == EIGHT_MODULES[:-1]
+    assert window.roles_label.text() == "Perfis: Atendente"

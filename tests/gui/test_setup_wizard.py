@@ -1,0 +1,133 @@
+"""Issue 2: on first start a setup wizard (Portuguese) asks for the municipality's parameters and the first
+administrator, and writes them once, on Finish, through services.setup.initialize."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QWizard
+
+from desktop.views.setup_wizard import (PAGE_ADMIN, PAGE_DEMO, PAGE_MUNICIPALITY, PAGE_UPFM, PAGE_WELCOME,
+                                        SetupWizard)
+
+
+def type_text(qtbot, widget, text):
+    """NOTES: keyClicks with accented text aborts; type ASCII, set the rest."""
+    widget.clear()
+    if text.isascii():
+        qtbot.keyClicks(widget, text)
+    else:
+        widget.setText(text)
+
+
+def next_page(qtbot, wizard):
+    button = wizard.button(QWizard.WizardButton.NextButton)
+    assert button.isEnabled(), f"Next disabled on page {wizard.currentId()}"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def fill(qtbot, wizard, tmp_path, phone="6533011234", password="senha-forte-2025", confirm=None):
+    assert wizard.currentId() == PAGE_WELCOME
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_MUNICIPALITY
+    form = wizard.municipality_page.form
+    assert form.name_edit.text() == "Chapada dos Guimarães"
+    assert form.uf_combo.currentText() == "MT"
+    type_text(qtbot, form.secretariat_edit, "Secretaria Municipal de Finanças")
+    type_text(qtbot, form.phone_edit, phone)
+    form.phone_edit.editingFinished.emit()
+    image = QImage(40, 50, QImage.Format.Format_RGB32)
+    image.fill(QColor("darkgreen"))
+    image.save(str(tmp_path / "brasao.jpg"))
+    form.brasao.load_file(str(tmp_path / "brasao.jpg"))
+    type_text(qtbot, form.pix_edit, "financas@chapada.mt.gov.br")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_UPFM
+    type_text(qtbot, wizard.upfm_page.value_edit, "1.112,45")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_ADMIN
+    type_text(qtbot, wizard.admin_page.username_edit, "maria.silva")
+    type_text(qtbot, wizard.admin_page.full_name_edit, "Maria da Conceição Silva")
+    type_text(qtbot, wizard.admin_page.password_edit, password)
+    type_text(qtbot, wizard.admin_page.confirm_edit, password if confirm is None else confirm)
+
+
+def test_setup_wizard_creates_municipality_upfm_and_first_administrator(qtbot, db, tmp_path):
+    from desktop.services import auth, parameters, setup
+
+    assert setup.needs_setup(db)
+    wizard = SetupWizard(db, today=date(2026, 11, 29))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    assert db.describe() in wizard.welcome_page.where.text()
+    fill(qtbot, wizard, tmp_path)
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_DEMO
+    assert wizard.demo_page.demo_check.text() == "Carregar dados de demonstração?"
+    assert setup.needs_setup(db), "wizard pages never write"
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+
+    assert wizard.result() == QWizard.DialogCode.Accepted
+    assert not setup.needs_setup(db)
+    info = setup.get_municipality(db)
+    assert (info.name, info.uf, info.secretariat) == ("Chapada dos Guimarães", "MT",
+                                                      "Secretaria Municipal de Finanças")
+    assert info.ouvidoria_phone == "(65) 3301-1234"
+    assert info.pix_key == "financas@chapada.mt.gov.br"
+    assert info.brasao_png.startswith(b"\x89PNG")
+    # Art. 25: fines are in UPFM; the value of the year typed with a Brazilian comma is a Decimal
+    assert parameters.upfm_value(db, 2026) == Decimal("1112.45")
+    actor = auth.login(db, "maria.silva", "senha-forte-2025")
+    assert actor.full_name == "Maria da Conceição Silva"
+    assert wizard.actor.username == "maria.silva"
+
+
+def test_password_confirmation_must_match_before_leaving_the_page(qtbot, db, tmp_path):
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    fill(qtbot, wizard, tmp_path, confirm="outra-senha-99")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_ADMIN
+    assert wizard.admin_page.errors.is_invalid("password_confirm")
+    assert "não é igual" in wizard.admin_page.errors.message("password_confirm")
+
+
+def test_upfm_value_with_letters_is_refused_beside_the_field(qtbot, db, tmp_path):
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    next_page(qtbot, wizard)
+    type_text(qtbot, wizard.municipality_page.form.secretariat_edit, "Secretaria de Finanças")
+    type_text(qtbot, wizard.municipality_page.form.phone_edit, "6533011234")
+    next_page(qtbot, wizard)
+    wizard.upfm_page.value_edit.setText("1.234")  # ambiguous without the comma
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_UPFM
+    assert "vírgula" in wizard.upfm_page.errors.message("upfm_value")
+
+
+def test_service_validation_error_goes_back_to_the_page_of_the_field(qtbot, db, tmp_path):
+    """The phone is checked by services.setup (Art. 14: printed on the sticker); Finish returns to page 2."""
+    from desktop.services import setup
+
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    fill(qtbot, wizard, tmp_path, phone="12345")
+    next_page(qtbot, wizard)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    assert wizard.currentId() == PAGE_MUNICIPALITY
+    errors = wizard.municipality_page.form.errors
+    assert errors.is_invalid("ouvidoria_phone")
+    assert "Telefone inválido" in errors.message("ouvidoria_phone")
+    assert setup.needs_setup(db), "nothing was written"
+    # fix it and finish
+    wizard.municipality_page.form.phone_edit.setText("(65) 99999-1234")
+    for _ in range(3):
+        next_page(qtbot, wizard)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    assert not setup.needs_setup(db)
+    assert setup.get_municipality(db).ouvidoria_phone == "(65) 99999-1234"
