@@ -95,6 +95,7 @@ from desktop.domain.penalties import (
     reais_to_upfm,
     recurrence_window_start,
 )
+from desktop.domain.platforms import Discrepancy, DiscrepancyKind, reconcile
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE, active_days_in_month, iss_rate_problem, issqn_for_month
@@ -137,6 +138,8 @@ __all__ = [
     # inspection (Art. 9, 15, 16)
     "InspectionKind", "InspectionItem", "INSPECTION_CHECKLIST", "INSPECTION_ITEMS_BY_KEY", "inspection_problems",
     "presentation_deadline", "regularization_deadline",
+    # platforms' lists (Art. 5 VIII, 6, 8, 13 XIX)
+    "Discrepancy", "DiscrepancyKind", "reconcile",
     # taxes (Art. 11)
     "ISS_MIN_RATE", "ISS_MAX_RATE", "iss_rate_problem", "active_days_in_month", "issqn_for_month",
     # vehicle (Art. 2, 8, 15)
