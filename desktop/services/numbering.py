@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from desktop.models import NUMBER_KINDS, NumberSequence
@@ -39,8 +38,10 @@ def next_number(session: Session, kind: str, year: int) -> str:
     if not 2000 <= int(year) <= 2999:
         raise ValueError(f"Ano fora do intervalo: {year}")
     year = int(year)
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
     session.execute(
         insert(NumberSequence).values(kind=kind, year=year, last=0).on_conflict_do_nothing(
             index_elements=["kind", "year"]

@@ -11,7 +11,6 @@ Create Date: 2026-11-29 16:34:57.470042
 from alembic import op
 import sqlalchemy as sa
 import desktop.models.types
-from sqlalchemy.dialects import postgresql
 
 revision = '0001'
 down_revision = None
@@ -524,7 +523,7 @@ def upgrade() -> None:
     sa.Column('distance_km', desktop.models.types.Dec(3), nullable=True),
     sa.Column('route', sa.Text(), nullable=True),
     sa.Column('fare_total', desktop.models.types.Dec(2), nullable=True),
-    sa.Column('fare_components', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=True),
+    sa.Column('fare_components', desktop.models.types.JSONData(), nullable=True),
     sa.Column('rating', desktop.models.types.Dec(2), nullable=True),
     sa.ForeignKeyConstraint(['data_request_id'], ['data_requests.id'], name=op.f('fk_trip_rows_data_request_id_data_requests')),
     sa.ForeignKeyConstraint(['driver_id'], ['drivers.id'], name=op.f('fk_trip_rows_driver_id_drivers')),
@@ -557,7 +556,7 @@ def upgrade() -> None:
     sa.Column('upfm_value', desktop.models.types.Dec(6), nullable=False),
     sa.Column('amount_reais', desktop.models.types.Dec(2), nullable=False),
     sa.Column('recurrence', sa.Boolean(), nullable=False),
-    sa.Column('assessment', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=True),
+    sa.Column('assessment', desktop.models.types.JSONData(), nullable=True),
     sa.Column('notice_joined_on', sa.Date(), nullable=True),
     sa.Column('defense_deadline', sa.Date(), nullable=True),
     sa.Column('appeal_deadline', sa.Date(), nullable=True),
