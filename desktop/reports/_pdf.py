@@ -18,7 +18,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
 from desktop.reports.common import LAW, VERIFICATION_NOTE, DocumentMeta, MunicipalityHeader, fmt_datetime
 from desktop.reports.fonts import register_fonts
@@ -56,6 +56,9 @@ def styles() -> dict[str, ParagraphStyle]:
                                    textColor=GREY, spaceAfter=4 * mm),
         "h2": ParagraphStyle("h2", parent=base, fontName=bold, fontSize=10, leading=13, spaceBefore=3 * mm,
                              spaceAfter=1.5 * mm, alignment=TA_LEFT),
+        "grid": ParagraphStyle("grid", parent=base, fontSize=8, leading=9.8, alignment=TA_LEFT),
+        "gridb": ParagraphStyle("gridb", parent=base, fontName=bold, fontSize=8, leading=9.8, alignment=TA_LEFT),
+        "gridr": ParagraphStyle("gridr", parent=base, fontSize=8, leading=9.8, alignment=TA_RIGHT),
         "center": ParagraphStyle("center", parent=base, alignment=TA_CENTER),
         "sign": ParagraphStyle("sign", parent=base, fontSize=8.5, leading=10.5, alignment=TA_CENTER),
     }
@@ -155,6 +158,13 @@ def draw_page_label(c: Canvas, text: str, page_w: float = PAGE_W, margin: float 
     c.drawRightString(page_w - margin, 14 * mm, text)
 
 
+def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4.5) -> float:
+    """The largest font size ≤ `size` at which `text` fits in `width`."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    natural = stringWidth(text, font, size)
+    return size if natural <= width else max(minimum, size * width / natural)
+
+
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     from reportlab.pdfbase.pdfmetrics import stringWidth
     lines, line = [], ""
@@ -178,17 +188,22 @@ class PageLabel:
 
 
 def build_story_pdf(header: MunicipalityHeader, meta: DocumentMeta, title: str, story: list,
-                    pagesize=A4, page_banner: str = "") -> bytes:
-    """A flowing A4 document: letterhead and footer on every page, the story in between."""
+                    pagesize=A4, page_banner: str = "", landscape_ok: bool = False) -> bytes:
+    """A flowing A4 document: letterhead and footer on every page, the story in between.
+
+    page_banner: a label in a black box at the top right of every page; a story may change it from page to
+    page with `BannerChange("Via do infrator")` placed right after a PageBreak."""
     buffer = io.BytesIO()
     page_w, page_h = pagesize
     top_y = page_h - 12 * mm - 18 * mm - 1.5 * mm - 3 * mm
 
+    banner = {"text": page_banner}
+
     def on_page(c: Canvas, doc) -> None:
         c.saveState()
         draw_letterhead(c, header, page_w, page_h)
-        if page_banner:
-            draw_banner(c, page_banner, page_w - MARGIN, page_h - 8 * mm)
+        if banner["text"]:
+            draw_banner(c, banner["text"], page_w - MARGIN, page_h - 8 * mm)
         draw_footer(c, header, meta, page_w, page_label=f"Página {doc.page}")
         c.restoreState()
 
@@ -200,8 +215,24 @@ def build_story_pdf(header: MunicipalityHeader, meta: DocumentMeta, title: str, 
     frame = Frame(MARGIN, FOOTER_H + 6 * mm, page_w - 2 * MARGIN, top_y - FOOTER_H - 6 * mm, id="body",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=on_page)])
+    doc._banner = banner
     doc.build(story)
     return buffer.getvalue()
+
+
+class BannerChange(Flowable):
+    """Changes the page banner from the next page on (use before a PageBreak)."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+        self.width = self.height = 0
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv._doctemplate._banner["text"] = self.text
 
 
 def draw_banner(c: Canvas, text: str, right: float, y: float) -> None:
@@ -239,12 +270,14 @@ def field_table(rows: list[tuple[str, str]], col1: float = 45 * mm, width: float
 
 def grid_table(head: list[str], rows: list[list[str]], widths: list[float], right_cols: tuple[int, ...] = (),
                repeat: int = 1) -> Table:
-    data = [[p(h, "cellb") for h in head]]
+    data = [[p(h, "gridb") for h in head]]
     for row in rows:
-        data.append([p(v, "cellr" if i in right_cols else "cell") for i, v in enumerate(row)])
+        data.append([p(v, "gridr" if i in right_cols else "grid") for i, v in enumerate(row)])
     table = Table(data, colWidths=widths, repeatRows=repeat)
     table.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.4, GREY),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
         ("BACKGROUND", (0, 0), (-1, 0), LIGHT),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 2),

@@ -162,7 +162,8 @@ def _crop_marks(c, x: float, y: float, w: float, h: float) -> None:
             c.line(cx, cy + dy * gap, cx, cy + dy * (gap + length))
 
 
-QR_SIZE_MM = 33.0
+QR_SIZE_MM = 31.0
+QR_MARGIN_MM = 4.0   # ≥ 4 modules of quiet zone (31 mm / 45 modules ≈ 0.69 mm each) to the frame
 
 
 def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, regular: str, bold: str) -> None:
@@ -185,9 +186,11 @@ def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, 
         if _pdf.draw_brasao(c, header.brasao_png, 2 * mm, h - band + 1.5 * mm, band - 3 * mm):
             text_x = band + 1 * mm
     c.setFillColor(colors.white)
-    c.setFont(bold, 7.2)
-    c.drawString(text_x, h - 5 * mm, f"PREFEITURA MUNICIPAL DE {header.name.upper()} – {header.uf.upper()}")
-    c.setFont(regular, 6.2)
+    title = f"PREFEITURA MUNICIPAL DE {header.name.upper()} – {header.uf.upper()}"
+    room = w - text_x - 2.5 * mm
+    c.setFont(bold, _pdf.fit_size(title, bold, 7.2, room))
+    c.drawString(text_x, h - 5 * mm, title)
+    c.setFont(regular, _pdf.fit_size(header.secretariat, regular, 6.2, room))
     c.drawString(text_x, h - 9.2 * mm, header.secretariat)
     c.setFillColor(colors.black)
     x = 3.5 * mm
@@ -203,7 +206,7 @@ def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, 
     c.drawString(x, 3.6 * mm, header.ouvidoria_phone or "—")
     c.setFont(regular, 5)
     qr_size = QR_SIZE_MM * mm
-    c.drawCentredString(w - qr_size / 2 - 2.5 * mm, 2.6 * mm, f"{LAW} · Art. 14")
+    c.drawCentredString(w - qr_size / 2 - QR_MARGIN_MM * mm, 2.6 * mm, f"{LAW} · Art. 14")
 
 
 def _draw_sticker(c, item: StickerItem, qr: tuple[int, str], w: float, h: float, regular: str, bold: str) -> None:
@@ -213,7 +216,7 @@ def _draw_sticker(c, item: StickerItem, qr: tuple[int, str], w: float, h: float,
 
     c.doForm("sticker")
     qr_size = QR_SIZE_MM * mm
-    _pdf.draw_qr_path(c, qr, w - qr_size - 2.5 * mm, 6.5 * mm, qr_size)
+    _pdf.draw_qr_path(c, qr, w - qr_size - QR_MARGIN_MM * mm, 7 * mm, qr_size)
     band = 12 * mm
     x = 3.5 * mm
     c.setFont(bold, 15)

@@ -1,0 +1,63 @@
+"""Course attendance list (Art. 12, §2: drivers convened by the Municipality attend courses and lectures)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, mask_cpf
+
+
+@dataclass(frozen=True, slots=True)
+class AttendanceRow:
+    driver_name: str
+    cpf: str
+    authorization_number: str
+    status: str = ""          # "" blank for signature; "presente" / "ausente" once recorded
+
+
+@dataclass(frozen=True, slots=True)
+class AttendanceContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    session_number: str
+    topic: str
+    starts_at: datetime
+    place: str
+    instructor: str
+    capacity: int
+    rows: tuple[AttendanceRow, ...]
+
+
+def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AttendanceContext:
+    ctx = AttendanceContext(header=header, meta=meta, **fields)
+    if len(ctx.rows) > ctx.capacity:
+        raise ValueError(f"Convocados ({len(ctx.rows)}) acima da capacidade da turma ({ctx.capacity}).")
+    return ctx
+
+
+def render(ctx: AttendanceContext) -> bytes:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import TableStyle
+
+    from desktop.reports import _pdf
+
+    story = _pdf.title_block(f"LISTA DE PRESENÇA — TURMA Nº {ctx.session_number}",
+                             f"Curso/palestra de qualificação dos condutores — Art. 12, §2º da {LAW}")
+    story.append(_pdf.field_table([
+        ("Tema", ctx.topic),
+        ("Data e hora", fmt_datetime(ctx.starts_at)),
+        ("Local", ctx.place),
+        ("Instrutor(a)", ctx.instructor),
+        ("Convocados / vagas", f"{len(ctx.rows)} / {ctx.capacity}"),
+    ]))
+    story.append(_pdf.spacer(3))
+    rows = [[str(i), r.driver_name, mask_cpf(r.cpf), r.authorization_number, r.status.capitalize()]
+            for i, r in enumerate(ctx.rows, start=1)]
+    table = _pdf.grid_table(["Nº", "Condutor", "CPF", "Autorização", "Assinatura / situação"], rows,
+                            [9 * mm, 60 * mm, 27 * mm, 24 * mm, 54 * mm])
+    table.setStyle(TableStyle([("TOPPADDING", (0, 1), (-1, -1), 5), ("BOTTOMPADDING", (0, 1), (-1, -1), 6)]))
+    story.append(table)
+    story.append(_pdf.spacer(2))
+    story.append(_pdf.p("A ausência do condutor convocado é registrada no seu cadastro (Art. 12, §2º).", "small"))
+    story.append(_pdf.signature_block([(ctx.instructor, "Instrutor(a)")]))
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Lista de presença — turma {ctx.session_number}", story)

@@ -1,0 +1,96 @@
+"""Request for data to a platform (Art. 4): justified, with the period and the fields of §1 I–VII; when it
+serves an investigation of irregularities, the 24-hour term of §2 counted from the notification."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_cnpj, fmt_date, fmt_datetime
+
+FIELDS_ART4_PAR1 = {
+    "I": "origem e destino da viagem",
+    "II": "tempo e distância da viagem",
+    "III": "mapa do trajeto da viagem",
+    "IV": "identificação do condutor que prestou o serviço",
+    "V": "composição do valor pago pelo serviço prestado",
+    "VI": "avaliação, pelo usuário, do serviço prestado",
+    "VII": "outros dados solicitados pelo Município",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DataRequestContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    request_number: str
+    platform_name: str
+    platform_cnpj: str
+    platform_address: str
+    justification: str
+    period_start: date
+    period_end: date
+    fields: tuple[str, ...]          # roman numerals of §1 ("I", "II", ...)
+    other_fields: str                # text for VII
+    investigation: bool              # §2: 24-hour term
+    notified_at: datetime | None     # when the platform was notified (term start)
+    delivery: str = "mídia eletrônica (Art. 4º, §3º), no formato CSV ou XLSX"
+    signer_name: str = ""
+
+    @property
+    def deadline(self) -> datetime | None:
+        """Art. 4, §2: 24 hours from the notification."""
+        return self.notified_at + timedelta(hours=24) if (self.investigation and self.notified_at) else None
+
+
+def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> DataRequestContext:
+    bad = [f for f in fields.get("fields", ()) if f not in FIELDS_ART4_PAR1]
+    if bad:
+        raise ValueError(f"Campos inexistentes no Art. 4º, §1º: {', '.join(bad)}.")
+    return DataRequestContext(header=header, meta=meta, **fields)
+
+
+def render(ctx: DataRequestContext) -> bytes:
+    from desktop.reports import _pdf
+    from desktop.reports._pdf import b, e
+
+    story = _pdf.title_block(f"OFÍCIO DE REQUISIÇÃO DE DADOS Nº {ctx.request_number}",
+                             f"Art. 4º da {LAW} — compartilhamento de dados pela plataforma tecnológica")
+    story.append(_pdf.field_table([
+        ("Plataforma", ctx.platform_name),
+        ("CNPJ", fmt_cnpj(ctx.platform_cnpj)),
+        ("Endereço", ctx.platform_address),
+        ("Período dos dados", f"de {fmt_date(ctx.period_start)} a {fmt_date(ctx.period_end)}"),
+    ]))
+    story.append(_pdf.spacer(3))
+    story.append(_pdf.pm(
+        f"Com fundamento no Art. 4º da {e(LAW)}, o Município de {e(ctx.header.name)}, por meio da "
+        f"{e(ctx.header.secretariat)}, REQUISITA à plataforma acima os dados abaixo, de forma justificada, "
+        f"garantidas a privacidade e a confidencialidade dos dados pessoais dos usuários (Art. 4º, caput)."))
+    story.append(_pdf.p("Justificativa", "h2"))
+    story.append(_pdf.p(ctx.justification))
+    story.append(_pdf.p("Dados requisitados (Art. 4º, §1º)", "h2"))
+    for numeral in ctx.fields:
+        text = FIELDS_ART4_PAR1[numeral]
+        if numeral == "VII" and ctx.other_fields:
+            text += f": {ctx.other_fields}"
+        story.append(_pdf.pm(f"{b(numeral)} – {e(text)};", "left"))
+    story.append(_pdf.pm("Não devem ser enviados nome, CPF, telefone ou qualquer dado que identifique o passageiro.",
+                         "left"))
+    story.append(_pdf.p("Prazo e forma de entrega", "h2"))
+    if ctx.deadline is not None:
+        story.append(_pdf.pm(
+            f"Tratando-se de apuração de irregularidades e infrações administrativas, os dados devem ser "
+            f"entregues no prazo de {b('24 (vinte e quatro) horas')} (Art. 4º, §2º), contado da notificação em "
+            f"{e(fmt_datetime(ctx.notified_at))}: {b('até ' + fmt_datetime(ctx.deadline))}."))
+    elif ctx.investigation:
+        story.append(_pdf.pm(
+            f"Tratando-se de apuração de irregularidades, os dados devem ser entregues no prazo de "
+            f"{b('24 (vinte e quatro) horas')} contado da notificação desta requisição (Art. 4º, §2º)."))
+    else:
+        story.append(_pdf.p("Os dados devem ser entregues no prazo indicado pela Secretaria, contado da notificação."))
+    story.append(_pdf.p(f"Forma de entrega: {ctx.delivery}."))
+    story.append(_pdf.signature_block([
+        (ctx.signer_name or "Autoridade competente", ctx.header.secretariat),
+        (ctx.platform_name, "Recebido em ____/____/________ às ____:____"),
+    ]))
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Requisição de dados nº {ctx.request_number}", story)

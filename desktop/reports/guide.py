@@ -1,0 +1,193 @@
+"""Payment guide (DAM — Documento de Arrecadação Municipal) for fees (Art. 10, 15 VII) and fines (Art. 25):
+FEBRABAN arrecadação barcode (segment 1, prefeituras) as interleaved 2 of 5 with its 48-digit typed line, and
+a PIX BR Code QR when the municipality configured a PIX key."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from desktop.reports import febraban, pix
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
+
+
+@dataclass(frozen=True, slots=True)
+class GuideItem:
+    description: str        # "Taxa de autorização (Código Tributário Municipal) — 5 UPFM"
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class GuideContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    guide_number: str
+    purpose: str              # "Taxa de autorização – Art. 10" / "Multa – auto nº 0003/2026"
+    taxpayer_name: str
+    taxpayer_document: str
+    taxpayer_address: str
+    reference: str            # "Autorização nº 0007/2026 – placa ABC1D23"
+    items: tuple[GuideItem, ...]
+    due_date: date
+    company_id: str           # FEBRABAN code of the municipality (4 digits)
+    barcode: str              # 44 digits
+    typed_line: str           # 48 digits
+    pix_payload: str | None
+
+    @property
+    def total(self) -> Decimal:
+        return sum((item.amount for item in self.items), Decimal("0"))
+
+
+def build_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
+                  taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
+                  items, due_date: date, company_id: str) -> GuideContext:
+    items = tuple(items)
+    total = sum((item.amount for item in items), Decimal("0"))
+    if total <= 0:
+        raise ValueError("A guia precisa de valor positivo.")
+    barcode = febraban.arrecadacao_barcode(total, company_id, due_date, guide_number)
+    payload = None
+    if header.pix_key:
+        payload = pix.pix_payload(header.pix_key, f"PREF MUN {header.name}", header.name, total,
+                                  txid="DAM" + febraban.guide_digits(guide_number))
+    return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
+                        reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload)
+
+
+def render(ctx: GuideContext) -> bytes:
+    import io
+
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+
+    from desktop.reports import _pdf
+
+    buffer = io.BytesIO()
+    c = _pdf.new_canvas(buffer, f"DAM nº {ctx.guide_number}")
+    regular, bold = _pdf.fonts()
+    left, right = _pdf.MARGIN, _pdf.PAGE_W - _pdf.MARGIN
+    width = right - left
+    y = _pdf.draw_letterhead(c, ctx.header) - 8 * mm
+    c.setFont(bold, 13)
+    c.drawCentredString(_pdf.PAGE_W / 2, y, "DOCUMENTO DE ARRECADAÇÃO MUNICIPAL — DAM")
+    y -= 5.5 * mm
+    c.setFont(regular, 8.5)
+    c.drawCentredString(_pdf.PAGE_W / 2, y, f"Guia nº {ctx.guide_number} — {ctx.purpose}")
+    y -= 8 * mm
+
+    def box(x, top, w, h, label, value, size=9.5, value_font=None):
+        c.setLineWidth(0.5)
+        c.rect(x, top - h, w, h)
+        c.setFont(regular, 6.5)
+        c.setFillColor(_pdf.GREY)
+        c.drawString(x + 1.5 * mm, top - 3.2 * mm, label)
+        c.setFillColor(colors.black)
+        c.setFont(value_font or bold, size)
+        c.drawString(x + 1.5 * mm, top - h + 2.2 * mm, value)
+
+    # ---- Via do contribuinte
+    c.setFont(bold, 8)
+    c.drawString(left, y, "VIA DO CONTRIBUINTE")
+    y -= 2 * mm
+    row = 10 * mm
+    box(left, y, width * 0.62, row, "Contribuinte", ctx.taxpayer_name)
+    box(left + width * 0.62, y, width * 0.38, row, "CPF/CNPJ", fmt_document_id(ctx.taxpayer_document))
+    y -= row
+    box(left, y, width, row, "Endereço", ctx.taxpayer_address or "—", 8.5, regular)
+    y -= row
+    box(left, y, width, row, "Referência", ctx.reference, 8.5, regular)
+    y -= row
+    # items
+    c.rect(left, y - (len(ctx.items) + 1) * 6 * mm - 2 * mm, width, (len(ctx.items) + 1) * 6 * mm + 2 * mm)
+    c.setFont(regular, 6.5)
+    c.setFillColor(_pdf.GREY)
+    c.drawString(left + 1.5 * mm, y - 3.2 * mm, "Discriminação")
+    c.drawRightString(right - 1.5 * mm, y - 3.2 * mm, "Valor")
+    c.setFillColor(colors.black)
+    iy = y - 8 * mm
+    for item in ctx.items:
+        c.setFont(regular, 8.5)
+        c.drawString(left + 1.5 * mm, iy, item.description)
+        c.drawRightString(right - 1.5 * mm, iy, fmt_money(item.amount))
+        iy -= 6 * mm
+    y = y - (len(ctx.items) + 1) * 6 * mm - 2 * mm
+    third = width / 3
+    box(left, y, third, row, "Vencimento", fmt_date(ctx.due_date), 11)
+    box(left + third, y, third, row, "Número da guia", ctx.guide_number, 11)
+    box(left + 2 * third, y, third, row, "Valor total", fmt_money(ctx.total), 11)
+    y -= row + 3 * mm
+    c.setFont(regular, 7)
+    for line in _pdf._wrap(
+            f"Recolhimento exigido pela {LAW} (taxas: Art. 10 e Art. 15, VII; multas: Art. 25) e pelo Código "
+            "Tributário Municipal. Pague em qualquer banco ou correspondente até o vencimento pelo código de "
+            "barras" + (" ou pelo PIX (QR code abaixo)." if ctx.pix_payload else "."),
+            regular, 7, width):
+        c.drawString(left, y, line)
+        y -= 3.4 * mm
+
+    # ---- cut line
+    y -= 4 * mm
+    c.setDash(3, 2)
+    c.setLineWidth(0.4)
+    c.line(left - 8 * mm, y, right + 8 * mm, y)
+    c.setDash()
+    c.setFont(regular, 6)
+    c.drawRightString(right, y + 1.2 * mm, "✂ corte aqui")
+    y -= 8 * mm
+
+    # ---- Via do banco (ficha de arrecadação)
+    c.setFont(bold, 8)
+    c.drawString(left, y, f"VIA DO BANCO — PREFEITURA MUNICIPAL DE {ctx.header.name.upper()}")
+    y -= 2 * mm
+    pix_w = 50 * mm if ctx.pix_payload else 0
+    data_w = width - pix_w - (3 * mm if pix_w else 0)
+    box(left, y, data_w / 2, row, "Vencimento", fmt_date(ctx.due_date), 11)
+    box(left + data_w / 2, y, data_w / 2, row, "Valor", fmt_money(ctx.total), 11)
+    box(left, y - row, data_w / 2, row, "Contribuinte", ctx.taxpayer_name, 8)
+    box(left + data_w / 2, y - row, data_w / 2, row, "Guia nº", ctx.guide_number, 9)
+    box(left, y - 2 * row, data_w, row, "Órgão arrecadador (código FEBRABAN)",
+        f"{ctx.header.secretariat} — {ctx.company_id}", 8, regular)
+    pix_h = 0
+    if ctx.pix_payload:
+        qr = 36 * mm
+        pix_h = qr + 17 * mm
+        px = right - pix_w
+        c.setLineWidth(0.5)
+        c.rect(px, y - pix_h, pix_w, pix_h)
+        c.setFont(bold, 8.5)
+        c.drawCentredString(px + pix_w / 2, y - 4.5 * mm, "Pague com PIX")
+        c.setFont(regular, 6.3)
+        c.drawCentredString(px + pix_w / 2, y - 8 * mm, "Aponte a câmera do app do seu banco")
+        # 7 mm of white (more than 4 modules) between the code and the box line
+        _pdf.draw_qr(c, ctx.pix_payload, px + (pix_w - qr) / 2, y - pix_h + 5 * mm, qr)
+    y -= max(3 * row, pix_h) + 7 * mm
+    c.setFont(regular, 6.5)
+    c.setFillColor(_pdf.GREY)
+    c.drawString(left, y, "Linha digitável")
+    c.setFillColor(colors.black)
+    y -= 5.5 * mm
+    c.setFont(bold, 11)
+    c.drawString(left, y, febraban.format_typed_line(ctx.typed_line))
+    y -= 4 * mm + _pdf.BAR_HEIGHT
+    _pdf.draw_i2of5(c, ctx.barcode, left, y)
+    y -= 5 * mm
+    c.setFont(regular, 6.5)
+    c.drawString(left, y, "Código de barras FEBRABAN — arrecadação, segmento 1 (prefeituras), valor em reais "
+                          "(identificador 6, módulo 10).")
+    if ctx.pix_payload:
+        y -= 6 * mm
+        c.setFont(regular, 6)
+        c.setFillColor(_pdf.GREY)
+        c.drawString(left, y, "PIX copia e cola:")
+        tx = c.beginText(left, y - 3 * mm)
+        tx.setFont(regular, 6)
+        payload = ctx.pix_payload
+        for i in range(0, len(payload), 100):
+            tx.textLine(payload[i:i + 100])
+        c.drawText(tx)
+        c.setFillColor(colors.black)
+    _pdf.draw_footer(c, ctx.header, ctx.meta)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

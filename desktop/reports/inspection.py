@@ -1,0 +1,83 @@
+"""Inspection report (laudo de vistoria, Art. 9, 15, 16): the checklist with the article of each item, the
+result and, when failed, the 5-day regularization term during which the vehicle is impeded (Art. 16, §2)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_plate
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistLine:
+    item: str
+    article: str
+    ok: bool
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InspectionReportContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    inspection_number: str
+    kind: str                       # "inicial", "anual (Art. 16)", ...
+    performed_at: datetime
+    place: str
+    inspector_name: str
+    driver_name: str
+    authorization_number: str
+    plate: str
+    renavam: str
+    vehicle: str
+    manufacture_year: int
+    odometer_km: int | None
+    lines: tuple[ChecklistLine, ...]
+    approved: bool
+    regularize_until: date | None   # Art. 16, §2 (failed only)
+    remarks: str = ""
+
+
+def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> InspectionReportContext:
+    ctx = InspectionReportContext(header=header, meta=meta, **fields)
+    if not ctx.approved and ctx.regularize_until is None:
+        raise ValueError("Vistoria reprovada precisa do prazo de regularização (Art. 16, §2º).")
+    return ctx
+
+
+def render(ctx: InspectionReportContext) -> bytes:
+    from reportlab.lib.units import mm
+
+    from desktop.reports import _pdf
+    from desktop.reports._pdf import b, e
+
+    story = _pdf.title_block(f"LAUDO DE VISTORIA Nº {ctx.inspection_number}",
+                             f"Vistoria {ctx.kind} — Arts. 9º, 15 e 16 da {LAW}")
+    story.append(_pdf.field_table([
+        ("Data e hora", fmt_datetime(ctx.performed_at)),
+        ("Local", ctx.place),
+        ("Vistoriador", ctx.inspector_name),
+        ("Condutor / autorização", f"{ctx.driver_name} — autorização nº {ctx.authorization_number or '—'}"),
+        ("Veículo", f"{fmt_plate(ctx.plate)} — {ctx.vehicle}, fabricação {ctx.manufacture_year} — "
+                    f"RENAVAM {ctx.renavam}"),
+        ("Hodômetro", f"{ctx.odometer_km:,} km".replace(",", ".") if ctx.odometer_km is not None else "—"),
+    ]))
+    story.append(_pdf.p("Itens verificados", "h2"))
+    rows = [[line.item, line.article, "Conforme" if line.ok else "NÃO CONFORME", line.note] for line in ctx.lines]
+    story.append(_pdf.grid_table(["Item", "Fundamento", "Resultado", "Observação"], rows,
+                                 [62 * mm, 36 * mm, 28 * mm, 48 * mm]))
+    story.append(_pdf.spacer(3))
+    if ctx.approved:
+        story.append(_pdf.pm(f"Resultado: {b('APROVADO')}. O veículo atende aos requisitos verificados "
+                             f"(Art. 15, parágrafo único, VI)."))
+    else:
+        story.append(_pdf.pm(
+            f"Resultado: {b('REPROVADO')}. O veículo tem até {b(fmt_date(ctx.regularize_until))} para regularizar "
+            f"a(s) pendência(s), prazo de 5 (cinco) dias do Art. 16, §2º, e não pode realizar serviços de "
+            f"transporte durante o prazo de regularização. Operar em desacordo é infração do Art. 26, II."))
+    if ctx.remarks:
+        story.append(_pdf.p("Observações", "h2"))
+        story.append(_pdf.p(ctx.remarks))
+    story.append(_pdf.signature_block([(ctx.inspector_name, "Vistoriador(a)"),
+                                       (ctx.driver_name, "Condutor — ciente do resultado")]))
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Laudo de vistoria nº {ctx.inspection_number}", story)

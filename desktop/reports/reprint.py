@@ -1,0 +1,68 @@
+"""Reprints (SPEC: "a reprint is the same bytes, marked as a copy"): the ARCHIVED PDF with a stamp laid over
+every page — never a new rendering with today's data. The stamp is a ReportLab overlay merged with pypdf."""
+from __future__ import annotations
+
+import io
+from datetime import datetime
+
+from desktop.reports.common import fmt_datetime
+
+
+def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None = None, by: str = "") -> bytes:
+    """Every page of `pdf_bytes` with a boxed stamp at the top left and a light diagonal mark:
+    "2ª VIA — reimpressa em dd/mm/aaaa às HH:MM por … — original arquivado"."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
+    overlays: dict[tuple[float, float], object] = {}
+    for page in writer.pages:
+        size = (float(page.mediabox.width), float(page.mediabox.height))
+        if size not in overlays:
+            overlays[size] = PdfReader(io.BytesIO(_overlay(size, label, when, by))).pages[0]
+        page.merge_page(overlays[size], over=True)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def copy_mark(label: str, when: datetime | None = None, by: str = "") -> str:
+    text = f"{label.upper()} — reimpressão do documento arquivado"
+    if when is not None:
+        text += f" em {fmt_datetime(when)}"
+    if by:
+        text += f" por {by}"
+    return text
+
+
+def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: str) -> bytes:
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from desktop.reports import _pdf
+
+    regular, bold = _pdf.fonts()
+    width, height = size
+    buffer = io.BytesIO()
+    c = _pdf.new_canvas(buffer, label, pagesize=size)
+    text = copy_mark(label, when, by)
+    font_size = _pdf.fit_size(text, bold, 8, width - 16 * mm)
+    w = stringWidth(text, bold, font_size) + 4 * mm
+    x, y = 8 * mm, height - 7.5 * mm
+    c.setFillColor(colors.white)
+    c.setStrokeColor(colors.HexColor("#B00020"))
+    c.setLineWidth(0.8)
+    c.rect(x, y - 1.8 * mm, w, 5.6 * mm, stroke=1, fill=1)
+    c.setFillColor(colors.HexColor("#B00020"))
+    c.setFont(bold, font_size)
+    c.drawString(x + 2 * mm, y, text)
+    c.saveState()
+    c.setFillAlpha(0.12)
+    c.translate(width / 2, height / 2)
+    c.rotate(35)
+    c.setFont(bold, min(110, width / 4))
+    c.drawCentredString(0, -30, label.upper())
+    c.restoreState()
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
