@@ -73,6 +73,7 @@ def pg_schema_url():
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+    _drop_orphan_schemas(admin)
     schema = f"t_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
@@ -88,6 +89,28 @@ def pg_schema_url():
         with admin.connect() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         admin.dispose()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _drop_orphan_schemas(admin) -> None:
+    """Drop test schemas left by sessions that were killed before their clean-up (their pid is gone).
+    Only schemas of this machine's pids are touched; a live session's schema is kept."""
+    with admin.connect() as conn:
+        names = conn.execute(text(
+            "SELECT nspname FROM pg_namespace WHERE nspname ~ '^[tm]_[0-9]+_[0-9a-f]{8}$'")).scalars().all()
+        for name in names:
+            pid = int(name.split("_")[1])
+            if pid != os.getpid() and not _pid_alive(pid):
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
 
 
 def truncate_all(db: Database) -> None:

@@ -66,3 +66,51 @@ def test_every_editable_record_is_versioned():
         assert issubclass(mapper.class_, Versioned), table
         assert mapper.version_id_col is not None, table
         assert mapper.version_id_col.name == "version", table
+
+
+# --- services.base: roles are enforced in the service layer (SPEC §4) ---------------------------------------
+
+from desktop.domain.roles import Role  # noqa: E402
+from desktop.errors import PermissionDenied  # noqa: E402
+from desktop.services.base import SYSTEM_ACTOR, Actor, require_role  # noqa: E402
+
+
+def test_spec4_a_clerk_is_refused_a_gestor_only_action(make_actor):
+    clerk = make_actor(Role.ATENDENTE)
+    with pytest.raises(PermissionDenied) as refused:
+        require_role(clerk, Role.GESTOR)
+    assert str(refused.value) == "Permissão negada: esta ação exige o papel Gestor."
+    with pytest.raises(PermissionDenied, match="exige um dos papéis Gestor ou Administrador"):
+        require_role(clerk, Role.GESTOR, Role.ADMINISTRADOR)
+
+
+def test_spec1_a_user_may_hold_several_roles(make_actor):
+    both = make_actor(Role.FISCAL, Role.GESTOR)
+    require_role(both, Role.GESTOR)
+    require_role(both, Role.FISCAL)
+    assert both.has(Role.VISTORIADOR, Role.FISCAL)
+    assert not both.has(Role.ADMINISTRADOR)
+    # administrador does not imply gestor (docs/contracts.md)
+    admin = Actor(1, "adm", "Adm", frozenset({Role.ADMINISTRADOR}))
+    with pytest.raises(PermissionDenied):
+        require_role(admin, Role.GESTOR)
+
+
+def test_system_actor_runs_automatic_jobs():
+    assert SYSTEM_ACTOR.user_id is None
+    require_role(SYSTEM_ACTOR, Role.GESTOR)
+
+
+def test_user_roles_are_stored_and_a_role_change_moves_the_version(db, make_actor):
+    from desktop.models import User
+
+    actor = make_actor(Role.ATENDENTE, Role.VISTORIADOR)
+    with db.session() as s:
+        user = s.get(User, actor.user_id)
+        assert user.roles == {Role.ATENDENTE, Role.VISTORIADOR}
+        assert user.version == 1
+        user.set_roles({Role.GESTOR})
+    with db.session(write=False) as s:
+        user = s.get(User, actor.user_id)
+        assert user.roles == {Role.GESTOR}
+        assert user.version == 2
