@@ -1,0 +1,658 @@
+"""Issued documents (SPEC §3 "Documents to print"; issue 7): every printed PDF gets its number, is archived with
+its bytes and SHA-256 and linked to its record; a reprint is the archived bytes with a copy stamp, never a new
+rendering. Builds the documents' contexts from the database rows (authorization, driver, vehicle, settings,
+guides, ledger) and checks scanned stickers against the authorization's current status.
+
+ReportLab is imported only when a document is rendered (the GUI imports this module at start-up).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, DesktopError, NotFound
+from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_date, now
+from desktop.services.base import Actor, require_role
+
+DOCUMENT_KINDS = {
+    "sticker": "Adesivo do veículo (Art. 14)",
+    "credential": "Credencial do condutor (Art. 13, I)",
+    "certificate": "Termo de autorização (Art. 3º)",
+    "auto": "Auto de infração (Art. 19)",
+    "notice": "Notificação",
+    "data_request": "Requisição de dados (Art. 4º)",
+    "edital": "Edital de notificação (Art. 22, §1º)",
+    "inspection": "Laudo de vistoria",
+    "statement": "Extrato do infrator",
+    "attendance": "Lista de presença (Art. 12, §2º)",
+    "guide": "Guia de arrecadação (DAM)",
+}
+ALL_ROLES = tuple(Role)
+ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
+    "sticker": (Role.ATENDENTE, Role.GESTOR),
+    "credential": (Role.ATENDENTE, Role.GESTOR),
+    "certificate": (Role.ATENDENTE, Role.GESTOR),
+    "guide": (Role.ATENDENTE, Role.GESTOR),
+    "statement": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR),
+    "auto": (Role.FISCAL, Role.GESTOR),
+    "notice": (Role.FISCAL, Role.GESTOR, Role.VISTORIADOR, Role.ATENDENTE),
+    "edital": (Role.FISCAL, Role.GESTOR),
+    "data_request": (Role.FISCAL, Role.GESTOR),
+    "inspection": (Role.VISTORIADOR, Role.GESTOR),
+    "attendance": (Role.ATENDENTE, Role.GESTOR),
+}
+STICKER_EVENT = "sticker"   # authorization_events.kind written when a sticker is printed
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRef:
+    """The record a document belongs to: ("authorization", 12), ("auto", 3), ("payment_guide", 9)…"""
+
+    record_type: str
+    record_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedInfo:
+    id: int
+    kind: str
+    number: str
+    record_type: str
+    record_id: int
+    sha256: str
+    issued_at: datetime
+    issued_by: int | None
+    size: int
+    copies: int
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    """What a print command gets back: the archive entry and the exact bytes archived."""
+
+    info: IssuedInfo
+    pdf: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedSummary:
+    """A row of the archive list (no bytes)."""
+
+    number: str
+    kind: str
+    kind_label: str
+    record_type: str
+    record_id: int
+    issued_at: datetime
+    sha256: str
+    copies: int
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------------- archive
+def issue_in_session(s, actor: Actor, kind: str, record_ref: RecordRef,
+                     pdf: bytes | Callable[[DocumentMeta], bytes], when: datetime | None = None) -> Issued:
+    """Inside the caller's transaction: takes the next document number, renders (when `pdf` is a function of
+    the document's meta, so the number and date printed in the footer are the archived ones), archives the
+    bytes with their SHA-256 and writes the audit log. The number is consumed only if the transaction commits."""
+    from desktop.models import IssuedDocument
+    from desktop.services import audit
+    from desktop.services.numbering import next_number
+
+    if kind not in DOCUMENT_KINDS:
+        raise ValueError(f"Tipo de documento desconhecido: {kind!r}.")
+    issued_at = when or now()
+    number = next_number(s, "document", issued_at.year)
+    meta = DocumentMeta(number, issued_at, actor.full_name)
+    data = pdf(meta) if callable(pdf) else bytes(pdf)
+    if not data.startswith(b"%PDF"):
+        raise ValueError("O documento a arquivar não é um PDF.")
+    digest = sha256_hex(data)
+    row = IssuedDocument(kind=kind, number=number, record_type=record_ref.record_type,
+                         record_id=record_ref.record_id, pdf=data, sha256=digest, issued_at=issued_at,
+                         issued_by=actor.user_id, copies=0)
+    s.add(row)
+    s.flush()
+    audit.record(s, actor, "document.issue", "issued_document", row.id, None, {
+        "kind": kind, "number": number, "record_type": record_ref.record_type, "record_id": record_ref.record_id,
+        "sha256": digest, "size": len(data),
+    })
+    return Issued(IssuedInfo(row.id, kind, number, record_ref.record_type, record_ref.record_id, digest, issued_at,
+                             actor.user_id, len(data), 0), data)
+
+
+def issue_document(db, actor: Actor, kind: str, record_ref: RecordRef | tuple[str, int],
+                   pdf_bytes: bytes | Callable[[DocumentMeta], bytes]) -> IssuedInfo:
+    """Archives one document (its own transaction) and returns its number and SHA-256."""
+    require_role(actor, *ISSUE_ROLES.get(kind, ALL_ROLES))
+    ref = record_ref if isinstance(record_ref, RecordRef) else RecordRef(*record_ref)
+    with db.session() as s:
+        return issue_in_session(s, actor, kind, ref, pdf_bytes).info
+
+
+def archived_bytes(db, number: str) -> bytes:
+    """The archived PDF, checked against its SHA-256 (a changed file is refused, never printed)."""
+    from sqlalchemy import select
+
+    from desktop.models import IssuedDocument
+    with db.session(write=False) as s:
+        row = s.scalar(select(IssuedDocument).where(IssuedDocument.number == number.strip()))
+        if row is None:
+            raise NotFound(f"Documento nº {number} não encontrado no arquivo.")
+        data = row.pdf
+        if sha256_hex(data) != row.sha256:
+            raise ConflictError(f"O arquivo do documento nº {number} não confere com o código de integridade "
+                                "registrado na emissão. Não será impresso; avise o administrador.")
+        return data
+
+
+def reprint(db, actor: Actor, number: str) -> bytes:
+    """The archived bytes of document `number` with an "Nª via" stamp on every page (2ª via on the first
+    reprint); counts the copy and writes the audit log. Never a new rendering."""
+    from sqlalchemy import select
+
+    from desktop.models import IssuedDocument
+    from desktop.reports.reprint import stamp_copy
+    from desktop.services import audit
+
+    with db.session() as s:
+        row = s.scalar(select(IssuedDocument).where(IssuedDocument.number == number.strip()))
+        if row is None:
+            raise NotFound(f"Documento nº {number} não encontrado no arquivo.")
+        require_role(actor, *ISSUE_ROLES.get(row.kind, ALL_ROLES))
+        data = row.pdf
+        if sha256_hex(data) != row.sha256:
+            raise ConflictError(f"O arquivo do documento nº {number} não confere com o código de integridade "
+                                "registrado na emissão. Não será reimpresso; avise o administrador.")
+        when = now()
+        before = {"copies": row.copies}
+        row.copies += 1
+        row.last_copy_at = when
+        label = f"{row.copies + 1}ª via"
+        audit.record(s, actor, "document.reprint", "issued_document", row.id, before,
+                     {"copies": row.copies, "label": label, "number": row.number})
+        return stamp_copy(data, label, when, actor.full_name)
+
+
+def list_issued(db, record_type: str | None = None, record_id: int | None = None,
+                limit: int = 200) -> list[IssuedSummary]:
+    from sqlalchemy import select
+
+    from desktop.models import IssuedDocument
+    query = select(IssuedDocument.number, IssuedDocument.kind, IssuedDocument.record_type, IssuedDocument.record_id,
+                   IssuedDocument.issued_at, IssuedDocument.sha256, IssuedDocument.copies)
+    if record_type is not None:
+        query = query.where(IssuedDocument.record_type == record_type)
+    if record_id is not None:
+        query = query.where(IssuedDocument.record_id == record_id)
+    query = query.order_by(IssuedDocument.id.desc()).limit(limit)
+    with db.session(write=False) as s:
+        return [IssuedSummary(r.number, r.kind, DOCUMENT_KINDS.get(r.kind, r.kind), r.record_type, r.record_id,
+                              r.issued_at, r.sha256, r.copies) for r in s.execute(query)]
+
+
+# ---------------------------------------------------------------------------------------------------- settings
+def _header_of(row) -> MunicipalityHeader:
+    return MunicipalityHeader(name=row.name, uf=row.uf, secretariat=row.secretariat,
+                              ouvidoria_phone=row.ouvidoria_phone or "", brasao_png=row.brasao_png,
+                              pix_key=row.pix_key)
+
+
+def _settings(s):
+    from desktop.models import MunicipalitySettings
+    row = s.get(MunicipalitySettings, 1)
+    if row is None:
+        raise NotFound("O programa ainda não foi configurado (falta a configuração inicial do município).")
+    return row
+
+
+def municipality_header(db) -> MunicipalityHeader:
+    with db.session(write=False) as s:
+        return _header_of(_settings(s))
+
+
+# ---------------------------------------------------------------------------------------------------- authorizations
+@dataclass(frozen=True, slots=True)
+class AuthorizationPrintData:
+    """What the sticker, the credential and the certificate print of one authorization (read once)."""
+
+    authorization_id: int
+    number: str
+    status: str
+    valid_until: date
+    limited_by_vehicle_age: bool
+    fee_paid_on: date | None
+    inspection: str
+    driver_name: str
+    cpf: str
+    cnh_number: str
+    cnh_category: str
+    address: str
+    photo: bytes | None
+    plate: str
+    renavam: str
+    make_model: str
+    colour: str
+    manufacture_year: int
+    model_year: int
+    ownership: str
+
+
+def _authorization_row(s, number: str):
+    from sqlalchemy import select
+
+    from desktop.models import Authorization
+    row = s.scalar(select(Authorization).where(Authorization.number == number.strip()))
+    if row is None:
+        raise NotFound(f"Autorização nº {number} não encontrada.")
+    return row
+
+
+def _status_label(status: str) -> str:
+    from desktop.domain.workflow import AuthorizationStatus
+    try:
+        return AuthorizationStatus(status).label
+    except ValueError:
+        return status
+
+
+def _print_data(s, row) -> AuthorizationPrintData:
+    from desktop.domain.vehicle import OwnershipMode
+    from desktop.models import Driver, Vehicle
+
+    if row.status != "active" or row.valid_until is None:
+        raise ConflictError(
+            f"A autorização nº {row.number} está {_status_label(row.status)}: adesivo, credencial e termo só "
+            "são emitidos para autorização Ativa (Art. 3º; Art. 10, parágrafo único; Art. 15, VII).")
+    driver = s.get(Driver, row.driver_id)
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    try:
+        mode = OwnershipMode(vehicle.ownership_mode)
+        ownership = f"{mode.label} ({mode.article})"
+    except ValueError:
+        ownership = vehicle.ownership_mode
+    if row.inspection_approved_on:
+        inspection = f"aprovada em {fmt_date(row.inspection_approved_on)}"
+    elif row.inspection_waived_on:
+        inspection = f"dispensada em {fmt_date(row.inspection_waived_on)} (Art. 9º, §1º)"
+    else:
+        inspection = "—"
+    address = ", ".join(part for part in (driver.address, driver.district, driver.city) if part) or "—"
+    if driver.uf and driver.city:
+        address += f"–{driver.uf}"
+    return AuthorizationPrintData(
+        authorization_id=row.id, number=row.number, status=row.status, valid_until=row.valid_until,
+        limited_by_vehicle_age=row.valid_until_limited_by == "vehicle_age", fee_paid_on=row.fee_paid_on,
+        inspection=inspection, driver_name=driver.name, cpf=driver.cpf, cnh_number=driver.cnh_number or "—",
+        cnh_category=driver.cnh_category or "—", address=address, photo=driver.photo, plate=vehicle.plate,
+        renavam=vehicle.renavam, make_model=f"{vehicle.make} {vehicle.model}".strip(), colour=vehicle.colour or "—",
+        manufacture_year=vehicle.manufacture_year, model_year=vehicle.model_year, ownership=ownership,
+    )
+
+
+def _vehicle_line(data: AuthorizationPrintData) -> str:
+    return f"{data.make_model} – {data.colour}"
+
+
+def _record_sticker_event(s, actor: Actor, authorization_id: int, status: str, document_number: str,
+                          when: datetime) -> None:
+    from desktop.models import AuthorizationEvent
+    s.add(AuthorizationEvent(authorization_id=authorization_id, kind=STICKER_EVENT, from_status=status,
+                             to_status=status, at=when, effective_on=when.date(), by_user_id=actor.user_id,
+                             reason=f"Adesivo impresso (Art. 14) — documento nº {document_number}",
+                             act_number=document_number))
+
+
+def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta, layout: str = "page"):
+    """The sticker context (desktop.reports.sticker.StickerContext) of an active authorization, signed with
+    the municipality's key: for a preview before issuing (the archive is written by `print_sticker`)."""
+    from desktop.reports import sticker
+    require_role(actor, *ISSUE_ROLES["sticker"])
+    with db.session(write=False) as s:
+        settings = _settings(s)
+        data = _print_data(s, _authorization_row(s, number))
+        return sticker.build_context(
+            _header_of(settings), meta,
+            [sticker.StickerData(data.number, data.plate, data.valid_until, _vehicle_line(data))],
+            _signing_key(settings), layout)
+
+
+def _signing_key(settings) -> bytes:
+    if settings.signing_private_key is None:
+        raise NotFound("A chave de assinatura do município não foi criada (configuração inicial).")
+    return settings.signing_private_key
+
+
+def print_sticker(db, actor: Actor, number: str, layout: str = "page") -> Issued:
+    """Issues and archives the sticker of authorization `number` and records it in the authorization's history."""
+    from desktop.reports import sticker
+    require_role(actor, *ISSUE_ROLES["sticker"])
+    with db.session() as s:
+        settings = _settings(s)
+        data = _print_data(s, _authorization_row(s, number))
+        header, key = _header_of(settings), _signing_key(settings)
+        item = [sticker.StickerData(data.number, data.plate, data.valid_until, _vehicle_line(data))]
+        issued = issue_in_session(
+            s, actor, "sticker", RecordRef("authorization", data.authorization_id),
+            lambda meta: sticker.render(sticker.build_context(header, meta, item, key, layout)))
+        _record_sticker_event(s, actor, data.authorization_id, data.status, issued.info.number, issued.info.issued_at)
+        return issued
+
+
+def pending_sticker_numbers(db) -> list[str]:
+    """Active authorizations whose sticker was not printed since their (last) fee payment — after a renewal the
+    validity printed on the old sticker is out of date."""
+    from sqlalchemy import and_, exists, func, select
+
+    from desktop.models import Authorization, AuthorizationEvent
+    since = func.coalesce(Authorization.fee_paid_on, Authorization.activated_on)
+    printed = exists().where(and_(
+        AuthorizationEvent.authorization_id == Authorization.id,
+        AuthorizationEvent.kind == STICKER_EVENT,
+        AuthorizationEvent.effective_on >= since,
+    ))
+    query = (select(Authorization.number)
+             .where(Authorization.status == "active", Authorization.number.is_not(None), ~printed)
+             .order_by(Authorization.number))
+    with db.session(write=False) as s:
+        numbers = list(s.scalars(query))
+    return sorted(numbers, key=lambda n: (n[-4:], n))
+
+
+def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int = 1,
+                           progress: Callable[[int, int, str], None] | None = None) -> Issued:
+    """All pending stickers in one archived PDF (one per page or 8 per label sheet); each authorization's history
+    records the batch's document number. `workers=2` encodes the QR codes on both cores."""
+    from desktop.reports import sticker
+    require_role(actor, *ISSUE_ROLES["sticker"])
+    numbers = pending_sticker_numbers(db)
+    if not numbers:
+        raise ConflictError("Não há adesivos pendentes: todas as autorizações ativas já têm adesivo impresso "
+                            "depois do último pagamento da taxa.")
+    with db.session() as s:
+        settings = _settings(s)
+        header, key = _header_of(settings), _signing_key(settings)
+        rows = [_print_data(s, _authorization_row(s, n)) for n in numbers]
+        if progress:
+            progress(len(rows) // 3, len(rows), "Assinando e desenhando os adesivos…")
+        items = [sticker.StickerData(d.number, d.plate, d.valid_until, _vehicle_line(d)) for d in rows]
+        issued = issue_in_session(
+            s, actor, "sticker", RecordRef("authorization", rows[0].authorization_id),
+            lambda meta: sticker.render(sticker.build_context(header, meta, items, key, layout), workers=workers))
+        for d in rows:
+            _record_sticker_event(s, actor, d.authorization_id, d.status, issued.info.number, issued.info.issued_at)
+        if progress:
+            progress(len(rows), len(rows), f"{len(rows)} adesivo(s) no documento nº {issued.info.number}.")
+        return issued
+
+
+def print_credential(db, actor: Actor, number: str) -> Issued:
+    from desktop.reports import credential
+    require_role(actor, *ISSUE_ROLES["credential"])
+    with db.session() as s:
+        settings = _settings(s)
+        d = _print_data(s, _authorization_row(s, number))
+        header, key = _header_of(settings), _signing_key(settings)
+        return issue_in_session(s, actor, "credential", RecordRef("authorization", d.authorization_id),
+                                lambda meta: credential.render(credential.build_context(
+                                    header, meta, driver_name=d.driver_name, cpf=d.cpf, cnh_number=d.cnh_number,
+                                    cnh_category=d.cnh_category, authorization_number=d.number,
+                                    valid_until=d.valid_until, plate=d.plate, vehicle=_vehicle_line(d),
+                                    private_key=key, photo=d.photo)))
+
+
+def print_certificate(db, actor: Actor, number: str) -> Issued:
+    from desktop.domain.dates import renewal_request_deadline
+    from desktop.reports import certificate
+    from desktop.services.holidays import calendar_in
+    require_role(actor, *ISSUE_ROLES["certificate"])
+    with db.session() as s:
+        settings = _settings(s)
+        d = _print_data(s, _authorization_row(s, number))
+        header = _header_of(settings)
+        renewal = renewal_request_deadline(d.valid_until, calendar_in(s))
+        signer = actor.full_name if actor.has(Role.GESTOR) else ""
+        return issue_in_session(s, actor, "certificate", RecordRef("authorization", d.authorization_id),
+                                lambda meta: certificate.render(certificate.build_context(
+                                    header, meta, authorization_number=d.number, driver_name=d.driver_name,
+                                    cpf=d.cpf, cnh_number=d.cnh_number, cnh_category=d.cnh_category,
+                                    address=d.address, plate=d.plate, renavam=d.renavam, vehicle=d.make_model,
+                                    manufacture_year=d.manufacture_year, model_year=d.model_year, colour=d.colour,
+                                    ownership=d.ownership, fee_paid_on=d.fee_paid_on or d.valid_until,
+                                    valid_until=d.valid_until, limited_by_vehicle_age=d.limited_by_vehicle_age,
+                                    renewal_deadline=renewal, inspection=d.inspection, signer_name=signer)))
+
+
+# ---------------------------------------------------------------------------------------------------- guides
+GUIDE_PURPOSE_LABELS = {
+    "fee": "Taxa (Art. 10; Art. 15, VII)",
+    "fine": "Multa (Art. 25)",
+    "issqn": "ISSQN (Art. 11)",
+    "cost": "Remoção e estada do veículo (Art. 28)",
+}
+
+
+def print_guide(db, actor: Actor, number: str) -> Issued:
+    """The DAM of payment guide `number` (fees and fines), with the FEBRABAN barcode and, when the municipality
+    has a PIX key, the PIX BR Code. Needs the municipality's FEBRABAN code (Administração → Município)."""
+    from sqlalchemy import select
+
+    from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
+    from desktop.reports import guide
+    from desktop.reports.common import fmt_plate
+    require_role(actor, *ISSUE_ROLES["guide"])
+    with db.session() as s:
+        settings = _settings(s)
+        agreement = (settings.febraban_agreement or "").strip()
+        if not (agreement.isdigit() and len(agreement) == 4):
+            raise ConflictError("Informe o código FEBRABAN do município (4 dígitos) em Administração → Município "
+                                "antes de emitir guias: sem ele o código de barras não é aceito pelos bancos.")
+        row = s.scalar(select(PaymentGuide).where(PaymentGuide.number == number.strip()))
+        if row is None:
+            raise NotFound(f"Guia nº {number} não encontrada.")
+        if row.status != "open":
+            raise ConflictError(f"A guia nº {row.number} está {'paga' if row.status == 'paid' else 'cancelada'}; "
+                                "só guias em aberto são impressas. Para outra via, reimprima o documento arquivado.")
+        address, reference = "", ""
+        if row.driver_id:
+            driver = s.get(Driver, row.driver_id)
+            address = ", ".join(p for p in (driver.address, driver.district, driver.city) if p)
+        elif row.platform_id:
+            address = s.get(Platform, row.platform_id).address or ""
+        parts = []
+        if row.vehicle_id:
+            vehicle = s.get(Vehicle, row.vehicle_id)
+            fee = s.scalar(select(Fee).where(Fee.guide_number == row.number))
+            if fee is not None and fee.authorization_id:
+                auth = s.get(Authorization, fee.authorization_id)
+                if auth.number:
+                    parts.append(f"Autorização nº {auth.number}")
+            parts.append(f"placa {fmt_plate(vehicle.plate)}")
+        if row.auto_id:
+            parts.append(f"Auto de infração nº {s.get(Auto, row.auto_id).number}")
+        reference = " – ".join(parts) or GUIDE_PURPOSE_LABELS.get(row.purpose, row.purpose)
+        items = _guide_items(s, row)
+        header = _header_of(settings)
+        record = RecordRef("payment_guide", row.id)
+        ctx_args = dict(guide_number=row.number, purpose=GUIDE_PURPOSE_LABELS.get(row.purpose, row.purpose),
+                        taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
+                        taxpayer_address=address, reference=reference, items=items, due_date=row.due_on,
+                        company_id=agreement)
+        barcode_holder: dict[str, str] = {}
+
+        def render(meta):
+            ctx = guide.build_context(header, meta, **ctx_args)
+            barcode_holder["barcode"] = ctx.barcode
+            return guide.render(ctx)
+
+        issued = issue_in_session(s, actor, "guide", record, render)
+        if row.barcode != barcode_holder["barcode"]:
+            row.barcode = barcode_holder["barcode"]
+        return issued
+
+
+def _guide_items(s, row) -> list:
+    from sqlalchemy import select
+
+    from desktop.models import Fee
+    from desktop.reports import guide
+    from desktop.reports.common import fmt_decimal, fmt_money
+    fee = s.scalar(select(Fee).where(Fee.guide_number == row.number))
+    labels = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
+              "inspection": "Taxa de vistoria", "other": "Taxa"}
+    if fee is not None:
+        text = labels.get(fee.kind, "Taxa") + " (Código Tributário Municipal)"
+        if fee.amount_upfm is not None and fee.upfm_value is not None:
+            text += f" — {fmt_decimal(fee.amount_upfm)} UPFM × {fmt_money(fee.upfm_value)}"
+        return [guide.GuideItem(text, Decimal(row.amount_reais))]
+    return [guide.GuideItem(GUIDE_PURPOSE_LABELS.get(row.purpose, row.purpose), Decimal(row.amount_reais))]
+
+
+# ---------------------------------------------------------------------------------------------------- statement
+def print_statement(db, actor: Actor, document: str, as_of: date | None = None) -> Issued:
+    """The infractor's statement (driver by CPF or platform by CNPJ) at `as_of` (today by default)."""
+    from sqlalchemy import select
+
+    from desktop.models import Auto, Driver, LedgerEntry, Platform
+    from desktop.reports import statement
+    from desktop.reports.common import only_digits
+    require_role(actor, *ISSUE_ROLES["statement"])
+    digits = only_digits(document)
+    as_of = as_of or now().date()
+    with db.session() as s:
+        settings = _settings(s)
+        if len(digits) == 11:
+            person = s.scalar(select(Driver).where(Driver.cpf == digits))
+            if person is None:
+                raise NotFound(f"Nenhum condutor com o CPF {document}.")
+            name, condition, record = person.name, LedgerEntry.infractor_driver_id == person.id, ("driver", person.id)
+        else:
+            person = s.scalar(select(Platform).where(Platform.cnpj == digits.upper()))
+            if person is None:
+                raise NotFound(f"Nenhuma plataforma com o CNPJ {document}.")
+            name, condition = person.legal_name, LedgerEntry.infractor_platform_id == person.id
+            record = ("platform", person.id)
+        entries = s.scalars(select(LedgerEntry).where(condition).order_by(LedgerEntry.effective_on, LedgerEntry.id))
+        lines = []
+        for entry in entries:
+            auto_number = s.get(Auto, entry.auto_id).number if entry.auto_id else ""
+            amount = Decimal(entry.amount_upfm)
+            debit, credit = (amount, Decimal("0")) if amount >= 0 else (Decimal("0"), -amount)
+            description = _ledger_description(entry.kind, auto_number, entry.guide_number, entry.reason)
+            lines.append(statement.StatementLine(entry.effective_on, description,
+                                                 auto_number or entry.guide_number or "", debit, credit,
+                                                 abs(Decimal(entry.amount_reais))))
+        upfm_today = _upfm_on(s, as_of)
+        header = _header_of(settings)
+        return issue_in_session(s, actor, "statement", RecordRef(*record),
+                                lambda meta: statement.render(statement.build_context(
+                                    header, meta, infractor_name=name, infractor_document=digits, as_of=as_of,
+                                    lines=lines, upfm_value_today=upfm_today)))
+
+
+def _upfm_on(s, on: date) -> Decimal:
+    from sqlalchemy import select
+
+    from desktop.models import Parameter
+    value = s.scalar(select(Parameter.value).where(Parameter.key == "upfm_value", Parameter.valid_from <= on)
+                     .order_by(Parameter.valid_from.desc()).limit(1))
+    if value is None:
+        raise NotFound(f"Não há valor da UPFM vigente em {fmt_date(on)} (Administração → Parâmetros).")
+    return Decimal(value)
+
+
+_LEDGER_LABELS = {   # desktop.domain.ledger EntryKind
+    "debit": "Multa", "costs": "Despesas de remoção e estada (Art. 28)", "payment": "Pagamento",
+    "reversal": "Estorno", "reduction": "Redução",
+}
+
+
+def _ledger_description(kind: str, auto_number: str, guide_number: str | None, reason: str | None) -> str:
+    text = _LEDGER_LABELS.get(kind, kind.capitalize())
+    if auto_number:
+        text += f" – auto nº {auto_number}"
+    if guide_number and kind != "debit":
+        text += f" – DAM nº {guide_number}"
+    if reason and kind != "debit":
+        text += f" ({reason})"
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------- stickers
+def check_sticker(db, text: str, today: date | None = None):
+    """A scanned sticker checked offline (signature, validity) and then against the database: an authorization
+    suspended or impeded after the sticker was printed is reported as such (Art. 16 §2, Art. 24), a revoked,
+    cassada or expired one as revoked, and a sticker of a replaced vehicle (Art. 8 §2) as no longer valid."""
+    from desktop.signing import EXPIRED, REVOKED, SUSPENDED, VALID, StickerCheck, verify_sticker
+
+    today = today or now().date()
+    with db.session(write=False) as s:
+        settings = _settings(s)
+        if settings.signing_public_key is None:
+            raise NotFound("A chave de assinatura do município não foi criada (configuração inicial).")
+        check = verify_sticker(text, settings.signing_public_key, today)
+        if check.status not in (VALID, EXPIRED):
+            return check
+        from sqlalchemy import select
+
+        from desktop.models import Authorization, Vehicle
+        row = s.scalar(select(Authorization).where(Authorization.number == check.number))
+        if row is None:
+            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
+                                f"Adesivo assinado, mas a autorização nº {check.number} não consta do cadastro.")
+        label = _status_label(row.status)
+        if row.status in ("suspended", "impeded"):
+            until = row.suspended_until if row.status == "suspended" else row.regularize_by
+            extra = f" até {fmt_date(until)}" if until else ""
+            article = "Art. 24" if row.status == "suspended" else "Art. 16, §2º"
+            return StickerCheck(SUSPENDED, check.number, check.plate, check.valid_until,
+                                f"Autorização nº {check.number} {label.upper()}{extra} ({article}): o veículo "
+                                f"{check.plate} não pode prestar o serviço.")
+        if row.status in ("revoked", "cassada", "expired", "refused"):
+            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
+                                f"Autorização nº {check.number} {label.upper()}: o adesivo não vale mais.")
+        vehicle = s.get(Vehicle, row.vehicle_id)
+        if vehicle is not None and vehicle.plate.upper() != check.plate:
+            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
+                                f"Adesivo do veículo {check.plate}, substituído na autorização nº {check.number} "
+                                f"pelo veículo {vehicle.plate} (Art. 8º, §2º): o adesivo não vale mais.")
+        if check.status == EXPIRED and row.valid_until and row.valid_until >= today:
+            return StickerCheck(EXPIRED, check.number, check.plate, check.valid_until,
+                                check.message_pt + f" A autorização foi renovada até {fmt_date(row.valid_until)}: "
+                                "o condutor deve afixar o adesivo novo.")
+        return check
+
+
+# ---------------------------------------------------------------------------------------------------- dispatch
+PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement")
+
+
+def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page") -> Issued:
+    """`python -m desktop print KIND --id NUMBER`: issues and archives one document by the number users know."""
+    if kind == "sticker":
+        return print_sticker(db, actor, record_number, layout)
+    if kind == "credential":
+        return print_credential(db, actor, record_number)
+    if kind == "certificate":
+        return print_certificate(db, actor, record_number)
+    if kind == "guide":
+        return print_guide(db, actor, record_number)
+    if kind == "statement":
+        return print_statement(db, actor, record_number)
+    if kind in DOCUMENT_KINDS:
+        raise DesktopError(
+            f"{DOCUMENT_KINDS[kind]}: a emissão pela linha de comando não faz parte desta versão — os registros "
+            f"de que esse documento depende ainda não são lançados pelo programa. Tipos disponíveis: "
+            f"{', '.join(PRINTABLE_FROM_RECORDS)}.")
+    raise DesktopError(f"Tipo de documento desconhecido: {kind!r}. Tipos: {', '.join(DOCUMENT_KINDS)}.")
+
+
+def kinds_help() -> Sequence[str]:
+    return tuple(DOCUMENT_KINDS)

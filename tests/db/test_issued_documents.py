@@ -1,0 +1,259 @@
+"""Issued documents on SQLite and PostgreSQL: numbered, archived with SHA-256, linked to the record; reprints
+are the archived bytes with the copy stamp; stickers built from the rows verify, and the database status
+(suspended, revoked, replaced vehicle) overrides a valid signature. (Named test_issued_documents.py: the
+basename test_documents.py is taken by tests/unit and the suite runs without packages.)"""
+from __future__ import annotations
+
+import hashlib
+import io
+from datetime import date, datetime
+from decimal import Decimal
+
+import pytest
+from pypdf import PdfReader
+
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, NotFound, PermissionDenied
+from desktop.models import (
+    Authorization, AuthorizationEvent, Driver, Fee, IssuedDocument, LedgerEntry, PaymentGuide, Vehicle,
+)
+from desktop.models.types import LOCAL_TZ
+from desktop.reports import febraban
+from desktop.services import documents
+from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+
+def text_of(data: bytes) -> str:
+    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages).split())
+
+
+def _seed(db, febraban_code: str | None = "0123") -> dict:
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55"), pix_key="12345678000195",
+        febraban_agreement=febraban_code,
+    ), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    with db.session() as s:
+        drivers, ids = [], {}
+        for i, (cpf, name, plate) in enumerate([("52998224725", "Joana Araújo Conceição", "QAB1D23"),
+                                                ("11144477735", "Sebastião Gonçalves", "QAB2C02"),
+                                                ("39053344705", "Márcia Pires", "QAB3C03")]):
+            driver = Driver(cpf=cpf, name=name, cnh_number=f"0123456789{i}", cnh_category="B", cnh_ear=True,
+                            address="Rua Cipriano Curvo, 100", district="Centro", city="Chapada dos Guimarães",
+                            uf="MT")
+            vehicle = Vehicle(plate=plate, renavam=f"0012345678{i}", make="Chevrolet", model="Onix 1.0",
+                              manufacture_year=2019, model_year=2020, colour="prata", doors=4, seats=5,
+                              air_conditioning=True, registration_municipality="Chapada dos Guimarães",
+                              registration_uf="MT")
+            s.add_all([driver, vehicle])
+            s.flush()
+            auth = Authorization(number=f"{7 + i:04d}/2026", driver_id=driver.id, vehicle_id=vehicle.id,
+                                 status="active", protocol_date=date(2025, 12, 1), fee_paid_on=date(2026, 1, 2),
+                                 activated_on=date(2026, 1, 5), valid_until=date(2026, 12, 31),
+                                 valid_until_limited_by="term", inspection_approved_on=date(2026, 1, 5))
+            s.add(auth)
+            s.flush()
+            drivers.append((driver.id, vehicle.id, auth.id))
+        ids["drivers"] = drivers
+        guide = PaymentGuide(number="0009/2026", purpose="fee", amount_reais=Decimal("27.75"),
+                             due_on=date(2026, 12, 15), payer_name="Joana Araújo Conceição",
+                             payer_document="52998224725", driver_id=drivers[0][0], vehicle_id=drivers[0][1])
+        fee = Fee(kind="renewal", vehicle_id=drivers[0][1], authorization_id=drivers[0][2], due_on=date(2026, 12, 15),
+                  amount_upfm=Decimal("5"), upfm_value=Decimal("5.55"), amount_reais=Decimal("27.75"),
+                  guide_number="0009/2026")
+        s.add_all([guide, fee])
+        posted = datetime(2026, 3, 14, 23, 0, tzinfo=LOCAL_TZ)
+        s.add_all([
+            LedgerEntry(infractor_driver_id=drivers[0][0], kind="debit", amount_upfm=Decimal("30"),
+                        upfm_value=Decimal("5.55"), amount_reais=Decimal("166.50"), effective_on=date(2026, 3, 14),
+                        posted_at=posted),
+            LedgerEntry(infractor_driver_id=drivers[0][0], kind="payment", amount_upfm=Decimal("-10"),
+                        upfm_value=Decimal("5.55"), amount_reais=Decimal("-55.50"), effective_on=date(2026, 5, 2),
+                        posted_at=posted, guide_number="0010/2026"),
+        ])
+    return ids
+
+
+@pytest.fixture
+def clerk(make_actor):
+    return make_actor(Role.ATENDENTE, username="atendente", full_name="Ana Souza")
+
+
+def test_art14_sticker_is_issued_archived_with_sha256_and_linked_to_the_authorization(db, clerk):
+    ids = _seed(db)
+    issued = documents.print_sticker(db, clerk, "0007/2026")
+    assert issued.info.number == "0001/2026" and issued.info.kind == "sticker"
+    assert issued.info.record_type == "authorization" and issued.info.record_id == ids["drivers"][0][2]
+    assert issued.info.sha256 == hashlib.sha256(issued.pdf).hexdigest()
+    text = text_of(issued.pdf)
+    for expected in ("0007/2026", "31/12/2026", "QAB1D23", "(65) 3301-1234", "Art. 14",
+                     "Documento nº 0001/2026", "Ana Souza"):
+        assert expected in text, expected
+    with db.session(write=False) as s:
+        row = s.query(IssuedDocument).one()
+        assert row.pdf == issued.pdf and row.sha256 == issued.info.sha256
+        event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).one()
+        assert event.act_number == "0001/2026" and event.to_status == "active"
+    assert documents.archived_bytes(db, "0001/2026") == issued.pdf
+    second = documents.print_credential(db, clerk, "0007/2026")
+    assert second.info.number == "0002/2026"                       # no gaps, no repeats
+
+
+def test_reprint_is_the_archived_bytes_with_the_2a_via_stamp_never_a_new_rendering(db, clerk):
+    _seed(db)
+    issued = documents.print_certificate(db, clerk, "0007/2026")
+    copy = documents.reprint(db, clerk, issued.info.number)
+    original_pages = [p.extract_text() for p in PdfReader(io.BytesIO(issued.pdf)).pages]
+    copy_pages = [p.extract_text() for p in PdfReader(io.BytesIO(copy)).pages]
+    assert len(original_pages) == len(copy_pages)
+    for old, new in zip(original_pages, copy_pages):
+        assert new.startswith(old) and "2ª VIA — reimpressão do documento arquivado" in new[len(old):]
+    assert "3ª VIA" in text_of(documents.reprint(db, clerk, issued.info.number))
+    with db.session(write=False) as s:
+        row = s.query(IssuedDocument).one()
+        assert row.copies == 2 and row.pdf == issued.pdf            # the archive never changes
+    with pytest.raises(NotFound):
+        documents.reprint(db, clerk, "9999/2026")
+
+
+def test_art3_certificate_from_rows_with_renewal_deadline(db, clerk):
+    _seed(db)
+    text = text_of(documents.print_certificate(db, clerk, "0007/2026").pdf)
+    for expected in ("TERMO DE AUTORIZAÇÃO Nº 0007/2026", "Joana Araújo Conceição", "529.982.247-25", "QAB1D23",
+                     "Chevrolet Onix 1.0", "02/01/2026", "31/12/2026", "Art. 3º, §2º", "aprovada em 05/01/2026",
+                     "Art. 8, §3, I"):
+        assert expected in text, expected
+    # 15 business days before 31/12/2026 (Christmas 25/12 is a national holiday): 09/12/2026
+    assert "requerida até 09/12/2026" in text
+
+
+def test_art13_I_credential_from_rows_masks_cpf(db, clerk):
+    _seed(db)
+    text = text_of(documents.print_credential(db, clerk, "0008/2026").pdf)
+    assert "***.444.777-**" in text and "Sebastião Gonçalves" in text and "QAB2C02" in text
+    assert "111.444.777-35" not in text
+
+
+def test_sticker_batch_of_pending_authorizations_and_none_left_after(db, clerk):
+    _seed(db)
+    documents.print_sticker(db, clerk, "0007/2026")
+    assert documents.pending_sticker_numbers(db) == ["0008/2026", "0009/2026"]
+    batch = documents.print_pending_stickers(db, clerk, layout="sheet")
+    text = text_of(batch.pdf)
+    assert "0008/2026" in text and "0009/2026" in text and "0007/2026" not in text
+    assert documents.pending_sticker_numbers(db) == []
+    with pytest.raises(ConflictError):
+        documents.print_pending_stickers(db, clerk)
+
+
+def test_art3_par1_renewed_authorization_needs_a_new_sticker(db, clerk):
+    _seed(db)
+    documents.print_pending_stickers(db, clerk)
+    with db.session() as s:
+        auth = s.query(Authorization).filter_by(number="0008/2026").one()
+        auth.fee_paid_on = date(2099, 1, 2)        # a renewal fee paid after the sticker was printed
+        auth.valid_until = date(2099, 12, 31)
+    assert documents.pending_sticker_numbers(db) == ["0008/2026"]
+
+
+def test_only_active_authorizations_get_stickers(db, clerk):
+    _seed(db)
+    with db.session() as s:
+        s.query(Authorization).filter_by(number="0009/2026").one().status = "expired"
+    with pytest.raises(ConflictError, match="Expirada"):
+        documents.print_sticker(db, clerk, "0009/2026")
+    with pytest.raises(NotFound):
+        documents.print_sticker(db, clerk, "0404/2026")
+
+
+def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(db, clerk):
+    from desktop.reports.common import DocumentMeta
+    from desktop.signing import FORGED, REVOKED, SUSPENDED, VALID
+    ids = _seed(db)
+    meta = DocumentMeta("0001/2026", datetime(2026, 11, 29, 10, 0, tzinfo=LOCAL_TZ))
+    payload = documents.sticker_for_authorization(db, clerk, "0007/2026", meta).items[0].qr_payload
+    today = date(2026, 11, 29)
+    assert documents.check_sticker(db, payload, today).status == VALID
+    assert documents.check_sticker(db, payload.replace("QAB1D23", "QAB9D99"), today).status == FORGED
+    with db.session() as s:
+        auth = s.query(Authorization).filter_by(number="0007/2026").one()
+        auth.status, auth.suspended_until = "suspended", date(2027, 11, 29)
+    check = documents.check_sticker(db, payload, today)
+    assert check.status == SUSPENDED and "SUSPENSA até 29/11/2027" in check.message_pt and "Art. 24" in check.message_pt
+    with db.session() as s:
+        s.query(Authorization).filter_by(number="0007/2026").one().status = "cassada"
+    assert documents.check_sticker(db, payload, today).status == REVOKED
+    with db.session() as s:
+        auth = s.query(Authorization).filter_by(number="0007/2026").one()
+        auth.status = "active"
+        new_vehicle = Vehicle(plate="RST4E56", renavam="00999999999", make="Fiat", model="Cronos",
+                              manufacture_year=2022, model_year=2022, colour="preto", doors=4, seats=5,
+                              air_conditioning=True, registration_municipality="Chapada dos Guimarães",
+                              registration_uf="MT")
+        s.add(new_vehicle)
+        s.flush()
+        auth.vehicle_id = new_vehicle.id                       # Art. 8 §2: substitution
+    check = documents.check_sticker(db, payload, today)
+    assert check.status == REVOKED and "RST4E56" in check.message_pt
+    assert ids
+
+
+def test_dam_guide_from_payment_guide_row_with_barcode_saved(db, clerk):
+    _seed(db)
+    issued = documents.print_guide(db, clerk, "0009/2026")
+    text = text_of(issued.pdf)
+    for expected in ("0009/2026", "R$ 27,75", "15/12/2026", "Taxa de renovação", "5,00 UPFM × R$ 5,55",
+                     "Autorização nº 0007/2026", "QAB1D23", "529.982.247-25", "Pague com PIX"):
+        assert expected in text, expected
+    with db.session(write=False) as s:
+        barcode = s.query(PaymentGuide).filter_by(number="0009/2026").one().barcode
+    assert febraban.is_valid_barcode(barcode) and barcode[:3] == "816" and barcode[15:19] == "0123"
+    assert febraban.format_typed_line(febraban.typed_line(barcode)) in text
+
+
+def test_dam_guide_needs_the_febraban_code_of_the_municipality(db, clerk):
+    _seed(db, febraban_code=None)
+    with pytest.raises(ConflictError, match="código FEBRABAN"):
+        documents.print_guide(db, clerk, "0009/2026")
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).count() == 0
+
+
+def test_statement_from_the_append_only_ledger(db, clerk):
+    _seed(db)
+    issued = documents.print_statement(db, clerk, "529.982.247-25", as_of=date(2026, 11, 29))
+    text = text_of(issued.pdf)
+    for expected in ("EXTRATO DO INFRATOR", "Joana Araújo Conceição", "30,00", "10,00", "20,00 UPFM", "R$ 111,00",
+                     "DAM nº 0010/2026", "29/11/2026"):
+        assert expected in text, expected
+    assert issued.info.record_type == "driver"
+
+
+def test_roles_are_checked_in_the_service(db, make_actor):
+    _seed(db)
+    inspector = make_actor(Role.VISTORIADOR, username="vist")
+    with pytest.raises(PermissionDenied):
+        documents.print_sticker(db, inspector, "0007/2026")
+    with pytest.raises(PermissionDenied):
+        documents.issue_document(db, inspector, "guide", ("payment_guide", 1), b"%PDF-1.4 fake")
+
+
+def test_issue_document_archives_given_bytes_and_writes_the_audit_log(db, clerk):
+    from desktop.models import AuditEntry
+    _seed(db)
+    pdf = b"%PDF-1.4\n% teste\n"
+    info = documents.issue_document(db, clerk, "notice", ("auto", 5), pdf)
+    assert info.sha256 == hashlib.sha256(pdf).hexdigest() and info.record_id == 5
+    with db.session(write=False) as s:
+        entry = s.query(AuditEntry).filter_by(action="document.issue").one()
+        assert info.sha256 in entry.after and info.number in entry.after
+    with pytest.raises(ValueError):
+        documents.issue_document(db, clerk, "notice", ("auto", 5), b"not a pdf")
+
+
+def test_print_kind_says_which_kinds_are_not_printable_from_records(db, clerk):
+    from desktop.errors import DesktopError
+    _seed(db)
+    with pytest.raises(DesktopError, match="não faz parte desta versão"):
+        documents.print_kind(db, clerk, "edital", "0001/2026")
+    assert documents.print_kind(db, clerk, "sticker", "0007/2026").info.kind == "sticker"
