@@ -257,3 +257,25 @@ def test_print_kind_says_which_kinds_are_not_printable_from_records(db, clerk):
     with pytest.raises(DesktopError, match="não faz parte desta versão"):
         documents.print_kind(db, clerk, "edital", "0001/2026")
     assert documents.print_kind(db, clerk, "sticker", "0007/2026").info.kind == "sticker"
+
+
+def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys):
+    from desktop.cli import main
+    _seed(db)
+    out = tmp_path / "adesivo.pdf"
+    assert main(["print", "sticker", "--id", "0007/2026", "--out", str(out), "--db", db.url]) == 0
+    assert "0007/2026" in text_of(out.read_bytes())
+    assert "documento nº 0001/2026 arquivado" in capsys.readouterr().out
+    batch = tmp_path / "lote.pdf"
+    assert main(["--db", db.url, "print", "sticker", "--all-pending", "--out", str(batch)]) == 0
+    text = text_of(batch.read_bytes())
+    assert "0008/2026" in text and "0009/2026" in text and "0007/2026" not in text
+    dam = tmp_path / "dam"
+    assert main(["print", "guide", "--id", "0009/2026", "--out", str(dam), "--db", db.url]) == 0
+    assert "R$ 27,75" in text_of((tmp_path / "dam.pdf").read_bytes())
+    copy = tmp_path / "copia.pdf"
+    assert main(["print", "reprint", "--id", "0001/2026", "--out", str(copy), "--db", db.url]) == 0
+    assert "2ª VIA" in text_of(copy.read_bytes())
+    assert main(["print", "edital", "--id", "0001/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
+    assert "não faz parte desta versão" in capsys.readouterr().err
+    assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1

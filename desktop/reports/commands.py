@@ -1,0 +1,83 @@
+"""`python -m desktop print …` (issue 7), registered by desktop.cli when this module exists.
+
+    print KIND --id NUMBER --out ARQUIVO      emite, arquiva e grava um documento (NUMBER como o usuário o conhece:
+                                              a autorização 0007/2026, a guia 0009/2026, o CPF/CNPJ do extrato)
+    print sticker --all-pending --out ARQUIVO os adesivos ainda não impressos, num só PDF
+    print reprint --id DOCUMENTO --out ARQUIVO a 2ª via (bytes arquivados + carimbo) do documento nº DOCUMENTO
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+KINDS = ("sticker", "credential", "certificate", "auto", "notice", "data_request", "edital", "inspection",
+         "statement", "attendance", "guide", "reprint")
+
+
+def register(subparsers) -> None:
+    help_text = "emite, arquiva e grava em PDF um documento oficial (adesivo, credencial, termo, guia, extrato…)"
+    p = subparsers.add_parser("print", help=help_text, description=help_text,
+                              epilog="Exemplos: print sticker --id 0007/2026 --out adesivo.pdf · "
+                                     "print sticker --all-pending --out adesivos.pdf · "
+                                     "print guide --id 0009/2026 --out dam.pdf · "
+                                     "print statement --id 529.982.247-25 --out extrato.pdf · "
+                                     "print reprint --id 0001/2026 --out segunda-via.pdf")
+    p._optionals.title = "opções"
+    p._positionals.title = "argumentos posicionais"
+    p.add_argument("--db", metavar="URL", default=argparse.SUPPRESS, help="endereço do banco (como no comando "
+                                                                          "principal)")
+    p.add_argument("kind", choices=KINDS, metavar="TIPO", help="tipo: " + ", ".join(KINDS))
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--id", metavar="NÚMERO", help="número do registro (autorização NNNN/AAAA, guia NNNN/AAAA, "
+                                                      "CPF/CNPJ do infrator; para reprint, o número do documento)")
+    which.add_argument("--all-pending", action="store_true",
+                       help="(sticker) todos os adesivos pendentes: autorizações ativas sem adesivo impresso "
+                            "depois do último pagamento da taxa")
+    p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF a gravar")
+    p.add_argument("--layout", choices=("page", "sheet"), default=None,
+                   help="adesivos: page = um por folha A4; sheet = 8 por folha de etiquetas (padrão: page para um, "
+                        "sheet para o lote)")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="lote de adesivos: processos para gerar os QR codes (padrão: 2)")
+    p.set_defaults(func=cmd_print)
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from desktop.db import open_database
+    from desktop.errors import DesktopError
+    from desktop.services import documents
+    from desktop.services.base import SYSTEM_ACTOR
+
+    out = Path(args.out)
+    if out.suffix.lower() != ".pdf":
+        out = out.with_suffix(".pdf")
+    if args.all_pending and args.kind != "sticker":
+        raise DesktopError("--all-pending vale só para adesivos: print sticker --all-pending --out ARQUIVO.")
+    started = time.perf_counter()
+    db = open_database(getattr(args, "db", None))
+    try:
+        if args.kind == "reprint":
+            data = documents.reprint(db, SYSTEM_ACTOR, args.id)
+            out.write_bytes(data)
+            print(f"2ª via do documento nº {args.id} gravada em {out} (bytes arquivados com o carimbo de cópia).")
+            return 0
+        if args.all_pending:
+            count = len(documents.pending_sticker_numbers(db))
+            issued = documents.print_pending_stickers(db, SYSTEM_ACTOR, layout=args.layout or "sheet",
+                                                      workers=max(1, args.workers))
+            what = f"{count} adesivo(s) pendente(s)"
+        else:
+            issued = documents.print_kind(db, SYSTEM_ACTOR, args.kind, args.id, layout=args.layout or "page")
+            what = documents.DOCUMENT_KINDS[args.kind]
+    finally:
+        db.dispose()
+    out.write_bytes(issued.pdf)
+    print(f"{what}: documento nº {issued.info.number} arquivado (SHA-256 {issued.info.sha256[:16]}…) e gravado "
+          f"em {out} em {time.perf_counter() - started:.1f} s.")
+    return 0
+
+
+if __name__ == "__main__":   # python -m desktop.reports.commands is not an entry point; use python -m desktop
+    sys.exit("Use: python -m desktop print …")
