@@ -21,7 +21,7 @@ from desktop.models.authorizations import (
     Authorization,
     AuthorizationEvent,
 )
-from desktop.models.base import NAMING_CONVENTION, Base, Searchable, Versioned, fold
+from desktop.models.base import NAMING_CONVENTION, Base, Searchable, Versioned, fold, starts_with
 from desktop.models.courses import ATTENDANCE_STATUSES, COURSE_STATUSES, CourseAttendance, CourseSession
 from desktop.models.enforcement import (
     AUTO_STATUSES,
@@ -75,7 +75,7 @@ from desktop.models.registry import (
     Platform,
     Vehicle,
 )
-from desktop.models.types import LOCAL_TZ, AwareDateTime, Dec, JSONData, now
+from desktop.models.types import LOCAL_TZ, AwareDateTime, CodeString, Dec, JSONData, now
 
 # Tables whose rows are never changed once written; the migration puts triggers on them that refuse
 # UPDATE and DELETE (and TRUNCATE on PostgreSQL).

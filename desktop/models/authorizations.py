@@ -17,7 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from desktop.domain.vehicle import ValidityLimit
 from desktop.domain.workflow import AuthorizationStatus
 from desktop.models.base import Base, Created, Updated, Versioned, one_of, user_fk
-from desktop.models.types import AwareDateTime, Dec
+from desktop.models.types import AwareDateTime, CodeString, Dec
 
 # The values of desktop.domain.workflow.AuthorizationStatus (requested, in_analysis, refused, approved, active,
 # impeded, suspended, revoked, cassada, expired); the state machine there decides the transitions.
@@ -55,7 +55,7 @@ class Authorization(Versioned, Created, Updated, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    number: Mapped[str | None] = mapped_column(String(20), unique=True)
+    number: Mapped[str | None] = mapped_column(CodeString(20), unique=True)
     driver_id: Mapped[int] = mapped_column(ForeignKey("drivers.id"), index=True)
     vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"), index=True)
     status: Mapped[str] = mapped_column(String(20), default="requested")

@@ -11,7 +11,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Integer, MetaData, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from desktop.domain.text import fold  # the one accent/case fold of the program (issue 3)
-from desktop.models.types import AwareDateTime, now
+from desktop.models.types import AwareDateTime, CodeString, now
 
 # Stable names let migrations and error messages refer to constraints on both databases.
 NAMING_CONVENTION = {
@@ -61,15 +61,24 @@ def one_of(column: str, values: Iterable[str], name: str | None = None) -> Check
     return CheckConstraint(f"{column} IN ({quoted})", name=name or f"{column}_valid")
 
 
+def starts_with(column, prefix: str):
+    """`column` begins with `prefix`, as a range (`>= prefix AND < prefix + U+10FFFF`) that a plain b-tree
+    index answers on both databases (CodeString columns compare bytes). Give the prefix in the column's form
+    (folded text for search keys, digits for CPF, upper case for plates)."""
+    from sqlalchemy import and_
+
+    return and_(column >= prefix, column < prefix + "\U0010ffff")
+
+
 class Searchable:
     """A stored, indexed `search_key` (folded text) so "joao" finds "João" on SQLite and PostgreSQL alike
-    with an index-backed prefix query (`search_key LIKE 'joao%'`). Subclasses name the source columns in
+    with an index-backed prefix query (`starts_with(Driver.search_key, fold(typed))`). Subclasses name the source columns in
     `__search_fields__`; the key is refreshed before every insert and update.
     """
 
     __search_fields__: tuple[str, ...] = ()
 
-    search_key: Mapped[str] = mapped_column(nullable=False, default="", index=True)
+    search_key: Mapped[str] = mapped_column(CodeString(), nullable=False, default="", index=True)
 
     def refresh_search_key(self) -> None:
         parts = [fold(str(getattr(self, f) or "")) for f in self.__search_fields__]

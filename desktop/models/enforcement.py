@@ -13,7 +13,7 @@ from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
 from desktop.domain.penalties import NotificationForm, Severity
 from desktop.domain.workflow import AutoStatus
 from desktop.models.base import Base, Created, Versioned, one_of, user_fk
-from desktop.models.types import AwareDateTime, Dec, JSONData
+from desktop.models.types import AwareDateTime, CodeString, Dec, JSONData
 
 # Value lists come from desktop.domain, so the CHECK constraints and the state machines agree.
 SEVERITIES = tuple(s.value for s in Severity)  # Art. 25
@@ -68,7 +68,7 @@ class Auto(Versioned, Created, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    number: Mapped[str] = mapped_column(String(20), unique=True)
+    number: Mapped[str] = mapped_column(CodeString(20), unique=True)
     drawn_up_at: Mapped[datetime] = mapped_column(AwareDateTime())
     place: Mapped[str] = mapped_column(String(300))
     infractor_driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"), index=True)

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 from desktop.domain.law import ACCEPTED_CNH_CATEGORIES
 from desktop.domain.vehicle import OwnershipMode
 from desktop.models.base import Base, Created, Searchable, Updated, Versioned, one_of, user_fk
-from desktop.models.types import AwareDateTime
+from desktop.models.types import AwareDateTime, CodeString
 
 PLATFORM_STATUSES = ("pending", "active", "suspended", "deregistered")
 # Art. 12 I: category B or higher.
@@ -41,7 +41,7 @@ class Platform(Searchable, Versioned, Created, Updated, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    cnpj: Mapped[str] = mapped_column(String(14), unique=True)  # 14 characters, digits or alphanumeric CNPJ
+    cnpj: Mapped[str] = mapped_column(CodeString(14), unique=True)  # 14 characters, digits or alphanumeric CNPJ
     legal_name: Mapped[str] = mapped_column(String(200))  # razão social
     trade_name: Mapped[str] = mapped_column(String(200))  # nome fantasia
     contact_name: Mapped[str | None] = mapped_column(String(200))
@@ -69,7 +69,7 @@ class Driver(Searchable, Versioned, Created, Updated, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    cpf: Mapped[str] = mapped_column(String(11), unique=True)  # digits only
+    cpf: Mapped[str] = mapped_column(CodeString(11), unique=True)  # digits only
     name: Mapped[str] = mapped_column(String(200))
     birth_date: Mapped[date | None]
     # Art. 12 VI: address in the municipality.
@@ -157,7 +157,7 @@ class Lessor(Searchable, Versioned, Created, Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(20))
-    document_number: Mapped[str] = mapped_column(String(14), unique=True)  # CPF or CNPJ, no mask
+    document_number: Mapped[str] = mapped_column(CodeString(14), unique=True)  # CPF or CNPJ, no mask
     name: Mapped[str] = mapped_column(String(200))
     phone: Mapped[str | None] = mapped_column(String(40))
     address: Mapped[str | None] = mapped_column(String(300))
@@ -181,8 +181,8 @@ class Vehicle(Versioned, Created, Updated, Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    plate: Mapped[str] = mapped_column(String(7), unique=True)
-    renavam: Mapped[str] = mapped_column(String(11), unique=True)
+    plate: Mapped[str] = mapped_column(CodeString(7), unique=True)
+    renavam: Mapped[str] = mapped_column(CodeString(11), unique=True)
     chassis: Mapped[str | None] = mapped_column(String(17))
     make: Mapped[str] = mapped_column(String(60))
     model: Mapped[str] = mapped_column(String(80))

@@ -8,6 +8,9 @@
   only multiplying two Dec columns inside SQL is wrong on SQLite — do that in Python.
   Values are rounded half-up to `scale` digits on the way in, the same on both databases.
 - `JSONData`: JSON text on SQLite, JSONB on PostgreSQL.
+- `CodeString(n)`: text compared byte by byte — search keys, CPF, plates, RENAVAM, NNNN/AAAA numbers. On
+  PostgreSQL it carries `COLLATE "C"`, so a plain b-tree index answers prefix searches (`LIKE 'joao%'` or the
+  range of `desktop.models.starts_with`) whatever the server's locale; SQLite compares bytes already (BINARY).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import JSON, BigInteger, DateTime, Numeric
+from sqlalchemy import JSON, BigInteger, DateTime, Numeric, String
 from sqlalchemy.types import TypeDecorator
 
 LOCAL_TZ = ZoneInfo("America/Cuiaba")
@@ -122,3 +125,22 @@ class JSONData(TypeDecorator):
 
     def __repr__(self) -> str:
         return "JSONData()"
+
+
+class CodeString(TypeDecorator):
+    """VARCHAR(n) with byte-wise ("C") collation on PostgreSQL; a plain VARCHAR(n) on SQLite."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, length: int | None = None):
+        super().__init__(length)
+        self.length = length
+
+    def load_dialect_impl(self, dialect):
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(String(self.length, collation="C"))
+        return dialect.type_descriptor(String(self.length))
+
+    def __repr__(self) -> str:
+        return "CodeString()" if self.length is None else f"CodeString({self.length})"

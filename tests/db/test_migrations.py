@@ -156,3 +156,21 @@ def test_settings_file_that_is_broken_gives_defaults(tmp_path, monkeypatch):
     monkeypatch.setenv("DESKTOP_SETTINGS_FILE", str(target))
     target.write_text("{ isto não é json", encoding="utf-8")
     assert load_settings() == Settings()
+
+
+def test_search_columns_compare_bytes_on_postgresql(empty_db):
+    migrate.upgrade(empty_db)
+    if empty_db.is_sqlite:
+        with empty_db.engine.connect() as conn:
+            # SQLite's default BINARY collation already compares bytes.
+            sql = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'drivers'").scalar()
+        assert "COLLATE" not in sql.upper()
+        return
+    with empty_db.engine.connect() as conn:
+        rows = dict(conn.exec_driver_sql(
+            "SELECT table_name || '.' || column_name, collation_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND column_name IN ('search_key', 'cpf', 'plate', 'number')"
+        ).all())
+    for column in ("drivers.search_key", "drivers.cpf", "vehicles.plate", "authorizations.number",
+                   "autos.number", "platforms.search_key", "lessors.search_key"):
+        assert rows[column] == "C", column

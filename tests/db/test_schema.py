@@ -271,3 +271,22 @@ def test_search_key_follows_edits(db):
         s.get(Driver, driver_id).name = "MARÍLIA Gonçalves"
     with db.session(write=False) as s:
         assert s.scalar(select(Driver.search_key).where(Driver.id == driver_id)) == "marilia goncalves"
+
+
+def test_prefix_search_is_accent_and_case_insensitive_on_both_databases(db):
+    from desktop.models import fold, starts_with
+
+    with db.session() as s:
+        make_driver(s, cpf="52998224725", name="João da Conceição")
+        make_driver(s, cpf="11144477735", name="Joana Prado")
+        make_driver(s, cpf="39053344705", name="Conceição Aparecida")
+    with db.session(write=False) as s:
+        def names(typed):
+            rows = s.scalars(select(Driver.name).where(starts_with(Driver.search_key, fold(typed)))
+                             .order_by(Driver.search_key)).all()
+            return rows
+        assert names("joao") == ["João da Conceição"]
+        assert names("JOA") == ["Joana Prado", "João da Conceição"]
+        assert names("conceicao") == ["Conceição Aparecida"]
+        assert names("xyz") == []
+        assert s.scalars(select(Driver.name).where(starts_with(Driver.cpf, "111"))).all() == ["Joana Prado"]
