@@ -1,0 +1,72 @@
+"""Fiscalização (Art. 17–28): autos de infração, the administrative process, measures and the catalogue.
+
+`EnforcementPage(db, actor, parent)` is the module of the main window: the list of autos (lazy, filtered) and the
+page of one auto share a stack; "Novo auto de infração…" opens the fiscal's form. Two more tabs show the
+administrative measures (Art. 24 II) and the infraction catalogue (Art. 25–27, 29). Every screen calls services
+only, and reloads when `bus.data_changed` says autos or the ledger changed.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+
+from desktop.views.enforcement.lookups import Lookups
+
+
+class EnforcementPage(QWidget):
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
+        super().__init__(parent)
+        from desktop.signals import bus
+        from desktop.views.enforcement.autos_list import AutosListScreen
+        from desktop.views.enforcement.catalog_view import CatalogScreen, MeasuresScreen
+        from desktop.views.enforcement.detail import AutoDetailScreen
+        from desktop.views.enforcement.lookups import service_lookups
+
+        self.db, self.actor = db, actor
+        self.lookups = lookups or service_lookups(db, actor)
+        self.list_screen = AutosListScreen(db, actor, self, lookups=self.lookups)
+        self.detail_screen = AutoDetailScreen(db, actor, self)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.list_screen)
+        self.stack.addWidget(self.detail_screen)
+        self.measures_screen = MeasuresScreen(db, actor, self)
+        self.catalog_screen = CatalogScreen(db, actor, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.stack, "Autos de infração")
+        self.tabs.addTab(self.measures_screen, "Medidas administrativas")
+        self.tabs.addTab(self.catalog_screen, "Catálogo de infrações")
+        self.list_screen.opened.connect(self.open_auto)
+        self.list_screen.new_requested.connect(self.new_auto)
+        self.detail_screen.back_requested.connect(self.show_list)
+        self.measures_screen.opened.connect(self.open_auto)
+        heading = QLabel("<h2>Fiscalização</h2>", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 8, 16, 8)
+        layout.addWidget(heading)
+        layout.addWidget(self.tabs)
+        bus.data_changed.connect(self._data_changed)
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("autos", "ledger", "demo", "catalog"):
+            self.list_screen.reload()
+            self.measures_screen.reload()
+            if entity == "catalog":
+                self.catalog_screen.reload()
+
+    def open_auto(self, auto_id: int) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.detail_screen.show_auto(auto_id)
+        self.stack.setCurrentWidget(self.detail_screen)
+
+    def show_list(self) -> None:
+        self.stack.setCurrentWidget(self.list_screen)
+
+    def new_auto(self) -> QDialog | None:
+        from desktop.views.enforcement.auto_form import AutoFormDialog
+
+        dialog = AutoFormDialog(self.db, self.actor, self, lookups=self.lookups)
+        if dialog.exec() == QDialog.DialogCode.Accepted and dialog.saved is not None:
+            self.open_auto(dialog.saved.id)
+        return dialog
+
+
+__all__ = ["EnforcementPage"]

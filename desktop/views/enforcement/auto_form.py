@@ -1,0 +1,340 @@
+"""Novo auto de infração (Art. 19, 22, 24–27): the fiscal's form with the system's proposal beside it.
+
+Every change of the date, the code or the infractor asks `services.autos.preview_assessment` (no write) and the
+panel at the right shows at once what the law proposes for this infractor: recurrence found (with the prior autos'
+numbers), suspension, cassation, seizure, impediment, the articles, and the fine in UPFM and in reais at the UPFM
+value of the auto's year. "Lavrar auto" saves through `draw_up_auto`, which gives the next NNNN/AAAA number.
+"""
+from __future__ import annotations
+
+import mimetypes
+from datetime import date, datetime, time
+from pathlib import Path
+
+from PySide6.QtCore import QDate, QTime, QTimer
+from PySide6.QtWidgets import (QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
+                               QPushButton, QScrollArea, QSplitter, QTimeEdit, QVBoxLayout, QWidget)
+
+from desktop.domain.penalties import ART13_DUTIES
+from desktop.views.enforcement.assessment import AssessmentPanel
+from desktop.views.enforcement.lookups import Lookups, service_lookups
+from desktop.views.enforcement.widgets import SearchPicker
+from desktop.views.widgets import FieldErrors, error_label, qdate_to_date
+
+PREVIEW_DELAY_MS = 200
+MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
+
+
+def code_label(code) -> str:
+    return f"{code.code} — {code.description} ({code.severity_label}, {code.upfm.normalize():f} UPFM)"
+
+
+class AutoFormDialog(QDialog):
+    """The form. `saved` is the `AutoInfo` after "Lavrar auto"."""
+
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None, today: date | None = None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.lookups = lookups or service_lookups(db, actor)
+        self.saved = None
+        self.preview = None
+        self._evidence: list = []  # services.autos.Attachment
+        self.setWindowTitle("Novo auto de infração")
+        self.resize(1100, 720)
+        now = datetime.now()
+        self.date_edit = QDateEdit(self)
+        self.date_edit.setCalendarPopup(True)
+        self.date_edit.setDisplayFormat("dd/MM/yyyy")
+        self.date_edit.setDate(QDate(today or now.date()))
+        self.time_edit = QTimeEdit(self)
+        self.time_edit.setDisplayFormat("HH:mm")
+        self.time_edit.setTime(QTime(now.hour, now.minute))
+        self.place_edit = QLineEdit(self)
+        self.place_edit.setPlaceholderText("Rua, número, bairro ou ponto de referência")
+        self.driver_picker = SearchPicker(self.lookups.drivers, "Nome ou CPF do condutor…", self,
+                                          empty_text="(sem condutor)")
+        self.platform_picker = SearchPicker(self.lookups.platforms, "Nome ou CNPJ da plataforma…", self,
+                                            empty_text="(sem plataforma)")
+        self.vehicle_picker = SearchPicker(self.lookups.vehicles, "Placa ou RENAVAM…", self,
+                                           empty_text="(sem veículo)")
+        self.code_combo = QComboBox(self)
+        self.code_combo.setMinimumContentsLength(40)
+        self.code_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.art13_combo = QComboBox(self)
+        self.art13_combo.addItem("(escolha o inciso do Art. 13)", None)
+        for item, text in ART13_DUTIES.items():
+            self.art13_combo.addItem(f"{item} — {text}", item)
+        self.art13_combo.setMinimumContentsLength(40)
+        self.art13_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.description_edit = QPlainTextEdit(self)
+        self.description_edit.setPlaceholderText("O que o agente constatou, com as circunstâncias")
+        self.description_edit.setMinimumHeight(70)
+        self.agent_combo = QComboBox(self)
+        self._fill_agents()
+        self.evidence_list = QListWidget(self)
+        self.evidence_list.setMaximumHeight(70)
+        self.add_evidence_button = QPushButton("Anexar arquivo…", self)
+        self.remove_evidence_button = QPushButton("Remover", self)
+        self.add_evidence_button.clicked.connect(self._choose_evidence)
+        self.remove_evidence_button.clicked.connect(self._remove_evidence)
+        evidence_box = QWidget(self)
+        evidence_layout = QHBoxLayout(evidence_box)
+        evidence_layout.setContentsMargins(0, 0, 0, 0)
+        evidence_buttons = QVBoxLayout()
+        evidence_buttons.addWidget(self.add_evidence_button)
+        evidence_buttons.addWidget(self.remove_evidence_button)
+        evidence_buttons.addStretch(1)
+        evidence_layout.addWidget(self.evidence_list, 1)
+        evidence_layout.addLayout(evidence_buttons)
+
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        when = QWidget(self)
+        when_layout = QHBoxLayout(when)
+        when_layout.setContentsMargins(0, 0, 0, 0)
+        when_layout.addWidget(self.date_edit)
+        when_layout.addWidget(QLabel("às", when))
+        when_layout.addWidget(self.time_edit)
+        when_layout.addStretch(1)
+        self._rows: dict[str, int] = {}
+        infractor_note = QLabel("Informe o condutor, a plataforma ou ambos (Art. 20 e 22: ambos são notificados; "
+                                "a multa é devida pelo condutor quando houver).", self)
+        infractor_note.setWordWrap(True)
+        infractor_note.setStyleSheet("color: #555;")
+        for field, label, widget in (
+                ("on", "Data e hora:", when), ("place", "Local:", self.place_edit),
+                ("driver_id", "Condutor:", self.driver_picker), ("platform_id", "Plataforma:", self.platform_picker),
+                ("infractor_note", "", infractor_note),
+                ("vehicle_id", "Veículo:", self.vehicle_picker), ("code", "Infração:", self.code_combo),
+                ("art13_item", "Dever do Art. 13:", self.art13_combo),
+                ("description", "Descrição:", self.description_edit), ("agent_id", "Agente:", self.agent_combo),
+                ("evidence", "Provas:", evidence_box)):
+            message = error_label(self)
+            holder = QWidget(self)
+            box = QVBoxLayout(holder)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.setSpacing(2)
+            box.addWidget(widget)
+            box.addWidget(message)
+            self.form.addRow(label, holder)
+            self._rows[field] = self.form.rowCount() - 1
+            if field != "infractor_note":
+                self.errors.add(field, widget, message)
+        form_widget = QWidget(self)
+        form_layout = QVBoxLayout(form_widget)
+        form_layout.addLayout(self.form)
+        form_layout.addWidget(self.general_error)
+        form_layout.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_widget)
+
+        self.panel = AssessmentPanel(parent=self)
+        self.panel.setMinimumWidth(340)
+        splitter = QSplitter(self)
+        splitter.addWidget(scroll)
+        splitter.addWidget(self.panel)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+        self.number_label = QLabel(self)
+        self.number_label.setStyleSheet("font-size: 12pt; font-weight: bold; color: #1b5e20;")
+        self.number_label.setVisible(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                   self)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.save_button.setText("Lavrar auto")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.number_label)
+        layout.addWidget(buttons)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.refresh_preview)
+        self._codes: dict[str, object] = {}
+        self._load_codes()
+        self.date_edit.dateChanged.connect(self._date_changed)
+        self.code_combo.currentIndexChanged.connect(self._code_changed)
+        for picker in (self.driver_picker, self.platform_picker):
+            picker.changed.connect(lambda _value: self._schedule())
+        self._code_changed()
+
+    # -- choices --------------------------------------------------------------------------------------------
+    def _fill_agents(self) -> None:
+        """The actor is the agent by default (Art. 19: the agent who drew it up signs); an administrator who
+        manages users may choose another fiscal."""
+        from desktop.domain.roles import Role
+
+        self.agent_combo.addItem(f"{self.actor.full_name} ({self.actor.username})", self.actor.user_id)
+        if not self.actor.has(Role.ADMINISTRADOR):
+            return
+        try:
+            from desktop.services import users
+
+            others = users.list_users(self.db, self.actor)
+        except Exception:  # noqa: BLE001 — only the actor is offered then
+            return
+        for user in others:
+            if user.active and Role.FISCAL in user.roles and user.id != self.actor.user_id:
+                self.agent_combo.addItem(f"{user.full_name} ({user.username})", user.id)
+
+    def _load_codes(self) -> None:
+        from desktop.services import catalog
+
+        current = self.code_combo.currentData()
+        try:
+            codes = catalog.codes_in_force(self.db, self.on())
+        except Exception as error:  # noqa: BLE001
+            from desktop.views.widgets import error_text
+
+            self.general_error.setText(error_text(error))
+            self.general_error.setVisible(True)
+            codes = []
+        self._codes = {c.code: c for c in codes}
+        self.code_combo.blockSignals(True)
+        self.code_combo.clear()
+        self.code_combo.addItem("(escolha a infração)", None)
+        for code in codes:
+            self.code_combo.addItem(code_label(code), code.code)
+        position = self.code_combo.findData(current) if current else -1
+        self.code_combo.setCurrentIndex(max(position, 0))
+        self.code_combo.blockSignals(False)
+
+    def _date_changed(self) -> None:
+        self._load_codes()
+        self._code_changed()
+
+    def _code_changed(self) -> None:
+        code = self._codes.get(self.code_combo.currentData())
+        needs_item = bool(code is not None and code.needs_art13_item)
+        self.form.setRowVisible(self._rows["art13_item"], needs_item)
+        if not needs_item:
+            self.art13_combo.setCurrentIndex(0)
+        self._schedule()
+
+    def select_code(self, code: str) -> None:
+        position = self.code_combo.findData(code)
+        if position < 0:
+            raise KeyError(code)
+        self.code_combo.setCurrentIndex(position)
+
+    def select_art13_item(self, item: str) -> None:
+        self.art13_combo.setCurrentIndex(self.art13_combo.findData(item))
+
+    def art13_visible(self) -> bool:
+        return self.form.isRowVisible(self._rows["art13_item"])
+
+    # -- evidence -------------------------------------------------------------------------------------------
+    def add_evidence_file(self, path: str) -> None:
+        from desktop.services.autos import Attachment
+
+        file = Path(path)
+        content = file.read_bytes()
+        if len(content) > MAX_EVIDENCE_BYTES:
+            raise ValueError(f"O arquivo {file.name} tem mais de 20 MB.")
+        mime = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        self._evidence.append(Attachment(filename=file.name, content=content, mime=mime, kind="evidence"))
+        self.evidence_list.addItem(f"{file.name} ({len(content) // 1024 or 1} KB)")
+
+    def _choose_evidence(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Anexar provas ao auto", "",
+                                                "Documentos e fotos (*.pdf *.jpg *.jpeg *.png)")
+        for path in paths:
+            try:
+                self.add_evidence_file(path)
+            except (OSError, ValueError) as error:
+                QMessageBox.warning(self, "Arquivo não anexado", str(error))
+
+    def _remove_evidence(self) -> None:
+        row = self.evidence_list.currentRow()
+        if row >= 0:
+            self.evidence_list.takeItem(row)
+            del self._evidence[row]
+
+    def evidence(self) -> tuple:
+        return tuple(self._evidence)
+
+    # -- draft and preview ----------------------------------------------------------------------------------
+    def on(self) -> date:
+        return qdate_to_date(self.date_edit.date())
+
+    def at(self) -> time:
+        value = self.time_edit.time()
+        return time(value.hour(), value.minute())
+
+    def draft(self):
+        from desktop.services.autos import AutoDraft
+
+        return AutoDraft(
+            on=self.on(), at=self.at(), place=self.place_edit.text().strip(),
+            code=self.code_combo.currentData() or "", description=self.description_edit.toPlainText().strip(),
+            driver_id=self.driver_picker.value(), platform_id=self.platform_picker.value(),
+            vehicle_id=self.vehicle_picker.value(),
+            art13_item=self.art13_combo.currentData() if self.art13_visible() else None,
+            agent_id=self.agent_combo.currentData(), evidence=self.evidence())
+
+    def _schedule(self) -> None:
+        self._timer.start()
+
+    def refresh_preview(self) -> None:
+        """Ask the service what the law proposes for the draft as it stands (no write)."""
+        from desktop.errors import DesktopError, ValidationError
+        from desktop.services import autos
+
+        self._timer.stop()
+        draft = self.draft()
+        if not draft.code or (draft.driver_id is None and draft.platform_id is None):
+            self.preview = None
+            self.panel.show_waiting([])
+            return
+        try:
+            self.preview = autos.preview_assessment(self.db, draft)
+        except ValidationError as error:
+            self.preview = None
+            self.panel.show_waiting([str(p) for p in error.problems])
+            return
+        except DesktopError as error:
+            self.preview = None
+            self.panel.show_waiting([str(error)])
+            return
+        self.panel.show_view(self.preview, year=draft.on.year)
+
+    # -- save -----------------------------------------------------------------------------------------------
+    def save(self) -> bool:
+        from desktop.errors import DesktopError, ValidationError
+        from desktop.services import autos
+
+        draft = self.draft()
+        try:
+            self.saved = autos.draw_up_auto(self.db, self.actor, draft)
+        except ValidationError as error:
+            self.errors.show(error.problems)
+            return False
+        except DesktopError as error:
+            self.errors.clear()
+            self.general_error.setText(str(error))
+            self.general_error.setVisible(True)
+            return False
+        from desktop.signals import bus
+
+        self.number_label.setText(f"Auto de infração nº {self.saved.number} lavrado.")
+        self.number_label.setVisible(True)
+        bus.data_changed.emit("autos")
+        QMessageBox.information(self, "Auto lavrado",
+                                f"Auto de infração nº {self.saved.number} lavrado em duas vias (Art. 19).\n"
+                                f"Multa: {self._amount_text()}.")
+        self.accept()
+        return True
+
+    def _amount_text(self) -> str:
+        from desktop.domain.formatting import format_money, format_upfm
+
+        return f"{format_upfm(self.saved.amount_upfm)} = {format_money(self.saved.amount_reais)}"

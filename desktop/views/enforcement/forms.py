@@ -1,0 +1,132 @@
+"""The one base of every Fiscalização/Financeiro dialog that saves through a service (STYLE: habits).
+
+`ServiceDialog` lays out labelled fields, each with an error line under it, calls `submit()` on OK and maps what
+the service answers: `ValidationError` → each problem next to its field (unknown fields in the general line);
+`StaleRecordError` → `stale = True`, the dialog closes and the screen offers "Recarregar"; any other
+`DesktopError` → its Portuguese message in the general line. The dialog closes only on success, with the
+service's answer in `result_value`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from desktop.views.widgets import FieldErrors, error_label
+
+STALE_TEXT = ("Este auto foi alterado por outro usuário depois que você o abriu. Nada foi gravado. "
+              "Recarregue e refaça a operação.")
+
+
+class ServiceDialog(QDialog):
+    """Subclasses add fields with `add_field(name, label, widget)` and define `submit()` (the service call,
+    returning its answer)."""
+
+    def __init__(self, title: str, parent=None, ok_text: str = "Salvar", width: int = 520):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setMinimumWidth(width)
+        self.result_value: Any = None
+        self.stale = False
+        self.stale_message = ""
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        self.intro = QLabel(self)
+        self.intro.setWordWrap(True)
+        self.intro.setVisible(False)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(ok_text)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        self.body = QVBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addLayout(self.form)
+        layout.addLayout(self.body)
+        layout.addWidget(self.general_error)
+        layout.addWidget(self.buttons)
+        self._rows: dict[str, int] = {}
+
+    def set_intro(self, html: str) -> None:
+        self.intro.setText(html)
+        self.intro.setVisible(True)
+
+    def add_field(self, name: str, label: str, widget: QWidget) -> QWidget:
+        """A labelled field with its error line under it; `name` is the draft's field name."""
+        message = error_label(self)
+        holder = QWidget(self)
+        box = QVBoxLayout(holder)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addWidget(widget)
+        box.addWidget(message)
+        self.form.addRow(label, holder)
+        self.errors.add(name, widget, message)
+        self._rows[name] = self.form.rowCount() - 1
+        return widget
+
+    def set_field_visible(self, name: str, visible: bool) -> None:
+        self.form.setRowVisible(self._rows[name], visible)
+
+    def local_problems(self) -> list:
+        """Problems found before calling the service (e.g. a number that does not parse)."""
+        return []
+
+    def save(self) -> bool:
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+        problems = self.local_problems()
+        if problems:
+            self.errors.show(problems)
+            return False
+        try:
+            self.result_value = self.submit()
+        except ValidationError as error:
+            self.errors.show(error.problems or [])
+            if not error.problems:
+                self.general_error.setText(str(error))
+                self.general_error.setVisible(True)
+            return False
+        except StaleRecordError as error:
+            self.stale = True
+            self.stale_message = str(error)
+            self.reject()
+            return False
+        except DesktopError as error:
+            self.errors.clear()
+            self.general_error.setText(str(error))
+            self.general_error.setVisible(True)
+            return False
+        self.accept()
+        return True
+
+
+class StaleBanner(QWidget):
+    """A yellow line at the top of a detail page: "alterado por outro usuário" with a "Recarregar" button."""
+
+    def __init__(self, reload, parent=None):
+        super().__init__(parent)
+        self.setStyleSheet("QWidget#stale { background: #fff4cc; border: 1px solid #e0b400; }")
+        self.setObjectName("stale")
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.reload_button = QPushButton("Recarregar", self)
+        self.reload_button.clicked.connect(reload)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.reload_button)
+        self.setVisible(False)
+
+    def show_message(self, text: str) -> None:
+        message = text or STALE_TEXT
+        if "alterado por outro usuário" not in message:
+            message = f"Registro alterado por outro usuário. {message}"
+        self.label.setText(message)
+        self.setVisible(True)

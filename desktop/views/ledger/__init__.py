@@ -1,0 +1,57 @@
+"""Financeiro/ISSQN: the fines ledger in UPFM (Art. 25, 28; SPEC §3) — every entry, an infractor's statement at
+any date, the overdue list and the list to send to dívida ativa.
+
+The ISSQN estimate per vehicle (Art. 11) is not part of this version: the page says so in its own labelled
+section, with no invented figures.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGroupBox, QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from desktop.views.enforcement.lookups import Lookups
+
+ISSQN_UNAVAILABLE = ("A estimativa mensal do ISSQN por veículo (Art. 11: classes de estimativa, alíquota de 2 % a "
+                     "5 %, guias e comparação com as corridas informadas pelas plataformas) ainda não está "
+                     "disponível nesta versão. Esta página mostra somente o extrato das multas em UPFM.")
+
+
+class FinancePage(QWidget):
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
+        super().__init__(parent)
+        from desktop.signals import bus
+        from desktop.views.enforcement.lookups import service_lookups
+        from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
+
+        self.db, self.actor = db, actor
+        self.lookups = lookups or service_lookups(db, actor)
+        self.infractor_screen = InfractorScreen(db, actor, self, lookups=self.lookups)
+        self.ledger_screen = LedgerScreen(db, actor, self, lookups=self.lookups)
+        self.overdue_screen = DebtListScreen(db, actor, "overdue", self)
+        self.divida_screen = DebtListScreen(db, actor, "divida_ativa", self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.infractor_screen, "Infrator e extrato")
+        self.tabs.addTab(self.ledger_screen, "Lançamentos")
+        self.tabs.addTab(self.overdue_screen, "Multas vencidas")
+        self.tabs.addTab(self.divida_screen, "Dívida ativa")
+        self.issqn_box = QGroupBox("ISSQN (Art. 11)", self)
+        self.issqn_label = QLabel(ISSQN_UNAVAILABLE, self.issqn_box)
+        self.issqn_label.setWordWrap(True)
+        box_layout = QVBoxLayout(self.issqn_box)
+        box_layout.addWidget(self.issqn_label)
+        heading = QLabel("<h2>Financeiro — multas em UPFM</h2>", self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 8, 16, 8)
+        layout.addWidget(heading)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.issqn_box)
+        bus.data_changed.connect(self._data_changed)
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("autos", "ledger", "demo"):
+            self.infractor_screen.reload()
+            self.ledger_screen.reload()
+            self.overdue_screen.reload()
+            self.divida_screen.reload()
+
+    def tab_titles(self) -> list[str]:
+        return [self.tabs.tabText(i) for i in range(self.tabs.count())]

@@ -1,0 +1,359 @@
+"""Financeiro → the fines ledger in UPFM (SPEC §3; Art. 25, 28): every entry (lazy, keyset pages), an
+infractor's page with autos, recurrences, balance and statement at any date, the overdue list and the list to
+send to dívida ativa. Nothing here edits an entry: the ledger is append-only (STYLE: Tryton's move).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
+
+from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
+from desktop.domain.ledger import EntryKind
+from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
+from desktop.views.enforcement.lookups import Lookups
+from desktop.views.enforcement.widgets import InfoGrid, SearchPicker
+from desktop.views.table import Column, RecordTable
+from desktop.views.widgets import date_edit, qdate_to_date, show_error
+
+
+def infractor_search(lookups: Lookups):
+    """Drivers and platforms in one picker: the debtor of a fine is either (Art. 20, 22)."""
+
+    def search(text: str):
+        from desktop.services.ledger import Infractor
+
+        found = [(Infractor.driver(i), f"Condutor: {label}") for i, label in lookups.drivers(text)]
+        found += [(Infractor.platform(i), f"Plataforma: {label}") for i, label in lookups.platforms(text)]
+        return found
+
+    return search
+
+
+def signed_upfm(value: Decimal) -> str:
+    return format_upfm(value)
+
+
+# -- Lançamentos: the whole ledger, lazily ------------------------------------------------------------------
+LEDGER_COLUMNS = (
+    LazyColumn("Data", lambda e: e.effective_on),
+    LazyColumn("Lançado em", lambda e: e.posted_at, lambda v: format_datetime(v)),
+    LazyColumn("Lançamento", lambda e: e.kind_label),
+    LazyColumn("Infrator", lambda e: e.infractor_name),
+    LazyColumn("Auto", lambda e: e.auto_number),
+    LazyColumn("UPFM", lambda e: e.amount_upfm, signed_upfm),
+    LazyColumn("R$", lambda e: e.amount_reais, format_money),
+    LazyColumn("Guia", lambda e: e.guide_number),
+    LazyColumn("Motivo", lambda e: e.reason),
+)
+
+
+class LedgerScreen(QWidget):
+    """Every posted entry, newest first, a page at a time (`services.ledger.ledger_page`): opens at once over a
+    million entries and loads more only as the user scrolls. The totals line is one aggregate query."""
+
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
+        super().__init__(parent)
+        from desktop.views.enforcement.lookups import service_lookups
+
+        self.db, self.actor = db, actor
+        self.lookups = lookups or service_lookups(db, actor)
+        filters = QWidget(self)
+        grid = QGridLayout(filters)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.infractor_picker = SearchPicker(infractor_search(self.lookups), "Infrator: nome, CPF ou CNPJ…",
+                                             filters, empty_text="Todos os infratores")
+        self.kind_combo = QComboBox(filters)
+        self.kind_combo.addItem("Todos os lançamentos", None)
+        for kind in EntryKind:
+            self.kind_combo.addItem(kind.label, kind)
+        self.period_check = QCheckBox("Período de", filters)
+        today = date.today()
+        self.from_edit = date_edit(filters, date(today.year, 1, 1))
+        self.to_edit = date_edit(filters, today)
+        for edit in (self.from_edit, self.to_edit):
+            edit.setEnabled(False)
+            self.period_check.toggled.connect(edit.setEnabled)
+            edit.dateChanged.connect(lambda _d: self.period_check.isChecked() and self.reload())
+        self.totals_label = QLabel(filters)
+        self.totals_label.setStyleSheet("font-weight: bold;")
+        grid.addWidget(self.infractor_picker, 0, 0)
+        grid.addWidget(self.kind_combo, 0, 1)
+        grid.addWidget(self.period_check, 0, 2)
+        grid.addWidget(self.from_edit, 0, 3)
+        grid.addWidget(QLabel("a", filters), 0, 4)
+        grid.addWidget(self.to_edit, 0, 5)
+        grid.addWidget(self.totals_label, 1, 0, 1, 6)
+        grid.setColumnStretch(0, 1)
+        self.table = LazyRecordTable(LEDGER_COLUMNS, self, filters=filters)
+        self.table.model.failed.connect(lambda error: show_error(self, error, "Não foi possível ler o extrato"))
+        self.infractor_picker.changed.connect(lambda _v: self.reload())
+        self.kind_combo.currentIndexChanged.connect(lambda _i: self.reload())
+        self.period_check.toggled.connect(lambda _v: self.reload())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        self.reload()
+
+    def current_filter(self):
+        from desktop.services.ledger import LedgerFilter
+
+        checked = self.period_check.isChecked()
+        return LedgerFilter(infractor=self.infractor_picker.value(), kind=self.kind_combo.currentData(),
+                            date_from=qdate_to_date(self.from_edit.date()) if checked else None,
+                            date_to=qdate_to_date(self.to_edit.date()) if checked else None)
+
+    def reload(self) -> None:
+        from desktop.services import ledger
+
+        query = self.current_filter()
+
+        def load(cursor, limit):
+            page = ledger.ledger_page(self.db, self.actor, query, after=cursor, limit=limit)
+            return page.entries, page.next_cursor
+
+        self.table.reset(load)
+        try:
+            count, total = ledger.ledger_totals(self.db, self.actor, query)
+        except Exception:  # noqa: BLE001 — the table already reported a failure of the same query
+            self.totals_label.clear()
+        else:
+            self.totals_label.setText(f"{count} lançamento(s) — saldo dos lançamentos filtrados: "
+                                      f"{format_upfm(total)}")
+
+
+# -- Infrator: autos, recurrences, balance and statement at a date ------------------------------------------
+@dataclass(frozen=True)
+class StatementLine:
+    entry: object
+    balance: Decimal
+
+
+STATEMENT_COLUMNS = (
+    Column("Data", lambda s: s.entry.effective_on),
+    Column("Lançamento", lambda s: s.entry.kind_label),
+    Column("Auto", lambda s: s.entry.auto_number),
+    Column("UPFM", lambda s: s.entry.amount_upfm, signed_upfm),
+    Column("R$", lambda s: s.entry.amount_reais, format_money),
+    Column("Saldo (UPFM)", lambda s: s.balance, signed_upfm),
+    Column("Motivo", lambda s: s.entry.reason),
+)
+INFRACTOR_AUTO_COLUMNS = (
+    Column("Número", lambda a: a.number),
+    Column("Lavrado em", lambda a: a.drawn_up_at),
+    Column("Código", lambda a: a.code),
+    Column("Situação", lambda a: a.status_label),
+    Column("UPFM", lambda a: a.amount_upfm, format_upfm),
+    Column("R$", lambda a: a.amount_reais, format_money),
+    Column("Reincidência", lambda a: a.recurrence),
+)
+
+
+class InfractorScreen(QWidget):
+    """Choose a driver or a platform; see the autos, the recurrences, the balance and the statement (extrato)
+    at the date chosen (any date: the balance is the sum of the entries up to it, never stored)."""
+
+    auto_opened = Signal(int)
+
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
+        super().__init__(parent)
+        from desktop.views.enforcement.lookups import service_lookups
+
+        self.db, self.actor = db, actor
+        self.lookups = lookups or service_lookups(db, actor)
+        self.page = None
+        self.statement = None
+        self.picker = SearchPicker(infractor_search(self.lookups), "Condutor ou plataforma: nome, CPF ou CNPJ…",
+                                   self, empty_text="(escolha o infrator)")
+        self.until_edit = date_edit(self, date.today())
+        self.picker.changed.connect(lambda _v: self.reload())
+        self.until_edit.dateChanged.connect(lambda _d: self.reload_statement())
+        top = QHBoxLayout()
+        top.addWidget(self.picker, 1)
+        top.addWidget(QLabel("Extrato em:", self))
+        top.addWidget(self.until_edit)
+        self.summary = InfoGrid("Infrator", self)
+        self.autos = RecordTable(INFRACTOR_AUTO_COLUMNS, self, show_filter=False)
+        self.recurrences = RecordTable(INFRACTOR_AUTO_COLUMNS, self, show_filter=False)
+        self.lines = RecordTable(STATEMENT_COLUMNS, self, show_filter=False)
+        for table in (self.autos, self.recurrences):
+            table.activated.connect(lambda auto: auto is not None and self.auto_opened.emit(auto.id))
+        self.balance_label = QLabel(self)
+        self.balance_label.setStyleSheet("font-size: 11pt; font-weight: bold;")
+
+        def titled(title: str, widget: QWidget) -> QWidget:
+            box = QWidget(self)
+            box_layout = QVBoxLayout(box)
+            box_layout.setContentsMargins(0, 0, 0, 0)
+            box_layout.addWidget(QLabel(f"<b>{title}</b>", box))
+            box_layout.addWidget(widget)
+            return box
+
+        left = QSplitter(Qt.Orientation.Vertical, self)
+        left.addWidget(self.summary)
+        left.addWidget(titled("Autos", self.autos))
+        left.addWidget(titled("Reincidências", self.recurrences))
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(QLabel("<b>Extrato (UPFM; reais pelo valor da UPFM de cada débito)</b>", right))
+        right_layout.addWidget(self.lines)
+        right_layout.addWidget(self.balance_label)
+        splitter = QSplitter(self)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        self.reload()
+
+    def infractor(self):
+        return self.picker.value()
+
+    def show_infractor(self, infractor, label: str) -> None:
+        self.picker.set_choice(infractor, label)
+
+    def set_until(self, until: date) -> None:
+        self.until_edit.setDate(QDate(until))
+
+    def reload(self) -> None:
+        from desktop.services import autos
+
+        infractor = self.infractor()
+        if infractor is None:
+            self.page = None
+            self.summary.set_rows([("Infrator", "escolha um condutor ou uma plataforma acima")])
+            self.autos.set_rows([])
+            self.recurrences.set_rows([])
+            self.reload_statement()
+            return
+        try:
+            self.page = autos.infractor_page(self.db, self.actor, infractor)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error, "Não foi possível abrir o infrator")
+            return
+        page = self.page
+        self.summary.set_rows([
+            (infractor.label, page.name), ("CPF" if infractor.kind == "driver" else "CNPJ", page.document),
+            ("Autos", str(len(page.autos))), ("Reincidências", str(len(page.recurrences))),
+            ("Saldo hoje", f"{format_upfm(page.balance_upfm)} = {format_money(page.balance_reais)}"),
+            ("Vencido", format_upfm(page.overdue_upfm)),
+        ])
+        self.autos.set_rows(page.autos)
+        self.recurrences.set_rows(page.recurrences)
+        self.reload_statement()
+
+    def reload_statement(self) -> None:
+        from desktop.services import ledger
+
+        infractor = self.infractor()
+        if infractor is None:
+            self.statement = None
+            self.lines.set_rows([])
+            self.balance_label.clear()
+            return
+        until = qdate_to_date(self.until_edit.date())
+        try:
+            self.statement = ledger.statement(self.db, self.actor, infractor, until)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error, "Não foi possível montar o extrato")
+            return
+        statement = self.statement
+        self.lines.set_rows([StatementLine(e, b) for e, b in zip(statement.entries, statement.balances)])
+        self.balance_label.setText(f"Saldo em {format_date(statement.until)}: {format_upfm(statement.balance_upfm)}"
+                                   f" = {format_money(statement.balance_reais)}")
+
+
+# -- Vencidos and Dívida ativa ------------------------------------------------------------------------------
+OVERDUE_COLUMNS = (
+    Column("Auto", lambda o: o.number),
+    Column("Infrator", lambda o: o.infractor_name),
+    Column("CPF/CNPJ", lambda o: o.document),
+    Column("Situação", lambda o: o.status.label),
+    Column("Vencimento", lambda o: o.payment_deadline),
+    Column("Dias em atraso", lambda o: o.days_overdue),
+    Column("Saldo (UPFM)", lambda o: o.balance_upfm, format_upfm),
+    Column("Saldo (R$)", lambda o: o.balance_reais, format_money),
+)
+
+
+class DebtListScreen(QWidget):
+    """One list widget for both debt lists: `kind="overdue"` (fines past their payment term) or
+    `kind="divida_ativa"` (overdue fines ready to send; the gestor sends them from here)."""
+
+    auto_opened = Signal(int)
+
+    def __init__(self, db, actor, kind: str, parent=None):
+        super().__init__(parent)
+        self.db, self.actor, self.kind = db, actor, kind
+        self.today_edit = date_edit(self, date.today())
+        self.today_edit.dateChanged.connect(lambda _d: self.reload())
+        self.table = RecordTable(OVERDUE_COLUMNS, self, filter_placeholder="Filtrar por auto, nome ou documento…")
+        self.table.activated.connect(lambda row: row is not None and self.auto_opened.emit(row.auto_id))
+        self.total_label = QLabel(self)
+        self.total_label.setStyleSheet("font-weight: bold;")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Posição em:", self))
+        top.addWidget(self.today_edit)
+        top.addStretch(1)
+        self.send_selected_button = self.send_all_button = None
+        if kind == "divida_ativa":
+            explanation = QLabel("Multas vencidas e não pagas, prontas para inscrição em dívida ativa. A inscrição "
+                                 "é feita pelo gestor e fica registrada no histórico de cada auto.", self)
+            self.send_selected_button = QPushButton("Inscrever o selecionado", self)
+            self.send_all_button = QPushButton("Inscrever todos os listados", self)
+            self.send_selected_button.clicked.connect(lambda: self.send(all_rows=False))
+            self.send_all_button.clicked.connect(lambda: self.send(all_rows=True))
+            top.addWidget(self.send_selected_button)
+            top.addWidget(self.send_all_button)
+        else:
+            explanation = QLabel("Multas com decisão definitiva cujo prazo de pagamento passou e que ainda têm "
+                                 "saldo.", self)
+        explanation.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(explanation)
+        layout.addLayout(top)
+        layout.addWidget(self.table)
+        layout.addWidget(self.total_label)
+        self.reload()
+
+    def reload(self) -> None:
+        from desktop.services import ledger
+
+        call = ledger.overdue_list if self.kind == "overdue" else ledger.divida_ativa_list
+        try:
+            rows = call(self.db, self.actor, qdate_to_date(self.today_edit.date()))
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error, "Não foi possível montar a lista")
+            rows = []
+        self.table.set_rows(rows, keep=lambda r: r.auto_id)
+        total = sum((r.balance_reais for r in rows), Decimal(0))
+        self.total_label.setText(f"{len(rows)} auto(s) — total {format_money(total)}")
+        if self.send_all_button is not None:
+            self.send_all_button.setEnabled(bool(rows))
+
+    def send(self, all_rows: bool) -> int:
+        from desktop.errors import DesktopError
+        from desktop.services import ledger
+        from desktop.signals import bus
+
+        rows = self.table.visible_rows() if all_rows else [r for r in [self.table.selected()] if r is not None]
+        if not rows:
+            return 0
+        try:
+            count = ledger.send_to_divida_ativa(self.db, self.actor, [r.auto_id for r in rows],
+                                                qdate_to_date(self.today_edit.date()))
+        except DesktopError as error:
+            show_error(self, error)
+            return 0
+        QMessageBox.information(self, "Dívida ativa", f"{count} auto(s) inscrito(s) em dívida ativa.")
+        bus.data_changed.emit("autos")
+        bus.data_changed.emit("ledger")
+        return count
