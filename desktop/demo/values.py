@@ -160,18 +160,21 @@ LESSOR_COMPANIES = (
 
 @dataclass(frozen=True, slots=True)
 class NamePools:
-    male: tuple[str, ...]
-    female: tuple[str, ...]
-    last: tuple[str, ...]
+    """Name pools as (name, folded name) pairs, folded once (the search key of a full name is the folded parts
+    joined by spaces — the same text `desktop.domain.fold` gives)."""
+
+    male: tuple[tuple[str, str], ...]
+    female: tuple[tuple[str, str], ...]
+    last: tuple[tuple[str, str], ...]
 
 
 def name_pools(seed: int) -> NamePools:
-    """First and last names of Faker's pt_BR provider (deduplicated, sorted so the pools do not depend on the
-    Faker version's list order beyond its content)."""
+    """First and last names of Faker's pt_BR provider (deduplicated and sorted, so the pools depend only on
+    the names the installed Faker knows, not on its list order)."""
     from faker.providers.person.pt_BR import Provider as PersonProvider
 
-    def clean(names) -> tuple[str, ...]:
-        return tuple(sorted(set(names)))
+    def clean(names) -> tuple[tuple[str, str], ...]:
+        return tuple((n, fold(n)) for n in sorted(set(names)))
 
     return NamePools(
         male=clean(PersonProvider.first_names_male),
@@ -180,45 +183,60 @@ def name_pools(seed: int) -> NamePools:
     )
 
 
+def person(rng: random.Random, pools: NamePools) -> tuple[str, str]:
+    """(full name, its folded search key): one or two first names and two surnames, as most Brazilians have."""
+    r = rng.random
+    firsts = pools.female if r() < 0.3 else pools.male
+    last = pools.last
+    f1 = firsts[int(r() * len(firsts))]
+    l1 = last[int(r() * len(last))]
+    l2 = last[int(r() * len(last))]
+    if r() < 0.25:
+        f2 = firsts[int(r() * len(firsts))]
+        return f"{f1[0]} {f2[0]} {l1[0]} {l2[0]}", f"{f1[1]} {f2[1]} {l1[1]} {l2[1]}"
+    return f"{f1[0]} {l1[0]} {l2[0]}", f"{f1[1]} {l1[1]} {l2[1]}"
+
+
 def person_name(rng: random.Random, pools: NamePools) -> tuple[str, str]:
-    """(full name, sex 'M'/'F'): one or two first names and two surnames, as most Brazilians have."""
-    female = rng.random() < 0.3
-    first = rng.choice(pools.female if female else pools.male)
-    if rng.random() < 0.25:
-        first = f"{first} {rng.choice(pools.female if female else pools.male)}"
-    return f"{first} {rng.choice(pools.last)} {rng.choice(pools.last)}", "F" if female else "M"
+    """(full name, search key) — kept for callers that want only a name: `person_name(...)[0]`."""
+    return person(rng, pools)
 
 
 def address(rng: random.Random) -> str:
-    return f"{rng.choice(STREETS)}, {rng.randint(1, 2200)} — {rng.choice(NEIGHBOURHOODS)}, {CITY}–{UF}, CEP {CEP}"
+    r = rng.random
+    return (f"{STREETS[int(r() * len(STREETS))]}, {1 + int(r() * 2200)} — "
+            f"{NEIGHBOURHOODS[int(r() * len(NEIGHBOURHOODS))]}, {CITY}–{UF}, CEP {CEP}")
 
 
 def phone(rng: random.Random) -> str:
     """A mobile number of area code 65 (Mato Grosso)."""
-    return f"(65) 9{rng.randint(8000, 9999)}-{rng.randint(0, 9999):04d}"
+    r = rng.random
+    return f"(65) 9{8000 + int(r() * 2000)}-{int(r() * 10000):04d}"
 
 
-def email_for(name: str, i: int) -> str:
-    parts = fold(name).split()
+def email_for(folded_name: str, i: int) -> str:
+    parts = folded_name.split()
     return f"{parts[0]}.{parts[-1]}{i}@exemplo.com.br"
 
 
 def cnh_number(rng: random.Random) -> str:
     """An 11-digit CNH registration number with DENATRAN's two check digits."""
-    base = [rng.randint(0, 9) for _ in range(9)]
-    s1 = sum(d * w for d, w in zip(base, range(9, 0, -1)))
-    d1 = s1 % 11
+    s = f"{int(rng.random() * 1_000_000_000):09d}"
+    a, b, c, d, e, f, g, h, i = (ord(ch) - 48 for ch in s)
+    d1 = (9 * a + 8 * b + 7 * c + 6 * d + 5 * e + 4 * f + 3 * g + 2 * h + i) % 11
     dsc = 0
     if d1 >= 10:
         d1, dsc = 0, 2
-    s2 = sum(d * w for d, w in zip(base, range(1, 10)))
-    d2 = (s2 % 11 - dsc) % 11
+    d2 = ((a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i) % 11 - dsc) % 11
     if d2 >= 10:
         d2 = 0
-    return "".join(map(str, base)) + f"{d1}{d2}"
+    return f"{s}{d1}{d2}"
+
+
+_VIN = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
 
 
 def chassis(rng: random.Random) -> str:
     """A 17-character VIN without I, O, Q (ISO 3779), starting with 9 (Brazil)."""
-    alphabet = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
-    return "9" + "".join(rng.choice(alphabet) for _ in range(16))
+    r = rng.random
+    return "9" + "".join([_VIN[int(r() * 33)] for _ in range(16)])

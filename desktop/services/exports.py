@@ -161,6 +161,13 @@ def _fmt_zip(z: str | None) -> str:
     return f"{z[:5]}-{z[5:]}" if z and len(z) == 8 else (z or "")
 
 
+def _trim(value: Decimal) -> Decimal:
+    """Drop the storage scale but keep at least the cents: 40.0000 → 40.00, 112.450000 → 112.45, 0.1234 stays."""
+    if value == value.to_integral_value() or value.normalize().as_tuple().exponent > -2:
+        return value.quantize(Decimal("0.01"))
+    return value.normalize()
+
+
 def csv_cell(value) -> str:
     """A value as Brazilian Excel reads it from a CSV: 29/11/2026, 1234,56, Sim/Não."""
     if value is None:
@@ -175,13 +182,15 @@ def csv_cell(value) -> str:
     if isinstance(value, date):
         return _fmt_date(value)
     if isinstance(value, Decimal):
-        return f"{value:f}".replace(".", ",")
+        return f"{_trim(value):f}".replace(".", ",")
     if isinstance(value, float):
         return repr(value).replace(".", ",")
     return str(value)
 
 
 def _xlsx_cell(value):
+    if isinstance(value, Decimal):
+        return _trim(value)
     if isinstance(value, datetime):
         from desktop.models.types import LOCAL_TZ
 
