@@ -263,7 +263,7 @@ def _status_label(status: str) -> str:
         return status
 
 
-def _print_data(s, row) -> AuthorizationPrintData:
+def _print_data(s, row, driver=None, vehicle=None, with_photo: bool = True) -> AuthorizationPrintData:
     from desktop.domain.vehicle import OwnershipMode
     from desktop.models import Driver, Vehicle
 
@@ -271,8 +271,8 @@ def _print_data(s, row) -> AuthorizationPrintData:
         raise ConflictError(
             f"A autorização nº {row.number} está {_status_label(row.status)}: adesivo, credencial e termo só "
             "são emitidos para autorização Ativa (Art. 3º; Art. 10, parágrafo único; Art. 15, VII).")
-    driver = s.get(Driver, row.driver_id)
-    vehicle = s.get(Vehicle, row.vehicle_id)
+    driver = driver or s.get(Driver, row.driver_id)
+    vehicle = vehicle or s.get(Vehicle, row.vehicle_id)
     try:
         mode = OwnershipMode(vehicle.ownership_mode)
         ownership = f"{mode.label} ({mode.article})"
@@ -291,10 +291,31 @@ def _print_data(s, row) -> AuthorizationPrintData:
         authorization_id=row.id, number=row.number, status=row.status, valid_until=row.valid_until,
         limited_by_vehicle_age=row.valid_until_limited_by == "vehicle_age", fee_paid_on=row.fee_paid_on,
         inspection=inspection, driver_name=driver.name, cpf=driver.cpf, cnh_number=driver.cnh_number or "—",
-        cnh_category=driver.cnh_category or "—", address=address, photo=driver.photo, plate=vehicle.plate,
-        renavam=vehicle.renavam, make_model=f"{vehicle.make} {vehicle.model}".strip(), colour=vehicle.colour or "—",
-        manufacture_year=vehicle.manufacture_year, model_year=vehicle.model_year, ownership=ownership,
+        cnh_category=driver.cnh_category or "—", address=address, photo=driver.photo if with_photo else None,
+        plate=vehicle.plate, renavam=vehicle.renavam, make_model=f"{vehicle.make} {vehicle.model}".strip(),
+        colour=vehicle.colour or "—", manufacture_year=vehicle.manufacture_year, model_year=vehicle.model_year,
+        ownership=ownership,
     )
+
+
+def _print_data_many(s, numbers: list[str]) -> list[AuthorizationPrintData]:
+    """One query for a whole batch (authorization + driver + vehicle), in the order of `numbers`."""
+    from sqlalchemy import select
+
+    from desktop.models import Authorization, Driver, Vehicle
+    found = {}
+    for chunk_start in range(0, len(numbers), 500):
+        chunk = numbers[chunk_start:chunk_start + 500]
+        query = (select(Authorization, Driver, Vehicle)
+                 .join(Driver, Driver.id == Authorization.driver_id)
+                 .join(Vehicle, Vehicle.id == Authorization.vehicle_id)
+                 .where(Authorization.number.in_(chunk)))
+        for auth, driver, vehicle in s.execute(query):
+            found[auth.number] = _print_data(s, auth, driver, vehicle, with_photo=False)
+    missing = [n for n in numbers if n not in found]
+    if missing:
+        raise NotFound(f"Autorização nº {missing[0]} não encontrada.")
+    return [found[n] for n in numbers]
 
 
 def _vehicle_line(data: AuthorizationPrintData) -> str:
@@ -317,7 +338,7 @@ def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta,
     require_role(actor, *ISSUE_ROLES["sticker"])
     with db.session(write=False) as s:
         settings = _settings(s)
-        data = _print_data(s, _authorization_row(s, number))
+        data = _print_data(s, _authorization_row(s, number), with_photo=False)
         return sticker.build_context(
             _header_of(settings), meta,
             [sticker.StickerData(data.number, data.plate, data.valid_until, _vehicle_line(data))],
@@ -336,7 +357,7 @@ def print_sticker(db, actor: Actor, number: str, layout: str = "page") -> Issued
     require_role(actor, *ISSUE_ROLES["sticker"])
     with db.session() as s:
         settings = _settings(s)
-        data = _print_data(s, _authorization_row(s, number))
+        data = _print_data(s, _authorization_row(s, number), with_photo=False)
         header, key = _header_of(settings), _signing_key(settings)
         item = [sticker.StickerData(data.number, data.plate, data.valid_until, _vehicle_line(data))]
         issued = issue_in_session(
@@ -379,7 +400,7 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
     with db.session() as s:
         settings = _settings(s)
         header, key = _header_of(settings), _signing_key(settings)
-        rows = [_print_data(s, _authorization_row(s, n)) for n in numbers]
+        rows = _print_data_many(s, numbers)
         if progress:
             progress(len(rows) // 3, len(rows), "Assinando e desenhando os adesivos…")
         items = [sticker.StickerData(d.number, d.plate, d.valid_until, _vehicle_line(d)) for d in rows]
