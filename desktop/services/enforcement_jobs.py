@@ -1,0 +1,96 @@
+"""The daily routine of enforcement, run as the system (SYSTEM_ACTOR). Idempotent: running it twice on the same day
+changes nothing the second time.
+
+1. An auto whose defense term (notified, no defense) or appeal term (judged, no appeal) has passed becomes final
+   on the day after the term (Art. 22); its penalties take effect that day (penalties.apply_final_penalties).
+2. A final auto past its payment term with something owed becomes overdue.
+3. A suspension applied by an auto ends after its last day: the authorization is active again (Art. 24 sole
+   paragraph; Art. 26 §1). Only suspensions tagged with an auto are touched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from desktop.domain.workflow import AutoStatus
+
+
+@dataclass(frozen=True, slots=True)
+class JobReport:
+    finalized: tuple[str, ...]
+    penalties_applied: int
+    suspensions_ended: int
+    overdue: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.finalized or self.penalties_applied or self.suspensions_ended or self.overdue)
+
+    def describe(self) -> str:
+        """One line for the status bar."""
+        return (f"Fiscalização: {len(self.finalized)} decisão(ões) definitiva(s), {self.penalties_applied} "
+                f"penalidade(s) aplicada(s), {self.suspensions_ended} suspensão(ões) encerrada(s), "
+                f"{len(self.overdue)} auto(s) vencido(s).")
+
+
+def _penalty_events(session) -> int:
+    from sqlalchemy import func, select
+
+    from desktop.models import AuthorizationEvent as Ev
+    from desktop.services.penalties import PENALTY_PREFIX
+
+    return int(session.scalar(select(func.count(Ev.id)).where(Ev.kind.startswith(PENALTY_PREFIX))) or 0)
+
+
+def run_enforcement_jobs(db, today: date) -> JobReport:
+    """Run the routine for `today`; each auto in its own transaction, so one failure does not block the rest."""
+    from sqlalchemy import and_, or_, select
+
+    from desktop.models import Auto
+    from desktop.services import audit
+    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.ledger import auto_balance_in
+    from desktop.services.penalties import end_suspensions_in
+    from desktop.services.process import finalize_in
+
+    actor = SYSTEM_ACTOR
+    with db.session(write=False) as s:
+        before_events = _penalty_events(s)
+        due = list(s.scalars(select(Auto.id).where(or_(
+            and_(Auto.status == AutoStatus.NOTIFIED.value, Auto.defense_deadline < today),
+            and_(Auto.status == AutoStatus.JUDGED.value, Auto.appeal_deadline < today))).order_by(Auto.id)))
+    finalized: list[str] = []
+    for auto_id in due:
+        with db.session() as s:
+            auto = s.get(Auto, auto_id, with_for_update=True)
+            if auto.status == AutoStatus.NOTIFIED.value and auto.defense_deadline < today:
+                on = auto.defense_deadline + timedelta(days=1)
+            elif auto.status == AutoStatus.JUDGED.value and auto.appeal_deadline < today:
+                on = auto.appeal_deadline + timedelta(days=1)
+            else:
+                continue  # another desk moved it meanwhile
+            finalize_in(s, actor, auto, on)
+            finalized.append(auto.number)
+
+    with db.session(write=False) as s:
+        candidates = list(s.scalars(select(Auto.id).where(
+            Auto.status == AutoStatus.FINAL.value, Auto.payment_deadline < today).order_by(Auto.id)))
+    overdue: list[str] = []
+    for auto_id in candidates:
+        with db.session() as s:
+            auto = s.get(Auto, auto_id, with_for_update=True)
+            if auto.status != AutoStatus.FINAL.value or auto_balance_in(s, auto.id)[1] <= 0:
+                continue
+            from desktop.services.autos import auto_transition
+
+            auto.status = auto_transition(auto, AutoStatus.OVERDUE).value
+            s.flush()
+            audit.record(s, actor, "auto.overdue", "auto", auto.id, {"status": AutoStatus.FINAL.value},
+                         {"status": auto.status, "payment_deadline": auto.payment_deadline, "today": today})
+            overdue.append(auto.number)
+
+    with db.session() as s:
+        ended = end_suspensions_in(s, actor, today)
+    with db.session(write=False) as s:
+        applied = _penalty_events(s) - before_events
+    return JobReport(tuple(finalized), applied, ended, tuple(overdue))

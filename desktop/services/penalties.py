@@ -1,0 +1,489 @@
+"""Penalties taking effect (Art. 24 I; Art. 26 §§1-2; Art. 27) and the administrative measures of Art. 24 II with
+the removal and storage costs of Art. 28.
+
+On the day an auto's decision becomes final, the penalties the law proposed (and the gestor kept) change the
+authorization's status through the domain's state machine, each change an `AuthorizationEvent` tagged with the auto
+and an audit entry: suspension for 30 days (Art. 26 §1) or 12 months (Art. 24 sole paragraph; Art. 26 V, VI),
+cassation (Art. 26 §2), revocation and deregistration (Art. 24 I c, d, f). A suspension applied here ends on its
+last day (enforcement_jobs); only suspensions tagged with an auto are touched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from desktop.domain.dates import local_today, period_end
+from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import AdministrativeMeasure, Assessment, Penalty, reais_to_upfm
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.domain.workflow import (
+    AUTHORIZATION_MACHINE,
+    AuthorizationStatus,
+    AutoStatus,
+    TransitionNotAllowed,
+    transition,
+)
+from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
+
+PENALTY_PREFIX = "penalty:"
+PENALTY_END_PREFIX = "penalty_end:"
+IMPEDIMENT = "impediment"
+_LABELS = {
+    Penalty.SUSPENSION.value: (Penalty.SUSPENSION.label, Penalty.SUSPENSION.article),
+    Penalty.CASSATION.value: (Penalty.CASSATION.label, "Art. 24, I, e; Art. 26, §2"),
+    Penalty.REVOCATION.value: (Penalty.REVOCATION.label, Penalty.REVOCATION.article),
+    Penalty.DRIVER_DEREGISTRATION.value: (Penalty.DRIVER_DEREGISTRATION.label, Penalty.DRIVER_DEREGISTRATION.article),
+    Penalty.VEHICLE_DEREGISTRATION.value: (Penalty.VEHICLE_DEREGISTRATION.label,
+                                           Penalty.VEHICLE_DEREGISTRATION.article),
+    IMPEDIMENT: ("Impedimento de realizar o serviço", "Art. 26, II; Art. 16, §2"),
+}
+COST_MEASURES = frozenset({AdministrativeMeasure.RETENTION_OR_REMOVAL, AdministrativeMeasure.VEHICLE_SEIZURE})
+VEHICLE_MEASURES = COST_MEASURES
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyInfo:
+    """A penalty an auto put in force. `kind` is a `Penalty` value, or "impediment" (Art. 26, II)."""
+
+    authorization_id: int
+    authorization_number: str
+    kind: str
+    label: str
+    article: str
+    effective_on: date
+    ends_on: date | None
+    lifted_on: date | None
+    auto_id: int
+    auto_number: str
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureDraft:
+    kind: AdministrativeMeasure
+    applied_on: date
+    auto_id: int | None = None
+    driver_id: int | None = None
+    vehicle_id: int | None = None
+    place: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureInfo:
+    id: int
+    auto_id: int | None
+    auto_number: str
+    driver_id: int | None
+    driver_name: str
+    vehicle_id: int | None
+    plate: str
+    kind: AdministrativeMeasure
+    kind_label: str
+    article: str
+    applied_on: date
+    released_on: date | None
+    place: str
+    cost_reais: Decimal | None
+    note: str
+    version: int
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Authorization changes
+# ---------------------------------------------------------------------------------------------------------
+
+def _change(session, actor, auth, target: AuthorizationStatus | None, kind: str, on: date, auto, reason: str,
+            **fields) -> bool:
+    """Move the authorization (when `target`) and record the event + audit. False when the machine refuses."""
+    from desktop.models import AuthorizationEvent, now
+    from desktop.services import audit
+
+    before = {"status": auth.status, "suspended_until": auth.suspended_until, "ended_on": auth.ended_on}
+    current = auth.status
+    if target is not None and target.value != current:
+        try:
+            transition(AUTHORIZATION_MACHINE, current, target)
+        except TransitionNotAllowed as exc:
+            audit.record(session, actor, "authorization.penalty_not_applied", "authorization", auth.id, before,
+                         {"penalty": kind, "auto_id": auto.id, "reason": str(exc)})
+            return False
+        auth.status = target.value
+    for key, value in fields.items():
+        setattr(auth, key, value)
+    session.add(AuthorizationEvent(
+        authorization_id=auth.id, kind=kind, from_status=current, to_status=auth.status, at=now(),
+        effective_on=on, by_user_id=actor.user_id, reason=reason, act_number=f"Auto {auto.number}",
+        auto_id=auto.id))
+    session.flush()
+    audit.record(session, actor, f"authorization.{kind.replace(':', '.')}", "authorization", auth.id, before,
+                 {"status": auth.status, "suspended_until": auth.suspended_until, "ended_on": auth.ended_on,
+                  "auto_id": auto.id, "effective_on": on})
+    return True
+
+
+def _authorization_of(session, auto):
+    from desktop.models import Authorization
+
+    if auto.authorization_id is None:
+        return None
+    return session.get(Authorization, auto.authorization_id)
+
+
+def apply_immediate_effects(session, actor, auto, on: date) -> None:
+    """Art. 26, II (Art. 16 §2): the vehicle operating against the failed inspection is impeded at once."""
+    if not (auto.assessment or {}).get("impediment"):
+        return
+    auth = _authorization_of(session, auto)
+    if auth is None or auth.status != AuthorizationStatus.ACTIVE.value:
+        return
+    _change(session, actor, auth, AuthorizationStatus.IMPEDED, PENALTY_PREFIX + IMPEDIMENT, on, auto,
+            f"Impedimento imediato (Art. 26, II; Art. 16, §2) — auto {auto.number}")
+
+
+def _already_applied(session, auto_id: int) -> bool:
+    from sqlalchemy import select
+
+    from desktop.models import AuthorizationEvent as Ev
+
+    return session.scalar(select(Ev.id).where(
+        Ev.auto_id == auto_id, Ev.kind.startswith(PENALTY_PREFIX),
+        Ev.kind != PENALTY_PREFIX + IMPEDIMENT).limit(1)) is not None
+
+
+def _deregister(session, actor, model, row_id: int, on: date, reason: str, entity: str) -> None:
+    from desktop.services import audit
+
+    row = session.get(model, row_id) if row_id is not None else None
+    if row is None or row.status == "deregistered":
+        return
+    before = {"status": row.status}
+    row.status = "deregistered"
+    row.deregistered_on = on
+    row.deregistration_reason = reason
+    session.flush()
+    audit.record(session, actor, f"{entity}.deregister", entity, row.id, before,
+                 {"status": row.status, "deregistered_on": on, "reason": reason})
+
+
+def apply_final_penalties(session, actor, auto, on: date) -> None:
+    """The penalties of a final decision take effect on `on` (idempotent: an auto applies them once)."""
+    from desktop.models import Driver, Vehicle
+
+    if not auto.assessment or _already_applied(session, auto.id):
+        return
+    assessment = Assessment.from_dict(auto.assessment)
+    decision = auto.assessment.get("decision") or {}
+    proposed = bool(decision.get("apply_proposed", True))
+    extras = {Penalty(p) for p in decision.get("extra", ())}
+    auth = _authorization_of(session, auto)
+    cassation = (proposed and assessment.cassation) or Penalty.CASSATION in extras
+    revocation = bool(extras & {Penalty.REVOCATION, Penalty.DRIVER_DEREGISTRATION, Penalty.VEHICLE_DEREGISTRATION})
+    where = f"auto {auto.number}"
+    if auth is not None:
+        if cassation:
+            _change(session, actor, auth, AuthorizationStatus.CASSADA, PENALTY_PREFIX + Penalty.CASSATION.value, on,
+                    auto, f"Cassação da autorização (Art. 24, I, e; Art. 26, §2) — {where}", ended_on=on)
+        elif revocation:
+            _change(session, actor, auth, AuthorizationStatus.REVOKED, PENALTY_PREFIX + Penalty.REVOCATION.value,
+                    on, auto, f"Revogação da autorização (Art. 24, I, c) — {where}", ended_on=on)
+        elif proposed and assessment.suspends:
+            end = period_end(on, days=assessment.suspension_days, months=assessment.suspension_months)
+            article = "Art. 26, §1" if assessment.suspension_days else "Art. 24, parágrafo único"
+            until = max(end, auth.suspended_until) if auth.status == AuthorizationStatus.SUSPENDED.value \
+                and auth.suspended_until else end
+            _change(session, actor, auth, AuthorizationStatus.SUSPENDED, PENALTY_PREFIX + Penalty.SUSPENSION.value,
+                    on, auto, f"Suspensão da autorização até {end:%d/%m/%Y} ({article}) — {where}",
+                    suspended_until=until)
+    if Penalty.DRIVER_DEREGISTRATION in extras and auto.infractor_driver_id is not None:
+        _deregister(session, actor, Driver, auto.infractor_driver_id, on,
+                    f"Descadastramento do condutor (Art. 24, I, d) — {where}", "driver")
+        if auth is not None:
+            _mark(session, actor, auth, Penalty.DRIVER_DEREGISTRATION, on, auto)
+    if Penalty.VEHICLE_DEREGISTRATION in extras and auto.vehicle_id is not None:
+        _deregister(session, actor, Vehicle, auto.vehicle_id, on,
+                    f"Descadastramento do veículo (Art. 24, I, f) — {where}", "vehicle")
+        if auth is not None:
+            _mark(session, actor, auth, Penalty.VEHICLE_DEREGISTRATION, on, auto)
+
+
+def _mark(session, actor, auth, penalty: Penalty, on: date, auto) -> None:
+    """An event (no status change) so the auto's page lists the deregistration among its penalties."""
+    _change(session, actor, auth, None, PENALTY_PREFIX + penalty.value, on, auto,
+            f"{penalty.label} ({penalty.article}) — auto {auto.number}")
+
+
+def _last_suspension_event(session, auth_id: int):
+    from sqlalchemy import select
+
+    from desktop.models import AuthorizationEvent as Ev
+
+    return session.scalar(select(Ev).where(Ev.authorization_id == auth_id,
+                                           Ev.to_status == AuthorizationStatus.SUSPENDED.value)
+                          .order_by(Ev.id.desc()).limit(1))
+
+
+def _end_suspension(session, actor, auth, on: date, auto, reason: str) -> bool:
+    target = AuthorizationStatus.ACTIVE
+    if auth.valid_until is not None and auth.valid_until < on:
+        target = AuthorizationStatus.EXPIRED  # Art. 3, §1: the validity ran out during the suspension
+    return _change(session, actor, auth, target, PENALTY_END_PREFIX + Penalty.SUSPENSION.value, on, auto, reason)
+
+
+def end_suspensions_in(session, actor, today: date) -> int:
+    """Suspensions applied by an auto whose last day has passed → the authorization is active again (or expired
+    when its validity ended meanwhile). Suspensions from elsewhere are left alone."""
+    from sqlalchemy import select
+
+    from desktop.models import Authorization, Auto
+
+    ended = 0
+    rows = session.scalars(select(Authorization).where(
+        Authorization.status == AuthorizationStatus.SUSPENDED.value,
+        Authorization.suspended_until.is_not(None), Authorization.suspended_until < today)
+        .order_by(Authorization.id)).all()
+    for auth in rows:
+        event = _last_suspension_event(session, auth.id)
+        if event is None or event.auto_id is None or event.kind != PENALTY_PREFIX + Penalty.SUSPENSION.value:
+            continue
+        auto = session.get(Auto, event.auto_id)
+        on = auth.suspended_until + timedelta(days=1)
+        if _end_suspension(session, actor, auth, on, auto,
+                           f"Fim da suspensão em {auth.suspended_until:%d/%m/%Y} (Art. 24, parágrafo único; "
+                           f"Art. 26, §1) — auto {auto.number}"):
+            ended += 1
+    return ended
+
+
+def lift_penalties_in(session, actor, auto, on: date, reason: str) -> None:
+    """An auto annulled after its penalties took effect: the suspension it caused ends on `on`. Cassation and
+    revocation are final statuses of the authorization; they are recorded in the audit for the gestor."""
+    from sqlalchemy import select
+
+    from desktop.models import Authorization
+    from desktop.models import AuthorizationEvent as Ev
+    from desktop.services import audit
+
+    events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.startswith(PENALTY_PREFIX))
+                             .order_by(Ev.id)).all()
+    for event in events:
+        auth = session.get(Authorization, event.authorization_id)
+        if event.kind == PENALTY_PREFIX + Penalty.SUSPENSION.value:
+            last = _last_suspension_event(session, auth.id)
+            if auth.status == AuthorizationStatus.SUSPENDED.value and last is not None and last.auto_id == auto.id:
+                _end_suspension(session, actor, auth, on, auto, reason)
+        elif event.kind != PENALTY_PREFIX + IMPEDIMENT:
+            audit.record(session, actor, "authorization.penalty_not_lifted", "authorization", auth.id, None,
+                         {"auto_id": auto.id, "penalty": event.kind, "status": auth.status, "reason": reason})
+
+
+def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
+    from sqlalchemy import or_, select
+
+    from desktop.models import Authorization, Auto
+    from desktop.models import AuthorizationEvent as Ev
+
+    auto = session.get(Auto, auto_id)
+    if auto is None:
+        return ()
+    events = session.scalars(select(Ev).where(Ev.auto_id == auto_id, or_(
+        Ev.kind.startswith(PENALTY_PREFIX), Ev.kind.startswith(PENALTY_END_PREFIX))).order_by(Ev.id)).all()
+    ends = {e.authorization_id: e.effective_on for e in events if e.kind.startswith(PENALTY_END_PREFIX)}
+    assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
+    result = []
+    for e in events:
+        if not e.kind.startswith(PENALTY_PREFIX):
+            continue
+        key = e.kind[len(PENALTY_PREFIX):]
+        label, article = _LABELS.get(key, (key, ""))
+        auth = session.get(Authorization, e.authorization_id)
+        ends_on = None
+        lifted = None
+        if key == Penalty.SUSPENSION.value:
+            if assessment is not None and assessment.suspends:
+                ends_on = assessment.suspension_end(e.effective_on)
+            lifted = ends.get(e.authorization_id)
+        result.append(PenaltyInfo(e.authorization_id, auth.number or "", key, label, article, e.effective_on,
+                                  ends_on, lifted, auto.id, auto.number))
+    return tuple(result)
+
+
+def penalties_of(db, auto_id: int) -> tuple[PenaltyInfo, ...]:
+    """The penalties an auto put in force, with their end and the day they were lifted."""
+    with db.session(write=False) as s:
+        return penalties_in(s, auto_id)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Administrative measures (Art. 24 II) and costs (Art. 28)
+# ---------------------------------------------------------------------------------------------------------
+
+def measure_info(session, m) -> MeasureInfo:
+    from desktop.domain.documents import format_plate
+    from desktop.models import Auto, Driver, Vehicle
+
+    kind = AdministrativeMeasure(m.kind)
+    auto = session.get(Auto, m.auto_id) if m.auto_id else None
+    driver = session.get(Driver, m.driver_id) if m.driver_id else None
+    vehicle = session.get(Vehicle, m.vehicle_id) if m.vehicle_id else None
+    return MeasureInfo(m.id, m.auto_id, auto.number if auto else "", m.driver_id, driver.name if driver else "",
+                       m.vehicle_id, format_plate(vehicle.plate) if vehicle else "", kind, kind.label, kind.article,
+                       m.applied_on, m.released_on, m.place or "", m.cost_reais, m.note or "", m.version)
+
+
+def record_measure(db, actor, draft: MeasureDraft) -> MeasureInfo:
+    """Record an administrative measure of Art. 24 II (notice to regularize, retention/removal, seizure of
+    documents or equipment, seizure of the vehicle). Fiscal or gestor."""
+    from desktop.models import AdministrativeMeasure as Measure
+    from desktop.models import Auto, Driver, Vehicle
+    from desktop.services import audit
+    from desktop.services.audit import snapshot
+    from desktop.services.base import require_role
+
+    require_role(actor, Role.FISCAL, Role.GESTOR)
+    problems: list[Problem] = []
+    try:
+        kind = AdministrativeMeasure(draft.kind)
+    except ValueError:
+        kind = None
+        problems.append(Problem("kind", "Escolha a medida administrativa.", "Art. 24, II"))
+    if not isinstance(draft.applied_on, date):
+        problems.append(Problem("applied_on", "Informe a data da medida."))
+    elif draft.applied_on > local_today():
+        problems.append(Problem("applied_on", "A data da medida não pode ser futura."))
+    with db.session() as s:
+        driver_id, vehicle_id = draft.driver_id, draft.vehicle_id
+        if draft.auto_id is not None:
+            auto = s.get(Auto, draft.auto_id)
+            if auto is None:
+                raise NotFound("Auto de infração não encontrado.")
+            if auto.status in (AutoStatus.CANCELLED.value, AutoStatus.ANNULLED.value):
+                raise TransitionRefused(f"Auto {auto.number}: um auto {AutoStatus(auto.status).label.lower()} "
+                                        "não sustenta medida administrativa.")
+            driver_id = driver_id or auto.infractor_driver_id
+            vehicle_id = vehicle_id or auto.vehicle_id
+            if isinstance(draft.applied_on, date) and draft.applied_on < auto.drawn_up_at.date():
+                problems.append(Problem("applied_on", "A medida não pode ser anterior à lavratura do auto."))
+        if driver_id is not None and s.get(Driver, driver_id) is None:
+            problems.append(Problem("driver_id", "Condutor não encontrado."))
+        if vehicle_id is not None and s.get(Vehicle, vehicle_id) is None:
+            problems.append(Problem("vehicle_id", "Veículo não encontrado."))
+        if kind in VEHICLE_MEASURES and vehicle_id is None:
+            problems.append(Problem("vehicle_id", "Indique o veículo retido, removido ou apreendido.", kind.article))
+        if driver_id is None and vehicle_id is None:
+            problems.append(Problem("driver_id", "Indique o condutor ou o veículo atingido pela medida.",
+                                    "Art. 24, II"))
+        if problems:
+            raise ValidationError(problems)
+        row = Measure(auto_id=draft.auto_id, driver_id=driver_id, vehicle_id=vehicle_id, kind=kind.value,
+                      applied_on=draft.applied_on, place=(draft.place or "").strip() or None,
+                      note=(draft.note or "").strip() or None, applied_by=actor.user_id)
+        s.add(row)
+        s.flush()
+        audit.record(s, actor, "measure.apply", "administrative_measure", row.id, None, snapshot(row))
+        return measure_info(s, row)
+
+
+def _load_measure(session, measure_id: int):
+    from desktop.models import AdministrativeMeasure as Measure
+
+    row = session.get(Measure, measure_id)
+    if row is None:
+        raise NotFound("Medida administrativa não encontrada.")
+    return row
+
+
+def release_measure(db, actor, measure_id: int, released_on: date, note: str, expected_version: int) -> MeasureInfo:
+    """Release a measure (the vehicle or documents given back, the irregularity corrected)."""
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, Role.FISCAL, Role.GESTOR)
+    with db.session() as s:
+        row = _load_measure(s, measure_id)
+        check_version(row, expected_version)
+        if row.released_on is not None:
+            raise ConflictError(f"Esta medida já foi liberada em {row.released_on:%d/%m/%Y}.")
+        problems: list[Problem] = []
+        if not isinstance(released_on, date):
+            problems.append(Problem("released_on", "Informe a data da liberação."))
+        elif released_on > local_today():
+            problems.append(Problem("released_on", "A data da liberação não pode ser futura."))
+        elif released_on < row.applied_on:
+            problems.append(Problem("released_on", "A liberação não pode ser anterior à medida "
+                                    f"({row.applied_on:%d/%m/%Y})."))
+        if problems:
+            raise ValidationError(problems)
+        row.released_on = released_on
+        if (note or "").strip():
+            row.note = ((row.note + "\n") if row.note else "") + f"Liberação: {note.strip()}"
+        s.flush()
+        audit.record(s, actor, "measure.release", "administrative_measure", row.id, {"released_on": None},
+                     {"released_on": released_on, "note": (note or "").strip()})
+        return measure_info(s, row)
+
+
+def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
+                 expected_version: int):
+    """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
+    the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
+    from desktop.models import Auto
+    from desktop.services.base import check_version, require_role
+    from desktop.services.ledger import Infractor, entry_info_in, post
+    from desktop.services.parameters import upfm_value_in
+
+    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    problems: list[Problem] = []
+    if not isinstance(amount_reais, Decimal) or amount_reais <= 0:
+        problems.append(Problem("amount_reais", "Informe o valor das despesas, em reais, maior que zero.",
+                                "Art. 28"))
+    if not isinstance(on, date):
+        problems.append(Problem("on", "Informe a data do lançamento."))
+    elif on > local_today():
+        problems.append(Problem("on", "A data do lançamento não pode ser futura."))
+    if not (reason or "").strip():
+        problems.append(Problem("reason", "Descreva as despesas (remoção, estada, dias)."))
+    with db.session() as s:
+        row = _load_measure(s, measure_id)
+        check_version(row, expected_version)
+        kind = AdministrativeMeasure(row.kind)
+        if kind not in COST_MEASURES:
+            raise ValidationError([Problem("measure_id", "Só a remoção, a retenção ou a apreensão do veículo geram "
+                                           "despesas de remoção e estada.", "Art. 28")])
+        driver_id = row.driver_id
+        if driver_id is None and row.auto_id is not None:
+            driver_id = s.get(Auto, row.auto_id).infractor_driver_id
+        if driver_id is None:
+            problems.append(Problem("measure_id", "As despesas são do condutor: a medida não indica o condutor.",
+                                    "Art. 28"))
+        if isinstance(on, date) and on < row.applied_on:
+            problems.append(Problem("on", "O lançamento não pode ser anterior à medida."))
+        if problems:
+            raise ValidationError(problems)
+        value = upfm_value_in(s, on.year)
+        upfm = reais_to_upfm(amount_reais, value)
+        entry = post(s, actor, kind=EntryKind.COSTS, infractor=Infractor.driver(driver_id), amount_upfm=upfm,
+                     upfm_value=value, amount_reais=amount_reais, effective_on=on, auto_id=row.auto_id,
+                     reason=f"{kind.label} (Art. 28): {reason.strip()}")
+        row.cost_reais = (row.cost_reais or Decimal(0)) + amount_reais
+        s.flush()
+        return entry_info_in(s, entry.id)
+
+
+def list_measures(db, open_only: bool = False, driver_id: int | None = None,
+                  vehicle_id: int | None = None) -> list[MeasureInfo]:
+    """Measures, newest first (open ones: not yet released)."""
+    from sqlalchemy import select
+
+    from desktop.models import AdministrativeMeasure as Measure
+
+    stmt = select(Measure).order_by(Measure.applied_on.desc(), Measure.id.desc())
+    if open_only:
+        stmt = stmt.where(Measure.released_on.is_(None))
+    if driver_id is not None:
+        stmt = stmt.where(Measure.driver_id == driver_id)
+    if vehicle_id is not None:
+        stmt = stmt.where(Measure.vehicle_id == vehicle_id)
+    with db.session(write=False) as s:
+        return [measure_info(s, m) for m in s.scalars(stmt.limit(2000))]

@@ -1,0 +1,522 @@
+"""The administrative process of an auto (Art. 22): notification (§1 I-VI, the term starting when the proof is
+joined, §2), defesa prévia, first-instance judgment, recurso, appeal judgment, and the decision becoming final.
+
+The auto's status machine (`desktop.domain.AUTO_MACHINE`) decides every step; the terms are parameters
+(`term.defense_days`, `term.appeal_days`, `term.payment_days`) counted with `domain.deadline` on the office's
+business-day calendar. On the day a decision is final the penalties take effect (penalties.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+
+from desktop.domain.dates import deadline, local_today
+from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import NotificationForm, Penalty, fine_in_reais
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.domain.workflow import AutoStatus
+from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
+from desktop.services.autos import (
+    Attachment,
+    AutoInfo,
+    _load,
+    auto_info_in,
+    auto_transition,
+    store_attachment,
+)
+
+NOTIFIER_ROLES = (Role.FISCAL, Role.GESTOR)
+PROTOCOL_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR)
+ADDRESSEES = {"driver": "Condutor", "platform": "Plataforma"}
+
+
+class Outcome(StrEnum):
+    UPHELD = "upheld"
+    PARTLY_UPHELD = "partly_upheld"
+    ANNULLED = "annulled"
+
+    @property
+    def label(self) -> str:
+        return {"upheld": "Auto mantido", "partly_upheld": "Auto mantido em parte (multa reduzida)",
+                "annulled": "Auto anulado"}[self.value]
+
+
+INSTANCE_LABELS = {"defense": "Defesa prévia", "appeal": "Recurso", "ex_officio": "De ofício"}
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationDraft:
+    addressee: str
+    form: NotificationForm
+    sent_on: date
+    proof_joined_on: date | None = None
+    proof_document_id: int | None = None
+    proof: Attachment | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationInfo:
+    id: int
+    auto_id: int
+    addressee: str
+    form: NotificationForm
+    form_label: str
+    article: str
+    sent_on: date
+    proof_joined_on: date | None
+    proof_document_id: int | None
+    note: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenseInfo:
+    id: int
+    auto_id: int
+    kind: str
+    kind_label: str
+    filed_on: date
+    summary: str
+    document_id: int | None
+    timely: bool
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class JudgmentDraft:
+    """The gestor's decision. `reduced_upfm`: the new total (PARTLY_UPHELD only). `apply_proposed_penalties`:
+    whether the suspension/cassation the law proposed takes effect when final; `extra_penalties`: revocation,
+    deregistration of the driver or vehicle, or cassation decided by the gestor (Art. 24, I)."""
+
+    outcome: Outcome
+    decided_on: date
+    reasoning: str
+    reduced_upfm: Decimal | None = None
+    apply_proposed_penalties: bool = True
+    extra_penalties: frozenset = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class JudgmentInfo:
+    id: int
+    auto_id: int
+    instance: str
+    instance_label: str
+    decided_on: date
+    decided_by_name: str
+    outcome: Outcome
+    outcome_label: str
+    reduced_upfm: Decimal | None
+    reasoning: str
+
+
+EXTRA_PENALTIES = frozenset({Penalty.REVOCATION, Penalty.DRIVER_DEREGISTRATION, Penalty.VEHICLE_DEREGISTRATION,
+                             Penalty.CASSATION})
+
+
+def notification_info(row) -> NotificationInfo:
+    form = NotificationForm(row.form)
+    return NotificationInfo(row.id, row.auto_id, row.addressee, form, form.label, form.article, row.sent_on,
+                            row.proof_joined_on, row.proof_document_id, row.note or "", row.version)
+
+
+def defense_info(row, auto) -> DefenseInfo:
+    limit = auto.defense_deadline if row.kind == "defense" else auto.appeal_deadline
+    return DefenseInfo(row.id, row.auto_id, row.kind, INSTANCE_LABELS[row.kind], row.filed_on, row.summary or "",
+                       row.document_id, limit is None or row.filed_on <= limit, row.version)
+
+
+def judgment_info(session, row) -> JudgmentInfo:
+    from desktop.models import User
+
+    user = session.get(User, row.decided_by) if row.decided_by else None
+    outcome = Outcome(row.outcome)
+    return JudgmentInfo(row.id, row.auto_id, row.instance, INSTANCE_LABELS.get(row.instance, row.instance),
+                        row.decided_on, user.full_name if user else "", outcome, outcome.label, row.reduced_upfm,
+                        row.reasoning)
+
+
+def _term(session, key: str, start: date) -> date:
+    from desktop.services.holidays import calendar_in
+    from desktop.services.parameters import parameter_value_in
+
+    return deadline(start, int(parameter_value_in(session, key, start)), calendar_in(session))
+
+
+def _not_future(problems: list[Problem], field: str, value, what: str) -> bool:
+    if not isinstance(value, date):
+        problems.append(Problem(field, f"Informe a data {what}."))
+        return False
+    if value > local_today():
+        problems.append(Problem(field, f"A data {what} não pode ser futura."))
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Notification (Art. 22, §§1-2)
+# ---------------------------------------------------------------------------------------------------------
+
+def _mark_notified(session, actor, auto, joined_on: date) -> None:
+    """The first proof joined makes the auto `notified` and starts the defense term (Art. 22, §2)."""
+    from desktop.services import audit
+
+    if auto.status != AutoStatus.DRAWN_UP.value:
+        return
+    auto.status = auto_transition(auto, AutoStatus.NOTIFIED).value
+    auto.notice_joined_on = joined_on
+    auto.defense_deadline = _term(session, "term.defense_days", joined_on)
+    session.flush()
+    audit.record(session, actor, "auto.notified", "auto", auto.id, {"status": AutoStatus.DRAWN_UP.value},
+                 {"status": auto.status, "notice_joined_on": joined_on, "defense_deadline": auto.defense_deadline})
+
+
+def _proof_document(session, actor, auto, document_id, attachment, problems, field):
+    from desktop.models import Document
+
+    if attachment is not None:
+        return store_attachment(session, actor, Attachment(attachment.filename, attachment.content,
+                                                           attachment.mime, attachment.kind or field), auto).id
+    if document_id is not None:
+        doc = session.get(Document, document_id)
+        if doc is None:
+            problems.append(Problem(field, "Arquivo não encontrado."))
+            return None
+        if doc.auto_id is None:
+            doc.auto_id = auto.id
+        return doc.id
+    return None
+
+
+def record_notification(db, actor, auto_id: int, draft: NotificationDraft, expected_version: int) -> AutoInfo:
+    """Record one notification attempt (Art. 22, §1, I-VI) with its proof. When the proof is joined, the auto is
+    notified and the defense term runs from that day (§2)."""
+    from desktop.models import AutoNotification
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, *NOTIFIER_ROLES)
+    problems: list[Problem] = []
+    try:
+        form = NotificationForm(draft.form)
+    except ValueError:
+        form = None
+        problems.append(Problem("form", "Escolha a forma de notificação (Art. 22, §1, I a VI).", "Art. 22, §1"))
+    if draft.addressee not in ADDRESSEES:
+        problems.append(Problem("addressee", "Indique o destinatário: condutor ou plataforma.", "Art. 22"))
+    sent_ok = _not_future(problems, "sent_on", draft.sent_on, "de envio")
+    if draft.proof_joined_on is not None and _not_future(problems, "proof_joined_on", draft.proof_joined_on,
+                                                         "da juntada da prova"):
+        if sent_ok and draft.proof_joined_on < draft.sent_on:
+            problems.append(Problem("proof_joined_on", "A prova não pode ser juntada antes do envio.",
+                                    "Art. 22, §2"))
+    with db.session() as s:
+        auto = _load(s, auto_id, lock=True)
+        check_version(auto, expected_version)
+        if auto.status not in (AutoStatus.DRAWN_UP.value, AutoStatus.NOTIFIED.value):
+            raise TransitionRefused(f"Auto {auto.number}: a notificação do auto só é registrada enquanto ele está "
+                                    f"«{AutoStatus.DRAWN_UP.label}» ou «{AutoStatus.NOTIFIED.label}».")
+        if draft.addressee == "driver" and auto.infractor_driver_id is None:
+            problems.append(Problem("addressee", "Este auto não tem condutor infrator."))
+        if draft.addressee == "platform" and auto.infractor_platform_id is None:
+            problems.append(Problem("addressee", "Este auto não tem plataforma infratora."))
+        if sent_ok and draft.sent_on < auto.drawn_up_at.date():
+            problems.append(Problem("sent_on", "A notificação não pode ser anterior à lavratura do auto."))
+        doc_id = _proof_document(s, actor, auto, draft.proof_document_id, draft.proof, problems, "notification_proof")
+        if problems:
+            raise ValidationError(problems)
+        row = AutoNotification(auto_id=auto.id, addressee=draft.addressee, form=form.value, sent_on=draft.sent_on,
+                               proof_joined_on=draft.proof_joined_on, proof_document_id=doc_id,
+                               note=(draft.note or "").strip() or None, recorded_by=actor.user_id)
+        s.add(row)
+        s.flush()
+        audit.record(s, actor, "auto.notification", "auto", auto.id, None, {
+            "notification_id": row.id, "addressee": row.addressee, "form": row.form, "sent_on": row.sent_on,
+            "proof_joined_on": row.proof_joined_on, "proof_document_id": doc_id})
+        if draft.proof_joined_on is not None:
+            _mark_notified(s, actor, auto, draft.proof_joined_on)
+        s.flush()
+        return auto_info_in(s, auto)
+
+
+def join_proof(db, actor, notification_id: int, joined_on: date, expected_version: int,
+               proof_document_id: int | None = None, proof: Attachment | None = None) -> AutoInfo:
+    """Join the proof of an attempt recorded earlier (Art. 22, §2). `expected_version` is the auto's."""
+    from desktop.models import AutoNotification
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, *NOTIFIER_ROLES)
+    problems: list[Problem] = []
+    _not_future(problems, "proof_joined_on", joined_on, "da juntada da prova")
+    with db.session() as s:
+        row = s.get(AutoNotification, notification_id)
+        if row is None:
+            raise NotFound("Notificação não encontrada.")
+        auto = _load(s, row.auto_id, lock=True)
+        check_version(auto, expected_version)
+        if row.proof_joined_on is not None:
+            raise ConflictError(f"A prova desta notificação já foi juntada em {row.proof_joined_on:%d/%m/%Y}.")
+        if auto.status not in (AutoStatus.DRAWN_UP.value, AutoStatus.NOTIFIED.value):
+            raise TransitionRefused(f"Auto {auto.number}: não é mais possível juntar prova de notificação.")
+        if isinstance(joined_on, date) and joined_on < row.sent_on:
+            problems.append(Problem("proof_joined_on", "A prova não pode ser juntada antes do envio.",
+                                    "Art. 22, §2"))
+        doc_id = _proof_document(s, actor, auto, proof_document_id, proof, problems, "notification_proof")
+        if problems:
+            raise ValidationError(problems)
+        row.proof_joined_on = joined_on
+        if doc_id is not None:
+            row.proof_document_id = doc_id
+        s.flush()
+        audit.record(s, actor, "auto.notification_proof", "auto", auto.id, None,
+                     {"notification_id": row.id, "proof_joined_on": joined_on, "proof_document_id": doc_id})
+        _mark_notified(s, actor, auto, joined_on)
+        s.flush()
+        return auto_info_in(s, auto)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Defense and appeal
+# ---------------------------------------------------------------------------------------------------------
+
+def _file(db, actor, auto_id, kind: str, filed_on: date, summary: str, expected_version: int,
+          document_id: int | None, attachment: Attachment | None) -> AutoInfo:
+    from desktop.models import AutoDefense
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, *PROTOCOL_ROLES)
+    label = INSTANCE_LABELS[kind].lower()
+    problems: list[Problem] = []
+    _not_future(problems, "filed_on", filed_on, f"de protocolo da {label}" if kind == "defense"
+                else "de protocolo do recurso")
+    if not (summary or "").strip():
+        problems.append(Problem("summary", "Resuma os argumentos apresentados.", "Art. 22"))
+    with db.session() as s:
+        auto = _load(s, auto_id, lock=True)
+        check_version(auto, expected_version)
+        target = AutoStatus.IN_DEFENSE if kind == "defense" else AutoStatus.IN_APPEAL
+        new_status = auto_transition(auto, target)
+        limit = auto.defense_deadline if kind == "defense" else auto.appeal_deadline
+        if isinstance(filed_on, date) and limit is not None and filed_on > limit:
+            problems.append(Problem("filed_on", f"Fora do prazo: o prazo terminou em {limit:%d/%m/%Y}.",
+                                    "Art. 22, §2"))
+        if isinstance(filed_on, date) and filed_on < auto.drawn_up_at.date():
+            problems.append(Problem("filed_on", "O protocolo não pode ser anterior à lavratura do auto."))
+        doc_id = _proof_document(s, actor, auto, document_id, attachment, problems, kind)
+        if problems:
+            raise ValidationError(problems)
+        row = AutoDefense(auto_id=auto.id, kind=kind, filed_on=filed_on, summary=summary.strip(),
+                          document_id=doc_id, recorded_by=actor.user_id)
+        s.add(row)
+        before = auto.status
+        auto.status = new_status.value
+        s.flush()
+        audit.record(s, actor, f"auto.{kind}", "auto", auto.id, {"status": before},
+                     {"status": auto.status, "defense_id": row.id, "filed_on": filed_on, "document_id": doc_id})
+        return auto_info_in(s, auto)
+
+
+def file_defense(db, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
+                 document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
+    """Receive a defesa prévia (Art. 22) within the defense term: `notified` → `in_defense`."""
+    return _file(db, actor, auto_id, "defense", filed_on, summary, expected_version, document_id, attachment)
+
+
+def file_appeal(db, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
+                document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
+    """Receive a recurso (Art. 22) within the appeal term: `judged` → `in_appeal`."""
+    return _file(db, actor, auto_id, "appeal", filed_on, summary, expected_version, document_id, attachment)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Judgment and finality
+# ---------------------------------------------------------------------------------------------------------
+
+def make_final_in(session, actor, auto, on: date) -> None:
+    """The decision is final on `on`: payment term starts, penalties take effect, a settled auto is paid."""
+    from desktop.services import audit
+    from desktop.services.ledger import auto_balance_in, settle_auto
+    from desktop.services.penalties import apply_final_penalties
+
+    before = {"status": auto.status}
+    auto.status = auto_transition(auto, AutoStatus.FINAL).value
+    auto.final_on = on
+    auto.payment_deadline = _term(session, "term.payment_days", on)
+    session.flush()
+    audit.record(session, actor, "auto.final", "auto", auto.id, before,
+                 {"status": auto.status, "final_on": on, "payment_deadline": auto.payment_deadline})
+    apply_final_penalties(session, actor, auto, on)
+    if auto_balance_in(session, auto.id)[1] <= 0:
+        settle_auto(session, actor, auto, on)
+
+
+def _record_decision(auto, draft: JudgmentDraft) -> None:
+    """Keep the gestor's choice of penalties beside the proposal (read by penalties.apply_final_penalties)."""
+    data = dict(auto.assessment or {})
+    data["decision"] = {
+        "apply_proposed": bool(draft.apply_proposed_penalties),
+        "extra": sorted(Penalty(p).value for p in draft.extra_penalties),
+        "decided_on": draft.decided_on.isoformat(),
+    }
+    auto.assessment = data
+
+
+def _post_reduction(session, actor, auto, reduced: Decimal, on: date, reasoning: str) -> None:
+    from desktop.services.ledger import debtor_of, post
+
+    new_reais = fine_in_reais(reduced, auto.upfm_value)
+    post(session, actor, kind=EntryKind.REDUCTION, infractor=debtor_of(auto),
+         amount_upfm=-(auto.amount_upfm - reduced), upfm_value=auto.upfm_value,
+         amount_reais=-(auto.amount_reais - new_reais), effective_on=on, auto_id=auto.id,
+         reason=f"Auto {auto.number} mantido em parte: {reasoning}")
+    auto.amount_upfm = reduced
+    auto.amount_reais = new_reais
+
+
+def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) -> AutoInfo:
+    """A gestor's decision (Art. 22). First instance (defense, or no defense once its term passed): upheld or
+    partly upheld → `judged` and the appeal term runs; annulled → `annulled`. Appeal: upheld or partly upheld →
+    `final` that day; annulled → `annulled`. A reduction posts a `reduction` entry; an annulment reverses the
+    auto's entries."""
+    from desktop.models import AutoJudgment
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+    from desktop.services.ledger import reverse_auto_entries
+
+    require_role(actor, Role.GESTOR)
+    problems: list[Problem] = []
+    try:
+        outcome = Outcome(draft.outcome)
+    except ValueError:
+        outcome = None
+        problems.append(Problem("outcome", "Escolha o resultado do julgamento."))
+    _not_future(problems, "decided_on", draft.decided_on, "da decisão")
+    if not (draft.reasoning or "").strip():
+        problems.append(Problem("reasoning", "Escreva a fundamentação da decisão.", "Art. 22"))
+    extras = frozenset(Penalty(p) for p in draft.extra_penalties)
+    if extras - EXTRA_PENALTIES:
+        problems.append(Problem("extra_penalties", "Penalidade adicional inválida.", "Art. 24, I"))
+    with db.session() as s:
+        auto = _load(s, auto_id, lock=True)
+        check_version(auto, expected_version)
+        status = AutoStatus(auto.status)
+        if status not in (AutoStatus.NOTIFIED, AutoStatus.IN_DEFENSE, AutoStatus.IN_APPEAL):
+            raise TransitionRefused(f"Auto {auto.number}: não há defesa ou recurso a julgar "
+                                    f"(situação «{status.label}»).")
+        appeal = status is AutoStatus.IN_APPEAL
+        if status is AutoStatus.NOTIFIED and isinstance(draft.decided_on, date) and auto.defense_deadline \
+                and draft.decided_on <= auto.defense_deadline:
+            problems.append(Problem("decided_on", "O prazo de defesa prévia ainda corre até "
+                                    f"{auto.defense_deadline:%d/%m/%Y}: julgue depois dele.", "Art. 22"))
+        kind = "appeal" if appeal else "defense"
+        filed = [d for d in auto.defenses if d.kind == kind]
+        last = filed[-1] if filed else None
+        if last is not None and isinstance(draft.decided_on, date) and draft.decided_on < last.filed_on:
+            problems.append(Problem("decided_on", "A decisão não pode ser anterior ao protocolo "
+                                    f"({last.filed_on:%d/%m/%Y})."))
+        if outcome is Outcome.PARTLY_UPHELD:
+            reduced = draft.reduced_upfm
+            if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= auto.amount_upfm:
+                problems.append(Problem("reduced_upfm", "Informe o novo valor da multa em UPFM, maior que zero e "
+                                        f"menor que o atual ({auto.amount_upfm.normalize():f} UPFM).", "Art. 25"))
+        if problems:
+            raise ValidationError(problems)
+        if outcome is Outcome.ANNULLED:
+            target = AutoStatus.ANNULLED
+        else:
+            target = AutoStatus.FINAL if appeal else AutoStatus.JUDGED
+        auto_transition(auto, target)  # refuse before writing anything
+        reasoning = draft.reasoning.strip()
+        row = AutoJudgment(auto_id=auto.id, defense_id=last.id if last else None, instance=kind,
+                           decided_on=draft.decided_on, decided_by=actor.user_id, outcome=outcome.value,
+                           reduced_upfm=draft.reduced_upfm if outcome is Outcome.PARTLY_UPHELD else None,
+                           reasoning=reasoning)
+        s.add(row)
+        before = {"status": auto.status, "amount_upfm": auto.amount_upfm}
+        if outcome is Outcome.ANNULLED:
+            auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
+            s.flush()
+            reverse_auto_entries(s, actor, auto, draft.decided_on,
+                                 f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}")
+        else:
+            if outcome is Outcome.PARTLY_UPHELD:
+                _post_reduction(s, actor, auto, draft.reduced_upfm, draft.decided_on, reasoning)
+            _record_decision(auto, draft)
+            if appeal:
+                s.flush()
+                make_final_in(s, actor, auto, draft.decided_on)
+            else:
+                auto.status = auto_transition(auto, AutoStatus.JUDGED).value
+                auto.appeal_deadline = _term(s, "term.appeal_days", draft.decided_on)
+        s.flush()
+        audit.record(s, actor, "auto.judge", "auto", auto.id, before, {
+            "status": auto.status, "judgment_id": row.id, "instance": kind, "outcome": outcome.value,
+            "reduced_upfm": row.reduced_upfm, "appeal_deadline": auto.appeal_deadline, "reasoning": reasoning})
+        return auto_info_in(s, auto)
+
+
+def finalize_in(session, actor, auto, on: date) -> None:
+    """`notified` whose defense term passed, or `judged` whose appeal term passed → `final` on `on`."""
+    status = AutoStatus(auto.status)
+    if status is AutoStatus.NOTIFIED:
+        limit, what = auto.defense_deadline, "de defesa prévia"
+    elif status is AutoStatus.JUDGED:
+        limit, what = auto.appeal_deadline, "de recurso"
+    else:
+        raise TransitionRefused(f"Auto {auto.number}: a decisão só se torna definitiva pelo fim do prazo quando o "
+                                f"auto está «{AutoStatus.NOTIFIED.label}» ou «{AutoStatus.JUDGED.label}».")
+    if limit is not None and on <= limit:
+        raise ValidationError([Problem("on", f"O prazo {what} corre até {limit:%d/%m/%Y}.", "Art. 22")])
+    make_final_in(session, actor, auto, on)
+
+
+def finalize(db, actor, auto_id: int, on: date, expected_version: int) -> AutoInfo:
+    """Declare the decision final once its term passed without defense or appeal (the job does it by itself)."""
+    from desktop.services.base import check_version, require_role
+
+    require_role(actor, Role.GESTOR)
+    problems: list[Problem] = []
+    if not _not_future(problems, "on", on, "da decisão definitiva"):
+        raise ValidationError(problems)
+    with db.session() as s:
+        auto = _load(s, auto_id, lock=True)
+        check_version(auto, expected_version)
+        finalize_in(s, actor, auto, on)
+        s.flush()
+        return auto_info_in(s, auto)
+
+
+def annul_auto(db, actor, auto_id: int, reason: str, expected_version: int, on: date | None = None) -> AutoInfo:
+    """Annul a final auto de ofício (Art. 17): its entries are reversed and the suspensions it caused end."""
+    from desktop.models import AutoJudgment
+    from desktop.services import audit
+    from desktop.services.base import check_version, require_role
+    from desktop.services.ledger import reverse_auto_entries
+    from desktop.services.penalties import lift_penalties_in
+
+    require_role(actor, Role.GESTOR)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError([Problem("reason", "Informe o motivo da anulação.", "Art. 17")])
+    on = on or local_today()
+    with db.session() as s:
+        auto = _load(s, auto_id, lock=True)
+        check_version(auto, expected_version)
+        if auto.status not in (AutoStatus.FINAL.value, AutoStatus.OVERDUE.value):
+            raise TransitionRefused(f"Auto {auto.number}: só se anula de ofício um auto com decisão definitiva "
+                                    "não paga; antes disso, julgue a defesa ou cancele o auto.")
+        before = {"status": auto.status}
+        auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
+        s.add(AutoJudgment(auto_id=auto.id, instance="ex_officio", decided_on=on, decided_by=actor.user_id,
+                           outcome=Outcome.ANNULLED.value, reasoning=reason))
+        s.flush()
+        reverse_auto_entries(s, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
+        lift_penalties_in(s, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
+        audit.record(s, actor, "auto.annul", "auto", auto.id, before, {"status": auto.status, "reason": reason})
+        return auto_info_in(s, auto)
