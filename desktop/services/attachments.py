@@ -1,0 +1,181 @@
+"""Scanned documents attached to the register (SPEC §2 Document): PDF, JPEG or PNG, identified by their bytes, kept
+with their SHA-256 inside the database, never replaced — a newer proof is a new row, and the older stays."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import undefer
+
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.errors import NotFound, ValidationError
+from desktop.models import Document
+from desktop.services import audit
+from desktop.services.base import Actor, require_role
+from desktop.services.search import FRONT_DESK, require_reader, user_names
+
+__all__ = ["DocumentInfo", "attach_document", "document_content", "list_documents", "detect_mime",
+           "MAX_DOCUMENT_BYTES", "ACCEPTED_MIMES"]
+
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+ACCEPTED_MIMES = {"application/pdf": ".pdf", "image/jpeg": ".jpg", "image/png": ".png"}
+_OWNERS = ("driver_id", "vehicle_id", "platform_id", "authorization_id", "lessor_id")
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    id: int
+    kind: str
+    filename: str
+    mime: str
+    size: int
+    sha256: str
+    number: str | None
+    issued_on: date | None
+    expires_on: date | None
+    created_at: datetime
+    uploaded_by_name: str
+    driver_id: int | None
+    vehicle_id: int | None
+    platform_id: int | None
+    authorization_id: int | None
+    lessor_id: int | None
+
+    @property
+    def is_image(self) -> bool:
+        return self.mime.startswith("image/")
+
+
+def detect_mime(content: bytes) -> str | None:
+    """The type of a scan from its first bytes (the file name may lie)."""
+    if content.startswith(b"%PDF-"):
+        return "application/pdf"
+    if content.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if content.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    return None
+
+
+def _info(doc: Document, names: dict[int, str]) -> DocumentInfo:
+    return DocumentInfo(
+        id=doc.id, kind=doc.kind, filename=doc.filename, mime=doc.mime, size=doc.size, sha256=doc.sha256,
+        number=doc.number, issued_on=doc.issued_on, expires_on=doc.expires_on, created_at=doc.created_at,
+        uploaded_by_name=names.get(doc.uploaded_by, "") if doc.uploaded_by else "",
+        driver_id=doc.driver_id, vehicle_id=doc.vehicle_id, platform_id=doc.platform_id,
+        authorization_id=doc.authorization_id, lessor_id=doc.lessor_id,
+    )
+
+
+def document_infos(session, docs) -> tuple[DocumentInfo, ...]:
+    docs = list(docs)
+    names = user_names(session, (d.uploaded_by for d in docs))
+    return tuple(_info(d, names) for d in docs)
+
+
+def _problems(content: bytes, filename: str, kind: str, issued_on, expires_on) -> list[Problem]:
+    problems: list[Problem] = []
+    if not content:
+        problems.append(Problem("content", "O arquivo está vazio."))
+    elif len(content) > MAX_DOCUMENT_BYTES:
+        problems.append(Problem("content", f"O arquivo tem {len(content) // (1024 * 1024)} MB; o máximo é "
+                                           f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB."))
+    elif detect_mime(content) is None:
+        problems.append(Problem("content", "Formato não aceito: anexe um arquivo PDF, JPG ou PNG."))
+    if not (filename or "").strip():
+        problems.append(Problem("filename", "Informe o nome do arquivo."))
+    if not (kind or "").strip():
+        problems.append(Problem("kind", "Informe o tipo do documento."))
+    if issued_on and expires_on and expires_on < issued_on:
+        problems.append(Problem("expires_on", "A validade não pode ser anterior à data de emissão."))
+    return problems
+
+
+def attach_document(db, actor: Actor, content: bytes, filename: str, kind: str, *, number: str | None = None,
+                    issued_on: date | None = None, expires_on: date | None = None, driver_id: int | None = None,
+                    vehicle_id: int | None = None, platform_id: int | None = None,
+                    authorization_id: int | None = None, lessor_id: int | None = None) -> DocumentInfo:
+    """Keep a scan. The same bytes of the same kind for the same owner give back the row already kept."""
+    require_role(actor, *FRONT_DESK, Role.VISTORIADOR)
+    content = bytes(content or b"")
+    problems = _problems(content, filename, kind, issued_on, expires_on)
+    if problems:
+        raise ValidationError(problems)
+    digest = hashlib.sha256(content).hexdigest()
+    owners = {"driver_id": driver_id, "vehicle_id": vehicle_id, "platform_id": platform_id,
+              "authorization_id": authorization_id, "lessor_id": lessor_id}
+    with db.session() as s:
+        same = select(Document).where(Document.sha256 == digest, Document.kind == kind.strip())
+        for col, value in owners.items():
+            column = getattr(Document, col)
+            same = same.where(column == value if value is not None else column.is_(None))
+        existing = s.execute(same.order_by(Document.id).limit(1)).scalar_one_or_none()
+        if existing is not None:
+            return document_infos(s, [existing])[0]
+        doc = Document(
+            kind=kind.strip(), number=(number or "").strip() or None, issued_on=issued_on, expires_on=expires_on,
+            sha256=digest, content=content, mime=detect_mime(content), filename=filename.strip()[-255:],
+            size=len(content), uploaded_by=actor.user_id, **owners,
+        )
+        s.add(doc)
+        s.flush()
+        audit.record(s, actor, "document.attach", "document", doc.id, None, {
+            "kind": doc.kind, "filename": doc.filename, "sha256": digest, "size": doc.size,
+            **{k: v for k, v in owners.items() if v is not None}})
+        for col, value in owners.items():
+            if value is not None:
+                audit.record(s, actor, "document.attach", col.removesuffix("_id"), value, None,
+                             {"document_id": doc.id, "kind": doc.kind, "filename": doc.filename})
+        return document_infos(s, [doc])[0]
+
+
+def link_documents(session, actor: Actor, document_ids, **owner) -> None:
+    """Give the wizard's scans (attached before the record existed) their owner. A scan that already belongs to
+    another record stays where it is (it is not moved silently)."""
+    ids = [i for i in dict.fromkeys(document_ids) if i is not None]
+    if not ids:
+        return
+    (col, value), = owner.items()
+    docs = session.execute(select(Document).where(Document.id.in_(ids))).scalars().all()
+    found = {d.id for d in docs}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(f"Documento anexado não encontrado (código {missing[0]}).")
+    for doc in docs:
+        if all(getattr(doc, c) is None for c in _OWNERS):
+            setattr(doc, col, value)
+            audit.record(session, actor, "document.attach", col.removesuffix("_id"), value, None,
+                         {"document_id": doc.id, "kind": doc.kind, "filename": doc.filename})
+
+
+def document_content(db, actor: Actor, document_id: int) -> tuple[DocumentInfo, bytes]:
+    """The scan and its bytes, for the viewer inside the program."""
+    require_reader(actor)
+    with db.session(write=False) as s:
+        doc = s.execute(select(Document).options(undefer(Document.content))
+                        .where(Document.id == document_id)).scalar_one_or_none()
+        if doc is None:
+            raise NotFound(f"Documento não encontrado (código {document_id}).")
+        return document_infos(s, [doc])[0], bytes(doc.content or b"")
+
+
+def documents_of(session, **owner) -> tuple[DocumentInfo, ...]:
+    stmt = select(Document)
+    for col, value in owner.items():
+        if value is not None:
+            stmt = stmt.where(getattr(Document, col) == value)
+    return document_infos(session, session.execute(stmt.order_by(Document.id.desc())).scalars())
+
+
+def list_documents(db, actor: Actor, *, driver_id: int | None = None, vehicle_id: int | None = None,
+                   platform_id: int | None = None, authorization_id: int | None = None) -> list[DocumentInfo]:
+    require_reader(actor)
+    owner = {"driver_id": driver_id, "vehicle_id": vehicle_id, "platform_id": platform_id,
+             "authorization_id": authorization_id}
+    if all(v is None for v in owner.values()):
+        raise ValueError("informe de qual registro são os documentos")
+    with db.session(write=False) as s:
+        return list(documents_of(s, **owner))

@@ -1,0 +1,618 @@
+"""Drivers (condutores, Art. 8 and 12): the registration wizard's validation and save, the checklist of Art. 12 I-IX,
+§1 and Art. 8 §1 II (one line per item with its document, number, dates and who checked it), the platforms the
+driver works for, the list with filter-as-you-type and the detail page with the full timeline."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, undefer
+
+from desktop.domain import (
+    CHECKLIST_BY_KEY,
+    DRIVER_CHECKLIST,
+    DriverFacts,
+    Evidence,
+    ItemKind,
+    driver_problems,
+    format_cpf,
+    is_accepted_cnh_category,
+    local_today,
+    normalize_cpf,
+    validate_cnh,
+    validate_cpf,
+)
+from desktop.domain.driver import normalize_cnh_category
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.domain.text import only_digits
+from desktop.errors import ValidationError
+from desktop.models import Authorization, Driver, DriverChecklistItem, DriverPlatform, Platform
+from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
+from desktop.models.types import now
+from desktop.services import audit
+from desktop.services.attachments import DocumentInfo, documents_of, link_documents
+from desktop.services.base import Actor, check_version, require_role
+from desktop.services.search import (
+    FRONT_DESK,
+    Page,
+    TimelineEntry,
+    audit_timeline,
+    check_page,
+    contains,
+    count,
+    digits_query,
+    get_or_404,
+    merge_timelines,
+    order_by,
+    prefix_range,
+    require_reader,
+    search_terms,
+    user_names,
+)
+
+__all__ = [
+    "ChecklistEntry", "DriverDraft", "DriverInfo", "ChecklistLine", "DriverRow", "DriverDetail", "DRIVER_SORTS",
+    "DRIVER_STATUS_LABELS", "driver_data_problems", "validate_driver", "register_driver", "update_driver",
+    "update_checklist", "get_driver", "driver_detail", "driver_photo", "list_drivers", "deregister_driver",
+]
+
+DRIVER_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_UF = re.compile(r"^[A-Za-z]{2}$")
+_PHOTO_MIMES = ("image/jpeg", "image/png")
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistEntry:
+    """One line of the driver's checklist as the wizard fills it.
+
+    For a document item, `present` means the document was presented (and `expires_on` is its validity); for a
+    condition item (no gravíssima infraction, no conviction) it means the office verified that nothing was found.
+    `checked_by` is the user who checked it (None: the user saving)."""
+
+    key: str
+    present: bool = True
+    document_id: int | None = None
+    number: str | None = None
+    issued_on: date | None = None
+    expires_on: date | None = None
+    note: str | None = None
+    checked_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DriverDraft:
+    cpf: str
+    name: str
+    birth_date: date | None = None
+    address: str | None = None
+    district: str | None = None
+    city: str | None = None  # the residence municipality (Art. 12 VI)
+    uf: str | None = None
+    zip_code: str | None = None
+    phone: str | None = None
+    email: str | None = None
+    cnh_number: str | None = None
+    cnh_category: str | None = None
+    cnh_expiry: date | None = None
+    cnh_ear: bool = False
+    nit: str | None = None
+    checklist: tuple[ChecklistEntry, ...] = ()
+    platform_ids: tuple[int, ...] = ()
+    gravissima_infractions: tuple[date, ...] = ()
+    photo: bytes | None = None
+    photo_mime: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DriverInfo:
+    id: int
+    cpf: str
+    cpf_display: str
+    name: str
+    birth_date: date | None
+    address: str | None
+    district: str | None
+    city: str | None
+    uf: str | None
+    zip_code: str | None
+    phone: str | None
+    email: str | None
+    cnh_number: str | None
+    cnh_category: str | None
+    cnh_expiry: date | None
+    cnh_ear: bool
+    nit: str | None
+    status: str
+    status_label: str
+    deregistered_on: date | None
+    deregistration_reason: str | None
+    has_photo: bool
+    platform_ids: tuple[int, ...]
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistLine:
+    key: str
+    label: str
+    article: str
+    kind: str
+    has_expiry: bool
+    present: bool
+    document_id: int | None
+    number: str | None
+    issued_on: date | None
+    expires_on: date | None
+    note: str | None
+    checked_by_name: str
+    checked_at: datetime | None
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DriverRow:
+    id: int
+    name: str
+    cpf_display: str
+    phone: str | None
+    status: str
+    status_label: str
+    authorization_id: int | None = None
+    authorization_number: str | None = None
+    authorization_status: str | None = None
+    authorization_status_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DriverDetail:
+    driver: DriverInfo
+    checklist: tuple[ChecklistLine, ...]
+    problems: tuple[Problem, ...]
+    platforms: tuple[tuple[int, str], ...]
+    authorizations: tuple = ()  # tuple[AuthorizationRow, ...]
+    documents: tuple[DocumentInfo, ...] = ()
+    changes: tuple = ()  # tuple[ChangeInfo, ...]
+    timeline: tuple[TimelineEntry, ...] = field(default_factory=tuple)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Validation (pure: the wizard calls it on every keystroke)
+# ---------------------------------------------------------------------------------------------------------
+
+def _clean(value: str | None) -> str | None:
+    value = (value or "").strip()
+    return value or None
+
+
+def driver_data_problems(draft: DriverDraft, today: date | None = None) -> list[Problem]:
+    """Format problems of the driver's data; these block saving."""
+    today = today or local_today()
+    problems: list[Problem] = []
+    p = validate_cpf(draft.cpf)
+    if p:
+        problems.append(p)
+    if not (draft.name or "").strip():
+        problems.append(Problem("name", "Informe o nome completo."))
+    elif len(draft.name.strip()) > 200:
+        problems.append(Problem("name", "O nome tem mais de 200 caracteres."))
+    if draft.birth_date is not None and draft.birth_date > today:
+        problems.append(Problem("birth_date", "A data de nascimento não pode ser futura."))
+    p = validate_cnh(draft.cnh_number, required=False)
+    if p:
+        problems.append(p)
+    category = normalize_cnh_category(draft.cnh_category)
+    if category and not is_accepted_cnh_category(category):
+        problems.append(Problem("cnh_category", f"A CNH deve ser da categoria B ou superior; informada: {category}.",
+                                "Art. 12, I"))
+    if draft.email and not _EMAIL.match(draft.email.strip()):
+        problems.append(Problem("email", f"E-mail «{draft.email.strip()}» inválido."))
+    if draft.uf and not _UF.match(draft.uf.strip()):
+        problems.append(Problem("uf", "UF deve ter duas letras (ex.: MT)."))
+    if draft.zip_code and len(only_digits(draft.zip_code)) != 8:
+        problems.append(Problem("zip_code", "CEP deve ter 8 dígitos (00000-000)."))
+    if draft.nit and len(only_digits(draft.nit)) != 11:
+        problems.append(Problem("nit", "NIT/PIS deve ter 11 dígitos.", "Art. 12, III"))
+    if draft.photo is not None and draft.photo_mime not in _PHOTO_MIMES:
+        problems.append(Problem("photo", "A foto deve ser JPG ou PNG."))
+    problems += checklist_entry_problems(draft.checklist, today)
+    if len(set(draft.platform_ids)) != len(tuple(draft.platform_ids)):
+        problems.append(Problem("platform_ids", "Plataforma informada duas vezes."))
+    return problems
+
+
+def checklist_entry_problems(entries: Iterable[ChecklistEntry], today: date) -> list[Problem]:
+    """Format problems of the checklist lines (unknown item, repeated item, dates out of order)."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.key not in CHECKLIST_BY_KEY:
+            problems.append(Problem(entry.key, f"Item de checklist desconhecido: {entry.key}."))
+            continue
+        if entry.key in seen:
+            problems.append(Problem(entry.key, "Item informado duas vezes."))
+        seen.add(entry.key)
+        if entry.issued_on and entry.expires_on and entry.expires_on < entry.issued_on:
+            problems.append(Problem(entry.key, "A validade não pode ser anterior à data de emissão.",
+                                    CHECKLIST_BY_KEY[entry.key].article))
+        if entry.issued_on and entry.issued_on > today:
+            problems.append(Problem(entry.key, "A data de emissão não pode ser futura.",
+                                    CHECKLIST_BY_KEY[entry.key].article))
+    return problems
+
+
+def _evidence(present: bool, key: str, expires_on: date | None, cnh_expiry: date | None) -> Evidence:
+    if key == "cnh" and expires_on is None:
+        expires_on = cnh_expiry
+    return Evidence(present=present, valid_until=expires_on)
+
+
+def _condition_problems(present_keys: set[str]) -> list[Problem]:
+    """A condition (no gravíssima infraction, no conviction) counts only when the office verified it."""
+    return [Problem(item.key, f"Não verificado: {item.label}.", item.article)
+            for item in DRIVER_CHECKLIST if item.kind is ItemKind.CONDITION and item.key not in present_keys]
+
+
+def checklist_problems(*, protocol_date: date, on: date, entries: Iterable[tuple[str, bool, date | None]],
+                       cnh_category: str | None, cnh_ear: bool, cnh_expiry: date | None, city: str | None,
+                       gravissima_infractions: tuple[date, ...] = ()) -> list[Problem]:
+    """driver_problems (Art. 8 §1 II, Art. 12) over the recorded lines, plus the unverified conditions."""
+    documents: dict[str, Evidence] = {}
+    present_keys: set[str] = set()
+    for key, present, expires_on in entries:
+        if not present or key not in CHECKLIST_BY_KEY:
+            continue
+        present_keys.add(key)
+        if CHECKLIST_BY_KEY[key].kind is ItemKind.DOCUMENT:
+            documents[key] = _evidence(True, key, expires_on, cnh_expiry)
+    facts = DriverFacts(
+        protocol_date=protocol_date, documents=documents, cnh_category=cnh_category or "", cnh_ear=bool(cnh_ear),
+        gravissima_infractions=tuple(gravissima_infractions), residence_municipality=_clean(city),
+    )
+    return driver_problems(facts, on) + _condition_problems(present_keys)
+
+
+def validate_driver(draft: DriverDraft, on: date | None = None) -> list[Problem]:
+    """Every problem at once, each with its field and article: the data (these block saving) and the checklist
+    (these block the approval of a request)."""
+    on = on or local_today()
+    problems = driver_data_problems(draft, on)
+    problems += checklist_problems(
+        protocol_date=on, on=on, entries=((e.key, e.present, e.expires_on) for e in draft.checklist),
+        cnh_category=draft.cnh_category, cnh_ear=draft.cnh_ear, cnh_expiry=draft.cnh_expiry, city=draft.city,
+        gravissima_infractions=draft.gravissima_infractions)
+    return problems
+
+
+def stored_checklist_problems(session: Session, driver: Driver, protocol_date: date, on: date) -> list[Problem]:
+    items = session.execute(select(DriverChecklistItem).where(DriverChecklistItem.driver_id == driver.id)).scalars()
+    return checklist_problems(
+        protocol_date=protocol_date, on=on, entries=((i.requirement, True, i.expires_on) for i in items),
+        cnh_category=driver.cnh_category, cnh_ear=driver.cnh_ear, cnh_expiry=driver.cnh_expiry, city=driver.city)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Rows, info, detail
+# ---------------------------------------------------------------------------------------------------------
+
+def _info(session: Session, d: Driver) -> DriverInfo:
+    platform_ids = tuple(session.execute(
+        select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == d.id, DriverPlatform.until.is_(None))
+        .order_by(DriverPlatform.platform_id)).scalars())
+    return DriverInfo(
+        id=d.id, cpf=d.cpf, cpf_display=format_cpf(d.cpf), name=d.name, birth_date=d.birth_date, address=d.address,
+        district=d.district, city=d.city, uf=d.uf, zip_code=d.zip_code, phone=d.phone, email=d.email,
+        cnh_number=d.cnh_number, cnh_category=d.cnh_category, cnh_expiry=d.cnh_expiry, cnh_ear=d.cnh_ear, nit=d.nit,
+        status=d.status, status_label=DRIVER_STATUS_LABELS.get(d.status, d.status), deregistered_on=d.deregistered_on,
+        deregistration_reason=d.deregistration_reason, has_photo=d.photo_mime is not None,
+        platform_ids=platform_ids, version=d.version,
+    )
+
+
+def _live_authorizations(session: Session, column, ids: list[int]) -> dict[int, tuple[int, str | None, str]]:
+    if not ids:
+        return {}
+    rows = session.execute(
+        select(column, Authorization.id, Authorization.number, Authorization.status)
+        .where(column.in_(ids), Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))).all()
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def driver_rows(session: Session, drivers) -> tuple[DriverRow, ...]:
+    from desktop.domain import AuthorizationStatus
+
+    drivers = list(drivers)
+    live = _live_authorizations(session, Authorization.driver_id, [d.id for d in drivers])
+    rows = []
+    for d in drivers:
+        a = live.get(d.id)
+        rows.append(DriverRow(
+            id=d.id, name=d.name, cpf_display=format_cpf(d.cpf), phone=d.phone, status=d.status,
+            status_label=DRIVER_STATUS_LABELS.get(d.status, d.status),
+            authorization_id=a[0] if a else None, authorization_number=a[1] if a else None,
+            authorization_status=a[2] if a else None,
+            authorization_status_label=AuthorizationStatus(a[2]).label if a else "",
+        ))
+    return tuple(rows)
+
+
+def _checklist_lines(session: Session, d: Driver, problems: list[Problem]) -> tuple[ChecklistLine, ...]:
+    items = {i.requirement: i for i in session.execute(
+        select(DriverChecklistItem).where(DriverChecklistItem.driver_id == d.id)).scalars()}
+    names = user_names(session, (i.checked_by for i in items.values()))
+    owner = {"cnh_category": "cnh", "cnh_ear": "cnh"}
+    lines = []
+    for item in DRIVER_CHECKLIST:
+        row = items.get(item.key)
+        expires = row.expires_on if row else None
+        if item.key == "cnh" and row is not None and expires is None:
+            expires = d.cnh_expiry
+        lines.append(ChecklistLine(
+            key=item.key, label=item.label, article=item.article, kind=item.kind.value, has_expiry=item.has_expiry,
+            present=row is not None, document_id=row.document_id if row else None, number=row.number if row else None,
+            issued_on=row.issued_on if row else None, expires_on=expires, note=row.note if row else None,
+            checked_by_name=names.get(row.checked_by, "") if row and row.checked_by else "",
+            checked_at=row.checked_at if row else None,
+            problems=tuple(p for p in problems if owner.get(p.field, p.field) == item.key),
+        ))
+    return tuple(lines)
+
+
+def get_driver(db, actor: Actor, driver_id: int) -> DriverInfo:
+    require_reader(actor)
+    with db.session(write=False) as s:
+        return _info(s, get_or_404(s, Driver, driver_id, "Condutor"))
+
+
+def driver_photo(db, actor: Actor, driver_id: int) -> bytes | None:
+    require_reader(actor)
+    with db.session(write=False) as s:
+        d = s.execute(select(Driver).options(undefer(Driver.photo)).where(Driver.id == driver_id)).scalar_one_or_none()
+        if d is None:
+            get_or_404(s, Driver, driver_id, "Condutor")
+        return bytes(d.photo) if d.photo is not None else None
+
+
+def driver_detail(db, actor: Actor, driver_id: int, on: date | None = None) -> DriverDetail:
+    """Everything the driver's page shows: data, checklist with problems on `on`, platforms, authorizations,
+    documents, change communications and the timeline (every event, who, when)."""
+    from desktop.services.authorizations import authorization_rows, event_timeline
+    from desktop.services.changes import changes_of
+
+    require_reader(actor)
+    on = on or local_today()
+    with db.session(write=False) as s:
+        d = get_or_404(s, Driver, driver_id, "Condutor")
+        problems = stored_checklist_problems(s, d, on, on)
+        platforms = tuple((i, n) for i, n in s.execute(
+            select(Platform.id, Platform.trade_name).join(DriverPlatform, DriverPlatform.platform_id == Platform.id)
+            .where(DriverPlatform.driver_id == d.id, DriverPlatform.until.is_(None)).order_by(Platform.trade_name)))
+        auths = s.execute(select(Authorization).where(Authorization.driver_id == d.id)
+                          .order_by(Authorization.id.desc())).scalars().all()
+        changes = changes_of(s, driver_id=d.id)
+        timeline = merge_timelines(
+            audit_timeline(s, "driver", d.id),
+            event_timeline(s, [a.id for a in auths]),
+        )
+        return DriverDetail(
+            driver=_info(s, d), checklist=_checklist_lines(s, d, problems), problems=tuple(problems),
+            platforms=platforms, authorizations=authorization_rows(s, auths),
+            documents=documents_of(s, driver_id=d.id), changes=changes, timeline=timeline,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Writes
+# ---------------------------------------------------------------------------------------------------------
+
+def _apply(d: Driver, draft: DriverDraft) -> None:
+    d.cpf = normalize_cpf(draft.cpf)
+    d.name = " ".join(draft.name.split())
+    d.birth_date = draft.birth_date
+    d.address = _clean(draft.address)
+    d.district = _clean(draft.district)
+    d.city = _clean(draft.city)
+    d.uf = _clean(draft.uf.upper() if draft.uf else None)
+    d.zip_code = only_digits(draft.zip_code) or None
+    d.phone = _clean(draft.phone)
+    d.email = _clean(draft.email)
+    d.cnh_number = only_digits(draft.cnh_number) or None
+    d.cnh_category = normalize_cnh_category(draft.cnh_category) or None
+    d.cnh_expiry = draft.cnh_expiry
+    d.cnh_ear = bool(draft.cnh_ear)
+    d.nit = only_digits(draft.nit) or None
+    if draft.photo is not None:
+        d.photo = bytes(draft.photo)
+        d.photo_mime = draft.photo_mime
+
+
+def _snapshot(d: Driver) -> dict:
+    return audit.snapshot(d, exclude=("photo", "search_key", "created_at", "updated_at"))
+
+
+def _line_snapshot(i: DriverChecklistItem) -> dict:
+    return {"requirement": i.requirement, "document_id": i.document_id, "number": i.number,
+            "issued_on": i.issued_on, "expires_on": i.expires_on, "note": i.note, "checked_by": i.checked_by}
+
+
+def _apply_checklist(session: Session, actor: Actor, d: Driver, entries: Iterable[ChecklistEntry]) -> tuple[list, list]:
+    """Set the given lines (absent / not present → the line is removed; the scans stay as documents)."""
+    current = {i.requirement: i for i in session.execute(
+        select(DriverChecklistItem).where(DriverChecklistItem.driver_id == d.id)).scalars()}
+    before, after = [], []
+    stamp = now()
+    for e in entries:
+        row = current.get(e.key)
+        if row is not None:
+            before.append(_line_snapshot(row))
+        if not e.present:
+            if row is not None:
+                session.delete(row)
+            continue
+        if row is None:
+            row = DriverChecklistItem(driver_id=d.id, requirement=e.key)
+            session.add(row)
+        row.document_id = e.document_id
+        row.number = _clean(e.number)
+        row.issued_on = e.issued_on
+        row.expires_on = e.expires_on if (e.expires_on or e.key != "cnh") else d.cnh_expiry
+        row.note = _clean(e.note)
+        row.checked_by = e.checked_by if e.checked_by is not None else actor.user_id
+        row.checked_at = stamp
+        after.append(_line_snapshot(row))
+    session.flush()
+    link_documents(session, actor, [e.document_id for e in entries if e.document_id], driver_id=d.id)
+    return before, after
+
+
+def _apply_platforms(session: Session, d: Driver, platform_ids: Iterable[int], today: date) -> None:
+    wanted = set(platform_ids)
+    if wanted:
+        found = set(session.execute(select(Platform.id).where(Platform.id.in_(wanted))).scalars())
+        if found != wanted:
+            raise ValidationError([Problem("platform_ids", "Plataforma não encontrada no cadastro.")])
+    links = {link.platform_id: link for link in session.execute(
+        select(DriverPlatform).where(DriverPlatform.driver_id == d.id)).scalars()}
+    for pid, link in links.items():
+        if pid not in wanted and link.until is None:
+            link.until = today
+        elif pid in wanted and link.until is not None:
+            link.until = None
+            link.since = today
+    for pid in wanted - set(links):
+        session.add(DriverPlatform(driver_id=d.id, platform_id=pid, since=today))
+
+
+def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
+    """Save a new driver with the wizard's checklist and platforms (one transaction). Checklist problems do not
+    block saving: they block the approval of a request."""
+    require_role(actor, *FRONT_DESK)
+    today = local_today()
+    problems = driver_data_problems(draft, today)
+    if problems:
+        raise ValidationError(problems)
+    with db.session() as s:
+        d = Driver(status="active")
+        _apply(d, draft)
+        s.add(d)
+        s.flush()
+        _, lines = _apply_checklist(s, actor, d, draft.checklist)
+        _apply_platforms(s, d, draft.platform_ids, today)
+        s.flush()
+        audit.record(s, actor, "driver.register", "driver", d.id, None,
+                     {**_snapshot(d), "checklist": lines, "platform_ids": sorted(draft.platform_ids)})
+        return _info(s, d)
+
+
+def update_driver(db, actor: Actor, driver_id: int, draft: DriverDraft, expected_version: int) -> DriverInfo:
+    require_role(actor, *FRONT_DESK)
+    today = local_today()
+    problems = driver_data_problems(draft, today)
+    if problems:
+        raise ValidationError(problems)
+    with db.session() as s:
+        d = get_or_404(s, Driver, driver_id, "Condutor")
+        check_version(d, expected_version)
+        before = _snapshot(d)
+        _apply(d, draft)
+        d.updated_at = now()  # the version moves even when only the checklist or the platforms change
+        old_lines, new_lines = _apply_checklist(s, actor, d, draft.checklist)
+        old_platforms = sorted(p.platform_id for p in d.platform_links if p.until is None)
+        _apply_platforms(s, d, draft.platform_ids, today)
+        s.flush()
+        audit.record(s, actor, "driver.update", "driver", d.id,
+                     {**before, "checklist": old_lines, "platform_ids": old_platforms},
+                     {**_snapshot(d), "checklist": new_lines, "platform_ids": sorted(draft.platform_ids)})
+        return _info(s, d)
+
+
+def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistEntry, ...],
+                     expected_version: int) -> DriverDetail:
+    """Change some lines of the checklist (a renewed certificate, a newly presented document)."""
+    require_role(actor, *FRONT_DESK)
+    today = local_today()
+    problems = checklist_entry_problems(entries, today)
+    if problems:
+        raise ValidationError(problems)
+    with db.session() as s:
+        d = get_or_404(s, Driver, driver_id, "Condutor")
+        check_version(d, expected_version)
+        d.updated_at = now()
+        before, after = _apply_checklist(s, actor, d, entries)
+        s.flush()
+        audit.record(s, actor, "driver.checklist", "driver", d.id, {"checklist": before}, {"checklist": after})
+    return driver_detail(db, actor, driver_id)
+
+
+def deregister_driver(db, actor: Actor, driver_id: int, reason: str, act_number: str | None, on: date | None,
+                      expected_version: int) -> DriverInfo:
+    """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
+    from desktop.services.authorizations import end_for_deregistration
+
+    require_role(actor, Role.GESTOR)
+    on = on or local_today()
+    if not (reason or "").strip():
+        raise ValidationError([Problem("reason", "Informe o motivo do descadastramento.", "Art. 24, I, d")])
+    with db.session() as s:
+        d = get_or_404(s, Driver, driver_id, "Condutor")
+        check_version(d, expected_version)
+        if d.status == "deregistered":
+            raise ValidationError([Problem("status", "O condutor já está descadastrado.")])
+        before = _snapshot(d)
+        d.status = "deregistered"
+        d.deregistered_on = on
+        d.deregistration_reason = reason.strip()
+        live = s.execute(select(Authorization).where(
+            Authorization.driver_id == d.id, Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))).scalars().all()
+        for a in live:
+            end_for_deregistration(s, actor, a, f"Descadastramento do condutor: {reason.strip()}", act_number, on)
+        s.flush()
+        audit.record(s, actor, "driver.deregister", "driver", d.id, before,
+                     {**_snapshot(d), "reason": reason.strip(), "act_number": act_number})
+        return _info(s, d)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# List
+# ---------------------------------------------------------------------------------------------------------
+
+DRIVER_SORTS = {
+    "name": Driver.search_key,
+    "cpf": Driver.cpf,
+    "status": Driver.status,
+    "created_at": Driver.created_at,
+}
+
+
+def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
+                 descending: bool = False, offset: int = 0, limit: int = 50) -> Page[DriverRow]:
+    """One page of drivers. Digits → CPF prefix; otherwise name prefix on the folded key ("joao" finds "João");
+    when the prefix finds nothing, a word anywhere in the name ("silva" finds "João da Silva")."""
+    require_reader(actor)
+    offset, limit = check_page(offset, limit)
+    ordering = order_by(DRIVER_SORTS, sort, descending, Driver.id)
+    base = select(Driver)
+    if status:
+        base = base.where(Driver.status == status)
+    digits = digits_query(text)
+    term = search_terms(text)
+    with db.session(write=False) as s:
+        if digits:
+            stmt = base.where(prefix_range(Driver.cpf, digits))
+        elif term:
+            stmt = base.where(prefix_range(Driver.search_key, term))
+        else:
+            stmt = base
+        rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).scalars().all()
+        if not rows and offset == 0 and term and not digits:
+            stmt = base.where(contains(Driver.search_key, term))
+            rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).scalars().all()
+        if offset == 0 and len(rows) < limit:
+            total = len(rows)
+        else:
+            total = count(s, stmt)
+        return Page(driver_rows(s, rows), total, offset, limit)

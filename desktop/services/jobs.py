@@ -1,0 +1,66 @@
+"""Automatic transitions (no one has to remember them): a suspension ends the day after its last day and the
+authorization returns to active — or to expired when its validity passed meanwhile (Art. 24 parágrafo único;
+Art. 26 §1; Art. 3 §1) — and an authorization past its valid-until expires (Art. 3 §1).
+
+`run_due_transitions` acts as SYSTEM_ACTOR, is idempotent (a second run the same day finds nothing), and writes
+an AuthorizationEvent and an audit entry for each change. The application runs it at start-up and once a day.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import and_, or_, select
+
+from desktop.domain import AuthorizationStatus, format_date, local_today
+from desktop.models import Authorization
+from desktop.services.authorizations import _audit, _move, _snapshot
+from desktop.services.base import SYSTEM_ACTOR
+
+__all__ = ["DueTransition", "run_due_transitions"]
+
+S = AuthorizationStatus
+
+
+@dataclass(frozen=True, slots=True)
+class DueTransition:
+    authorization_id: int
+    number: str | None
+    from_status: str
+    to_status: str
+    effective_on: date
+    reason: str
+
+
+def run_due_transitions(db, today: date | None = None) -> list[DueTransition]:
+    today = today or local_today()
+    done: list[DueTransition] = []
+    with db.session() as s:
+        due = s.execute(
+            select(Authorization).where(or_(
+                and_(Authorization.status == S.SUSPENDED.value, Authorization.suspended_until < today),
+                and_(Authorization.status.in_((S.ACTIVE.value, S.IMPEDED.value, S.SUSPENDED.value)),
+                     Authorization.valid_until < today),
+            )).order_by(Authorization.id).with_for_update()
+        ).scalars().all()
+        for a in due:
+            source = a.status
+            before = _snapshot(a)
+            expired = a.valid_until is not None and a.valid_until < today
+            if expired:
+                effective = a.valid_until + timedelta(days=1)
+                reason = f"Validade encerrada em {format_date(a.valid_until)} (Art. 3, §1)"
+                if source == S.SUSPENDED:
+                    reason += f"; suspensão até {format_date(a.suspended_until)}"
+                _move(s, SYSTEM_ACTOR, a, S.EXPIRED, "expiry", on=effective, reason=reason)
+                a.ended_on = effective
+                kind = "expiry"
+            else:
+                effective = a.suspended_until + timedelta(days=1)
+                reason = (f"Fim da suspensão: último dia {format_date(a.suspended_until)} "
+                          "(Art. 24, parágrafo único; Art. 26, §1)")
+                _move(s, SYSTEM_ACTOR, a, S.ACTIVE, "suspension_end", on=effective, reason=reason)
+                kind = "suspension_end"
+            _audit(s, SYSTEM_ACTOR, a, kind, before)
+            done.append(DueTransition(a.id, a.number, source, a.status, effective, reason))
+    return done
