@@ -444,7 +444,12 @@ def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
                 f"Auto {auto.number}: não se registra pagamento de um auto «{status.label}».")
         if draft.paid_on < auto.drawn_up_at.date():
             raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
-        upfm = reais_to_upfm(amount, auto.upfm_value)
+        owed_upfm, owed_reais = auto_balance_in(s, auto.id)
+        if owed_reais > 0 and amount >= owed_reais:
+            # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
+            upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
+        else:
+            upfm = reais_to_upfm(amount, auto.upfm_value)
         if upfm <= 0:
             raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
         row = post(s, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,

@@ -422,6 +422,8 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
                                     f"({last.filed_on:%d/%m/%Y})."))
         if outcome is Outcome.PARTLY_UPHELD:
             reduced = draft.reduced_upfm
+            if isinstance(reduced, Decimal):
+                reduced = reduced.quantize(Decimal("0.0001"))
             if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= auto.amount_upfm:
                 problems.append(Problem("reduced_upfm", "Informe o novo valor da multa em UPFM, maior que zero e "
                                         f"menor que o atual ({auto.amount_upfm.normalize():f} UPFM).", "Art. 25"))
@@ -446,7 +448,7 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
                                  f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}")
         else:
             if outcome is Outcome.PARTLY_UPHELD:
-                _post_reduction(s, actor, auto, draft.reduced_upfm, draft.decided_on, reasoning)
+                _post_reduction(s, actor, auto, reduced, draft.decided_on, reasoning)
             _record_decision(auto, draft)
             if appeal:
                 s.flush()

@@ -3,7 +3,7 @@ are built in parallel; these tests do not depend on them)."""
 from __future__ import annotations
 
 import itertools
-from datetime import date, time
+from datetime import date, time, timedelta
 from decimal import Decimal
 
 from desktop.domain.roles import Role
@@ -108,3 +108,32 @@ def staff(make_actor):
     """(fiscal, gestor, atendente) actors with real user rows."""
     return (make_actor(Role.FISCAL, full_name="Fiscal Ana Souza"), make_actor(Role.GESTOR, full_name="Gestor Rui"),
             make_actor(Role.ATENDENTE, full_name="Atendente Lia"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Steps of the process (Art. 22), for scenarios
+# ---------------------------------------------------------------------------------------------------------
+
+def notify(db, fiscal, auto, on: date, addressee: str = "driver"):
+    """Direct notification (Art. 22 §1 I) with its proof joined the same day."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.services.process import NotificationDraft, record_notification
+
+    return record_notification(db, fiscal, auto.id, NotificationDraft(addressee, NotificationForm.DIRECT, on, on),
+                               auto.version)
+
+
+def judgment(outcome: str, on: date, reasoning: str = "Fatos comprovados pelo relatório do agente.", **kw):
+    from desktop.services.process import JudgmentDraft, Outcome
+
+    return JudgmentDraft(Outcome(outcome), on, reasoning, **kw)
+
+
+def final_without_defense(db, fiscal, info, notified_on: date):
+    """Notify, then let the defense term pass: the daily job makes the decision final the day after it."""
+    from desktop.services.autos import get_auto_info
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+
+    info = notify(db, fiscal, info, notified_on)
+    run_enforcement_jobs(db, info.defense_deadline + timedelta(days=1))
+    return get_auto_info(db, info.id)
