@@ -1,0 +1,138 @@
+"""Comunicações de alteração (Art. 13, XVIII): a change of a driver's or vehicle's data must be communicated
+within 7 days. The list shows every communication with its deadline; late ones are highlighted, and the fiscal
+can narrow the list to the late ones not yet turned into an Art. 26 III auto."""
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtGui import QBrush, QColor
+
+from desktop.domain.roles import Role
+from desktop.domain.text import fold
+from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.views.registry.paged import ListColumn, PagedList
+from desktop.views.widgets import show_info
+
+LATE_BRUSH = QBrush(QColor("#ffe0e0"))
+
+CHANGE_COLUMNS = (
+    ListColumn("Condutor", lambda c: c.driver_name),
+    ListColumn("Veículo", lambda c: c.plate_display),
+    ListColumn("Alteração", lambda c: c.what_changed),
+    ListColumn("Ocorrida em", lambda c: c.happened_on),
+    ListColumn("Comunicada em", lambda c: c.communicated_on),
+    ListColumn("Prazo (7 dias)", lambda c: c.deadline),
+    ListColumn("Situação", lambda c: "Fora do prazo (Art. 13, XVIII)" if c.late else "No prazo"),
+    ListColumn("Auto", lambda c: "lavrado" if c.auto_id else ""),
+    ListColumn("Registrada por", lambda c: c.recorded_by_name),
+)
+
+FILTERS = (("late", "Fora do prazo"), ("late_open", "Fora do prazo, sem auto (fiscal)"), ("on_time", "No prazo"))
+
+
+def _matches(change, words) -> bool:
+    text = fold(" ".join(str(x or "") for x in (change.driver_name, change.plate_display, change.what_changed)))
+    return all(word in text for word in words)
+
+
+def fetch_changes(db, actor):
+    """list_changes returns every communication (a small table); filtered and paged here."""
+    def fetch(query, offset, limit):
+        from desktop.services import changes
+
+        if query.status == "late_open":
+            rows = changes.late_changes(db, actor)
+        else:
+            rows = changes.list_changes(db, actor)
+            if query.status == "late":
+                rows = [c for c in rows if c.late]
+            elif query.status == "on_time":
+                rows = [c for c in rows if not c.late]
+            rows = sorted(rows, key=lambda c: (c.communicated_on, c.id), reverse=True)
+        words = fold(query.text).split()
+        rows = [c for c in rows if _matches(c, words)]
+        return rows[offset:offset + limit]
+    return fetch
+
+
+def change_dialog(db, actor, parent=None, driver=None, vehicle=None, today: date | None = None) -> ActionDialog:
+    """Record a change communication for `driver` or `vehicle` (or pick them when neither is given)."""
+    from desktop.services import changes
+    from desktop.views.authorizations.request import driver_picker, vehicle_picker
+
+    fields = []
+    if driver is None and vehicle is None:
+        fields += [FieldSpec("driver", "Condutor", "widget", required=False, widget=driver_picker(db, actor)),
+                   FieldSpec("vehicle", "Veículo", "widget", required=False, widget=vehicle_picker(db, actor))]
+        subject = "do condutor ou do veículo"
+    elif driver is not None:
+        subject = f"do condutor <b>{driver.name}</b> (CPF {driver.cpf_display})"
+    else:
+        subject = f"do veículo <b>{vehicle.plate_display}</b>"
+    fields += [FieldSpec("what_changed", "O que mudou", "multiline"),
+               FieldSpec("happened_on", "Data da alteração", "date"),
+               FieldSpec("communicated_on", "Data da comunicação", "date")]
+
+    def submit(values):
+        draft = changes.ChangeDraft(
+            what_changed=values["what_changed"], happened_on=values["happened_on"],
+            communicated_on=values["communicated_on"],
+            driver_id=driver.id if driver is not None else values.get("driver"),
+            vehicle_id=vehicle.id if vehicle is not None else values.get("vehicle"))
+        return changes.record_change(db, actor, draft)
+
+    dialog = ActionDialog(
+        "Comunicação de alteração",
+        f"Alteração de dados {subject}. A comunicação deve ser feita em até 7 dias (Art. 13, XVIII); fora do "
+        "prazo, fica disponível ao fiscal como infração do Art. 26, III.",
+        fields, submit, parent, ok_text="Registrar", today=today)
+    if driver is None and vehicle is None:
+        dialog.widget("driver").search_now("")
+        dialog.widget("vehicle").search_now("")
+        # Either one: the one the user leaves alone says "nenhum".
+        for name in ("driver", "vehicle"):
+            dialog.widget(name).combo.insertItem(0, "(nenhum)", None)
+            dialog.widget(name).combo.setCurrentIndex(0)
+
+    def announce():
+        from desktop.signals import bus
+        from desktop.views.formatting import format_date
+
+        bus.data_changed.emit("changes")
+        info = dialog.result_value
+        if info is not None and info.late:
+            show_info(dialog.parentWidget(), "Comunicação fora do prazo",
+                      f"A alteração de {format_date(info.happened_on)} foi comunicada em "
+                      f"{format_date(info.communicated_on)}, depois do prazo de {format_date(info.deadline)} "
+                      "(Art. 13, XVIII). Ela aparece na lista do fiscal (Art. 26, III).")
+
+    dialog.accepted.connect(announce)
+    return dialog
+
+
+class ChangesScreen(PagedList):
+    def __init__(self, db, actor, parent=None):
+        statuses = FILTERS if actor.has(Role.FISCAL, Role.GESTOR) else FILTERS[:1] + FILTERS[2:]
+        super().__init__(CHANGE_COLUMNS, fetch_changes(db, actor), parent,
+                         filter_placeholder="Filtrar por condutor, placa ou alteração…", statuses=statuses)
+        from PySide6.QtWidgets import QPushButton
+
+        from desktop.signals import bus
+
+        self.db, self.actor = db, actor
+        self.last_dialog = None
+        self.model.highlight = lambda c: LATE_BRUSH if c.late else None
+        self.new_button = QPushButton("Registrar comunicação…", self)
+        self.new_button.clicked.connect(self.new_change)
+        self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
+        self.layout().itemAt(0).layout().insertWidget(0, self.new_button)
+        self.set_widths((200, 90, 260, 95, 110, 100, 190, 60))
+        bus.data_changed.connect(lambda entity: entity in ("changes", "drivers", "vehicles", "autos")
+                                 and self.reload())
+        self.apply_filter()
+
+    def new_change(self):
+        dialog = change_dialog(self.db, self.actor, self)
+        self.last_dialog = dialog
+        dialog.exec()
+        return dialog

@@ -1,0 +1,176 @@
+"""An authorization's detail page: the facts the desk needs (Art. 9 presentation deadline, "taxa paga em …",
+"vistoria aprovada em …", valid-until and which limit set it, the renewal's last timely day and "renovação fora do
+prazo"), what still blocks activation, every event (who, when, why, which act), every vehicle it had (Art. 8 §2),
+and ONE action bar whose buttons follow the domain's state machine (see actions.py)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from desktop.views.authorizations.actions import ACTIONS, build_dialog, role_names
+from desktop.views.formatting import format_brl, format_date, format_datetime
+from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid
+from desktop.views.table import Column, RecordTable
+
+EVENT_COLUMNS = (
+    Column("Quando", lambda e: e.at, text=format_datetime),
+    Column("Evento", lambda e: e.kind_label),
+    Column("De", lambda e: e.from_label),
+    Column("Para", lambda e: e.to_label),
+    Column("Data de efeito", lambda e: e.effective_on),
+    Column("Por", lambda e: e.by_name),
+    Column("Motivo / observação", lambda e: e.reason),
+    Column("Ato", lambda e: e.act_number),
+    Column("Veículo", lambda e: f"{e.old_plate_display} → {e.new_plate_display}" if e.new_plate_display else ""),
+)
+
+VEHICLE_COLUMNS = (
+    Column("Placa", lambda r: r.plate_display),
+    Column("Marca/modelo", lambda r: r.make_model),
+    Column("Ano", lambda r: r.manufacture_year),
+    Column("Propriedade", lambda r: r.ownership_label),
+    Column("Situação", lambda r: r.status_label),
+)
+
+
+def _d(value) -> str:
+    return format_date(value) if value else ""
+
+
+class AuthorizationDetailPage(DetailFrame):
+    def __init__(self, db, actor, authorization_id: int, parent=None, today=None):
+        super().__init__(parent)
+        self.db, self.actor, self.authorization_id, self.today = db, actor, authorization_id, today
+        self.data = None
+        self.last_dialog = None
+        self.buttons: dict[str, QPushButton] = {}
+        rows = [QHBoxLayout(), QHBoxLayout()]
+        for action in ACTIONS:
+            button = QPushButton(action.text, self)
+            button.clicked.connect(lambda _checked=False, key=action.key: self.run(key))
+            rows[action.row].addWidget(button)
+            self.buttons[action.key] = button
+        bar = QVBoxLayout()
+        bar.setSpacing(2)
+        for row in rows:
+            row.addStretch(1)
+            bar.addLayout(row)
+        self.actions_bar.addLayout(bar, 1)
+        self.facts = QLabel(self)
+        self.facts.setWordWrap(True)
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.info = InfoGrid(self)
+        data_tab = QWidget(self)
+        data_layout = QVBoxLayout(data_tab)
+        data_layout.addWidget(self.facts)
+        data_layout.addWidget(self.info)
+        data_layout.addStretch(1)
+        self.events = RecordTable(EVENT_COLUMNS, self, filter_placeholder="Filtrar o histórico…")
+        self.vehicles = RecordTable(VEHICLE_COLUMNS, self, show_filter=False)
+        self.problems = QLabel(self)
+        self.problems.setWordWrap(True)
+        self.problems.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.documents = DocumentsPanel(db, actor, self)
+        for widget, title in ((data_tab, "Dados"), (self.events, "Histórico"), (self.vehicles, "Veículos"),
+                              (self.problems, "Pendências do condutor e do veículo"),
+                              (self.documents, "Arquivos")):
+            self.tabs.addTab(widget, title)
+        self.load()
+
+    # -- reading ---------------------------------------------------------------------------------------------
+    def load(self) -> None:
+        from desktop.services import authorizations
+
+        self.data = detail = authorizations.authorization_detail(self.db, self.actor, self.authorization_id,
+                                                                 on=self.today)
+        a = detail.authorization
+        number = a.number or "(sem número)"
+        self.title.setText(f"<h2>Autorização {number} — {a.status_label}</h2>")
+        self.subtitle.setText(f"{a.driver_name} (CPF {a.driver_cpf_display}) · veículo {a.plate_display} "
+                              f"({a.manufacture_year})")
+        facts = [f"• {fact}" for fact in a.facts]
+        if a.renewal_late:
+            facts.append("<b style='color:#c62828'>• Renovação fora do prazo (Art. 3, §2)</b>")
+        if a.pending:
+            facts.append("<b style='color:#c62828'>Falta para ativar:</b>")
+            facts += [f"<span style='color:#c62828'>• {p}</span>" for p in a.pending]
+        self.facts.setText("<br>".join(facts))
+        self.info.set_items([
+            ("Número", a.number or ""), ("Situação", a.status_label), ("Condutor", a.driver_name),
+            ("CPF", a.driver_cpf_display), ("Veículo", f"{a.plate_display} ({a.manufacture_year})"),
+            ("Protocolo", " ".join(x for x in (a.protocol_number or "", f"em {_d(a.protocol_date)}") if x)),
+            ("Análise iniciada em", _d(a.analysis_started_on)),
+            ("Decisão", " ".join(x for x in (_d(a.decided_on), f"por {a.decided_by_name}" if a.decided_by_name
+                                            else "") if x)),
+            ("Motivo da decisão", a.decision_reason or ""),
+            ("Apresentar o veículo até (Art. 9)", _d(a.presentation_deadline)),
+            ("Taxa paga em", " ".join(x for x in (_d(a.fee_paid_on), f"guia {a.fee_guide_number}"
+                                                  if a.fee_guide_number else "",
+                                                  format_brl(a.fee_amount) if a.fee_amount is not None else "")
+                                      if x)),
+            ("Vistoria aprovada em", _d(a.inspection_approved_on)),
+            ("Vistoria dispensada em", _d(a.inspection_waived_on)),
+            ("Ativada em", _d(a.activated_on)), ("Válida até", _d(a.valid_until)),
+            ("Limite da validade", a.validity_reason),
+            ("Último dia para pedir a renovação", _d(a.renewal_deadline)),
+            ("Renovação solicitada em", _d(a.renewal_requested_on)
+             + (" — fora do prazo" if a.renewal_late else "")),
+            ("Renovações", str(a.renewal_count)), ("Regularizar até (Art. 16, §2)", _d(a.regularize_by)),
+            ("Suspensa até", _d(a.suspended_until)), ("Encerrada em", _d(a.ended_on)),
+        ])
+        self.events.set_rows(detail.events)
+        self.vehicles.set_rows(detail.vehicles)
+        self.problems.setText("<br>".join(f"• {p}" for p in detail.problems) if detail.problems else
+                              "Nenhuma pendência: o condutor atende ao Art. 12 e o veículo ao Art. 2.")
+        self.documents.set_documents(detail.documents)
+        self.update_buttons()
+
+    def update_buttons(self) -> None:
+        a = self.data.authorization
+        for action in ACTIONS:
+            button = self.buttons[action.key]
+            permitted = self.actor.has(*action.roles)
+            available = bool(action.available(a))
+            button.setEnabled(permitted and available)
+            if not permitted:
+                button.setToolTip(f"Exige o perfil {role_names(action.roles)}.")
+            elif not available:
+                button.setToolTip(f"Não disponível na situação «{a.status_label}».")
+            else:
+                button.setToolTip("")
+
+    def enabled_actions(self) -> list[str]:
+        return [key for key, button in self.buttons.items() if button.isEnabled()]
+
+    # -- acting ----------------------------------------------------------------------------------------------
+    def action_dialog(self, key: str):
+        """The dialog of an action (tests fill it and press Confirmar)."""
+        return build_dialog(key, self.db, self.actor, self.data.authorization, self, self.load, self.today)
+
+    def run(self, key: str) -> None:
+        from desktop.views.widgets import show_error
+
+        try:
+            dialog = self.action_dialog(key)
+        except Exception as error:  # noqa: BLE001
+            show_error(self, error)
+            return
+        self.last_dialog = dialog
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.after_action(key)
+
+    def after_action(self, key: str) -> None:
+        from desktop.signals import bus
+
+        before = self.data.authorization
+        bus.data_changed.emit("authorizations")
+        if key.startswith("deregister"):
+            bus.data_changed.emit("drivers" if key == "deregister_driver" else "vehicles")
+        self.load()
+        after = self.data.authorization
+        if after.number and not before.number:
+            from desktop.views.widgets import show_info
+
+            show_info(self, "Autorização ativada",
+                      f"Autorização nº {after.number} ativa. {after.validity_reason}")

@@ -1,0 +1,220 @@
+"""Cadastros → Condutores: the paged list (name/CPF as you type, status, sortable) and the driver's detail page
+(data, checklist with problems and articles, platforms, authorizations, documents, change communications, full
+timeline) with its actions."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QLabel, QListWidget, QVBoxLayout, QWidget
+
+from desktop.domain.roles import Role
+from desktop.views.formatting import format_datetime
+from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
+from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.views.registry.paged import ListColumn, PagedList
+from desktop.views.registry.screen import ListDetailScreen
+from desktop.views.table import Column, RecordTable
+from desktop.views.widgets import show_error
+
+
+
+def driver_statuses() -> tuple[tuple[str, str], ...]:
+    from desktop.services.drivers import DRIVER_STATUS_LABELS
+
+    return tuple(DRIVER_STATUS_LABELS.items())
+
+DRIVER_COLUMNS = (
+    ListColumn("Nome", lambda r: r.name, sort_key="name"),
+    ListColumn("CPF", lambda r: r.cpf_display, sort_key="cpf"),
+    ListColumn("Telefone", lambda r: r.phone),
+    ListColumn("Situação", lambda r: r.status_label, sort_key="status"),
+    ListColumn("Autorização", lambda r: r.authorization_number),
+    ListColumn("Situação da autorização", lambda r: r.authorization_status_label),
+)
+
+
+def _yes_no(value) -> str:
+    return "Sim" if value else "Não"
+
+
+def _date(value) -> str:
+    from desktop.views.formatting import format_date
+
+    return format_date(value) if value else ""
+
+
+def fetch_drivers(db, actor):
+    def fetch(query, offset, limit):
+        from desktop.services import drivers
+
+        return drivers.list_drivers(db, actor, text=query.text, status=query.status or None,
+                                    sort=query.sort or "name", descending=query.descending, offset=offset,
+                                    limit=limit)
+    return fetch
+
+
+CHECKLIST_COLUMNS = (
+    Column("Artigo", lambda l: l.article),
+    Column("Exigência", lambda l: l.label),
+    Column("Conferido", lambda l: l.present),
+    Column("Número", lambda l: l.number),
+    Column("Emissão", lambda l: l.issued_on),
+    Column("Validade", lambda l: l.expires_on),
+    Column("Conferido por", lambda l: l.checked_by_name),
+    Column("Em", lambda l: l.checked_at, text=format_datetime),
+    Column("Problemas", lambda l: "; ".join(str(p) for p in l.problems)),
+)
+
+AUTHORIZATION_COLUMNS = (
+    Column("Número", lambda a: a.number or "(sem número)"),
+    Column("Situação", lambda a: a.status_label),
+    Column("Condutor", lambda a: a.driver_name),
+    Column("Placa", lambda a: a.plate_display),
+    Column("Protocolo", lambda a: a.protocol_date),
+    Column("Válida até", lambda a: a.valid_until),
+)
+
+CHANGE_COLUMNS = (
+    Column("Alteração", lambda c: c.what_changed),
+    Column("Ocorrida em", lambda c: c.happened_on),
+    Column("Comunicada em", lambda c: c.communicated_on),
+    Column("Prazo", lambda c: c.deadline),
+    Column("Situação", lambda c: "Fora do prazo (Art. 13, XVIII)" if c.late else "No prazo"),
+    Column("Registrada por", lambda c: c.recorded_by_name),
+)
+
+
+class DriverDetailPage(DetailFrame):
+    def __init__(self, db, actor, driver_id: int, parent=None):
+        super().__init__(parent)
+        self.db, self.actor, self.driver_id = db, actor, driver_id
+        self.data = None
+        self.last_dialog = None
+        self.edit_button = self.add_action("Editar dados e documentos…", self.edit)
+        self.request_button = self.add_action("Requerer autorização…", self.request_authorization)
+        self.change_button = self.add_action("Registrar comunicação de alteração…", self.record_change)
+        self.deregister_button = self.add_action("Descadastrar…", self.deregister,
+                                                 "Descadastramento do condutor por ato do gestor (Art. 24, I, d)")
+        self.finish_actions()
+        self.info = InfoGrid(self)
+        self.problems_label = QLabel(self)
+        self.problems_label.setWordWrap(True)
+        data_tab = QWidget(self)
+        data_layout = QVBoxLayout(data_tab)
+        data_layout.addWidget(self.info)
+        data_layout.addWidget(self.problems_label)
+        data_layout.addStretch(1)
+        self.checklist = RecordTable(CHECKLIST_COLUMNS, self, show_filter=False)
+        self.platforms = QListWidget(self)
+        self.authorizations = RecordTable(AUTHORIZATION_COLUMNS, self, show_filter=False)
+        self.documents = DocumentsPanel(db, actor, self)
+        self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
+        self.timeline = TimelineTable(self)
+        for widget, title in ((data_tab, "Dados"), (self.checklist, "Documentos exigidos"),
+                              (self.platforms, "Plataformas"), (self.authorizations, "Autorizações"),
+                              (self.documents, "Arquivos"), (self.changes, "Comunicações de alteração"),
+                              (self.timeline, "Histórico")):
+            self.tabs.addTab(widget, title)
+        self.load()
+
+    def load(self) -> None:
+        from desktop.services import drivers
+
+        self.data = detail = drivers.driver_detail(self.db, self.actor, self.driver_id)
+        d = detail.driver
+        self.title.setText(f"<h2>{d.name}</h2>")
+        self.subtitle.setText(f"CPF {d.cpf_display} · {d.status_label}")
+        address = ", ".join(x for x in (d.address, d.district, f"{d.city or ''}-{d.uf or ''}".strip("-")) if x)
+        self.info.set_items([
+            ("CPF", d.cpf_display), ("Nome", d.name), ("Nascimento", _date(d.birth_date)),
+            ("Telefone", d.phone or ""), ("E-mail", d.email or ""), ("Endereço", address),
+            ("CEP", d.zip_code or ""), ("CNH", d.cnh_number or ""), ("Categoria", d.cnh_category or ""),
+            ("Validade da CNH", _date(d.cnh_expiry)), ("Observação EAR", _yes_no(d.cnh_ear)),
+            ("NIT (INSS)", d.nit or ""), ("Situação", d.status_label),
+            ("Descadastrado em", _date(d.deregistered_on)), ("Motivo", d.deregistration_reason or ""),
+        ])
+        if detail.problems:
+            self.problems_label.setText("<b style='color:#c62828'>Pendências para aprovação:</b><br>"
+                                        + "<br>".join(f"• {p}" for p in detail.problems))
+        else:
+            self.problems_label.setText("<span style='color:#2e7d32'>Todas as exigências do Art. 12 e do "
+                                        "Art. 8, §1 estão atendidas.</span>")
+        self.checklist.set_rows(detail.checklist)
+        self.platforms.clear()
+        for _pid, name in detail.platforms:
+            self.platforms.addItem(name)
+        if not detail.platforms:
+            self.platforms.addItem("Nenhuma plataforma informada.")
+        self.authorizations.set_rows(detail.authorizations)
+        self.documents.set_documents(detail.documents)
+        self.changes.set_rows(detail.changes)
+        self.timeline.set_entries(detail.timeline)
+        active = d.status == "active"
+        desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
+        self.edit_button.setEnabled(desk and active)
+        self.request_button.setEnabled(desk and active)
+        self.change_button.setEnabled(desk)
+        self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
+
+    def edit(self) -> None:
+        from desktop.views.registry.driver_wizard import DriverWizard
+
+        wizard = DriverWizard(self.db, self.actor, self, detail=self.data)
+        self.last_dialog = wizard
+        if wizard.exec() == QDialog.DialogCode.Accepted:
+            self.load()
+
+    def request_authorization(self) -> None:
+        from desktop.views.authorizations.request import RequestDialog
+
+        dialog = RequestDialog(self.db, self.actor, self, driver=self.data.driver)
+        self.last_dialog = dialog
+        dialog.exec()
+
+    def record_change(self) -> None:
+        from desktop.views.authorizations.changes import change_dialog
+
+        dialog = change_dialog(self.db, self.actor, self, driver=self.data.driver)
+        self.last_dialog = dialog
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.load()
+
+    def deregister(self) -> None:
+        from desktop.services import drivers
+        from desktop.signals import bus
+
+        d = self.data.driver
+        dialog = ActionDialog(
+            "Descadastrar condutor",
+            f"Descadastramento de <b>{d.name}</b> (CPF {d.cpf_display}) por ato do gestor (Art. 24, I, d). "
+            "A autorização em curso do condutor será encerrada.",
+            [FieldSpec("reason", "Motivo", "multiline"), FieldSpec("act_number", "Número do ato"),
+             FieldSpec("on", "Data", "date")],
+            lambda v: drivers.deregister_driver(self.db, self.actor, d.id, v["reason"], v["act_number"], v["on"],
+                                                d.version),
+            self, ok_text="Descadastrar", on_stale=self.load)
+        self.last_dialog = dialog
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            bus.data_changed.emit("drivers")
+            bus.data_changed.emit("authorizations")
+
+
+class DriversScreen(ListDetailScreen):
+    def __init__(self, db, actor, parent=None):
+        super().__init__(db, actor, parent, entities=("drivers", "authorizations", "changes", "platforms"))
+        self.last_dialog = None
+        self.new_button = self.add_button("Novo condutor…", self.new_driver)
+        self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
+        paged = PagedList(DRIVER_COLUMNS, fetch_drivers(db, actor), self.list_page,
+                          filter_placeholder="Filtrar por nome ou CPF (\"joao\" encontra \"João\")…",
+                          statuses=driver_statuses())
+        paged.set_widths((280, 120, 130, 110, 100))
+        self.set_list(paged, lambda driver_id: DriverDetailPage(db, actor, driver_id, self.stack))
+
+    def new_driver(self):
+        from desktop.views.registry.driver_wizard import DriverWizard
+
+        wizard = DriverWizard(self.db, self.actor, self)
+        self.last_dialog = wizard
+        if wizard.exec() == QDialog.DialogCode.Accepted and wizard.saved is not None:
+            self.open_detail(wizard.saved.id)
+        return wizard

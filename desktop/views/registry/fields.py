@@ -1,0 +1,277 @@
+"""Inputs and viewers shared by the register and authorization screens.
+
+- `DocumentNumberEdit`: CPF (000.000.000-00) or CNPJ (00.000.000/0000-00, also alphanumeric) with an input mask,
+  checked by the domain validator when the user leaves the field; the message appears under the field.
+- `PlateEdit`: old (ABC-1234) and Mercosul (ABC1D23) plates, upper case.
+- `OptionalDateEdit`: a QDateEdit in dd/MM/yyyy with a "sem data" state (value() is None).
+- `DocumentViewer`: a scanned document shown inside the program (images in a QLabel, PDFs in QPdfView).
+- `field_box()`: a widget with its error label under it (STYLE: problems next to their fields).
+- `offer_reload()`: the "alterado por outro usuário" box with a "Recarregar" button.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, Qt, Signal
+from PySide6.QtGui import QPixmap, QRegularExpressionValidator
+from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
+                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+
+from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
+    validate_cpf, validate_plate
+from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label
+
+NO_DATE = QDate(1900, 1, 1)
+NO_DATE_TEXT = "sem data"
+
+
+def field_box(widget: QWidget, message: QLabel, parent: QWidget | None = None) -> QWidget:
+    """`widget` with its error label right under it, as one row of a form."""
+    box = QWidget(parent)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(widget)
+    layout.addWidget(message)
+    return box
+
+
+class DocumentNumberEdit(QLineEdit):
+    """CPF or CNPJ with its input mask; `value()` is the stored form (digits / 14 characters), `problem()` the
+    domain validator's verdict. The message is shown in `message_label` when the user leaves the field."""
+
+    MASKS = {"cpf": "000.000.000-00;_", "cnpj": ">NN.NNN.NNN/NNNN-00;_"}
+
+    def __init__(self, kind: str = "cpf", parent=None, field: str | None = None, required: bool = True):
+        super().__init__(parent)
+        if kind not in self.MASKS:
+            raise ValueError(kind)
+        self.kind = kind
+        self.field = field or kind
+        self.required = required
+        self.setInputMask(self.MASKS[kind])
+        self.setPlaceholderText("000.000.000-00" if kind == "cpf" else "00.000.000/0000-00")
+        self.message_label = error_label(parent)
+        self.editingFinished.connect(self.check)
+
+    def value(self) -> str:
+        return normalize_cpf(self.text()) if self.kind == "cpf" else normalize_cnpj(self.text())
+
+    def set_value(self, value: str | None) -> None:
+        self.setText(format_cpf(value) if self.kind == "cpf" else format_cnpj(value))
+
+    def is_empty(self) -> bool:
+        return not self.value()
+
+    def problem(self):
+        validator = validate_cpf if self.kind == "cpf" else validate_cnpj
+        return validator(self.value(), self.field, self.required)
+
+    def check(self) -> bool:
+        """Validate now and show the message under the field; True when the number is good."""
+        problem = self.problem()
+        if problem is None:
+            self.setStyleSheet("")
+            self.message_label.clear()
+            self.message_label.setVisible(False)
+            return True
+        self.setStyleSheet(INVALID_STYLE)
+        self.message_label.setText(str(problem))
+        self.message_label.setVisible(True)
+        return False
+
+
+class PlateEdit(QLineEdit):
+    """A plate typed as ABC1234, ABC-1234 or ABC1D23 (Mercosul); letters become upper case."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setValidator(QRegularExpressionValidator(
+            QRegularExpression(r"[A-Za-z]{0,3}-?[0-9]?[A-Za-z0-9]?[0-9]{0,2}"), self))
+        self.setPlaceholderText("ABC1D23 ou ABC-1234")
+        self.setMaxLength(8)
+        self.textEdited.connect(self._upper)
+
+    def _upper(self, text: str) -> None:
+        if text != text.upper():
+            position = self.cursorPosition()
+            self.setText(text.upper())
+            self.setCursorPosition(position)
+
+    def problem(self, field: str = "plate"):
+        return validate_plate(self.text(), field)
+
+
+class OptionalDateEdit(QWidget):
+    """dd/MM/yyyy date that may be empty ("sem data"). `value()` → date | None."""
+
+    changed = Signal()
+
+    def __init__(self, parent=None, value: date | None = None):
+        super().__init__(parent)
+        self.edit = QDateEdit(self)
+        self.edit.setDisplayFormat("dd/MM/yyyy")
+        self.edit.setCalendarPopup(True)
+        self.edit.setMinimumDate(NO_DATE)
+        self.edit.setSpecialValueText(NO_DATE_TEXT)
+        self.edit.setMinimumWidth(110)
+        self.clear_button = QToolButton(self)
+        self.clear_button.setText("×")
+        self.clear_button.setToolTip("Sem data")
+        self.clear_button.clicked.connect(lambda: self.set_value(None))
+        self.edit.dateChanged.connect(lambda _d: self._changed())
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.clear_button)
+        self.set_value(value)
+
+    def _changed(self) -> None:
+        # Opening the calendar on "sem data" should start at today, not in 1900.
+        if self.edit.date() == NO_DATE:
+            today = QDate.currentDate()
+            self.edit.calendarWidget().setCurrentPage(today.year(), today.month())
+        self.clear_button.setEnabled(self.edit.date() != NO_DATE)
+        self.changed.emit()
+
+    def value(self) -> date | None:
+        qdate = self.edit.date()
+        if qdate == NO_DATE:
+            return None
+        return date(qdate.year(), qdate.month(), qdate.day())
+
+    def set_value(self, value: date | None) -> None:
+        self.edit.setDate(QDate(value) if value else NO_DATE)
+        self._changed()
+
+    def text(self) -> str:
+        return self.edit.text()
+
+
+# -- documents shown inside the program ----------------------------------------------------------------------
+
+def mime_of(filename: str) -> str:
+    lower = filename.lower()
+    if lower.endswith(".pdf"):
+        return "application/pdf"
+    if lower.endswith(".png"):
+        return "image/png"
+    if lower.endswith((".jpg", ".jpeg")):
+        return "image/jpeg"
+    return "application/octet-stream"
+
+
+ACCEPTED_SCANS = "Documentos (*.pdf *.png *.jpg *.jpeg)"
+
+
+class DocumentViewer(QWidget):
+    """Shows a scan: an image in a QLabel (scrollable), a PDF in QPdfView (pages, zoom to width)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._content: QWidget | None = None
+        self._buffer: QBuffer | None = None
+        self._pdf = None
+        self.kind = ""
+        self.message = QLabel("Nenhum documento anexado.", self)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._layout.addWidget(self.message)
+
+    def show_document(self, data: bytes, mime: str) -> None:
+        self._clear()
+        if mime == "application/pdf":
+            from PySide6.QtPdf import QPdfDocument
+            from PySide6.QtPdfWidgets import QPdfView
+
+            self._buffer = QBuffer(self)
+            self._buffer.setData(QByteArray(data))
+            self._buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+            self._pdf = QPdfDocument(self)
+            self._pdf.load(self._buffer)
+            if self._pdf.status() == QPdfDocument.Status.Error or self._pdf.pageCount() == 0:
+                self._show_message("Não foi possível abrir o PDF: o arquivo está danificado ou protegido.")
+                return
+            view = QPdfView(self)
+            view.setPageMode(QPdfView.PageMode.MultiPage)
+            view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
+            view.setDocument(self._pdf)
+            self._content = view
+            self.kind = "pdf"
+        else:
+            pixmap = QPixmap()
+            if not pixmap.loadFromData(data):
+                self._show_message("Não foi possível abrir a imagem: use PDF, PNG ou JPG.")
+                return
+            label = QLabel(self)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setPixmap(pixmap if pixmap.width() <= 900 else pixmap.scaledToWidth(
+                900, Qt.TransformationMode.SmoothTransformation))
+            scroll = QScrollArea(self)
+            scroll.setWidget(label)
+            scroll.setWidgetResizable(True)
+            self._content = scroll
+            self.kind = "image"
+        self.message.setVisible(False)
+        self._layout.addWidget(self._content)
+
+    def _show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet(ERROR_LABEL_STYLE)
+        self.message.setVisible(True)
+        self.kind = "error"
+
+    def _clear(self) -> None:
+        if self._content is not None:
+            self._layout.removeWidget(self._content)
+            self._content.deleteLater()
+            self._content = None
+        if self._pdf is not None:
+            self._pdf.close()
+            self._pdf.deleteLater()
+            self._pdf = None
+        if self._buffer is not None:
+            self._buffer.close()
+            self._buffer.deleteLater()
+            self._buffer = None
+        self.kind = ""
+
+
+class DocumentDialog(QDialog):
+    """A window with one scanned document."""
+
+    def __init__(self, title: str, data: bytes, mime: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.resize(760, 820)
+        self.viewer = DocumentViewer(self)
+        self.viewer.show_document(data, mime)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.viewer, 1)
+        layout.addWidget(buttons)
+
+
+# -- stale saves ---------------------------------------------------------------------------------------------
+
+STALE_TITLE = "Registro alterado por outro usuário"
+
+
+def offer_reload(parent: QWidget | None, error: BaseException, reload: Callable[[], None]) -> bool:
+    """Optimistic locking (SPEC §4): tell the user another desk saved first, offer "Recarregar".
+    Calls `reload` and returns True when the user chose it."""
+    box = QMessageBox(QMessageBox.Icon.Warning, STALE_TITLE,
+                      f"{error}\n\nO registro foi alterado por outro usuário. Recarregue para ver a versão atual.",
+                      QMessageBox.StandardButton.NoButton, parent)
+    reload_button = box.addButton("Recarregar", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Fechar", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(reload_button)
+    box.exec()
+    if box.clickedButton() is reload_button:
+        reload()
+        return True
+    return False

@@ -1,0 +1,76 @@
+"""A list screen whose rows open a detail page in place (list ⇄ detail in a stack), reloading both when the
+app-wide `bus.data_changed` names one of its entities (STYLE: Anki's one signal after each write)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+
+from desktop.views.registry.paged import PagedList
+from desktop.views.widgets import show_error
+
+
+class ListDetailScreen(QWidget):
+    def __init__(self, db, actor, parent=None, entities: Iterable[str] = ()):
+        super().__init__(parent)
+        from desktop.signals import bus
+
+        self.db, self.actor = db, actor
+        self._entities = set(entities)
+        self.stack = QStackedWidget(self)
+        self.list_page = QWidget(self.stack)
+        self.list_layout = QVBoxLayout(self.list_page)
+        self.list_layout.setContentsMargins(0, 0, 0, 0)
+        self.buttons = QHBoxLayout()
+        self.list_layout.addLayout(self.buttons)
+        self.stack.addWidget(self.list_page)
+        self.detail = None
+        self.list: PagedList | None = None
+        self._detail_factory: Callable[[int], QWidget] | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        bus.data_changed.connect(self._data_changed)
+
+    def set_list(self, paged: PagedList, detail_factory: Callable[[int], QWidget]) -> None:
+        """`detail_factory(record_id)` builds the detail page (a DetailFrame with `load()`)."""
+        self.list = paged
+        self._detail_factory = detail_factory
+        self.buttons.addStretch(1)
+        self.list_layout.addWidget(paged, 1)
+        paged.activated.connect(lambda row: row is not None and self.open_detail(row.id))
+        paged.apply_filter()
+
+    def add_button(self, text: str, slot: Callable[[], None]) -> QPushButton:
+        button = QPushButton(text, self.list_page)
+        button.clicked.connect(slot)
+        self.buttons.addWidget(button)
+        return button
+
+    # -- detail --------------------------------------------------------------------------------------------
+    def open_detail(self, record_id: int):
+        try:
+            detail = self._detail_factory(record_id)
+        except Exception as error:  # noqa: BLE001 — e.g. NotFound: removed by another desk
+            show_error(self, error, "Não foi possível abrir o registro")
+            return None
+        self.close_detail()
+        self.detail = detail
+        detail.back_requested.connect(self.close_detail)
+        self.stack.addWidget(detail)
+        self.stack.setCurrentWidget(detail)
+        return detail
+
+    def close_detail(self) -> None:
+        if self.detail is not None:
+            self.stack.removeWidget(self.detail)
+            self.detail.deleteLater()
+            self.detail = None
+        self.stack.setCurrentWidget(self.list_page)
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in self._entities or entity in ("demo", "setup"):
+            if self.list is not None:
+                self.list.reload()
+            if self.detail is not None:
+                self.detail.load()

@@ -1,0 +1,255 @@
+"""Autorizações on a real SQLite database: the whole GUI path request → analysis → approval → fee → inspection →
+active with its NNNN/AAAA number (Art. 3, 8, 9, 10, 15), the buttons enabled from the state machine, refusals
+shown in the dialog, renewal marked late (Art. 3 §2), suspension with its end date (Art. 24), the stale save that
+offers "Recarregar", and the change communications list with late ones highlighted (Art. 13 XVIII)."""
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import Qt
+
+from registry_fixtures import *  # noqa: F401,F403
+
+
+def _page(qtbot, db, actor):
+    from desktop.views.authorizations import AuthorizationsPage
+
+    page = AuthorizationsPage(db, actor)
+    qtbot.addWidget(page)
+    page.resize(1200, 760)
+    return page
+
+
+def _confirm(page, key, **values):
+    dialog = page.action_dialog(key)
+    for name, value in values.items():
+        dialog.set_value(name, value)
+    ok = dialog.confirm()
+    if ok:
+        page.after_action(key)
+    return ok, dialog
+
+
+@pytest.fixture
+def registered(db, staff):
+    platform = make_platform(db, staff.clerk)
+    driver = make_driver(db, staff.clerk, platform_ids=(platform.id,))
+    vehicle = make_vehicle(db, staff.clerk)
+    return driver, vehicle
+
+
+def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db, staff, registered, messages):
+    driver, vehicle = registered
+    page = _page(qtbot, db, staff.clerk)
+    screen = page.authorizations
+    from desktop.views.authorizations.request import RequestDialog
+
+    request = RequestDialog(db, staff.clerk, screen)
+    qtbot.addWidget(request)
+    request.driver_picker.search_now("100.000.001")       # CPF prefix
+    request.vehicle_picker.search_now("QBA1")              # plate prefix
+    assert request.driver_picker.value() == driver.id and request.vehicle_picker.value() == vehicle.id
+    assert request.confirm()
+    detail = screen.open_detail(request.result_value.id)
+    screen.list.reload()
+    assert screen.list.model.rowCount() == 1
+    assert "Requerida" in detail.title.text()
+    # Requested: the machine allows analysis and refusal (Art. 3); no approval yet.
+    enabled = detail.enabled_actions()
+    assert "analysis" in enabled and "refuse" in enabled and "approve" not in enabled and "suspend" not in enabled
+    shoot(page, "authorization_requested")
+
+    assert _confirm(detail, "analysis")[0]
+    assert "Em análise" in detail.title.text() and "approve" in detail.enabled_actions()
+    ok, approve = _confirm(detail, "approve", note="Documentos conferidos")
+    assert ok, approve.general.text()
+    assert "Aprovada" in detail.title.text()
+    facts = detail.facts.text()
+    assert "Prazo para apresentar o veículo" in facts and "(Art. 9)" in facts
+    assert "Falta o pagamento da taxa" in facts
+    assert set(detail.enabled_actions()) >= {"fee", "inspection", "waive", "substitute"}
+    shoot(page, "authorization_approved")
+
+    ok, fee = _confirm(detail, "fee", guide_number="DAM-2026-0001", amount=Decimal("1124.50"))
+    assert ok, fee.general.text()
+    assert "Taxa paga em" in detail.facts.text() and detail.data.authorization.number is None
+    ok, inspection = _confirm(detail, "inspection", approved=True)
+    assert ok, inspection.general.text()
+    a = detail.data.authorization
+    assert a.status == "active" and a.number and a.number.endswith(f"/{today().year}")
+    assert f"Autorização {a.number} — Ativa" in detail.title.text()
+    assert "Vistoria aprovada em" in detail.facts.text()
+    assert detail.info.value("Válida até") != "—"
+    assert any(title == "Autorização ativada" and a.number in text for _k, title, text in messages)
+    assert {"suspend", "revoke", "cassate", "renewal"} <= set(detail.enabled_actions())
+    assert "approve" not in detail.enabled_actions()
+    kinds = [e.kind for e in detail.data.events]
+    assert {"request", "analysis", "approval", "fee", "inspection", "activation"} <= set(kinds)
+    detail.tabs.setCurrentIndex(1)
+    shoot(page, "authorization_active_history")
+    detail.tabs.setCurrentIndex(0)
+    shoot(page, "authorization_active")
+    # The list finds it by its number.
+    detail.back_requested.emit()
+    screen.list.filter_edit.setText(a.number)
+    screen.list.apply_filter()
+    assert [r.number for r in screen.list.visible_rows()] == [a.number]
+    assert screen.list.model.data(screen.list.model.index(0, 1)) == "Ativa"
+    shoot(page, "authorizations_list")
+
+
+def test_buttons_follow_roles_the_atendente_cannot_approve(qtbot, db, staff, registered):
+    from desktop.services import authorizations
+
+    driver, vehicle = registered
+    info = authorizations.request_authorization(db, staff.atendente, driver.id, vehicle.id, today())
+    authorizations.start_analysis(db, staff.atendente, info.id, info.version)
+    page = _page(qtbot, db, staff.atendente)
+    detail = page.authorizations.open_detail(info.id)
+    assert not detail.buttons["approve"].isEnabled()
+    assert "Gestor" in detail.buttons["approve"].toolTip()
+    assert detail.buttons["fee"].isEnabled()
+
+
+def test_art12_approval_refused_with_the_missing_documents_shown_in_the_dialog(qtbot, db, staff):
+    from desktop.services import authorizations
+
+    driver = make_driver(db, staff.clerk, n=2, name="Maria Conceição", complete=False)
+    vehicle = make_vehicle(db, staff.clerk, n=2)
+    info = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
+    info = authorizations.start_analysis(db, staff.clerk, info.id, info.version)
+    page = _page(qtbot, db, staff.clerk)
+    detail = page.authorizations.open_detail(info.id)
+    ok, dialog = _confirm(detail, "approve")
+    assert not ok
+    shown = dialog.general.text()
+    assert "Art. 12, I" in shown and "CNH" in shown            # every problem at once, with its article
+    assert detail.data.authorization.status == "in_analysis"
+    shoot(dialog, "authorization_approve_refused")
+    ok, refuse = _confirm(detail, "refuse")                     # the reason is required
+    assert not ok and refuse.errors.is_invalid("reason")
+    ok, _ = _confirm(detail, "refuse", reason="Documentação incompleta (Art. 12).")
+    assert ok and detail.data.authorization.status == "refused"
+    assert detail.enabled_actions() == []
+
+
+def _active(db, staff, fee_paid_on):
+    from desktop.services import authorizations
+
+    driver = make_driver(db, staff.clerk, n=3, name="José Pereira")
+    vehicle = make_vehicle(db, staff.clerk, n=3)
+    a = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, fee_paid_on)
+    a = authorizations.start_analysis(db, staff.clerk, a.id, a.version, on=fee_paid_on)
+    a = authorizations.approve_authorization(db, staff.clerk, a.id, a.version, on=fee_paid_on)
+    a = authorizations.waive_inspection(db, staff.clerk, a.id, "Veículo zero quilômetro", a.version, on=fee_paid_on)
+    a = authorizations.record_fee_payment(db, staff.clerk, a.id, fee_paid_on, "DAM-1", Decimal("100.00"), a.version)
+    assert a.status == "active"
+    return a
+
+
+def test_art3_par2_late_renewal_is_received_and_marked(qtbot, db, staff):
+    a = _active(db, staff, today() - timedelta(days=360))     # valid until ~5 days from now
+    page = _page(qtbot, db, staff.clerk)
+    detail = page.authorizations.open_detail(a.id)
+    assert detail.info.value("Último dia para pedir a renovação") != "—"
+    ok, dialog = _confirm(detail, "renewal")
+    assert ok, dialog.general.text()
+    info = detail.data.authorization
+    assert info.renewal_late
+    assert "Renovação fora do prazo" in detail.facts.text()
+    assert "fee" in detail.enabled_actions()                  # the renewal's fee is due now
+    shoot(page, "authorization_renewal_late")
+    page.authorizations.close_detail()
+    page.authorizations.list.reload()
+    row = page.authorizations.list.visible_rows()[0]
+    assert row.id == a.id
+
+
+def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff):
+    a = _active(db, staff, today() - timedelta(days=10))
+    page = _page(qtbot, db, staff.clerk)
+    detail = page.authorizations.open_detail(a.id)
+    dialog = detail.action_dialog("suspend")
+    dialog.set_value("basis", "art26_par1")
+    assert "Suspensa até" in dialog.until_label.text()
+    dialog.set_value("reason", "Embarque na via pública, reincidência (Art. 26, IV)")
+    assert not dialog.confirm() and dialog.errors.is_invalid("act_number")
+    dialog.set_value("act_number", "Portaria 12/2026")
+    assert dialog.confirm()
+    detail.after_action("suspend")
+    info = detail.data.authorization
+    assert info.status == "suspended" and info.suspended_until == today() + timedelta(days=30)
+    assert "Suspensa até" in detail.facts.text()
+    assert "suspend" not in detail.enabled_actions() and "revoke" in detail.enabled_actions()
+
+
+def test_stale_save_offers_reload(qtbot, db, staff, registered, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.services import authorizations
+
+    driver, vehicle = registered
+    info = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
+    page = _page(qtbot, db, staff.clerk)
+    detail = page.authorizations.open_detail(info.id)
+    dialog = detail.action_dialog("analysis")
+    authorizations.start_analysis(db, staff.gestor, info.id, info.version)   # another desk, first
+    seen = []
+
+    def click_reload(box):
+        seen.append((box.windowTitle(), box.text()))
+        for button in box.buttons():
+            if button.text() == "Recarregar":
+                button.click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", click_reload)
+    assert not dialog.confirm()
+    assert seen and "alterado por outro usuário" in seen[0][1]
+    assert detail.data.authorization.status == "in_analysis"     # reloaded
+
+
+def test_art13_xviii_late_change_communications_are_highlighted(qtbot, db, staff, registered, messages):
+    from desktop.views.authorizations.changes import LATE_BRUSH, change_dialog
+
+    driver, _vehicle = registered
+    page = _page(qtbot, db, staff.clerk)
+    dialog = change_dialog(db, staff.clerk, page, driver=driver)
+    dialog.set_value("what_changed", "Mudança de endereço")
+    dialog.set_value("happened_on", today() - timedelta(days=40))
+    dialog.set_value("communicated_on", today() - timedelta(days=2))
+    assert dialog.confirm()
+    assert any("fora do prazo" in title.lower() for _k, title, _t in messages)
+    on_time = change_dialog(db, staff.clerk, page, driver=driver)
+    on_time.set_value("what_changed", "Novo telefone")
+    on_time.set_value("happened_on", today() - timedelta(days=1))
+    on_time.set_value("communicated_on", today())
+    assert on_time.confirm()
+    changes = page.changes
+    changes.reload()
+    model = changes.model
+    assert model.rowCount() == 2
+    late_rows = [r for r in range(model.rowCount()) if model.row_at(r).late]
+    assert len(late_rows) == 1
+    assert model.data(model.index(late_rows[0], 0), Qt.ItemDataRole.BackgroundRole) == LATE_BRUSH
+    changes.status_combo.setCurrentIndex(changes.status_combo.findData("late_open"))
+    assert [c.what_changed for c in changes.visible_rows()] == ["Mudança de endereço"]
+    page.tabs.setCurrentWidget(changes)
+    changes.status_combo.setCurrentIndex(0)
+    shoot(page, "change_communications")
+
+
+def test_authorization_list_model_passes_qtmodeltester(qtmodeltester, db, staff, registered):
+    from desktop.services import authorizations
+
+    driver, vehicle = registered
+    authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
+    from desktop.views.authorizations import AUTHORIZATION_COLUMNS, fetch_authorizations
+    from desktop.views.registry.paged import ListQuery, PagedTableModel
+
+    model = PagedTableModel(AUTHORIZATION_COLUMNS, fetch_authorizations(db, staff.clerk))
+    model.set_query(ListQuery())
+    assert model.rowCount() == 1
+    qtmodeltester.check(model, force_py=True)
