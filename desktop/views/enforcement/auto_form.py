@@ -27,7 +27,8 @@ MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
 
 
 def code_label(code) -> str:
-    return f"{code.code} — {code.description} ({code.severity_label}, {code.upfm.normalize():f} UPFM)"
+    upfm = format(code.upfm.normalize(), "f").replace(".", ",")
+    return f"{code.code} ({code.severity_label}, {upfm} UPFM) — {code.description}"
 
 
 class AutoFormDialog(QDialog):
@@ -70,6 +71,7 @@ class AutoFormDialog(QDialog):
         self.description_edit = QPlainTextEdit(self)
         self.description_edit.setPlaceholderText("O que o agente constatou, com as circunstâncias")
         self.description_edit.setMinimumHeight(70)
+        self.description_edit.setMaximumHeight(120)
         self.agent_combo = QComboBox(self)
         self._fill_agents()
         self.evidence_list = QListWidget(self)

@@ -76,6 +76,11 @@ class AutosListScreen(QWidget):
         self.period_check.toggled.connect(self.to_edit.setEnabled)
         self.new_button = QPushButton("Novo auto de infração…", filters)
         self.new_button.clicked.connect(self.new_requested.emit)
+        from desktop.domain.roles import Role
+
+        if not actor.has(Role.FISCAL):   # the service refuses it too (Art. 19: the agent draws the auto up)
+            self.new_button.setEnabled(False)
+            self.new_button.setToolTip("Somente o perfil Fiscal lavra autos de infração.")
         self.open_button = QPushButton("Abrir", filters)
         self.open_button.clicked.connect(self._open_selected)
         self.count_label = QLabel(filters)

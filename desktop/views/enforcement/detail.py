@@ -10,8 +10,8 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.penalties import ART13_DUTIES, fine_in_reais
@@ -38,6 +38,7 @@ ACTIONS = (
     ("annul", "Anular de ofício…"),
     ("cancel", "Cancelar auto…"),
 )
+ACTIONS_PER_ROW = 5
 # Buttons that act on the measure selected in "Medidas administrativas", not on the auto's status.
 MEASURE_ACTIONS = ("release", "costs")
 COST_MEASURES = ("retention_or_removal", "vehicle_seizure")
@@ -224,21 +225,14 @@ class AutoDetailScreen(QWidget):
         self.banner = StaleBanner(self.reload, self)
         self.buttons: dict[str, QPushButton] = {}
         bar = QWidget(self)
-        bar_layout = QHBoxLayout(bar)
+        bar_layout = QGridLayout(bar)
         bar_layout.setContentsMargins(0, 0, 0, 0)
         bar_layout.setSpacing(4)
-        for key, text in ACTIONS:
+        for position, (key, text) in enumerate(ACTIONS):
             button = QPushButton(text, bar)
             button.clicked.connect(lambda _checked=False, k=key: self.run_action(k))
             self.buttons[key] = button
-            bar_layout.addWidget(button)
-        bar_layout.addStretch(1)
-        bar_scroll = QScrollArea(self)
-        bar_scroll.setWidget(bar)
-        bar_scroll.setWidgetResizable(True)
-        bar_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        bar_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        bar_scroll.setFixedHeight(bar.sizeHint().height() + 16)
+            bar_layout.addWidget(button, position // ACTIONS_PER_ROW, position % ACTIONS_PER_ROW)
 
         self.data_grid = InfoGrid("Dados do auto (Art. 19)", self)
         self.amount_grid = InfoGrid("Multa e prazos", self)
@@ -282,7 +276,7 @@ class AutoDetailScreen(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
         layout.addWidget(self.banner)
-        layout.addWidget(bar_scroll)
+        layout.addWidget(bar)
         layout.addWidget(self.tabs, 1)
 
     # -- loading --------------------------------------------------------------------------------------------

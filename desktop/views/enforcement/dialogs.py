@@ -207,7 +207,6 @@ class JudgmentDialog(AutoDialog):
             self.outcome_group.addButton(button)
             self.outcome_buttons[outcome] = button
             outcome_layout.addWidget(button)
-            button.toggled.connect(self._outcome_changed)
         self.outcome_buttons[Outcome.UPHELD].setChecked(True)
         self.decided_edit = date_edit(self, today or date.today())
         self.reduced_edit = DecimalEdit(self, places=None)
@@ -226,6 +225,8 @@ class JudgmentDialog(AutoDialog):
         self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
         self.add_field("apply_proposed_penalties", "", self.apply_penalties_check)
         self.body.addWidget(self.result_label)
+        for button in self.outcome_buttons.values():
+            button.toggled.connect(self._outcome_changed)
         self._outcome_changed()
 
     def outcome(self):

