@@ -606,6 +606,209 @@ def _ledger_description(kind: str, auto_number: str, guide_number: str | None, r
     return text
 
 
+# ---------------------------------------------------------------------------------------------------- autos
+@dataclass(frozen=True, slots=True)
+class _AutoPrintData:
+    auto_id: int
+    number: str
+    drawn_up_at: datetime
+    place: str
+    infractor_kind: str
+    infractor_name: str
+    infractor_document: str
+    infractor_address: str
+    plate: str
+    authorization_number: str
+    code: str
+    description: str
+    legal_basis: str
+    severity: str
+    upfm: Decimal
+    upfm_value: Decimal
+    amount: Decimal
+    penalties: str
+    measures: str
+    agent_name: str
+    agent_registration: str
+    defense_days: int
+    recurrence: str
+    platform_name: str
+    status: str
+
+
+def _auto_data(s, number: str) -> _AutoPrintData:
+    from sqlalchemy import select
+
+    from desktop.models import AdministrativeMeasure, Auto, Driver, InfractionCode, Platform, User
+    from desktop.services.autos import auto_info_in
+    from desktop.services.parameters import parameter_value_in
+    auto = s.scalar(select(Auto).where(Auto.number == number.strip()))
+    if auto is None:
+        raise NotFound(f"Auto de infração nº {number} não encontrado.")
+    info = auto_info_in(s, auto)
+    code = s.get(InfractionCode, auto.infraction_code_id)
+    driver = s.get(Driver, auto.infractor_driver_id) if auto.infractor_driver_id else None
+    platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
+    if driver is not None:
+        kind, name, document = "condutor", driver.name, driver.cpf
+        address = ", ".join(p for p in (driver.address, driver.district, driver.city) if p)
+    else:
+        kind, name, document = "plataforma", platform.legal_name, platform.cnpj
+        address = platform.address or ""
+    measures = s.scalars(select(AdministrativeMeasure).where(AdministrativeMeasure.auto_id == auto.id))
+    measure_texts = []
+    for m in measures:
+        try:
+            from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
+            measure_texts.append(getattr(MeasureKind(m.kind), "label", m.kind))
+        except ValueError:
+            measure_texts.append(m.kind)
+    agent = s.get(User, auto.agent_id) if auto.agent_id else None
+    assessment = info.assessment
+    penalties = assessment.penalty_text if assessment is not None else "Multa"
+    recurrence = ""
+    if auto.recurrence:
+        recurrence = "Sim" + (f" — auto(s) anterior(es): {', '.join(assessment.recurrent_autos)}"
+                              if assessment is not None and getattr(assessment, "recurrent_autos", None) else "")
+    severity = info.severity.label if hasattr(info.severity, "label") else str(info.severity)
+    article = (code.article if code is not None else "") or info.article
+    defense_days = int(parameter_value_in(s, "term.defense_days", auto.drawn_up_at.date()))
+    return _AutoPrintData(
+        auto_id=auto.id, number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place, infractor_kind=kind,
+        infractor_name=name, infractor_document=document, infractor_address=address, plate=info.plate,
+        authorization_number=info.authorization_number, code=auto.code,
+        description=(code.description if code is not None else auto.code), legal_basis=article,
+        severity=severity.lower(), upfm=Decimal(auto.amount_upfm), upfm_value=Decimal(auto.upfm_value),
+        amount=Decimal(auto.amount_reais), penalties=penalties, measures="; ".join(measure_texts),
+        agent_name=info.agent_name or "Agente fiscal", agent_registration=agent.username if agent else "—",
+        defense_days=defense_days, recurrence=recurrence,
+        platform_name=(platform.trade_name or platform.legal_name) if platform else "", status=auto.status,
+    )
+
+
+def print_auto(db, actor: Actor, number: str) -> Issued:
+    """The auto de infração in two copies, "Via do processo" and "Via do infrator" (Art. 19)."""
+    from desktop.reports import auto as auto_report
+    require_role(actor, *ISSUE_ROLES["auto"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        d = _auto_data(s, number)
+        if d.status == "cancelled":
+            raise ConflictError(f"O auto nº {d.number} foi cancelado; só a via arquivada pode ser reimpressa.")
+        return issue_in_session(s, actor, "auto", RecordRef("auto", d.auto_id),
+                                lambda meta: auto_report.render(auto_report.build_context(
+                                    header, meta, auto_number=d.number, drawn_up_at=d.drawn_up_at, place=d.place,
+                                    infractor_kind=d.infractor_kind, infractor_name=d.infractor_name,
+                                    infractor_document=d.infractor_document,
+                                    infractor_address=d.infractor_address or "—", plate=d.plate,
+                                    authorization_number=d.authorization_number, code=d.code,
+                                    description=d.description, legal_basis=d.legal_basis, severity=d.severity,
+                                    upfm=d.upfm, upfm_value=d.upfm_value, amount=d.amount, penalties=d.penalties,
+                                    measures=d.measures, facts=_auto_facts(s, d.auto_id),
+                                    agent_name=d.agent_name, agent_registration=d.agent_registration,
+                                    defense_days=d.defense_days, recurrence=d.recurrence)))
+
+
+def _auto_facts(s, auto_id: int) -> str:
+    from desktop.models import Auto
+    return s.get(Auto, auto_id).description or "—"
+
+
+def print_autuacao_notice(db, actor: Actor, auto_number: str) -> Issued:
+    """Notice of the auto to the infractor (Art. 22), the platform named as also notified when there is one."""
+    from desktop.reports import notices
+    require_role(actor, *ISSUE_ROLES["notice"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        d = _auto_data(s, auto_number)
+        recipient = notices.Recipient(d.infractor_name, d.infractor_document, d.infractor_address, d.plate,
+                                      d.authorization_number)
+        platform = d.platform_name if d.infractor_kind == "condutor" else ""
+        signer = actor.full_name if actor.user_id is not None else ""
+        return issue_in_session(s, actor, "notice", RecordRef("auto", d.auto_id),
+                                lambda meta: notices.render(notices.autuacao(
+                                    header, meta, notice_number=meta.number, recipient=recipient,
+                                    auto_number=d.number, drawn_up_at=d.drawn_up_at,
+                                    infraction=f"{d.code} – {d.description}", legal_basis=d.legal_basis,
+                                    amount=d.amount, defense_days=d.defense_days, notify_platform=platform,
+                                    signer_name=signer)))
+
+
+# ---------------------------------------------------------------------------------------------------- inspections
+def print_inspection_report(db, actor: Actor, inspection_id: int) -> Issued:
+    """The laudo of a performed inspection (Art. 9, 15, 16), with the 5-day term when failed (Art. 16 §2)."""
+    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
+    from desktop.models import Authorization, Driver, Inspection, InspectionPlace, User, Vehicle
+    from desktop.reports import inspection as report
+    require_role(actor, *ISSUE_ROLES["inspection"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        row = s.get(Inspection, int(inspection_id))
+        if row is None:
+            raise NotFound(f"Vistoria nº {inspection_id} não encontrada.")
+        if row.performed_at is None or row.result not in ("approved", "failed"):
+            raise ConflictError(f"A vistoria nº {inspection_id} ainda não foi realizada: o laudo sai depois do "
+                                "resultado registrado.")
+        vehicle = s.get(Vehicle, row.vehicle_id)
+        auth = s.get(Authorization, row.authorization_id) if row.authorization_id else None
+        driver = s.get(Driver, auth.driver_id) if auth else None
+        inspector = s.get(User, row.inspector_id) if row.inspector_id else None
+        place = s.get(InspectionPlace, row.place_id) if row.place_id else None
+        lines = []
+        for item in row.items:
+            known = INSPECTION_ITEMS_BY_KEY.get(item.item_key)
+            lines.append(report.ChecklistLine(known.label if known else item.item_key,
+                                              known.article if known else "", bool(item.passed), item.note or ""))
+        try:
+            kind = InspectionKind(row.kind).label.lower()
+        except ValueError:
+            kind = row.kind
+        approved = row.result == "approved"
+        fields = dict(
+            inspection_number=f"{row.id:04d}/{row.performed_at.year}", kind=kind, performed_at=row.performed_at,
+            place=getattr(place, "name", None) or "—", inspector_name=inspector.full_name if inspector else "—",
+            driver_name=driver.name if driver else "—", authorization_number=(auth.number or "") if auth else "",
+            plate=vehicle.plate, renavam=vehicle.renavam, vehicle=f"{vehicle.make} {vehicle.model}, "
+            f"{vehicle.colour or ''}".strip(", "), manufacture_year=vehicle.manufacture_year, odometer_km=None,
+            lines=tuple(lines), approved=approved, regularize_until=None if approved else row.regularize_by,
+            remarks=row.notes or "")
+        if not approved and fields["regularize_until"] is None:
+            raise ConflictError("Vistoria reprovada sem prazo de regularização registrado (Art. 16, §2º).")
+        return issue_in_session(s, actor, "inspection", RecordRef("inspection", row.id),
+                                lambda meta: report.render(report.build_context(header, meta, **fields)))
+
+
+# ---------------------------------------------------------------------------------------------------- courses
+def print_attendance_list(db, actor: Actor, session_id: int) -> Issued:
+    """The attendance list of a course session (Art. 12 §2), one line per convened driver."""
+    from sqlalchemy import select
+
+    from desktop.models import Authorization, CourseSession, Driver
+    from desktop.reports import attendance
+    require_role(actor, *ISSUE_ROLES["attendance"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        course = s.get(CourseSession, int(session_id))
+        if course is None:
+            raise NotFound(f"Turma nº {session_id} não encontrada.")
+        rows = []
+        for item in sorted(course.attendances, key=lambda a: a.id):
+            driver = s.get(Driver, item.driver_id)
+            number = s.scalar(select(Authorization.number).where(
+                Authorization.driver_id == driver.id, Authorization.number.is_not(None))
+                .order_by(Authorization.id.desc()).limit(1)) or "—"
+            status = {"present": "presente", "absent": "ausente", "excused": "justificada"}.get(item.status, "")
+            rows.append(attendance.AttendanceRow(driver.name, driver.cpf, number, status))
+        rows.sort(key=lambda r: r.driver_name)
+        starts = course.starts_at or datetime(course.held_on.year, course.held_on.month, course.held_on.day,
+                                               tzinfo=now().tzinfo)
+        fields = dict(session_number=f"{course.id:04d}/{course.held_on.year}", topic=course.topic,
+                      starts_at=starts, place=course.place, instructor=course.instructor or "—",
+                      capacity=max(course.capacity, len(rows)), rows=tuple(rows))
+        return issue_in_session(s, actor, "attendance", RecordRef("course_session", course.id),
+                                lambda meta: attendance.render(attendance.build_context(header, meta, **fields)))
+
+
 # ---------------------------------------------------------------------------------------------------- stickers
 def check_sticker(db, text: str, today: date | None = None):
     """A scanned sticker checked offline (signature, validity) and then against the database: an authorization
@@ -652,7 +855,8 @@ def check_sticker(db, text: str, today: date | None = None):
 
 
 # ---------------------------------------------------------------------------------------------------- dispatch
-PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement")
+PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement", "auto", "notice",
+                          "inspection", "attendance")
 
 
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page") -> Issued:
@@ -667,6 +871,17 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
         return print_guide(db, actor, record_number)
     if kind == "statement":
         return print_statement(db, actor, record_number)
+    if kind == "auto":
+        return print_auto(db, actor, record_number)
+    if kind == "notice":
+        return print_autuacao_notice(db, actor, record_number)
+    if kind in ("inspection", "attendance"):
+        if not record_number.strip().isdigit():
+            raise DesktopError(f"Informe o número interno (código) da {'vistoria' if kind == 'inspection' else 'turma'}"
+                               f", por exemplo --id 12.")
+        if kind == "inspection":
+            return print_inspection_report(db, actor, int(record_number))
+        return print_attendance_list(db, actor, int(record_number))
     if kind in DOCUMENT_KINDS:
         raise DesktopError(
             f"{DOCUMENT_KINDS[kind]}: a emissão pela linha de comando não faz parte desta versão — os registros "

@@ -279,3 +279,92 @@ def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys)
     assert main(["print", "edital", "--id", "0001/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
     assert "não faz parte desta versão" in capsys.readouterr().err
     assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1
+
+
+def _seed_enforcement(db, ids, agent_id):
+    from desktop.models import (
+        AdministrativeMeasure, Auto, CourseAttendance, CourseSession, InfractionCode, Inspection, InspectionItem,
+        InspectionPlace,
+    )
+    driver_id, vehicle_id, auth_id = ids["drivers"][0]
+    with db.session() as s:
+        code = InfractionCode(code="ART26-IV", article="Art. 26, IV",
+                              description="Embarque de usuário diretamente na via pública", severity="grave",
+                              upfm=Decimal(30), valid_from=date(2025, 1, 1))
+        s.add(code)
+        s.flush()
+        auto = Auto(number="0003/2026", drawn_up_at=datetime(2026, 3, 14, 22, 40, tzinfo=LOCAL_TZ),
+                    place="Praça Dom Wunibaldo", infractor_driver_id=driver_id, vehicle_id=vehicle_id,
+                    authorization_id=auth_id, infraction_code_id=code.id, code="ART26-IV",
+                    description="Condutora oferecendo corrida a turistas na praça.", agent_id=agent_id,
+                    amount_upfm=Decimal(30), upfm_value=Decimal("5.55"), amount_reais=Decimal("166.50"))
+        s.add(auto)
+        s.flush()
+        s.add(AdministrativeMeasure(auto_id=auto.id, driver_id=driver_id, vehicle_id=vehicle_id,
+                                    kind="regularization_notice", applied_on=date(2026, 3, 14)))
+        place = InspectionPlace(name="Pátio da Secretaria")
+        s.add(place)
+        s.flush()
+        inspection = Inspection(kind="annual", vehicle_id=vehicle_id, authorization_id=auth_id, inspector_id=agent_id,
+                                place_id=place.id, status="done", result="failed",
+                                performed_at=datetime(2026, 3, 13, 9, 0, tzinfo=LOCAL_TZ),
+                                regularize_by=date(2026, 3, 18), notes="Retorno com pneu trocado.")
+        s.add(inspection)
+        s.flush()
+        s.add_all([InspectionItem(inspection_id=inspection.id, item_key="four_doors", passed=True),
+                   InspectionItem(inspection_id=inspection.id, item_key="no_damage", passed=False,
+                                  note="Pneu dianteiro gasto")])
+        course = CourseSession(held_on=date(2026, 12, 3), starts_at=datetime(2026, 12, 3, 14, 0, tzinfo=LOCAL_TZ),
+                               place="Auditório da Prefeitura", topic="Atendimento a pessoas com deficiência",
+                               instructor="Regina Campos", capacity=30)
+        s.add(course)
+        s.flush()
+        for i, (d_id, _v, _a) in enumerate(ids["drivers"]):
+            s.add(CourseAttendance(session_id=course.id, driver_id=d_id, convoked_on=date(2026, 11, 20),
+                                   status="absent" if i == 2 else "convoked"))
+        return inspection.id, course.id
+
+
+def test_art19_auto_from_rows_two_copies_and_art22_notice(db, clerk, make_actor):
+    from desktop.models import Auto
+    ids = _seed(db)
+    fiscal = make_actor(Role.FISCAL, username="fiscal1", full_name="Marcos Lima")
+    _seed_enforcement(db, ids, fiscal.user_id)
+    issued = documents.print_kind(db, fiscal, "auto", "0003/2026")
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(issued.pdf)).pages]
+    assert len(pages) == 2 and "Via do processo" in pages[0] and "Via do infrator" in pages[1]
+    for page in pages:
+        for expected in ("AUTO DE INFRAÇÃO Nº 0003/2026", "14/03/2026 às 22:40", "Art. 26, IV", "QAB1D23",
+                         "R$ 166,50", "Marcos Lima", "fiscal1", "Joana Araújo Conceição", "529.982.247-25",
+                         "15 dias", "Art. 22, §2º", "Condutora oferecendo corrida"):
+            assert expected in page, expected
+    notice = documents.print_kind(db, fiscal, "notice", "0003/2026")
+    text = text_of(notice.pdf)
+    assert "NOTIFICAÇÃO DE AUTUAÇÃO" in text and "0003/2026" in text and "Art. 22" in text
+    assert notice.info.record_type == "auto"
+    with pytest.raises(PermissionDenied):
+        documents.print_auto(db, make_actor(Role.VISTORIADOR, username="v2"), "0003/2026")
+    with db.session() as s:
+        auto = s.query(Auto).one()
+        auto.status, auto.cancel_reason = "cancelled", "erro de digitação"
+    with pytest.raises(ConflictError, match="cancelado"):
+        documents.print_auto(db, fiscal, "0003/2026")
+
+
+def test_art16_par2_inspection_report_and_art12_par2_attendance_list_from_rows(db, make_actor):
+    ids = _seed(db)
+    manager = make_actor(Role.GESTOR, username="gestora", full_name="Gabriela Gestora")
+    inspection_id, course_id = _seed_enforcement(db, ids, manager.user_id)
+    text = text_of(documents.print_kind(db, manager, "inspection", str(inspection_id)).pdf)
+    for expected in ("LAUDO DE VISTORIA", "REPROVADO", "18/03/2026", "Art. 16, §2º", "Quatro portas",
+                     "NÃO CONFORME", "Pneu dianteiro gasto", "Art. 13, XIV", "QAB1D23", "Pátio da Secretaria",
+                     "Gabriela Gestora", "Retorno com pneu trocado"):
+        assert expected in text, expected
+    text = text_of(documents.print_kind(db, manager, "attendance", str(course_id)).pdf)
+    for expected in ("LISTA DE PRESENÇA", "Art. 12, §2º", "03/12/2026 às 14:00", "Regina Campos",
+                     "Joana Araújo Conceição", "Sebastião Gonçalves", "Márcia Pires", "Ausente", "***.982.247-**",
+                     "0007/2026", "3 / 30"):
+        assert expected in text, expected
+    from desktop.errors import DesktopError
+    with pytest.raises(DesktopError, match="número interno"):
+        documents.print_kind(db, manager, "inspection", "0001/2026")
