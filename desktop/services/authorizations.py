@@ -454,9 +454,9 @@ def _try_activate(session: Session, actor: Actor, a: Authorization) -> bool:
         return False
     before = _snapshot(a)
     validity = explain_valid_until(a.fee_paid_on, vehicle.manufacture_year)
-    _move(session, actor, a, S.ACTIVE, "activation", on=on, reason=validity.reason)
-    if a.number is None:
+    if a.number is None:  # taken before the status moves (an active authorization always has its number)
         a.number = next_number(session, "authorization", on.year)
+    _move(session, actor, a, S.ACTIVE, "activation", on=on, reason=validity.reason)
     a.activated_on = on
     a.valid_until = validity.valid_until
     a.valid_until_limited_by = validity.limited_by.value
