@@ -809,6 +809,38 @@ def print_attendance_list(db, actor: Actor, session_id: int) -> Issued:
                                 lambda meta: attendance.render(attendance.build_context(header, meta, **fields)))
 
 
+# ---------------------------------------------------------------------------------------------------- platforms
+def print_data_request(db, actor: Actor, number: str) -> Issued:
+    """The justified request for data to a platform (Art. 4), with the 24-hour term of §2 when it serves an
+    investigation; `number` is the request's NNNN/AAAA or, for a draft without number, its internal code."""
+    from sqlalchemy import select
+
+    from desktop.models import DataRequest, Platform
+    from desktop.reports import data_request
+    require_role(actor, *ISSUE_ROLES["data_request"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        key = number.strip()
+        row = s.scalar(select(DataRequest).where(DataRequest.number == key))
+        if row is None and key.isdigit():
+            row = s.get(DataRequest, int(key))
+        if row is None:
+            raise NotFound(f"Requisição de dados nº {number} não encontrada.")
+        platform = s.get(Platform, row.platform_id)
+        wanted = [("I", row.want_origin_destination), ("II", row.want_time_distance), ("III", row.want_route),
+                  ("IV", row.want_driver), ("V", row.want_fare), ("VI", row.want_rating),
+                  ("VII", bool(row.other_data))]
+        fields = dict(request_number=row.number or f"{row.id:04d}/{row.period_end.year}",
+                      platform_name=platform.legal_name, platform_cnpj=platform.cnpj,
+                      platform_address=platform.address or "—", justification=row.justification,
+                      period_start=row.period_start, period_end=row.period_end,
+                      fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
+                      investigation=bool(row.investigation), notified_at=row.notified_at,
+                      signer_name=actor.full_name if actor.user_id is not None else "")
+        return issue_in_session(s, actor, "data_request", RecordRef("data_request", row.id),
+                                lambda meta: data_request.render(data_request.build_context(header, meta, **fields)))
+
+
 # ---------------------------------------------------------------------------------------------------- stickers
 def check_sticker(db, text: str, today: date | None = None):
     """A scanned sticker checked offline (signature, validity) and then against the database: an authorization
@@ -856,7 +888,7 @@ def check_sticker(db, text: str, today: date | None = None):
 
 # ---------------------------------------------------------------------------------------------------- dispatch
 PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement", "auto", "notice",
-                          "inspection", "attendance")
+                          "inspection", "attendance", "data_request")
 
 
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page") -> Issued:
@@ -875,6 +907,8 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
         return print_auto(db, actor, record_number)
     if kind == "notice":
         return print_autuacao_notice(db, actor, record_number)
+    if kind == "data_request":
+        return print_data_request(db, actor, record_number)
     if kind in ("inspection", "attendance"):
         if not record_number.strip().isdigit():
             raise DesktopError(f"Informe o número interno (código) da {'vistoria' if kind == 'inspection' else 'turma'}"

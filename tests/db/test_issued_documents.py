@@ -368,3 +368,23 @@ def test_art16_par2_inspection_report_and_art12_par2_attendance_list_from_rows(d
     from desktop.errors import DesktopError
     with pytest.raises(DesktopError, match="número interno"):
         documents.print_kind(db, manager, "inspection", "0001/2026")
+
+
+def test_art4_par2_data_request_from_row_with_24_hours(db, make_actor):
+    from desktop.models import DataRequest, Platform
+    _seed(db)
+    fiscal = make_actor(Role.FISCAL, username="fiscal2", full_name="Marcos Lima")
+    with db.session() as s:
+        platform = Platform(cnpj="11222333000181", legal_name="Rota Certa Tecnologia Ltda", trade_name="Rota Certa",
+                            address="Av. Paulista, 1000, São Paulo–SP")
+        s.add(platform)
+        s.flush()
+        s.add(DataRequest(number="0002/2026", platform_id=platform.id, justification="Apuração de denúncia (Art. 7º).",
+                          period_start=date(2026, 3, 1), period_end=date(2026, 3, 15), want_rating=False,
+                          want_route=False, other_data="placa do veículo", investigation=True,
+                          notified_at=datetime(2026, 3, 16, 10, 15, tzinfo=LOCAL_TZ), status="sent"))
+    text = text_of(documents.print_kind(db, fiscal, "data_request", "0002/2026").pdf)
+    for expected in ("REQUISIÇÃO DE DADOS Nº 0002/2026", "Rota Certa Tecnologia Ltda", "11.222.333/0001-81",
+                     "até 17/03/2026 às 10:15", "Art. 4º, §2º", "placa do veículo", "origem e destino"):
+        assert expected in text, expected
+    assert "mapa do trajeto" not in text and "avaliação, pelo usuário" not in text
