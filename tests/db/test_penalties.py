@@ -1,0 +1,224 @@
+"""Penalties taking effect on the final date (Art. 24, 26 §§1-2), administrative measures (Art. 24 II) and their
+costs (Art. 28) — on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import select
+
+from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import AdministrativeMeasure, Penalty
+from desktop.domain.workflow import AutoStatus
+from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
+from desktop.models import AuthorizationEvent, Driver, LOCAL_TZ
+from desktop.services import autos, ledger, penalties, process
+from desktop.services.enforcement_jobs import run_enforcement_jobs
+from desktop.services.ledger import Infractor
+from desktop.services.penalties import MeasureDraft
+from tests.db.enforcement_factories import (
+    UPFM_2026,
+    authorization_row,
+    authorized_driver,
+    draft,
+    final_without_defense,
+    judgment,
+    notify,
+    setup_upfm,
+    staff,
+)
+
+
+@pytest.fixture
+def people(db, make_actor):
+    setup_upfm(db)
+    return staff(make_actor)
+
+
+def _events(db, auth_id):
+    with db.session(write=False) as s:
+        return [(e.kind, e.from_status, e.to_status, e.effective_on, e.auto_id)
+                for e in s.scalars(select(AuthorizationEvent).where(AuthorizationEvent.authorization_id == auth_id)
+                                   .order_by(AuthorizationEvent.id))]
+
+
+def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_lifted_at_its_end(db, people):
+    fiscal, _, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    assert run_enforcement_jobs(db, date(2026, 3, 18)).finalized == ()  # the last day of the defense term
+    assert authorization_row(db, auth_id)[0] == "active"
+    report = run_enforcement_jobs(db, date(2026, 3, 19))
+    assert report.finalized == (info.number,) and report.penalties_applied == 1
+    final = autos.get_auto_info(db, auto.id)
+    assert final.status is AutoStatus.FINAL and final.final_on == date(2026, 3, 19)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
+    [penalty] = penalties.penalties_of(db, auto.id)
+    assert (penalty.kind, penalty.effective_on, penalty.ends_on, penalty.lifted_on) == (
+        Penalty.SUSPENSION.value, date(2026, 3, 19), date(2027, 3, 19), None)
+
+    assert run_enforcement_jobs(db, date(2027, 3, 19)).suspensions_ended == 0  # still its last day
+    assert authorization_row(db, auth_id)[0] == "suspended"
+    assert run_enforcement_jobs(db, date(2027, 3, 20)).suspensions_ended == 1
+    assert authorization_row(db, auth_id)[0] == "active"
+    assert _events(db, auth_id) == [
+        ("penalty:suspension", "active", "suspended", date(2026, 3, 19), auto.id),
+        ("penalty_end:suspension", "suspended", "active", date(2027, 3, 20), auto.id),
+    ]
+    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2027, 3, 20)
+    again = run_enforcement_jobs(db, date(2027, 3, 20))  # idempotent
+    assert not again.changed
+
+
+def test_art26_par1_recurrence_of_street_boarding_suspends_30_days(db, people):
+    fiscal, gestor, atendente = people
+    driver_id, _, auth_id = authorized_driver(db)
+    first = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 1, 5), driver_id=driver_id))
+    final_without_defense(db, fiscal, first, date(2026, 1, 6))
+    assert authorization_row(db, auth_id)[0] == "active"  # a first street boarding is a fine only
+    second = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    assert second.recurrence
+    info = notify(db, fiscal, second, date(2026, 3, 3))
+    info = process.judge(db, gestor, second.id, judgment("upheld", date(2026, 3, 19)), info.version)
+    run_enforcement_jobs(db, info.appeal_deadline)  # appeal term still running
+    assert authorization_row(db, auth_id)[0] == "active"
+    run_enforcement_jobs(db, date(2026, 4, 10))
+    final = autos.get_auto_info(db, second.id)
+    assert final.final_on == date(2026, 4, 7)  # the day after the appeal term (06/04/2026)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 7))  # 30 days, Art. 26 §1
+    run_enforcement_jobs(db, date(2026, 5, 8))
+    assert authorization_row(db, auth_id)[0] == "active"
+
+
+def test_art26_par2_second_aggression_cassates_the_authorization(db, people):
+    fiscal, _, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2025, 9, 1), driver_id=driver_id))
+    final_without_defense(db, fiscal, first, date(2025, 9, 2))
+    assert authorization_row(db, auth_id)[0] == "suspended"
+    second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
+    assert second.recurrence and second.assessment.cassation and "Art. 26, §2" in second.assessment.articles
+    final = final_without_defense(db, fiscal, second, date(2026, 3, 3))
+    status, _, ended_on = authorization_row(db, auth_id)
+    assert (status, ended_on) == ("cassada", final.final_on)
+    kinds = [k for k, *_ in _events(db, auth_id)]
+    assert kinds == ["penalty:suspension", "penalty:cassation"]
+    # a cassada authorization stays so: the job does not "lift" anything
+    run_enforcement_jobs(db, date(2027, 12, 1))
+    assert authorization_row(db, auth_id)[0] == "cassada"
+
+
+def test_art26_II_operating_against_the_impediment_impedes_at_once(db, people):
+    fiscal, _, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    autos.draw_up_auto(db, fiscal, draft("ART26-II", date(2026, 3, 2), driver_id=driver_id))
+    assert authorization_row(db, auth_id)[0] == "impeded"
+    assert _events(db, auth_id)[0][:3] == ("penalty:impediment", "active", "impeded")
+
+
+def test_a_suspension_not_applied_by_an_auto_is_left_alone(db, people):
+    from desktop.models import Authorization
+
+    driver_id, _, auth_id = authorized_driver(db)
+    with db.session() as s:
+        auth = s.get(Authorization, auth_id)
+        auth.status, auth.suspended_until = "suspended", date(2026, 2, 1)
+        s.add(AuthorizationEvent(authorization_id=auth_id, kind="status", from_status="active",
+                                 to_status="suspended", at=datetime(2026, 1, 2, 9, tzinfo=LOCAL_TZ),
+                                 effective_on=date(2026, 1, 2), reason="Suspensão cautelar"))
+    assert run_enforcement_jobs(db, date(2026, 3, 1)).suspensions_ended == 0
+    assert authorization_row(db, auth_id)[0] == "suspended"
+
+
+def test_the_gestor_confirms_or_drops_the_proposed_penalty_and_may_deregister(db, people):
+    fiscal, gestor, atendente = people
+    driver_id, vehicle_id, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19),
+                                                       apply_proposed_penalties=False), info.version)
+    run_enforcement_jobs(db, date(2026, 4, 10))
+    assert autos.get_auto_info(db, auto.id).status is AutoStatus.FINAL
+    assert authorization_row(db, auth_id)[0] == "active"  # the gestor did not keep the suspension
+
+    other_driver, _, other_auth = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 2), driver_id=other_driver))
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    info = process.judge(db, gestor, auto.id, judgment(
+        "upheld", date(2026, 3, 19), extra_penalties=frozenset({Penalty.DRIVER_DEREGISTRATION})), info.version)
+    run_enforcement_jobs(db, date(2026, 4, 10))
+    assert authorization_row(db, other_auth)[0] == "revoked"
+    with db.session(write=False) as s:
+        driver = s.get(Driver, other_driver)
+        assert (driver.status, driver.deregistered_on) == ("deregistered", date(2026, 4, 7))
+    kinds = {p.kind for p in penalties.penalties_of(db, auto.id)}
+    assert kinds == {Penalty.REVOCATION.value, Penalty.DRIVER_DEREGISTRATION.value}
+
+
+def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):
+    fiscal, gestor, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
+    info = final_without_defense(db, fiscal, auto, date(2026, 3, 3))
+    assert authorization_row(db, auth_id)[0] == "suspended"
+    process.annul_auto(db, gestor, auto.id, "Identificação do condutor incorreta", info.version,
+                       on=date(2026, 4, 1))
+    assert authorization_row(db, auth_id)[0] == "active"
+    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2026, 4, 1)
+
+
+def test_art24_II_measures_are_recorded_and_released(db, people):
+    fiscal, gestor, atendente = people
+    driver_id, vehicle_id, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 2), driver_id=driver_id))
+    with pytest.raises(PermissionDenied):
+        penalties.record_measure(db, atendente, MeasureDraft(AdministrativeMeasure.VEHICLE_SEIZURE,
+                                                             date(2026, 3, 2), auto_id=auto.id))
+    seizure = penalties.record_measure(db, fiscal, MeasureDraft(
+        AdministrativeMeasure.VEHICLE_SEIZURE, date(2026, 3, 2), auto_id=auto.id, place="Pátio municipal"))
+    assert (seizure.driver_id, seizure.vehicle_id) == (driver_id, vehicle_id)  # taken from the auto
+    assert seizure.article == "Art. 24, II, d" and seizure.released_on is None
+    assert [m.id for m in penalties.list_measures(db, open_only=True)] == [seizure.id]
+    with pytest.raises(ValidationError):
+        penalties.release_measure(db, fiscal, seizure.id, date(2026, 3, 1), "", seizure.version)
+    released = penalties.release_measure(db, gestor, seizure.id, date(2026, 3, 12), "Veículo regularizado",
+                                         seizure.version)
+    assert released.released_on == date(2026, 3, 12) and "regularizado" in released.note
+    assert penalties.list_measures(db, open_only=True) == []
+    with pytest.raises(ConflictError):
+        penalties.release_measure(db, gestor, seizure.id, date(2026, 3, 13), "", released.version)
+    assert [m.id for m in autos.get_auto(db, auto.id).measures] == [seizure.id]
+
+
+def test_art28_removal_and_storage_costs_are_charged_to_the_driver(db, people):
+    fiscal, gestor, atendente = people
+    driver_id, vehicle_id, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 2), driver_id=driver_id))
+    removal = penalties.record_measure(db, fiscal, MeasureDraft(
+        AdministrativeMeasure.RETENTION_OR_REMOVAL, date(2026, 3, 2), auto_id=auto.id))
+    entry = penalties.charge_costs(db, atendente, removal.id, Decimal("187.52"), date(2026, 3, 5),
+                                   "Guincho e 3 diárias de pátio", removal.version)
+    assert entry.kind is EntryKind.COSTS and entry.infractor == Infractor.driver(driver_id)
+    assert entry.amount_reais == Decimal("187.52") and entry.upfm_value == UPFM_2026
+    assert entry.amount_upfm == Decimal("60.0016")  # 187,52 / 3,12525, four places half-up
+    assert ledger.balance(db, Infractor.driver(driver_id)) == Decimal("100.0016")
+    measure = penalties.list_measures(db, driver_id=driver_id)[0]
+    assert measure.cost_reais == Decimal("187.52")
+    with pytest.raises(StaleRecordError):
+        penalties.charge_costs(db, atendente, removal.id, Decimal("10"), date(2026, 3, 5), "x", removal.version)
+    notice = penalties.record_measure(db, fiscal, MeasureDraft(
+        AdministrativeMeasure.REGULARIZATION_NOTICE, date(2026, 3, 2), auto_id=auto.id))
+    with pytest.raises(ValidationError, match="remoção"):
+        penalties.charge_costs(db, atendente, notice.id, Decimal("10"), date(2026, 3, 5), "x", notice.version)
+
+
+def test_no_measure_on_a_cancelled_auto(db, people):
+    fiscal, gestor, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    autos.cancel_auto(db, gestor, auto.id, "erro", auto.version)
+    with pytest.raises(TransitionRefused):
+        penalties.record_measure(db, fiscal, MeasureDraft(AdministrativeMeasure.DOCUMENT_SEIZURE,
+                                                          date(2026, 3, 2), auto_id=auto.id))
