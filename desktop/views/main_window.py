@@ -38,12 +38,8 @@ MODULES: tuple[Module, ...] = (
     Module("vistorias", "Vistorias", "vistorias.svg", unavailable=(
         "Módulo Vistorias: ainda não disponível nesta versão. Será entregue com o agendador de vistorias "
         "(Art. 9, 15 e 16).")),
-    Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", unavailable=(
-        "Módulo Fiscalização: ainda não disponível nesta versão. Será entregue com os autos de infração, "
-        "notificações, defesas, recursos e julgamentos (Art. 19 a 27).")),
-    Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", unavailable=(
-        "Módulo Financeiro/ISSQN: ainda não disponível nesta versão. Será entregue com o extrato em UPFM, as "
-        "taxas, o ISSQN mensal por veículo e as guias de pagamento (Art. 10, 11 e 25).")),
+    Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
+    Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.ledger:FinancePage"),
     Module("plataformas", "Plataformas", "plataformas.svg", unavailable=(
         "Módulo Plataformas: ainda não disponível nesta versão. Será entregue com a importação das listas "
         "entregues a cada 60 dias e as requisições de dados às plataformas (Art. 4 a 6).")),
