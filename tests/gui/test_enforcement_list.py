@@ -86,3 +86,23 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     shoot(page, "enforcement_catalog.png")
     page.tabs.setCurrentIndex(0)
     shoot(page, "enforcement_page_list.png")
+
+
+def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(qtbot, db, people, register):
+    """The modules of the sidebar build the real pages; the infractor search goes through the register's
+    services (accent-insensitive: "joao" finds "João")."""
+    from desktop.views.enforcement import EnforcementPage
+    from desktop.views.ledger import FinancePage
+    from desktop.views.main_window import MainWindow
+
+    window = MainWindow(db, people.fiscal)
+    qtbot.addWidget(window)
+    page = window.open_module("fiscalizacao")
+    assert isinstance(page, EnforcementPage)
+    picker = page.list_screen.infractor_picker
+    picker.edit.setText("joao")
+    picker.search_now()
+    assert picker.matches() and "João da Silva" in picker.matches()[0]
+    finance = window.open_module("financeiro")
+    assert isinstance(finance, FinancePage)
+    assert "ainda não está disponível nesta versão" in finance.issqn_label.text()

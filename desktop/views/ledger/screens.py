@@ -208,6 +208,7 @@ class InfractorScreen(QWidget):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([460, 690])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
@@ -354,6 +355,7 @@ class DebtListScreen(QWidget):
             show_error(self, error)
             return 0
         QMessageBox.information(self, "Dívida ativa", f"{count} auto(s) inscrito(s) em dívida ativa.")
+        self.reload()
         bus.data_changed.emit("autos")
         bus.data_changed.emit("ledger")
         return count

@@ -1,0 +1,116 @@
+"""Issue 6 — Financeiro: the infractor's page and statement (extrato) at any date, the ledger screen over keyset
+pages, the overdue list and the list to send to dívida ativa (SPEC §3: append-only ledger in UPFM; Art. 25)."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
+from enforcement_fixtures import draw_up, make_final, shoot
+
+from desktop.views.ledger import FinancePage
+from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
+
+
+def final_with_payment(db, people, register):
+    """João: ART26-IV of 02/02/2026 made final, R$ 1.124,50 (10 UPFM) paid on 10/04/2026; Maria: ART26-I."""
+    from desktop.services import ledger
+
+    auto = make_final(db, people, draw_up(db, people.fiscal, "ART26-IV", date(2026, 2, 2),
+                                          driver_id=register.joao))
+    second = draw_up(db, people.fiscal, "ART26-IV", date(2026, 5, 4), driver_id=register.joao)
+    ledger.record_payment(db, people.atendente, ledger.PaymentDraft(auto_id=auto.id, paid_on=date(2026, 4, 10),
+                                                                    amount_reais=Decimal("1124.50"),
+                                                                    guide_number="0001/2026"))
+    other = draw_up(db, people.fiscal, "ART26-I", date(2026, 3, 9), driver_id=register.maria)
+    return auto, second, other
+
+
+def test_statement_of_an_infractor_at_any_date(qtbot, db, people, register, lookups):
+    """SPEC §3: any infractor's statement and balance at any date; the balance is computed, never stored."""
+    auto, second, _other = final_with_payment(db, people, register)
+    screen = InfractorScreen(db, people.atendente, lookups=lookups)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 650)
+    assert screen.lines.model.rowCount() == 0
+    screen.picker.edit.setText("joao")
+    screen.picker.search_now()
+    assert screen.page is not None and screen.page.name == "João da Silva"
+    assert [a.number for a in screen.recurrences.model.rows()] == [second.number]
+    assert {a.number for a in screen.autos.model.rows()} == {auto.number, second.number}
+
+    screen.set_until(date(2026, 3, 31))            # before the payment and the second auto
+    assert [line.entry.kind_label for line in screen.lines.model.rows()] == ["Multa (débito)"]
+    assert "Saldo em 31/03/2026: 30 UPFM" in screen.balance_label.text()
+
+    screen.set_until(date(2026, 4, 30))            # after the payment of 10 UPFM
+    balances = [line.balance for line in screen.lines.model.rows()]
+    assert balances == [Decimal(30), Decimal(20)]
+    assert "Saldo em 30/04/2026: 20 UPFM" in screen.balance_label.text()
+
+    screen.set_until(date(2026, 11, 1))            # with the second auto
+    assert screen.statement.balance_upfm == Decimal(50)
+    assert "R$ 5.622,50" in screen.balance_label.text()
+    assert screen.summary.text("Condutor") == "João da Silva"
+    shoot(screen, "ledger_infractor_statement.png")
+
+
+def test_ledger_screen_lists_entries_newest_first_with_totals(qtbot, db, people, register, lookups, qtmodeltester):
+    final_with_payment(db, people, register)
+    screen = LedgerScreen(db, people.gestor, lookups=lookups)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 600)
+    rows = screen.table.loaded_rows()
+    assert len(rows) == 4
+    assert rows[0].infractor_name == "Maria Conceição"          # the newest posted first
+    qtmodeltester.check(screen.table.model, force_py=True)
+    assert "4 lançamento(s)" in screen.totals_label.text() and "60 UPFM" in screen.totals_label.text()  # 30+30+10-10
+    from desktop.domain.ledger import EntryKind
+
+    screen.kind_combo.setCurrentIndex(screen.kind_combo.findData(EntryKind.PAYMENT))
+    assert [e.kind_label for e in screen.table.loaded_rows()] == ["Pagamento"]
+    assert "-10 UPFM" in screen.totals_label.text()
+    screen.kind_combo.setCurrentIndex(0)
+    screen.infractor_picker.edit.setText("maria")
+    screen.infractor_picker.search_now()
+    assert [e.infractor_name for e in screen.table.loaded_rows()] == ["Maria Conceição"]
+    shoot(screen, "ledger_entries.png")
+
+
+def test_overdue_and_divida_ativa_lists(qtbot, db, people, register, messages):
+    """A final fine past its payment term is overdue; once marked overdue it goes to dívida ativa (gestor)."""
+    from desktop.services import autos
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+
+    auto, _second, _other = final_with_payment(db, people, register)
+    overdue = DebtListScreen(db, people.gestor, "overdue")
+    qtbot.addWidget(overdue)
+    overdue.resize(1100, 500)
+    overdue.today_edit.setDate(date(2026, 11, 1))
+    assert [r.number for r in overdue.table.visible_rows()] == [auto.number]
+    assert overdue.table.visible_rows()[0].balance_upfm == Decimal(20)
+    assert "R$ 2.249,00" in overdue.total_label.text()
+    shoot(overdue, "ledger_overdue.png")
+
+    run_enforcement_jobs(db, date(2026, 11, 1))        # the daily job marks it "Vencido"
+    divida = DebtListScreen(db, people.gestor, "divida_ativa")
+    qtbot.addWidget(divida)
+    divida.resize(1100, 500)
+    divida.today_edit.setDate(date(2026, 11, 1))
+    assert [r.number for r in divida.table.visible_rows()] == [auto.number]
+    shoot(divida, "ledger_divida_ativa.png")
+    assert divida.send(all_rows=True) == 1
+    assert messages and "1 auto(s) inscrito(s)" in messages[-1][2]
+    assert str(autos.get_auto(db, auto.id).auto.status) == "divida_ativa"
+    assert divida.table.visible_rows() == []
+
+
+def test_finance_page_shows_the_ledger_and_says_issqn_is_not_in_this_version(qtbot, db, people, register,
+                                                                            lookups):
+    page = FinancePage(db, people.atendente, lookups=lookups)
+    qtbot.addWidget(page)
+    page.resize(1180, 760)
+    assert page.tab_titles() == ["Infrator e extrato", "Lançamentos", "Multas vencidas", "Dívida ativa"]
+    assert page.issqn_box.title() == "ISSQN (Art. 11)"
+    assert "ainda não está disponível nesta versão" in page.issqn_label.text()
+    shoot(page, "finance_page.png")
