@@ -29,12 +29,9 @@ class Module:
 
 
 MODULES: tuple[Module, ...] = (
-    Module("cadastros", "Cadastros", "cadastros.svg", unavailable=(
-        "Módulo Cadastros: ainda não disponível nesta versão. Será entregue com o cadastro de condutores, "
-        "veículos, locadores e plataformas, com a lista de documentos exigidos (Art. 8 e 12).")),
-    Module("autorizacoes", "Autorizações", "autorizacoes.svg", unavailable=(
-        "Módulo Autorizações: ainda não disponível nesta versão. Será entregue com o ciclo da autorização: "
-        "requerimento, análise, aprovação, taxa, renovação e numeração NNNN/AAAA (Art. 3, 8 e 10).")),
+    Module("cadastros", "Cadastros", "cadastros.svg", factory="desktop.views.registry:RegistryPage"),
+    Module("autorizacoes", "Autorizações", "autorizacoes.svg",
+           factory="desktop.views.authorizations:AuthorizationsPage"),
     Module("vistorias", "Vistorias", "vistorias.svg", unavailable=(
         "Módulo Vistorias: ainda não disponível nesta versão. Será entregue com o agendador de vistorias "
         "(Art. 9, 15 e 16).")),
