@@ -809,6 +809,53 @@ def print_attendance_list(db, actor: Actor, session_id: int) -> Issued:
                                 lambda meta: attendance.render(attendance.build_context(header, meta, **fields)))
 
 
+# ---------------------------------------------------------------------------------------------------- edital
+EDITAL_FORMS = {"notice_board": "II", "newspaper": "III", "official_gazette": "IV"}   # Art. 22, §1, II–IV
+
+
+def print_edital(db, actor: Actor, sent_on: date) -> Issued:
+    """The edital list of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`."""
+    from sqlalchemy import select
+
+    from desktop.models import Auto, AutoNotification, Driver, Platform, Vehicle
+    from desktop.reports import edital
+    from desktop.services.parameters import parameter_value_in
+    require_role(actor, *ISSUE_ROLES["edital"])
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        notes = list(s.scalars(select(AutoNotification).where(
+            AutoNotification.form.in_(tuple(EDITAL_FORMS)), AutoNotification.sent_on == sent_on)
+            .order_by(AutoNotification.auto_id)))
+        if not notes:
+            raise NotFound(f"Nenhuma notificação por edital (Art. 22, §1º, II a IV) com data de {fmt_date(sent_on)}.")
+        means = tuple(sorted({EDITAL_FORMS[n.form] for n in notes}, key=("II", "III", "IV").index))
+        rows, seen = [], set()
+        for note in notes:
+            if note.auto_id in seen:
+                continue
+            seen.add(note.auto_id)
+            auto = s.get(Auto, note.auto_id)
+            if auto.infractor_driver_id and note.addressee == "driver":
+                person = s.get(Driver, auto.infractor_driver_id)
+                name, document = person.name, person.cpf
+            else:
+                person = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
+                if person is None:
+                    person = s.get(Driver, auto.infractor_driver_id)
+                    name, document = person.name, person.cpf
+                else:
+                    name, document = person.legal_name, person.cnpj
+            plate = s.get(Vehicle, auto.vehicle_id).plate if auto.vehicle_id else ""
+            rows.append(edital.EditalRow(auto.number, name, document, plate, auto.code, auto.drawn_up_at.date(),
+                                         Decimal(auto.amount_reais)))
+        defense_days = int(parameter_value_in(s, "term.defense_days", sent_on))
+        fields = dict(means=means, publication_date=sent_on, defense_days=defense_days, rows=tuple(rows),
+                      signer_name=actor.full_name if actor.user_id is not None else "")
+        return issue_in_session(s, actor, "edital", RecordRef("auto", notes[0].auto_id),
+                                lambda meta: edital.render(edital.build_context(
+                                    header, meta, edital_number=meta.number, **fields)))
+
+
 # ---------------------------------------------------------------------------------------------------- platforms
 def print_data_request(db, actor: Actor, number: str) -> Issued:
     """The justified request for data to a platform (Art. 4), with the 24-hour term of §2 when it serves an
@@ -888,7 +935,7 @@ def check_sticker(db, text: str, today: date | None = None):
 
 # ---------------------------------------------------------------------------------------------------- dispatch
 PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement", "auto", "notice",
-                          "inspection", "attendance", "data_request")
+                          "inspection", "attendance", "data_request", "edital")
 
 
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page") -> Issued:
@@ -909,6 +956,8 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
         return print_autuacao_notice(db, actor, record_number)
     if kind == "data_request":
         return print_data_request(db, actor, record_number)
+    if kind == "edital":
+        return print_edital(db, actor, _parse_br_date(record_number))
     if kind in ("inspection", "attendance"):
         if not record_number.strip().isdigit():
             raise DesktopError(f"Informe o número interno (código) da {'vistoria' if kind == 'inspection' else 'turma'}"
@@ -922,6 +971,15 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
             f"de que esse documento depende ainda não são lançados pelo programa. Tipos disponíveis: "
             f"{', '.join(PRINTABLE_FROM_RECORDS)}.")
     raise DesktopError(f"Tipo de documento desconhecido: {kind!r}. Tipos: {', '.join(DOCUMENT_KINDS)}.")
+
+
+def _parse_br_date(text: str) -> date:
+    """'02/04/2026' → date(2026, 4, 2); the edital is chosen by the date of its publication."""
+    try:
+        return datetime.strptime(text.strip(), "%d/%m/%Y").date()
+    except ValueError:
+        raise DesktopError(f"Data inválida: {text!r}. Para o edital, informe a data de publicação (dd/mm/aaaa), "
+                           "por exemplo --id 02/04/2026.") from None
 
 
 def kinds_help() -> Sequence[str]:

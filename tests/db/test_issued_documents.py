@@ -254,8 +254,10 @@ def test_issue_document_archives_given_bytes_and_writes_the_audit_log(db, clerk)
 def test_print_kind_says_which_kinds_are_not_printable_from_records(db, clerk):
     from desktop.errors import DesktopError
     _seed(db)
-    with pytest.raises(DesktopError, match="não faz parte desta versão"):
+    with pytest.raises(DesktopError, match="data de publicação"):
         documents.print_kind(db, clerk, "edital", "0001/2026")
+    with pytest.raises(DesktopError, match="Tipo de documento desconhecido"):
+        documents.print_kind(db, clerk, "poster", "0001/2026")
     assert documents.print_kind(db, clerk, "sticker", "0007/2026").info.kind == "sticker"
 
 
@@ -276,8 +278,8 @@ def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys)
     copy = tmp_path / "copia.pdf"
     assert main(["print", "reprint", "--id", "0001/2026", "--out", str(copy), "--db", db.url]) == 0
     assert "2ª VIA" in text_of(copy.read_bytes())
-    assert main(["print", "edital", "--id", "0001/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
-    assert "não faz parte desta versão" in capsys.readouterr().err
+    assert main(["print", "edital", "--id", "02/04/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
+    assert "Nenhuma notificação por edital" in capsys.readouterr().err
     assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1
 
 
@@ -388,3 +390,24 @@ def test_art4_par2_data_request_from_row_with_24_hours(db, make_actor):
                      "até 17/03/2026 às 10:15", "Art. 4º, §2º", "placa do veículo", "origem e destino"):
         assert expected in text, expected
     assert "mapa do trajeto" not in text and "avaliação, pelo usuário" not in text
+
+
+def test_art22_par1_edital_from_notifications_by_edital(db, make_actor):
+    from desktop.models import Auto, AutoNotification
+    ids = _seed(db)
+    fiscal = make_actor(Role.FISCAL, username="fiscal3", full_name="Marcos Lima")
+    _seed_enforcement(db, ids, fiscal.user_id)
+    with db.session() as s:
+        auto = s.query(Auto).one()
+        s.add_all([AutoNotification(auto_id=auto.id, addressee="driver", form="notice_board", sent_on=date(2026, 4, 2)),
+                   AutoNotification(auto_id=auto.id, addressee="driver", form="official_gazette",
+                                    sent_on=date(2026, 4, 2)),
+                   AutoNotification(auto_id=auto.id, addressee="driver", form="direct", sent_on=date(2026, 3, 20))])
+    issued = documents.print_kind(db, fiscal, "edital", "02/04/2026")
+    text = text_of(issued.pdf)
+    for expected in ("EDITAL DE NOTIFICAÇÃO Nº " + issued.info.number, "Art. 22, §1º, II, IV", "02/04/2026",
+                     "0003/2026", "***.982.247-**", "QAB1D23", "R$ 166,50", "Total de autos relacionados: 1"):
+        assert expected in text, expected
+    assert "529.982.247-25" not in text
+    with pytest.raises(NotFound):
+        documents.print_kind(db, fiscal, "edital", "20/03/2026")     # direct notice is not an edital
