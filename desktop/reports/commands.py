@@ -39,6 +39,10 @@ def register(subparsers) -> None:
     p.add_argument("--layout", choices=("page", "sheet"), default=None,
                    help="adesivos: page = um por folha A4; sheet = 8 por folha de etiquetas (padrão: page para um, "
                         "sheet para o lote)")
+    p.add_argument("--notice", choices=("autuacao", "penalty", "regularization", "inspection_convocation",
+                                        "renewal_reminder"), default="autuacao", metavar="TIPO",
+                   help="notificação: autuacao ou penalty (--id do auto), regularization ou inspection_convocation "
+                        "(--id código da vistoria), renewal_reminder (--id da autorização); padrão: autuacao")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="lote de adesivos: processos para gerar os QR codes (padrão: 2)")
     p.set_defaults(func=cmd_print)
@@ -69,7 +73,8 @@ def cmd_print(args: argparse.Namespace) -> int:
                                                       workers=max(1, args.workers))
             what = f"{count} adesivo(s) pendente(s)"
         else:
-            issued = documents.print_kind(db, SYSTEM_ACTOR, args.kind, args.id, layout=args.layout or "page")
+            issued = documents.print_kind(db, SYSTEM_ACTOR, args.kind, args.id, layout=args.layout or "page",
+                                          notice_kind=args.notice)
             what = documents.DOCUMENT_KINDS[args.kind]
     finally:
         db.dispose()

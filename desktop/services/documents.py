@@ -734,6 +734,113 @@ def print_autuacao_notice(db, actor: Actor, auto_number: str) -> Issued:
                                     signer_name=signer)))
 
 
+NOTICE_KINDS = ("autuacao", "penalty", "regularization", "inspection_convocation", "renewal_reminder")
+
+
+def print_notice(db, actor: Actor, notice_kind: str, record_number: str) -> Issued:
+    """A notice by kind: autuação and penalty by auto number (Art. 22, 24–27); regularization and inspection
+    convocation by inspection code (Art. 16); renewal reminder by authorization number (Art. 3 §2)."""
+    if notice_kind == "autuacao":
+        return print_autuacao_notice(db, actor, record_number)
+    from desktop.reports import notices
+    require_role(actor, *ISSUE_ROLES["notice"])
+    signer = actor.full_name if actor.user_id is not None else ""
+    with db.session() as s:
+        header = _header_of(_settings(s))
+        if notice_kind == "penalty":
+            return _penalty_notice(s, actor, header, record_number, signer)
+        if notice_kind == "renewal_reminder":
+            from desktop.domain.dates import renewal_request_deadline
+            from desktop.services.holidays import calendar_in
+            d = _print_data(s, _authorization_row(s, record_number), with_photo=False)
+            recipient = notices.Recipient(d.driver_name, d.cpf, d.address, d.plate, d.number)
+            last_day = renewal_request_deadline(d.valid_until, calendar_in(s))
+            return issue_in_session(s, actor, "notice", RecordRef("authorization", d.authorization_id),
+                                    lambda meta: notices.render(notices.renewal_reminder(
+                                        header, meta, notice_number=meta.number, recipient=recipient,
+                                        valid_until=d.valid_until, last_timely_day=last_day, signer_name=signer)))
+        if notice_kind in ("regularization", "inspection_convocation"):
+            return _inspection_notice(s, actor, header, notice_kind, record_number, signer)
+    raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
+
+
+def _penalty_notice(s, actor, header, auto_number, signer) -> Issued:
+    from sqlalchemy import select
+
+    from desktop.models import AutoJudgment
+    from desktop.reports import notices
+    from desktop.services.parameters import parameter_value_in
+    d = _auto_data(s, auto_number)
+    judgment = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == d.auto_id)
+                        .order_by(AutoJudgment.id.desc()).limit(1))
+    from desktop.models import Auto
+    auto = s.get(Auto, d.auto_id)
+    if judgment is None or judgment.outcome == "annulled" or auto.payment_deadline is None:
+        raise ConflictError(f"O auto nº {d.number} ainda não tem penalidade aplicada com prazo de pagamento: a "
+                            "notificação de penalidade sai depois do julgamento (Art. 22; Art. 24).")
+    amount = d.amount
+    if judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
+        amount = (Decimal(judgment.reduced_upfm) * d.upfm_value).quantize(Decimal("0.01"))
+    appeal_days = int(parameter_value_in(s, "term.appeal_days", judgment.decided_on))
+    recipient = notices.Recipient(d.infractor_name, d.infractor_document, d.infractor_address, d.plate,
+                                  d.authorization_number)
+    return issue_in_session(s, actor, "notice", RecordRef("auto", d.auto_id),
+                            lambda meta: notices.render(notices.penalty(
+                                header, meta, notice_number=meta.number, recipient=recipient, auto_number=d.number,
+                                decision_date=judgment.decided_on, penalties=d.penalties, amount=amount,
+                                due_date=auto.payment_deadline, appeal_days=appeal_days,
+                                legal_basis=d.legal_basis, signer_name=signer)))
+
+
+def _inspection_notice(s, actor, header, notice_kind, inspection_code, signer) -> Issued:
+    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
+    from desktop.models import Authorization, Driver, Inspection, InspectionPlace, Platform, Vehicle
+    from desktop.reports import notices
+    if not str(inspection_code).strip().isdigit():
+        raise DesktopError("Informe o número interno (código) da vistoria, por exemplo --id 12.")
+    row = s.get(Inspection, int(inspection_code))
+    if row is None:
+        raise NotFound(f"Vistoria nº {inspection_code} não encontrada.")
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    auth = s.get(Authorization, row.authorization_id) if row.authorization_id else None
+    if auth is None:
+        raise ConflictError(f"A vistoria nº {inspection_code} não está ligada a uma autorização: não há condutor a "
+                            "notificar.")
+    driver = s.get(Driver, auth.driver_id)
+    address = ", ".join(p for p in (driver.address, driver.district, driver.city) if p)
+    recipient = notices.Recipient(driver.name, driver.cpf, address, vehicle.plate, auth.number or "")
+    ref = RecordRef("inspection", row.id)
+    if notice_kind == "regularization":
+        if row.result != "failed" or row.regularize_by is None:
+            raise ConflictError(f"A vistoria nº {inspection_code} não foi reprovada: não há o que regularizar "
+                                "(Art. 16, §2º).")
+        pending = tuple((INSPECTION_ITEMS_BY_KEY[i.item_key].label if i.item_key in INSPECTION_ITEMS_BY_KEY
+                         else i.item_key) + (f" — {i.note}" if i.note else "")
+                        for i in row.items if i.passed is False) or ("Pendências registradas no laudo",)
+        reference = f"Laudo de vistoria nº {row.id:04d}/{row.performed_at.year if row.performed_at else ''}"
+        return issue_in_session(s, actor, "notice", ref, lambda meta: notices.render(notices.regularization(
+            header, meta, notice_number=meta.number, recipient=recipient, reference=reference,
+            pending_items=pending, deadline=row.regularize_by, signer_name=signer)))
+    if row.scheduled_start is None or row.status != "scheduled":
+        raise ConflictError(f"A vistoria nº {inspection_code} não está agendada: a convocação precisa de data e "
+                            "hora marcadas (Art. 16, §1º).")
+    place = s.get(InspectionPlace, row.place_id) if row.place_id else None
+    place_text = " – ".join(p for p in (getattr(place, "name", None), getattr(place, "address", None)) if p) or "—"
+    try:
+        kind = InspectionKind(row.kind).label.lower()
+    except ValueError:
+        kind = row.kind
+    from sqlalchemy import select
+
+    from desktop.models import DriverPlatform
+    platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
+                                                                            DriverPlatform.until.is_(None))))
+    platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
+    return issue_in_session(s, actor, "notice", ref, lambda meta: notices.render(notices.inspection_convocation(
+        header, meta, notice_number=meta.number, recipient=recipient, scheduled_at=row.scheduled_start,
+        place=place_text, inspection_kind=kind, platform=platforms, signer_name=signer)))
+
+
 # ---------------------------------------------------------------------------------------------------- inspections
 def print_inspection_report(db, actor: Actor, inspection_id: int) -> Issued:
     """The laudo of a performed inspection (Art. 9, 15, 16), with the 5-day term when failed (Art. 16 §2)."""
@@ -938,7 +1045,8 @@ PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "stat
                           "inspection", "attendance", "data_request", "edital")
 
 
-def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page") -> Issued:
+def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page",
+               notice_kind: str = "autuacao") -> Issued:
     """`python -m desktop print KIND --id NUMBER`: issues and archives one document by the number users know."""
     if kind == "sticker":
         return print_sticker(db, actor, record_number, layout)
@@ -953,7 +1061,7 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
     if kind == "auto":
         return print_auto(db, actor, record_number)
     if kind == "notice":
-        return print_autuacao_notice(db, actor, record_number)
+        return print_notice(db, actor, notice_kind, record_number)
     if kind == "data_request":
         return print_data_request(db, actor, record_number)
     if kind == "edital":

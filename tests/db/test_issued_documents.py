@@ -411,3 +411,33 @@ def test_art22_par1_edital_from_notifications_by_edital(db, make_actor):
     assert "529.982.247-25" not in text
     with pytest.raises(NotFound):
         documents.print_kind(db, fiscal, "edital", "20/03/2026")     # direct notice is not an edital
+
+
+def test_notices_by_kind_from_rows(db, make_actor):
+    from desktop.models import Auto, AutoJudgment, Inspection
+    ids = _seed(db)
+    manager = make_actor(Role.GESTOR, username="gestora2", full_name="Gabriela Gestora")
+    inspection_id, _course = _seed_enforcement(db, ids, manager.user_id)
+    text = text_of(documents.print_notice(db, manager, "renewal_reminder", "0007/2026").pdf)
+    assert "AVISO DE VENCIMENTO" in text and "09/12/2026" in text and "31/12/2026" in text
+    text = text_of(documents.print_notice(db, manager, "regularization", str(inspection_id)).pdf)
+    assert "NOTIFICAÇÃO PARA REGULARIZAÇÃO" in text and "18/03/2026" in text and "Pneu dianteiro gasto" in text
+    with pytest.raises(ConflictError, match="não está agendada"):
+        documents.print_notice(db, manager, "inspection_convocation", str(inspection_id))
+    with db.session() as s:
+        s.add(Inspection(kind="annual", vehicle_id=ids["drivers"][0][1], authorization_id=ids["drivers"][0][2],
+                         status="scheduled", scheduled_start=datetime(2026, 12, 10, 9, 30, tzinfo=LOCAL_TZ),
+                         place_id=s.get(Inspection, inspection_id).place_id))
+        s.flush()
+        scheduled = s.query(Inspection).filter_by(status="scheduled").one().id
+    text = text_of(documents.print_notice(db, manager, "inspection_convocation", str(scheduled)).pdf)
+    assert "CONVOCAÇÃO PARA VISTORIA" in text and "10/12/2026 às 09:30" in text and "Art. 26, I" in text
+    with pytest.raises(ConflictError, match="julgamento"):
+        documents.print_notice(db, manager, "penalty", "0003/2026")
+    with db.session() as s:
+        auto = s.query(Auto).one()
+        auto.payment_deadline = date(2026, 5, 20)
+        s.add(AutoJudgment(auto_id=auto.id, decided_on=date(2026, 4, 20), decided_by=manager.user_id,
+                           outcome="partly_upheld", reduced_upfm=Decimal("20"), reasoning="Redução parcial."))
+    text = text_of(documents.print_notice(db, manager, "penalty", "0003/2026").pdf)
+    assert "NOTIFICAÇÃO DE PENALIDADE" in text and "20/05/2026" in text and "R$ 111,00" in text
