@@ -99,6 +99,12 @@ class Database:
         return Path(self._parsed.database)
 
     @property
+    def read_engine(self) -> Engine:
+        """The engine whose transactions only read: on SQLite a plain BEGIN, which never waits for a writer
+        (WAL)."""
+        return self._read_engine
+
+    @property
     def write_engine(self) -> Engine:
         """The engine whose transactions take SQLite's write lock at BEGIN (migrations, bulk imports)."""
         return self._write_engine

@@ -14,7 +14,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from desktop.db import Database
+from desktop.db import SQLITE_BUSY_TIMEOUT_MS, Database
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -33,7 +33,7 @@ def head() -> str:
 
 def current(db: Database) -> str | None:
     """The revision the database is at (None for an empty database)."""
-    with db.engine.connect() as conn:
+    with db.read_engine.connect() as conn:
         rev = MigrationContext.configure(conn).get_current_revision()
         conn.rollback()
     return rev
@@ -50,7 +50,7 @@ def backup_sqlite(db: Database, revision: str | None) -> Path | None:
     path = db.sqlite_path
     if path is None or not path.exists() or path.stat().st_size == 0:
         return None
-    probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
     try:
         objects = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     finally:
@@ -63,7 +63,7 @@ def backup_sqlite(db: Database, revision: str | None) -> Path | None:
     while target.exists():
         n += 1
         target = path.with_name(f"{path.stem}.antes-{revision or 'vazio'}-{stamp}-{n}.sqlite3")
-    source = sqlite3.connect(str(path))
+    source = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
     try:
         dest = sqlite3.connect(str(target))
         try:
@@ -90,24 +90,29 @@ def downgrade(db: Database, revision: str = "base") -> None:
     _run(db, lambda cfg: command.downgrade(cfg, revision))
 
 
+MIGRATION_LOCK_KEY = 0x4D494752  # "MIGR": pg_advisory_xact_lock key, so two desks starting at once take turns
+
+
 def _run(db: Database, action) -> None:
+    """Run an Alembic command inside ONE transaction that first takes the database's write lock, so two
+    programs starting at the same time migrate one after the other (the second then finds nothing to do)."""
     with db.write_engine.connect() as conn:
         if db.is_sqlite:
             # Batch migrations re-create tables; with foreign keys enforced that would cascade or fail.
             # The pragma only changes outside a transaction, so it goes to the driver connection first.
-            raw = conn.connection.driver_connection
-            raw.execute("PRAGMA foreign_keys=OFF")
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
         try:
+            conn.begin()  # SQLite: BEGIN IMMEDIATE (the write lock), see desktop.db
+            if db.is_postgresql:
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
             action(alembic_config(conn))
-            if conn.in_transaction():
-                conn.commit()
             if db.is_sqlite:
                 problems = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-                conn.rollback()
                 if problems:
                     raise RuntimeError(f"Migração deixou chaves estrangeiras quebradas: {problems[:5]}")
+            conn.commit()
         finally:
+            if conn.in_transaction():
+                conn.rollback()
             if db.is_sqlite:
-                if conn.in_transaction():
-                    conn.rollback()
                 conn.connection.driver_connection.execute("PRAGMA foreign_keys=ON")

@@ -72,7 +72,8 @@ def starts_with(column, prefix: str):
 
 class Searchable:
     """A stored, indexed `search_key` (folded text) so "joao" finds "João" on SQLite and PostgreSQL alike
-    with an index-backed prefix query (`starts_with(Driver.search_key, fold(typed))`). Subclasses name the source columns in
+    with an index-backed prefix query (`starts_with(Driver.search_key, fold(typed))`).
+    Subclasses name the source columns in
     `__search_fields__`; the key is refreshed before every insert and update.
     """
 

@@ -176,7 +176,8 @@ class Vehicle(Versioned, Created, Updated, Base):
         CheckConstraint("seats BETWEEN 1 AND 60", name="seats_range"),
         CheckConstraint("manufacture_year BETWEEN 1950 AND 2999", name="manufacture_year_range"),
         CheckConstraint("model_year BETWEEN manufacture_year AND manufacture_year + 1", name="model_year_range"),
-        CheckConstraint("ownership_mode NOT IN ('company_lease', 'individual_lease') OR lessor_id IS NOT NULL", name="leased_has_lessor"),
+        CheckConstraint("ownership_mode NOT IN ('company_lease', 'individual_lease') OR lessor_id IS NOT NULL",
+                        name="leased_has_lessor"),
         Index(None, "chassis"),
     )
 

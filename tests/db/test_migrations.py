@@ -174,3 +174,25 @@ def test_search_columns_compare_bytes_on_postgresql(empty_db):
     for column in ("drivers.search_key", "drivers.cpf", "vehicles.plate", "authorizations.number",
                    "autos.number", "platforms.search_key", "lessors.search_key"):
         assert rows[column] == "C", column
+
+
+def _open_and_report(url: str, start) -> str:
+    start.wait(timeout=60)
+    database = open_database(url)
+    try:
+        return migrate.current(database)
+    finally:
+        database.dispose()
+
+
+def test_two_programs_starting_at_once_migrate_one_after_the_other(empty_db):
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    with ctx.Manager() as manager:
+        start = manager.Barrier(2)
+        with ctx.Pool(2) as pool:
+            jobs = [pool.apply_async(_open_and_report, (empty_db.url, start)) for _ in range(2)]
+            revisions = [j.get(timeout=120) for j in jobs]
+    assert revisions == [migrate.head(), migrate.head()]
+    assert set(Base.metadata.tables) <= _tables(empty_db)
