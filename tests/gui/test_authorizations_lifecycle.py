@@ -125,8 +125,11 @@ def test_art12_approval_refused_with_the_missing_documents_shown_in_the_dialog(q
     ok, dialog = _confirm(detail, "approve")
     assert not ok
     shown = dialog.general.text()
+    assert dialog.general_area.isVisibleTo(dialog)
     assert "Art. 12, I" in shown and "CNH" in shown            # every problem at once, with its article
     assert detail.data.authorization.status == "in_analysis"
+    qtbot.addWidget(dialog)
+    dialog.show()
     shoot(dialog, "authorization_approve_refused")
     ok, refuse = _confirm(detail, "refuse")                     # the reason is required
     assert not ok and refuse.errors.is_invalid("reason")

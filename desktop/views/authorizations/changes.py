@@ -127,9 +127,12 @@ class ChangesScreen(PagedList):
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
         self.layout().itemAt(0).layout().insertWidget(0, self.new_button)
         self.set_widths((200, 90, 260, 95, 110, 100, 190, 60))
-        bus.data_changed.connect(lambda entity: entity in ("changes", "drivers", "vehicles", "autos")
-                                 and self.reload())
+        bus.data_changed.connect(self._data_changed)   # a bound method: disconnected when the screen dies
         self.apply_filter()
+
+    def _data_changed(self, entity: str) -> None:
+        if entity in ("changes", "drivers", "vehicles", "autos", "demo"):
+            self.reload()
 
     def new_change(self):
         dialog = change_dialog(self.db, self.actor, self)

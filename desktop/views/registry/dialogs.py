@@ -14,8 +14,8 @@ from datetime import date
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-                               QPlainTextEdit, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QLabel,
+                               QLineEdit, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget)
 
 from desktop.domain.problems import Problem
 from desktop.views.registry.fields import OptionalDateEdit, field_box, offer_reload
@@ -76,10 +76,17 @@ class ActionDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
         buttons.accepted.connect(self.confirm)
         buttons.rejected.connect(self.reject)
+        # A refusal may list many problems (every missing document with its article): they scroll.
+        self.general_area = QScrollArea(self)
+        self.general_area.setWidget(self.general)
+        self.general_area.setWidgetResizable(True)
+        self.general_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.general_area.setMaximumHeight(200)
+        self.general_area.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(intro_label)
         layout.addLayout(form)
-        layout.addWidget(self.general)
+        layout.addWidget(self.general_area)
         layout.addWidget(buttons)
 
     def _make(self, spec: FieldSpec, today: date | None) -> QWidget:
@@ -179,26 +186,34 @@ class ActionDialog(QDialog):
 
         values, problems = self.values()
         if problems:
-            self.errors.show(problems)
+            self._show(problems)
             return False
         try:
             self.result_value = self._submit(values)
         except ValidationError as error:
-            self.errors.show(error.problems)
+            self._show(error.problems)
             return False
         except StaleRecordError as error:
             offer_reload(self, error, self._on_stale or (lambda: None))
             self.reject()
             return False
         except DesktopError as error:
-            self.errors.clear()
-            self.general.setText(str(error))
-            self.general.setVisible(True)
+            self._show_general(str(error))
             return False
         except Exception as error:  # noqa: BLE001 — a database failure: shown, nothing lost
-            self.errors.clear()
-            self.general.setText(error_text(error))
-            self.general.setVisible(True)
+            self._show_general(error_text(error))
             return False
         self.accept()
         return True
+
+    def _show(self, problems) -> None:
+        self.errors.show(problems)
+        self.general_area.setVisible(not self.general.isHidden())
+        self.adjustSize()
+
+    def _show_general(self, text: str) -> None:
+        self.errors.clear()
+        self.general.setText(text)
+        self.general.setVisible(True)
+        self.general_area.setVisible(True)
+        self.adjustSize()
