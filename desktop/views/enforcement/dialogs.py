@@ -110,7 +110,7 @@ class NotificationDialog(AutoDialog):
         self.note_edit = QLineEdit(self)
         self.note_edit.setPlaceholderText("ex.: AR nº, edital nº, e-mail de …")
         self.add_field("addressee", "Destinatário:", self.addressee_combo)
-        self.add_field("form", "Forma (Art. 22, §1):", self.form_combo)
+        self.add_field("form", "Forma:", self.form_combo)
         self.add_field("sent_on", "Enviada em:", self.sent_edit)
         self.add_field("proof_joined_on", "Prova:", proof_row)
         self.add_field("proof", "Arquivo da prova:", self.proof_file)
@@ -458,6 +458,7 @@ class AutoReasonDialog(AutoDialog):
         super().__init__(db, actor, auto, title, parent, ok_text=ok_text)
         self._call = call
         self.set_intro(explanation)
+        self.buttons.button(self.buttons.StandardButton.Cancel).setText("Voltar")
         self.reason_edit = _text_edit(self, "Motivo (obrigatório)")
         self.add_field("reason", "Motivo:", self.reason_edit)
 

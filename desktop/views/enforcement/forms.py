@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -112,8 +113,9 @@ class StaleBanner(QWidget):
 
     def __init__(self, reload, parent=None):
         super().__init__(parent)
-        self.setStyleSheet("QWidget#stale { background: #fff4cc; border: 1px solid #e0b400; }")
         self.setObjectName("stale")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("QWidget#stale { background: #fff4cc; border: 1px solid #e0b400; }")
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         self.reload_button = QPushButton("Recarregar", self)

@@ -1,0 +1,109 @@
+"""Issue 6 — the remaining dialogs of the action bar: payment (Art. 13 XXI; credit at the debit's UPFM value),
+joining a proof later (Art. 22 §2), finality after the term, annulment de ofício (Art. 17); and a picture of each
+dialog for the eye."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
+from enforcement_fixtures import draw_up, make_final, shoot
+
+from desktop.domain import local_today
+from desktop.domain.penalties import NotificationForm
+from desktop.views.enforcement.detail import AutoDetailScreen
+
+
+def open_detail(qtbot, db, actor, auto_id):
+    screen = AutoDetailScreen(db, actor)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 720)
+    screen.show_auto(auto_id)
+    return screen
+
+
+def test_art13_xxi_payment_settles_the_auto(qtbot, db, people, register):
+    from desktop.services import ledger
+
+    auto = make_final(db, people, draw_up(db, people.fiscal, "ART26-I", date(2026, 3, 2), driver_id=register.maria))
+    screen = open_detail(qtbot, db, people.atendente, auto.id)
+    assert "payment" in screen.enabled_actions()
+    dialog = screen.dialog_for("payment")
+    qtbot.addWidget(dialog)
+    assert "10 UPFM = R$ 1.124,50" in dialog.intro.text()
+    dialog.amount_edit.setText("abc")
+    assert not dialog.save() and dialog.errors.is_invalid("amount_reais")
+    dialog.amount_edit.setText("1.124,50")
+    dialog.guide_edit.setText("0007/2026")
+    shoot(dialog, "dialog_payment.png")
+    assert dialog.save()
+    screen.after_dialog(dialog)
+    assert "Pago" in screen.title.text()
+    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert "payment" not in screen.enabled_actions()
+
+
+def test_art22_par2_proof_joined_later_starts_the_term(qtbot, db, people, register):
+    from desktop.services import process
+
+    today = local_today()
+    auto = draw_up(db, people.fiscal, "ART26-IV", today - timedelta(days=4), driver_id=register.joao)
+    process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
+        addressee="driver", form=NotificationForm.POST, sent_on=today - timedelta(days=3)), auto.version)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert "join_proof" in screen.enabled_actions()
+    dialog = screen.dialog_for("join_proof")
+    qtbot.addWidget(dialog)
+    dialog.joined_edit.setDate(today - timedelta(days=1))
+    shoot(dialog, "dialog_join_proof.png")
+    assert dialog.save()
+    screen.after_dialog(dialog)
+    assert "Notificado" in screen.title.text()
+    assert screen.amount_grid.text("Prova juntada em") == (today - timedelta(days=1)).strftime("%d/%m/%Y")
+
+
+def test_finalize_after_the_term_and_annul_de_oficio(qtbot, db, people, register):
+    from desktop.services import ledger, process
+
+    auto = draw_up(db, people.fiscal, "ART26-VI", date(2026, 3, 2), driver_id=register.joao)
+    notified = process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
+        addressee="driver", form=NotificationForm.DIRECT, sent_on=date(2026, 3, 3),
+        proof_joined_on=date(2026, 3, 3)), auto.version)
+    screen = open_detail(qtbot, db, people.gestor, auto.id)
+    assert {"finalize", "judge"} <= set(screen.enabled_actions())   # the defense term is over
+    dialog = screen.dialog_for("finalize")
+    qtbot.addWidget(dialog)
+    dialog.date_edit.setDate(notified.defense_deadline)              # still inside the term: refused
+    assert not dialog.save() and dialog.errors.is_invalid("on")
+    dialog.date_edit.setDate(notified.defense_deadline + timedelta(days=1))
+    shoot(dialog, "dialog_finalize.png")
+    assert dialog.save()
+    screen.after_dialog(dialog)
+    assert "Decisão definitiva" in screen.title.text()
+    assert "Decisão definitiva" in [t.what for t in screen.timeline.model.rows()]
+    assert "annul" in screen.enabled_actions()
+    annul = screen.dialog_for("annul")
+    qtbot.addWidget(annul)
+    annul.reason_edit.setPlainText("Erro de identificação do condutor reconhecido de ofício.")
+    shoot(annul, "dialog_annul.png")
+    assert annul.save()
+    screen.after_dialog(annul)
+    assert "Anulado" in screen.title.text()
+    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+
+
+def test_every_dialog_opens_in_portuguese(qtbot, db, people, register):
+    """A picture of the other dialogs (notification, defense, measure, cancel) with their labels."""
+    auto = draw_up(db, people.fiscal, "ART26-IV", local_today() - timedelta(days=2), driver_id=register.joao,
+                   platform_id=register.platform, vehicle_id=register.car)
+    screen = open_detail(qtbot, db, people.gestor, auto.id)
+    for key, name, must in (("notify", "dialog_notification.png", "Art. 22, §2"),
+                            ("defense", "dialog_defense.png", ""),
+                            ("measure", "dialog_measure.png", "Art. 28"),
+                            ("cancel", "dialog_cancel.png", "não é apagado")):
+        dialog = screen.dialog_for(key)
+        qtbot.addWidget(dialog)
+        dialog.adjustSize()
+        assert auto.number in dialog.windowTitle()
+        assert must in dialog.intro.text()
+        shoot(dialog, name)
