@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -89,6 +90,7 @@ class Database:
         # Write sessions run on an engine view whose option makes SQLite begin with BEGIN IMMEDIATE.
         self._write_engine = self.engine.execution_options(desktop_write=True)
         self._read_engine = self.engine.execution_options(desktop_write=False)
+        self._local = threading.local()
         self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
         self._read_sessions = sessionmaker(self._read_engine, expire_on_commit=False)
 
@@ -121,11 +123,21 @@ class Database:
     @contextmanager
     def session(self, write: bool = True) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back on any error. Database refusals come
-        out as typed errors (StaleRecordError, ConflictError) with Portuguese messages."""
+        out as typed errors (StaleRecordError, ConflictError) with Portuguese messages.
+
+        Do not open a write session inside another one (pass the open session to helpers instead): on SQLite
+        that is refused at once, on PostgreSQL the inner one may wait for the outer one's row locks."""
         from desktop.services.base import map_db_error
 
+        if write and self.is_sqlite and getattr(self._local, "writing", False):
+            # The outer session holds SQLite's only write lock: the inner BEGIN IMMEDIATE would wait for
+            # itself until the busy timeout. Fail at once, where the bug is.
+            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
+                               "passe a sessão aberta adiante em vez de abrir outra.")
         factory = self._write_sessions if write else self._read_sessions
         session = factory()
+        if write:
+            self._local.writing = True
         try:
             with session.begin():
                 yield session
@@ -135,6 +147,8 @@ class Database:
                 raise
             raise mapped from exc
         finally:
+            if write:
+                self._local.writing = False
             session.close()
 
     def dispose(self) -> None:

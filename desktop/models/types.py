@@ -4,8 +4,9 @@
   SQLite ISO text without offset, which is UTC by convention here) and returned in America/Cuiaba.
 - `Dec(scale)`: money, UPFM and rates as `Decimal`, never float. PostgreSQL keeps `NUMERIC(20, scale)`;
   SQLite has no decimal type (its NUMERIC affinity turns "0.10" into a binary float), so the value is kept as a
-  scaled 64-bit INTEGER (10.25 with scale 2 → 1025). SUM(), ORDER BY, =, <, + and - stay exact in SQL on both;
-  only multiplying two Dec columns inside SQL is wrong on SQLite — do that in Python.
+  scaled 64-bit INTEGER (10.25 with scale 2 → 1025). SUM(), ORDER BY, =, <, + and -, and multiplying by a
+  whole number stay exact in SQL on both; on SQLite, multiplying or dividing two Dec columns, dividing at all,
+  or comparing columns of different scales inside SQL is wrong — do that arithmetic in Python.
   Values are rounded half-up to `scale` digits on the way in, the same on both databases.
 - `JSONData`: JSON text on SQLite, JSONB on PostgreSQL.
 - `CodeString(n)`: text compared byte by byte — search keys, CPF, plates, RENAVAM, NNNN/AAAA numbers. On

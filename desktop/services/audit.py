@@ -75,15 +75,15 @@ def canonical_json(value: Any) -> str:
 
 
 def snapshot(obj, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The column values of an ORM object, for `before` / `after` (binary columns appear as their hash;
-    deferred columns not loaded are left out rather than loaded)."""
+    """The column values of an ORM object, for `before` / `after`. Binary columns appear as their hash; a
+    deferred (large) column that is not loaded is left out rather than read from the database."""
     state = sa_inspect(obj)
     result: dict[str, Any] = {}
     for attr in state.mapper.column_attrs:
         key = attr.key
-        if key in exclude or key in state.unloaded:
+        if key in exclude or (attr.deferred and key in state.unloaded):
             continue
-        result[key] = state.attrs[key].value
+        result[key] = getattr(obj, key)
     return result
 
 

@@ -101,3 +101,24 @@ def test_canonical_json_is_stable():
     a = audit.canonical_json({"b": Decimal("1.10"), "a": [date(2026, 1, 2)], "c": {"z", "y"}})
     b = audit.canonical_json({"c": {"y", "z"}, "a": [date(2026, 1, 2)], "b": Decimal("1.10")})
     assert a == b == '{"a":["2026-01-02"],"b":"1.10","c":["y","z"]}'
+
+
+def test_snapshot_of_a_record_feeds_before_and_after(db, admin_actor):
+    from desktop.models import Driver
+
+    with db.session() as s:
+        d = Driver(cpf="52998224725", name="Benedito Arruda", cnh_category="B", cnh_ear=True,
+                   birth_date=date(1980, 5, 17))
+        s.add(d)
+        s.flush()
+        before = audit.snapshot(d, exclude=("photo",))
+        d.phone = "(65) 3301-0000"
+        s.flush()
+        audit.record(s, admin_actor, "update", "driver", d.id, before, audit.snapshot(d))
+    with db.session(write=False) as s:
+        entry = s.scalars(select(AuditEntry)).one()
+    b, a = json.loads(entry.before), json.loads(entry.after)
+    assert b["birth_date"] == "1980-05-17" and b["version"] == 1 and b["phone"] is None
+    assert a["phone"] == "(65) 3301-0000" and a["version"] == 2
+    assert "photo" not in b
+    assert audit.verify(db).ok

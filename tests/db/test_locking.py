@@ -114,3 +114,48 @@ def test_user_roles_are_stored_and_a_role_change_moves_the_version(db, make_acto
         user = s.get(User, actor.user_id)
         assert user.roles == {Role.GESTOR}
         assert user.version == 2
+
+
+def test_nested_write_session_fails_at_once_on_sqlite_and_works_on_postgresql(db):
+    from datetime import date
+
+    from desktop.models import Holiday
+
+    if db.is_sqlite:
+        with pytest.raises(RuntimeError, match="Sessão de escrita aberta dentro de outra"):
+            with db.session():
+                with db.session():
+                    raise AssertionError("a segunda sessão de escrita não deveria abrir")
+    else:
+        with db.session() as outer:
+            outer.add(Holiday(day=date(2026, 7, 26), name="Aniversário do município"))
+            with db.session() as inner:
+                inner.add(Holiday(day=date(2026, 11, 20), name="Consciência Negra"))
+    # A read inside a write session is fine on both, and the flag is reset after an error.
+    with db.session() as s:
+        with db.session(write=False) as r:
+            assert r.scalars(select(Driver)).all() == []
+        s.add(Holiday(day=date(2026, 1, 2), name="Ponto facultativo"))
+    with db.session(write=False) as s:
+        assert len(s.scalars(select(Holiday)).all()) == (1 if db.is_sqlite else 3)
+
+
+def test_a_database_kept_busy_too_long_gives_a_portuguese_message():
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from desktop.errors import DesktopError
+    from desktop.services.base import map_db_error, translate_db_errors
+
+    busy = OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
+    mapped = map_db_error(busy)
+    assert isinstance(mapped, DesktopError)
+    assert "ocupado" in str(mapped)
+    with pytest.raises(DesktopError, match="ocupado") as raised:
+        with translate_db_errors():
+            raise busy
+    assert raised.value.__cause__ is busy
+    with pytest.raises(KeyError):
+        with translate_db_errors():
+            raise KeyError("não é erro de banco")
