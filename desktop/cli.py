@@ -214,10 +214,18 @@ def _open(args: argparse.Namespace, migrate: bool = True):
 
 
 def _cli_actor():
-    """The actor of commands run at the terminal: the system, with the operating-system login for the audit."""
-    from desktop.services.base import SYSTEM_ACTOR
+    """The actor of commands run at the terminal. Whoever can run them already holds the database file or its
+    server password, so the terminal acts with every role — but the audit log records the operating-system
+    login (`terminal:maria`), so an export of personal data still says who took it (SPEC §4, LGPD)."""
+    from desktop.domain.roles import Role
+    from desktop.services.base import Actor
 
-    return SYSTEM_ACTOR
+    try:
+        login = getpass.getuser()
+    except Exception:  # no login name in this environment (some services, containers)
+        login = "desconhecido"
+    return Actor(user_id=None, username=f"terminal:{login}"[:60], full_name=f"Linha de comando ({login})",
+                 roles=frozenset(Role))
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -309,6 +317,13 @@ def _ask(prompt: str) -> str:
         return ""
 
 
+def _secret(prompt: str) -> str:
+    try:
+        return getpass.getpass(prompt)
+    except EOFError:
+        return ""
+
+
 def cmd_users_add(args: argparse.Namespace) -> int:
     from desktop.domain.roles import Role
     from desktop.errors import ValidationError
@@ -320,8 +335,8 @@ def cmd_users_add(args: argparse.Namespace) -> int:
     roles_text = args.roles if args.roles is not None else _ask(f"Papéis ({', '.join(ROLE_NAMES)}): ")
     password = args.password
     if password is None:
-        password = getpass.getpass("Senha: ")
-        if getpass.getpass("Repita a senha: ") != password:
+        password = _secret("Senha: ")
+        if password and _secret("Repita a senha: ") != password:
             raise ValidationError([Problem("password", "As duas senhas digitadas não conferem.")])
     roles: set[Role] = set()
     for part in (r.strip().lower() for r in roles_text.split(",")):

@@ -87,6 +87,7 @@ class DemoSummary:
     created_admin: bool = False
     staff_password: str = DEMO_PASSWORD
     write_seconds: dict[str, float] = field(default_factory=dict)
+    admin_username: str = ADMIN_USERNAME
 
     def describe(self) -> str:
         labels = {
@@ -99,7 +100,7 @@ class DemoSummary:
         parts = [f"{self.counts[k]} {v}" for k, v in labels.items() if self.counts.get(k)]
         text = f"Semente {self.seed}: " + ", ".join(parts) + "."
         if self.created_admin:
-            text += f"\nAdministrador criado: {ADMIN_USERNAME} / {ADMIN_PASSWORD} (troque a senha)."
+            text += f"\nAdministrador criado: {self.admin_username} / {ADMIN_PASSWORD} (troque a senha)."
         text += f"\nEquipe de demonstração ({', '.join(u for u, _, _ in STAFF)}): senha {self.staff_password}."
         return text
 
@@ -213,6 +214,16 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
 
     if not setup.needs_setup(db):
         return
+    from desktop.errors import NotFound
+    from desktop.services.users import find_user
+
+    username = ADMIN_USERNAME
+    try:
+        find_user(db, username)
+        username = "admin.demo"        # a user "admin" exists already (created by `users add`)
+    except NotFound:
+        pass
+    summary.admin_username = username
     setup.initialize(
         db,
         setup.MunicipalityDraft(
@@ -222,7 +233,7 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
             address="Rua Cipriano Curvo, 450 — Centro, Chapada dos Guimarães–MT, CEP 78195-000",
             febraban_agreement="0421",
         ),
-        setup.AdminDraft(ADMIN_USERNAME, "Administrador da Demonstração", ADMIN_PASSWORD),
+        setup.AdminDraft(username, "Administrador da Demonstração", ADMIN_PASSWORD),
     )
     summary.created_admin = True
 
@@ -314,7 +325,7 @@ class _Loader:
                 self.s.add(user)
                 self.s.flush()
             ids[username] = user.id
-        admin = self.s.scalar(select(User.id).where(User.username == ADMIN_USERNAME))
+        admin = self.s.scalar(select(User.id).where(User.username == self.summary.admin_username))
         ids["admin"] = admin or ids["gabriela.gestora"]
         self.gestor = ids["gabriela.gestora"]
         self.clerks = [ids["ana.atendente"], ids["joao.atendente"]]
@@ -473,8 +484,9 @@ class _Loader:
     # ------------------------------------------------------------------------------------------- platforms
     def _platforms(self) -> None:
         rng, w = self.rng, self.w
-        taken = self._existing("SELECT cnpj FROM platforms")
-        cnpjs = [c for c in V.cnpjs(rng, len(V.PLATFORMS) + len(V.LESSOR_COMPANIES) + 8) if c not in taken]
+        taken = self._existing("SELECT cnpj FROM platforms") | self._existing("SELECT document_number FROM lessors")
+        wanted = len(V.PLATFORMS) + len(V.LESSOR_COMPANIES)
+        cnpjs = [c for c in V.cnpjs(rng, wanted + len(taken) + 8) if c not in taken]
         first = w.next_id("platforms")
         rows = []
         self.platform_ids = []
@@ -510,7 +522,7 @@ class _Loader:
         rng, w, n, today = self.rng, self.w, self.n, self.today
         taken = self._existing("SELECT cpf FROM drivers") | self._existing("SELECT document_number FROM lessors")
         n_lessor_people = max(1, n // 150)
-        cpfs = [c for c in V.cpfs(rng, n * 2 + n_lessor_people + 64) if c not in taken]
+        cpfs = [c for c in V.cpfs(rng, n * 2 + n_lessor_people + len(taken) + 64) if c not in taken]
         self.driver_cpfs = cpfs[:n]
         self.relative_cpfs = cpfs[n:2 * n]
         self.lessor_cpfs = cpfs[2 * n:2 * n + n_lessor_people]
@@ -611,8 +623,8 @@ class _Loader:
         rng, w, n, today = self.rng, self.w, self.n, self.today
         taken_plates = self._existing("SELECT plate FROM vehicles")
         taken_renavam = self._existing("SELECT renavam FROM vehicles")
-        plates = [p for p in V.plates(rng, n + 64) if p not in taken_plates][:n]
-        renavams = [r for r in V.renavams(rng, n + 64) if r not in taken_renavam][:n]
+        plates = [p for p in V.plates(rng, n + len(taken_plates) + 64) if p not in taken_plates][:n]
+        renavams = [r for r in V.renavams(rng, n + len(taken_renavam) + 64) if r not in taken_renavam][:n]
         ts = w.ts(self.now)
         # Lessors: companies (Art. 8 §3 III) and individuals (IV, at most 3 vehicles each).
         lessor_rows = []

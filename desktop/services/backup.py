@@ -70,10 +70,29 @@ def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
         args += ["--username", u.username]
     args += ["--dbname", u.database or "postgres"]
     env = dict(os.environ)
+    options = u.query.get("options")
+    if options:
+        # e.g. "-csearch_path=office" (the program's tables live in that schema): libpq reads PGOPTIONS.
+        env["PGOPTIONS"] = options if isinstance(options, str) else " ".join(options)
     if u.password is not None:
         env["PGPASSWORD"] = str(u.password)
     env.setdefault("PGCONNECT_TIMEOUT", "10")
     return args, env
+
+
+def pg_schema(url: str) -> str | None:
+    """The schema named by `options=-csearch_path=NAME` in the URL (a database shared by several programs)."""
+    from sqlalchemy.engine import make_url
+
+    options = make_url(url).query.get("options")
+    if not options:
+        return None
+    text = options if isinstance(options, str) else " ".join(options)
+    for part in text.replace("-c ", "-c").split():
+        if part.startswith("-csearch_path="):
+            first = part.split("=", 1)[1].split(",")[0].strip().strip('"')
+            return first or None
+    return None
 
 
 def _tool(name: str) -> str:
@@ -133,7 +152,9 @@ def _backup_postgresql(url: str, out: Path) -> BackupResult:
     args, env = libpq_args(url)
     tmp = out.with_name(out.name + ".parcial")
     tmp.unlink(missing_ok=True)
-    _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(tmp), *args], env, "pg_dump")
+    schema = pg_schema(url)
+    only = ["--schema", schema] if schema else []
+    _run([_tool("pg_dump"), "--format=custom", "--no-owner", *only, "--file", str(tmp), *args], env, "pg_dump")
     os.replace(tmp, out)
     return BackupResult(out, out.stat().st_size, "postgresql")
 

@@ -1,0 +1,168 @@
+"""The ops CLI (issue 2) run as the office would: `python3 -m desktop --db URL ...` in a separate process."""
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from desktop.db import Database, sqlite_url
+from desktop.services import auth
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, input_text: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "DESKTOP_DB_URL"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["LANG"] = "C.UTF-8"
+    return subprocess.run([sys.executable, "-m", "desktop", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, input=input_text, timeout=300)
+
+
+@pytest.fixture
+def fresh_url(db, tmp_path):
+    """An EMPTY database (no tables) of the same kind as `db`: a new SQLite file or a new PostgreSQL schema."""
+    if db.is_sqlite:
+        yield sqlite_url(tmp_path / "vazio.sqlite3")
+        return
+    from tests.db.conftest import pg_base_url, pg_url_with_schema
+
+    schema = f"cli_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(make_url(pg_base_url()), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield pg_url_with_schema(pg_base_url(), schema)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def test_migrate_creates_the_tables_then_is_idempotent(fresh_url):
+    first = run("--db", fresh_url, "migrate")
+    assert first.returncode == 0, first.stderr
+    assert "migrado de vazio para" in first.stdout
+    second = run("migrate", "--db", fresh_url)             # --db after the command works too
+    assert second.returncode == 0 and "já está na versão" in second.stdout
+
+
+def test_users_add_with_flags_and_errors(db):
+    ok = run("--db", db.url, "users", "add", "--username", "Rita.Fiscal", "--name", "Rita de Cássia",
+             "--roles", "fiscal,gestor", "--password", "senha-da-rita")
+    assert ok.returncode == 0, ok.stderr
+    assert "rita.fiscal" in ok.stdout
+    actor = auth.login(db, "rita.fiscal", "senha-da-rita")
+    assert {r.value for r in actor.roles} == {"fiscal", "gestor"}
+    dup = run("--db", db.url, "users", "add", "--username", "rita.fiscal", "--name", "Outra", "--roles", "fiscal",
+              "--password", "outra-senha-1")
+    assert dup.returncode == 1 and "Já existe" in dup.stderr
+    bad_role = run("--db", db.url, "users", "add", "--username", "joao", "--name", "João", "--roles", "prefeito",
+                   "--password", "senha-do-joao")
+    assert bad_role.returncode == 1 and "Papel desconhecido" in bad_role.stderr
+    listing = run("--db", db.url, "users", "list")
+    assert listing.returncode == 0 and "rita.fiscal" in listing.stdout
+    usage = run("--db", db.url, "users", "add", "--nao-existe")
+    assert usage.returncode == 2 and "argumentos não reconhecidos" in usage.stderr
+
+
+def test_users_add_prompts_for_what_is_missing(db):
+    done = run("--db", db.url, "users", "add", "--username", "caio", "--name", "Caio Prado", "--roles",
+               "atendente", input_text="")
+    # Without a terminal getpass reads the password from stdin: an empty one is refused in Portuguese.
+    assert done.returncode == 1 and "senha" in done.stderr.lower()
+
+
+def _tamper(db) -> None:
+    """Change one audit row behind the program's back (bypassing the append-only trigger)."""
+    with db.engine.begin() as conn:
+        if db.is_sqlite:
+            for (name,) in conn.exec_driver_sql(
+                    "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name='audit_entries'").all():
+                conn.exec_driver_sql(f'DROP TRIGGER "{name}"')
+        else:
+            conn.exec_driver_sql("SET LOCAL session_replication_role = replica")
+        conn.exec_driver_sql("UPDATE audit_entries SET username = 'intruso' WHERE id = "
+                             "(SELECT MIN(id) FROM audit_entries)")
+
+
+def test_audit_verify_exit_codes(db, admin_actor):
+    from desktop.services import users
+    from desktop.domain.roles import Role
+
+    for k in range(3):
+        users.create_user(db, admin_actor, users.UserDraft(f"pessoa{k}", f"Pessoa {k}", frozenset({Role.FISCAL}),
+                                                           "senha-qualquer-1"))
+    good = run("--db", db.url, "audit", "verify")
+    assert good.returncode == 0, good.stderr
+    assert "íntegro: 3 entradas" in good.stdout
+    _tamper(db)
+    broken = run("--db", db.url, "audit", "verify")
+    assert broken.returncode == 1
+    assert re.search(r"ROMPIDO na entrada nº \d+", broken.stderr)
+
+
+def test_export_csv_headers_and_brazilian_dates(db, tmp_path):
+    demo = run("--db", db.url, "demo", "--drivers", "25", "--seed", "5")
+    assert demo.returncode == 0, demo.stderr
+    assert "Dados de demonstração carregados em" in demo.stdout
+    assert "concluído: 9/9" in demo.stderr                   # progress lines
+    out = tmp_path / "autorizacoes.csv"
+    done = run("--db", db.url, "export", "authorizations", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    with open(out, encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.reader(fh, delimiter=";"))
+    header = rows[0]
+    for name in ("Número", "Situação", "Condutor", "CPF", "Placa", "Válida até"):
+        assert name in header
+    valid = header.index("Válida até")
+    assert any(re.fullmatch(r"\d{2}/\d{2}/\d{4}", r[valid]) for r in rows[1:])
+    autos = tmp_path / "autos.xlsx"
+    assert run("--db", db.url, "export", "autos", "--out", str(autos)).returncode == 0
+    assert autos.stat().st_size > 0
+    wrong = run("--db", db.url, "export", "condutores", "--out", str(out))
+    assert wrong.returncode == 2
+
+
+def test_backup_and_restore_round_trip(db, tmp_path):
+    if db.is_postgresql and shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump não instalado")
+    assert run("--db", db.url, "users", "add", "--username", "antes", "--name", "Antes", "--roles", "fiscal",
+               "--password", "senha-antes-1").returncode == 0
+    out = tmp_path / ("copia.sqlite3" if db.is_sqlite else "copia.dump")
+    saved = run("--db", db.url, "backup", "--out", str(out))
+    assert saved.returncode == 0, saved.stderr
+    assert "Cópia gravada" in saved.stdout
+    assert run("--db", db.url, "users", "add", "--username", "depois", "--name", "Depois", "--roles", "fiscal",
+               "--password", "senha-depois-1").returncode == 0
+    db.dispose()
+    restored = run("--db", db.url, "restore", str(out))
+    assert restored.returncode == 0, restored.stderr
+    listing = run("--db", db.url, "users", "list").stdout
+    assert "antes" in listing and "depois" not in listing
+    not_a_backup = tmp_path / "x.sqlite3"
+    not_a_backup.write_text("nada")
+    refused = run("--db", db.url, "restore", str(not_a_backup))
+    assert refused.returncode == 1 and refused.stderr.startswith("Erro:")
+
+
+def test_demo_reproducible_by_seed_through_the_cli(db, fresh_url, tmp_path):
+    assert run("--db", fresh_url, "migrate").returncode == 0
+    for url in (db.url, fresh_url):
+        done = run("--db", url, "demo", "--drivers", "30", "--seed", "99")
+        assert done.returncode == 0, done.stderr
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    assert run("--db", db.url, "export", "authorizations", "--out", str(a)).returncode == 0
+    assert run("--db", fresh_url, "export", "authorizations", "--out", str(b)).returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    again = run("--db", db.url, "demo", "--drivers", "5")
+    assert again.returncode == 1 and "--force" in again.stderr
