@@ -256,3 +256,46 @@ def test_authorization_list_model_passes_qtmodeltester(qtmodeltester, db, staff,
     model.set_query(ListQuery())
     assert model.rowCount() == 1
     qtmodeltester.check(model, force_py=True)
+
+
+def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_history(qtbot, db, staff):
+    a = _active(db, staff, today() - timedelta(days=20))
+    new = make_vehicle(db, staff.clerk, n=7, year=today().year)
+    page = _page(qtbot, db, staff.clerk)
+    detail = page.authorizations.open_detail(a.id)
+    dialog = detail.action_dialog("substitute")
+    dialog.widget("vehicle").search_now(new.plate_display)
+    assert dialog.widget("vehicle").value() == new.id
+    assert not dialog.confirm() and dialog.errors.is_invalid("reason")     # the reason is required
+    dialog.set_value("reason", "Venda do veículo anterior")
+    assert dialog.confirm(), dialog.general.text()
+    detail.after_action("substitute")
+    info = detail.data.authorization
+    assert info.number == a.number and info.status == "impeded" and info.plate_display == new.plate_display
+    assert {v.id for v in detail.data.vehicles} >= {a.vehicle_id, new.id}
+    substitution = [e for e in detail.data.events if e.kind == "substitution"][0]
+    assert substitution.old_plate_display and substitution.new_plate_display == new.plate_display
+    assert "inspection" in detail.enabled_actions()
+    ok, inspection = _confirm(detail, "inspection", approved=False)
+    assert not ok and inspection.errors.is_invalid("note")              # a failure says why (Art. 16, §2)
+    ok, _ = _confirm(detail, "inspection", approved=True)
+    assert ok and detail.data.authorization.status == "active"
+    detail.tabs.setCurrentIndex(2)
+    shoot(page, "authorization_substitution_vehicles")
+
+
+def test_art9_par1_waiver_by_the_gestor_then_fee_activates(qtbot, db, staff, registered, messages):
+    from desktop.services import authorizations
+
+    driver, vehicle = registered
+    a = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
+    a = authorizations.start_analysis(db, staff.clerk, a.id, a.version)
+    a = authorizations.approve_authorization(db, staff.gestor, a.id, a.version)
+    page = _page(qtbot, db, staff.gestor)
+    detail = page.authorizations.open_detail(a.id)
+    assert not detail.buttons["inspection"].isEnabled()               # the gestor is not a vistoriador
+    ok, _ = _confirm(detail, "waive", reason="Veículo zero quilômetro, vistoriado pela concessionária")
+    assert ok and "Vistoria dispensada em" in detail.facts.text()
+    ok, fee = _confirm(detail, "fee", guide_number="DAM-7", amount=Decimal("1124.50"))
+    assert ok, fee.general.text()
+    assert detail.data.authorization.status == "active" and detail.data.authorization.number

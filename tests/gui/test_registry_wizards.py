@@ -312,3 +312,21 @@ def populated(db, staff):
     make_driver(db, staff.clerk, n=3, name="José Pereira")
     vehicle = make_vehicle(db, staff.clerk)
     return platform, joao, vehicle
+
+
+def test_checklist_line_with_validity_before_issue_blocks_the_page(qtbot, db, staff):
+    wizard = _driver_wizard(qtbot, db, staff.clerk)
+    _fill_personal(wizard, qtbot)
+    wizard.next()
+    _fill_cnh(wizard, qtbot)
+    wizard.next()
+    _tick_all(wizard)
+    row = wizard.checklist_page.rows["tax_clearance"]
+    row.issued_edit.set_value(today() - timedelta(days=2))
+    row.expires_edit.set_value(today() - timedelta(days=10))
+    wizard.next()
+    assert wizard.currentId() == 2
+    assert "anterior à data de emissão" in row.problem_label.text() and "Art. 8, §1, II" in row.problem_label.text()
+    row.expires_edit.set_value(today() + timedelta(days=30))
+    wizard.next()
+    assert wizard.currentId() == 3

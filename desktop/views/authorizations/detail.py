@@ -67,7 +67,9 @@ class AuthorizationDetailPage(DetailFrame):
         data_layout.addWidget(self.info)
         data_layout.addStretch(1)
         self.events = RecordTable(EVENT_COLUMNS, self, filter_placeholder="Filtrar o histórico…")
-        self.vehicles = RecordTable(VEHICLE_COLUMNS, self, show_filter=False)
+        current = Column("Nesta autorização", lambda r: "Atual" if self.data is not None
+                         and r.id == self.data.authorization.vehicle_id else "Substituído (Art. 8, §2)")
+        self.vehicles = RecordTable(VEHICLE_COLUMNS + (current,), self, show_filter=False)
         self.problems = QLabel(self)
         self.problems.setWordWrap(True)
         self.problems.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -105,7 +107,7 @@ class AuthorizationDetailPage(DetailFrame):
                                             else "") if x)),
             ("Motivo da decisão", a.decision_reason or ""),
             ("Apresentar o veículo até (Art. 9)", _d(a.presentation_deadline)),
-            ("Taxa paga em", " ".join(x for x in (_d(a.fee_paid_on), f"guia {a.fee_guide_number}"
+            ("Taxa paga em", ", ".join(x for x in (_d(a.fee_paid_on), f"guia {a.fee_guide_number}"
                                                   if a.fee_guide_number else "",
                                                   format_brl(a.fee_amount) if a.fee_amount is not None else "")
                                       if x)),

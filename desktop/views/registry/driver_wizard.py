@@ -85,6 +85,7 @@ class PersonalPage(QWizardPage):
         layout.addLayout(form)
         layout.addWidget(self.general)
         self.registerField("name*", self.name_edit)
+        self.cpf_edit.textChanged.connect(lambda _t: self.completeChanged.emit())
 
     def isComplete(self) -> bool:
         return super().isComplete() and not self.cpf_edit.is_empty()
@@ -187,8 +188,8 @@ class ChecklistRow(QFrame):
         grid.addWidget(self.number_edit, 1, 3)
         grid.addWidget(QLabel("Emissão:", self), 1, 4)
         grid.addWidget(self.issued_edit, 1, 5)
-        grid.addWidget(self.checked_label, 2, 0)
-        grid.addWidget(self.file_label, 2, 1, 1, 3)
+        grid.addWidget(self.checked_label, 2, 0, 1, 3)
+        grid.addWidget(self.file_label, 2, 3)
         grid.addWidget(QLabel("Validade:", self), 2, 4)
         grid.addWidget(self.expires_edit, 2, 5)
         grid.addWidget(self.problem_label, 3, 0, 1, 6)
@@ -309,6 +310,21 @@ class ChecklistPage(QWizardPage):
 
     def initializePage(self) -> None:
         self.wizard().validate_now()
+
+    def validatePage(self) -> bool:
+        """Missing or expired items do not block the register (they block the approval); a line whose own
+        dates are wrong (validity before issue, issue in the future) does."""
+        from desktop.services.drivers import driver_data_problems
+
+        wizard = self.wizard()
+        blocking = [p for p in driver_data_problems(wizard.draft()) if p.field in self.rows]
+        if blocking:
+            problems = wizard.validate_now()
+            for key, row in self.rows.items():
+                mine = [p for p in blocking if p.field == key]
+                if mine:
+                    row.show_problems(mine + [p for p in problems if p.field == key and p not in mine])
+        return not blocking
 
     def entries(self) -> tuple:
         return tuple(row.entry() for row in self.rows.values())

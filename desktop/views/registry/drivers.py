@@ -127,7 +127,8 @@ class DriverDetailPage(DetailFrame):
         self.info.set_items([
             ("CPF", d.cpf_display), ("Nome", d.name), ("Nascimento", _date(d.birth_date)),
             ("Telefone", d.phone or ""), ("E-mail", d.email or ""), ("Endereço", address),
-            ("CEP", d.zip_code or ""), ("CNH", d.cnh_number or ""), ("Categoria", d.cnh_category or ""),
+            ("CEP", f"{d.zip_code[:5]}-{d.zip_code[5:]}" if d.zip_code and len(d.zip_code) == 8
+                    else d.zip_code or ""), ("CNH", d.cnh_number or ""), ("Categoria", d.cnh_category or ""),
             ("Validade da CNH", _date(d.cnh_expiry)), ("Observação EAR", _yes_no(d.cnh_ear)),
             ("NIT (INSS)", d.nit or ""), ("Situação", d.status_label),
             ("Descadastrado em", _date(d.deregistered_on)), ("Motivo", d.deregistration_reason or ""),
