@@ -97,6 +97,9 @@ def test_art14_sticker_is_issued_archived_with_sha256_and_linked_to_the_authoriz
     assert documents.archived_bytes(db, "0001/2026") == issued.pdf
     second = documents.print_credential(db, clerk, "0007/2026")
     assert second.info.number == "0002/2026"                       # no gaps, no repeats
+    listed = documents.list_issued(db, "authorization", ids["drivers"][0][2])
+    assert [(d.number, d.kind) for d in listed] == [("0002/2026", "credential"), ("0001/2026", "sticker")]
+    assert listed[1].sha256 == issued.info.sha256 and listed[0].kind_label.startswith("Credencial")
 
 
 def test_reprint_is_the_archived_bytes_with_the_2a_via_stamp_never_a_new_rendering(db, clerk):
@@ -112,6 +115,10 @@ def test_reprint_is_the_archived_bytes_with_the_2a_via_stamp_never_a_new_renderi
     with db.session(write=False) as s:
         row = s.query(IssuedDocument).one()
         assert row.copies == 2 and row.pdf == issued.pdf            # the archive never changes
+    with db.session() as s:                                          # a tampered archive is refused
+        s.query(IssuedDocument).one().pdf = issued.pdf + b"%"
+    with pytest.raises(ConflictError, match="integridade"):
+        documents.reprint(db, clerk, issued.info.number)
     with pytest.raises(NotFound):
         documents.reprint(db, clerk, "9999/2026")
 
