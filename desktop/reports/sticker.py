@@ -6,7 +6,7 @@ crop marks. A batch of 1,000 stickers is one PDF: `render` (one process) or `ren
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -66,9 +66,11 @@ def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequ
     return StickerContext(header, meta, items, layout)
 
 
-def render(ctx: StickerContext, workers: int = 1) -> bytes:
+def render(ctx: StickerContext, workers: int = 1,
+           on_page: Callable[[int, int], None] | None = None) -> bytes:
     """The PDF of all stickers. `workers=2` encodes the QR codes in two processes (the slow part: segno is pure
-    Python); the drawing stays in this process, so the bytes are the same as with one worker."""
+    Python); the drawing stays in this process, so the bytes are the same as with one worker.
+    `on_page(done, total)` is called after each page (progress; an exception raised there stops the batch)."""
     import io
 
     from desktop.reports import _pdf
@@ -102,6 +104,8 @@ def render(ctx: StickerContext, workers: int = 1) -> bytes:
             c.restoreState()
             _pdf.draw_page_label(c, f"Adesivo {index} de {total}")
             c.showPage()
+            if on_page is not None:
+                on_page(index, total)
     else:
         gap_x, gap_y = 6 * mm, 7 * mm
         grid_w = SHEET_COLS * w + (SHEET_COLS - 1) * gap_x
@@ -123,6 +127,8 @@ def render(ctx: StickerContext, workers: int = 1) -> bytes:
                 c.restoreState()
             _pdf.draw_page_label(c, f"Folha {sheet + 1} de {sheets} — {total} adesivo(s)")
             c.showPage()
+            if on_page is not None:
+                on_page(sheet + 1, sheets)
     c.save()
     return buffer.getvalue()
 

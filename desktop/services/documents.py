@@ -401,17 +401,30 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
         settings = _settings(s)
         header, key = _header_of(settings), _signing_key(settings)
         rows = _print_data_many(s, numbers)
-        if progress:
-            progress(len(rows) // 3, len(rows), "Assinando e desenhando os adesivos…")
         items = [sticker.StickerData(d.number, d.plate, d.valid_until, _vehicle_line(d)) for d in rows]
+        on_page = None
+        if progress:
+            progress(0, len(rows), f"Assinando {len(rows)} adesivo(s)…")
+            on_page = lambda done, pages: progress(  # noqa: E731
+                min(len(rows), done * len(rows) // max(pages, 1)), len(rows), f"Página {done} de {pages}…")
         issued = issue_in_session(
             s, actor, "sticker", RecordRef("authorization", rows[0].authorization_id),
-            lambda meta: sticker.render(sticker.build_context(header, meta, items, key, layout), workers=workers))
+            lambda meta: sticker.render(sticker.build_context(header, meta, items, key, layout), workers=workers,
+                                        on_page=on_page))
         for d in rows:
             _record_sticker_event(s, actor, d.authorization_id, d.status, issued.info.number, issued.info.issued_at)
         if progress:
             progress(len(rows), len(rows), f"{len(rows)} adesivo(s) no documento nº {issued.info.number}.")
         return issued
+
+
+def pending_stickers_job(state, db, actor: Actor, layout: str = "sheet", workers: int = 2) -> Issued:
+    """The batch of pending stickers as a background job (desktop.tasks: `Task(pending_stickers_job, db, actor)`):
+    progress per page; "Cancelar" stops it before the commit, so no number is spent and nothing is recorded."""
+    def progress(done: int, total: int, text: str) -> None:
+        state.progress(done, total, text)
+        state.check()
+    return print_pending_stickers(db, actor, layout=layout, workers=workers, progress=progress)
 
 
 def print_credential(db, actor: Actor, number: str) -> Issued:

@@ -448,3 +448,38 @@ def test_notices_by_kind_from_rows(db, make_actor):
                            outcome="partly_upheld", reduced_upfm=Decimal("20"), reasoning="Redução parcial."))
     text = text_of(documents.print_notice(db, manager, "penalty", "0003/2026").pdf)
     assert "NOTIFICAÇÃO DE PENALIDADE" in text and "20/05/2026" in text and "R$ 111,00" in text
+
+
+class _FakeState:
+    """The TaskState protocol of desktop.tasks without Qt: progress, and a cancel after `stop_after` calls."""
+
+    class Cancelled(Exception):
+        pass
+
+    def __init__(self, stop_after=None):
+        self.calls, self.stop_after = [], stop_after
+
+    def progress(self, done, total=0, text=""):
+        self.calls.append((done, total, text))
+
+    def check(self):
+        if self.stop_after is not None and len(self.calls) >= self.stop_after:
+            raise self.Cancelled()
+
+
+def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk):
+    from desktop.services.numbering import peek_last
+    _seed(db)
+    cancelled = _FakeState(stop_after=2)
+    with pytest.raises(_FakeState.Cancelled):
+        documents.pending_stickers_job(cancelled, db, clerk, layout="page", workers=1)
+    assert documents.pending_sticker_numbers(db) == ["0007/2026", "0008/2026", "0009/2026"]
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).count() == 0 and peek_last(s, "document", datetime.now().year) == 0
+    state = _FakeState()
+    issued = documents.pending_stickers_job(state, db, clerk, layout="page", workers=1)
+    assert issued.info.number.startswith("0001/")
+    assert state.calls[0][0] == 0 and state.calls[-1][:2] == (3, 3)
+    assert any("Página 3 de 3" in text for _d, _t, text in state.calls)
+    assert f"documento nº {issued.info.number}" in state.calls[-1][2]
+    assert documents.pending_sticker_numbers(db) == []
