@@ -331,11 +331,14 @@ def _record_sticker_event(s, actor: Actor, authorization_id: int, status: str, d
                              act_number=document_number))
 
 
-def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta, layout: str = "page"):
+def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta | None = None,
+                              layout: str = "page"):
     """The sticker context (desktop.reports.sticker.StickerContext) of an active authorization, signed with
-    the municipality's key: for a preview before issuing (the archive is written by `print_sticker`)."""
+    the municipality's key: for a preview before issuing (the archive is written by `print_sticker`, which
+    gives the document its number). Without `meta`, the footer says "prévia"."""
     from desktop.reports import sticker
     require_role(actor, *ISSUE_ROLES["sticker"])
+    meta = meta or DocumentMeta("prévia (não emitido)", now(), actor.full_name)
     with db.session(write=False) as s:
         settings = _settings(s)
         data = _print_data(s, _authorization_row(s, number), with_photo=False)

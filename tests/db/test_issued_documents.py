@@ -181,6 +181,8 @@ def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(d
     payload = documents.sticker_for_authorization(db, clerk, "0007/2026", meta).items[0].qr_payload
     today = date(2026, 11, 29)
     assert documents.check_sticker(db, payload, today).status == VALID
+    preview = documents.sticker_for_authorization(db, clerk, "0007/2026")
+    assert preview.meta.number.startswith("prévia") and preview.items[0].plate == "QAB1D23"
     assert documents.check_sticker(db, payload.replace("QAB1D23", "QAB9D99"), today).status == FORGED
     with db.session() as s:
         auth = s.query(Authorization).filter_by(number="0007/2026").one()
