@@ -845,9 +845,12 @@ _PLATE_START = re.compile(r"^[A-Za-z]{3}-?\d")
 
 
 def _text_filter(text: str):
+    """The list's text as a condition on the authorizations table alone (drivers and vehicles as IN-subqueries
+    answered by their indexes), so the count needs no join."""
     raw = (text or "").strip()
     if not raw:
         return None
+    by_driver = lambda cond: Authorization.driver_id.in_(select(Driver.id).where(cond))  # noqa: E731
     match = _NUMBER.match(raw)
     if match and "/" in raw:
         seq, year = match.group(1), match.group(2) or ""
@@ -856,11 +859,12 @@ def _text_filter(text: str):
     if digits.isdigit():
         if len(digits) <= 4:
             return or_(prefix_range(Authorization.number, digits.zfill(4) if len(digits) == 4 else digits),
-                       prefix_range(Driver.cpf, digits))
-        return prefix_range(Driver.cpf, digits)
+                       by_driver(prefix_range(Driver.cpf, digits)))
+        return by_driver(prefix_range(Driver.cpf, digits))
     if _PLATE_START.match(raw):
-        return prefix_range(Vehicle.plate, only_alphanumerics(raw))
-    return prefix_range(Driver.search_key, search_terms(raw))
+        return Authorization.vehicle_id.in_(select(Vehicle.id).where(
+            prefix_range(Vehicle.plate, only_alphanumerics(raw))))
+    return by_driver(prefix_range(Driver.search_key, search_terms(raw)))
 
 
 def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str] | None = None,
@@ -870,21 +874,27 @@ def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str
     (accent- and case-insensitive)."""
     require_reader(actor)
     offset, limit = check_page(offset, limit)
-    stmt = (select(Authorization, Driver.name, Vehicle.plate)
-            .join(Driver, Driver.id == Authorization.driver_id)
-            .join(Vehicle, Vehicle.id == Authorization.vehicle_id))
+    conditions = []
     condition = _text_filter(text)
     if condition is not None:
-        stmt = stmt.where(condition)
+        conditions.append(condition)
     statuses = [S(x).value for x in statuses] if statuses else []
     if statuses:
-        stmt = stmt.where(Authorization.status.in_(statuses))
+        conditions.append(Authorization.status.in_(statuses))
+    stmt = (select(Authorization.id, Authorization.number, Authorization.status, Authorization.driver_id,
+                   Authorization.protocol_date, Authorization.valid_until, Driver.name, Vehicle.plate)
+            .join(Driver, Driver.id == Authorization.driver_id)
+            .join(Vehicle, Vehicle.id == Authorization.vehicle_id)
+            .where(*conditions))
     with db.session(write=False) as s:
         result = s.execute(stmt.order_by(*order_by(AUTHORIZATION_SORTS, sort, descending, Authorization.id))
                            .offset(offset).limit(limit)).all()
-        total = len(result) if offset == 0 and len(result) < limit else count(s, stmt)
+        if offset == 0 and len(result) < limit:
+            total = len(result)
+        else:
+            total = count(s, select(Authorization.id).where(*conditions))
         rows = tuple(AuthorizationRow(
-            id=a.id, number=a.number, status=a.status, status_label=_label(a.status), driver_id=a.driver_id,
-            driver_name=name, plate_display=format_plate(plate), protocol_date=a.protocol_date,
-            valid_until=a.valid_until) for a, name, plate in result)
+            id=r.id, number=r.number, status=r.status, status_label=_label(r.status), driver_id=r.driver_id,
+            driver_name=r.name, plate_display=format_plate(r.plate), protocol_date=r.protocol_date,
+            valid_until=r.valid_until) for r in result)
         return Page(rows, total, offset, limit)

@@ -43,6 +43,7 @@ from desktop.services.search import (
     audit_timeline,
     check_page,
     contains,
+    capped_count,
     count,
     digits_query,
     get_or_404,
@@ -316,13 +317,16 @@ def _info(session: Session, d: Driver) -> DriverInfo:
 def _live_authorizations(session: Session, column, ids: list[int]) -> dict[int, tuple[int, str | None, str]]:
     if not ids:
         return {}
+    # The status is filtered here, not in SQL: with the statuses as bound parameters a planner without
+    # statistics may pick the status index and scan most of the table (measured on SQLite: 100 ms instead of
+    # 0.2 ms); the driver_id / vehicle_id index answers a page's 50 ids at once.
     rows = session.execute(
-        select(column, Authorization.id, Authorization.number, Authorization.status)
-        .where(column.in_(ids), Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))).all()
-    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+        select(column, Authorization.id, Authorization.number, Authorization.status).where(column.in_(ids))).all()
+    return {r[0]: (r[1], r[2], r[3]) for r in rows if r[3] in LIVE_AUTHORIZATION_STATUSES}
 
 
 def driver_rows(session: Session, drivers) -> tuple[DriverRow, ...]:
+    """Rows for Driver objects or for result rows with id, name, cpf, phone and status."""
     from desktop.domain import AuthorizationStatus
 
     drivers = list(drivers)
@@ -589,17 +593,25 @@ DRIVER_SORTS = {
 
 
 def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
-                 descending: bool = False, offset: int = 0, limit: int = 50) -> Page[DriverRow]:
-    """One page of drivers. Digits → CPF prefix; otherwise name prefix on the folded key ("joao" finds "João");
-    when the prefix finds nothing, a word anywhere in the name ("silva" finds "João da Silva")."""
+                 descending: bool = False, offset: int = 0, limit: int = 50, anywhere: bool = True
+                 ) -> Page[DriverRow]:
+    """One page of drivers, answered by indexes:
+    - digits → CPF prefix (the CPF index; with the default sort the page is ordered by CPF, which that index
+      gives for free — ordering 10,000 CPF matches by name costs ≈ 60 ms on SQLite);
+    - otherwise the name's prefix on the folded key ("joao" finds "João", "conceicao" finds "Conceição");
+    - when the prefix finds nothing and `anywhere`, a word anywhere in the name ("silva" finds "João da Silva"):
+      a scan, so its total is counted only up to FALLBACK_COUNT_CAP (`Page.exact` False beyond it)."""
     require_reader(actor)
     offset, limit = check_page(offset, limit)
-    ordering = order_by(DRIVER_SORTS, sort, descending, Driver.id)
-    base = select(Driver)
-    if status:
-        base = base.where(Driver.status == status)
     digits = digits_query(text)
     term = search_terms(text)
+    if digits and sort == "name":
+        sort = "cpf"
+    ordering = order_by(DRIVER_SORTS, sort, descending, Driver.id)
+    # Only the row's columns (not whole Driver entities): the page is built in a few milliseconds.
+    base = select(Driver.id, Driver.name, Driver.cpf, Driver.phone, Driver.status)
+    if status:
+        base = base.where(Driver.status == status)
     with db.session(write=False) as s:
         if digits:
             stmt = base.where(prefix_range(Driver.cpf, digits))
@@ -607,12 +619,21 @@ def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, so
             stmt = base.where(prefix_range(Driver.search_key, term))
         else:
             stmt = base
-        rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).scalars().all()
-        if not rows and offset == 0 and term and not digits:
+        rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).all()
+        exact = True
+        fallback = False
+        if not rows and term and not digits and anywhere and (offset == 0 or text):
+            fallback = True
             stmt = base.where(contains(Driver.search_key, term))
-            rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).scalars().all()
+            rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).all()
         if offset == 0 and len(rows) < limit:
             total = len(rows)
+        elif fallback:
+            total = capped_count(s, stmt, FALLBACK_COUNT_CAP)
+            exact = total < FALLBACK_COUNT_CAP
         else:
             total = count(s, stmt)
-        return Page(driver_rows(s, rows), total, offset, limit)
+        return Page(driver_rows(s, rows), total, offset, limit, exact)
+
+
+FALLBACK_COUNT_CAP = 1000

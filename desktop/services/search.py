@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.formatting import format_date
@@ -40,6 +40,7 @@ class Page(Generic[T]):
     total: int
     offset: int = 0
     limit: int = 50
+    exact: bool = True  # False: `total` is a lower bound (a scan counted up to a cap)
 
     @property
     def has_more(self) -> bool:
@@ -106,7 +107,16 @@ def order_by(sorts: Mapping[str, Any], sort: str, descending: bool, tiebreak) ->
 
 
 def count(session: Session, statement) -> int:
-    return session.execute(select(func.count()).select_from(statement.order_by(None).subquery())).scalar_one()
+    """How many rows a list's statement matches: `SELECT count(*) FROM ... WHERE ...` (no subquery, so the
+    planner counts over the same index the filter uses)."""
+    return session.execute(statement.with_only_columns(func.count(), maintain_column_froms=True)
+                           .order_by(None)).scalar_one()
+
+
+def capped_count(session: Session, statement, cap: int) -> int:
+    """min(matches, cap): the count of a scan stops at the cap."""
+    inner = statement.with_only_columns(literal_column("1"), maintain_column_froms=True).order_by(None).limit(cap)
+    return session.execute(select(func.count()).select_from(inner.subquery())).scalar_one()
 
 
 def user_names(session: Session, ids: Iterable[int | None]) -> dict[int, str]:

@@ -334,11 +334,14 @@ def vehicle_rows(session: Session, vehicles) -> tuple[VehicleRow, ...]:
     ids = [v.id for v in vehicles]
     live: dict[int, tuple[int, str | None, str]] = {}
     if ids:
-        for vid, aid, number, name in session.execute(
-                select(Authorization.vehicle_id, Authorization.id, Authorization.number, Driver.name)
+        # status filtered in Python, so the vehicle_id index is used (see drivers._live_authorizations)
+        for vid, aid, number, name, status in session.execute(
+                select(Authorization.vehicle_id, Authorization.id, Authorization.number, Driver.name,
+                       Authorization.status)
                 .join(Driver, Driver.id == Authorization.driver_id)
-                .where(Authorization.vehicle_id.in_(ids), Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))):
-            live[vid] = (aid, number, name)
+                .where(Authorization.vehicle_id.in_(ids))):
+            if status in LIVE_AUTHORIZATION_STATUSES:
+                live[vid] = (aid, number, name)
     rows = []
     for v in vehicles:
         a = live.get(v.id)
