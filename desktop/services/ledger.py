@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from desktop.domain.dates import local_today
+from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.ledger import LedgerEntry as DomainEntry
 from desktop.domain.ledger import entry_problems
@@ -59,8 +59,10 @@ class Infractor:
         return "Condutor" if self.kind == "driver" else "Plataforma"
 
 
-@dataclass(frozen=True, slots=True)
-class EntryInfo:
+class EntryInfo(NamedTuple):
+    """A posted entry as the screens and reports see it. An immutable named tuple, like Beancount's entries (STYLE):
+    a statement builds thousands of them, and a tuple is built several times faster than a frozen dataclass."""
+
     id: int
     kind: EntryKind
     kind_label: str
@@ -260,11 +262,41 @@ def _entry_columns():
             Auto.number, E.reverses_id, E.guide_number, E.reason, E.infractor_driver_id, E.infractor_platform_id)
 
 
+_KINDS = {k.value: (k, k.label) for k in EntryKind}
+
+
 def _entry(r, name: str | None = None) -> EntryInfo:
-    kind = EntryKind(r[1])
+    kind, label = _KINDS[r[1]]
     infractor = Infractor("driver", r[12]) if r[12] is not None else Infractor("platform", r[13])
-    return EntryInfo(r[0], kind, kind.label, r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11] or "",
+    return EntryInfo(r[0], kind, label, r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11] or "",
                      infractor, name if name is not None else (r[14] if len(r) > 14 else "") or "")
+
+
+def _sqlite_moment(text: str) -> datetime:
+    """models.types.AwareDateTime's SQLite form (UTC, no offset) → aware local date-time."""
+    return datetime.fromisoformat(text + "+00:00").astimezone(TIMEZONE)
+
+
+def _fast_statement_rows(session, infractor: Infractor, until: date):
+    """The statement's rows read through Core, the three decimal columns fetched raw and scaled here (the stored
+    forms of models.types.Dec: scaled integers on SQLite, NUMERIC on PostgreSQL). Same values as the ORM path,
+    several times faster for an infractor with thousands of entries."""
+    from sqlalchemy import BigInteger, Numeric, String, select, type_coerce
+
+    from desktop.models import Auto
+    from desktop.models import LedgerEntry as E
+
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    raw = BigInteger() if sqlite else Numeric(asdecimal=True)
+    day = type_coerce(E.effective_on, String()) if sqlite else E.effective_on
+    moment = type_coerce(E.posted_at, String()) if sqlite else E.posted_at
+    stmt = (select(E.id, E.kind, day, moment, type_coerce(E.amount_upfm, raw),
+                   type_coerce(E.upfm_value, raw), type_coerce(E.amount_reais, raw), E.auto_id, Auto.number,
+                   E.reverses_id, E.guide_number, E.reason)
+            .outerjoin(Auto, Auto.id == E.auto_id)
+            .where(_infractor_clause(infractor), E.effective_on <= until)
+            .order_by(E.effective_on, E.id))
+    return session.connection().execute(stmt).all(), sqlite
 
 
 def entries_of_auto(session, auto_id: int) -> tuple[EntryInfo, ...]:
@@ -330,28 +362,32 @@ def auto_balance(db, auto_id: int) -> Decimal:
 def statement(db, actor, infractor: Infractor, until: date | None = None) -> Statement:
     """The extrato of any infractor at any date (SPEC §3): its entries dated on or before `until` (default
     today) in date order, the running balance and the balance in UPFM and in reais."""
-    from sqlalchemy import select
-
-    from desktop.models import Auto
-    from desktop.models import LedgerEntry as E
     from desktop.services.base import require_role
 
     require_role(actor, *READER_ROLES)
     until = until or local_today()
     with db.session(write=False) as s:
         name, document = infractor_identity(s, infractor)
-        rows = s.execute(select(*_entry_columns()).outerjoin(Auto, Auto.id == E.auto_id)
-                         .where(_infractor_clause(infractor), E.effective_on <= until)
-                         .order_by(E.effective_on, E.id)).all()
-    entries = tuple(_entry(r, name) for r in rows)
+        rows, scaled = _fast_statement_rows(s, infractor, until)
+    entries = []
     running: list[Decimal] = []
     total = ZERO
     total_reais = ZERO
-    for e in entries:
-        total += e.amount_upfm
-        total_reais += e.amount_reais
+    kinds = _KINDS
+    day, moment = date.fromisoformat, _sqlite_moment
+    for r in rows:
+        kind, label = kinds[r[1]]
+        if scaled:  # SQLite: Dec columns are scaled integers, dates ISO text, date-times UTC text (models.types)
+            upfm, value, reais = Decimal(r[4]).scaleb(-4), Decimal(r[5]).scaleb(-6), Decimal(r[6]).scaleb(-2)
+            on, at = day(r[2]), moment(r[3])
+        else:
+            upfm, value, reais, on, at = r[4], r[5], r[6], r[2], r[3]
+        total += upfm
+        total_reais += reais
         running.append(total)
-    return Statement(infractor, name, document, until, entries, tuple(running), total, total_reais)
+        entries.append(EntryInfo(r[0], kind, label, on, at, upfm, value, reais, r[7], r[8], r[9], r[10],
+                                 r[11] or "", infractor, name))
+    return Statement(infractor, name, document, until, tuple(entries), tuple(running), total, total_reais)
 
 
 def ledger_page(db, actor, filter: LedgerFilter = LedgerFilter(), after: int | None = None,  # noqa: A002
