@@ -6,7 +6,6 @@ import this module inside their `render` functions, so the GUI's start-up never 
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape
@@ -299,9 +298,6 @@ def spacer(height_mm: float) -> Spacer:
 
 
 # ---------------------------------------------------------------- QR code: segno matrix drawn as one path
-_DARK_RUN = re.compile(rb"\x01+")
-
-
 def qr_matrix(payload: str, error: str = "m", mask: int | None = None) -> tuple:
     import segno
     return segno.make(payload, error=error, micro=False, boost_error=False, mask=mask).matrix
@@ -315,13 +311,8 @@ def qr_unit_path(payload: str, error: str = "m", mask: int | None = None) -> tup
 
 
 def matrix_unit_path(matrix) -> tuple[int, str]:
-    n = len(matrix)
-    ops = []
-    for r, row in enumerate(matrix):
-        y = n - 1 - r
-        ops.extend(["%d %d %d 1 re" % (m.start(), y, m.end() - m.start()) for m in _DARK_RUN.finditer(bytes(row))])
-    ops.append("f")
-    return n, "\n".join(ops)
+    from desktop.reports.qrfast import unit_path
+    return unit_path(matrix)
 
 
 def qr_unit_paths(payloads: list[str], error: str = "m", mask: int | None = None) -> list[tuple[int, str]]:
@@ -329,8 +320,8 @@ def qr_unit_paths(payloads: list[str], error: str = "m", mask: int | None = None
     desktop.reports.qrfast — the same matrices as segno, checked against it, ~7× less CPU."""
     if mask is None:
         return [qr_unit_path(payload, error, mask) for payload in payloads]
-    from desktop.reports.qrfast import batch_matrices
-    return [matrix_unit_path(matrix) for matrix in batch_matrices(payloads, error, mask)]
+    from desktop.reports.qrfast import unit_paths
+    return unit_paths(payloads, error, mask)
 
 
 def draw_qr_path(c: Canvas, qr: tuple[int, str], x: float, y: float, size: float) -> None:

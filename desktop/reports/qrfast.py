@@ -13,6 +13,7 @@ checked again on its first payload; any other shape (another length, version or 
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # (version, level) → (EC codewords per block, [data codewords of each block]) — ISO/IEC 18004 table 9.
@@ -300,3 +301,24 @@ def batch_matrices(payloads: list[str], level: str = "m", mask: int = 4) -> list
         else:
             out.append(segno.make(payload, error=level, micro=False, boost_error=False, mask=mask).matrix)
     return out
+
+
+_DARK_RUN = re.compile(rb"\x01+")
+
+
+def unit_path(matrix) -> tuple[int, str]:
+    """(modules per side, PDF path operators) for the dark modules in module units, origin at the lower left:
+    each horizontal run of dark modules is one rectangle, and the whole set is filled at once ("f")."""
+    n = len(matrix)
+    ops = []
+    for r, row in enumerate(matrix):
+        y = n - 1 - r
+        ops.extend(["%d %d %d 1 re" % (m.start(), y, m.end() - m.start()) for m in _DARK_RUN.finditer(bytes(row))])
+    ops.append("f")
+    return n, "\n".join(ops)
+
+
+def unit_paths(payloads: list[str], level: str = "m", mask: int = 4) -> list[tuple[int, str]]:
+    """The paths of many payloads — the work a sticker batch sends to other processes (no ReportLab here, so a
+    spawned worker starts fast)."""
+    return [unit_path(matrix) for matrix in batch_matrices(payloads, level, mask)]

@@ -134,16 +134,21 @@ def render(ctx: StickerContext, workers: int = 1,
 
 
 def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
-    from desktop.reports import _pdf
+    """QR paths of all payloads; with workers > 1 (and a batch worth it) the second half goes to a spawned
+    process while this one encodes the first half. Spawn, not fork: the GUI process has Qt threads, and Windows
+    only spawns anyway; the worker imports only desktop.reports.qrfast and segno."""
+    from desktop.reports import qrfast
     if workers <= 1 or len(payloads) < 200:
-        return _pdf.qr_unit_paths(payloads, QR_ERROR, QR_MASK)
+        return qrfast.unit_paths(payloads, QR_ERROR, QR_MASK)
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     step = (len(payloads) + workers - 1) // workers
     chunks = [payloads[i:i + step] for i in range(0, len(payloads), step)]
-    with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
-        results = pool.map(_pdf.qr_unit_paths, chunks, [QR_ERROR] * len(chunks), [QR_MASK] * len(chunks))
-        return [qr for chunk in results for qr in chunk]
+    with ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(qrfast.unit_paths, chunk, QR_ERROR, QR_MASK) for chunk in chunks[1:]]
+        first = qrfast.unit_paths(chunks[0], QR_ERROR, QR_MASK)
+        return first + [qr for future in futures for qr in future.result()]
 
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
