@@ -308,12 +308,21 @@ _DARK_RUN = re.compile(rb"\x01+")
 
 def unit_path(matrix) -> tuple[int, str]:
     """(modules per side, PDF path operators) for the dark modules in module units, origin at the lower left:
-    each horizontal run of dark modules is one rectangle, and the whole set is filled at once ("f")."""
+    each horizontal run of dark modules is a rectangle, grown downwards while the rows below repeat the same run,
+    and the whole set is filled at once ("f") — one path per code."""
     n = len(matrix)
     ops = []
+    open_runs: dict[tuple[int, int], int] = {}     # (first, end) column span → first row of the rectangle
     for r, row in enumerate(matrix):
-        y = n - 1 - r
-        ops.extend(["%d %d %d 1 re" % (m.start(), y, m.end() - m.start()) for m in _DARK_RUN.finditer(bytes(row))])
+        current = {}
+        for m in _DARK_RUN.finditer(bytes(row)):
+            span = m.span()
+            current[span] = open_runs.pop(span, r)
+        for (first, end), top in open_runs.items():
+            ops.append("%d %d %d %d re" % (first, n - r, end - first, r - top))
+        open_runs = current
+    for (first, end), top in open_runs.items():
+        ops.append("%d 0 %d %d re" % (first, end - first, n - top))
     ops.append("f")
     return n, "\n".join(ops)
 

@@ -45,3 +45,19 @@ def test_reed_solomon_of_the_iso_example():
     # error correction A5 24 D4 C1 ED 36 C7 87 2C 55
     data = [0x10, 0x20, 0x0C, 0x56, 0x61, 0x80, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11]
     assert qrfast._rs_remainder(data, 10) == [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55]
+
+
+def test_qr_path_covers_exactly_the_dark_modules():
+    keys = generate_keypair()
+    payload = sign_sticker(keys.private_bytes, "0001/2026", "ABC1D23", date(2026, 12, 31))
+    matrix = qrfast.batch_matrices([payload])[0]
+    n, code = qrfast.unit_path(matrix)
+    painted = [[0] * n for _ in range(n)]
+    for op in code.splitlines()[:-1]:
+        x, y, w, h, name = op.split()
+        assert name == "re"
+        for row in range(n - int(y) - int(h), n - int(y)):
+            for col in range(int(x), int(x) + int(w)):
+                painted[row][col] += 1
+    assert painted == [list(row) for row in matrix]           # every dark module once, no light one
+    assert code.endswith("\nf") and code.count(" re") < sum(map(sum, matrix))
