@@ -444,6 +444,18 @@ def _assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None) ->
         penalty_text=result.penalty_text, window_start=result.window_start, assessment=result)
 
 
+def reassess_in(session, auto) -> Assessment:
+    """What the law proposes for a stored auto that has no stored proposal (rows imported or loaded in bulk):
+    the same `assess` over the debtor's final autos, the auto itself left out."""
+    from desktop.services.catalog import catalog_entries_in
+    from desktop.services.parameters import parameter_value_in
+
+    on = auto.drawn_up_at.astimezone(TIMEZONE).date()
+    priors = [p for p, _ in priors_in(session, debtor_of(auto), exclude_auto_id=auto.id)]
+    window = int(parameter_value_in(session, "recurrence.window_months", on))
+    return assess(auto.code, on, priors, window, catalog=catalog_entries_in(session))
+
+
 def preview_assessment(db, draft: AutoDraft) -> AssessmentView:
     """What `domain.assess` proposes for the draft given the debtor's final autos, with the amount in UPFM and in
     reais at the UPFM value of the auto's year (half-up). Writes nothing."""
@@ -460,7 +472,7 @@ def preview_assessment(db, draft: AutoDraft) -> AssessmentView:
 
 def auto_info_in(session, auto) -> AutoInfo:
     from desktop.domain.documents import format_plate
-    from desktop.models import Authorization, Driver, Platform, User, Vehicle
+    from desktop.models import Authorization, Driver, InfractionCode, Platform, User, Vehicle
     from desktop.services.ledger import auto_balance_in
 
     driver = session.get(Driver, auto.infractor_driver_id) if auto.infractor_driver_id else None
@@ -470,10 +482,13 @@ def auto_info_in(session, auto) -> AutoInfo:
     agent = session.get(User, auto.agent_id) if auto.agent_id else None
     status = AutoStatus(auto.status)
     assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
-    article = assessment.articles[0] if assessment and assessment.articles else ""
+    code_row = session.get(InfractionCode, auto.infraction_code_id)
+    article = code_row.article if code_row is not None else (assessment.articles[0] if assessment else "")
+    severity = Severity(code_row.severity) if code_row is not None else (
+        assessment.severity if assessment else Severity.LEVE)
     return AutoInfo(
         id=auto.id, number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place, code=auto.code,
-        article=article, severity=assessment.severity if assessment else Severity.LEVE,
+        article=article, severity=severity,
         art13_item=auto.art13_item, description=auto.description,
         driver_id=auto.infractor_driver_id, driver_name=driver.name if driver else "",
         platform_id=auto.infractor_platform_id,
@@ -666,11 +681,12 @@ def require_reader(actor) -> None:
 def _summary_stmt():
     from sqlalchemy import select
 
-    from desktop.models import Auto, Driver, Platform, User, Vehicle
+    from desktop.models import Auto, Driver, InfractionCode, Platform, User, Vehicle
 
-    return (select(Auto.id, Auto.number, Auto.drawn_up_at, Auto.code, Auto.assessment, Auto.status, Driver.name,
-                   Platform.trade_name, Vehicle.plate, User.full_name, Auto.amount_upfm, Auto.amount_reais,
-                   Auto.recurrence)
+    return (select(Auto.id, Auto.number, Auto.drawn_up_at, Auto.code, InfractionCode.severity, Auto.status,
+                   Driver.name, Platform.trade_name, Vehicle.plate, User.full_name, Auto.amount_upfm,
+                   Auto.amount_reais, Auto.recurrence)
+            .join(InfractionCode, InfractionCode.id == Auto.infraction_code_id)
             .outerjoin(Driver, Driver.id == Auto.infractor_driver_id)
             .outerjoin(Platform, Platform.id == Auto.infractor_platform_id)
             .outerjoin(Vehicle, Vehicle.id == Auto.vehicle_id)
@@ -681,7 +697,7 @@ def _summary(r) -> AutoSummary:
     from desktop.domain.documents import format_plate
 
     status = AutoStatus(r[5])
-    severity = Severity((r[4] or {}).get("severity", "leve"))
+    severity = Severity(r[4])
     return AutoSummary(r[0], r[1], r[2], r[3], severity, status, status.label, r[6] or r[7] or "",
                        format_plate(r[8]) if r[8] else "", r[9] or "", r[10], r[11], bool(r[12]))
 

@@ -171,8 +171,13 @@ def apply_final_penalties(session, actor, auto, on: date) -> None:
     """The penalties of a final decision take effect on `on` (idempotent: an auto applies them once)."""
     from desktop.models import Driver, Vehicle
 
-    if not auto.assessment or _already_applied(session, auto.id):
+    if _already_applied(session, auto.id):
         return
+    if not auto.assessment:
+        from desktop.services.autos import reassess_in
+
+        auto.assessment = reassess_in(session, auto).to_dict()
+        session.flush()
     assessment = Assessment.from_dict(auto.assessment)
     decision = auto.assessment.get("decision") or {}
     proposed = bool(decision.get("apply_proposed", True))

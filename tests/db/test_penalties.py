@@ -222,3 +222,19 @@ def test_no_measure_on_a_cancelled_auto(db, people):
     with pytest.raises(TransitionRefused):
         penalties.record_measure(db, fiscal, MeasureDraft(AdministrativeMeasure.DOCUMENT_SEIZURE,
                                                           date(2026, 3, 2), auto_id=auto.id))
+
+
+def test_an_auto_loaded_without_its_proposal_is_assessed_again_when_final(db, people):
+    """Rows written in bulk (demo, imports) may lack the stored proposal: the law is applied at finality."""
+    from desktop.models import Auto
+
+    fiscal, _, atendente = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
+    with db.session() as s:
+        s.get(Auto, auto.id).assessment = None
+    assert autos.get_auto_info(db, auto.id).severity.value == "gravissima"  # from the catalogue row
+    assert [a.severity.value for a in autos.list_autos(db).items] == ["gravissima"]
+    final_without_defense(db, fiscal, autos.get_auto_info(db, auto.id), date(2026, 3, 3))
+    assert authorization_row(db, auth_id)[0] == "suspended"
+    assert autos.get_auto_info(db, auto.id).assessment.suspension_months == 12
