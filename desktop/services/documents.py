@@ -1057,8 +1057,6 @@ def check_sticker(db, text: str, today: date | None = None):
 
 
 # ---------------------------------------------------------------------------------------------------- dispatch
-PRINTABLE_FROM_RECORDS = ("sticker", "credential", "certificate", "guide", "statement", "auto", "notice",
-                          "inspection", "attendance", "data_request", "edital")
 
 
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page",
@@ -1089,11 +1087,6 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
         if kind == "inspection":
             return print_inspection_report(db, actor, int(record_number))
         return print_attendance_list(db, actor, int(record_number))
-    if kind in DOCUMENT_KINDS:
-        raise DesktopError(
-            f"{DOCUMENT_KINDS[kind]}: a emissão pela linha de comando não faz parte desta versão — os registros "
-            f"de que esse documento depende ainda não são lançados pelo programa. Tipos disponíveis: "
-            f"{', '.join(PRINTABLE_FROM_RECORDS)}.")
     raise DesktopError(f"Tipo de documento desconhecido: {kind!r}. Tipos: {', '.join(DOCUMENT_KINDS)}.")
 
 

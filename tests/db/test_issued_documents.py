@@ -260,7 +260,7 @@ def test_issue_document_archives_given_bytes_and_writes_the_audit_log(db, clerk)
         documents.issue_document(db, clerk, "notice", ("auto", 5), b"not a pdf")
 
 
-def test_print_kind_says_which_kinds_are_not_printable_from_records(db, clerk):
+def test_print_kind_refuses_unknown_kinds_and_bad_ids(db, clerk):
     from desktop.errors import DesktopError
     _seed(db)
     with pytest.raises(DesktopError, match="data de publicação"):
