@@ -153,3 +153,17 @@ def test_art24_i_f_vehicle_deregistration_is_recorded(db, desk):
     detail = svc.vehicle_detail(db, desk.clerk, info.id)
     assert any(p.field == "status" for p in detail.problems)
     assert detail.timeline[0].what == "Veículo descadastrado" and "Portaria 3/2026" in detail.timeline[0].detail
+
+
+def test_crlv_scan_attached_in_the_wizard_belongs_to_the_saved_vehicle(db, desk):
+    from desktop.services.attachments import attach_document, list_documents
+
+    jpeg = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+    scan = attach_document(db, desk.clerk, jpeg, "crlv.jpg", "crlv", number="CRLV-2026")
+    assert scan.mime == "image/jpeg" and scan.vehicle_id is None and scan.is_image
+    info = svc.register_vehicle(db, desk.clerk, vehicle_draft(crlv_document_id=scan.id))
+    assert [d.id for d in list_documents(db, desk.fiscal, vehicle_id=info.id)] == [scan.id]
+    # a scan that already belongs to a record is not moved to another one
+    other = svc.register_vehicle(db, desk.clerk, vehicle_draft(crlv_document_id=scan.id))
+    assert list_documents(db, desk.fiscal, vehicle_id=other.id) == []
+    assert svc.vehicle_detail(db, desk.clerk, info.id).documents[0].number == "CRLV-2026"
