@@ -90,42 +90,144 @@ def create_application():
     return app
 
 
-def open_database_interactively(db_url: str | None, parent=None):
-    """Open (and migrate) the database; on failure say why, with the URL, and offer the settings dialog.
+def open_job(state, db_url: str | None):
+    """Background part of start-up: open and migrate the database, ask whether it needs the setup wizard, and
+    import the modules the next steps need (log in, main window) while the user types the password."""
+    from desktop.db import open_database
 
-    Returns the Database, or None when the user gives up.
-    """
+    state.progress(0, 0, "Abrindo o banco de dados…")
+    db = open_database(db_url, migrate=True)
+    try:
+        from desktop.services.setup import needs_setup
+
+        setup_needed = needs_setup(db)
+        import desktop.services.auth  # noqa: F401 — the "Entrar" click should not pay for this import
+        import desktop.views.main_window  # noqa: F401 — classes only; widgets are created on the UI thread
+    except BaseException:
+        db.dispose()
+        raise
+    return db, setup_needed
+
+
+def describe_target(db_url: str | None) -> str:
+    """The URL start-up tries, without its password (for the failure message)."""
+    try:
+        from desktop.db import resolve_url
+
+        return _safe_url(resolve_url(db_url))
+    except Exception:  # noqa: BLE001
+        return _safe_url(db_url or "")
+
+
+def ask_after_open_failure(db_url: str | None, error: BaseException, parent=None) -> str:
+    """Say why the database could not be opened, with its URL. Returns "retry", "configure" or "quit"."""
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.db import open_database, resolve_url
+    from desktop.views.widgets import error_text
 
-    while True:
-        try:
-            url = resolve_url(db_url)
-        except Exception as error:  # noqa: BLE001 — e.g. a damaged settings file
-            url, reason = db_url or "", error
-        else:
-            try:
-                return open_database(url, migrate=True)
-            except Exception as error:  # noqa: BLE001 — any driver error is shown, never a traceback
-                reason = error
-        from desktop.views.widgets import error_text
+    box = QMessageBox(QMessageBox.Icon.Critical, "Banco de dados indisponível",
+                      "Não foi possível abrir o banco de dados.", parent=parent)
+    box.setInformativeText(f"Endereço: {describe_target(db_url)}\n\nMotivo: {error_text(error)}")
+    configure = box.addButton("Configurar banco de dados…", QMessageBox.ButtonRole.ActionRole)
+    retry = box.addButton("Tentar novamente", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Sair", QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is configure:
+        return "configure"
+    if clicked is retry:
+        return "retry"
+    return "quit"
 
-        box = QMessageBox(QMessageBox.Icon.Critical, "Banco de dados indisponível",
-                          "Não foi possível abrir o banco de dados.", parent=parent)
-        box.setInformativeText(f"Endereço: {_safe_url(url)}\n\nMotivo: {error_text(reason)}")
-        configure = box.addButton("Configurar banco de dados…", QMessageBox.ButtonRole.ActionRole)
-        retry = box.addButton("Tentar novamente", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("Sair", QMessageBox.ButtonRole.RejectRole)
-        box.exec()
-        clicked = box.clickedButton()
-        if clicked is configure:
+
+class Startup:
+    """The start-up sequence, driven by the event loop: the login window appears at once while the database
+    opens in the background; then the setup wizard (new database) or log in; then the main window."""
+
+    def __init__(self, app, db_url: str | None, probe: _Probe):
+        self.app = app
+        self.db_url = db_url
+        self.probe = probe
+        self.db = None
+        self.window = None
+        self.exit_code = 0
+        self.task = None
+        from desktop.views.login import LoginDialog
+
+        self.login = LoginDialog(None)
+        self.login.accepted.connect(self._logged_in)
+        self.login.rejected.connect(self._quit)
+
+    def start(self) -> None:
+        self.probe.on_first_paint(self.login, "login_shown")
+        self.login.show()
+        self._open()
+
+    def _open(self) -> None:
+        from desktop.tasks import Task
+
+        self.task = (Task(open_job, self.db_url).success(self._opened).failure(self._open_failed)
+                     .run_in_background(self.login, show_progress=False))  # the login window says it
+
+    def _opened(self, result) -> None:
+        from PySide6.QtWidgets import QDialog
+
+        self.db, setup_needed = result
+        self.probe.mark("database_open")
+        if setup_needed:
+            from desktop.views.setup_wizard import SetupWizard
+
+            self.login.hide()
+            wizard = SetupWizard(self.db)
+            if wizard.exec() != QDialog.DialogCode.Accepted:
+                self._quit()
+                return
+            self.login.set_username(wizard.actor.username)
+            self.login.show()
+        self.login.set_database(self.db)
+        self._probe_login()
+
+    def _open_failed(self, error: BaseException) -> None:
+        answer = ask_after_open_failure(self.db_url, error, self.login)
+        if answer == "configure":
             from desktop.views.database_settings import DatabaseSettingsDialog
 
-            if DatabaseSettingsDialog(current=None, parent=parent).exec():
-                db_url = None  # use what was just saved (DESKTOP_DB_URL, when set, still wins)
-        elif clicked is not retry:
-            return None
+            if DatabaseSettingsDialog(current=None, parent=self.login).exec():
+                self.db_url = None  # use what was just saved (DESKTOP_DB_URL, when set, still wins)
+            self._open()
+        elif answer == "retry":
+            self._open()
+        else:
+            self.exit_code = 1
+            self._quit()
+
+    def _probe_login(self) -> None:
+        probe = self.probe
+        if not probe.enabled:
+            return
+        if not probe.user:
+            self.login.reject()
+            return
+        self.login.username_edit.setText(probe.user)
+        self.login.password_edit.setText(probe.password)
+        probe.mark("login_submit")
+        if not self.login.try_login():
+            print(json.dumps({"event": "login_failed", "message": self.login.message.text()}), flush=True)
+            self.exit_code = 2
+            self.login.reject()
+
+    def _logged_in(self) -> None:
+        from desktop.views.main_window import MainWindow
+
+        self.probe.mark("login_accepted")
+        self.window = MainWindow(self.db, self.login.actor)
+        self.probe.on_first_paint(self.window, "main_shown", self.app.quit)
+        self.window.show()
+        self.app.setQuitOnLastWindowClosed(True)
+        self.login.deleteLater()
+
+    def _quit(self) -> None:
+        self.app.quit()
 
 
 def _install_excepthook() -> None:
@@ -151,56 +253,21 @@ def _install_excepthook() -> None:
 def run_gui(db_url: str | None = None) -> int:
     probe = _Probe()
     probe.mark("run_gui")
-    from PySide6.QtWidgets import QDialog
-
     app = create_application()
+    from desktop.signals import guard_bool_refcounts
+
+    guard_bool_refcounts()  # PySide6 6.12: every emit from Python takes a reference from True
     probe.mark("qapplication")
     _install_excepthook()
-
-    db = open_database_interactively(db_url)
-    if db is None:
-        return 1
-    probe.mark("database_open")
+    app.setQuitOnLastWindowClosed(False)  # between the login and the main window no window is visible
+    startup = Startup(app, db_url, probe)
+    startup.start()
     try:
-        from desktop.services.setup import needs_setup
-
-        username = ""
-        if needs_setup(db):
-            from desktop.views.setup_wizard import SetupWizard
-
-            wizard = SetupWizard(db)
-            if wizard.exec() != QDialog.DialogCode.Accepted:
-                return 0
-            username = wizard.actor.username
-
-        from desktop.views.login import LoginDialog
-
-        login = LoginDialog(db, username=username)
-        if probe.enabled:
-            def auto_login():
-                if probe.user:
-                    login.username_edit.setText(probe.user)
-                    login.password_edit.setText(probe.password)
-                    probe.mark("login_submit")
-                    if not login.try_login():
-                        print(json.dumps({"event": "login_failed", "message": login.message.text()}), flush=True)
-                        login.reject()
-                else:
-                    login.reject()
-
-            probe.on_first_paint(login, "login_shown", auto_login)
-        if login.exec() != QDialog.DialogCode.Accepted:
-            return 0
-        probe.mark("login_accepted")
-
-        from desktop.views.main_window import MainWindow
-
-        window = MainWindow(db, login.actor)
-        probe.on_first_paint(window, "main_shown", app.quit)
-        window.show()
-        return app.exec()
+        code = app.exec()
     finally:
         from desktop.tasks import shutdown
 
         shutdown()
-        db.dispose()
+        if startup.db is not None:
+            startup.db.dispose()
+    return startup.exit_code or code

@@ -3,8 +3,17 @@
 After every write a screen emits `bus.data_changed.emit(entity)` — `entity` is a short English name such as
 "users", "parameters", "holidays", "municipality" — and every open screen that shows that entity reloads
 itself. Screens never call each other to refresh.
+
+Also here: the guard against a reference-count bug of PySide6 6.12 on Python 3.11 (measured on this machine):
+`SignalInstance.emit()` returns `True` without taking a reference, so every signal emitted from Python takes one
+reference away from the `True` singleton. After about a thousand emits (a progress bar, a busy day of saves) the
+count reaches zero and the interpreter aborts with "Fatal Python error: bool_dealloc". Python 3.12 made True and
+False immortal; `guard_bool_refcounts()` does the same here — only when the leak is detected — by giving both
+singletons a very large reference count, so they can never be freed (they never are in a healthy interpreter).
 """
 from __future__ import annotations
+
+import sys
 
 from PySide6.QtCore import QObject, Signal
 
@@ -13,4 +22,39 @@ class _Bus(QObject):
     data_changed = Signal(str)
 
 
+def emit_leaks_true() -> bool:
+    """True when emitting a Python signal takes a reference from `True` (the PySide6 6.12 bug)."""
+
+    class _Probe(QObject):
+        ping = Signal()
+
+    probe = _Probe()
+    before = sys.getrefcount(True)
+    for _ in range(16):
+        probe.ping.emit()
+    return sys.getrefcount(True) < before
+
+
+_guarded = False
+
+
+def guard_bool_refcounts() -> bool:
+    """Make True/False effectively immortal when PySide's emit leaks their references. Returns True if applied.
+
+    Idempotent; a no-op on Python ≥ 3.12 (immortal objects) and when the bug is absent.
+    """
+    global _guarded
+    if _guarded or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
+        return _guarded
+    if not emit_leaks_true():
+        return False
+    import ctypes
+
+    for singleton in (True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+    _guarded = True
+    return True
+
+
+guard_bool_refcounts()
 bus = _Bus()

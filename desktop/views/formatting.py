@@ -21,15 +21,15 @@ def parse_decimal_br(text: str) -> Decimal:
     if "," in cleaned:
         # Brazilian form: dots are thousand separators, the comma is the decimal point.
         if not re.fullmatch(r"-?\d{1,3}(\.\d{3})*(,\d+)?|-?\d+(,\d+)?", cleaned):
-            raise ValueError(f"Valor inválido: {text!r}. Use vírgula para os centavos, por exemplo 1.234,56.")
+            raise ValueError(f"Valor «{text.strip()}» inválido: use vírgula para os centavos, por exemplo 1.234,56.")
         cleaned = cleaned.replace(".", "").replace(",", ".")
     elif not re.fullmatch(r"-?\d+(\.\d+)?", cleaned) or re.fullmatch(r"-?\d{1,3}(\.\d{3})+", cleaned):
         # "1.234" is ambiguous (one thousand two hundred...? one point two...?): ask for the comma.
-        raise ValueError(f"Valor inválido: {text!r}. Use vírgula para os centavos, por exemplo 1.234,56.")
+        raise ValueError(f"Valor «{text.strip()}» inválido: use vírgula para os centavos, por exemplo 1.234,56.")
     try:
         return Decimal(cleaned)
     except InvalidOperation as error:  # pragma: no cover — the patterns above already refuse it
-        raise ValueError(f"Valor inválido: {text!r}.") from error
+        raise ValueError(f"Valor «{text.strip()}» inválido.") from error
 
 
 def format_decimal_br(value: Decimal | int | None, places: int | None = None) -> str:

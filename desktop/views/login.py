@@ -12,9 +12,13 @@ from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 
 
 class LoginDialog(QDialog):
-    """`exec()` returns Accepted with `actor` set after a successful login."""
+    """`exec()` returns Accepted with `actor` set after a successful login.
 
-    def __init__(self, db, parent=None, username: str = ""):
+    It may be shown before the database is open (`db=None`): the program starts faster that way, the user types
+    while the database opens (and migrates) in the background, and "Entrar" is enabled by `set_database(db)`.
+    """
+
+    def __init__(self, db=None, parent=None, username: str = ""):
         super().__init__(parent)
         from desktop import APP_NAME, APP_ORG
 
@@ -31,7 +35,7 @@ class LoginDialog(QDialog):
         self.message.setWordWrap(True)
         self.message.setStyleSheet(ERROR_LABEL_STYLE)
         self.message.setVisible(False)
-        self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
+        self.database_label = QLabel(self)
         self.database_label.setWordWrap(True)
         self.database_label.setStyleSheet("color: #555;")
         self.database_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -53,11 +57,25 @@ class LoginDialog(QDialog):
         layout.addSpacing(8)
         layout.addWidget(self.database_label)
         (self.password_edit if username else self.username_edit).setFocus()
+        self.set_database(db)
+
+    def set_database(self, db) -> None:
+        self.db = db
+        self.login_button.setEnabled(db is not None)
+        self.database_label.setText(f"Banco de dados: {db.describe()}" if db is not None
+                                    else "Abrindo o banco de dados…")
+
+    def set_username(self, username: str) -> None:
+        self.username_edit.setText(username)
+        self.password_edit.setFocus()
 
     def try_login(self) -> bool:
         from desktop.errors import AccountLocked, AuthenticationError
         from desktop.services import auth
 
+        if self.db is None:
+            self._say("Aguarde: o banco de dados ainda está sendo aberto.")
+            return False
         username = self.username_edit.text().strip()
         if not username or not self.password_edit.text():
             self._say("Informe o usuário e a senha.")

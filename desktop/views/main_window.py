@@ -94,7 +94,6 @@ class MainWindow(QMainWindow):
                 item.setIcon(QIcon(str(icon_path)))
             item.setData(Qt.ItemDataRole.UserRole, module.key)
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(self._welcome())
         splitter = QSplitter(self)
         splitter.addWidget(self.sidebar)
         splitter.addWidget(self.stack)
@@ -107,8 +106,10 @@ class MainWindow(QMainWindow):
         self.user_label = QLabel(f"Usuário: {actor.full_name} ({actor.username})", self)
         self.roles_label = QLabel(f"Perfis: {roles_text(actor.roles)}", self)
         self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
-        for label in (self.user_label, self.roles_label, self.database_label):
+        for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
+            label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)
+        self.sidebar.setCurrentRow(0)  # the first module; the others are created when first opened
 
     # -- navigation -----------------------------------------------------------------------------------------
     def module_labels(self) -> list[str]:
@@ -138,17 +139,6 @@ class MainWindow(QMainWindow):
         module_name, _, class_name = module.factory.partition(":")
         page_class = getattr(importlib.import_module(module_name), class_name)
         return page_class(self.db, self.actor, self.stack)
-
-    def _welcome(self) -> QWidget:
-        page = QWidget(self)
-        label = QLabel(f"<h2>Bem-vindo, {self.actor.full_name}.</h2>"
-                       "<p>Escolha um módulo à esquerda.</p>", page)
-        label.setWordWrap(True)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(32, 24, 32, 24)
-        layout.addWidget(label)
-        layout.addStretch(1)
-        return page
 
     # -- menu -----------------------------------------------------------------------------------------------
     def _build_menu(self) -> None:

@@ -53,6 +53,9 @@ class MunicipalityForm(QWidget):
                      ("febraban_agreement", "Código FEBRABAN do órgão:", self.febraban_edit)]
         for widget in (self.cnpj_edit, self.address_edit, self.febraban_edit):
             widget.setVisible(extended)
+        # services.setup.update_municipality keeps the current brasão when none is sent: it can be replaced,
+        # not removed, once the municipality is configured.
+        self.brasao.remove_button.setVisible(not extended)
         for field, label, widget in rows:
             message = error_label(self)
             box = QVBoxLayout()
@@ -69,6 +72,7 @@ class MunicipalityForm(QWidget):
         layout.addLayout(form)
         layout.addWidget(hint)
         layout.addWidget(self.general_error)
+        layout.addStretch(1)
 
     def values(self) -> dict:
         """The fields as MunicipalityDraft keyword arguments (without the UPFM)."""

@@ -185,6 +185,8 @@ class RecordTable(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 10)
+        self.view.setWordWrap(False)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
@@ -194,7 +196,7 @@ class RecordTable(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
-        layout.addWidget(self.view)
+        layout.addWidget(self.view, 1)
 
     def set_rows(self, rows: Sequence[Any], keep: Callable[[Any], Any] | None = None) -> None:
         """Replace the rows; with `keep` (a key function, e.g. `lambda r: r.id`) the same record stays selected."""

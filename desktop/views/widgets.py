@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
-from PySide6.QtWidgets import (QDateEdit, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDateEdit, QFileDialog, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
+                               QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from desktop.views.formatting import format_decimal_br, format_phone, parse_decimal_br
 
@@ -56,6 +56,8 @@ class FieldErrors:
         self._general = general
 
     def add(self, field: str, widget: QWidget, label: QLabel) -> None:
+        if not widget.objectName():
+            widget.setObjectName(f"field_{field}")
         self._fields[field] = (widget, label)
 
     def clear(self) -> None:
@@ -79,7 +81,10 @@ class FieldErrors:
                 general.append(str(problem))
         for field, texts in messages.items():
             widget, label = self._fields[field]
-            widget.setStyleSheet(INVALID_STYLE)
+            # scoped to the widget itself, so the children of a group box keep their normal look; a group box
+            # keeps its frame (a border rule would hide its title) and shows its title in red
+            style = "color: #c62828; font-weight: bold;" if isinstance(widget, QGroupBox) else INVALID_STYLE
+            widget.setStyleSheet(f"#{widget.objectName()} {{ {style} }}")
             widget.setProperty("invalid", True)
             label.setText("\n".join(texts))
             label.setVisible(True)
@@ -190,9 +195,10 @@ class BrasaoChooser(QWidget):
         buttons.addStretch(1)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.preview)
+        layout.addWidget(self.preview, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(buttons)
         layout.addStretch(1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.set_png(None)
 
     def png(self) -> bytes | None:

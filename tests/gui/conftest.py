@@ -97,3 +97,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/gui/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"))
+
+
+# PySide6 6.12 takes a reference from True at every signal emitted from Python; without the guard a long test
+# session aborts at exit with "bool_dealloc" (see desktop/signals.py).
+import desktop.signals  # noqa: E402,F401 — applies guard_bool_refcounts() at import

@@ -138,7 +138,7 @@ class HolidaysScreen(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(note)
-        layout.addWidget(splitter)
+        layout.addWidget(splitter, 1)
         self.year_spin.valueChanged.connect(lambda _year: self.reload())
         bus.data_changed.connect(self._data_changed)
         self.reload()

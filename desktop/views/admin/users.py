@@ -34,7 +34,7 @@ def situation(user) -> str:
 
 
 COLUMNS = (
-    Column("Usuário", lambda u: u.username),
+    Column("Nome de acesso", lambda u: u.username),
     Column("Nome completo", lambda u: u.full_name),
     Column("Perfis", lambda u: roles_text(u.roles)),
     Column("Situação", situation),
@@ -71,8 +71,11 @@ class UserDialog(QDialog):
             check.setChecked(bool(user) and role in user.roles)
             roles_layout.addWidget(check)
             self.role_checks[role] = check
-        roles_layout.addWidget(QLabel("Administrador cuida de usuários e configurações; não inclui as decisões "
-                                      "do Gestor.", roles_box))
+        note = QLabel("O Administrador cuida de usuários e configurações; as decisões legais são do Gestor.",
+                      roles_box)
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #555;")
+        roles_layout.addWidget(note)
         self.active_check = QCheckBox("Ativo (pode entrar no sistema)", self)
         self.active_check.setChecked(user.active if user else True)
         self.password_edit = QLineEdit(self)
@@ -83,7 +86,7 @@ class UserDialog(QDialog):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        rows = [("username", "Usuário:", self.username_edit), ("full_name", "Nome completo:", self.full_name_edit),
+        rows = [("username", "Nome de acesso:", self.username_edit), ("full_name", "Nome completo:", self.full_name_edit),
                 ("roles", "", roles_box), ("active", "", self.active_check)]
         if user is None:
             rows += [("password", "Senha inicial:", self.password_edit),
@@ -210,7 +213,7 @@ class UsersScreen(QWidget):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(buttons)
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
         bus.data_changed.connect(self._data_changed)
         self.reload()
 
