@@ -53,15 +53,17 @@ def render(ctx: InspectionReportContext) -> bytes:
 
     story = _pdf.title_block(f"LAUDO DE VISTORIA Nº {ctx.inspection_number}",
                              f"Vistoria {ctx.kind} — Arts. 9º, 15 e 16 da {LAW}")
-    story.append(_pdf.field_table([
+    rows = [
         ("Data e hora", fmt_datetime(ctx.performed_at)),
         ("Local", ctx.place),
         ("Vistoriador", ctx.inspector_name),
         ("Condutor / autorização", f"{ctx.driver_name} — autorização nº {ctx.authorization_number or '—'}"),
         ("Veículo", f"{fmt_plate(ctx.plate)} — {ctx.vehicle}, fabricação {ctx.manufacture_year} — "
                     f"RENAVAM {ctx.renavam}"),
-        ("Hodômetro", f"{ctx.odometer_km:,} km".replace(",", ".") if ctx.odometer_km is not None else "—"),
-    ]))
+    ]
+    if ctx.odometer_km is not None:
+        rows.append(("Hodômetro", f"{ctx.odometer_km:,} km".replace(",", ".")))
+    story.append(_pdf.field_table(rows))
     story.append(_pdf.p("Itens verificados", "h2"))
     rows = [[line.item, line.article, "Conforme" if line.ok else "NÃO CONFORME", line.note] for line in ctx.lines]
     story.append(_pdf.grid_table(["Item", "Fundamento", "Resultado", "Observação"], rows,

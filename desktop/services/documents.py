@@ -830,8 +830,9 @@ def _inspection_notice(s, actor, header, notice_kind, inspection_code, signer) -
         if row.result != "failed" or row.regularize_by is None:
             raise ConflictError(f"A vistoria nº {inspection_code} não foi reprovada: não há o que regularizar "
                                 "(Art. 16, §2º).")
-        pending = tuple((INSPECTION_ITEMS_BY_KEY[i.item_key].label if i.item_key in INSPECTION_ITEMS_BY_KEY
-                         else i.item_key) + (f" — {i.note}" if i.note else "")
+        labels = {key: item.label for key, item in INSPECTION_ITEMS_BY_KEY.items()}
+        pending = tuple(labels.get(_ITEM_ALIASES.get(i.item_key, i.item_key), i.item_key)
+                        + (f" — {i.note}" if i.note else "")
                         for i in row.items if i.passed is False) or ("Pendências registradas no laudo",)
         reference = f"Laudo de vistoria nº {row.id:04d}/{row.performed_at.year if row.performed_at else ''}"
         return issue_in_session(s, actor, "notice", ref, lambda meta: notices.render(notices.regularization(
@@ -858,6 +859,10 @@ def _inspection_notice(s, actor, header, notice_kind, inspection_code, signer) -
 
 
 # ---------------------------------------------------------------------------------------------------- inspections
+# Keys written by older data (the demo loader) for items of desktop.domain.inspection.INSPECTION_CHECKLIST.
+_ITEM_ALIASES = {"doors_4": "four_doors", "seats_max_7": "capacity", "original_characteristics": "original_features"}
+
+
 def print_inspection_report(db, actor: Actor, inspection_id: int) -> Issued:
     """The laudo of a performed inspection (Art. 9, 15, 16), with the 5-day term when failed (Art. 16 §2)."""
     from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
@@ -879,7 +884,7 @@ def print_inspection_report(db, actor: Actor, inspection_id: int) -> Issued:
         place = s.get(InspectionPlace, row.place_id) if row.place_id else None
         lines = []
         for item in row.items:
-            known = INSPECTION_ITEMS_BY_KEY.get(item.item_key)
+            known = INSPECTION_ITEMS_BY_KEY.get(_ITEM_ALIASES.get(item.item_key, item.item_key))
             lines.append(report.ChecklistLine(known.label if known else item.item_key,
                                               known.article if known else "", bool(item.passed), item.note or ""))
         try:
