@@ -13,10 +13,10 @@ from PySide6.QtCore import Qt
 from registry_fixtures import *  # noqa: F401,F403
 
 
-def _page(qtbot, db, actor):
+def _page(qtbot, db, actor, run_jobs=False):
     from desktop.views.authorizations import AuthorizationsPage
 
-    page = AuthorizationsPage(db, actor)
+    page = AuthorizationsPage(db, actor, run_jobs=run_jobs)
     qtbot.addWidget(page)
     page.resize(1200, 760)
     return page
@@ -88,6 +88,7 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     kinds = [e.kind for e in detail.data.events]
     assert {"request", "analysis", "approval", "fee", "inspection", "activation"} <= set(kinds)
     detail.tabs.setCurrentIndex(1)
+    assert [e.kind for e in detail.events.model.rows()] == kinds     # the history tab shows every event
     shoot(page, "authorization_active_history")
     detail.tabs.setCurrentIndex(0)
     shoot(page, "authorization_active")
@@ -249,10 +250,10 @@ def test_authorization_list_model_passes_qtmodeltester(qtmodeltester, db, staff,
 
     driver, vehicle = registered
     authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
-    from desktop.views.authorizations import AUTHORIZATION_COLUMNS, fetch_authorizations
+    from desktop.views.authorizations import authorization_columns, fetch_authorizations
     from desktop.views.registry.paged import ListQuery, PagedTableModel
 
-    model = PagedTableModel(AUTHORIZATION_COLUMNS, fetch_authorizations(db, staff.clerk))
+    model = PagedTableModel(authorization_columns(), fetch_authorizations(db, staff.clerk))
     model.set_query(ListQuery())
     assert model.rowCount() == 1
     qtmodeltester.check(model, force_py=True)
@@ -273,6 +274,10 @@ def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_hi
     info = detail.data.authorization
     assert info.number == a.number and info.status == "impeded" and info.plate_display == new.plate_display
     assert {v.id for v in detail.data.vehicles} >= {a.vehicle_id, new.id}
+    detail.tabs.setCurrentIndex(2)
+    assert {detail.vehicles.model.data(detail.vehicles.model.index(r, 5)) for r in range(2)} == {
+        "Atual", "Substituído (Art. 8, §2)"}
+    detail.tabs.setCurrentIndex(0)
     substitution = [e for e in detail.data.events if e.kind == "substitution"][0]
     assert substitution.old_plate_display and substitution.new_plate_display == new.plate_display
     assert "inspection" in detail.enabled_actions()
@@ -299,3 +304,19 @@ def test_art9_par1_waiver_by_the_gestor_then_fee_activates(qtbot, db, staff, reg
     ok, fee = _confirm(detail, "fee", guide_number="DAM-7", amount=Decimal("1124.50"))
     assert ok, fee.general.text()
     assert detail.data.authorization.status == "active" and detail.data.authorization.number
+
+
+def test_art24_suspension_ends_by_itself_when_the_module_opens(qtbot, db, staff):
+    from desktop.services import authorizations
+
+    a = _active(db, staff, today() - timedelta(days=60))
+    a = authorizations.suspend_authorization(db, staff.gestor, a.id, "art26_par1", today() - timedelta(days=40),
+                                             "Portaria 3/2026", "Embarque na via pública", a.version)
+    assert a.suspended_until < today()
+    page = _page(qtbot, db, staff.clerk, run_jobs=True)
+    qtbot.waitUntil(lambda: page.jobs_label.isVisibleTo(page), timeout=10000)
+    assert "Suspensa → Ativa" in page.jobs_label.text() and a.number in page.jobs_label.text()
+    assert authorizations.get_authorization(db, staff.clerk, a.id).status == "active"
+    row = page.authorizations.list.visible_rows()[0]
+    assert row.status == "active"                       # the list reloaded after the job
+    shoot(page, "authorizations_jobs_done")

@@ -106,14 +106,17 @@ def test_driver_detail_shows_data_checklist_timeline_and_opens_scans(qtbot, db, 
                                    "Comunicações de alteração", "Histórico"]
     assert detail.info.value("CPF") == joao.cpf_display
     assert "Todas as exigências" in detail.problems_label.text()
+    assert detail.checklist.model.rowCount() == 0                 # hidden tabs are filled when first shown
+    detail.tabs.setCurrentIndex(1)
     assert detail.checklist.model.rowCount() == 11
+    shoot(page, "driver_detail_checklist")
+    detail.tabs.setCurrentIndex(2)
     assert detail.platforms.item(0).text() == "Leva Já"
+    detail.tabs.setCurrentIndex(6)
     timeline = detail.timeline.model.rows()
     assert timeline and all(entry.who for entry in timeline)      # every event says who
-    detail.tabs.setCurrentIndex(6)
     shoot(page, "driver_detail_history")
-    detail.tabs.setCurrentIndex(1)
-    shoot(page, "driver_detail_checklist")
+    detail.tabs.setCurrentIndex(4)
     detail.documents.table.select_where(lambda d: d.id == scan.id)
     dialog = detail.documents.open_document(scan.id)
     assert dialog.viewer.kind == "image"
@@ -167,7 +170,9 @@ def test_platform_detail_lists_its_drivers(qtbot, db, staff, populated):
     screen = page.show_tab("Plataformas")
     assert [r.trade_name for r in screen.list.visible_rows()] == ["Leva Já"]
     detail = screen.open_detail(platform.id)
+    detail.tabs.setCurrentWidget(detail.drivers)
     assert [r.name for r in detail.drivers.model.rows()] == [joao.name]
+    detail.tabs.setCurrentIndex(0)
     assert detail.info.value("Inscrição municipal") == "IM-0001"
     shoot(page, "platform_detail")
 
@@ -183,3 +188,5 @@ def test_main_window_opens_cadastros_and_autorizacoes(qtbot, db, staff, populate
     shoot(window, "main_window_cadastros")
     authorizations = window.open_module("autorizacoes")
     assert authorizations.tab_titles() == ["Autorizações", "Comunicações de alteração"]
+    qtbot.waitUntil(lambda: authorizations.jobs.task.finished, timeout=10000)   # the due-transitions job ran
+    shoot(window, "main_window_autorizacoes")

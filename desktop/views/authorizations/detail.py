@@ -81,6 +81,17 @@ class AuthorizationDetailPage(DetailFrame):
         self.load()
 
     # -- reading ---------------------------------------------------------------------------------------------
+    def open_record(self, record_id: int) -> None:
+        """Show another record in this page (the list reuses one page)."""
+        previous = self.authorization_id
+        self.authorization_id = record_id
+        try:
+            self.load()
+        except Exception:
+            self.authorization_id = previous
+            raise
+        self.tabs.setCurrentIndex(0)
+
     def load(self) -> None:
         from desktop.services import authorizations
 
@@ -121,11 +132,11 @@ class AuthorizationDetailPage(DetailFrame):
             ("Renovações", str(a.renewal_count)), ("Regularizar até (Art. 16, §2)", _d(a.regularize_by)),
             ("Suspensa até", _d(a.suspended_until)), ("Encerrada em", _d(a.ended_on)),
         ])
-        self.events.set_rows(detail.events)
-        self.vehicles.set_rows(detail.vehicles)
+        self.fill_tab(self.events, lambda: self.events.set_rows(detail.events))
+        self.fill_tab(self.vehicles, lambda: self.vehicles.set_rows(detail.vehicles))
         self.problems.setText("<br>".join(f"• {p}" for p in detail.problems) if detail.problems else
                               "Nenhuma pendência: o condutor atende ao Art. 12 e o veículo ao Art. 2.")
-        self.documents.set_documents(detail.documents)
+        self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.update_buttons()
 
     def update_buttons(self) -> None:

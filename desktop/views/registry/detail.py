@@ -121,6 +121,10 @@ class InfoGrid(QWidget):
         self.values: dict[str, QLabel] = {}
 
     def set_items(self, items: Sequence[tuple[str, str]]) -> None:
+        if [label for label, _value in items] == list(self.values):   # same fields: only the texts change
+            for label, value in items:
+                self.values[label].setText(value or "—")
+            return
         for form in self._forms:
             while form.rowCount():
                 form.removeRow(0)
@@ -152,6 +156,8 @@ class DetailFrame(QWidget):
         self.subtitle.setWordWrap(True)
         self.actions_bar = QHBoxLayout()
         self.tabs = QTabWidget(self)
+        self._pending: dict[int, Callable[[], None]] = {}
+        self.tabs.currentChanged.connect(self._fill_current)
         top = QHBoxLayout()
         top.addWidget(self.back_button)
         top.addWidget(self.title, 1)
@@ -175,6 +181,25 @@ class DetailFrame(QWidget):
 
     def tab_titles(self) -> list[str]:
         return [self.tabs.tabText(i) for i in range(self.tabs.count())]
+
+    def fill_tab(self, widget: QWidget, fill: Callable[[], None]) -> None:
+        """Fill a tab now if it is showing, else the first time it is shown (opening a detail page stays fast:
+        hidden tables are not laid out for nothing)."""
+        index = self.tabs.indexOf(widget)
+        if index == self.tabs.currentIndex():
+            self._pending.pop(index, None)
+            fill()
+        else:
+            self._pending[index] = fill
+
+    def fill_all_tabs(self) -> None:
+        for index in list(self._pending):
+            self._pending.pop(index)()
+
+    def _fill_current(self, index: int) -> None:
+        fill = self._pending.pop(index, None)
+        if fill is not None:
+            fill()
 
 
 class RecordPicker(QWidget):

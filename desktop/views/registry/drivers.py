@@ -116,6 +116,17 @@ class DriverDetailPage(DetailFrame):
             self.tabs.addTab(widget, title)
         self.load()
 
+    def open_record(self, record_id: int) -> None:
+        """Show another record in this page (the list reuses one page)."""
+        previous = self.driver_id
+        self.driver_id = record_id
+        try:
+            self.load()
+        except Exception:
+            self.driver_id = previous
+            raise
+        self.tabs.setCurrentIndex(0)
+
     def load(self) -> None:
         from desktop.services import drivers
 
@@ -139,22 +150,25 @@ class DriverDetailPage(DetailFrame):
         else:
             self.problems_label.setText("<span style='color:#2e7d32'>Todas as exigências do Art. 12 e do "
                                         "Art. 8, §1 estão atendidas.</span>")
-        self.checklist.set_rows(detail.checklist)
-        self.platforms.clear()
-        for _pid, name in detail.platforms:
-            self.platforms.addItem(name)
-        if not detail.platforms:
-            self.platforms.addItem("Nenhuma plataforma informada.")
-        self.authorizations.set_rows(detail.authorizations)
-        self.documents.set_documents(detail.documents)
-        self.changes.set_rows(detail.changes)
-        self.timeline.set_entries(detail.timeline)
+        self.fill_tab(self.checklist, lambda: self.checklist.set_rows(detail.checklist))
+        self.fill_tab(self.platforms, lambda: self._fill_platforms(detail.platforms))
+        self.fill_tab(self.authorizations, lambda: self.authorizations.set_rows(detail.authorizations))
+        self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
+        self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
+        self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
         active = d.status == "active"
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
         self.request_button.setEnabled(desk and active)
         self.change_button.setEnabled(desk)
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
+
+    def _fill_platforms(self, platforms) -> None:
+        self.platforms.clear()
+        for _pid, name in platforms:
+            self.platforms.addItem(name)
+        if not platforms:
+            self.platforms.addItem("Nenhuma plataforma informada.")
 
     def edit(self) -> None:
         from desktop.views.registry.driver_wizard import DriverWizard

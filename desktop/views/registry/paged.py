@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from desktop.views.table import ROW_ROLE, default_text
 
-PAGE_SIZE = 200
+PAGE_SIZE = 50   # a screenful and a half; the next pages come as the user scrolls (fetchMore)
 FILTER_DELAY_MS = 150
 
 

@@ -248,6 +248,17 @@ class PlatformDetailPage(DetailFrame):
             self.tabs.addTab(widget, title)
         self.load()
 
+    def open_record(self, record_id: int) -> None:
+        """Show another record in this page (the list reuses one page)."""
+        previous = self.platform_id
+        self.platform_id = record_id
+        try:
+            self.load()
+        except Exception:
+            self.platform_id = previous
+            raise
+        self.tabs.setCurrentIndex(0)
+
     def load(self) -> None:
         from desktop.services import platforms
 
@@ -264,10 +275,10 @@ class PlatformDetailPage(DetailFrame):
             ("Seguro APP válido até", _date(p.app_insurance_valid_until)), ("Situação", p.status_label),
             ("Condutores", str(len(detail.drivers))), ("Veículos", str(len(detail.vehicles))),
         ])
-        self.drivers.set_rows(detail.drivers)
-        self.vehicles.set_rows(detail.vehicles)
-        self.documents.set_documents(detail.documents)
-        self.timeline.set_entries(detail.timeline)
+        self.fill_tab(self.drivers, lambda: self.drivers.set_rows(detail.drivers))
+        self.fill_tab(self.vehicles, lambda: self.vehicles.set_rows(detail.vehicles))
+        self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
+        self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
         self.edit_button.setEnabled(self.actor.has(Role.ATENDENTE, Role.GESTOR) and p.status != "deregistered")
         self.status_button.setEnabled(self.actor.has(Role.GESTOR))
 

@@ -49,28 +49,30 @@ class ListDetailScreen(QWidget):
 
     # -- detail --------------------------------------------------------------------------------------------
     def open_detail(self, record_id: int):
+        """Show the record's detail page. The page is built once and reused (`open_record`), so opening the next
+        record costs one service call and a repaint, not a new set of widgets."""
         try:
-            detail = self._detail_factory(record_id)
+            if self.detail is not None:
+                self.detail.open_record(record_id)
+            else:
+                self.detail = self._detail_factory(record_id)
+                self.detail.back_requested.connect(self.close_detail)
+                self.stack.addWidget(self.detail)
         except Exception as error:  # noqa: BLE001 — e.g. NotFound: removed by another desk
             show_error(self, error, "Não foi possível abrir o registro")
             return None
-        self.close_detail()
-        self.detail = detail
-        detail.back_requested.connect(self.close_detail)
-        self.stack.addWidget(detail)
-        self.stack.setCurrentWidget(detail)
-        return detail
+        self.stack.setCurrentWidget(self.detail)
+        return self.detail
 
     def close_detail(self) -> None:
-        if self.detail is not None:
-            self.stack.removeWidget(self.detail)
-            self.detail.deleteLater()
-            self.detail = None
         self.stack.setCurrentWidget(self.list_page)
+
+    def detail_shown(self) -> bool:
+        return self.detail is not None and self.stack.currentWidget() is self.detail
 
     def _data_changed(self, entity: str) -> None:
         if entity in self._entities or entity in ("demo", "setup"):
             if self.list is not None:
                 self.list.reload()
-            if self.detail is not None:
+            if self.detail_shown():
                 self.detail.load()

@@ -80,6 +80,17 @@ class VehicleDetailPage(DetailFrame):
             self.tabs.addTab(widget, title)
         self.load()
 
+    def open_record(self, record_id: int) -> None:
+        """Show another record in this page (the list reuses one page)."""
+        previous = self.vehicle_id
+        self.vehicle_id = record_id
+        try:
+            self.load()
+        except Exception:
+            self.vehicle_id = previous
+            raise
+        self.tabs.setCurrentIndex(0)
+
     def load(self) -> None:
         from desktop.services import vehicles
 
@@ -109,10 +120,10 @@ class VehicleDetailPage(DetailFrame):
         else:
             self.problems_label.setText("<span style='color:#2e7d32'>O veículo atende ao Art. 2 e ao Art. 15."
                                         "</span>")
-        self.authorizations.set_rows(detail.authorizations)
-        self.documents.set_documents(detail.documents)
-        self.changes.set_rows(detail.changes)
-        self.timeline.set_entries(detail.timeline)
+        self.fill_tab(self.authorizations, lambda: self.authorizations.set_rows(detail.authorizations))
+        self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
+        self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
+        self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
         active = v.status == "active"
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
