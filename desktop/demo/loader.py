@@ -215,15 +215,11 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
 
     if not setup.needs_setup(db):
         return
-    from desktop.errors import NotFound
-    from desktop.services.users import find_user
+    from desktop.services.users import count_users, find_user_or_none
 
     username = ADMIN_USERNAME
-    try:
-        find_user(db, username)
+    if count_users(db) and find_user_or_none(db, username) is not None:
         username = "admin.demo"        # a user "admin" exists already (created by `users add`)
-    except NotFound:
-        pass
     summary.admin_username = username
     setup.initialize(
         db,

@@ -160,6 +160,16 @@ def find_user(db, username: str) -> UserInfo:
         return _info(user)
 
 
+def find_user_or_none(db, username: str) -> UserInfo | None:
+    from sqlalchemy import select
+
+    from desktop.models.admin import User
+
+    with db.session(write=False) as s:
+        user = s.scalar(select(User).where(User.username == normalize_username(username)))
+        return None if user is None else _info(user)
+
+
 def count_users(db) -> int:
     from sqlalchemy import func, select
 
