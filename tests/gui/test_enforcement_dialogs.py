@@ -107,3 +107,21 @@ def test_every_dialog_opens_in_portuguese(qtbot, db, people, register):
         assert auto.number in dialog.windowTitle()
         assert must in dialog.intro.text()
         shoot(dialog, name)
+
+
+def test_art19_print_auto_in_two_copies_previews_the_archived_pdf(qtbot, db, people, register):
+    """Art. 19: the auto is printed in two copies (file and infractor), off the UI thread, and previewed."""
+    import io
+
+    from pypdf import PdfReader
+
+    auto = draw_up(db, people.fiscal, "ART26-IV", local_today() - timedelta(days=1), driver_id=register.joao)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    task = screen.print_auto()
+    qtbot.waitUntil(lambda: task.finished, timeout=20000)
+    assert task.error is None, task.error
+    assert screen.preview is not None
+    qtbot.addWidget(screen.preview)
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
+    assert auto.number in text and "infrator" in text.lower()
+    assert screen.preview.page_count() >= 1

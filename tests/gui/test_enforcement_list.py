@@ -106,3 +106,4 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     finance = window.open_module("financeiro")
     assert isinstance(finance, FinancePage)
     assert "ainda não está disponível nesta versão" in finance.issqn_label.text()
+    qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)

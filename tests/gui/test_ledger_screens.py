@@ -64,12 +64,13 @@ def test_ledger_screen_lists_entries_newest_first_with_totals(qtbot, db, people,
     assert len(rows) == 4
     assert rows[0].infractor_name == "Maria Conceição"          # the newest posted first
     qtmodeltester.check(screen.table.model, force_py=True)
+    qtbot.waitUntil(lambda: screen.totals_task.finished)    # the aggregate runs off the UI thread
     assert "4 lançamento(s)" in screen.totals_label.text() and "60 UPFM" in screen.totals_label.text()  # 30+30+10-10
     from desktop.domain.ledger import EntryKind
 
     screen.kind_combo.setCurrentIndex(screen.kind_combo.findData(EntryKind.PAYMENT))
     assert [e.kind_label for e in screen.table.loaded_rows()] == ["Pagamento"]
-    assert "-10 UPFM" in screen.totals_label.text()
+    qtbot.waitUntil(lambda: "-10 UPFM" in screen.totals_label.text())
     screen.kind_combo.setCurrentIndex(0)
     screen.infractor_picker.edit.setText("maria")
     screen.infractor_picker.search_now()
@@ -113,4 +114,26 @@ def test_finance_page_shows_the_ledger_and_says_issqn_is_not_in_this_version(qtb
     assert page.tab_titles() == ["Infrator e extrato", "Lançamentos", "Multas vencidas", "Dívida ativa"]
     assert page.issqn_box.title() == "ISSQN (Art. 11)"
     assert "ainda não está disponível nesta versão" in page.issqn_label.text()
+    qtbot.waitUntil(lambda: page.ledger_screen.totals_task.finished)
     shoot(page, "finance_page.png")
+
+
+def test_statement_is_printed_at_the_chosen_date(qtbot, db, people, register, lookups):
+    import io
+
+    from pypdf import PdfReader
+
+    final_with_payment(db, people, register)
+    screen = InfractorScreen(db, people.atendente, lookups=lookups)
+    qtbot.addWidget(screen)
+    assert not screen.print_button.isEnabled()
+    screen.picker.edit.setText("joao")
+    screen.picker.search_now()
+    screen.set_until(date(2026, 4, 30))
+    assert screen.print_button.isEnabled()
+    task = screen.print_statement()
+    qtbot.waitUntil(lambda: task.finished, timeout=20000)
+    assert task.error is None, task.error
+    qtbot.addWidget(screen.preview)
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
+    assert "João da Silva" in text and "30/04/2026" in text

@@ -222,6 +222,10 @@ class AutoDetailScreen(QWidget):
         self.back_button.clicked.connect(self.back_requested.emit)
         self.reload_button = QPushButton("Atualizar", self)
         self.reload_button.clicked.connect(self.reload)
+        self.print_button = QPushButton("Imprimir auto (2 vias)…", self)
+        self.print_button.setToolTip("Via do processo e via do infrator (Art. 19), arquivadas com o número e o hash.")
+        self.print_button.clicked.connect(self.print_auto)
+        self.preview = None
         self.banner = StaleBanner(self.reload, self)
         self.buttons: dict[str, QPushButton] = {}
         bar = QWidget(self)
@@ -271,6 +275,7 @@ class AutoDetailScreen(QWidget):
         header = QHBoxLayout()
         header.addWidget(self.back_button)
         header.addWidget(self.title, 1)
+        header.addWidget(self.print_button)
         header.addWidget(self.reload_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -343,7 +348,32 @@ class AutoDetailScreen(QWidget):
         self.penalties.set_rows(detail.penalties)
         self.evidence.set_rows(detail.evidence)
         self.timeline.set_rows(timeline(detail))
+        self.print_button.setEnabled(str(auto.status) != "cancelled")
         self._enable_buttons()
+
+    # -- printing (off the UI thread: ReportLab work) ---------------------------------------------------------
+    def print_auto(self):
+        """Issue the auto's PDF through `services.documents.print_auto` in the background, then preview it."""
+        from desktop.services import documents
+        from desktop.tasks import Task
+
+        if self.detail is None:
+            return None
+        db, actor, number = self.db, self.actor, self.detail.auto.number
+
+        def job(state):
+            return documents.print_auto(db, actor, number)
+
+        return (Task(job).success(self._show_pdf).failure(lambda error: show_error(self, error))
+                .run_in_background(self, title="Gerando o auto de infração"))
+
+    def _show_pdf(self, issued) -> None:
+        from desktop.views.pdf_preview import PdfPreviewDialog
+
+        number = issued.info.number
+        self.preview = PdfPreviewDialog(issued.pdf, f"Auto de infração {self.detail.auto.number} (documento "
+                                        f"{number})", self, suggested_name=f"auto-{number.replace('/', '-')}.pdf")
+        self.preview.show()
 
     # -- the action bar -------------------------------------------------------------------------------------
     def allowed_keys(self) -> set[str]:

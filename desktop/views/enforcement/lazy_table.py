@@ -28,6 +28,9 @@ from desktop.views.table import ROW_ROLE, default_text
 
 PageLoader = Callable[[Any, int], tuple[Sequence[Any], Any]]
 PAGE_SIZE = 200
+ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class LazyRecordModel(QAbstractTableModel):
         super().__init__(parent)
         self._columns = list(columns)
         self._rows: list[Any] = []
+        self._texts: list[list[str | None]] = []      # display text per cell, formatted once when first shown
+        self._aligns: list[int | None] = [None] * len(self._columns)
         self._loader: PageLoader | None = None
         self._cursor: Any = None
         self._exhausted = True
@@ -78,6 +83,7 @@ class LazyRecordModel(QAbstractTableModel):
         """Forget every row and load the first page with `loader` (None: an empty table)."""
         self.beginResetModel()
         self._rows = []
+        self._texts = []
         self._loader = loader
         self._cursor = None
         # nothing to fetch while the reset is announced (views ask canFetchMore inside modelReset)
@@ -108,6 +114,7 @@ class LazyRecordModel(QAbstractTableModel):
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
             self._rows.extend(rows)
+            self._texts.extend([None] * len(self._columns) for _ in rows)
             self.endInsertRows()
         self.loaded.emit(len(self._rows), self._exhausted)
 
@@ -132,22 +139,32 @@ class LazyRecordModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) \
-                or not (0 <= index.column() < len(self._columns)):
+        if not index.isValid():
             return None
-        row = self._rows[index.row()]
-        column = self._columns[index.column()]
+        r, c = index.row(), index.column()
+        if not (0 <= r < len(self._rows)) or not (0 <= c < len(self._columns)):
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return column.display(row)
+            # Formatting money with babel costs ~0.5 ms a cell: each cell is formatted once, when first shown.
+            texts = self._texts[r]
+            text = texts[c]
+            if text is None:
+                text = texts[c] = self._columns[c].display(self._rows[r])
+            return text
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            align = column.align
+            align = self._aligns[c]
             if align is None:
-                value = column.value(row)
-                numeric = isinstance(value, (int, Decimal)) and not isinstance(value, bool)
-                align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
-            return int(align | Qt.AlignmentFlag.AlignVCenter)
+                column = self._columns[c]
+                if column.align is not None:
+                    align = int(column.align | Qt.AlignmentFlag.AlignVCenter)
+                else:
+                    value = column.value(self._rows[r])
+                    numeric = isinstance(value, (int, Decimal)) and not isinstance(value, bool)
+                    align = RIGHT if numeric else LEFT
+                self._aligns[c] = align
+            return align
         if role == ROW_ROLE:
-            return row
+            return self._rows[r]
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -161,7 +178,7 @@ class LazyRecordModel(QAbstractTableModel):
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+        return ROW_FLAGS
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """By the service when it can (the keyset follows the order), else in memory for a list that fits."""
@@ -179,7 +196,10 @@ class LazyRecordModel(QAbstractTableModel):
             self.sort_refused.emit(len(self._rows))
             return
         self.layoutAboutToBeChanged.emit()
-        self._rows.sort(key=spec.order_key, reverse=self.sort_descending)
+        order = sorted(range(len(self._rows)), key=lambda i: spec.order_key(self._rows[i]),
+                       reverse=self.sort_descending)
+        self._rows = [self._rows[i] for i in order]
+        self._texts = [self._texts[i] for i in order]
         self.layoutChanged.emit()
 
 
@@ -205,6 +225,7 @@ class LazyRecordTable(QWidget):
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(40)   # column widths from the first rows, not from every loaded one
         header.setSortIndicatorShown(True)
         header.setSectionsClickable(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the service's own order until a click

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.ledger import EntryKind
+from desktop.tasks import Task
 from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
 from desktop.views.enforcement.lookups import Lookups
 from desktop.views.enforcement.widgets import InfoGrid, SearchPicker
@@ -62,6 +63,8 @@ class LedgerScreen(QWidget):
 
         self.db, self.actor = db, actor
         self.lookups = lookups or service_lookups(db, actor)
+        self._generation = 0
+        self.totals_task = None
         filters = QWidget(self)
         grid = QGridLayout(filters)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -117,13 +120,28 @@ class LedgerScreen(QWidget):
             return page.entries, page.next_cursor
 
         self.table.reset(load)
-        try:
-            count, total = ledger.ledger_totals(self.db, self.actor, query)
-        except Exception:  # noqa: BLE001 — the table already reported a failure of the same query
-            self.totals_label.clear()
-        else:
+        self._generation += 1
+        generation = self._generation
+        self.totals_label.setText("Somando os lançamentos…")
+        db, actor = self.db, self.actor
+
+        def totals(state):
+            return ledger.ledger_totals(db, actor, query)
+
+        def show(result):
+            if generation != self._generation:   # a newer filter is already on screen
+                return
+            count, total = result
             self.totals_label.setText(f"{count} lançamento(s) — saldo dos lançamentos filtrados: "
                                       f"{format_upfm(total)}")
+
+        def failed(_error):
+            if generation == self._generation:
+                self.totals_label.clear()   # the table already reported a failure of the same query
+
+        # one aggregate over the whole table (≈ 0.5 s for 1,000,000 entries): off the UI thread, so the list
+        # opens with its first page at once
+        self.totals_task = Task(totals).success(show).failure(failed).run_in_background(self, show_progress=False)
 
 
 # -- Infrator: autos, recurrences, balance and statement at a date ------------------------------------------
@@ -172,10 +190,15 @@ class InfractorScreen(QWidget):
         self.until_edit = date_edit(self, date.today())
         self.picker.changed.connect(lambda _v: self.reload())
         self.until_edit.dateChanged.connect(lambda _d: self.reload_statement())
+        self.print_button = QPushButton("Imprimir extrato…", self)
+        self.print_button.clicked.connect(self.print_statement)
+        self.print_button.setEnabled(False)
+        self.preview = None
         top = QHBoxLayout()
         top.addWidget(self.picker, 1)
         top.addWidget(QLabel("Extrato em:", self))
         top.addWidget(self.until_edit)
+        top.addWidget(self.print_button)
         self.summary = InfoGrid("Infrator", self)
         self.autos = RecordTable(INFRACTOR_AUTO_COLUMNS, self, show_filter=False)
         self.recurrences = RecordTable(INFRACTOR_AUTO_COLUMNS, self, show_filter=False)
@@ -228,6 +251,7 @@ class InfractorScreen(QWidget):
         from desktop.services import autos
 
         infractor = self.infractor()
+        self.print_button.setEnabled(infractor is not None)
         if infractor is None:
             self.page = None
             self.summary.set_rows([("Infrator", "escolha um condutor ou uma plataforma acima")])
@@ -270,6 +294,28 @@ class InfractorScreen(QWidget):
         self.lines.set_rows([StatementLine(e, b) for e, b in zip(statement.entries, statement.balances)])
         self.balance_label.setText(f"Saldo em {format_date(statement.until)}: {format_upfm(statement.balance_upfm)}"
                                    f" = {format_money(statement.balance_reais)}")
+
+    def print_statement(self):
+        """Issue the statement PDF (`services.documents.print_statement`) in the background, then preview it."""
+        from desktop.services import documents
+        from desktop.tasks import Task
+
+        if self.page is None:
+            return None
+        db, actor, document, until = self.db, self.actor, self.page.document, qdate_to_date(self.until_edit.date())
+
+        def job(state):
+            return documents.print_statement(db, actor, document, until)
+
+        def show(issued):
+            from desktop.views.pdf_preview import PdfPreviewDialog
+
+            self.preview = PdfPreviewDialog(issued.pdf, f"Extrato de {self.page.name} em {format_date(until)}", self,
+                                            suggested_name=f"extrato-{issued.info.number.replace('/', '-')}.pdf")
+            self.preview.show()
+
+        return (Task(job).success(show).failure(lambda error: show_error(self, error))
+                .run_in_background(self, title="Gerando o extrato"))
 
 
 # -- Vencidos and Dívida ativa ------------------------------------------------------------------------------
