@@ -94,6 +94,8 @@ class MainWindow(QMainWindow):
                 item.setIcon(QIcon(str(icon_path)))
             item.setData(Qt.ItemDataRole.UserRole, module.key)
         self.stack = QStackedWidget(self)
+        self.home = self._home_page()
+        self.stack.addWidget(self.home)
         splitter = QSplitter(self)
         splitter.addWidget(self.sidebar)
         splitter.addWidget(self.stack)
@@ -109,7 +111,10 @@ class MainWindow(QMainWindow):
         for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
             label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)
-        self.sidebar.setCurrentRow(0)  # the first module; the others are created when first opened
+        # No module is opened at start (each screen is created when first chosen, so the main window appears
+        # at once even with 100,000 drivers). The home page takes the focus, or the sidebar would pick its first
+        # row by itself when the window is activated.
+        self.home.setFocus()
 
     # -- navigation -----------------------------------------------------------------------------------------
     def module_labels(self) -> list[str]:
@@ -139,6 +144,20 @@ class MainWindow(QMainWindow):
         module_name, _, class_name = module.factory.partition(":")
         page_class = getattr(importlib.import_module(module_name), class_name)
         return page_class(self.db, self.actor, self.stack)
+
+    def _home_page(self) -> QWidget:
+        from desktop import APP_NAME
+
+        page = QWidget(self)
+        page.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        label = QLabel(f"<h2>{APP_NAME}</h2><p>Bem-vindo(a), {self.actor.full_name}.</p>"
+                       "<p>Escolha um módulo na lista à esquerda.</p>", page)
+        label.setWordWrap(True)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.addWidget(label)
+        layout.addStretch(1)
+        return page
 
     # -- menu -----------------------------------------------------------------------------------------------
     def _build_menu(self) -> None:

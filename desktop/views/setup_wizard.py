@@ -189,6 +189,7 @@ class SetupWizard(QWizard):
         self.db = db
         self.actor = None
         self.demo_error: BaseException | None = None
+        self.demo_summary = None
         self._busy = False
         self._task = None
         self.year = (today or date.today()).year
@@ -302,11 +303,19 @@ class SetupWizard(QWizard):
                       .run_in_background(self, title="Dados de demonstração",
                                          label="Carregando dados de demonstração…"))
 
-    def _demo_loaded(self, _result) -> None:
+    def _demo_loaded(self, summary) -> None:
         self._busy = False
+        self.demo_summary = summary
         from desktop.signals import bus
 
         bus.data_changed.emit("demo")
+        describe = getattr(summary, "describe", None)
+        text = describe() if callable(describe) else "Dados de demonstração carregados."
+        password = getattr(summary, "staff_password", None)
+        if password:
+            text += (f"\n\nOs usuários de demonstração (um por perfil) entram com a senha «{password}». "
+                     "Você entra com o administrador criado neste assistente.")
+        QMessageBox.information(self, "Dados de demonstração", text)
         QWizard.accept(self)
 
     def _demo_failed(self, error: BaseException) -> None:

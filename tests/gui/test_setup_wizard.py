@@ -131,3 +131,25 @@ def test_service_validation_error_goes_back_to_the_page_of_the_field(qtbot, db, 
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
     assert not setup.needs_setup(db)
     assert setup.get_municipality(db).ouvidoria_phone == "(65) 99999-1234"
+
+
+def test_demo_data_is_loaded_in_the_background_after_finish(qtbot, db, tmp_path, messages):
+    """Issue 2: the wizard offers demo data; it is loaded off the UI thread after the one initialize call."""
+    from desktop.services import setup
+
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    fill(qtbot, wizard, tmp_path)
+    next_page(qtbot, wizard)
+    wizard.demo_page.demo_check.setChecked(True)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    assert not setup.needs_setup(db), "initialize ran first, once"
+    assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled(), "no second Finish while loading"
+    qtbot.waitUntil(lambda: wizard.result() == QWizard.DialogCode.Accepted, timeout=180000)
+    assert wizard.demo_error is None
+    assert wizard.demo_summary.drivers == 300
+    assert wizard.demo_summary.counts.get("drivers", 0) >= 300
+    kind, title, text = messages[-1]
+    assert title == "Dados de demonstração" and "condutores" in text
+    assert setup.get_municipality(db).name == "Chapada dos Guimarães"
