@@ -16,9 +16,8 @@ from decimal import Decimal
 from typing import Literal, NamedTuple
 
 from desktop.domain.dates import TIMEZONE, local_today
-from desktop.domain.ledger import EntryKind
+from desktop.domain.ledger import EntryKind, entry_problems
 from desktop.domain.ledger import LedgerEntry as DomainEntry
-from desktop.domain.ledger import entry_problems
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
@@ -47,11 +46,11 @@ class Infractor:
             raise ValueError(f"tipo de infrator inválido: {self.kind!r}")
 
     @classmethod
-    def driver(cls, driver_id: int) -> "Infractor":
+    def driver(cls, driver_id: int) -> Infractor:
         return cls("driver", int(driver_id))
 
     @classmethod
-    def platform(cls, platform_id: int) -> "Infractor":
+    def platform(cls, platform_id: int) -> Infractor:
         return cls("platform", int(platform_id))
 
     @property

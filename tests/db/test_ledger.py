@@ -12,7 +12,7 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, PermissionDenied, TransitionRefused, ValidationError
 from desktop.models import LedgerEntry
-from desktop.services import autos, ledger, process
+from desktop.services import autos, ledger
 from desktop.services.enforcement_jobs import run_enforcement_jobs
 from desktop.services.ledger import Infractor, LedgerFilter, PaymentDraft
 from tests.db.enforcement_factories import (

@@ -12,7 +12,7 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import AdministrativeMeasure, Penalty
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
-from desktop.models import AuthorizationEvent, Driver, LOCAL_TZ
+from desktop.models import LOCAL_TZ, AuthorizationEvent, Driver
 from desktop.services import autos, ledger, penalties, process
 from desktop.services.enforcement_jobs import run_enforcement_jobs
 from desktop.services.ledger import Infractor

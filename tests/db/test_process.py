@@ -16,8 +16,8 @@ from desktop.services.autos import Attachment
 from desktop.services.ledger import Infractor
 from desktop.services.process import NotificationDraft
 from tests.db.enforcement_factories import (
-    authorized_driver,
     authorization_row,
+    authorized_driver,
     draft,
     judgment,
     make_platform,
