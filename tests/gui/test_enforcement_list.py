@@ -95,10 +95,17 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     from desktop.views.ledger import FinancePage
     from desktop.views.main_window import MainWindow
 
+    auto = draw_up(db, people.fiscal, "ART26-II", local_today() - timedelta(days=1), driver_id=register.joao,
+                   vehicle_id=register.car)
     window = MainWindow(db, people.fiscal)
     qtbot.addWidget(window)
+    window.resize(1180, 760)
     page = window.open_module("fiscalizacao")
     assert isinstance(page, EnforcementPage)
+    shoot(window, "main_window_fiscalizacao_list.png")
+    page.open_auto(auto.id)
+    assert "impedimento imediato" in page.detail_screen.assessment_panel.plain_text()   # Art. 26 II
+    shoot(window, "main_window_fiscalizacao_detail.png")
     picker = page.list_screen.infractor_picker
     picker.edit.setText("joao")
     picker.search_now()
@@ -107,3 +114,44 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     assert isinstance(finance, FinancePage)
     assert "ainda não está disponível nesta versão" in finance.issqn_label.text()
     qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)
+    finance.tabs.setCurrentIndex(1)
+    shoot(window, "main_window_financeiro.png")
+
+
+def test_art29_gestor_adds_a_decree_code_and_replaces_a_version(qtbot, db, people, register):
+    """Art. 29: the gestor adds codes of the regulating decree; a code is closed and replaced, never edited."""
+    from desktop.domain.penalties import Severity
+    from desktop.views.enforcement.catalog_view import CatalogScreen
+
+    as_fiscal = CatalogScreen(db, people.fiscal)
+    qtbot.addWidget(as_fiscal)
+    assert not as_fiscal.add_button.isEnabled()
+    screen = CatalogScreen(db, people.gestor)
+    qtbot.addWidget(screen)
+    screen.resize(1150, 500)
+    dialog = screen.code_dialog(None)
+    qtbot.addWidget(dialog)
+    assert not dialog.save()                          # nothing typed: problems next to the fields
+    assert dialog.errors.is_invalid("code") and dialog.errors.is_invalid("article")
+    dialog.code_edit.setText("DEC12-I")
+    dialog.article_edit.setText("Decreto nº 45/2026, art. 12, I")
+    dialog.description_edit.setPlainText("Deixar de exibir o QR code do selo ao passageiro")
+    dialog.severity_combo.setCurrentIndex(dialog.severity_combo.findData(Severity.LEVE))
+    dialog.valid_from_edit.setDate(date(2026, 7, 1))
+    shoot(dialog, "dialog_catalog_code.png")
+    assert dialog.save()
+    screen.reload()
+    added = [c for c in screen.table.visible_rows() if c.code == "DEC12-I"]
+    assert len(added) == 1 and added[0].upfm == 10 and added[0].valid_from == date(2026, 7, 1)
+
+    screen.table.select_where(lambda c: c.code == "DEC12-I")
+    assert screen.replace_button.isEnabled()
+    replace = screen.code_dialog(screen.table.selected())
+    qtbot.addWidget(replace)
+    replace.severity_combo.setCurrentIndex(replace.severity_combo.findData(Severity.MEDIA))
+    replace.valid_from_edit.setDate(date(2026, 9, 1))
+    assert replace.save()
+    screen.reload()
+    versions = sorted((c for c in screen.table.visible_rows() if c.code == "DEC12-I"), key=lambda c: c.valid_from)
+    assert [(v.valid_to, v.upfm) for v in versions] == [(date(2026, 8, 31), 10), (None, 20)]
+    shoot(screen, "enforcement_catalog_versions.png")

@@ -137,3 +137,32 @@ def test_statement_is_printed_at_the_chosen_date(qtbot, db, people, register, lo
     qtbot.addWidget(screen.preview)
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
     assert "João da Silva" in text and "30/04/2026" in text
+
+
+def test_gestor_reverses_a_returned_payment_with_a_reason(qtbot, db, people, register, lookups):
+    """SPEC §3: nothing is edited; a reversal posts the opposite entry pointing at its origin (gestor)."""
+    from desktop.services import ledger
+
+    auto, _second, _other = final_with_payment(db, people, register)
+    screen = LedgerScreen(db, people.gestor, lookups=lookups)
+    qtbot.addWidget(screen)
+    payment_row = [i for i, e in enumerate(screen.table.loaded_rows()) if e.kind_label == "Pagamento"][0]
+    screen.table.select_row(payment_row)
+    assert screen.reverse_button.isEnabled()
+    dialog = screen.reverse_dialog()
+    qtbot.addWidget(dialog)
+    assert not dialog.save() and dialog.errors.is_invalid("reason")
+    dialog.text_edit.setPlainText("Cheque devolvido pelo banco.")
+    shoot(dialog, "dialog_reverse_entry.png")
+    assert dialog.save()
+    reversal = dialog.result_value
+    assert str(reversal.kind) == "reversal" and reversal.amount_upfm == Decimal(10)
+    assert ledger.auto_balance(db, auto.id) == Decimal(30)
+    screen.reload()
+    qtbot.waitUntil(lambda: screen.totals_task.finished)
+    assert "Estorno" in [e.kind_label for e in screen.table.loaded_rows()]
+    as_atendente = LedgerScreen(db, people.atendente, lookups=lookups)
+    qtbot.addWidget(as_atendente)
+    as_atendente.table.select_row(0)
+    assert not as_atendente.reverse_button.isEnabled()
+    qtbot.waitUntil(lambda: as_atendente.totals_task.finished)

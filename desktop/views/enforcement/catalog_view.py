@@ -5,12 +5,17 @@ sortable). The measures list opens the auto a measure belongs to, where its rele
 """
 from __future__ import annotations
 
+from datetime import date
+
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
+                               QPushButton, QVBoxLayout, QWidget)
 
 from desktop.domain.formatting import format_date, format_money, format_upfm
+from desktop.domain.penalties import Severity
+from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import show_error
+from desktop.views.widgets import date_edit, qdate_to_date, show_error
 
 MEASURE_LIST_COLUMNS = (
     Column("Medida", lambda m: m.kind_label),
@@ -81,20 +86,103 @@ class MeasuresScreen(QWidget):
             self.opened.emit(measure.auto_id)
 
 
+class CodeDialog(ServiceDialog):
+    """A code of the regulating decree (Art. 29), or the new version of a code in use ("encerrar e substituir":
+    the old version is closed the day before and keeps the text its autos were drawn up under)."""
+
+    def __init__(self, db, actor, replacing=None, parent=None, today: date | None = None):
+        title = f"Encerrar e substituir {replacing.code}" if replacing else "Nova infração (decreto regulamentador)"
+        super().__init__(title, parent, ok_text="Substituir" if replacing else "Incluir", width=560)
+        self.db, self.actor, self.replacing = db, actor, replacing
+        self.set_intro("A multa segue a gravidade (Art. 25: leve 10, média 20, grave 30, gravíssima 40 UPFM). "
+                       + ("A versão atual é encerrada na véspera da nova vigência; os autos já lavrados "
+                          "continuam com o texto antigo." if replacing else
+                          "Códigos novos propõem só a multa; a outra penalidade é aplicada pelo gestor no "
+                          "julgamento."))
+        self.code_edit = QLineEdit(replacing.code if replacing else "", self)
+        self.code_edit.setReadOnly(replacing is not None)
+        self.code_edit.setPlaceholderText("ex.: DEC12-I")
+        self.article_edit = QLineEdit(replacing.article if replacing else "", self)
+        self.article_edit.setPlaceholderText("ex.: Decreto nº 45/2026, art. 12, I")
+        self.description_edit = QPlainTextEdit(replacing.description if replacing else "", self)
+        self.description_edit.setMaximumHeight(90)
+        self.severity_combo = QComboBox(self)
+        for severity in Severity:
+            self.severity_combo.addItem(f"{severity.label} — {severity.upfm} UPFM ({severity.article})", severity)
+        if replacing is not None:
+            self.severity_combo.setCurrentIndex(self.severity_combo.findData(replacing.severity))
+        self.valid_from_edit = date_edit(self, today or date.today())
+        self.extra_edit = QLineEdit(replacing.extra_penalty if replacing else "", self)
+        self.recurrence_edit = QLineEdit(replacing.recurrence_effect if replacing else "", self)
+        self.add_field("code", "Código:", self.code_edit)
+        self.add_field("article", "Artigo:", self.article_edit)
+        self.add_field("description", "Descrição:", self.description_edit)
+        self.add_field("severity", "Gravidade:", self.severity_combo)
+        self.add_field("valid_from", "Vigência a partir de:", self.valid_from_edit)
+        self.add_field("extra_penalty", "Outra penalidade:", self.extra_edit)
+        self.add_field("recurrence_effect", "Na reincidência:", self.recurrence_edit)
+
+    def draft(self):
+        from desktop.services.catalog import CodeDraft
+
+        return CodeDraft(code=self.code_edit.text().strip(), article=self.article_edit.text().strip(),
+                         description=self.description_edit.toPlainText().strip(),
+                         severity=self.severity_combo.currentData(),
+                         valid_from=qdate_to_date(self.valid_from_edit.date()),
+                         extra_penalty=self.extra_edit.text().strip(),
+                         recurrence_effect=self.recurrence_edit.text().strip())
+
+    def submit(self):
+        from desktop.services import catalog
+
+        if self.replacing is None:
+            return catalog.add_code(self.db, self.actor, self.draft())
+        return catalog.replace_code(self.db, self.actor, self.replacing.id, self.draft(), self.replacing.version)
+
+
 class CatalogScreen(QWidget):
-    """The catalogue as it stands, every version (a code in use is closed and replaced, never edited)."""
+    """The catalogue as it stands, every version (a code in use is closed and replaced, never edited); the
+    gestor adds the codes of the regulating decree (Art. 29)."""
 
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
+        from desktop.domain.roles import Role
+
         self.db, self.actor = db, actor
         self.table = RecordTable(CODE_COLUMNS, self, filter_placeholder="Filtrar por código, artigo ou descrição…")
         explanation = QLabel("Multas do Art. 25: leve 10, média 20, grave 30 e gravíssima 40 UPFM. Um código já "
                              "usado em autos não é alterado: é encerrado e substituído (Art. 29).", self)
         explanation.setWordWrap(True)
+        self.add_button = QPushButton("Nova infração (decreto)…", self)
+        self.replace_button = QPushButton("Encerrar e substituir…", self)
+        self.add_button.clicked.connect(lambda: self.run(self.code_dialog(None)))
+        self.replace_button.clicked.connect(lambda: self.run(self.code_dialog(self.table.selected())))
+        gestor = actor.has(Role.GESTOR)
+        self.add_button.setEnabled(gestor)
+        if not gestor:
+            for button in (self.add_button, self.replace_button):
+                button.setToolTip("Somente o gestor altera o catálogo (Art. 29).")
+        self.table.selection_changed.connect(
+            lambda code: self.replace_button.setEnabled(gestor and code is not None and code.valid_to is None))
+        self.replace_button.setEnabled(False)
+        top = QHBoxLayout()
+        top.addWidget(explanation, 1)
+        top.addWidget(self.add_button)
+        top.addWidget(self.replace_button)
         layout = QVBoxLayout(self)
-        layout.addWidget(explanation)
+        layout.addLayout(top)
         layout.addWidget(self.table)
         self.reload()
+
+    def code_dialog(self, replacing) -> CodeDialog:
+        return CodeDialog(self.db, self.actor, replacing, self)
+
+    def run(self, dialog: CodeDialog) -> None:
+        from desktop.signals import bus
+
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            bus.data_changed.emit("catalog")
+            self.reload()
 
     def reload(self) -> None:
         from desktop.services import catalog
@@ -105,3 +193,6 @@ class CatalogScreen(QWidget):
             show_error(self, error, "Não foi possível ler o catálogo")
             rows = []
         self.table.set_rows(rows, keep=lambda c: c.id)
+        self.table.view.setColumnWidth(2, 360)   # the description: the rest of the line stays visible
+        for column in (5, 6):
+            self.table.view.setColumnWidth(column, 220)

@@ -84,16 +84,24 @@ class LedgerScreen(QWidget):
             edit.dateChanged.connect(lambda _d: self.period_check.isChecked() and self.reload())
         self.totals_label = QLabel(filters)
         self.totals_label.setStyleSheet("font-weight: bold;")
+        self.reverse_button = QPushButton("Estornar lançamento…", filters)
+        self.reverse_button.setToolTip("Gestor: um estorno aponta para o lançamento de origem; nada é apagado.")
+        self.reverse_button.setEnabled(False)
+        self.reverse_button.clicked.connect(self.reverse_selected)
+        self.infractor_picker.setMinimumWidth(480)
+        self.kind_combo.setMaximumWidth(300)
         grid.addWidget(self.infractor_picker, 0, 0)
         grid.addWidget(self.kind_combo, 0, 1)
         grid.addWidget(self.period_check, 0, 2)
         grid.addWidget(self.from_edit, 0, 3)
         grid.addWidget(QLabel("a", filters), 0, 4)
         grid.addWidget(self.to_edit, 0, 5)
-        grid.addWidget(self.totals_label, 1, 0, 1, 6)
+        grid.addWidget(self.totals_label, 1, 0, 1, 5)
+        grid.addWidget(self.reverse_button, 1, 5)
         grid.setColumnStretch(0, 1)
         self.table = LazyRecordTable(LEDGER_COLUMNS, self, filters=filters)
         self.table.model.failed.connect(lambda error: show_error(self, error, "Não foi possível ler o extrato"))
+        self.table.selection_changed.connect(self._selection_changed)
         self.infractor_picker.changed.connect(lambda _v: self.reload())
         self.kind_combo.currentIndexChanged.connect(lambda _i: self.reload())
         self.period_check.toggled.connect(lambda _v: self.reload())
@@ -142,6 +150,39 @@ class LedgerScreen(QWidget):
         # one aggregate over the whole table (≈ 0.5 s for 1,000,000 entries): off the UI thread, so the list
         # opens with its first page at once
         self.totals_task = Task(totals).success(show).failure(failed).run_in_background(self, show_progress=False)
+
+
+    def _selection_changed(self, entry) -> None:
+        from desktop.domain.roles import Role
+
+        self.reverse_button.setEnabled(entry is not None and self.actor.has(Role.GESTOR)
+                                       and str(entry.kind) != EntryKind.REVERSAL.value)
+
+    def reverse_dialog(self):
+        """The dialog that reverses the selected entry (a returned payment, an undue cost) with its reason."""
+        from desktop.services import ledger
+        from desktop.views.enforcement.widgets import ReasonDialog
+
+        entry = self.table.selected()
+        if entry is None:
+            return None
+        return ReasonDialog(
+            "Estornar lançamento",
+            f"{entry.kind_label} de {format_date(entry.effective_on)} — {format_upfm(entry.amount_upfm)} "
+            f"({format_money(entry.amount_reais)}), {entry.infractor_name}. O estorno é um novo lançamento de "
+            "valor oposto que aponta para este; nada é apagado. Informe o motivo:",
+            self, submit=lambda reason: ledger.reverse_entry(self.db, self.actor, entry.id, reason),
+            ok_text="Estornar")
+
+    def reverse_selected(self) -> None:
+        from PySide6.QtWidgets import QDialog
+
+        from desktop.signals import bus
+
+        dialog = self.reverse_dialog()
+        if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
+            bus.data_changed.emit("ledger")
+            self.reload()
 
 
 # -- Infrator: autos, recurrences, balance and statement at a date ------------------------------------------
