@@ -1,0 +1,95 @@
+"""desktop.app: the real start-up sequence (issue 2) — login window first, database opened in the background,
+then the main window; a database that cannot be opened is explained with its URL and reason."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_program_starts_to_the_login_and_the_main_window(db, admin, tmp_path):
+    url = db.url
+    db.dispose()
+    env = dict(os.environ, DESKTOP_STARTUP_PROBE="1", DESKTOP_PROBE_USER="admin",
+               DESKTOP_PROBE_PASSWORD="senha-forte-2025", QT_QPA_PLATFORM="offscreen")
+    started = time.time()
+    result = subprocess.run([sys.executable, "-m", "desktop", "--db", url], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr[-3000:]
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    names = [e["event"] for e in events]
+    assert names == ["run_gui", "qapplication", "login_shown", "database_open", "login_submit", "login_accepted",
+                     "main_shown"] or names == ["run_gui", "qapplication", "database_open", "login_shown",
+                                                "login_submit", "login_accepted", "main_shown"], names
+    times = [e["time"] for e in events]
+    assert times == sorted(times) and times[0] >= started
+
+
+def test_wrong_probe_password_fails_the_start(db, admin):
+    url = db.url
+    db.dispose()
+    env = dict(os.environ, DESKTOP_STARTUP_PROBE="1", DESKTOP_PROBE_USER="admin", DESKTOP_PROBE_PASSWORD="errada-1",
+               QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-m", "desktop", "--db", url], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=180)
+    failed = [json.loads(line) for line in result.stdout.splitlines() if '"login_failed"' in line]
+    assert failed and failed[0]["message"].startswith("Usuário ou senha incorretos.")
+    assert result.returncode == 2
+
+
+def _answer_box(monkeypatch, button_text, seen):
+    def fake_exec(box):
+        seen.append((box.text(), box.informativeText(), [b.text() for b in box.buttons()]))
+        box.chosen = next(b for b in box.buttons() if b.text() == button_text)
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    monkeypatch.setattr(QMessageBox, "clickedButton", lambda box: box.chosen)
+
+
+def test_unreachable_database_shows_the_url_without_password_and_the_reason(qtbot, monkeypatch):
+    from desktop.app import ask_after_open_failure
+
+    seen = []
+    _answer_box(monkeypatch, "Sair", seen)
+    answer = ask_after_open_failure("postgresql+psycopg://fiscal:segredo@10.0.0.9:5432/transporte",
+                                    ConnectionRefusedError("connection refused"))
+    assert answer == "quit"
+    text, informative, buttons = seen[0]
+    assert text == "Não foi possível abrir o banco de dados."
+    assert "Endereço: postgresql+psycopg://fiscal:***@10.0.0.9:5432/transporte" in informative
+    assert "segredo" not in informative
+    assert "Motivo: Erro inesperado: connection refused" in informative
+    assert sorted(buttons) == ["Configurar banco de dados…", "Sair", "Tentar novamente"]
+
+
+def test_start_up_with_a_broken_database_offers_the_settings_and_can_give_up(qtbot, monkeypatch):
+    from desktop import app as app_module
+
+    answers = iter(["retry", "quit"])
+    asked = []
+
+    def fake_ask(db_url, error, parent=None):
+        asked.append((db_url, str(error)))
+        return next(answers)
+
+    monkeypatch.setattr(app_module, "ask_after_open_failure", fake_ask)
+    quits = []
+    monkeypatch.setattr(app_module.Startup, "_quit", lambda self: quits.append(self.exit_code))
+    startup = app_module.Startup(app_module.create_application(), "postgresql+psycopg://postgres@127.0.0.1:1/nada",
+                                 app_module._Probe())
+    qtbot.addWidget(startup.login)
+    startup.start()
+    assert startup.login.isVisible() and not startup.login.login_button.isEnabled()
+    assert startup.login.database_label.text() == "Abrindo o banco de dados…"
+    qtbot.waitUntil(lambda: bool(quits), timeout=60000)
+    assert len(asked) == 2, "asked again after 'Tentar novamente'"
+    assert quits == [1]
+    assert startup.db is None
