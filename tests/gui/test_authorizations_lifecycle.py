@@ -320,3 +320,22 @@ def test_art24_suspension_ends_by_itself_when_the_module_opens(qtbot, db, staff)
     row = page.authorizations.list.visible_rows()[0]
     assert row.status == "active"                       # the list reloaded after the job
     shoot(page, "authorizations_jobs_done")
+
+
+def test_an_authorization_opens_from_the_drivers_detail_page(qtbot, db, staff, registered):
+    from desktop.services import authorizations
+    from desktop.views.registry import RegistryPage
+
+    driver, vehicle = registered
+    a = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
+    page = RegistryPage(db, staff.clerk)
+    qtbot.addWidget(page)
+    detail = page.drivers.open_detail(driver.id)
+    detail.tabs.setCurrentWidget(detail.authorizations)
+    assert [r.id for r in detail.authorizations.model.rows()] == [a.id]
+    detail.authorizations.activated.emit(detail.authorizations.model.rows()[0])
+    window = detail.last_dialog
+    assert window.page.data.authorization.id == a.id and "Requerida" in window.page.title.text()
+    assert window.page.buttons["analysis"].isEnabled()
+    window.page.back_requested.emit()
+    assert not window.isVisible()

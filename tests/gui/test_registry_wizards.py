@@ -61,6 +61,7 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
     wizard.resize(1000, 780)
     _fill_personal(wizard, qtbot)
     assert wizard.personal_page.cpf_edit.text() == "529.982.247-25"       # the mask
+    assert wizard.personal_page.photo.load_file(scan_png(tmp_path, "foto.png"))
     shoot(wizard, "driver_wizard_1_personal")
     wizard.next()
     assert wizard.currentId() == 1
@@ -99,6 +100,7 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
 
     detail = drivers.driver_detail(db, staff.atendente, wizard.saved.id)
     assert detail.driver.cpf == "52998224725" and detail.driver.name == "João da Silva"
+    assert detail.driver.has_photo and drivers.driver_photo(db, staff.atendente, detail.driver.id)
     assert detail.problems == ()
     assert [name for _id, name in detail.platforms] == ["Leva Já"]
     lines = {line.key: line for line in detail.checklist}

@@ -187,3 +187,17 @@ class AuthorizationDetailPage(DetailFrame):
 
             show_info(self, "Autorização ativada",
                       f"Autorização nº {after.number} ativa. {after.validity_reason}")
+
+
+class AuthorizationWindow(QDialog):
+    """An authorization opened from another screen (a driver's or vehicle's detail page), with its action bar."""
+
+    def __init__(self, db, actor, authorization_id: int, parent=None, today=None):
+        super().__init__(parent)
+        self.setWindowTitle("Autorização")
+        self.resize(1100, 720)
+        self.page = AuthorizationDetailPage(db, actor, authorization_id, self, today=today)
+        self.page.back_button.setText("Fechar")
+        self.page.back_requested.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.page)

@@ -22,7 +22,7 @@ from desktop.domain.driver import DRIVER_CHECKLIST, ChecklistItem, ItemKind
 from desktop.domain.formatting import format_datetime, parse_date
 from desktop.domain.problems import Problem
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
-                                           field_box, mime_of, offer_reload)
+                                           PhotoChooser, field_box, mime_of, offer_reload)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
@@ -70,6 +70,7 @@ class PersonalPage(QWizardPage):
         self.uf_combo.setCurrentText(law.HOME_UF)
         self.zip_edit = QLineEdit(self)
         self.zip_edit.setInputMask("00000-000;_")
+        self.photo = PhotoChooser(self)
         form = QFormLayout()
         _form_row(form, self, "cpf", "CPF:", self.cpf_edit, self.cpf_edit.message_label)
         _form_row(form, self, "name", "Nome completo:", self.name_edit)
@@ -81,6 +82,7 @@ class PersonalPage(QWizardPage):
         _form_row(form, self, "city", "Município:", self.city_edit)
         _form_row(form, self, "uf", "UF:", self.uf_combo)
         _form_row(form, self, "zip_code", "CEP:", self.zip_edit)
+        _form_row(form, self, "photo", "Foto:", self.photo)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.general)
@@ -449,7 +451,8 @@ class DriverWizard(QWizard):
             cnh_category=c.cnh_category_combo.currentData() or None, cnh_expiry=c.cnh_expiry_edit.value(),
             cnh_ear=c.cnh_ear_check.isChecked(), nit="".join(ch for ch in c.nit_edit.text() if ch.isdigit()) or None,
             checklist=self.checklist_page.entries(), platform_ids=self.platforms_page.platform_ids(),
-            gravissima_infractions=gravissimas)
+            gravissima_infractions=gravissimas, photo=p.photo.png(),
+            photo_mime="image/png" if p.photo.png() is not None else None)
 
     def problems(self) -> list[Problem]:
         """Every problem of `validate_driver` (data + checklist, with articles) plus unreadable dates typed."""
@@ -564,6 +567,13 @@ class DriverWizard(QWizard):
         p.city_edit.setText(d.city or "")
         p.uf_combo.setCurrentText(d.uf or law.HOME_UF)
         p.zip_edit.setText(d.zip_code or "")
+        if d.has_photo:
+            from desktop.services import drivers
+
+            try:
+                p.photo.show_photo(drivers.driver_photo(self.db, self.actor, d.id))
+            except Exception:  # noqa: BLE001 — the photo is a courtesy; the data still load
+                p.photo.show_photo(None)
         c.cnh_number_edit.setText(d.cnh_number or "")
         index = c.cnh_category_combo.findData(d.cnh_category or "")
         c.cnh_category_combo.setCurrentIndex(max(index, 0))

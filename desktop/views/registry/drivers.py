@@ -4,7 +4,8 @@ timeline) with its actions."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QLabel, QListWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
 from desktop.views.formatting import format_datetime
@@ -52,16 +53,26 @@ def fetch_drivers(db, actor):
     return fetch
 
 
+def _line_situation(line) -> str:
+    if line.problems:
+        return "; ".join(p.message for p in line.problems)
+    return "Atendida"
+
+
+def _checked(line) -> str:
+    if not line.checked_by_name:
+        return ""
+    return line.checked_by_name + (f" em {format_datetime(line.checked_at)}" if line.checked_at else "")
+
+
 CHECKLIST_COLUMNS = (
     Column("Artigo", lambda l: l.article),
     Column("Exigência", lambda l: l.label),
-    Column("Conferido", lambda l: l.present),
+    Column("Situação", _line_situation),
     Column("Número", lambda l: l.number),
     Column("Emissão", lambda l: l.issued_on),
     Column("Validade", lambda l: l.expires_on),
-    Column("Conferido por", lambda l: l.checked_by_name),
-    Column("Em", lambda l: l.checked_at, text=format_datetime),
-    Column("Problemas", lambda l: "; ".join(str(p) for p in l.problems)),
+    Column("Conferido por", _checked),
 )
 
 AUTHORIZATION_COLUMNS = (
@@ -98,14 +109,22 @@ class DriverDetailPage(DetailFrame):
         self.info = InfoGrid(self)
         self.problems_label = QLabel(self)
         self.problems_label.setWordWrap(True)
+        self.photo = QLabel(self)
+        self.photo.setFixedSize(90, 120)
+        self.photo.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.photo.setStyleSheet("border: 1px solid #ccc; color: #777;")
         data_tab = QWidget(self)
         data_layout = QVBoxLayout(data_tab)
-        data_layout.addWidget(self.info)
+        top = QHBoxLayout()
+        top.addWidget(self.photo, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.info, 1)
+        data_layout.addLayout(top)
         data_layout.addWidget(self.problems_label)
         data_layout.addStretch(1)
         self.checklist = RecordTable(CHECKLIST_COLUMNS, self, show_filter=False)
         self.platforms = QListWidget(self)
         self.authorizations = RecordTable(AUTHORIZATION_COLUMNS, self, show_filter=False)
+        self.authorizations.activated.connect(lambda row: row is not None and self.open_authorization(row.id))
         self.documents = DocumentsPanel(db, actor, self)
         self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
         self.timeline = TimelineTable(self)
@@ -144,13 +163,14 @@ class DriverDetailPage(DetailFrame):
             ("NIT (INSS)", d.nit or ""), ("Situação", d.status_label),
             ("Descadastrado em", _date(d.deregistered_on)), ("Motivo", d.deregistration_reason or ""),
         ])
+        self._show_photo(d)
         if detail.problems:
             self.problems_label.setText("<b style='color:#c62828'>Pendências para aprovação:</b><br>"
                                         + "<br>".join(f"• {p}" for p in detail.problems))
         else:
             self.problems_label.setText("<span style='color:#2e7d32'>Todas as exigências do Art. 12 e do "
                                         "Art. 8, §1 estão atendidas.</span>")
-        self.fill_tab(self.checklist, lambda: self.checklist.set_rows(detail.checklist))
+        self.fill_tab(self.checklist, lambda: self._fill_checklist(detail.checklist))
         self.fill_tab(self.platforms, lambda: self._fill_platforms(detail.platforms))
         self.fill_tab(self.authorizations, lambda: self.authorizations.set_rows(detail.authorizations))
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
@@ -162,6 +182,23 @@ class DriverDetailPage(DetailFrame):
         self.request_button.setEnabled(desk and active)
         self.change_button.setEnabled(desk)
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
+
+    def _show_photo(self, d) -> None:
+        from desktop.services import drivers
+
+        pixmap = QPixmap()
+        data = drivers.driver_photo(self.db, self.actor, d.id) if d.has_photo else None
+        if data and pixmap.loadFromData(data):
+            self.photo.setPixmap(pixmap.scaled(self.photo.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                               Qt.TransformationMode.SmoothTransformation))
+        else:
+            self.photo.setPixmap(QPixmap())
+            self.photo.setText("Sem foto")
+
+    def _fill_checklist(self, lines) -> None:
+        self.checklist.set_rows(lines)
+        self.checklist.view.setColumnWidth(1, 360)   # long legal texts: the situation column stays in sight
+        self.checklist.view.setColumnWidth(2, 220)
 
     def _fill_platforms(self, platforms) -> None:
         self.platforms.clear()
@@ -184,6 +221,15 @@ class DriverDetailPage(DetailFrame):
         dialog = RequestDialog(self.db, self.actor, self, driver=self.data.driver)
         self.last_dialog = dialog
         dialog.exec()
+
+    def open_authorization(self, authorization_id: int):
+        """Double-click on one of its authorizations: the authorization's page in its own window."""
+        from desktop.views.authorizations.detail import AuthorizationWindow
+
+        window = AuthorizationWindow(self.db, self.actor, authorization_id, self)
+        self.last_dialog = window
+        window.show()
+        return window
 
     def record_change(self) -> None:
         from desktop.views.authorizations.changes import change_dialog

@@ -275,3 +275,62 @@ def offer_reload(parent: QWidget | None, error: BaseException, reload: Callable[
         reload()
         return True
     return False
+
+
+class PhotoChooser(QWidget):
+    """The driver's photo (SPEC §2): chosen from a PNG/JPG file, shrunk and kept as PNG; `png()` is the bytes of a
+    newly chosen photo (None: unchanged)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        from PySide6.QtWidgets import QPushButton
+
+        self._png: bytes | None = None
+        self.preview = QLabel("Sem foto", self)
+        self.preview.setFixedSize(90, 120)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.preview.setStyleSheet("border: 1px dashed #999; color: #777;")
+        self.choose_button = QPushButton("Escolher foto…", self)
+        self.choose_button.clicked.connect(self._choose)
+        self.message = error_label(self)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.choose_button)
+        buttons.addWidget(self.message)
+        buttons.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.preview)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+    def png(self) -> bytes | None:
+        return self._png
+
+    def show_photo(self, data: bytes | None) -> None:
+        pixmap = QPixmap()
+        if data and pixmap.loadFromData(data):
+            self.preview.setPixmap(pixmap.scaled(self.preview.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                                 Qt.TransformationMode.SmoothTransformation))
+        else:
+            self.preview.setPixmap(QPixmap())
+            self.preview.setText("Sem foto")
+
+    def load_file(self, path: str) -> bool:
+        from desktop.views.widgets import image_file_to_png
+
+        try:
+            self._png = image_file_to_png(path)
+        except ValueError as error:
+            self.message.setText(str(error))
+            self.message.setVisible(True)
+            return False
+        self.message.setVisible(False)
+        self.show_photo(self._png)
+        return True
+
+    def _choose(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "Foto do condutor", "", "Imagens (*.png *.jpg *.jpeg)")
+        if path:
+            self.load_file(path)

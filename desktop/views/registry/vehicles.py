@@ -71,6 +71,7 @@ class VehicleDetailPage(DetailFrame):
         data_layout.addWidget(self.problems_label)
         data_layout.addStretch(1)
         self.authorizations = RecordTable(AUTHORIZATION_COLUMNS, self, show_filter=False)
+        self.authorizations.activated.connect(lambda row: row is not None and self.open_authorization(row.id))
         self.documents = DocumentsPanel(db, actor, self)
         self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
         self.timeline = TimelineTable(self)
@@ -137,6 +138,15 @@ class VehicleDetailPage(DetailFrame):
         self.last_dialog = wizard
         if wizard.exec() == QDialog.DialogCode.Accepted:
             self.load()
+
+    def open_authorization(self, authorization_id: int):
+        """Double-click on one of its authorizations: the authorization's page in its own window."""
+        from desktop.views.authorizations.detail import AuthorizationWindow
+
+        window = AuthorizationWindow(self.db, self.actor, authorization_id, self)
+        self.last_dialog = window
+        window.show()
+        return window
 
     def record_change(self) -> None:
         from desktop.views.authorizations.changes import change_dialog
