@@ -7,7 +7,7 @@ An auto is never deleted. What `domain.assess` proposed is stored beside it (`as
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
@@ -219,7 +219,6 @@ class InfractorPage:
     balance_upfm: Decimal
     balance_reais: Decimal
     overdue_upfm: Decimal
-    entries: tuple[EntryInfo, ...] = field(default=())
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -37,9 +37,10 @@ def _penalty_events(session) -> int:
     from sqlalchemy import func, select
 
     from desktop.models import AuthorizationEvent as Ev
-    from desktop.services.penalties import PENALTY_PREFIX
+    from desktop.services.penalties import PENALTY_KINDS
 
-    return int(session.scalar(select(func.count(Ev.id)).where(Ev.kind.startswith(PENALTY_PREFIX))) or 0)
+    return int(session.scalar(select(func.count(Ev.id)).where(Ev.auto_id.is_not(None),
+                                                              Ev.kind.in_(PENALTY_KINDS))) or 0)
 
 
 def run_enforcement_jobs(db, today: date) -> JobReport:

@@ -27,8 +27,16 @@ from desktop.domain.workflow import (
 )
 from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
 
-PENALTY_PREFIX = "penalty:"
-PENALTY_END_PREFIX = "penalty_end:"
+# Event kinds shared with the registration room (services.authorizations.EVENT_LABELS), so the authorization's
+# history reads the same whoever wrote it; an event written here carries `auto_id` (that is how this module
+# recognises its own suspensions). The immediate impediment of Art. 26 II is a plain status event.
+KIND_SUSPENSION = "suspension"
+KIND_SUSPENSION_END = "suspension_end"
+KIND_CASSATION = "cassation"
+KIND_REVOCATION = "revocation"
+KIND_DEREGISTRATION = "deregistration"
+KIND_STATUS = "status"
+PENALTY_KINDS = (KIND_SUSPENSION, KIND_CASSATION, KIND_REVOCATION, KIND_DEREGISTRATION)
 IMPEDIMENT = "impediment"
 _LABELS = {
     Penalty.SUSPENSION.value: (Penalty.SUSPENSION.label, Penalty.SUSPENSION.article),
@@ -138,7 +146,7 @@ def apply_immediate_effects(session, actor, auto, on: date) -> None:
     auth = _authorization_of(session, auto)
     if auth is None or auth.status != AuthorizationStatus.ACTIVE.value:
         return
-    _change(session, actor, auth, AuthorizationStatus.IMPEDED, PENALTY_PREFIX + IMPEDIMENT, on, auto,
+    _change(session, actor, auth, AuthorizationStatus.IMPEDED, KIND_STATUS, on, auto,
             f"Impedimento imediato (Art. 26, II; Art. 16, §2) — auto {auto.number}")
 
 
@@ -148,8 +156,7 @@ def _already_applied(session, auto_id: int) -> bool:
     from desktop.models import AuthorizationEvent as Ev
 
     return session.scalar(select(Ev.id).where(
-        Ev.auto_id == auto_id, Ev.kind.startswith(PENALTY_PREFIX),
-        Ev.kind != PENALTY_PREFIX + IMPEDIMENT).limit(1)) is not None
+        Ev.auto_id == auto_id, Ev.kind.in_(PENALTY_KINDS)).limit(1)) is not None
 
 
 def _deregister(session, actor, model, row_id: int, on: date, reason: str, entity: str) -> None:
@@ -188,17 +195,17 @@ def apply_final_penalties(session, actor, auto, on: date) -> None:
     where = f"auto {auto.number}"
     if auth is not None:
         if cassation:
-            _change(session, actor, auth, AuthorizationStatus.CASSADA, PENALTY_PREFIX + Penalty.CASSATION.value, on,
+            _change(session, actor, auth, AuthorizationStatus.CASSADA, KIND_CASSATION, on,
                     auto, f"Cassação da autorização (Art. 24, I, e; Art. 26, §2) — {where}", ended_on=on)
         elif revocation:
-            _change(session, actor, auth, AuthorizationStatus.REVOKED, PENALTY_PREFIX + Penalty.REVOCATION.value,
+            _change(session, actor, auth, AuthorizationStatus.REVOKED, KIND_REVOCATION,
                     on, auto, f"Revogação da autorização (Art. 24, I, c) — {where}", ended_on=on)
         elif proposed and assessment.suspends:
             end = period_end(on, days=assessment.suspension_days, months=assessment.suspension_months)
             article = "Art. 26, §1" if assessment.suspension_days else "Art. 24, parágrafo único"
             until = max(end, auth.suspended_until) if auth.status == AuthorizationStatus.SUSPENDED.value \
                 and auth.suspended_until else end
-            _change(session, actor, auth, AuthorizationStatus.SUSPENDED, PENALTY_PREFIX + Penalty.SUSPENSION.value,
+            _change(session, actor, auth, AuthorizationStatus.SUSPENDED, KIND_SUSPENSION,
                     on, auto, f"Suspensão da autorização até {end:%d/%m/%Y} ({article}) — {where}",
                     suspended_until=until)
     if Penalty.DRIVER_DEREGISTRATION in extras and auto.infractor_driver_id is not None:
@@ -215,7 +222,7 @@ def apply_final_penalties(session, actor, auto, on: date) -> None:
 
 def _mark(session, actor, auth, penalty: Penalty, on: date, auto) -> None:
     """An event (no status change) so the auto's page lists the deregistration among its penalties."""
-    _change(session, actor, auth, None, PENALTY_PREFIX + penalty.value, on, auto,
+    _change(session, actor, auth, None, KIND_DEREGISTRATION, on, auto,
             f"{penalty.label} ({penalty.article}) — auto {auto.number}")
 
 
@@ -233,7 +240,7 @@ def _end_suspension(session, actor, auth, on: date, auto, reason: str) -> bool:
     target = AuthorizationStatus.ACTIVE
     if auth.valid_until is not None and auth.valid_until < on:
         target = AuthorizationStatus.EXPIRED  # Art. 3, §1: the validity ran out during the suspension
-    return _change(session, actor, auth, target, PENALTY_END_PREFIX + Penalty.SUSPENSION.value, on, auto, reason)
+    return _change(session, actor, auth, target, KIND_SUSPENSION_END, on, auto, reason)
 
 
 def end_suspensions_in(session, actor, today: date) -> int:
@@ -250,7 +257,7 @@ def end_suspensions_in(session, actor, today: date) -> int:
         .order_by(Authorization.id)).all()
     for auth in rows:
         event = _last_suspension_event(session, auth.id)
-        if event is None or event.auto_id is None or event.kind != PENALTY_PREFIX + Penalty.SUSPENSION.value:
+        if event is None or event.auto_id is None or event.kind != KIND_SUSPENSION:
             continue
         auto = session.get(Auto, event.auto_id)
         on = auth.suspended_until + timedelta(days=1)
@@ -270,21 +277,37 @@ def lift_penalties_in(session, actor, auto, on: date, reason: str) -> None:
     from desktop.models import AuthorizationEvent as Ev
     from desktop.services import audit
 
-    events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.startswith(PENALTY_PREFIX))
+    events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.in_(PENALTY_KINDS))
                              .order_by(Ev.id)).all()
     for event in events:
         auth = session.get(Authorization, event.authorization_id)
-        if event.kind == PENALTY_PREFIX + Penalty.SUSPENSION.value:
+        if event.kind == KIND_SUSPENSION:
             last = _last_suspension_event(session, auth.id)
             if auth.status == AuthorizationStatus.SUSPENDED.value and last is not None and last.auto_id == auto.id:
                 _end_suspension(session, actor, auth, on, auto, reason)
-        elif event.kind != PENALTY_PREFIX + IMPEDIMENT:
+        else:
             audit.record(session, actor, "authorization.penalty_not_lifted", "authorization", auth.id, None,
                          {"auto_id": auto.id, "penalty": event.kind, "status": auth.status, "reason": reason})
 
 
+def _penalty_key(event) -> str | None:
+    """The penalty an event of this module stands for (a `Penalty` value or "impediment"), None otherwise."""
+    if event.kind == KIND_SUSPENSION:
+        return Penalty.SUSPENSION.value
+    if event.kind == KIND_CASSATION:
+        return Penalty.CASSATION.value
+    if event.kind == KIND_REVOCATION:
+        return Penalty.REVOCATION.value
+    if event.kind == KIND_DEREGISTRATION:
+        vehicle = (event.reason or "").startswith(Penalty.VEHICLE_DEREGISTRATION.label)
+        return (Penalty.VEHICLE_DEREGISTRATION if vehicle else Penalty.DRIVER_DEREGISTRATION).value
+    if event.kind == KIND_STATUS and event.to_status == AuthorizationStatus.IMPEDED.value:
+        return IMPEDIMENT
+    return None
+
+
 def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
-    from sqlalchemy import or_, select
+    from sqlalchemy import select
 
     from desktop.models import Authorization, Auto
     from desktop.models import AuthorizationEvent as Ev
@@ -292,15 +315,13 @@ def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
     auto = session.get(Auto, auto_id)
     if auto is None:
         return ()
-    events = session.scalars(select(Ev).where(Ev.auto_id == auto_id, or_(
-        Ev.kind.startswith(PENALTY_PREFIX), Ev.kind.startswith(PENALTY_END_PREFIX))).order_by(Ev.id)).all()
-    ends = {e.authorization_id: e.effective_on for e in events if e.kind.startswith(PENALTY_END_PREFIX)}
+    events = session.scalars(select(Ev).where(Ev.auto_id == auto_id).order_by(Ev.id)).all()
     assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
     result = []
     for e in events:
-        if not e.kind.startswith(PENALTY_PREFIX):
+        key = _penalty_key(e)
+        if key is None:
             continue
-        key = e.kind[len(PENALTY_PREFIX):]
         label, article = _LABELS.get(key, (key, ""))
         auth = session.get(Authorization, e.authorization_id)
         ends_on = None
@@ -308,7 +329,10 @@ def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
         if key == Penalty.SUSPENSION.value:
             if assessment is not None and assessment.suspends:
                 ends_on = assessment.suspension_end(e.effective_on)
-            lifted = ends.get(e.authorization_id)
+            # the end written by this module's job or by the registration room's (services.jobs)
+            lifted = session.scalar(select(Ev.effective_on).where(
+                Ev.authorization_id == e.authorization_id, Ev.kind == KIND_SUSPENSION_END, Ev.id > e.id)
+                .order_by(Ev.id).limit(1))
         result.append(PenaltyInfo(e.authorization_id, auth.number or "", key, label, article, e.effective_on,
                                   ends_on, lifted, auto.id, auto.number))
     return tuple(result)

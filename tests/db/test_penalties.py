@@ -64,8 +64,8 @@ def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_l
     assert run_enforcement_jobs(db, date(2027, 3, 20)).suspensions_ended == 1
     assert authorization_row(db, auth_id)[0] == "active"
     assert _events(db, auth_id) == [
-        ("penalty:suspension", "active", "suspended", date(2026, 3, 19), auto.id),
-        ("penalty_end:suspension", "suspended", "active", date(2027, 3, 20), auto.id),
+        ("suspension", "active", "suspended", date(2026, 3, 19), auto.id),
+        ("suspension_end", "suspended", "active", date(2027, 3, 20), auto.id),
     ]
     assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2027, 3, 20)
     again = run_enforcement_jobs(db, date(2027, 3, 20))  # idempotent
@@ -104,7 +104,7 @@ def test_art26_par2_second_aggression_cassates_the_authorization(db, people):
     status, _, ended_on = authorization_row(db, auth_id)
     assert (status, ended_on) == ("cassada", final.final_on)
     kinds = [k for k, *_ in _events(db, auth_id)]
-    assert kinds == ["penalty:suspension", "penalty:cassation"]
+    assert kinds == ["suspension", "cassation"]  # the registration room's event kinds, tagged with the autos
     # a cassada authorization stays so: the job does not "lift" anything
     run_enforcement_jobs(db, date(2027, 12, 1))
     assert authorization_row(db, auth_id)[0] == "cassada"
@@ -115,7 +115,8 @@ def test_art26_II_operating_against_the_impediment_impedes_at_once(db, people):
     driver_id, _, auth_id = authorized_driver(db)
     autos.draw_up_auto(db, fiscal, draft("ART26-II", date(2026, 3, 2), driver_id=driver_id))
     assert authorization_row(db, auth_id)[0] == "impeded"
-    assert _events(db, auth_id)[0][:3] == ("penalty:impediment", "active", "impeded")
+    assert _events(db, auth_id)[0][:3] == ("status", "active", "impeded")
+    assert [p.kind for p in penalties.penalties_of(db, autos.list_autos(db).items[0].id)] == ["impediment"]
 
 
 def test_a_suspension_not_applied_by_an_auto_is_left_alone(db, people):
