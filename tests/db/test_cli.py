@@ -166,3 +166,34 @@ def test_demo_reproducible_by_seed_through_the_cli(db, fresh_url, tmp_path):
     assert a.read_bytes() == b.read_bytes()
     again = run("--db", db.url, "demo", "--drivers", "5")
     assert again.returncode == 1 and "--force" in again.stderr
+
+
+def test_users_unlock_in_process(db, admin_actor, capsys):
+    """`users unlock LOGIN` clears a lock (run in-process: the parsing is the same as above)."""
+    from desktop import cli
+    from desktop.domain.roles import Role
+    from desktop.errors import AccountLocked
+    from desktop.services import users
+
+    users.create_user(db, admin_actor, users.UserDraft("bia", "Beatriz", frozenset({Role.ATENDENTE}), "senha-da-bia"))
+    with pytest.raises(AccountLocked):
+        for _ in range(5):
+            try:
+                auth.login(db, "bia", "errada")
+            except AccountLocked:
+                raise
+            except Exception:
+                continue
+    assert cli.main(["--db", db.url, "users", "unlock", "bia"]) == 0
+    assert "desbloqueado" in capsys.readouterr().out
+    assert auth.login(db, "bia", "senha-da-bia").username == "bia"
+    assert cli.main(["--db", db.url, "users", "unlock", "ninguem"]) == 1
+    assert "não encontrado" in capsys.readouterr().err
+    # The terminal's actions are audited under the operating-system login.
+    from sqlalchemy import select
+
+    from desktop.models import AuditEntry
+
+    with db.session(write=False) as s:
+        who = s.scalar(select(AuditEntry.username).where(AuditEntry.action == "user.unlock"))
+    assert who.startswith("terminal:")
