@@ -96,9 +96,27 @@ class LoginDialog(QDialog):
         except Exception as error:  # noqa: BLE001 — e.g. the database server went away
             self._say(error_text(error))
             return False
+        if not self._provisional_password_changed(username):
+            self.actor = None
+            return False
         self.message.setVisible(False)
         self.accept()
         return True
+
+    def _provisional_password_changed(self, username: str) -> bool:
+        """services.users: after an administrator sets a password, the user must change it at the next log in."""
+        from desktop.services import users
+        from desktop.views.password import ChangePasswordDialog
+
+        info = users.find_user_or_none(self.db, username)
+        if info is None or not info.must_change_password:
+            return True
+        dialog = ChangePasswordDialog(self.db, self.actor, self, forced=True,
+                                      current_password=self.password_edit.text())
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            return True
+        self._say("Para entrar, troque a senha provisória definida pelo administrador.")
+        return False
 
     def _say(self, text: str) -> None:
         self.message.setText(text)

@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         self.database_action = QAction("Configurar banco de dados…", self)
         self.database_action.triggered.connect(self.configure_database)
         file_menu.addAction(self.database_action)
+        password_action = QAction("Alterar minha senha…", self)
+        password_action.triggered.connect(self.change_password)
+        file_menu.addAction(password_action)
         file_menu.addSeparator()
         quit_action = QAction("Sair", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -179,6 +182,12 @@ class MainWindow(QMainWindow):
         from desktop.views.database_settings import DatabaseSettingsDialog
 
         DatabaseSettingsDialog(current=self.db.describe(), parent=self).exec()
+
+    def change_password(self) -> None:
+        from desktop.views.password import ChangePasswordDialog
+
+        if ChangePasswordDialog(self.db, self.actor, self).exec() == ChangePasswordDialog.DialogCode.Accepted:
+            QMessageBox.information(self, "Senha alterada", "Sua senha foi alterada.")
 
     def about(self) -> None:
         from desktop import APP_NAME, APP_ORG, __version__

@@ -116,3 +116,41 @@ def test_a_clerk_does_not_see_administration(qtbot, db, admin):
     qtbot.addWidget(window)
     assert window.module_labels() == EIGHT_MODULES[:-1]
     assert window.roles_label.text() == "Perfis: Atendente"
+
+
+def test_provisional_password_must_be_changed_at_the_next_login(qtbot, db, admin, monkeypatch):
+    """services.users.reset_password: the user must change the administrator's password at the next log in."""
+    from desktop.services import auth, users
+    from desktop.views.password import ChangePasswordDialog
+
+    carla = users.create_user(db, admin, users.UserDraft("carla", "Carla Atendente", frozenset({Role.ATENDENTE}),
+                                                         "senha-da-carla-1"))
+    users.reset_password(db, admin, carla.id, "provisoria-123")
+    shown = []
+
+    def choose_new_password(dialog):
+        shown.append(dialog.old_edit.text())
+        dialog.new_edit.setText("minha-senha-2026")
+        dialog.confirm_edit.setText("minha-senha-2026")
+        return ChangePasswordDialog.DialogCode.Accepted if dialog.save() else ChangePasswordDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ChangePasswordDialog, "exec", choose_new_password)
+    dialog = login_dialog(qtbot, db, "carla", "provisoria-123")
+    assert dialog.try_login()
+    assert shown == ["provisoria-123"], "the provisional password is already filled in"
+    assert users.find_user(db, "carla").must_change_password is False
+    assert auth.login(db, "carla", "minha-senha-2026").username == "carla"
+
+
+def test_login_refused_while_the_provisional_password_is_kept(qtbot, db, admin, monkeypatch):
+    from desktop.services import users
+    from desktop.views.password import ChangePasswordDialog
+
+    carla = users.create_user(db, admin, users.UserDraft("carla", "Carla", frozenset({Role.ATENDENTE}),
+                                                         "senha-da-carla-1"))
+    users.reset_password(db, admin, carla.id, "provisoria-123")
+    monkeypatch.setattr(ChangePasswordDialog, "exec", lambda d: ChangePasswordDialog.DialogCode.Rejected)
+    dialog = login_dialog(qtbot, db, "carla", "provisoria-123")
+    assert not dialog.try_login()
+    assert dialog.actor is None
+    assert "troque a senha provisória" in dialog.message.text()
