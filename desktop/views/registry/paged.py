@@ -216,6 +216,8 @@ class PagedList(QWidget):
 
         self.view = QTableView(self)
         self.view.setModel(self.model)
+        # No column sorted until the user clicks one: the service's own order (e.g. name, protocol date desc).
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
         self.view.horizontalHeader().setSortIndicatorShown(False)
         self.view.horizontalHeader().sortIndicatorChanged.connect(
