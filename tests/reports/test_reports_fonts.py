@@ -30,3 +30,14 @@ def test_override_folder_comes_first_and_missing_fonts_fall_back(tmp_path, monke
 
 def test_registered_font_names_are_dejavu():
     assert fonts.register_fonts() == ("DejaVuSans", "DejaVuSans-Bold")
+
+
+def test_document_service_import_does_not_load_reportlab_segno_or_pypdf():
+    """The GUI imports the document service at start-up; ReportLab, segno and pypdf load only when printing."""
+    import subprocess
+    import sys
+    code = ("import sys, desktop.services.documents, desktop.views.pdf_preview; "
+            "print(sorted(m for m in ('reportlab', 'segno', 'pypdf', 'babel') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.strip() == "[]"
