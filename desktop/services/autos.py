@@ -725,7 +725,7 @@ def _apply_filter(stmt, f: AutoFilter):
     text = (f.text or "").strip()
     if text:
         plate = text.upper().replace("-", "").replace(" ", "")
-        stmt = stmt.where(or_(Auto.number.startswith(text), starts_with(Driver.search_key, fold(text)),
+        stmt = stmt.where(or_(Auto.number.startswith(text, autoescape=True), starts_with(Driver.search_key, fold(text)),
                               starts_with(Platform.search_key, fold(text)), starts_with(Vehicle.plate, plate)))
     return stmt
 

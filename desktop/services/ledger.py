@@ -563,12 +563,8 @@ def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
             who, name, doc = Infractor.driver(r.infractor_driver_id), r.name, format_cpf(r.cpf)
         else:
             who, name, doc = Infractor.platform(r.infractor_platform_id), r.trade_name, format_cnpj(r.cnpj)
-        upfm = E.amount_upfm.type.process_result_value(r.upfm, session.get_bind().dialect) \
-            if not isinstance(r.upfm, Decimal) else r.upfm
-        reais = E.amount_reais.type.process_result_value(r.reais, session.get_bind().dialect) \
-            if not isinstance(r.reais, Decimal) else r.reais
         result.append(OverdueInfo(r.id, r.number, who, name or "", doc, AutoStatus(r.status), r.payment_deadline,
-                                  (today - r.payment_deadline).days, upfm, reais))
+                                  (today - r.payment_deadline).days, r.upfm, r.reais))
     return result
 
 
