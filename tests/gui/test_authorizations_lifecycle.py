@@ -92,6 +92,13 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     shoot(page, "authorization_active_history")
     detail.tabs.setCurrentIndex(0)
     shoot(page, "authorization_active")
+    # Art. 14: the sticker of the active authorization is issued (archived) and shown before printing.
+    assert detail.print_button.isEnabled()
+    task = detail.print_document("sticker")
+    qtbot.waitUntil(lambda: task.finished, timeout=30000)
+    assert task.error is None, task.error
+    assert detail.last_preview.page_count() >= 1
+    detail.last_preview.close()
     # The list finds it by its number.
     detail.back_requested.emit()
     screen.list.filter_edit.setText(a.number)
@@ -136,7 +143,7 @@ def test_art12_approval_refused_with_the_missing_documents_shown_in_the_dialog(q
     assert not ok and refuse.errors.is_invalid("reason")
     ok, _ = _confirm(detail, "refuse", reason="Documentação incompleta (Art. 12).")
     assert ok and detail.data.authorization.status == "refused"
-    assert detail.enabled_actions() == []
+    assert detail.enabled_actions() == [] and not detail.print_button.isEnabled()
 
 
 def _active(db, staff, fee_paid_on):

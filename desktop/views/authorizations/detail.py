@@ -5,7 +5,7 @@ and ONE action bar whose buttons follow the domain's state machine (see actions.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from desktop.views.authorizations.actions import ACTIONS, build_dialog, role_names
 from desktop.views.formatting import format_brl, format_date, format_datetime
@@ -33,6 +33,21 @@ VEHICLE_COLUMNS = (
 )
 
 
+PRINTS = (("certificate", "Termo de autorização"), ("sticker", "Selo do veículo (Art. 14)"),
+          ("credential", "Credencial do condutor (Art. 13, I)"))
+PRINTABLE = frozenset({"active", "impeded", "suspended"})
+
+
+def print_job(state, db, actor, kind: str, number: str):
+    """Issue and archive one document of an authorization (off the UI thread: ReportLab work)."""
+    from desktop.services import documents
+
+    state.progress(0, 0, "Gerando o documento…")
+    call = {"certificate": documents.print_certificate, "sticker": documents.print_sticker,
+            "credential": documents.print_credential}[kind]
+    return call(db, actor, number)
+
+
 def _d(value) -> str:
     return format_date(value) if value else ""
 
@@ -50,6 +65,17 @@ class AuthorizationDetailPage(DetailFrame):
             button.clicked.connect(lambda _checked=False, key=action.key: self.run(key))
             rows[action.row].addWidget(button)
             self.buttons[action.key] = button
+        # Documents of an active authorization (issued and archived by services.documents, shown before printing).
+        self.print_button = QToolButton(self)
+        self.print_button.setText("Imprimir")
+        self.print_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.print_button)
+        for kind, text in PRINTS:
+            menu.addAction(text, lambda kind=kind: self.print_document(kind))
+        self.print_button.setMenu(menu)
+        rows[0].addWidget(self.print_button)
+        self.print_task = None
+        self.last_preview = None
         bar = QVBoxLayout()
         bar.setSpacing(2)
         for row in rows:
@@ -153,6 +179,40 @@ class AuthorizationDetailPage(DetailFrame):
             else:
                 button.setToolTip("")
 
+        from desktop.domain.roles import Role
+
+        can_print = self.actor.has(Role.ATENDENTE, Role.GESTOR)
+        self.print_button.setEnabled(can_print and bool(a.number) and a.status in PRINTABLE)
+        self.print_button.setToolTip("" if self.print_button.isEnabled() else
+                                     "Exige o perfil Atendente ou Gestor." if not can_print else
+                                     "Os documentos são impressos para autorizações ativas, impedidas ou suspensas.")
+
+    def print_document(self, kind: str):
+        """Issue the document in the background, then show it (PdfPreviewDialog) to print or save."""
+        from desktop.tasks import Task
+
+        a = self.data.authorization
+        title = dict(PRINTS)[kind]
+
+        def done(issued):
+            from desktop.views.pdf_preview import PdfPreviewDialog
+
+            if not _alive(self):
+                return
+            self.last_preview = PdfPreviewDialog(issued.pdf, f"{title} — {a.number}", self,
+                                                 suggested_name=f"{kind}-{a.number.replace('/', '-')}.pdf")
+            self.last_preview.show()
+
+        def failed(error):
+            from desktop.views.widgets import show_error
+
+            if _alive(self):
+                show_error(self, error, "Não foi possível gerar o documento")
+
+        self.print_task = (Task(print_job, self.db, self.actor, kind, a.number).success(done).failure(failed)
+                           .run_in_background(self, title=title, label="Gerando o documento…"))
+        return self.print_task
+
     def enabled_actions(self) -> list[str]:
         return [key for key, button in self.buttons.items() if button.isEnabled()]
 
@@ -187,6 +247,12 @@ class AuthorizationDetailPage(DetailFrame):
 
             show_info(self, "Autorização ativada",
                       f"Autorização nº {after.number} ativa. {after.validity_reason}")
+
+
+def _alive(widget) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(widget)
 
 
 class AuthorizationWindow(QDialog):
