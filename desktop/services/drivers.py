@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import and_, literal_column, select
 from sqlalchemy.orm import Session, undefer
 
 from desktop.domain import (
@@ -607,9 +607,9 @@ def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, so
     term = search_terms(text)
     if digits and sort == "name":
         sort = "cpf"
-    ordering = order_by(DRIVER_SORTS, sort, descending, Driver.id)
-    # Only the row's columns (not whole Driver entities): the page is built in a few milliseconds.
-    base = select(Driver.id, Driver.name, Driver.cpf, Driver.phone, Driver.status)
+    order_by(DRIVER_SORTS, sort, descending, Driver.id)  # refuses an unknown sort
+    base = select(Driver.id, Driver.name, Driver.cpf, Driver.phone, Driver.status, Driver.search_key,
+                  Driver.created_at)
     if status:
         base = base.where(Driver.status == status)
     with db.session(write=False) as s:
@@ -619,13 +619,13 @@ def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, so
             stmt = base.where(prefix_range(Driver.search_key, term))
         else:
             stmt = base
-        rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).all()
+        rows = _page(s, stmt, sort, descending, offset, limit)
         exact = True
         fallback = False
-        if not rows and term and not digits and anywhere and (offset == 0 or text):
+        if not rows and term and not digits and anywhere:
             fallback = True
             stmt = base.where(contains(Driver.search_key, term))
-            rows = s.execute(stmt.order_by(*ordering).offset(offset).limit(limit)).all()
+            rows = _page(s, stmt, sort, descending, offset, limit)
         if offset == 0 and len(rows) < limit:
             total = len(rows)
         elif fallback:
@@ -633,7 +633,37 @@ def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, so
             exact = total < FALLBACK_COUNT_CAP
         else:
             total = count(s, stmt)
-        return Page(driver_rows(s, rows), total, offset, limit, exact)
+        return Page(tuple(_list_row(r) for r in rows), total, offset, limit, exact)
 
 
 FALLBACK_COUNT_CAP = 1000
+_SORT_COLUMNS = {"name": "search_key", "cpf": "cpf", "status": "status", "created_at": "created_at"}
+
+
+def _page(session: Session, stmt, sort: str, descending: bool, offset: int, limit: int) -> list:
+    """The page of drivers (offset/limit on drivers alone, answered by the filter's index), then their live
+    authorization by a LEFT JOIN whose status list is written as literals so the planner uses the partial unique
+    index on driver_id (at most one live authorization per driver: no duplicated rows)."""
+    column = getattr(Driver, _SORT_COLUMNS[sort])
+    inner_order = [column.desc(), Driver.id.desc()] if descending else [column.asc(), Driver.id.asc()]
+    page = stmt.order_by(*inner_order).offset(offset).limit(limit).subquery()
+    outer_col = page.c[_SORT_COLUMNS[sort]]
+    outer_order = [outer_col.desc(), page.c.id.desc()] if descending else [outer_col.asc(), page.c.id.asc()]
+    live = and_(Authorization.driver_id == page.c.id,
+                Authorization.status.in_([literal_column(f"'{x}'") for x in LIVE_AUTHORIZATION_STATUSES]))
+    return session.execute(
+        select(page.c.id, page.c.name, page.c.cpf, page.c.phone, page.c.status,
+               Authorization.id.label("authorization_id"), Authorization.number.label("authorization_number"),
+               Authorization.status.label("authorization_status"))
+        .select_from(page).outerjoin(Authorization, live).order_by(*outer_order)).all()
+
+
+def _list_row(r) -> DriverRow:
+    from desktop.domain import AuthorizationStatus
+
+    return DriverRow(
+        id=r.id, name=r.name, cpf_display=format_cpf(r.cpf), phone=r.phone, status=r.status,
+        status_label=DRIVER_STATUS_LABELS.get(r.status, r.status), authorization_id=r.authorization_id,
+        authorization_number=r.authorization_number, authorization_status=r.authorization_status,
+        authorization_status_label=AuthorizationStatus(r.authorization_status).label if r.authorization_status else "",
+    )

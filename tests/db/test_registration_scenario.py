@@ -63,6 +63,8 @@ def test_request_to_active_renewal_suspension_and_automatic_return(db, desk):
         "Ana Atendente", "Gilberto Gestor", "Vera Vistoriadora", "Sistema (rotina automática)"}
     assert any(f.startswith("Taxa paga em ") for f in detail.authorization.facts)
     assert any(f.startswith("Vistoria aprovada em ") for f in detail.authorization.facts)
+    row = list_drivers(db, desk.clerk, "conceicao dos").rows[0]
+    assert (row.authorization_number, row.authorization_status_label) == (number, "Ativa")
     page = driver_detail(db, desk.clerk, driver.id)
     assert page.authorizations[0].number == number
     assert sum(1 for e in page.timeline if e.what.startswith(f"Autorização {number}")) == 10
