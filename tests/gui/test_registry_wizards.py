@@ -332,3 +332,28 @@ def test_checklist_line_with_validity_before_issue_blocks_the_page(qtbot, db, st
     row.expires_edit.set_value(today() + timedelta(days=30))
     wizard.next()
     assert wizard.currentId() == 3
+
+
+def test_art8_par3_ii_relative_owner_needs_name_cpf_and_relationship(qtbot, db, staff):
+    wizard = _vehicle_wizard(qtbot, db, staff.clerk)
+    _fill_crlv(wizard, qtbot)
+    wizard.next()
+    wizard.ownership_page.set_mode("relative")
+    assert wizard.ownership_page.nextId() == 2
+    wizard.next()
+    assert wizard.currentId() == 2
+    page = wizard.owner_page
+    qtbot.keyClicks(page.document_edit, "11111111111")
+    page.relationship_combo.setCurrentText("")
+    assert not page.validatePage()
+    assert page.errors.is_invalid("owner_name") and "Art. 8, §3, II" in page.errors.message("owner_name")
+    assert "CPF" in page.errors.message("owner_document")
+    shoot(wizard, "vehicle_wizard_3_owner_problems")
+    page.name_edit.setText("Lúcia Pereira")
+    page.document_edit.clear()
+    qtbot.keyClicks(page.document_edit, cpf(200300400))
+    page.relationship_combo.setCurrentText("Cônjuge")
+    assert page.validatePage()
+    wizard.accept()
+    assert wizard.saved is not None and wizard.saved.owner_name == "Lúcia Pereira"
+    assert wizard.saved.owner_relationship == "Cônjuge" and wizard.saved.ownership_article == "Art. 8, §3, II"
