@@ -16,7 +16,7 @@ from desktop.domain.roles import Role
 from desktop.domain.text import fold
 
 __all__ = ["people", "Register", "register", "static_lookups", "lookups", "draw_up", "make_final", "shoot",
-           "SHOTS"]
+           "SHOTS", "settle"]
 
 SHOTS = "/tmp/shots/enforcement"
 
@@ -138,3 +138,10 @@ def shoot(widget, name: str) -> str:
     path = os.path.join(SHOTS, name)
     assert widget.grab().save(path), path
     return path
+
+
+def settle(qtbot) -> None:
+    """Wait until the screens' background jobs (counts, totals, PDFs) delivered their results."""
+    from desktop import tasks
+
+    qtbot.waitUntil(lambda: not tasks._running, timeout=20000)

@@ -40,6 +40,11 @@ def test_art22_partly_upheld_reduces_the_fine_and_posts_a_reduction(qtbot, db, p
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
     assert not dialog.form.isRowVisible(dialog._rows["reduced_upfm"])   # only for "partly upheld"
+    from desktop.domain.penalties import Penalty
+
+    dialog.extra_checks[Penalty.REVOCATION].setChecked(True)
+    assert dialog.draft().extra_penalties == frozenset({Penalty.REVOCATION})
+    dialog.extra_checks[Penalty.REVOCATION].setChecked(False)
     assert "30 UPFM = R$ 3.373,50" in dialog.result_label.text()
     dialog.set_outcome(Outcome.PARTLY_UPHELD)
     assert dialog.form.isRowVisible(dialog._rows["reduced_upfm"])
@@ -67,6 +72,7 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
     dialog = open_dialog(qtbot, db, people.gestor, auto)
     dialog.set_outcome(Outcome.ANNULLED)
     assert not dialog.form.isRowVisible(dialog._rows["reduced_upfm"])
+    assert not dialog.form.isRowVisible(dialog._rows["extra_penalties"])   # nothing to add to a void auto
     assert "0 UPFM = R$ 0,00" in dialog.result_label.text() and "estornada" in dialog.result_label.text()
     dialog.reasoning_edit.setPlainText("Defesa procedente: o embarque foi contratado pela plataforma.")
     shoot(dialog, "judgment_annulled.png")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
-from enforcement_fixtures import draw_up, make_final, shoot
+from enforcement_fixtures import draw_up, make_final, settle, shoot
 
 from desktop.domain import local_today
 from desktop.views.enforcement import EnforcementPage
@@ -33,7 +33,7 @@ def test_autos_list_filters_by_status_code_infractor_and_period(qtbot, db, peopl
     screen.resize(1150, 600)
     assert numbers(screen) == [third.number, second.number, first.number]   # newest first
     qtmodeltester.check(screen.table.model, force_py=True)
-    assert "3 auto(s)" in screen.count_label.text()
+    qtbot.waitUntil(lambda: "3 auto(s)" in screen.count_label.text())   # counted off the UI thread
     second_row = screen.rows()[1]
     assert second_row.recurrence and second_row.plate and "João" in second_row.infractor_name
 
@@ -59,6 +59,7 @@ def test_autos_list_filters_by_status_code_infractor_and_period(qtbot, db, peopl
     screen.text_edit.setText("")
     screen.agent_combo.setCurrentIndex(screen.agent_combo.findData(people.fiscal.user_id))
     assert len(numbers(screen)) == 3
+    qtbot.waitUntil(lambda: screen.count_task.finished)
     shoot(screen, "autos_list.png")
 
 
@@ -85,6 +86,7 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     assert {"ART26-I", "ART26-IV", "ART27"} <= set(codes)
     shoot(page, "enforcement_catalog.png")
     page.tabs.setCurrentIndex(0)
+    settle(qtbot)
     shoot(page, "enforcement_page_list.png")
 
 
@@ -115,6 +117,7 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     assert "ainda não está disponível nesta versão" in finance.issqn_label.text()
     qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)
     finance.tabs.setCurrentIndex(1)
+    settle(qtbot)
     shoot(window, "main_window_financeiro.png")
 
 

@@ -79,10 +79,11 @@ class AssessmentPanel(QGroupBox):
         self.view = view
         self.label.setText(assessment_html(view, year))
 
-    def show_waiting(self, messages: list[str]) -> None:
+    def show_waiting(self, messages: list[str], intro: str | None = None) -> None:
         self.view = None
-        text = "<p style='color:#555'>Escolha o código da infração e o infrator para ver a proposta: multa em " \
-               "UPFM e em reais, reincidência e penalidades.</p>"
+        intro = intro or ("Escolha o código da infração e o infrator para ver a proposta: multa em UPFM e em "
+                          "reais, reincidência e penalidades.")
+        text = f"<p style='color:#555'>{intro}</p>"
         if messages:
             text += "<ul>" + "".join(f"<li>{m}</li>" for m in messages) + "</ul>"
         self.label.setText(text)

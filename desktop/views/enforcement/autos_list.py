@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QLabel, QLineE
 
 from desktop.domain.formatting import format_datetime, format_money, format_upfm
 from desktop.domain.workflow import AutoStatus
+from desktop.tasks import Task
 from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
 from desktop.views.enforcement.lookups import Lookups
 from desktop.views.enforcement.widgets import SearchPicker
@@ -47,6 +48,8 @@ class AutosListScreen(QWidget):
 
         self.db, self.actor = db, actor
         self.lookups = lookups or service_lookups(db, actor)
+        self._generation = 0
+        self.count_task = None
         filters = QWidget(self)
         grid = QGridLayout(filters)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -182,12 +185,23 @@ class AutosListScreen(QWidget):
             return page.items, page.next_cursor
 
         self.table.reset(load)
-        try:
-            total = autos.count_autos(self.db, query)
-        except Exception:  # noqa: BLE001 — the count is a courtesy; the list itself already reported errors
-            self.count_label.clear()
-        else:
-            self.count_label.setText(f"{total} auto(s) com estes filtros.")
+        self._generation += 1
+        generation, db = self._generation, self.db
+
+        def count(state):
+            return autos.count_autos(db, query)
+
+        def show(total):
+            if generation == self._generation:   # only the count of the filters on screen
+                self.count_label.setText(f"{total} auto(s) com estes filtros.")
+
+        def failed(_error):
+            if generation == self._generation:   # the list itself already reported the failure
+                self.count_label.clear()
+
+        self.count_label.setText("Contando…")
+        # a COUNT over every auto of the filters: off the UI thread, the first page is already on screen
+        self.count_task = Task(count).success(show).failure(failed).run_in_background(self, show_progress=False)
 
     def set_period(self, start: date, end: date) -> None:
         self.from_edit.setDate(QDate(start))

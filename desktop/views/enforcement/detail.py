@@ -339,7 +339,8 @@ class AutoDetailScreen(QWidget):
         if proposed is not None:
             self.assessment_panel.show_view(proposed, year=auto.drawn_up_at.year)
         else:
-            self.assessment_panel.show_waiting(["Este auto não guardou a proposta do sistema."])
+            self.assessment_panel.show_waiting([], intro="Este auto não guardou a proposta do sistema (lavrado "
+                                                         "sem ela); vale o que está em «Multa e prazos».")
         self.notifications.set_rows(detail.notifications)
         self.defenses.set_rows(detail.defenses)
         self.judgments.set_rows(detail.judgments)

@@ -216,6 +216,19 @@ class JudgmentDialog(AutoDialog):
         self.apply_penalties_check = QCheckBox("Aplicar as penalidades propostas quando a decisão for definitiva",
                                                self)
         self.apply_penalties_check.setChecked(True)
+        # Art. 24, I: penalties the gestor may add to the fine (they take effect when the decision is final)
+        from desktop.domain.penalties import Penalty
+
+        extras = QWidget(self)
+        extras_layout = QVBoxLayout(extras)
+        extras_layout.setContentsMargins(0, 0, 0, 0)
+        extras_layout.setSpacing(2)
+        self.extra_checks: dict = {}
+        for penalty in (Penalty.REVOCATION, Penalty.CASSATION, Penalty.DRIVER_DEREGISTRATION,
+                        Penalty.VEHICLE_DEREGISTRATION):
+            check = QCheckBox(f"{penalty.label} ({penalty.article})", extras)
+            extras_layout.addWidget(check)
+            self.extra_checks[penalty] = check
         self.result_label = QLabel(self)
         self.result_label.setStyleSheet("font-weight: bold;")
         self.result_label.setWordWrap(True)
@@ -224,6 +237,7 @@ class JudgmentDialog(AutoDialog):
         self.add_field("decided_on", "Data da decisão:", self.decided_edit)
         self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
         self.add_field("apply_proposed_penalties", "", self.apply_penalties_check)
+        self.add_field("extra_penalties", "Penalidades adicionais:", extras)
         self.body.addWidget(self.result_label)
         for button in self.outcome_buttons.values():
             button.toggled.connect(self._outcome_changed)
@@ -244,6 +258,7 @@ class JudgmentDialog(AutoDialog):
         partly = self.outcome() == Outcome.PARTLY_UPHELD
         self.set_field_visible("reduced_upfm", partly)
         self.set_field_visible("apply_proposed_penalties", self.outcome() != Outcome.ANNULLED)
+        self.set_field_visible("extra_penalties", self.outcome() != Outcome.ANNULLED)
         self._show_result()
 
     def reduced(self) -> Decimal | None:
@@ -303,7 +318,9 @@ class JudgmentDialog(AutoDialog):
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
                              reasoning=self.reasoning_edit.toPlainText().strip(),
                              reduced_upfm=self.reduced() if outcome == Outcome.PARTLY_UPHELD else None,
-                             apply_proposed_penalties=self.apply_penalties_check.isChecked())
+                             apply_proposed_penalties=self.apply_penalties_check.isChecked(),
+                             extra_penalties=frozenset(p for p, check in self.extra_checks.items()
+                                                       if check.isChecked() and outcome != Outcome.ANNULLED))
 
     def submit(self):
         from desktop.services import process

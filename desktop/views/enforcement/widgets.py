@@ -55,6 +55,7 @@ class SearchPicker(QWidget):
         self.edit = QLineEdit(self)
         self.edit.setPlaceholderText(placeholder)
         self.edit.setClearButtonEnabled(True)
+        self.edit.setMinimumWidth(180)
         self.combo = QComboBox(self)
         self.combo.setMinimumContentsLength(28)
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -101,15 +102,22 @@ class SearchPicker(QWidget):
         except Exception as error:  # noqa: BLE001 — show the service's message under the field
             from desktop.views.widgets import error_text
 
-            self.error.setText(error_text(error))
-            self.error.setVisible(True)
+            self._note(error_text(error), error=True)
             matches = []
         else:
             self.error.setVisible(False)
             if text and not matches:
-                self.error.setText(f"Nada encontrado para «{text}».")
-                self.error.setVisible(True)
+                self._note(f"Nada encontrado para «{text}».", error=True)
+            elif len(matches) > 1:
+                self._note(f"{len(matches)} encontrados: escolha na lista ao lado.", error=False)
         self._fill(matches)
+
+    def _note(self, text: str, error: bool) -> None:
+        from desktop.views.widgets import ERROR_LABEL_STYLE
+
+        self.error.setStyleSheet(ERROR_LABEL_STYLE if error else "color: #555;")
+        self.error.setText(text)
+        self.error.setVisible(True)
 
     def set_choice(self, ident: Any, label: str) -> None:
         """Show one known record as chosen (e.g. the driver of the vehicle picked)."""
