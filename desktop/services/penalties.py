@@ -257,7 +257,9 @@ def end_suspensions_in(session, actor, today: date) -> int:
         .order_by(Authorization.id)).all()
     for auth in rows:
         event = _last_suspension_event(session, auth.id)
-        if event is None or event.auto_id is None or event.kind != KIND_SUSPENSION:
+        # An auto's suspension: the event that suspended it carries the auto (this module writes kind
+        # "suspension"; rows loaded in bulk may say "status").
+        if event is None or event.auto_id is None or event.kind not in (KIND_SUSPENSION, KIND_STATUS):
             continue
         auto = session.get(Auto, event.auto_id)
         on = auth.suspended_until + timedelta(days=1)

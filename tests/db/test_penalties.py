@@ -239,3 +239,19 @@ def test_an_auto_loaded_without_its_proposal_is_assessed_again_when_final(db, pe
     final_without_defense(db, fiscal, autos.get_auto_info(db, auto.id), date(2026, 3, 3))
     assert authorization_row(db, auth_id)[0] == "suspended"
     assert autos.get_auto_info(db, auto.id).assessment.suspension_months == 12
+
+
+def test_a_suspension_event_tagged_with_an_auto_is_ended_by_the_job_even_if_loaded_in_bulk(db, people):
+    from desktop.models import Authorization
+
+    fiscal, _, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2025, 7, 1), driver_id=driver_id))
+    with db.session() as s:
+        auth = s.get(Authorization, auth_id)
+        auth.status, auth.suspended_until = "suspended", date(2026, 2, 1)
+        s.add(AuthorizationEvent(authorization_id=auth_id, kind="status", from_status="active",
+                                 to_status="suspended", at=datetime(2025, 8, 2, 9, tzinfo=LOCAL_TZ),
+                                 effective_on=date(2025, 8, 2), reason="Suspensão (Art. 26, VI)", auto_id=auto.id))
+    assert run_enforcement_jobs(db, date(2026, 2, 2)).suspensions_ended == 1
+    assert authorization_row(db, auth_id)[0] == "active"
