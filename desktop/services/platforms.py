@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from desktop.domain import format_cnpj, local_today, normalize_cnpj, validate_cnpj
 from desktop.domain.problems import Problem
@@ -306,7 +306,3 @@ def platform_detail(db, actor: Actor, platform_id: int) -> PlatformDetail:
             timeline=tuple(audit_timeline(s, "platform", p.id)),
         )
 
-
-def active_platform_count(db) -> int:
-    with db.session(write=False) as s:
-        return s.execute(select(func.count()).select_from(Platform).where(Platform.status == "active")).scalar_one()

@@ -343,3 +343,15 @@ def test_list_filters_by_number_name_plate_and_status(db, desk):
     page = svc.list_authorizations(db, desk.clerk, sort="valid_until", descending=False)
     assert page.total == 2 and {r.id for r in page.rows} == {first.id, second.id}
     assert {r.status_label for r in page.rows} == {"Ativa", "Requerida"}
+
+
+def test_art24_i_f_deregistering_the_vehicle_refuses_a_pending_request(db, desk):
+    from desktop.services.vehicles import deregister_vehicle, get_vehicle
+
+    a = _analysis(db, desk)
+    v = get_vehicle(db, desk.clerk, a.vehicle_id)
+    deregister_vehicle(db, desk.manager, v.id, "Vendido fora do município", "Portaria 11/2026", TODAY, v.version)
+    after = svc.get_authorization(db, desk.clerk, a.id)
+    assert after.status == "refused" and after.ended_on == TODAY
+    with pytest.raises(ValidationError, match="descadastrado"):
+        svc.request_authorization(db, desk.clerk, a.driver_id, v.id, TODAY)
