@@ -290,3 +290,40 @@ def test_prefix_search_is_accent_and_case_insensitive_on_both_databases(db):
         assert names("conceicao") == ["Conceição Aparecida"]
         assert names("xyz") == []
         assert s.scalars(select(Driver.name).where(starts_with(Driver.cpf, "111"))).all() == ["Joana Prado"]
+
+
+def _document(db) -> int:
+    import hashlib
+
+    from desktop.models import Document
+
+    content = b"%PDF-1.4 certidao"
+    with db.session() as s:
+        d = make_driver(s)
+        doc = Document(kind="certidao_criminal", sha256=hashlib.sha256(content).hexdigest(), content=content,
+                       mime="application/pdf", filename="certidao.pdf", size=len(content), driver_id=d.id)
+        s.add(doc)
+        s.flush()
+        return doc.id
+
+
+def test_spec2_a_document_is_never_silently_replaced(db):
+    from desktop.models import Document
+
+    doc_id = _document(db)
+    with pytest.raises(ConflictError, match="somente inclusão"):
+        with db.session() as s:
+            doc = s.get(Document, doc_id)
+            doc.content = b"%PDF-1.4 outra"
+    with pytest.raises(ConflictError, match="somente inclusão"):
+        with db.session() as s:
+            s.execute(text("UPDATE documents SET sha256 = :h"), {"h": "0" * 64})
+    with pytest.raises(ConflictError, match="somente inclusão"):
+        with db.session() as s:
+            s.execute(text("DELETE FROM documents"))
+    # Describing it better (its number or dates) is allowed.
+    with db.session() as s:
+        s.get(Document, doc_id).number = "123/2026"
+    with db.session(write=False) as s:
+        doc = s.get(Document, doc_id)
+        assert doc.content == b"%PDF-1.4 certidao" and doc.number == "123/2026"
