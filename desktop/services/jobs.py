@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from sqlalchemy import and_, or_, select
 
 from desktop.domain import AuthorizationStatus, format_date, local_today
-from desktop.models import Authorization
+from desktop.models import Authorization, AuthorizationEvent
 from desktop.services.authorizations import _audit, _move, _snapshot
 from desktop.services.base import SYSTEM_ACTOR
 
@@ -30,6 +30,13 @@ class DueTransition:
     to_status: str
     effective_on: date
     reason: str
+
+
+def _suspending_auto(session, authorization_id: int) -> int | None:
+    return session.execute(
+        select(AuthorizationEvent.auto_id).where(AuthorizationEvent.authorization_id == authorization_id,
+                                                 AuthorizationEvent.to_status == S.SUSPENDED.value)
+        .order_by(AuthorizationEvent.id.desc()).limit(1)).scalar_one_or_none()
 
 
 def run_due_transitions(db, today: date | None = None) -> list[DueTransition]:
@@ -59,7 +66,10 @@ def run_due_transitions(db, today: date | None = None) -> list[DueTransition]:
                 effective = a.suspended_until + timedelta(days=1)
                 reason = (f"Fim da suspensão: último dia {format_date(a.suspended_until)} "
                           "(Art. 24, parágrafo único; Art. 26, §1)")
-                _move(s, SYSTEM_ACTOR, a, S.ACTIVE, "suspension_end", on=effective, reason=reason)
+                event = _move(s, SYSTEM_ACTOR, a, S.ACTIVE, "suspension_end", on=effective, reason=reason)
+                # A suspension applied by an auto (services.penalties) keeps its auto in the ending event too;
+                # whichever job runs first ends it, the other finds it active.
+                event.auto_id = _suspending_auto(s, a.id)
                 kind = "suspension_end"
             _audit(s, SYSTEM_ACTOR, a, kind, before)
             done.append(DueTransition(a.id, a.number, source, a.status, effective, reason))
