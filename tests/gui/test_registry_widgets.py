@@ -149,3 +149,20 @@ def sample_pdf() -> bytes:
     page.drawString(72, 720, "CNH digitalizada")
     page.save()
     return out.getvalue()
+
+
+def test_register_screens_do_not_import_sqlalchemy_or_reportlab_at_import_time():
+    """STYLE: views never import sqlalchemy; services (and their models) load on first use, so opening the
+    program stays fast."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import desktop.views.registry, desktop.views.registry.drivers, desktop.views.registry.vehicles\n"
+            "import desktop.views.registry.platforms, desktop.views.registry.driver_wizard\n"
+            "import desktop.views.registry.vehicle_wizard, desktop.views.authorizations\n"
+            "import desktop.views.authorizations.detail, desktop.views.authorizations.changes\n"
+            "print(sorted(m for m in ('sqlalchemy', 'reportlab', 'pandas') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.strip() == "[]"

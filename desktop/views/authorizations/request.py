@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from desktop.domain.roles import Role  # noqa: F401 — documented role: atendente or gestor (checked by the service)
 from desktop.views.registry.detail import RecordPicker
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 

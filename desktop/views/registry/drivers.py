@@ -14,7 +14,6 @@ from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import show_error
 
 
 

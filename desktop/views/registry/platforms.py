@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, \
-    QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
 from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
