@@ -122,3 +122,31 @@ def test_snapshot_of_a_record_feeds_before_and_after(db, admin_actor):
     assert a["phone"] == "(65) 3301-0000" and a["version"] == 2
     assert "photo" not in b
     assert audit.verify(db).ok
+
+
+def _append_entries(url: str, count: int, start, desk: int) -> int:
+    from desktop.db import Database
+
+    database = Database(url)
+    start.wait(timeout=60)
+    try:
+        for i in range(count):
+            with database.session() as s:
+                audit.record(s, SYSTEM_ACTOR, "update", "vehicle", f"{desk}-{i}", {"desk": desk}, {"i": i})
+    finally:
+        database.dispose()
+    return count
+
+
+def test_spec4_two_desks_writing_at_once_keep_one_unbroken_chain(db):
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    with ctx.Manager() as manager:
+        start = manager.Barrier(2)
+        with ctx.Pool(2) as pool:
+            jobs = [pool.apply_async(_append_entries, (db.url, 60, start, desk)) for desk in (1, 2)]
+            assert [j.get(timeout=240) for j in jobs] == [60, 60]
+    check = audit.verify(db)
+    assert check.ok, check.reason
+    assert check.checked == 120
