@@ -40,10 +40,7 @@ MODULES: tuple[Module, ...] = (
     Module("plataformas", "Plataformas", "plataformas.svg", unavailable=(
         "Módulo Plataformas: ainda não disponível nesta versão. Será entregue com a importação das listas "
         "entregues a cada 60 dias e as requisições de dados às plataformas (Art. 4 a 6).")),
-    Module("relatorios", "Relatórios", "relatorios.svg", unavailable=(
-        "Módulo Relatórios: ainda não disponível nesta versão. Será entregue com a impressão de selos, "
-        "credenciais, certidões, autos e editais (Art. 13, 14, 19 e 22). As exportações em planilha já "
-        "funcionam pela linha de comando: python -m desktop export.")),
+    Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),
 )

@@ -1,0 +1,32 @@
+"""The background jobs of the Relatórios page (STYLE: Orange3 — module-level functions `fn(state, …)` with no
+widget in them, run by desktop.tasks.Task). Each calls one service, which opens its own session."""
+from __future__ import annotations
+
+
+def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao"):
+    """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued."""
+    from desktop.services import documents
+    state.progress(0, 0, "Gerando e arquivando o documento…")
+    return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind)
+
+
+def reprint_job(state, db, actor, number: str) -> bytes:
+    """The archived bytes with the "Nª via" stamp (never a new rendering)."""
+    from desktop.services import documents
+    state.progress(0, 0, f"Preparando a reimpressão do documento nº {number}…")
+    return documents.reprint(db, actor, number)
+
+
+def archive_job(state, db, limit: int = 200):
+    from desktop.services import documents
+    return documents.list_issued(db, limit=limit)
+
+
+def pending_job(state, db) -> list[str]:
+    from desktop.services import documents
+    return documents.pending_sticker_numbers(db)
+
+
+def check_job(state, db, text: str):
+    from desktop.services import documents
+    return documents.check_sticker(db, text)

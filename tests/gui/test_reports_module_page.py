@@ -1,0 +1,146 @@
+"""Relatórios (issue 7) on a real SQLite database: issue a sticker from the page (Art. 14) and see it in the preview
+and in the archive; reprint the archived bytes with the "2ª via" stamp; refused identifiers said next to the field;
+role awareness; the main window opens the module."""
+from __future__ import annotations
+
+from test_reports_module_scenario import *  # noqa: F401,F403 — fixtures: clerk, inspector, authorizations
+from test_reports_module_scenario import pdf_text, shoot, wait_task
+
+from desktop.services import documents
+
+
+def make_page(qtbot, db, actor, **kwargs):
+    from desktop.views.reports import ReportsPage
+    page = ReportsPage(db, actor, **kwargs)
+    qtbot.addWidget(page)
+    page.resize(1100, 720)
+    page.show()
+    return page
+
+
+def close_preview(page):
+    if page.last_preview is not None:
+        page.last_preview.close()
+
+
+def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_archived(qtbot, db, clerk,
+                                                                                     authorizations):
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    panel.select("sticker")
+    assert panel.issue_button.text() == "Emitir e visualizar" and panel.issue_button.isEnabled()
+    assert panel.layout_box.isVisible()
+    shoot(page, "01-emitir-adesivo")
+    panel.id_edit.setText("0007/2026")
+    wait_task(qtbot, panel.issue())
+    preview = page.last_preview
+    assert preview is not None and preview.page_count() == 1
+    shoot(preview, "02-previa-adesivo")
+    text = pdf_text(preview.pdf_bytes())
+    for expected in ("0007/2026", "Art. 14", "Documento nº 0001/2026", "Ana Souza"):
+        assert expected in text, expected
+    assert "0001/2026" in panel.status.text() and not panel.field_error.isVisible()
+    close_preview(page)
+
+    archive = page.show_tab("archive")
+    qtbot.waitUntil(lambda: len(archive.rows()) == 1, timeout=10000)
+    row = archive.rows()[0]
+    assert (row.number, row.kind, row.record_type, row.copies) == ("0001/2026", "sticker", "authorization", 0)
+    assert archive.table.model.index(0, 1).data() == "Adesivo do veículo (Art. 14)"
+    assert documents.archived_bytes(db, "0001/2026") == preview.pdf_bytes()
+
+
+def test_reprint_from_the_archive_is_the_archived_document_with_the_2a_via_stamp(qtbot, db, clerk, authorizations):
+    issued = documents.print_certificate(db, clerk, "0008/2026")
+    page = make_page(qtbot, db, clerk)
+    archive = page.show_tab("archive")
+    qtbot.waitUntil(lambda: len(archive.rows()) == 1, timeout=10000)
+    archive.table.select_where(lambda r: r.number == issued.info.number)
+    assert archive.reprint_button.isEnabled() and archive.reprint_button.text() == "Reimprimir (2ª via)"
+    shoot(page, "03-documentos-emitidos")
+    wait_task(qtbot, archive.reprint())
+    copy = page.last_preview.pdf_bytes()
+    assert "2ª VIA" in pdf_text(copy) and "2ª VIA" not in pdf_text(issued.pdf)
+    # the archived document itself is unchanged, and its pages' own text comes first on every page of the copy
+    assert documents.archived_bytes(db, issued.info.number) == issued.pdf
+    assert pdf_text(copy).startswith(pdf_text(issued.pdf)[:200])
+    shoot(page.last_preview, "04-previa-2a-via")
+    close_preview(page)
+    # the list refreshes (data_changed) and the next reprint is the 3ª via
+    qtbot.waitUntil(lambda: archive.rows() and archive.rows()[0].copies == 1, timeout=10000)
+    archive.table.select_where(lambda r: r.number == issued.info.number)
+    assert archive.reprint_button.text() == "Reimprimir (3ª via)"
+
+
+def test_unknown_number_and_inactive_record_are_said_in_portuguese_next_to_the_field(qtbot, db, clerk,
+                                                                                     authorizations):
+    from desktop.models import Authorization
+
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    panel.select("credential")
+    panel.issue()
+    assert panel.field_error.isVisible() and "Nº da autorização" in panel.field_error.text()
+    panel.id_edit.setText("0999/2026")
+    wait_task(qtbot, panel.issue())
+    assert panel.field_error.isVisible()
+    assert panel.field_error.text() == "Autorização nº 0999/2026 não encontrada."
+    shoot(page, "05-erro-numero-desconhecido")
+    with db.session() as s:
+        s.query(Authorization).filter_by(number="0009/2026").one().status = "suspended"
+    panel.id_edit.setText("0009/2026")
+    wait_task(qtbot, panel.issue())
+    assert "Suspensa" in panel.field_error.text() and "Art. 3º" in panel.field_error.text()
+    assert page.last_preview is None and documents.list_issued(db) == []   # nothing numbered, nothing archived
+
+
+def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_published(qtbot, db, admin):
+    from datetime import date
+
+    from PySide6.QtCore import QDate
+
+    from test_reports_module_scenario import make_user
+    from desktop.domain.roles import Role
+
+    fiscal = make_user(db, "fiscal", "Fábio Fiscal", Role.FISCAL)
+    page = make_page(qtbot, db, fiscal)
+    panel = page.issue_panel
+    panel.select("edital")
+    assert panel.date_edit.isVisible() and not panel.id_edit.isVisible()
+    panel.date_edit.setDate(QDate(2026, 4, 2))
+    assert panel.identifier() == "02/04/2026"
+    wait_task(qtbot, panel.issue())
+    assert "02/04/2026" in panel.field_error.text() and "edital" in panel.field_error.text()
+    assert date(2026, 4, 2)
+
+
+def test_roles_the_page_shows_what_the_profile_may_issue(qtbot, db, inspector, authorizations):
+    page = make_page(qtbot, db, inspector)
+    panel = page.issue_panel
+    panel.select("sticker")
+    assert not panel.issue_button.isEnabled()
+    assert "exige o perfil Atendente ou Gestor" in panel.role_note.text()
+    panel.select("inspection")
+    assert panel.issue_button.isEnabled() and "Vistoriador" in panel.role_note.text()
+    assert "você emite 6 de 15 documentos" in page.roles_label.text()
+    batch = page.show_tab("batch")
+    assert "não emite adesivos" in batch.role_note.text()
+    qtbot.waitUntil(lambda: batch.load_task is not None and batch.load_task.finished, timeout=10000)
+    assert batch.numbers == authorizations and not batch.generate_button.isEnabled()
+    panel = page.show_tab("issue")
+    panel.select("sticker")
+    shoot(page, "06-perfil-vistoriador")
+
+
+def test_main_window_opens_the_reports_module(qtbot, db, clerk):
+    from desktop.views.main_window import MODULES, MainWindow
+    from desktop.views.reports import ReportsPage
+
+    entry = next(m for m in MODULES if m.key == "relatorios")
+    assert entry.factory == "desktop.views.reports:ReportsPage" and not entry.unavailable
+    window = MainWindow(db, clerk)
+    qtbot.addWidget(window)
+    window.show()
+    page = window.open_module("relatorios")
+    assert isinstance(page, ReportsPage)
+    shoot(window, "07-janela-principal-relatorios")
