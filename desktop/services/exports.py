@@ -390,18 +390,28 @@ def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: 
         c.font = bold
         header_cells.append(c)
     ws.append(header_cells)
+    # One styled cell per date column, re-used for every row: a write-only sheet serializes each row as it is
+    # appended, so the cell only carries the value across (creating and styling a cell per value was ≈ 4× slower).
+    date_cells: dict[int, WriteOnlyCell] = {}
+    datetime_cells: dict[int, WriteOnlyCell] = {}
     n = 0
     for cells in rows:
         out = []
-        for value in cells:
+        for j, value in enumerate(cells):
             v = _xlsx_cell(value)
             if isinstance(v, datetime):
-                c = WriteOnlyCell(ws, value=v)
-                c.number_format = "DD/MM/YYYY HH:MM"
+                c = datetime_cells.get(j)
+                if c is None:
+                    c = datetime_cells[j] = WriteOnlyCell(ws)
+                    c.number_format = "DD/MM/YYYY HH:MM"
+                c.value = v
                 out.append(c)
             elif isinstance(v, date):
-                c = WriteOnlyCell(ws, value=v)
-                c.number_format = "DD/MM/YYYY"
+                c = date_cells.get(j)
+                if c is None:
+                    c = date_cells[j] = WriteOnlyCell(ws)
+                    c.number_format = "DD/MM/YYYY"
+                c.value = v
                 out.append(c)
             else:
                 out.append(v)
