@@ -49,6 +49,8 @@ class EnforcementPage(QWidget):
         if entity in ("autos", "ledger", "demo", "catalog"):
             self.list_screen.reload()
             self.measures_screen.reload()
+            if self.stack.currentWidget() is self.detail_screen and self.detail_screen.detail is not None:
+                self.detail_screen.reload()   # e.g. sent to dívida ativa from Financeiro
             if entity == "catalog":
                 self.catalog_screen.reload()
 

@@ -257,8 +257,22 @@ class LazyRecordTable(QWidget):
     def reset(self, loader: PageLoader | None) -> None:
         self.model.reset(loader)
         if not self._sized and self.model.rowCount():
-            self.view.resizeColumnsToContents()
+            self.fit_columns()
             self._sized = True
+
+    def fit_columns(self, sample: int = 25, limit: int = 420) -> None:
+        """Column widths from the header and the first rows' texts (cheaper than Qt's resizeColumnsToContents,
+        which asks every role of every cell)."""
+        metrics = self.view.fontMetrics()
+        header_metrics = self.view.horizontalHeader().fontMetrics()
+        model = self.model
+        rows = min(sample, model.rowCount())
+        for column in range(model.columnCount()):
+            width = header_metrics.horizontalAdvance(str(model.headerData(column, Qt.Orientation.Horizontal))) + 24
+            for row in range(rows):
+                text = model.data(model.index(row, column))
+                width = max(width, metrics.horizontalAdvance(text or "") + 14)
+            self.view.setColumnWidth(column, min(width, limit))
 
     def _sort_clicked(self, column: int, order: Qt.SortOrder) -> None:
         self.model.sort(column, order)
