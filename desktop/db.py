@@ -84,6 +84,13 @@ class Database:
             kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
         else:
             kwargs["pool_pre_ping"] = True
+            # An unreachable office server should fail in seconds with a message, not hang the desk.
+            connect_args = {}
+            if "connect_timeout" not in parsed.query:
+                connect_args["connect_timeout"] = 10
+            if "application_name" not in parsed.query:
+                connect_args["application_name"] = APP_NAME
+            kwargs["connect_args"] = connect_args
         self.engine: Engine = create_engine(parsed, **kwargs)
         if self.is_sqlite:
             _setup_sqlite(self.engine)
