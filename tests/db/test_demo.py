@@ -158,3 +158,19 @@ def test_folded_names_match_domain_fold():
     for _ in range(500):
         name, key = V.person(rng, pools)
         assert key == fold(name)
+
+
+def test_after_the_demo_new_records_get_fresh_ids(db):
+    """Rows were written with explicit ids; PostgreSQL's sequences must have moved past them."""
+    load_demo(db, drivers=10, seed=4, today=TODAY)
+    with db.session() as s:
+        highest = s.scalar(select(func.max(Platform.id)))
+        p = Platform(cnpj="11222333000181", legal_name="Nova Plataforma Ltda.", trade_name="Nova", status="pending")
+        s.add(p)
+        s.flush()
+        assert p.id > highest
+        top = s.scalar(select(func.max(Driver.id)))
+        d = Driver(cpf="52998224725", name="Condutor Novo", cnh_category="B", status="active")
+        s.add(d)
+        s.flush()
+        assert d.id > top
