@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from desktop.domain.roles import Role
 from desktop.views.admin import AdministrationPage
-from desktop.views.admin.users import PasswordDialog, UserDialog, UsersScreen
+from desktop.views.admin.users import PasswordDialog, UserDialog
 
 
 def screen(qtbot, db, actor, title):

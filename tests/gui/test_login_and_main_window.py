@@ -96,7 +96,8 @@ def test_modules_not_built_yet_say_so_plainly(qtbot, db, admin):
     assert "agendador de vistorias" in page.message.text()
     assert list(window.pages) == ["vistorias"]
     for module in not_built:
-        assert f"Módulo {module.label}: ainda não disponível nesta versão" in window.open_module(module.key).message.text()
+        text = window.open_module(module.key).message.text()
+        assert f"Módulo {module.label}: ainda não disponível nesta versão" in text
 
 
 def test_administration_is_shown_to_the_administrator_with_its_tabs(qtbot, db, admin):

@@ -86,7 +86,8 @@ class UserDialog(QDialog):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        rows = [("username", "Nome de acesso:", self.username_edit), ("full_name", "Nome completo:", self.full_name_edit),
+        rows = [("username", "Nome de acesso:", self.username_edit),
+                ("full_name", "Nome completo:", self.full_name_edit),
                 ("roles", "", roles_box), ("active", "", self.active_check)]
         if user is None:
             rows += [("password", "Senha inicial:", self.password_edit),
