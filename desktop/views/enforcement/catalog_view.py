@@ -180,7 +180,13 @@ class CatalogScreen(QWidget):
     def run(self, dialog: CodeDialog) -> None:
         from desktop.signals import bus
 
-        if dialog.exec() == QDialog.DialogCode.Accepted:
+        dialog.exec()
+        if dialog.stale:   # another desk changed the code first: show it as it is now
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
+            self.reload()
+        elif dialog.result() == QDialog.DialogCode.Accepted:
             bus.data_changed.emit("catalog")
             self.reload()
 

@@ -70,7 +70,19 @@ class ServiceDialog(QDialog):
         self.form.addRow(label, holder)
         self.errors.add(name, widget, message)
         self._rows[name] = self.form.rowCount() - 1
+        # what the user corrects stops being marked as wrong at once
+        signal = getattr(widget, "textChanged", None)
+        if signal is not None:
+            signal.connect(lambda *_args: self._field_edited(widget, message))
         return widget
+
+    @staticmethod
+    def _field_edited(widget: QWidget, message: QLabel) -> None:
+        if widget.property("invalid"):
+            widget.setStyleSheet("")
+            widget.setProperty("invalid", False)
+            message.clear()
+            message.setVisible(False)
 
     def set_field_visible(self, name: str, visible: bool) -> None:
         self.form.setRowVisible(self._rows[name], visible)
