@@ -119,6 +119,10 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     finance.tabs.setCurrentIndex(1)
     settle(qtbot)
     shoot(window, "main_window_financeiro.png")
+    # a double-click on an auto in Financeiro opens its page in Fiscalização
+    finance.infractor_screen.auto_opened.emit(auto.id)
+    assert window.stack.currentWidget() is page and page.stack.currentWidget() is page.detail_screen
+    settle(qtbot)
 
 
 def test_art29_gestor_adds_a_decree_code_and_replaces_a_version(qtbot, db, people, register):

@@ -45,6 +45,18 @@ class FinancePage(QWidget):
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.issqn_box)
         bus.data_changed.connect(self._data_changed)
+        for screen in (self.infractor_screen, self.overdue_screen, self.divida_screen):
+            screen.auto_opened.connect(self.open_auto)
+
+    def open_auto(self, auto_id: int):
+        """Double-click on an auto of the statement or of a debt list: its page in Fiscalização (the main window
+        hosts the navigation)."""
+        window = self.window()
+        if not hasattr(window, "open_module"):
+            return None
+        page = window.open_module("fiscalizacao")
+        page.open_auto(auto_id)
+        return page
 
     def _data_changed(self, entity: str) -> None:
         if entity in ("autos", "ledger", "demo"):
