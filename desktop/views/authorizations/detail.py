@@ -236,11 +236,13 @@ class AuthorizationDetailPage(DetailFrame):
     def after_action(self, key: str) -> None:
         from desktop.signals import bus
 
-        before = self.data.authorization
+        loaded = self.data
+        before = loaded.authorization
         bus.data_changed.emit("authorizations")
         if key.startswith("deregister"):
             bus.data_changed.emit("drivers" if key == "deregister_driver" else "vehicles")
-        self.load()
+        if self.data is loaded:   # no screen reloaded this page on the signal (e.g. a separate window)
+            self.load()
         after = self.data.authorization
         if after.number and not before.number:
             from desktop.views.widgets import show_info

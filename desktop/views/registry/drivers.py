@@ -211,7 +211,8 @@ class DriverDetailPage(DetailFrame):
 
         wizard = DriverWizard(self.db, self.actor, self, detail=self.data)
         self.last_dialog = wizard
-        if wizard.exec() == QDialog.DialogCode.Accepted:
+        loaded = self.data
+        if wizard.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
     def request_authorization(self) -> None:
@@ -235,7 +236,8 @@ class DriverDetailPage(DetailFrame):
 
         dialog = change_dialog(self.db, self.actor, self, driver=self.data.driver)
         self.last_dialog = dialog
-        if dialog.exec() == QDialog.DialogCode.Accepted:
+        loaded = self.data
+        if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
     def deregister(self) -> None:

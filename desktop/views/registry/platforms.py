@@ -284,7 +284,8 @@ class PlatformDetailPage(DetailFrame):
     def edit(self) -> None:
         dialog = PlatformDialog(self.db, self.actor, self, info=self.data.platform)
         self.last_dialog = dialog
-        if dialog.exec() == QDialog.DialogCode.Accepted:
+        loaded = self.data
+        if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
     def change_status(self) -> None:

@@ -136,7 +136,8 @@ class VehicleDetailPage(DetailFrame):
 
         wizard = VehicleWizard(self.db, self.actor, self, detail=self.data)
         self.last_dialog = wizard
-        if wizard.exec() == QDialog.DialogCode.Accepted:
+        loaded = self.data
+        if wizard.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
     def open_authorization(self, authorization_id: int):
@@ -153,7 +154,8 @@ class VehicleDetailPage(DetailFrame):
 
         dialog = change_dialog(self.db, self.actor, self, vehicle=self.data.vehicle)
         self.last_dialog = dialog
-        if dialog.exec() == QDialog.DialogCode.Accepted:
+        loaded = self.data
+        if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
     def deregister(self) -> None:
