@@ -166,3 +166,20 @@ def test_gestor_reverses_a_returned_payment_with_a_reason(qtbot, db, people, reg
     as_atendente.table.select_row(0)
     assert not as_atendente.reverse_button.isEnabled()
     qtbot.waitUntil(lambda: as_atendente.totals_task.finished)
+
+
+def test_a_vistoriador_is_told_the_ledger_is_not_for_his_role(qtbot, db, people):
+    """SPEC §4 / LGPD: only the roles that need it see the fines and the infractors' data."""
+    from desktop.domain.roles import Role
+    from desktop.services import users
+    from desktop.services.base import Actor
+    from desktop.views.enforcement import EnforcementPage
+
+    info = users.create_user(db, people.admin, users.UserDraft("vitor", "Vitor Vistoriador",
+                                                               frozenset({Role.VISTORIADOR}), "senha-forte-2025"))
+    vistoriador = Actor(info.id, info.username, info.full_name, frozenset(info.roles))
+    for page_class in (FinancePage, EnforcementPage):
+        page = page_class(db, vistoriador)
+        qtbot.addWidget(page)
+        assert "Seu perfil não tem acesso" in page.restricted_label.text()
+        assert not hasattr(page, "tabs")

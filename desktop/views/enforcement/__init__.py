@@ -22,6 +22,12 @@ class EnforcementPage(QWidget):
         from desktop.views.enforcement.lookups import service_lookups
 
         self.db, self.actor = db, actor
+        from desktop.services.autos import READER_ROLES
+        from desktop.views.ledger import restricted_page
+
+        if not actor.has(*READER_ROLES):   # the services refuse it too; say so once
+            restricted_page(self, "Fiscalização", READER_ROLES)
+            return
         self.lookups = lookups or service_lookups(db, actor)
         self.list_screen = AutosListScreen(db, actor, self, lookups=self.lookups)
         self.detail_screen = AutoDetailScreen(db, actor, self)

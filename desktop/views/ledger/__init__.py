@@ -15,6 +15,20 @@ ISSQN_UNAVAILABLE = ("A estimativa mensal do ISSQN por veículo (Art. 11: classe
                      "disponível nesta versão. Esta página mostra somente o extrato das multas em UPFM.")
 
 
+def restricted_page(page: QWidget, title: str, roles) -> QLabel:
+    """What a module shows to a user whose roles may not read it (SPEC §4, LGPD: only the roles that need it)."""
+    names = ", ".join(role.label for role in roles)
+    label = QLabel(f"<h2>{title}</h2><p>Esta consulta é restrita aos perfis {names}. Seu perfil não tem acesso; "
+                   "fale com o administrador do sistema se precisar dela.</p>", page)
+    label.setWordWrap(True)
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(32, 24, 32, 24)
+    layout.addWidget(label)
+    layout.addStretch(1)
+    page.restricted_label = label
+    return label
+
+
 class FinancePage(QWidget):
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
@@ -23,6 +37,11 @@ class FinancePage(QWidget):
         from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
 
         self.db, self.actor = db, actor
+        from desktop.services.ledger import READER_ROLES
+
+        if not actor.has(*READER_ROLES):   # the services refuse it too; say so once, not in four error boxes
+            restricted_page(self, "Financeiro", READER_ROLES)
+            return
         self.lookups = lookups or service_lookups(db, actor)
         self.infractor_screen = InfractorScreen(db, actor, self, lookups=self.lookups)
         self.ledger_screen = LedgerScreen(db, actor, self, lookups=self.lookups)
