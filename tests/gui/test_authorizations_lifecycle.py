@@ -346,3 +346,21 @@ def test_an_authorization_opens_from_the_drivers_detail_page(qtbot, db, staff, r
     assert window.page.buttons["analysis"].isEnabled()
     window.page.back_requested.emit()
     assert not window.isVisible()
+
+
+def test_art24_i_d_deregistering_the_driver_from_the_action_bar_ends_the_authorization(qtbot, db, staff):
+    from desktop.services import drivers
+
+    a = _active(db, staff, today() - timedelta(days=5))
+    page = _page(qtbot, db, staff.gestor)
+    detail = page.authorizations.open_detail(a.id)
+    ok, dialog = _confirm(detail, "deregister_driver", reason="Mudou-se para outro município")
+    assert not ok and dialog.errors.is_invalid("act_number")
+    ok, _ = _confirm(detail, "deregister_driver", reason="Mudou-se para outro município",
+                     act_number="Portaria 9/2026")
+    assert ok
+    info = detail.data.authorization
+    assert info.status == "revoked" and info.ended_on == today()
+    assert drivers.get_driver(db, staff.gestor, info.driver_id).status == "deregistered"
+    assert [e.kind for e in detail.data.events][-1] == "deregistration"
+    assert detail.enabled_actions() == []

@@ -175,6 +175,16 @@ def test_platform_detail_lists_its_drivers(qtbot, db, staff, populated):
     detail.tabs.setCurrentIndex(0)
     assert detail.info.value("Inscrição municipal") == "IM-0001"
     shoot(page, "platform_detail")
+    assert detail.status_button.isEnabled()                       # the clerk is also a gestor
+    dialog = detail.status_dialog()
+    dialog.set_value("status", "suspended")
+    assert not dialog.confirm() and dialog.errors.is_invalid("reason")
+    dialog.set_value("reason", "Seguro APP vencido (Art. 5, X)")
+    assert dialog.confirm()
+    from desktop.signals import bus
+
+    bus.data_changed.emit("platforms")
+    assert detail.data.platform.status == "suspended" and "Suspensa" in detail.subtitle.text()
 
 
 def test_main_window_opens_cadastros_and_autorizacoes(qtbot, db, staff, populated):

@@ -288,19 +288,24 @@ class PlatformDetailPage(DetailFrame):
         if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
-    def change_status(self) -> None:
+    def status_dialog(self) -> ActionDialog:
+        """Suspend, reactivate or deregister the platform (gestor, with the reason)."""
         from desktop.services import platforms
-        from desktop.signals import bus
 
         p = self.data.platform
         options = [(value, label) for value, label in platform_statuses() if value != p.status]
-        dialog = ActionDialog(
+        return ActionDialog(
             "Situação da plataforma", f"Plataforma <b>{p.trade_name}</b> — situação atual: {p.status_label}.",
             [FieldSpec("status", "Nova situação", "combo", options=options),
              FieldSpec("reason", "Motivo", "multiline")],
             lambda v: platforms.set_platform_status(self.db, self.actor, p.id, v["status"], v["reason"],
                                                     p.version),
             self, on_stale=self.load)
+
+    def change_status(self) -> None:
+        from desktop.signals import bus
+
+        dialog = self.status_dialog()
         self.last_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
             bus.data_changed.emit("platforms")
