@@ -173,3 +173,15 @@ def test_photo_round_trip(db, desk):
     info = svc.register_driver(db, desk.clerk, replace(driver_draft(), photo=png, photo_mime="image/png"))
     assert info.has_photo
     assert svc.driver_photo(db, desk.clerk, info.id) == png
+
+
+def test_contains_fallback_total_is_capped_and_marked_inexact(db, desk, monkeypatch):
+    for first in ("Ana", "Bia", "Cid", "Davi"):
+        svc.register_driver(db, desk.clerk, driver_draft(name=f"{first} da Silva"))
+    monkeypatch.setattr(svc, "FALLBACK_COUNT_CAP", 3)
+    page = svc.list_drivers(db, desk.clerk, "silva", limit=2)
+    assert [r.name for r in page.rows] == ["Ana da Silva", "Bia da Silva"]
+    assert (page.total, page.exact) == (3, False)
+    assert svc.list_drivers(db, desk.clerk, "silva", limit=2, anywhere=False).total == 0
+    exact = svc.list_drivers(db, desk.clerk, "da s", limit=10)  # "da silva" is no name's start either
+    assert exact.total == 4 and exact.exact
