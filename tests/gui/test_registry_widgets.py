@@ -79,6 +79,16 @@ def test_paged_list_filters_as_you_type_after_150_ms_accent_insensitive(qtbot):
     widget.apply_filter()
     assert [r.id for r in widget.visible_rows()] == [1]
     assert widget.count_label.text() == "1 registro"
+    # Sorting: a sortable column asks the service; the others keep the order and the arrow where it was.
+    header = widget.view.horizontalHeader()
+    widget.filter_edit.clear()
+    widget.apply_filter()
+    header.setSortIndicator(1, Qt.SortOrder.DescendingOrder)
+    assert widget.model.query.sort == "name" and widget.model.query.descending
+    widget.model._columns[0] = type(widget.model.column(0))("Código", lambda r: r.id)   # not sortable now
+    calls = len(service.calls)
+    header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)
+    assert len(service.calls) == calls and header.sortIndicatorSection() == 1
 
 
 @pytest.mark.parametrize("typed, good", [("52998224725", True), ("52998224724", False), ("123", False)])

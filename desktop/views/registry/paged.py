@@ -220,8 +220,8 @@ class PagedList(QWidget):
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
         self.view.horizontalHeader().setSortIndicatorShown(False)
-        self.view.horizontalHeader().sortIndicatorChanged.connect(
-            lambda _c, _o: self.view.horizontalHeader().setSortIndicatorShown(True))
+        self._sorted = (-1, Qt.SortOrder.AscendingOrder)
+        self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_indicator_changed)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -246,6 +246,18 @@ class PagedList(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.error_label)
         layout.addWidget(self.view)
+
+    def _sort_indicator_changed(self, section: int, order: Qt.SortOrder) -> None:
+        """Only columns the service can sort show the arrow; a click on another leaves the order as it was."""
+        header = self.view.horizontalHeader()
+        if 0 <= section < self.model.columnCount() and self.model.column(section).sort_key is not None:
+            self._sorted = (section, order)
+            header.setSortIndicatorShown(True)
+            return
+        header.blockSignals(True)
+        header.setSortIndicator(*self._sorted)
+        header.blockSignals(False)
+        header.setSortIndicatorShown(self._sorted[0] >= 0)
 
     def set_widths(self, widths: Sequence[int]) -> None:
         for column, width in enumerate(widths):
