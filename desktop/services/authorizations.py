@@ -240,7 +240,9 @@ def _info(session: Session, a: Authorization, calendar=None) -> AuthorizationInf
     facts.append(f"{protocol}em {format_date(a.protocol_date)}")
     if a.presentation_deadline and a.status == S.APPROVED and a.inspection_approved_on is None \
             and a.inspection_waived_on is None:
-        facts.append(f"Prazo para apresentar o veículo à vistoria: {format_date(a.presentation_deadline)} (Art. 9)")
+        late = " — vencido" if local_today() > a.presentation_deadline else ""
+        facts.append(f"Prazo para apresentar o veículo à vistoria: {format_date(a.presentation_deadline)}{late} "
+                     "(Art. 9)")
     if a.fee_paid_on:
         paid = f"Taxa paga em {format_date(a.fee_paid_on)}"
         if a.fee_guide_number:

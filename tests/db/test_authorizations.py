@@ -79,7 +79,9 @@ def test_art9_approval_sets_the_5_day_presentation_deadline(db, desk):
     a = svc.approve_authorization(db, desk.manager, a.id, a.version, on=TODAY, act_number="Despacho 4")
     assert a.status == "approved" and a.decided_by_name == "Gilberto Gestor"
     assert a.presentation_deadline == presentation_deadline(TODAY, calendar(db))
-    assert any("apresentar o veículo" in f for f in a.facts)
+    assert any("apresentar o veículo" in f and "vencido" not in f for f in a.facts)
+    old = approved(db, desk, protocol_date=TODAY - timedelta(days=30))
+    assert any("apresentar o veículo" in f and f.endswith("— vencido (Art. 9)") for f in old.facts)
 
 
 def test_clerk_calling_gestor_only_approval_is_refused(db, desk):
