@@ -35,6 +35,7 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
     wait_task(qtbot, panel.issue())
     preview = page.last_preview
     assert preview is not None and preview.page_count() == 1
+    qtbot.wait(600)   # QPdfView paints its pages asynchronously
     shoot(preview, "02-previa-adesivo")
     text = pdf_text(preview.pdf_bytes())
     for expected in ("0007/2026", "Art. 14", "Documento nº 0001/2026", "Ana Souza"):
@@ -64,6 +65,7 @@ def test_reprint_from_the_archive_is_the_archived_document_with_the_2a_via_stamp
     # the archived document itself is unchanged, and its pages' own text comes first on every page of the copy
     assert documents.archived_bytes(db, issued.info.number) == issued.pdf
     assert pdf_text(copy).startswith(pdf_text(issued.pdf)[:200])
+    qtbot.wait(600)
     shoot(page.last_preview, "04-previa-2a-via")
     close_preview(page)
     # the list refreshes (data_changed) and the next reprint is the 3ª via

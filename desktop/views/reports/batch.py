@@ -29,6 +29,7 @@ class PendingStickersPanel(QWidget):
         self.batch_task = None
         self.last_batch = None      # Issued of the last batch made here
         self.numbers: list[str] = []
+        self.pool = None            # QThreadPool of the batch (None: the global one)
 
         self.count_label = QLabel(self)
         self.count_label.setStyleSheet("font-size: 12pt; font-weight: bold;")
@@ -178,7 +179,8 @@ class PendingStickersPanel(QWidget):
 
         self.batch_task = (Task(pending_stickers_job, self.db, self.actor, layout=layout, workers=self.workers)
                            .on_progress(progressed).success(done).failure(failed)
-                           .run_in_background(self, title="Lote de adesivos", label="Gerando o lote de adesivos…"))
+                           .run_in_background(self, title="Lote de adesivos", label="Gerando o lote de adesivos…",
+                                              pool=self.pool))
         return self.batch_task
 
     def cancel(self) -> None:
