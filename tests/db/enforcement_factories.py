@@ -6,10 +6,27 @@ import itertools
 from datetime import date, time, timedelta
 from decimal import Decimal
 
+import pytest
+
 from desktop.domain.roles import Role
 from desktop.models import Authorization, Driver, Parameter, Platform, Vehicle
 
 _seq = itertools.count(1)
+
+# The tests tell a story in 2025-2026 with real calendar facts (holidays, weekends); the services refuse future
+# dates and open buttons by the running terms, so "today" is pinned for them.
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(autouse=True)
+def frozen_today(monkeypatch):
+    """Autouse in every module that imports it: the enforcement services see TODAY as today."""
+    from desktop.services import autos, ledger, penalties, process
+
+    for module in (autos, ledger, penalties, process):
+        monkeypatch.setattr(module, "local_today", lambda: TODAY)
+    return TODAY
+
 
 # 2025: a plain value; 2026: a value whose products need half-up rounding (20 × 3,12525 = 62,505 → 62,51).
 UPFM_2025 = Decimal("5.40")

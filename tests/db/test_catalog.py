@@ -10,7 +10,13 @@ from desktop.domain.penalties import CATALOG, Severity
 from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, ValidationError
 from desktop.services import autos, catalog
 from desktop.services.catalog import CodeDraft
-from tests.db.enforcement_factories import authorized_driver, draft, setup_upfm, staff
+from tests.db.enforcement_factories import (
+    authorized_driver,
+    draft,
+    frozen_today,  # noqa: F401 (autouse: pins today)
+    setup_upfm,
+    staff,
+)
 
 
 def test_art25_to_27_catalog_seeded_from_the_law_once(db):

@@ -20,6 +20,7 @@ from tests.db.enforcement_factories import (
     authorized_driver,
     draft,
     final_without_defense,
+    frozen_today,  # noqa: F401 (autouse: pins today)
     notify,
     setup_upfm,
     staff,

@@ -23,6 +23,7 @@ from tests.db.enforcement_factories import (
     authorized_driver,
     draft,
     final_without_defense,
+    frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
     notify,
     setup_upfm,

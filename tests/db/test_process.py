@@ -19,6 +19,7 @@ from tests.db.enforcement_factories import (
     authorization_row,
     authorized_driver,
     draft,
+    frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
     make_platform,
     notify,
