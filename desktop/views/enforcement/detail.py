@@ -216,6 +216,7 @@ class AutoDetailScreen(QWidget):
         self.detail = None
         self.auto_id: int | None = None
         self.today: date | None = None   # tests pin the day the dialogs propose
+        self.reloads = 0                 # how many times the auto was read (one reload per action)
         self.title = QLabel(self)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.back_button = QPushButton("← Voltar à lista", self)
@@ -295,6 +296,7 @@ class AutoDetailScreen(QWidget):
 
         if self.auto_id is None:
             return
+        self.reloads += 1
         try:
             self.detail = autos.get_auto(self.db, self.auto_id, self.actor)
         except Exception as error:  # noqa: BLE001
@@ -479,6 +481,9 @@ class AutoDetailScreen(QWidget):
             self.banner.show_message(dialog.stale_message)
             return
         if dialog.result() == QDialog.DialogCode.Accepted:
-            self.reload()
+            # one signal: every auto action may change the ledger too, and the Financeiro page listens to it;
+            # the page hosting this screen reloads it on the signal — reload here only if nobody did
+            before = self.reloads
             bus.data_changed.emit("autos")
-            bus.data_changed.emit("ledger")
+            if self.reloads == before:
+                self.reload()
