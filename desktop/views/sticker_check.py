@@ -62,7 +62,9 @@ class StickerCheckWidget(QWidget):
         for label in (self.number_label, self.plate_label, self.valid_label):
             label.setStyleSheet("font-size: 13pt; font-weight: bold;")
         self.details = QFrame(self)
+        self.details_title = QLabel(self.details)
         details = QFormLayout(self.details)
+        details.addRow(self.details_title)
         details.addRow("Autorização nº", self.number_label)
         details.addRow("Placa", self.plate_label)
         details.addRow("Válida até", self.valid_label)
@@ -129,10 +131,17 @@ class StickerCheckWidget(QWidget):
         self.result = result
         self._show(VERDICTS.get(result.status, ERROR_VERDICT), result.message_pt)
         if result.number:
+            if result.status == "forged":
+                self.details_title.setText("Dados impressos no adesivo — NÃO CONFIÁVEIS (assinatura inválida):")
+                self.details_title.setStyleSheet("color: #c62828; font-weight: bold;")
+            else:
+                self.details_title.setText("Dados do adesivo, conferidos pela assinatura do município:")
+                self.details_title.setStyleSheet("color: #555;")
             self.number_label.setText(result.number)
             self.plate_label.setText(result.plate or "—")
             self.valid_label.setText(format_date(result.valid_until) if result.valid_until else "—")
             self.details.setVisible(True)
+        self.layout().activate()
         # the next scan replaces the text at once
         self.text_edit.selectAll()
         self.text_edit.setFocus()
@@ -145,6 +154,7 @@ class StickerCheckWidget(QWidget):
         self.verdict.setVisible(True)
         self.details.setVisible(False)
         self.message.setText(message)
+        self.layout().activate()
 
 
 class StickerCheckDialog(QDialog):

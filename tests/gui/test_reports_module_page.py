@@ -97,8 +97,6 @@ def test_unknown_number_and_inactive_record_are_said_in_portuguese_next_to_the_f
 
 
 def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_published(qtbot, db, admin):
-    from datetime import date
-
     from PySide6.QtCore import QDate
 
     from test_reports_module_scenario import make_user
@@ -112,8 +110,9 @@ def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_publish
     panel.date_edit.setDate(QDate(2026, 4, 2))
     assert panel.identifier() == "02/04/2026"
     wait_task(qtbot, panel.issue())
-    assert "02/04/2026" in panel.field_error.text() and "edital" in panel.field_error.text()
-    assert date(2026, 4, 2)
+    assert panel.field_error.text() == ("Nenhuma notificação por edital (Art. 22, §1º, II a IV) com data de "
+                                        "02/04/2026.")
+    shoot(page, "16-edital-por-data")
 
 
 def test_roles_the_page_shows_what_the_profile_may_issue(qtbot, db, inspector, authorizations):
@@ -146,3 +145,21 @@ def test_main_window_opens_the_reports_module(qtbot, db, clerk):
     page = window.open_module("relatorios")
     assert isinstance(page, ReportsPage)
     shoot(window, "07-janela-principal-relatorios")
+
+
+def test_statement_by_cpf_is_issued_and_a_guide_without_febraban_code_is_refused_next_to_the_field(
+        qtbot, db, clerk, authorizations):
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    panel.select("statement")
+    panel.id_edit.setText("529.982.247-25")
+    wait_task(qtbot, panel.issue())
+    assert not panel.field_error.isVisible(), panel.field_error.text()
+    assert page.last_preview.page_count() >= 1
+    assert "Joana Araújo Conceição 1" in pdf_text(page.last_preview.pdf_bytes())
+    close_preview(page)
+    panel.select("guide")
+    panel.id_edit.setText("0009/2026")
+    wait_task(qtbot, panel.issue())
+    assert "código FEBRABAN" in panel.field_error.text()
+    assert [d.kind for d in documents.list_issued(db)] == ["statement"]

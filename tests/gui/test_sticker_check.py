@@ -54,6 +54,7 @@ def test_art14_a_tampered_payload_is_forged(qtbot, db, authorizations):
     tampered = real.replace("QAB0D00", "QAB0D99")
     assert check(qtbot, widget, tampered).lower() == "falsificado"
     assert "#c62828" in widget.verdict.styleSheet() and "Art. 27" in widget.message.text()
+    assert "NÃO CONFIÁVEIS" in widget.details_title.text()
     shoot(widget, "11-verificar-adesivo-falsificado")
     assert check(qtbot, widget, "https://exemplo.com/qualquer-coisa").lower() == "ilegível"
     assert not widget.details.isVisible() and "Código não reconhecido" in widget.message.text()
