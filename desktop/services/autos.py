@@ -632,6 +632,7 @@ def cancel_auto(db, actor, auto_id: int, reason: str, expected_version: int) -> 
     from desktop.services import audit
     from desktop.services.base import check_version, require_role
     from desktop.services.ledger import reverse_auto_entries
+    from desktop.services.penalties import lift_penalties_in
 
     require_role(actor, Role.GESTOR)
     reason = (reason or "").strip()
@@ -647,6 +648,7 @@ def cancel_auto(db, actor, auto_id: int, reason: str, expected_version: int) -> 
         auto.cancelled_at = now()
         s.flush()
         reverse_auto_entries(s, actor, auto, local_today(), f"Auto {auto.number} cancelado: {reason}")
+        lift_penalties_in(s, actor, auto, local_today(), f"Auto {auto.number} cancelado: {reason}")
         audit.record(s, actor, "auto.cancel", "auto", auto.id, before,
                      {"status": auto.status, "reason": reason})
         return auto_info_in(s, auto)

@@ -271,19 +271,29 @@ def end_suspensions_in(session, actor, today: date) -> int:
 
 
 def lift_penalties_in(session, actor, auto, on: date, reason: str) -> None:
-    """An auto annulled after its penalties took effect: the suspension it caused ends on `on`. Cassation and
-    revocation are final statuses of the authorization; they are recorded in the audit for the gestor."""
+    """An auto cancelled or annulled: the suspension it caused ends on `on`, and the impediment of Art. 26 II it
+    caused is lifted while it is still the authorization's last one. Cassation and revocation are final statuses
+    of the authorization; they are recorded in the audit for the gestor."""
     from sqlalchemy import select
 
     from desktop.models import Authorization
     from desktop.models import AuthorizationEvent as Ev
     from desktop.services import audit
 
-    events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.in_(PENALTY_KINDS))
+    events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.in_(PENALTY_KINDS + (KIND_STATUS,)))
                              .order_by(Ev.id)).all()
     for event in events:
         auth = session.get(Authorization, event.authorization_id)
-        if event.kind == KIND_SUSPENSION:
+        if event.kind == KIND_STATUS:
+            if event.to_status != AuthorizationStatus.IMPEDED.value \
+                    or auth.status != AuthorizationStatus.IMPEDED.value:
+                continue
+            last = session.scalar(select(Ev).where(Ev.authorization_id == auth.id,
+                                                   Ev.to_status == AuthorizationStatus.IMPEDED.value)
+                                  .order_by(Ev.id.desc()).limit(1))
+            if last is not None and last.id == event.id:
+                _change(session, actor, auth, AuthorizationStatus.ACTIVE, KIND_STATUS, on, auto, reason)
+        elif event.kind == KIND_SUSPENSION:
             last = _last_suspension_event(session, auth.id)
             if auth.status == AuthorizationStatus.SUSPENDED.value and last is not None and last.auto_id == auto.id:
                 _end_suspension(session, actor, auth, on, auto, reason)

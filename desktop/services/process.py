@@ -388,6 +388,7 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
     from desktop.services import audit
     from desktop.services.base import check_version, require_role
     from desktop.services.ledger import reverse_auto_entries
+    from desktop.services.penalties import lift_penalties_in
 
     require_role(actor, Role.GESTOR)
     problems: list[Problem] = []
@@ -444,8 +445,9 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
         if outcome is Outcome.ANNULLED:
             auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
             s.flush()
-            reverse_auto_entries(s, actor, auto, draft.decided_on,
-                                 f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}")
+            why = f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}"
+            reverse_auto_entries(s, actor, auto, draft.decided_on, why)
+            lift_penalties_in(s, actor, auto, draft.decided_on, why)
         else:
             if outcome is Outcome.PARTLY_UPHELD:
                 _post_reduction(s, actor, auto, reduced, draft.decided_on, reasoning)

@@ -256,3 +256,13 @@ def test_a_suspension_event_tagged_with_an_auto_is_ended_by_the_job_even_if_load
                                  effective_on=date(2025, 8, 2), reason="Suspensão (Art. 26, VI)", auto_id=auto.id))
     assert run_enforcement_jobs(db, date(2026, 2, 2)).suspensions_ended == 1
     assert authorization_row(db, auth_id)[0] == "active"
+
+
+def test_art26_II_impediment_is_lifted_when_its_auto_is_cancelled(db, people):
+    fiscal, gestor, _ = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-II", date(2026, 3, 2), driver_id=driver_id))
+    assert authorization_row(db, auth_id)[0] == "impeded"
+    autos.cancel_auto(db, gestor, auto.id, "Veículo já regularizado antes da abordagem", auto.version)
+    assert authorization_row(db, auth_id)[0] == "active"
+    assert [k for k, *_ in _events(db, auth_id)] == ["status", "status"]
