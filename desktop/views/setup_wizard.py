@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessageBox, QVBoxLayout, QWizard,
                                QWizardPage)
 
+from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.municipality_form import DEFAULT_NAME, MunicipalityForm
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
 
@@ -192,7 +193,7 @@ class SetupWizard(QWizard):
         self.demo_summary = None
         self._busy = False
         self._task = None
-        self.year = (today or date.today()).year
+        self.year = (today or local_today()).year
         self.setWindowTitle("Configuração inicial")
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)

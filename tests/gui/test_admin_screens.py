@@ -244,3 +244,14 @@ def test_database_settings_test_connection_to_the_office_server(qtbot, db, admin
     settings.test_connection()
     qtbot.waitUntil(lambda: settings.task.finished, timeout=15000)
     assert settings.result.text().startswith("Falha na conexão:")
+
+
+def test_a_gestor_sees_parameters_and_holidays_but_not_users(qtbot, db, admin):
+    """SPEC §1: the gestor keeps the parameters (decisions); users and settings belong to the administrador."""
+    from desktop.services import auth, users
+
+    users.create_user(db, admin, users.UserDraft("gil", "Gil Gestor", frozenset({Role.GESTOR}), "senha-do-gil-1"))
+    gestor = auth.login(db, "gil", "senha-do-gil-1")
+    page = AdministrationPage(db, gestor)
+    qtbot.addWidget(page)
+    assert page.tab_titles() == ["Parâmetros", "Feriados municipais"]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QInputDialog,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QVBoxLayout, QWidget)
-from PySide6.QtCore import Qt
 
+from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FieldErrors, date_edit, error_label, qdate_to_date, show_error
@@ -48,7 +49,7 @@ class HolidayDialog(QDialog):
         self.saved = None
         self.setWindowTitle("Novo feriado municipal ou ponto facultativo")
         self.setMinimumWidth(460)
-        today = date.today()
+        today = local_today()
         self.date_edit = date_edit(self, today if today.year == year else date(year, 1, 1))
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("ex.: Aniversário de Chapada dos Guimarães")
@@ -101,7 +102,7 @@ class HolidaysScreen(QWidget):
         self.db, self.actor = db, actor
         self.year_spin = QSpinBox(self)
         self.year_spin.setRange(2000, 2100)
-        self.year_spin.setValue(year or date.today().year)
+        self.year_spin.setValue(year or local_today().year)
         self.add_button = QPushButton("Adicionar…", self)
         self.remove_button = QPushButton("Remover…", self)
         self.add_button.clicked.connect(self.add)

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
+from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import (DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date, show_error)
@@ -45,7 +46,7 @@ class NewValueDialog(QDialog):
         self.saved = None
         self.setWindowTitle(f"Novo valor — {spec.label}")
         self.setMinimumWidth(460)
-        self.date_edit = date_edit(self, valid_from or date.today())
+        self.date_edit = date_edit(self, valid_from or local_today())
         self.value_edit = DecimalEdit(self, places=None)
         self.note_edit = QLineEdit(self)
         self.note_edit.setPlaceholderText("ex.: Decreto nº …/2026")
@@ -106,7 +107,7 @@ class ParametersScreen(QWidget):
         from desktop.signals import bus
 
         self.db, self.actor = db, actor
-        self.today = today or date.today()
+        self.today = today or local_today()
         self.specs = list(parameters.PARAMETERS.values()) if isinstance(parameters.PARAMETERS, dict) \
             else list(parameters.PARAMETERS)
         self.all_rows: list = []
