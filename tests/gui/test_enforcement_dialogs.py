@@ -125,3 +125,20 @@ def test_art19_print_auto_in_two_copies_previews_the_archived_pdf(qtbot, db, peo
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
     assert auto.number in text and "infrator" in text.lower()
     assert screen.preview.page_count() >= 1
+
+
+def test_art22_notice_of_the_auto_is_printed_for_the_infractor(qtbot, db, people, register):
+    import io
+
+    from pypdf import PdfReader
+
+    auto = draw_up(db, people.fiscal, "ART26-IV", local_today() - timedelta(days=1), driver_id=register.joao,
+                   platform_id=register.platform)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert [a.text() for a in screen.print_button.menu().actions()][1].startswith("Notificação da autuação")
+    task = screen.print_document("autuacao")
+    qtbot.waitUntil(lambda: task.finished, timeout=20000)
+    assert task.error is None, task.error
+    qtbot.addWidget(screen.preview)
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
+    assert auto.number in text and "João da Silva" in text

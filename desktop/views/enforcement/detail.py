@@ -10,8 +10,8 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QMenu, QPushButton, QScrollArea,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.penalties import ART13_DUTIES, fine_in_reais
@@ -39,6 +39,12 @@ ACTIONS = (
     ("cancel", "Cancelar auto…"),
 )
 ACTIONS_PER_ROW = 5
+# (kind for services.documents, menu text) of the print button
+PRINTS = (
+    ("auto", "Auto de infração (2 vias, Art. 19)…"),
+    ("autuacao", "Notificação da autuação (Art. 22)…"),
+    ("penalty", "Notificação da penalidade (Art. 22 e 24)…"),
+)
 # Buttons that act on the measure selected in "Medidas administrativas", not on the auto's status.
 MEASURE_ACTIONS = ("release", "costs")
 COST_MEASURES = ("retention_or_removal", "vehicle_seizure")
@@ -223,9 +229,13 @@ class AutoDetailScreen(QWidget):
         self.back_button.clicked.connect(self.back_requested.emit)
         self.reload_button = QPushButton("Atualizar", self)
         self.reload_button.clicked.connect(self.reload)
-        self.print_button = QPushButton("Imprimir auto (2 vias)…", self)
-        self.print_button.setToolTip("Via do processo e via do infrator (Art. 19), arquivadas com o número e o hash.")
-        self.print_button.clicked.connect(self.print_auto)
+        self.print_button = QPushButton("Imprimir…", self)
+        self.print_button.setToolTip("Cada documento impresso é arquivado com o número e o hash; a reimpressão "
+                                     "é a mesma via, marcada como cópia.")
+        print_menu = QMenu(self.print_button)
+        for kind, text in PRINTS:
+            print_menu.addAction(text, lambda k=kind: self.print_document(k))
+        self.print_button.setMenu(print_menu)
         self.preview = None
         self.banner = StaleBanner(self.reload, self)
         self.buttons: dict[str, QPushButton] = {}
@@ -356,27 +366,35 @@ class AutoDetailScreen(QWidget):
 
     # -- printing (off the UI thread: ReportLab work) ---------------------------------------------------------
     def print_auto(self):
-        """Issue the auto's PDF through `services.documents.print_auto` in the background, then preview it."""
+        return self.print_document("auto")
+
+    def print_document(self, kind: str):
+        """Issue a document of the auto through `services.documents` in the background, then preview it:
+        "auto" (two copies, Art. 19), "autuacao" (notice of the auto, Art. 22), "penalty" (notice of the
+        penalty, Art. 22, 24–27)."""
         from desktop.services import documents
         from desktop.tasks import Task
 
         if self.detail is None:
             return None
         db, actor, number = self.db, self.actor, self.detail.auto.number
+        title = dict(PRINTS)[kind].rstrip("…")
 
         def job(state):
-            return documents.print_auto(db, actor, number)
+            if kind == "auto":
+                return documents.print_auto(db, actor, number)
+            return documents.print_notice(db, actor, kind, number)
 
-        return (Task(job).success(self._show_pdf).failure(lambda error: show_error(self, error))
-                .run_in_background(self, title="Gerando o auto de infração"))
+        def show(issued):
+            from desktop.views.pdf_preview import PdfPreviewDialog
 
-    def _show_pdf(self, issued) -> None:
-        from desktop.views.pdf_preview import PdfPreviewDialog
+            archived = issued.info.number
+            self.preview = PdfPreviewDialog(issued.pdf, f"{title} — auto {number} (documento {archived})", self,
+                                            suggested_name=f"{kind}-{archived.replace('/', '-')}.pdf")
+            self.preview.show()
 
-        number = issued.info.number
-        self.preview = PdfPreviewDialog(issued.pdf, f"Auto de infração {self.detail.auto.number} (documento "
-                                        f"{number})", self, suggested_name=f"auto-{number.replace('/', '-')}.pdf")
-        self.preview.show()
+        return (Task(job).success(show).failure(lambda error: show_error(self, error))
+                .run_in_background(self, title=f"Gerando: {title}"))
 
     # -- the action bar -------------------------------------------------------------------------------------
     def allowed_keys(self) -> set[str]:
