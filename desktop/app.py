@@ -159,9 +159,29 @@ class Startup:
         self.login.rejected.connect(self._quit)
 
     def start(self) -> None:
+        from PySide6.QtCore import QEvent, QObject, QTimer
+
+        startup = self
+
+        class _OpenAfterFirstPaint(QObject):
+            """Open the database once the login window has painted: the background import of the database
+            layer competes for the interpreter, so starting it earlier would only delay the window."""
+
+            def eventFilter(self, obj, event):  # noqa: N802 — Qt name
+                if event.type() == QEvent.Type.Paint:
+                    obj.removeEventFilter(self)
+                    QTimer.singleShot(0, startup._open_once)
+                return False
+
         self.probe.on_first_paint(self.login, "login_shown")
+        self._paint_watch = _OpenAfterFirstPaint(self.login)
+        self.login.installEventFilter(self._paint_watch)
         self.login.show()
-        self._open()
+        QTimer.singleShot(300, self._open_once)  # also when the window is never painted (e.g. minimized)
+
+    def _open_once(self) -> None:
+        if self.task is None:
+            self._open()
 
     def _open(self) -> None:
         from desktop.tasks import Task

@@ -9,8 +9,29 @@ import re
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
-from desktop.domain.formatting import format_date, format_datetime  # noqa: F401 — the one pt-BR form
-from desktop.domain.text import fold  # noqa: F401 — accent- and case-insensitive matching ("joao" ~ "João")
+
+
+# The pt-BR forms live in desktop.domain; they are reached through these small wrappers so that importing this
+# module (the login window does) does not import the whole domain package on the start-up path.
+def format_date(value) -> str:
+    """dd/mm/aaaa (desktop.domain.formatting.format_date)."""
+    from desktop.domain.formatting import format_date as _format_date
+
+    return _format_date(value)
+
+
+def format_datetime(value) -> str:
+    """dd/mm/aaaa hh:mm in America/Cuiaba (desktop.domain.formatting.format_datetime)."""
+    from desktop.domain.formatting import format_datetime as _format_datetime
+
+    return _format_datetime(value)
+
+
+def fold(text: str | None) -> str:
+    """Accent- and case-insensitive key: "João" → "joao" (desktop.domain.text.fold)."""
+    from desktop.domain.text import fold as _fold
+
+    return _fold(text)
 
 
 def parse_decimal_br(text: str) -> Decimal:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout)
 
-from desktop.views.formatting import format_datetime
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 
 
@@ -72,6 +71,7 @@ class LoginDialog(QDialog):
     def try_login(self) -> bool:
         from desktop.errors import AccountLocked, AuthenticationError
         from desktop.services import auth
+        from desktop.views.formatting import format_datetime
 
         if self.db is None:
             self._say("Aguarde: o banco de dados ainda está sendo aberto.")
