@@ -64,6 +64,7 @@ def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_sticker
     panel.pool = pool
     task = panel.generate()
     assert panel.cancel_button.isVisible() and panel.progress.isVisible()
+    shoot(page, "17-lote-em-andamento")
     panel.cancel()                       # what the page's "Cancelar" (and the progress dialog's) does
     assert panel.status.text() == "Cancelando…"
     gate.set()
