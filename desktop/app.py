@@ -240,7 +240,17 @@ class Startup:
         from desktop.views.main_window import MainWindow
 
         self.probe.mark("login_accepted")
-        self.window = MainWindow(self.db, self.login.actor)
+        try:
+            self.window = MainWindow(self.db, self.login.actor)
+        except Exception as error:  # noqa: BLE001 — no window would be left open: say why and leave
+            from PySide6.QtWidgets import QMessageBox
+
+            from desktop.views.widgets import error_text
+
+            QMessageBox.critical(None, "Erro ao abrir a janela principal", error_text(error))
+            self.exit_code = 1
+            self._quit()
+            return
         self.probe.on_first_paint(self.window, "main_shown", self.app.quit)
         self.window.show()
         self.app.setQuitOnLastWindowClosed(True)

@@ -62,7 +62,7 @@ class LoginDialog(QDialog):
         self.db = db
         self.login_button.setEnabled(db is not None)
         self.database_label.setText(f"Banco de dados: {db.describe()}" if db is not None
-                                    else "Abrindo o banco de dados…")
+                                    else "Abrindo o banco de dados (e atualizando-o, se preciso)…")
 
     def set_username(self, username: str) -> None:
         self.username_edit.setText(username)

@@ -88,8 +88,44 @@ def test_start_up_with_a_broken_database_offers_the_settings_and_can_give_up(qtb
     qtbot.addWidget(startup.login)
     startup.start()
     assert startup.login.isVisible() and not startup.login.login_button.isEnabled()
-    assert startup.login.database_label.text() == "Abrindo o banco de dados…"
+    assert startup.login.database_label.text().startswith("Abrindo o banco de dados")
     qtbot.waitUntil(lambda: bool(quits), timeout=60000)
     assert len(asked) == 2, "asked again after 'Tentar novamente'"
     assert quits == [1]
     assert startup.db is None
+
+
+def test_new_database_goes_through_the_setup_wizard_then_the_login(qtbot, monkeypatch, db):
+    """Issue 2: on first start the wizard comes before the login; the login is then ready for the new admin."""
+    from desktop import app as app_module
+    from desktop.services import setup
+    from desktop.views.setup_wizard import SetupWizard
+
+    url = db.url
+    db.dispose()
+    wizards = []
+
+    def finish_wizard(wizard):
+        wizards.append(wizard)
+        from decimal import Decimal
+
+        wizard.actor = setup.initialize(wizard.db, setup.MunicipalityDraft(
+            name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria de Finanças",
+            ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("112.45")),
+            setup.AdminDraft("maria.silva", "Maria Silva", "senha-forte-2025"))
+        return SetupWizard.DialogCode.Accepted
+
+    monkeypatch.setattr(SetupWizard, "exec", finish_wizard)
+    startup = app_module.Startup(app_module.create_application(), url, app_module._Probe())
+    qtbot.addWidget(startup.login)
+    startup.start()
+    qtbot.waitUntil(lambda: startup.db is not None and startup.login.login_button.isEnabled(), timeout=60000)
+    assert len(wizards) == 1
+    assert startup.login.isVisible()
+    assert startup.login.username_edit.text() == "maria.silva"
+    assert startup.login.database_label.text() == f"Banco de dados: {startup.db.describe()}"
+    startup.login.password_edit.setText("senha-forte-2025")
+    assert startup.login.try_login()
+    assert startup.window is not None and startup.window.user_label.text() == "Usuário: Maria Silva (maria.silva)"
+    qtbot.addWidget(startup.window)
+    startup.db.dispose()
