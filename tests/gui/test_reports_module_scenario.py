@@ -48,7 +48,9 @@ def add_authorizations(db, count: int, first: int = 7) -> list[str]:
             driver = Driver(cpf=cpf, name=f"Joana Araújo Conceição {i + 1}", cnh_number=f"0123456{i:04d}",
                             cnh_category="B", cnh_ear=True, address="Rua Cipriano Curvo, 100", district="Centro",
                             city="Chapada dos Guimarães", uf="MT")
-            vehicle = Vehicle(plate=f"QAB{i % 10}D{i % 100:02d}", renavam=f"00{123456000 + i:09d}", make="Chevrolet",
+            plate = (f"QAB{i % 10}D{i:02d}" if i < 100 else
+                     f"QC{chr(65 + (i // 1000) % 26)}{(i // 100) % 10}D{i % 100:02d}")
+            vehicle = Vehicle(plate=plate, renavam=f"00{123456000 + i:09d}", make="Chevrolet",
                               model="Onix 1.0", manufacture_year=2019, model_year=2020, colour="prata", doors=4,
                               seats=5, air_conditioning=True, registration_municipality="Chapada dos Guimarães",
                               registration_uf="MT")

@@ -56,6 +56,7 @@ class IssuePanel(QWidget):
         self.field_error.setObjectName("field_error")
         self.field_error.setStyleSheet(ERROR_LABEL_STYLE)
         self.field_error.setWordWrap(True)
+        self.field_error.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.field_error.setVisible(False)
         self.role_note = QLabel(self)
         self.role_note.setWordWrap(True)
