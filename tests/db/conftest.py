@@ -3,7 +3,8 @@
 - SQLite: migrated once per test session into a template file, copied per test (fast, isolated).
 - PostgreSQL (URL from DESKTOP_TEST_PG_URL): one schema per test session with a unique name, chosen with
   `search_path` in the connection options, migrated once; every table is emptied before each test with
-  TRUNCATE under `session_replication_role = replica` (the append-only tables refuse TRUNCATE otherwise);
+  DELETE under `session_replication_role = replica` (the append-only tables refuse DELETE and TRUNCATE
+  otherwise) and the id sequences restart;
   the schema is dropped at the end. Two sessions can run at once, and the suite can run twice.
 - PostgreSQL unreachable: its tests FAIL when the environment variable CI is set, and are skipped otherwise.
 
@@ -113,12 +114,53 @@ def _drop_orphan_schemas(admin) -> None:
                 conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
 
 
+def _empty_tables_sql() -> str:
+    """One round trip that empties every table and restarts the id sequences. DELETE under
+    `session_replication_role = replica` skips the append-only triggers and the foreign-key checks; it is
+    ~20× faster here than TRUNCATE, which re-creates the files of every table and index."""
+    tables = [t.name for t in Base.metadata.sorted_tables]
+    statements = ["SET LOCAL session_replication_role = replica"]
+    statements += [f'DELETE FROM "{name}"' for name in reversed(tables)]
+    for table in Base.metadata.sorted_tables:
+        pk = list(table.primary_key.columns)
+        if len(pk) == 1 and pk[0].name == "id" and pk[0].autoincrement in (True, "auto"):
+            statements.append(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), 1, false)")
+    return "; ".join(statements)
+
+
+_EMPTY_TABLES_SQL: str | None = None
+
+
+@pytest.fixture
+def make_pg_schema(pg_schema_url):
+    """Factory of extra, EMPTY PostgreSQL schemas (not migrated) for tests of migrations; each returns its
+    URL and is dropped after the test. Skips or fails like the other PostgreSQL tests when there is no server."""
+    admin = create_engine(make_url(pg_base_url()), isolation_level="AUTOCOMMIT")
+    made: list[str] = []
+
+    def factory() -> str:
+        schema = f"m_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        made.append(schema)
+        return pg_url_with_schema(pg_base_url(), schema)
+
+    try:
+        yield factory
+    finally:
+        with admin.connect() as conn:
+            for schema in made:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
 def truncate_all(db: Database) -> None:
     """Empty every table of the schema, bypassing the append-only triggers (tests only)."""
-    tables = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    global _EMPTY_TABLES_SQL
+    if _EMPTY_TABLES_SQL is None:
+        _EMPTY_TABLES_SQL = _empty_tables_sql()
     with db.engine.begin() as conn:
-        conn.execute(text("SET LOCAL session_replication_role = replica"))
-        conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        conn.exec_driver_sql(_EMPTY_TABLES_SQL)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

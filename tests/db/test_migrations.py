@@ -2,15 +2,12 @@
 SQLite file is copied aside before a migration; the models and the migrations describe the same schema."""
 from __future__ import annotations
 
-import os
 import sqlite3
-import uuid
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import inspect
 
 from desktop import db as dbmod
 from desktop import migrate
@@ -18,30 +15,18 @@ from desktop.db import Database, open_database, resolve_url, sqlite_url
 from desktop.models import APPEND_ONLY_TABLES, Base
 from desktop.settings import Settings, load_settings, save_settings
 
-from conftest import pg_base_url, pg_url_with_schema
-
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_db(request, tmp_path):
     """A database with no tables at all."""
     if request.param == "sqlite":
         database = Database(sqlite_url(tmp_path / "vazio.sqlite3"))
-        yield database
-        database.dispose()
-        return
-    request.getfixturevalue("pg_schema_url")  # skips or fails (CI) like the other PostgreSQL tests
-    admin = create_engine(make_url(pg_base_url()), isolation_level="AUTOCOMMIT")
-    schema = f"m_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    database = Database(pg_url_with_schema(pg_base_url(), schema))
+    else:
+        database = Database(request.getfixturevalue("make_pg_schema")())
     try:
         yield database
     finally:
         database.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def _tables(database) -> set[str]:
