@@ -159,3 +159,31 @@ def test_a_database_kept_busy_too_long_gives_a_portuguese_message():
     with pytest.raises(KeyError):
         with translate_db_errors():
             raise KeyError("não é erro de banco")
+
+
+def test_sqlite_write_session_takes_the_write_lock_at_begin_and_readers_are_not_blocked(tmp_path):
+    """Two desks writing at once queue at BEGIN IMMEDIATE instead of failing half-way (SPEC §1: one shared
+    database; issue 2: SQLite busy timeout and WAL)."""
+    import sqlite3
+
+    from sqlalchemy import func
+
+    from desktop.db import open_database, sqlite_url
+
+    path = tmp_path / "t.sqlite3"
+    database = open_database(sqlite_url(path))
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with database.session() as s:
+            s.scalar(select(func.count()).select_from(Driver))  # only a read, but a write session
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            # WAL: another desk can still read.
+            assert other.execute("SELECT count(*) FROM drivers").fetchone() == (0,)
+        with database.session(write=False) as s:
+            s.scalar(select(func.count()).select_from(Driver))
+            other.execute("BEGIN IMMEDIATE")  # a read session leaves the write lock free
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        database.dispose()
