@@ -282,12 +282,16 @@ class _Loader:
             ("autos de infração e lançamentos", self._autos_and_more),
             ("numeração e auditoria", self._finish),
         )
-        for k, (text, step) in enumerate(phases):
-            self.report(k, steps, text)
-            cpu, wall = _time.process_time(), _time.perf_counter()
-            step()
-            self.summary.phase_seconds[text] = (round(_time.perf_counter() - wall, 2),
-                                                round(_time.process_time() - cpu, 2))
+        try:
+            for k, (text, step) in enumerate(phases):
+                self.report(k, steps, text)
+                cpu, wall = _time.process_time(), _time.perf_counter()
+                step()
+                self.summary.phase_seconds[text] = (round(_time.perf_counter() - wall, 2),
+                                                    round(_time.process_time() - cpu, 2))
+        except BaseException:
+            self.w.abort()
+            raise
         self.report(steps, steps, "concluído")
 
     def _setup_tables(self) -> None:
@@ -300,12 +304,19 @@ class _Loader:
         self._issqn_classes()
         self._load_number_sequences()
         self.pools = V.name_pools(self.seed)
+        # Every table the bulk writer fills: read their highest ids before its thread owns the connection.
+        self.w.prefetch_ids(("platforms", "drivers", "driver_platforms", "driver_checklist_items", "lessors",
+                             "vehicles", "authorizations", "authorization_events", "fees", "payment_guides",
+                             "inspections", "inspection_items", "autos", "auto_notifications", "auto_defenses",
+                             "auto_judgments", "ledger_entries", "administrative_measures", "course_sessions",
+                             "course_attendances", "change_communications"))
 
     def _autos_and_more(self) -> None:
         self._autos()
         self._courses_and_communications()
 
     def _finish(self) -> None:
+        self.w.drain()
         self._save_number_sequences()
         self.w.fix_sequences()
         self._audit()
@@ -464,6 +475,7 @@ class _Loader:
     def _existing(self, sql: str) -> set[str]:
         if not self.force:
             return set()
+        self.w.drain()
         cur = self.w.raw.cursor()
         cur.execute(sql)
         out = {r[0] for r in cur.fetchall()}
@@ -972,6 +984,7 @@ class _Loader:
         # Future slots without double booking: next business days, 08:00-11:30 every 30 min, per inspector.
         slot_day = self._business(today + timedelta(days=1))
         if self.force:
+            w.drain()
             cur = w.raw.cursor()
             cur.execute("SELECT MAX(scheduled_start) FROM inspections WHERE status = 'scheduled'")
             last = cur.fetchone()[0]
