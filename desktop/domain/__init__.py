@@ -98,6 +98,17 @@ from desktop.domain.penalties import (
 from desktop.domain.platforms import Discrepancy, DiscrepancyKind, reconcile
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
+from desktop.domain.scheduling import (
+    Booked,
+    Slot,
+    WorkPattern,
+    booking_conflicts,
+    booking_term,
+    fill_slots,
+    free_slots,
+    generate_slots,
+    term_problem,
+)
 from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE, active_days_in_month, iss_rate_problem, issqn_for_month
 from desktop.domain.text import fold, only_digits, same_place
 from desktop.domain.vehicle import (
@@ -138,6 +149,9 @@ __all__ = [
     # inspection (Art. 9, 15, 16)
     "InspectionKind", "InspectionItem", "INSPECTION_CHECKLIST", "INSPECTION_ITEMS_BY_KEY", "inspection_problems",
     "presentation_deadline", "regularization_deadline",
+    # inspectors' schedule (Art. 9, 16)
+    "WorkPattern", "Slot", "Booked", "generate_slots", "booking_conflicts", "free_slots", "booking_term",
+    "term_problem", "fill_slots",
     # platforms' lists (Art. 5 VIII, 6, 8, 13 XIX)
     "Discrepancy", "DiscrepancyKind", "reconcile",
     # taxes (Art. 11)
