@@ -92,6 +92,9 @@ class UserDialog(QDialog):
         if user is None:
             rows += [("password", "Senha inicial:", self.password_edit),
                      ("password_confirm", "Confirme a senha:", self.confirm_edit)]
+        else:  # an existing user's password is changed by "Redefinir senha…", not here
+            self.password_edit.hide()
+            self.confirm_edit.hide()
         for field, label, widget in rows:
             message = error_label(self)
             form.addRow(label, _with_message(widget, message))
