@@ -255,3 +255,16 @@ def test_a_gestor_sees_parameters_and_holidays_but_not_users(qtbot, db, admin):
     page = AdministrationPage(db, gestor)
     qtbot.addWidget(page)
     assert page.tab_titles() == ["Parâmetros", "Feriados municipais"]
+
+
+def test_edit_dialog_shows_no_password_fields(qtbot, db, admin):
+    """An existing user's password changes only through "Redefinir senha…" (reset_password, audited)."""
+    from desktop.services import users
+
+    carla = users.create_user(db, admin, users.UserDraft("carla", "Carla", frozenset({Role.ATENDENTE}),
+                                                         "senha-da-carla-1"))
+    dialog = UserDialog(db, admin, carla)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.username_edit.isReadOnly()
+    assert not dialog.password_edit.isVisible() and not dialog.confirm_edit.isVisible()
