@@ -274,8 +274,8 @@ def _install_excepthook() -> None:
             QMessageBox.critical(None, "Erro inesperado",
                                  f"{error_text(value)}\n\nA operação foi interrompida; os dados gravados antes "
                                  "continuam no banco.")
-        except Exception:  # noqa: BLE001 — never raise from the hook itself
-            pass
+        except Exception as box_error:  # noqa: BLE001 — never raise from the hook itself
+            print(f"Não foi possível mostrar a mensagem de erro: {box_error!r}", file=sys.stderr)
 
     sys.excepthook = hook
 

@@ -123,9 +123,10 @@ class DecimalEdit(QLineEdit):
 
     def _tidy(self) -> None:
         try:
-            self.set_value(self.value())
+            value = self.value()
         except ValueError:
-            pass  # leave what was typed; the form shows the message next to the field on save
+            return  # leave what was typed; the form shows the message next to the field on save
+        self.set_value(value)
 
 
 class PhoneEdit(QLineEdit):
