@@ -431,7 +431,10 @@ def _assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None) ->
     except (UnknownInfractionCode, InfractionNotInForce) as exc:
         raise ValidationError([Problem("code", str(exc), "Art. 29")]) from exc
     numbers = tuple(sorted({n for p, n in priors if p in result.recurrent_priors}))
-    value = upfm_value_in(session, draft.on.year)
+    try:
+        value = upfm_value_in(session, draft.on.year)
+    except NotFound as exc:  # the form shows it beside the date (Art. 25: fines in UPFM of the auto's year)
+        raise ValidationError([Problem("on", str(exc), "Art. 25")]) from exc
     upfm = Decimal(result.upfm)
     article = result.articles[0] if result.articles else ""
     return AssessmentView(

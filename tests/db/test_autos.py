@@ -258,3 +258,15 @@ def test_allowed_actions_follow_the_machine_and_the_actors_roles(db, people):
     # the defense term is over (today is after 18/03/2026): the gestor may judge or close the term
     assert {"judge", "finalize", "payment", "cancel"} <= {a.key for a in autos.allowed_actions(db, info.id, gestor)}
     assert "defense" not in {a.key for a in autos.allowed_actions(db, info.id)}
+
+
+def test_art25_without_the_upfm_value_of_the_year_the_form_says_so(db, make_actor):
+    fiscal, _, _ = staff(make_actor)  # no UPFM value registered
+    driver_id, _, _ = authorized_driver(db)
+    with pytest.raises(ValidationError) as err:
+        autos.preview_assessment(db, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    [problem] = err.value.problems
+    assert problem.field == "on" and "2026" in problem.message and problem.article == "Art. 25"
+    with pytest.raises(ValidationError):
+        autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    assert autos.count_autos(db) == 0
