@@ -127,6 +127,8 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     finance.tabs.setCurrentIndex(1)
     settle(qtbot)
     shoot(window, "main_window_financeiro.png")
+    # both modules fit the window's default width (1180 px): nothing forces a wider window
+    assert window.minimumSizeHint().width() <= 1180
     # a double-click on an auto in Financeiro opens its page in Fiscalização
     finance.infractor_screen.auto_opened.emit(auto.id)
     assert window.stack.currentWidget() is page and page.stack.currentWidget() is page.detail_screen

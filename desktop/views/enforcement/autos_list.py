@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from PySide6.QtCore import QDate, QTimer, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from desktop.domain.formatting import format_datetime, format_money, format_upfm
 from desktop.domain.workflow import AutoStatus
@@ -87,22 +87,26 @@ class AutosListScreen(QWidget):
         self.open_button = QPushButton("Abrir", filters)
         self.open_button.clicked.connect(self._open_selected)
         self.count_label = QLabel(filters)
-        grid.addWidget(self.text_edit, 0, 0, 1, 3)
-        grid.addWidget(self.status_combo, 0, 3)
-        grid.addWidget(self.code_combo, 0, 4)
-        grid.addWidget(self.new_button, 0, 5)
-        grid.addWidget(self.infractor_picker, 1, 0, 1, 3)
-        grid.addWidget(self.agent_combo, 1, 3)
+        for combo in (self.status_combo, self.code_combo, self.agent_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
         period = QWidget(filters)
-        period_layout = QGridLayout(period)
+        period_layout = QHBoxLayout(period)
         period_layout.setContentsMargins(0, 0, 0, 0)
-        period_layout.addWidget(self.period_check, 0, 0)
-        period_layout.addWidget(self.from_edit, 0, 1)
-        period_layout.addWidget(QLabel("a", period), 0, 2)
-        period_layout.addWidget(self.to_edit, 0, 3)
-        grid.addWidget(period, 1, 4)
-        grid.addWidget(self.open_button, 1, 5)
-        grid.addWidget(self.count_label, 2, 0, 1, 6)
+        period_layout.addWidget(self.period_check)
+        period_layout.addWidget(self.from_edit)
+        period_layout.addWidget(QLabel("a", period))
+        period_layout.addWidget(self.to_edit)
+        period_layout.addStretch(1)
+        grid.addWidget(self.text_edit, 0, 0)
+        grid.addWidget(self.status_combo, 0, 1)
+        grid.addWidget(self.code_combo, 0, 2)
+        grid.addWidget(self.new_button, 0, 3)
+        grid.addWidget(self.infractor_picker, 1, 0)
+        grid.addWidget(self.agent_combo, 1, 1)
+        grid.addWidget(self.open_button, 1, 3)
+        grid.addWidget(period, 2, 0)
+        grid.addWidget(self.count_label, 2, 1, 1, 3)
         grid.setColumnStretch(0, 1)
         self.table = LazyRecordTable(AUTO_COLUMNS, self, filters=filters)
         self.table.activated.connect(lambda auto: auto is not None and self.opened.emit(auto.id))
