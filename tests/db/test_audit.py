@@ -128,7 +128,7 @@ def _append_entries(url: str, count: int, start, desk: int) -> int:
     from desktop.db import Database
 
     database = Database(url)
-    start.wait(timeout=60)
+    start.wait(timeout=300)
     try:
         for i in range(count):
             with database.session() as s:
@@ -146,7 +146,7 @@ def test_spec4_two_desks_writing_at_once_keep_one_unbroken_chain(db):
         start = manager.Barrier(2)
         with ctx.Pool(2) as pool:
             jobs = [pool.apply_async(_append_entries, (db.url, 60, start, desk)) for desk in (1, 2)]
-            assert [j.get(timeout=240) for j in jobs] == [60, 60]
+            assert [j.get(timeout=600) for j in jobs] == [60, 60]
     check = audit.verify(db)
     assert check.ok, check.reason
     assert check.checked == 120

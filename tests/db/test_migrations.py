@@ -162,7 +162,7 @@ def test_search_columns_compare_bytes_on_postgresql(empty_db):
 
 
 def _open_and_report(url: str, start) -> str:
-    start.wait(timeout=60)
+    start.wait(timeout=300)
     database = open_database(url)
     try:
         return migrate.current(database)
@@ -178,6 +178,6 @@ def test_two_programs_starting_at_once_migrate_one_after_the_other(empty_db):
         start = manager.Barrier(2)
         with ctx.Pool(2) as pool:
             jobs = [pool.apply_async(_open_and_report, (empty_db.url, start)) for _ in range(2)]
-            revisions = [j.get(timeout=120) for j in jobs]
+            revisions = [j.get(timeout=600) for j in jobs]
     assert revisions == [migrate.head(), migrate.head()]
     assert set(Base.metadata.tables) <= _tables(empty_db)

@@ -30,7 +30,7 @@ def _prepare(db) -> tuple[int, int]:
 def _draw_up_autos(url: str, driver_id: int, code_id: int, count: int, start, worker: int) -> list[str]:
     """One desk: each auto in its own transaction, numbered inside it (Art. 19: the auto is drawn up)."""
     db = Database(url)
-    start.wait(timeout=60)
+    start.wait(timeout=300)
     numbers = []
     try:
         for i in range(count):
@@ -53,7 +53,7 @@ def test_two_processes_numbering_200_autos_get_200_consecutive_numbers(db):
         start = manager.Barrier(2)
         with ctx.Pool(2) as pool:
             jobs = [pool.apply_async(_draw_up_autos, (db.url, driver_id, code_id, 100, start, w)) for w in (1, 2)]
-            results = [j.get(timeout=240) for j in jobs]
+            results = [j.get(timeout=600) for j in jobs]
     given = results[0] + results[1]
     assert len(given) == 200
     assert len(set(given)) == 200
