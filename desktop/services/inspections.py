@@ -600,14 +600,21 @@ def unblock_day(db, actor: Actor, blocked_id: int) -> None:
 
 
 def calendar_data(db, actor: Actor, first: date, last: date) -> CalendarData:
-    """Every slot from `first` to `last` with its booking (the day, week and month views)."""
+    """Every slot from `first` to `last` with its booking — scheduled, or done / no-show for the past (the day,
+    week and month views)."""
     require_reader(actor)
     with db.session(write=False) as s:
         cal = calendar_in(s)
         blocked = _blocked(s, first, last)
         slots = generate_slots(_patterns(s, first, last), first, last, cal, blocked)
-        live = _bookings(s, _live(s, first, last))
-        by_key = {(b.inspector_id, b.start): b for b in live}
+        lo, hi = _day_bounds(first, last)
+        shown = _bookings(s, list(s.scalars(select(Inspection).where(
+            Inspection.status.in_(("scheduled", "done", "no_show")), Inspection.scheduled_start >= lo,
+            Inspection.scheduled_start < hi).order_by(Inspection.scheduled_start, Inspection.id))))
+        by_key: dict = {}
+        for b in shown:  # a live booking wins over a past one of the same slot
+            if b.status == "scheduled" or (b.inspector_id, b.start) not in by_key:
+                by_key[(b.inspector_id, b.start)] = b
         out = []
         for slot in slots:
             out.append(SlotInfo(slot.inspector_id, slot.start, slot.end, slot.place_id, by_key.pop(slot.key, None)))
@@ -623,7 +630,7 @@ def calendar_data(db, actor: Actor, first: date, last: date) -> CalendarData:
         users = dict(s.execute(select(User.id, User.username).where(User.id.in_(ids))).all()) if ids else {}
         places = dict(s.execute(select(InspectionPlace.id, InspectionPlace.name)).all())
         return CalendarData(first, last, tuple(InspectorInfo(i, names.get(i, ""), users.get(i, "")) for i in ids),
-                            tuple(out), closed, places, tuple(by_key.values()))
+                            tuple(out), closed, places, tuple(b for b in by_key.values() if b.status == "scheduled"))
 
 
 def booking_options(db, actor: Actor, authorization_id: int, kind: str, first: date | None = None,
@@ -929,11 +936,11 @@ def schedule_annual_job(state, db, actor: Actor, year: int, month: int, first: d
         ids = [d.authorization_id for d in _annual_due(s, year, month)]
 
     def progress(done: int, total: int, text: str) -> None:
-        if state is not None and hasattr(state, "set_progress"):
-            state.set_progress(done, total, text)
+        if state is not None:
+            state.progress(done, total, text)
 
     def cancelled() -> bool:
-        return bool(state is not None and getattr(state, "is_cancelled", lambda: False)())
+        return bool(state is not None and state.cancelled)
 
     return schedule_annual(db, actor, ids, first, last, progress=progress, cancelled=cancelled)
 

@@ -32,9 +32,7 @@ MODULES: tuple[Module, ...] = (
     Module("cadastros", "Cadastros", "cadastros.svg", factory="desktop.views.registry:RegistryPage"),
     Module("autorizacoes", "Autorizações", "autorizacoes.svg",
            factory="desktop.views.authorizations:AuthorizationsPage"),
-    Module("vistorias", "Vistorias", "vistorias.svg", unavailable=(
-        "Módulo Vistorias: ainda não disponível nesta versão. Será entregue com o agendador de vistorias "
-        "(Art. 9, 15 e 16).")),
+    Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections:InspectionsPage"),
     Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
     Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.ledger:FinancePage"),
     Module("plataformas", "Plataformas", "plataformas.svg", unavailable=(

@@ -1,0 +1,358 @@
+"""The scheduler's dialogs: book a slot, move a booking (with the reason), run an inspection (the checklist).
+Each one calls one service on OK and stays open with the message when the service refuses."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
+
+from desktop.domain import INSPECTION_CHECKLIST, TIMEZONE, InspectionKind
+from desktop.domain.roles import Role
+from desktop.views.formatting import format_date
+from desktop.views.widgets import error_label, error_text
+
+SLOT_ROLE = Qt.ItemDataRole.UserRole + 1
+KIND_CHOICES = [(k.value, f"{k.label} ({k.article})") for k in InspectionKind]
+# Which authorization statuses each kind applies to (for the list of the dialog; the service decides).
+KIND_STATUSES = {"initial": ("approved",), "substitution": ("approved", "impeded"),
+                 "reinspection": ("approved", "impeded"), "annual": ("active",),
+                 "extraordinary": ("active", "impeded")}
+
+
+def slot_text(slot, names: dict[int, str]) -> str:
+    local = slot.start.astimezone(TIMEZONE)
+    return f"{format_date(local.date())} {local:%H:%M} — {names.get(slot.inspector_id, '')}"
+
+
+def _same_slot(a, b) -> bool:
+    return b is not None and a.inspector_id == b.inspector_id and a.start == b.start
+
+
+class _SlotList(QListWidget):
+    def fill(self, options, names: dict[int, str], can_override: bool, preferred=None) -> None:
+        self.clear()
+        for slot in options.slots:
+            item = QListWidgetItem(slot_text(slot, names))
+            item.setData(SLOT_ROLE, (slot, False))
+            self.addItem(item)
+            if _same_slot(slot, preferred):
+                self.setCurrentItem(item)
+        if can_override:
+            for slot in options.outside_term[:200]:
+                item = QListWidgetItem(f"⚠ {slot_text(slot, names)} — fora do prazo ({options.term_article})")
+                item.setData(SLOT_ROLE, (slot, True))
+                self.addItem(item)
+                if _same_slot(slot, preferred):
+                    self.setCurrentItem(item)
+        if self.currentItem() is None and self.count():
+            self.setCurrentRow(0)
+
+    def chosen(self):
+        item = self.currentItem()
+        return item.data(SLOT_ROLE) if item is not None else (None, False)
+
+
+class BookDialog(QDialog):
+    """Agendar vistoria: the authorization, the kind, a free slot (inside the Art. 9 / Art. 16 §2 term; a gestor
+    also sees the slots after it, marked, and must give the reason)."""
+
+    def __init__(self, db, actor, names: dict[int, str], preferred_slot=None, parent=None):
+        super().__init__(parent)
+        from desktop.services import authorizations as auth_service
+        from desktop.services import inspections as service
+        self._auth, self._service = auth_service, service
+        self.db, self.actor, self.names, self.preferred = db, actor, names, preferred_slot
+        self.setWindowTitle("Agendar vistoria")
+        self.resize(640, 560)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Número da autorização, placa, CPF ou nome do condutor")
+        self.kind = QComboBox(self)
+        for value, label in KIND_CHOICES:
+            self.kind.addItem(label, value)
+        self.authorizations = QListWidget(self)
+        self.term = QLabel(self)
+        self.term.setWordWrap(True)
+        self.slots = _SlotList(self)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText("Obrigatório para marcar fora do prazo (gestor)")
+        self.error = error_label(self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Agendar")
+        buttons.accepted.connect(self.submit)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Tipo", self.kind)
+        form.addRow("Buscar", self.search)
+        form.addRow("Autorização", self.authorizations)
+        form.addRow("Prazo", self.term)
+        form.addRow("Horário livre", self.slots)
+        form.addRow("Motivo (fora do prazo)", self.reason)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.result_booking = None
+        self.search.textChanged.connect(self.load_authorizations)
+        self.kind.currentIndexChanged.connect(self.load_authorizations)
+        self.authorizations.currentItemChanged.connect(lambda *_: self.load_slots())
+        self.load_authorizations()
+
+    def set_kind(self, kind: str) -> None:
+        self.kind.setCurrentIndex(self.kind.findData(kind))
+
+    def load_authorizations(self) -> None:
+        self.authorizations.clear()
+        try:
+            page = self._auth.list_authorizations(self.db, self.actor, self.search.text(),
+                                                  statuses=KIND_STATUSES[self.kind.currentData()], limit=50)
+        except Exception as exc:  # noqa: BLE001 - shown to the user
+            self._show_error(exc)
+            return
+        for row in page.rows:
+            item = QListWidgetItem(f"{row.number or '(sem número)'} — {row.plate_display} — {row.driver_name} "
+                                   f"({row.status_label})")
+            item.setData(SLOT_ROLE, row.id)
+            self.authorizations.addItem(item)
+        if self.authorizations.count():
+            self.authorizations.setCurrentRow(0)
+        else:
+            self.slots.clear()
+            self.term.setText("Nenhuma autorização nesta situação.")
+
+    def select_authorization(self, authorization_id: int) -> bool:
+        for n in range(self.authorizations.count()):
+            if self.authorizations.item(n).data(SLOT_ROLE) == authorization_id:
+                self.authorizations.setCurrentRow(n)
+                return True
+        return False
+
+    def load_slots(self) -> None:
+        item = self.authorizations.currentItem()
+        self.slots.clear()
+        if item is None:
+            return
+        try:
+            options = self._service.booking_options(self.db, self.actor, item.data(SLOT_ROLE),
+                                                    self.kind.currentData())
+        except Exception as exc:  # noqa: BLE001
+            self._show_error(exc)
+            return
+        self.error.setVisible(False)
+        if options.term_last_day:
+            self.term.setText(f"Até {format_date(options.term_last_day)} ({options.term_article}). "
+                              f"{len(options.slots)} horário(s) livre(s) no prazo.")
+        else:
+            self.term.setText(f"Sem prazo legal. {len(options.slots)} horário(s) livre(s) nos próximos 30 dias.")
+        self.slots.fill(options, self.names, self.actor.has(Role.GESTOR), self.preferred)
+
+    def submit(self) -> None:
+        item = self.authorizations.currentItem()
+        slot, outside = self.slots.chosen()
+        if item is None or slot is None:
+            self._show_error(ValueError("Escolha a autorização e um horário livre."))
+            return
+        try:
+            self.result_booking = self._service.book_inspection(
+                self.db, self.actor, item.data(SLOT_ROLE), self.kind.currentData(), slot.inspector_id, slot.start,
+                override_term=outside, reason=self.reason.text())
+        except Exception as exc:  # noqa: BLE001
+            self._show_error(exc)
+            self.load_slots()
+            return
+        self.accept()
+
+    def _show_error(self, exc: BaseException) -> None:
+        self.error.setText(error_text(exc) if not isinstance(exc, ValueError) else str(exc))
+        self.error.setVisible(True)
+
+
+class MoveDialog(QDialog):
+    """Remarcar: another free slot and the reason (kept with the booking)."""
+
+    def __init__(self, db, actor, booking, names: dict[int, str], target=None, parent=None):
+        super().__init__(parent)
+        from desktop.services import inspections as service
+        self._service = service
+        self.db, self.actor, self.booking, self.target = db, actor, booking, target
+        self.setWindowTitle(f"Remarcar vistoria — {booking.plate_display}")
+        self.resize(560, 480)
+        local = booking.start.astimezone(TIMEZONE)
+        info = QLabel(f"{booking.kind_label} marcada para {format_date(local.date())} às {local:%H:%M} com "
+                      f"{booking.inspector_name}.", self)
+        info.setWordWrap(True)
+        self.slots = _SlotList(self)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText("Motivo da remarcação")
+        self.error = error_label(self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Remarcar")
+        buttons.accepted.connect(self.submit)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(info)
+        if target is None:
+            layout.addWidget(QLabel("Novo horário", self))
+            layout.addWidget(self.slots)
+            try:
+                options = service.booking_options(db, actor, booking.authorization_id, booking.kind)
+                self.slots.fill(options, names, actor.has(Role.GESTOR))
+            except Exception as exc:  # noqa: BLE001
+                self.error.setText(error_text(exc))
+                self.error.setVisible(True)
+        else:
+            self.slots.setVisible(False)
+            layout.addWidget(QLabel(f"Novo horário: {slot_text(target, names)}", self))
+        layout.addWidget(QLabel("Motivo", self))
+        layout.addWidget(self.reason)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.result_booking = None
+
+    def submit(self) -> None:
+        slot, outside = (self.target, False) if self.target is not None else self.slots.chosen()
+        if slot is None:
+            self.error.setText("Escolha o novo horário.")
+            self.error.setVisible(True)
+            return
+        try:
+            self.result_booking = self._service.move_inspection(
+                self.db, self.actor, self.booking.id, slot.inspector_id, slot.start, self.reason.text(),
+                self.booking.version, override_term=outside)
+        except Exception as exc:  # noqa: BLE001
+            self.error.setText(error_text(exc))
+            self.error.setVisible(True)
+            return
+        self.accept()
+
+
+class RunInspectionDialog(QDialog):
+    """Realizar vistoria: each line of the checklist (Art. 2 §1, 13 XIII–XV, 14, 15 I–VIII) conforming or not,
+    with a note and an optional photo; the result follows the lines."""
+
+    RESULT_COL, NOTE_COL, PHOTO_COL = 1, 2, 3
+
+    def __init__(self, db, actor, booking, parent=None):
+        super().__init__(parent)
+        from desktop.services import inspections as service
+        self._service = service
+        self.db, self.actor, self.booking = db, actor, booking
+        self.setWindowTitle(f"Realizar vistoria — {booking.plate_display}")
+        self.resize(980, 640)
+        head = QLabel(f"<b>{booking.kind_label}</b> — {booking.plate_display} — {booking.driver_name} — "
+                      f"Autorização {booking.authorization_number or '(sem número)'}", self)
+        self.table = QTableWidget(len(INSPECTION_CHECKLIST), 4, self)
+        self.table.setHorizontalHeaderLabels(["Item (artigo)", "Resultado", "Observação", "Foto"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnWidth(1, 140)
+        self.table.setColumnWidth(2, 260)
+        self.table.setColumnWidth(3, 110)
+        self.results: dict[str, QComboBox] = {}
+        self.notes: dict[str, QLineEdit] = {}
+        self.photos: dict[str, bytes] = {}
+        self.photo_buttons: dict[str, QPushButton] = {}
+        for row, item in enumerate(INSPECTION_CHECKLIST):
+            label = QTableWidgetItem(f"{item.label} ({item.article})")
+            label.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            label.setToolTip(label.text())
+            self.table.setItem(row, 0, label)
+            combo = QComboBox(self.table)
+            combo.addItem("—", None)
+            combo.addItem("Conforme", True)
+            combo.addItem("Não conforme", False)
+            combo.currentIndexChanged.connect(self.update_result)
+            self.results[item.key] = combo
+            self.table.setCellWidget(row, self.RESULT_COL, combo)
+            note = QLineEdit(self.table)
+            self.notes[item.key] = note
+            self.table.setCellWidget(row, self.NOTE_COL, note)
+            button = QPushButton("Anexar…", self.table)
+            button.clicked.connect(lambda _=False, key=item.key: self.choose_photo(key))
+            self.photo_buttons[item.key] = button
+            self.table.setCellWidget(row, self.PHOTO_COL, button)
+        self.all_ok = QPushButton("Marcar todos como conformes", self)
+        self.all_ok.clicked.connect(self.mark_all_conforming)
+        self.general_note = QLineEdit(self)
+        self.general_note.setPlaceholderText("Observação geral (opcional)")
+        self.result_label = QLabel(self)
+        self.error = error_label(self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Registrar resultado")
+        buttons.accepted.connect(self.submit)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(self.all_ok)
+        row.addWidget(self.general_note, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(head)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.result_label)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.detail = None
+        self.update_result()
+
+    def set_item(self, key: str, passed: bool | None, note: str = "") -> None:
+        combo = self.results[key]
+        combo.setCurrentIndex(combo.findData(passed) if passed is not None else 0)
+        self.notes[key].setText(note)
+
+    def mark_all_conforming(self) -> None:
+        for combo in self.results.values():
+            if combo.currentData() is None:
+                combo.setCurrentIndex(combo.findData(True))
+
+    def choose_photo(self, key: str) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Foto do item", "", "Imagens (*.png *.jpg *.jpeg)")
+        if path:
+            self.attach_photo(key, open(path, "rb").read())
+
+    def attach_photo(self, key: str, content: bytes) -> None:
+        self.photos[key] = content
+        self.photo_buttons[key].setText("Foto anexada")
+
+    def update_result(self) -> None:
+        values = [c.currentData() for c in self.results.values()]
+        failed = sum(1 for v in values if v is False)
+        open_ = sum(1 for v in values if v is None)
+        if failed:
+            text = (f"<b style='color:#b00020'>Resultado: reprovada</b> — {failed} item(ns) não conforme(s): "
+                    "prazo de 5 dias para regularizar e autorização impedida (Art. 16, §2).")
+        elif open_:
+            text = f"{open_} item(ns) a verificar."
+        else:
+            text = "<b style='color:#2e7d32'>Resultado: aprovada</b>."
+        self.result_label.setText(text)
+
+    def item_results(self):
+        return tuple(self._service.ItemResult(key, combo.currentData(), self.notes[key].text(),
+                                              self.photos.get(key))
+                     for key, combo in self.results.items() if combo.currentData() is not None)
+
+    def submit(self) -> None:
+        try:
+            self.detail = self._service.run_inspection(self.db, self.actor, self.booking.id, self.item_results(),
+                                                       self.general_note.text(), self.booking.version)
+        except Exception as exc:  # noqa: BLE001
+            self.error.setText(error_text(exc))
+            self.error.setVisible(True)
+            return
+        self.accept()
+
+
+class ReasonDialog(QDialog):
+    """A short text with OK/Cancel (cancel reason)."""
+
+    def __init__(self, title: str, prompt: str, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.text = QLineEdit(self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(prompt, self))
+        layout.addWidget(self.text)
+        layout.addWidget(buttons)
