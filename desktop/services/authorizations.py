@@ -189,6 +189,8 @@ class AuthorizationRow:
     plate_display: str
     protocol_date: date
     valid_until: date | None
+    driver_cpf_display: str = ""
+    renewal_late: bool = False   # renewal requested after `renewal_request_deadline` (Art. 3, §2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,14 +326,18 @@ def authorization_rows(session: Session, auths) -> tuple[AuthorizationRow, ...]:
     auths = list(auths)
     if not auths:
         return ()
-    drivers = dict(session.execute(select(Driver.id, Driver.name)
-                                   .where(Driver.id.in_({a.driver_id for a in auths}))).all())
+    drivers, cpfs = {}, {}
+    for ident, name, cpf in session.execute(select(Driver.id, Driver.name, Driver.cpf)
+                                            .where(Driver.id.in_({a.driver_id for a in auths}))):
+        drivers[ident], cpfs[ident] = name, cpf
     plates = dict(session.execute(select(Vehicle.id, Vehicle.plate)
                                   .where(Vehicle.id.in_({a.vehicle_id for a in auths}))).all())
     return tuple(AuthorizationRow(
         id=a.id, number=a.number, status=a.status, status_label=_label(a.status), driver_id=a.driver_id,
         driver_name=drivers.get(a.driver_id, ""), plate_display=format_plate(plates.get(a.vehicle_id, "")),
         protocol_date=a.protocol_date, valid_until=a.valid_until,
+        driver_cpf_display=format_cpf(cpfs[a.driver_id]) if a.driver_id in cpfs else "",
+        renewal_late=bool(a.renewal_late),
     ) for a in auths)
 
 
@@ -884,7 +890,8 @@ def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str
     if statuses:
         conditions.append(Authorization.status.in_(statuses))
     stmt = (select(Authorization.id, Authorization.number, Authorization.status, Authorization.driver_id,
-                   Authorization.protocol_date, Authorization.valid_until, Driver.name, Vehicle.plate)
+                   Authorization.protocol_date, Authorization.valid_until, Authorization.renewal_late,
+                   Driver.name, Driver.cpf, Vehicle.plate)
             .join(Driver, Driver.id == Authorization.driver_id)
             .join(Vehicle, Vehicle.id == Authorization.vehicle_id)
             .where(*conditions))
@@ -898,5 +905,6 @@ def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str
         rows = tuple(AuthorizationRow(
             id=r.id, number=r.number, status=r.status, status_label=_label(r.status), driver_id=r.driver_id,
             driver_name=r.name, plate_display=format_plate(r.plate), protocol_date=r.protocol_date,
-            valid_until=r.valid_until) for r in result)
+            valid_until=r.valid_until, driver_cpf_display=format_cpf(r.cpf),
+            renewal_late=bool(r.renewal_late)) for r in result)
         return Page(rows, total, offset, limit)

@@ -232,6 +232,20 @@ def test_art3_par2_late_renewal_is_marked_and_keeps_the_number(db, desk):
     assert a.valid_until == term_end(TODAY, 12) > old_until
 
 
+def test_art3_par2_list_row_shows_cpf_and_late_renewal_flag(db, desk):
+    late = active(db, desk, on=TODAY - timedelta(days=355))
+    late = svc.request_renewal(db, desk.clerk, late.id, TODAY, late.version)
+    timely = active(db, desk)
+    timely = svc.request_renewal(db, desk.clerk, timely.id, TODAY, timely.version)
+    rows = {r.id: r for r in svc.list_authorizations(db, desk.clerk).rows}
+    assert rows[late.id].renewal_late and not rows[timely.id].renewal_late
+    assert rows[late.id].driver_cpf_display == late.driver_cpf_display
+    assert len(rows[late.id].driver_cpf_display) == 14 and rows[late.id].driver_cpf_display[3] == "."
+    detail = driver_detail(db, desk.clerk, late.driver_id)
+    assert [r.renewal_late for r in detail.authorizations] == [True]
+    assert detail.authorizations[0].driver_cpf_display == late.driver_cpf_display
+
+
 def test_art3_par2_timely_renewal_is_not_late(db, desk):
     a = active(db, desk)
     a = svc.request_renewal(db, desk.clerk, a.id, TODAY, a.version)

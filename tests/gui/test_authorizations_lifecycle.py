@@ -176,6 +176,16 @@ def test_art3_par2_late_renewal_is_received_and_marked(qtbot, db, staff):
     page.authorizations.list.reload()
     row = page.authorizations.list.visible_rows()[0]
     assert row.id == a.id
+    # The list shows the driver's CPF and the late renewal (Art. 3, §2) in their own columns.
+    model = page.authorizations.list.model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert "CPF" in headers and "Renovação" in headers
+    texts = [model.index(0, c).data() for c in range(model.columnCount())]
+    assert a.driver_cpf_display in texts and "Fora do prazo (Art. 3, §2)" in texts
+    import os
+
+    os.makedirs("/tmp/shots/gaps", exist_ok=True)
+    page.authorizations.grab().save("/tmp/shots/gaps/authorizations_cpf_renewal_late.png")
 
 
 def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff):

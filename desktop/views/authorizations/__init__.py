@@ -19,8 +19,8 @@ ALL_COLUMNS = (
     ListColumn("Válida até", lambda r: r.valid_until, sort_key="valid_until"),
     ListColumn("Renovação", lambda r: "Fora do prazo (Art. 3, §2)" if r.renewal_late else ""),
 )
-# The CPF and the late-renewal flag are shown when the service's AuthorizationRow carries them
-# (driver_cpf_display, renewal_late); the contract of issue 4 does not list them in the row yet.
+# The CPF and the late-renewal flag (Art. 3, §2) come with the service's AuthorizationRow
+# (driver_cpf_display, renewal_late); a row type without them would simply drop the two columns.
 _OPTIONAL = {"CPF": "driver_cpf_display", "Renovação": "renewal_late"}
 
 
