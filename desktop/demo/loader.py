@@ -616,7 +616,7 @@ class _Loader:
             if status == "requested":
                 skip = {k for k, _, _ in keys if rnd() < 0.3}
             bad_key = refusal_key.get(i, (None,))[0]
-            for key, has_expiry, label in keys:
+            for key, has_expiry, _label in keys:
                 if skip is not None and key in skip:
                     continue
                 issued = checked_day - days[int(rnd() * 61)]
@@ -733,7 +733,7 @@ class _Loader:
     def _authorizations(self) -> None:
         from desktop.domain import explain_valid_until, is_renewal_late, term_end
 
-        rng, w, today = self.rng, self.w, self.today
+        rng, today = self.rng, self.today
         law_day = date(2025, 6, 10)
         recs = []    # per driver: dict of dates (kept for fees, inspections and autos)
         for i, status in enumerate(self.statuses):
@@ -818,7 +818,7 @@ class _Loader:
         self._write_authorizations()
 
     def _write_authorizations(self) -> None:
-        rng, w = self.rng, self.w
+        w = self.w
         first = w.next_id("authorizations")
         ev_id = w.next_id("authorization_events")
         rows, events = [], []
@@ -854,7 +854,7 @@ class _Loader:
                 w.d(r.get("suspended_until")), w.d(r.get("ended")), clerks[i & 1], 1, ts_now, ts_now,
             ))
             # History: every transition as an event (who, when, why, which act).
-            def ev(from_s, to_s, day, by, why, kind="status", act=None):
+            def ev(from_s, to_s, day, by, why, kind="status", act=None, aid=aid):
                 nonlocal ev_id
                 events.append((ev_id, aid, kind, from_s, to_s, w.at(day, 10, 0), w.d(day), by, why, act,
                                None, None, None))
@@ -1277,7 +1277,7 @@ class _Loader:
         topics = (("Normas de trânsito e direção defensiva", "held", -60),
                   ("Atendimento a passageiros com deficiência (Lei 13.146/2015; Art. 13, XXII-XXIII)", "held", -20),
                   ("Legislação municipal do transporte por aplicativo (Lei nº 2.103/2025)", "planned", 25))
-        for k, (topic, status, offset) in enumerate(topics):
+        for topic, status, offset in topics:
             held_on = self._business(today + timedelta(days=offset))
             sessions.append((sid, w.d(held_on), w.at(held_on, 14), "Auditório da Prefeitura Municipal",
                              topic, "Equipe da Secretaria Municipal de Finanças", 40, status, self.gestor, 1, ts_now))

@@ -60,7 +60,7 @@ def test_fifth_wrong_password_locks_for_15_minutes_then_admin_unlocks(db, clerk)
 
 
 def test_lock_expires_after_15_minutes_and_success_resets_the_count(db, clerk):
-    for k in range(5):
+    for _ in range(5):
         with pytest.raises(AuthenticationError):
             auth.login(db, "clara", "errada", now=T0)
     assert auth.login(db, "clara", "senha-da-clara", now=T0 + timedelta(minutes=15, seconds=1))

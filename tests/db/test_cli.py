@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from desktop.db import Database, sqlite_url
+from desktop.db import sqlite_url
 from desktop.services import auth
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from desktop.domain.roles import Role
-from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, ValidationError
+from desktop.errors import AuthenticationError, ConflictError, PermissionDenied, StaleRecordError, ValidationError
 from desktop.services import auth, users
 
 
@@ -77,7 +77,7 @@ def test_validation_and_duplicates(db, admin_actor):
 def test_reset_password_unlocks_and_asks_for_a_change(db, admin_actor):
     info = users.create_user(db, admin_actor, _draft())
     for _ in range(5):
-        with pytest.raises(Exception):
+        with pytest.raises(AuthenticationError):
             auth.login(db, "pedro.fiscal", "errada")
     assert users.find_user(db, "pedro.fiscal").locked_until is not None
     after = users.reset_password(db, admin_actor, info.id, "provisoria-123")

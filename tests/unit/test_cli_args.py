@@ -1,8 +1,6 @@
 """Argument parsing of `python -m desktop` (issue 2): Portuguese help, --db anywhere, exit code 2 on misuse."""
 from __future__ import annotations
 
-import pytest
-
 from desktop import cli
 
 
