@@ -68,6 +68,7 @@ class AutoDraft:
     agent_id: int | None = None
     evidence_document_ids: tuple[int, ...] = ()
     evidence: tuple[Attachment, ...] = ()
+    change_id: int | None = None   # a late change communication (Art. 13, XVIII) this ART26-III auto answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +386,10 @@ def _draft_problems_in(session, draft: AutoDraft, full: bool = True) -> list[Pro
         for att in draft.evidence:
             if not att.content:
                 problems.append(Problem("evidence", f"O arquivo «{att.filename}» está vazio."))
+        if draft.change_id is not None:
+            from desktop.services.changes import link_problems_in
+
+            problems += link_problems_in(session, draft.change_id, draft.driver_id, draft.code, draft.art13_item)
     return problems
 
 
@@ -620,6 +625,10 @@ def draw_up_auto(db, actor, draft: AutoDraft) -> AutoInfo:
             doc.auto_id = auto.id
         for attachment in draft.evidence:
             store_attachment(s, actor, attachment, auto)
+        if draft.change_id is not None:  # SPEC §3: a late communication offered as an Art. 26, III infraction
+            from desktop.services.changes import link_auto_in
+
+            link_auto_in(s, actor, draft.change_id, auto)
         post(s, actor, kind=EntryKind.DEBIT, infractor=debtor_of(auto), amount_upfm=view.upfm,
              upfm_value=view.upfm_value, amount_reais=view.amount_reais, effective_on=draft.on, auto_id=auto.id,
              reason=f"Multa do auto {number} ({view.code}; {view.article})")

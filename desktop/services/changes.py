@@ -10,18 +10,24 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from desktop.domain import data_change_notice_deadline, format_date, format_plate, local_today
+from desktop.domain.text import fold
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ValidationError
-from desktop.models import ChangeCommunication, Driver, Vehicle
+from desktop.models import Auto, ChangeCommunication, Driver, Vehicle
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.services.holidays import calendar_in
-from desktop.services.search import FRONT_DESK, get_or_404, require_reader, user_names
+from desktop.services.search import FRONT_DESK, Page, check_page, get_or_404, require_reader, user_names
 
-__all__ = ["ChangeDraft", "ChangeInfo", "validate_change", "record_change", "list_changes", "late_changes"]
+__all__ = ["ChangeDraft", "ChangeInfo", "validate_change", "record_change", "list_changes", "late_changes",
+           "page_changes", "CHANGE_FILTERS", "AUTO_CODE", "AUTO_ART13_ITEM"]
 
 ARTICLE = "Art. 13, XVIII"
+AUTO_CODE = "ART26-III"      # a late communication breaks the duty of Art. 13, XVIII: an Art. 26, III infraction
+AUTO_ART13_ITEM = "XVIII"
+# page_changes(status=...): "" every one; "late" / "on_time"; "late_open" the late ones without an auto (fiscal)
+CHANGE_FILTERS = ("", "late", "late_open", "on_time")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,7 @@ class ChangeInfo:
     recorded_by_name: str
     created_at: datetime
     auto_id: int | None
+    auto_number: str | None = None   # the Art. 26, III auto drawn up from it ("0012/2026")
 
     @property
     def late_text(self) -> str:
@@ -86,6 +93,9 @@ def _infos(session: Session, rows) -> tuple[ChangeInfo, ...]:
         if driver_ids else {}
     plates = dict(session.execute(select(Vehicle.id, Vehicle.plate).where(Vehicle.id.in_(vehicle_ids))).all()) \
         if vehicle_ids else {}
+    auto_ids = {r.auto_id for r in rows if r.auto_id}
+    autos = dict(session.execute(select(Auto.id, Auto.number).where(Auto.id.in_(auto_ids))).all()) \
+        if auto_ids else {}
     result = []
     for r in rows:
         deadline = data_change_notice_deadline(r.happened_on, calendar)
@@ -95,7 +105,7 @@ def _infos(session: Session, rows) -> tuple[ChangeInfo, ...]:
             what_changed=r.what_changed, happened_on=r.happened_on, communicated_on=r.communicated_on,
             deadline=deadline, late=r.communicated_on > deadline,
             recorded_by_name=names.get(r.recorded_by, "") if r.recorded_by else "", created_at=r.created_at,
-            auto_id=r.auto_id,
+            auto_id=r.auto_id, auto_number=autos.get(r.auto_id),
         ))
     return tuple(result)
 
@@ -152,3 +162,84 @@ def late_changes(db, actor: Actor, include_with_auto: bool = False) -> list[Chan
             stmt = stmt.where(ChangeCommunication.auto_id.is_(None))
         infos = _infos(s, s.execute(stmt.order_by(ChangeCommunication.happened_on, ChangeCommunication.id)).scalars())
         return [i for i in infos if i.late]
+
+
+def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int = 0, limit: int = 50
+                 ) -> Page[ChangeInfo]:
+    """One page of the communications, newest communication first ("late_open": oldest change first, the
+    fiscal's queue of Art. 26, III autos). `text` matches the driver's name, the plate or what changed, accent-
+    and case-insensitive. Whether one is late depends on the business-day calendar (Art. 13, XVIII: 7 days), so
+    the filter runs over the few columns it needs and only the page's rows are built in full."""
+    if status not in CHANGE_FILTERS:
+        raise ValueError(f"filtro desconhecido: {status!r} (válidos: {', '.join(CHANGE_FILTERS)})")
+    if status == "late_open":
+        require_role(actor, Role.FISCAL, Role.GESTOR)
+    else:
+        require_reader(actor)
+    offset, limit = check_page(offset, limit)
+    words = fold(text).split()
+    with db.session(write=False) as s:
+        calendar = calendar_in(s)
+        stmt = (select(ChangeCommunication.id, ChangeCommunication.happened_on, ChangeCommunication.communicated_on,
+                       ChangeCommunication.auto_id, ChangeCommunication.what_changed, Driver.name, Vehicle.plate)
+                .outerjoin(Driver, Driver.id == ChangeCommunication.driver_id)
+                .outerjoin(Vehicle, Vehicle.id == ChangeCommunication.vehicle_id))
+        if status == "late_open":
+            stmt = stmt.where(ChangeCommunication.auto_id.is_(None)).order_by(
+                ChangeCommunication.happened_on, ChangeCommunication.id)
+        else:
+            stmt = stmt.order_by(ChangeCommunication.communicated_on.desc(), ChangeCommunication.id.desc())
+        deadlines: dict[date, date] = {}
+        ids = []
+        for ident, happened, communicated, _auto, what, name, plate in s.execute(stmt):
+            if happened not in deadlines:
+                deadlines[happened] = data_change_notice_deadline(happened, calendar)
+            late = communicated > deadlines[happened]
+            if (status in ("late", "late_open") and not late) or (status == "on_time" and late):
+                continue
+            if words:
+                haystack = fold(" ".join(x for x in (name, format_plate(plate) if plate else "", plate, what) if x))
+                if not all(w in haystack for w in words):
+                    continue
+            ids.append(ident)
+        chosen = ids[offset:offset + limit]
+        rows = {r.id: r for r in s.execute(select(ChangeCommunication)
+                                           .where(ChangeCommunication.id.in_(chosen))).scalars()} if chosen else {}
+        return Page(_infos(s, [rows[i] for i in chosen]), len(ids), offset, limit)
+
+
+def link_problems_in(session: Session, change_id: int, driver_id: int | None, code: str,
+                     art13_item: str | None) -> list[Problem]:
+    """Why an auto may not be drawn up from this communication (Art. 26, III for the duty of Art. 13, XVIII):
+    unknown, already turned into an auto, communicated in time, another code or item, another driver."""
+    row = session.get(ChangeCommunication, change_id)
+    if row is None:
+        return [Problem("change_id", "Comunicação de alteração não encontrada.")]
+    problems: list[Problem] = []
+    if row.auto_id is not None:
+        number = session.execute(select(Auto.number).where(Auto.id == row.auto_id)).scalar_one_or_none()
+        problems.append(Problem("change_id", f"Esta comunicação já deu origem ao auto {number}.", "Art. 26, III"))
+    deadline = data_change_notice_deadline(row.happened_on, calendar_in(session))
+    if row.communicated_on <= deadline:
+        problems.append(Problem("change_id", f"A comunicação foi feita no prazo (vencia em {format_date(deadline)}): "
+                                             "não há infração ao Art. 13, XVIII.", "Art. 26, III"))
+    if (code or "").strip().upper() != AUTO_CODE:
+        problems.append(Problem("code", "Uma comunicação fora do prazo é infração do Art. 26, III.", "Art. 26, III"))
+    elif (art13_item or "").strip().upper() != AUTO_ART13_ITEM:
+        problems.append(Problem("art13_item", "O dever descumprido é o do Art. 13, XVIII (comunicar a alteração "
+                                              "em 7 dias).", "Art. 26, III"))
+    if row.driver_id is not None and driver_id != row.driver_id:
+        problems.append(Problem("driver_id", "O infrator deve ser o condutor da comunicação.", ARTICLE))
+    return problems
+
+
+def link_auto_in(session: Session, actor: Actor, change_id: int, auto) -> None:
+    """Bind the communication to the auto drawn up from it, inside the auto's transaction (row locked; checked
+    again under the lock so two fiscais cannot turn the same communication into two autos)."""
+    row = session.get(ChangeCommunication, change_id, with_for_update=True)
+    if row.auto_id is not None:
+        raise ValidationError([Problem("change_id", "Esta comunicação já deu origem a outro auto.", "Art. 26, III")])
+    row.auto_id = auto.id
+    session.flush()
+    audit.record(session, actor, "change.auto", "change_communication", row.id, {"auto_id": None},
+                 {"auto_id": auto.id, "auto_number": auto.number})

@@ -147,6 +147,7 @@ class VehicleRow:
     authorization_id: int | None = None
     authorization_number: str | None = None
     driver_name: str | None = None
+    driver_id: int | None = None   # the driver of the live authorization (the auto form fills it, Art. 22)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,16 +333,16 @@ def _info(session: Session, v: Vehicle) -> VehicleInfo:
 def vehicle_rows(session: Session, vehicles) -> tuple[VehicleRow, ...]:
     vehicles = list(vehicles)
     ids = [v.id for v in vehicles]
-    live: dict[int, tuple[int, str | None, str]] = {}
+    live: dict[int, tuple[int, str | None, str, int]] = {}
     if ids:
         # status filtered in Python, so the vehicle_id index is used (see drivers._live_authorizations)
-        for vid, aid, number, name, status in session.execute(
+        for vid, aid, number, name, status, driver_id in session.execute(
                 select(Authorization.vehicle_id, Authorization.id, Authorization.number, Driver.name,
-                       Authorization.status)
+                       Authorization.status, Authorization.driver_id)
                 .join(Driver, Driver.id == Authorization.driver_id)
                 .where(Authorization.vehicle_id.in_(ids))):
             if status in LIVE_AUTHORIZATION_STATUSES:
-                live[vid] = (aid, number, name)
+                live[vid] = (aid, number, name, driver_id)
     rows = []
     for v in vehicles:
         a = live.get(v.id)
@@ -350,7 +351,7 @@ def vehicle_rows(session: Session, vehicles) -> tuple[VehicleRow, ...]:
             manufacture_year=v.manufacture_year, ownership_label=OwnershipMode(v.ownership_mode).label,
             status=v.status, status_label=VEHICLE_STATUS_LABELS.get(v.status, v.status),
             authorization_id=a[0] if a else None, authorization_number=a[1] if a else None,
-            driver_name=a[2] if a else None,
+            driver_name=a[2] if a else None, driver_id=a[3] if a else None,
         ))
     return tuple(rows)
 
