@@ -821,10 +821,14 @@ def run_inspection(db, actor: Actor, inspection_id: int, results: Sequence[ItemR
         return _detail(s, row)
 
 
+# Keys written by the demo loader for lines of INSPECTION_CHECKLIST (as services.documents reads them too).
+_ITEM_ALIASES = {"doors_4": "four_doors", "seats_max_7": "capacity", "original_characteristics": "original_features"}
+
+
 def _detail(s: Session, row: Inspection) -> InspectionDetail:
-    by_key = {i.item_key: i for i in row.items}
-    photos = set(s.scalars(select(InspectionItem.item_key).where(InspectionItem.inspection_id == row.id,
-                                                                  InspectionItem.photo.is_not(None))))
+    by_key = {_ITEM_ALIASES.get(i.item_key, i.item_key): i for i in row.items}
+    photos = {_ITEM_ALIASES.get(k, k) for k in s.scalars(select(InspectionItem.item_key).where(
+        InspectionItem.inspection_id == row.id, InspectionItem.photo.is_not(None)))}
     lines = []
     for item in INSPECTION_CHECKLIST:
         got = by_key.get(item.key)

@@ -12,7 +12,6 @@ from desktop.domain.roles import Role
 from desktop.views.formatting import format_date
 from desktop.views.widgets import error_label, error_text
 
-SLOT_ROLE = Qt.ItemDataRole.UserRole + 1
 KIND_CHOICES = [(k.value, f"{k.label} ({k.article})") for k in InspectionKind]
 # Which authorization statuses each kind applies to (for the list of the dialog; the service decides).
 KIND_STATUSES = {"initial": ("approved",), "substitution": ("approved", "impeded"),
@@ -30,18 +29,21 @@ def _same_slot(a, b) -> bool:
 
 
 class _SlotList(QListWidget):
+    """The free slots; what each row stands for is kept in Python (no Python objects inside Qt items)."""
+
     def fill(self, options, names: dict[int, str], can_override: bool, preferred=None) -> None:
         self.clear()
+        self.choices: list[tuple[object, bool]] = []
         for slot in options.slots:
             item = QListWidgetItem(slot_text(slot, names))
-            item.setData(SLOT_ROLE, (slot, False))
+            self.choices.append((slot, False))
             self.addItem(item)
             if _same_slot(slot, preferred):
                 self.setCurrentItem(item)
         if can_override:
             for slot in options.outside_term[:200]:
                 item = QListWidgetItem(f"⚠ {slot_text(slot, names)} — fora do prazo ({options.term_article})")
-                item.setData(SLOT_ROLE, (slot, True))
+                self.choices.append((slot, True))
                 self.addItem(item)
                 if _same_slot(slot, preferred):
                     self.setCurrentItem(item)
@@ -49,8 +51,9 @@ class _SlotList(QListWidget):
             self.setCurrentRow(0)
 
     def chosen(self):
-        item = self.currentItem()
-        return item.data(SLOT_ROLE) if item is not None else (None, False)
+        row = self.currentRow()
+        choices = getattr(self, "choices", [])
+        return choices[row] if 0 <= row < len(choices) else (None, False)
 
 
 class BookDialog(QDialog):
@@ -103,6 +106,7 @@ class BookDialog(QDialog):
 
     def load_authorizations(self) -> None:
         self.authorizations.clear()
+        self.authorization_ids: list[int] = []
         try:
             page = self._auth.list_authorizations(self.db, self.actor, self.search.text(),
                                                   statuses=KIND_STATUSES[self.kind.currentData()], limit=50)
@@ -112,7 +116,7 @@ class BookDialog(QDialog):
         for row in page.rows:
             item = QListWidgetItem(f"{row.number or '(sem número)'} — {row.plate_display} — {row.driver_name} "
                                    f"({row.status_label})")
-            item.setData(SLOT_ROLE, row.id)
+            self.authorization_ids.append(row.id)
             self.authorizations.addItem(item)
         if self.authorizations.count():
             self.authorizations.setCurrentRow(0)
@@ -121,19 +125,22 @@ class BookDialog(QDialog):
             self.term.setText("Nenhuma autorização nesta situação.")
 
     def select_authorization(self, authorization_id: int) -> bool:
-        for n in range(self.authorizations.count()):
-            if self.authorizations.item(n).data(SLOT_ROLE) == authorization_id:
-                self.authorizations.setCurrentRow(n)
-                return True
+        if authorization_id in self.authorization_ids:
+            self.authorizations.setCurrentRow(self.authorization_ids.index(authorization_id))
+            return True
         return False
 
+    def current_authorization(self) -> int | None:
+        row = self.authorizations.currentRow()
+        return self.authorization_ids[row] if 0 <= row < len(self.authorization_ids) else None
+
     def load_slots(self) -> None:
-        item = self.authorizations.currentItem()
+        authorization_id = self.current_authorization()
         self.slots.clear()
-        if item is None:
+        if authorization_id is None:
             return
         try:
-            options = self._service.booking_options(self.db, self.actor, item.data(SLOT_ROLE),
+            options = self._service.booking_options(self.db, self.actor, authorization_id,
                                                     self.kind.currentData())
         except Exception as exc:  # noqa: BLE001
             self._show_error(exc)
@@ -147,14 +154,14 @@ class BookDialog(QDialog):
         self.slots.fill(options, self.names, self.actor.has(Role.GESTOR), self.preferred)
 
     def submit(self) -> None:
-        item = self.authorizations.currentItem()
+        authorization_id = self.current_authorization()
         slot, outside = self.slots.chosen()
-        if item is None or slot is None:
+        if authorization_id is None or slot is None:
             self._show_error(ValueError("Escolha a autorização e um horário livre."))
             return
         try:
             self.result_booking = self._service.book_inspection(
-                self.db, self.actor, item.data(SLOT_ROLE), self.kind.currentData(), slot.inspector_id, slot.start,
+                self.db, self.actor, authorization_id, self.kind.currentData(), slot.inspector_id, slot.start,
                 override_term=outside, reason=self.reason.text())
         except Exception as exc:  # noqa: BLE001
             self._show_error(exc)
@@ -231,6 +238,7 @@ class RunInspectionDialog(QDialog):
     with a note and an optional photo; the result follows the lines."""
 
     RESULT_COL, NOTE_COL, PHOTO_COL = 1, 2, 3
+    PASS_VALUES = (None, True, False)
 
     def __init__(self, db, actor, booking, parent=None):
         super().__init__(parent)
@@ -258,9 +266,7 @@ class RunInspectionDialog(QDialog):
             label.setToolTip(label.text())
             self.table.setItem(row, 0, label)
             combo = QComboBox(self.table)
-            combo.addItem("—", None)
-            combo.addItem("Conforme", True)
-            combo.addItem("Não conforme", False)
+            combo.addItems(["—", "Conforme", "Não conforme"])  # index → PASS_VALUES
             combo.currentIndexChanged.connect(self.update_result)
             self.results[item.key] = combo
             self.table.setCellWidget(row, self.RESULT_COL, combo)
@@ -295,14 +301,13 @@ class RunInspectionDialog(QDialog):
         self.update_result()
 
     def set_item(self, key: str, passed: bool | None, note: str = "") -> None:
-        combo = self.results[key]
-        combo.setCurrentIndex(combo.findData(passed) if passed is not None else 0)
+        self.results[key].setCurrentIndex(self.PASS_VALUES.index(passed))
         self.notes[key].setText(note)
 
     def mark_all_conforming(self) -> None:
         for combo in self.results.values():
-            if combo.currentData() is None:
-                combo.setCurrentIndex(combo.findData(True))
+            if combo.currentIndex() == 0:
+                combo.setCurrentIndex(1)
 
     def choose_photo(self, key: str) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Foto do item", "", "Imagens (*.png *.jpg *.jpeg)")
@@ -314,7 +319,7 @@ class RunInspectionDialog(QDialog):
         self.photo_buttons[key].setText("Foto anexada")
 
     def update_result(self) -> None:
-        values = [c.currentData() for c in self.results.values()]
+        values = [self.PASS_VALUES[c.currentIndex()] for c in self.results.values()]
         failed = sum(1 for v in values if v is False)
         open_ = sum(1 for v in values if v is None)
         if failed:
@@ -327,9 +332,9 @@ class RunInspectionDialog(QDialog):
         self.result_label.setText(text)
 
     def item_results(self):
-        return tuple(self._service.ItemResult(key, combo.currentData(), self.notes[key].text(),
+        return tuple(self._service.ItemResult(key, self.PASS_VALUES[combo.currentIndex()], self.notes[key].text(),
                                               self.photos.get(key))
-                     for key, combo in self.results.items() if combo.currentData() is not None)
+                     for key, combo in self.results.items() if combo.currentIndex() > 0)
 
     def submit(self) -> None:
         try:

@@ -2,6 +2,7 @@
 cell per day with its counts). A booking is dragged onto a free slot to move it (the page asks the reason)."""
 from __future__ import annotations
 
+import sys
 from datetime import date, timedelta
 
 from PySide6.QtCore import QMimeData, Qt, Signal
@@ -10,8 +11,40 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from desktop.domain import TIMEZONE
 
-SLOT_ROLE = Qt.ItemDataRole.UserRole + 1
-DAY_ROLE = Qt.ItemDataRole.UserRole + 2
+
+def void_calls_leak_none() -> bool:
+    """True when a call of a void Qt method takes a reference from `None` (PySide6 6.12 on Python 3.11,
+    measured: `item.setBackground(b)` 1,000 times → None's count falls by 1,000; a week view of 1,400 slots
+    takes ~4,400, and the interpreter aborts with "none_dealloc" once the count reaches zero)."""
+    from PySide6.QtCore import QObject
+
+    probe = QObject()
+    before = sys.getrefcount(None)
+    for _ in range(16):
+        probe.setObjectName("probe")
+    return sys.getrefcount(None) < before
+
+
+_none_guarded = False
+
+
+def guard_none_refcount() -> bool:
+    """The `desktop.signals.guard_bool_refcounts` remedy applied to `None`: a very large reference count, so the
+    leak can never free it (it never is freed in a healthy interpreter). Idempotent; no-op on Python ≥ 3.12."""
+    global _none_guarded
+    if _none_guarded or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
+        return _none_guarded
+    if not void_calls_leak_none():
+        return False
+    import ctypes
+
+    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+    _none_guarded = True
+    return True
+
+
+guard_none_refcount()
+
 MIME = "application/x-vistoria-id"
 FREE = QBrush(QColor("#eef7ee"))
 TAKEN = QBrush(QColor("#dbe8fb"))
@@ -37,6 +70,10 @@ class ScheduleGrid(QTableWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.mode = "week"
+        # What each cell shows, kept in Python (not as QVariant data on the items: PySide6 6.12 mishandles the
+        # reference counts of Python objects stored in items, which crashed the interpreter at exit).
+        self._slots: dict[tuple[int, int], object] = {}
+        self._days: dict[tuple[int, int], date] = {}
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setDragEnabled(True)
@@ -58,6 +95,8 @@ class ScheduleGrid(QTableWidget):
         self.setUpdatesEnabled(False)
         try:
             self.clear()
+            self._slots = {}
+            self._days = {}
             if mode == "month":
                 self._fill_month(data, inspector_id)
             else:
@@ -111,7 +150,7 @@ class ScheduleGrid(QTableWidget):
                 item.setToolTip(f"{s.booking.kind_label} — {s.booking.plate_display}\n{s.booking.driver_name}\n"
                                 f"Autorização {s.booking.authorization_number or '(sem número)'}")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
-            item.setData(SLOT_ROLE, s)
+            self._slots[(row_of[local.time()], col)] = s
             self.setItem(row_of[local.time()], col, item)
 
     def _fill_month(self, data, inspector_id) -> None:
@@ -143,32 +182,26 @@ class ScheduleGrid(QTableWidget):
                     brush = TAKEN if taken else FREE
                 item = QTableWidgetItem(text)
                 item.setBackground(brush)
-                item.setData(DAY_ROLE, d)
+                self._days[(w, wd)] = d
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 self.setItem(w, wd, item)
         self.verticalHeader().setDefaultSectionSize(70)
 
     # ------------------------------------------------------------------------------------------- reading
     def slot_at(self, row: int, col: int):
-        item = self.item(row, col)
-        return item.data(SLOT_ROLE) if item is not None else None
+        return self._slots.get((row, col))
 
     def cell_of(self, predicate) -> tuple[int, int] | None:
-        for row in range(self.rowCount()):
-            for col in range(self.columnCount()):
-                slot = self.slot_at(row, col)
-                if slot is not None and predicate(slot):
-                    return row, col
+        for (row, col), slot in sorted(self._slots.items()):
+            if predicate(slot):
+                return row, col
         return None
 
     def _double_clicked(self, row: int, col: int) -> None:
-        item = self.item(row, col)
-        if item is None:
-            return
-        if item.data(DAY_ROLE) is not None:
-            self.day_activated.emit(item.data(DAY_ROLE))
-        elif item.data(SLOT_ROLE) is not None:
-            self.slot_activated.emit(item.data(SLOT_ROLE))
+        if (row, col) in self._days:
+            self.day_activated.emit(self._days[(row, col)])
+        elif (row, col) in self._slots:
+            self.slot_activated.emit(self._slots[(row, col)])
 
     # ------------------------------------------------------------------------------------------ dragging
     def mimeTypes(self) -> list[str]:
@@ -177,7 +210,7 @@ class ScheduleGrid(QTableWidget):
     def mimeData(self, items) -> QMimeData:
         mime = QMimeData()
         for item in items:
-            slot = item.data(SLOT_ROLE)
+            slot = self.slot_at(item.row(), item.column())
             if slot is not None and slot.booking is not None and slot.booking.status == "scheduled":
                 mime.setData(MIME, f"{item.row()},{item.column()}".encode())
                 break

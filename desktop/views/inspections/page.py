@@ -259,7 +259,7 @@ class InspectionsPage(QWidget):
         chosen = self.inspector.currentData()
         self.inspector.blockSignals(True)
         self.inspector.clear()
-        self.inspector.addItem("Todos", None)
+        self.inspector.addItem("Todos", 0)  # 0: every inspector (no None inside Qt: see grid.py)
         for i in self.data.inspectors:
             self.inspector.addItem(i.full_name, i.id)
         index = self.inspector.findData(chosen)
@@ -274,7 +274,7 @@ class InspectionsPage(QWidget):
     def render(self) -> None:
         if self.data is None:
             return
-        self.grid.show_range(self.data, self.mode.currentData(), self.inspector.currentData())
+        self.grid.show_range(self.data, self.mode.currentData(), self.inspector.currentData() or None)
         self.select_slot(None)
         if not self.data.inspectors:
             self.detail.setText("Nenhum vistoriador ativo. Um administrador cria usuários com o papel "
@@ -563,11 +563,11 @@ class InspectionsPage(QWidget):
         for combo, everyone in ((self.cfg_inspector, False), (self.block_inspector, True)):
             combo.clear()
             if everyone:
-                combo.addItem("Todos os vistoriadores", None)
+                combo.addItem("Todos os vistoriadores", 0)
             for i in inspectors:
                 combo.addItem(i.full_name, i.id)
         self.cfg_place.clear()
-        self.cfg_place.addItem("—", None)
+        self.cfg_place.addItem("—", 0)
         for p in places:
             self.cfg_place.addItem(p.name, p.id)
 
@@ -585,7 +585,7 @@ class InspectionsPage(QWidget):
         start, end = self.cfg_start.time(), self.cfg_end.time()
         self._config_call(self.service.add_schedule, self.cfg_inspector.currentData(), self.cfg_weekday.currentData(),
                           time(start.hour(), start.minute()), time(end.hour(), end.minute()),
-                          self.cfg_minutes.value(), self.cfg_place.currentData())
+                          self.cfg_minutes.value(), self.cfg_place.currentData() or None)
 
     def end_schedule(self) -> None:
         row = self.schedule_table.selected()
@@ -599,7 +599,7 @@ class InspectionsPage(QWidget):
 
     def block_day(self) -> None:
         if self._config_call(self.service.block_day, qdate_to_date(self.block_day_edit.date()),
-                             self.block_reason.text(), self.block_inspector.currentData()):
+                             self.block_reason.text(), self.block_inspector.currentData() or None):
             self.block_reason.clear()
 
     def unblock_day(self) -> None:
