@@ -251,3 +251,38 @@ def test_main_window_opens_the_vistorias_module(qtbot, db, admin):
     # The first user (administrador + gestor) configures and books, but only a vistoriador inspects.
     assert page.config_box.isEnabled() and page.book_button.isEnabled() and not page.run_button.isEnabled()
     assert "Nenhum vistoriador ativo" in page.detail.text()
+
+
+def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db, office, messages):
+    from desktop.services import inspections as svc
+    from desktop.services.holidays import calendar
+    staff, a = office
+    if calendar(db).holiday_name(today()):
+        pytest.skip("hoje é feriado: sem horários")
+    b = svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(today(), 8, 30))
+    # The inspector records the absence from the calendar.
+    desk = InspectionsPage(db, staff.vistoriador)
+    qtbot.addWidget(desk)
+    desk.set_view("day", today())
+    desk.grid.setCurrentCell(*desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
+    desk._confirm = lambda title, text: "Art. 26, I" in text
+    desk.no_show()
+    cell = desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
+    assert "Não compareceu" in desk.grid.item(*cell).text()
+    # The fiscal sees it and opens the auto form filled with it.
+    page = InspectionsPage(db, staff.fiscal)
+    qtbot.addWidget(page)
+    page.resize(1200, 600)
+    page.tabs.setCurrentIndex(2)
+    rows = page.no_show_table.model.rows()
+    assert [(r.code, r.inspection_id, r.driver_name) for r in rows] == [("ART26-I", b.id, "José Pereira")]
+    assert page.no_show_auto.isEnabled() and not page.book_button.isEnabled()
+    page.no_show_table.select_where(lambda r: r.inspection_id == b.id)
+    opened = []
+    page._exec = lambda dialog: opened.append(dialog) or False
+    page.no_show_auto.click()
+    form = opened[-1]
+    assert form.code_combo.currentData() == "ART26-I"
+    assert form.driver_picker.value() is not None
+    assert "Não compareceu" in form.description_edit.toPlainText() and "Art. 26, I" in form.description_edit.toPlainText()
+    shoot(page, "no_shows_for_the_fiscal")

@@ -136,10 +136,15 @@ class InspectionsPage(QWidget):
         ]
         self.no_show_table = RecordTable(candidate_columns, self)
         self.impeded_table = RecordTable(candidate_columns, self)
+        self.no_show_auto = QPushButton("Lavrar auto (Art. 26, I)…", self)
+        self.impeded_auto = QPushButton("Lavrar auto (Art. 26, II)…", self)
+        self.no_show_auto.clicked.connect(lambda: self.draw_up_auto(self.no_show_table.selected()))
+        self.impeded_auto.clicked.connect(lambda: self.draw_up_auto(self.impeded_table.selected()))
         no_show_tab = self._titled(self.no_show_table, "Ausências à convocação — candidatas a auto de infração "
-                                   "do Art. 26, I (deixar de comparecer à vistoria).")
+                                   "do Art. 26, I (deixar de comparecer à vistoria).", self.no_show_auto)
         impeded_tab = self._titled(self.impeded_table, "Veículos impedidos cujo prazo de 5 dias para regularizar "
-                                   "(Art. 16, §2) terminou sem vistoria aprovada — candidatos ao Art. 26, II.")
+                                   "(Art. 16, §2) terminou sem vistoria aprovada — candidatos ao Art. 26, II, se "
+                                   "o veículo for flagrado em serviço.", self.impeded_auto)
 
         # --- configuration tab ------------------------------------------------------------------------
         config = self._build_config()
@@ -178,12 +183,15 @@ class InspectionsPage(QWidget):
         self.reload()
 
     # ------------------------------------------------------------------------------------------ helpers
-    def _titled(self, table, text: str) -> QWidget:
+    def _titled(self, table, text: str, button: QPushButton) -> QWidget:
         box = QWidget(self)
         layout = QVBoxLayout(box)
         label = QLabel(text, box)
         label.setWordWrap(True)
-        layout.addWidget(label)
+        row = QHBoxLayout()
+        row.addWidget(label, 1)
+        row.addWidget(button)
+        layout.addLayout(row)
         layout.addWidget(table, 1)
         return box
 
@@ -212,6 +220,8 @@ class InspectionsPage(QWidget):
         self.run_button.setEnabled(self.actor.has(Role.VISTORIADOR))
         self.no_show_button.setEnabled(self.actor.has(Role.VISTORIADOR, Role.GESTOR))
         self.report_button.setEnabled(self.actor.has(Role.VISTORIADOR, Role.GESTOR))
+        self.no_show_auto.setEnabled(self.actor.has(Role.FISCAL))
+        self.impeded_auto.setEnabled(self.actor.has(Role.FISCAL))
         enforcer = self.actor.has(Role.FISCAL, Role.GESTOR, Role.VISTORIADOR)
         self.tabs.setTabEnabled(2, enforcer)
         self.tabs.setTabEnabled(3, enforcer)
@@ -419,6 +429,30 @@ class InspectionsPage(QWidget):
             show_error(self, exc)
             return
         self._preview(issued, f"Laudo de vistoria {issued.info.number}")
+
+    def draw_up_auto(self, candidate) -> None:
+        """The fiscal's auto for a candidate, in the Fiscalização form, filled with the driver, the vehicle, the
+        code (ART26-I / ART26-II) and the fact; the fiscal checks it and draws it up there."""
+        if candidate is None:
+            return
+        from desktop.views.enforcement.auto_form import AutoFormDialog
+        dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.setWindowTitle(f"Novo auto de infração — {candidate.article}")
+        if candidate.driver_id is not None:
+            dialog.driver_picker.set_choice(candidate.driver_id, candidate.driver_name)
+        if candidate.plate_display:
+            dialog.vehicle_picker.edit.setText(candidate.plate_display)
+            dialog.vehicle_picker.search_now()
+        try:
+            dialog.select_code(candidate.code)
+        except KeyError:  # the code is not in force in the catalogue: the fiscal chooses it
+            pass
+        dialog.description_edit.setPlainText(f"{candidate.detail} (infração do {candidate.article}). "
+                                             f"Autorização {candidate.authorization_number or '(sem número)'}, "
+                                             f"veículo {candidate.plate_display}.")
+        self.last_auto_dialog = dialog
+        if self._exec(dialog):
+            self._changed("autos")
 
     # ------------------------------------------------------------------------------------------ lists
     def tab_changed(self, index: int) -> None:
