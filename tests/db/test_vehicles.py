@@ -167,3 +167,13 @@ def test_crlv_scan_attached_in_the_wizard_belongs_to_the_saved_vehicle(db, desk)
     other = svc.register_vehicle(db, desk.clerk, vehicle_draft(crlv_document_id=scan.id))
     assert list_documents(db, desk.fiscal, vehicle_id=other.id) == []
     assert svc.vehicle_detail(db, desk.clerk, info.id).documents[0].number == "CRLV-2026"
+
+
+def test_art22_vehicle_row_names_the_driver_of_its_live_authorization(db, desk):
+    from registry_factories import active, new_vehicle
+
+    a = active(db, desk)
+    spare = new_vehicle(db, desk)
+    rows = {r.id: r for r in svc.list_vehicles(db, desk.fiscal).rows}
+    assert (rows[a.vehicle_id].driver_id, rows[a.vehicle_id].driver_name) == (a.driver_id, a.driver_name)
+    assert rows[spare.id].driver_id is None and rows[spare.id].driver_name is None

@@ -374,3 +374,75 @@ def test_art24_i_d_deregistering_the_driver_from_the_action_bar_ends_the_authori
     assert drivers.get_driver(db, staff.gestor, info.driver_id).status == "deregistered"
     assert [e.kind for e in detail.data.events][-1] == "deregistration"
     assert detail.enabled_actions() == []
+
+
+def test_art26_iii_fiscal_draws_up_the_auto_of_a_late_change_from_its_row(qtbot, db, staff, registered, messages):
+    """SPEC §3: a change communicated after the 7 days of Art. 13, XVIII is offered to the fiscal; the button
+    opens the auto form filled (driver, vehicle, ART26-III, item XVIII, the dates) and the saved auto's number
+    shows in the row, which leaves the "sem auto" filter."""
+    import os
+
+    from desktop.domain import format_date
+    from desktop.services import changes as service
+    from desktop.views.authorizations.changes import AUTO_BUTTON_TEXT, ChangesScreen
+
+    driver, vehicle = registered
+    happened, communicated = today() - timedelta(days=40), today() - timedelta(days=2)
+    late = service.record_change(db, staff.clerk, service.ChangeDraft(
+        "Mudança de endereço", happened, communicated, driver_id=driver.id, vehicle_id=vehicle.id))
+    service.record_change(db, staff.clerk, service.ChangeDraft(
+        "Novo telefone", today() - timedelta(days=1), today(), driver_id=driver.id))
+    clerk_screen = ChangesScreen(db, staff.clerk)
+    qtbot.addWidget(clerk_screen)
+    assert not clerk_screen.auto_button.isVisible() and clerk_screen.auto_button.isHidden()
+    screen = ChangesScreen(db, staff.fiscal)
+    qtbot.addWidget(screen)
+    screen.resize(1180, 400)
+    screen.show()
+    assert screen.auto_button.text() == AUTO_BUTTON_TEXT and not screen.auto_button.isEnabled()
+    screen.status_combo.setCurrentIndex(screen.status_combo.findData("late_open"))
+    assert [c.id for c in screen.visible_rows()] == [late.id]
+    assert screen.select_where(lambda c: c.id == late.id) and screen.auto_button.isEnabled()
+
+    form = screen.auto_form(screen.selected())
+    qtbot.addWidget(form)
+    draft = form.draft()
+    assert (draft.driver_id, draft.vehicle_id, draft.code, draft.art13_item, draft.change_id) == \
+        (driver.id, vehicle.id, "ART26-III", "XVIII", late.id)
+    assert format_date(happened) in draft.description and format_date(communicated) in draft.description
+    assert "Mudança de endereço" in draft.description
+    form.place_edit.setText("Secretaria de Mobilidade")
+    form.refresh_preview()
+    os.makedirs("/tmp/shots/gaps", exist_ok=True)
+    form.grab().save("/tmp/shots/gaps/auto_form_from_late_change.png")
+    assert form.save(), form.general_error.text()
+    number = form.saved.number
+
+    screen.reload()
+    assert screen.visible_rows() == []                       # no longer "fora do prazo, sem auto"
+    screen.status_combo.setCurrentIndex(0)
+    row = [c for c in screen.visible_rows() if c.id == late.id][0]
+    assert row.auto_number == number
+    model = screen.model
+    position = screen.visible_rows().index(row)
+    assert number in [model.index(position, c).data() for c in range(model.columnCount())]
+    assert screen.select_where(lambda c: c.id == late.id) and not screen.auto_button.isEnabled()
+    screen.grab().save("/tmp/shots/gaps/changes_with_auto_number.png")
+
+
+def test_art22_auto_form_picking_a_vehicle_fills_the_driver_of_its_live_authorization(qtbot, db, staff):
+    from desktop.views.enforcement.auto_form import AutoFormDialog
+
+    a = _active(db, staff, today() - timedelta(days=10))
+    form = AutoFormDialog(db, staff.fiscal)
+    qtbot.addWidget(form)
+    assert form.driver_picker.value() is None
+    form.vehicle_picker.edit.setText(a.plate_display)
+    form.vehicle_picker.search_now()                 # one match: chosen at once
+    assert form.vehicle_picker.value() == a.vehicle_id
+    assert form.driver_picker.value() == a.driver_id
+    assert a.driver_name in form.driver_picker.label() and a.number in form.driver_picker.label()
+    # a driver already chosen is kept
+    form.vehicle_picker.edit.setText("")
+    form.vehicle_picker.search_now()
+    assert form.driver_picker.value() == a.driver_id

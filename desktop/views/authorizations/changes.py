@@ -8,7 +8,6 @@ from datetime import date
 from PySide6.QtGui import QBrush, QColor
 
 from desktop.domain.roles import Role
-from desktop.domain.text import fold
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.widgets import show_info
@@ -23,35 +22,22 @@ CHANGE_COLUMNS = (
     ListColumn("Comunicada em", lambda c: c.communicated_on),
     ListColumn("Prazo (7 dias)", lambda c: c.deadline),
     ListColumn("Situação", lambda c: "Fora do prazo (Art. 13, XVIII)" if c.late else "No prazo"),
-    ListColumn("Auto", lambda c: "lavrado" if c.auto_id else ""),
+    ListColumn("Auto", lambda c: c.auto_number or ("lavrado" if c.auto_id else "")),
     ListColumn("Registrada por", lambda c: c.recorded_by_name),
 )
 
 FILTERS = (("late", "Fora do prazo"), ("late_open", "Fora do prazo, sem auto (fiscal)"), ("on_time", "No prazo"))
 
 
-def _matches(change, words) -> bool:
-    text = fold(" ".join(str(x or "") for x in (change.driver_name, change.plate_display, change.what_changed)))
-    return all(word in text for word in words)
+AUTO_BUTTON_TEXT = "Lavrar auto (Art. 26, III – inciso XVIII)"
 
 
 def fetch_changes(db, actor):
-    """list_changes returns every communication (a small table); filtered and paged here."""
+    """One page from `services.changes.page_changes` (filtered by text and situation, with the total)."""
     def fetch(query, offset, limit):
         from desktop.services import changes
 
-        if query.status == "late_open":
-            rows = changes.late_changes(db, actor)
-        else:
-            rows = changes.list_changes(db, actor)
-            if query.status == "late":
-                rows = [c for c in rows if c.late]
-            elif query.status == "on_time":
-                rows = [c for c in rows if not c.late]
-            rows = sorted(rows, key=lambda c: (c.communicated_on, c.id), reverse=True)
-        words = fold(query.text).split()
-        rows = [c for c in rows if _matches(c, words)]
-        return rows[offset:offset + limit]
+        return changes.page_changes(db, actor, text=query.text, status=query.status, offset=offset, limit=limit)
     return fetch
 
 
@@ -126,13 +112,45 @@ class ChangesScreen(PagedList):
         self.new_button.clicked.connect(self.new_change)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
         self.layout().itemAt(0).layout().insertWidget(0, self.new_button)
-        self.set_widths((200, 90, 260, 95, 110, 100, 190, 60))
+        # SPEC §3: a late communication is offered to the fiscal as an Art. 26, III infraction.
+        self.auto_button = QPushButton(AUTO_BUTTON_TEXT, self)
+        self.auto_button.setToolTip("Abre o auto de infração preenchido com o condutor, o veículo, o código "
+                                    "ART26-III (Art. 13, XVIII) e as datas da comunicação selecionada.")
+        self.auto_button.setVisible(actor.has(Role.FISCAL))
+        self.auto_button.setEnabled(False)
+        self.auto_button.clicked.connect(self.draw_up_auto)
+        self.layout().itemAt(0).layout().insertWidget(1, self.auto_button)
+        self.selection_changed.connect(self._selection_changed)
+        self.set_widths((190, 80, 220, 95, 110, 100, 190, 85))
         bus.data_changed.connect(self._data_changed)   # a bound method: disconnected when the screen dies
         self.apply_filter()
 
     def _data_changed(self, entity: str) -> None:
         if entity in ("changes", "drivers", "vehicles", "autos", "demo"):
             self.reload()
+
+    def _selection_changed(self, change) -> None:
+        self.auto_button.setEnabled(self._can_draw_up(change))
+
+    def _can_draw_up(self, change) -> bool:
+        return change is not None and change.late and change.auto_id is None and self.actor.has(Role.FISCAL)
+
+    def auto_form(self, change):
+        """The auto form filled from `change` (not shown); `draw_up_auto` runs it."""
+        from desktop.views.enforcement.auto_form import AutoFormDialog
+
+        return AutoFormDialog(self.db, self.actor, self, change=change)
+
+    def draw_up_auto(self):
+        change = self.selected()
+        if not self._can_draw_up(change):
+            return None
+        dialog = self.auto_form(change)
+        self.last_dialog = dialog
+        dialog.exec()
+        if dialog.saved is not None:
+            self.reload()
+        return dialog
 
     def new_change(self):
         dialog = change_dialog(self.db, self.actor, self)

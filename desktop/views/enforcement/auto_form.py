@@ -34,9 +34,11 @@ def code_label(code) -> str:
 class AutoFormDialog(QDialog):
     """The form. `saved` is the `AutoInfo` after "Lavrar auto"."""
 
-    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None, today: date | None = None):
+    def __init__(self, db, actor, parent=None, lookups: Lookups | None = None, today: date | None = None,
+                 change=None):
         super().__init__(parent)
         self.db, self.actor = db, actor
+        self.change = change   # services.changes.ChangeInfo: a late communication (Art. 13, XVIII → Art. 26, III)
         self.lookups = lookups or service_lookups(db, actor)
         self.saved = None
         self.preview = None
@@ -167,7 +169,39 @@ class AutoFormDialog(QDialog):
         self.code_combo.currentIndexChanged.connect(self._code_changed)
         for picker in (self.driver_picker, self.platform_picker):
             picker.changed.connect(lambda _value: self._schedule())
+        self.vehicle_picker.changed.connect(self._vehicle_changed)
         self._code_changed()
+        if change is not None:
+            self.prefill_change(change)
+
+    def _vehicle_changed(self, vehicle_id) -> None:
+        """A vehicle with a live authorization brings its driver (the infractor of Art. 22), unless one is
+        already chosen."""
+        if vehicle_id is None or self.driver_picker.value() is not None or self.lookups.vehicle_driver is None:
+            return
+        found = self.lookups.vehicle_driver(vehicle_id)
+        if found is not None:
+            self.driver_picker.set_choice(*found)
+
+    def prefill_change(self, change) -> None:
+        """The auto for a change communicated late (Art. 13, XVIII): its driver and vehicle, code ART26-III,
+        item XVIII, and a description naming the change and its dates."""
+        from desktop.domain import format_date
+
+        self.setWindowTitle("Novo auto de infração — comunicação de alteração fora do prazo")
+        if change.driver_id is not None:
+            self.driver_picker.set_choice(change.driver_id, change.driver_name or "")
+        if change.vehicle_id is not None and change.plate_display:
+            self.vehicle_picker.edit.setText(change.plate_display)
+            self.vehicle_picker.search_now()   # the vehicle found brings its driver when the change names none
+        if "ART26-III" in self._codes:
+            self.select_code("ART26-III")
+            self.select_art13_item("XVIII")
+        self.description_edit.setPlainText(
+            f"Alteração de dados «{change.what_changed}» ocorrida em {format_date(change.happened_on)} e "
+            f"comunicada somente em {format_date(change.communicated_on)}, depois do prazo de 7 dias, que "
+            f"vencia em {format_date(change.deadline)} (Art. 13, XVIII; infração do Art. 26, III).")
+        self._schedule()
 
     # -- choices --------------------------------------------------------------------------------------------
     def _fill_agents(self) -> None:
@@ -281,7 +315,8 @@ class AutoFormDialog(QDialog):
             driver_id=self.driver_picker.value(), platform_id=self.platform_picker.value(),
             vehicle_id=self.vehicle_picker.value(),
             art13_item=self.art13_combo.currentData() if self.art13_visible() else None,
-            agent_id=self.agent_combo.currentData(), evidence=self.evidence())
+            agent_id=self.agent_combo.currentData(), evidence=self.evidence(),
+            change_id=self.change.id if self.change is not None else None)
 
     def _schedule(self) -> None:
         self._timer.start()

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Search = Callable[[str], Sequence[tuple[int, str]]]
+VehicleDriver = Callable[[int], "tuple[int, str] | None"]
 LIMIT = 30
 
 
@@ -18,6 +19,8 @@ class Lookups:
     drivers: Search
     platforms: Search
     vehicles: Search
+    # (driver id, label) of the live authorization of a vehicle the `vehicles` search found; None: no driver
+    vehicle_driver: VehicleDriver | None = None
 
 
 def driver_label(row) -> str:
@@ -49,10 +52,20 @@ def service_lookups(db, actor) -> Lookups:
         return [(row.id, platform_label(row))
                 for row in service.list_platforms(db, actor, text=text, limit=LIMIT).rows]
 
+    found: dict[int, object] = {}   # the vehicle rows last found, for their drivers
+
     def vehicles(text: str):
         from desktop.services import vehicles as service
 
-        return [(row.id, vehicle_label(row))
-                for row in service.list_vehicles(db, actor, text=text, limit=LIMIT).rows]
+        rows = service.list_vehicles(db, actor, text=text, limit=LIMIT).rows
+        found.update((row.id, row) for row in rows)
+        return [(row.id, vehicle_label(row)) for row in rows]
 
-    return Lookups(drivers=drivers, platforms=platforms, vehicles=vehicles)
+    def vehicle_driver(vehicle_id: int):
+        row = found.get(vehicle_id)
+        if row is None or getattr(row, "driver_id", None) is None:
+            return None
+        authorization = f" — autorização {row.authorization_number}" if row.authorization_number else ""
+        return row.driver_id, f"{row.driver_name}{authorization}"
+
+    return Lookups(drivers=drivers, platforms=platforms, vehicles=vehicles, vehicle_driver=vehicle_driver)
