@@ -68,10 +68,10 @@ def test_week_view_shows_every_slot_and_books_from_a_free_slot(qtbot, db, office
     page.set_view("week", day)
     free_cells = [page.grid.slot_at(r, c) for r in range(page.grid.rowCount()) for c in range(page.grid.columnCount())
                   if page.grid.slot_at(r, c) is not None]
-    assert page.grid.rowCount() == 8 and page.grid.verticalHeaderItem(0).text() == "08:00"
+    assert page.grid.rowCount() == 8 and page.grid.row_label(0) == "08:00"
     assert len(free_cells) == 7 * 8 - 8 * sum(1 for d in page.data.closed_days)
     cell = page.grid.cell_of(lambda s: s.start == at(day, 9))
-    assert page.grid.item(*cell).text() == "Livre"
+    assert page.grid.text_at(*cell) == "Livre"
 
     def fill_and_submit(dialog):
         assert isinstance(dialog, BookDialog)
@@ -82,14 +82,14 @@ def test_week_view_shows_every_slot_and_books_from_a_free_slot(qtbot, db, office
         return dialog.result() == dialog.DialogCode.Accepted
 
     page._exec = fill_and_submit
-    page.grid.setCurrentCell(*cell)
+    page.grid.set_current(*cell)
     page.slot_activated(page.grid.slot_at(*cell))  # double-click on a free slot
     cell = page.grid.cell_of(lambda s: s.start == at(day, 9))
     booked = page.grid.slot_at(*cell).booking
     assert booked is not None and booked.kind == "initial" and booked.driver_name == "José Pereira"
-    assert booked.plate_display in page.grid.item(*cell).text()
+    assert booked.plate_display in page.grid.text_at(*cell)
     assert messages[-1][1] == "Vistoria agendada" and "09:00" in messages[-1][2]
-    page.grid.setCurrentCell(*cell)
+    page.grid.set_current(*cell)
     assert page.move_button.isEnabled() and page.convocation_button.isEnabled()
     assert "José Pereira" in page.detail.text()
     shoot(page, "week_view")
@@ -97,8 +97,7 @@ def test_week_view_shows_every_slot_and_books_from_a_free_slot(qtbot, db, office
     assert page.grid.columnCount() == 1 and page.grid.rowCount() == 8
     shoot(page, "day_view")
     page.set_view("month", day)
-    month_texts = [page.grid.item(r, c).text() for r in range(page.grid.rowCount())
-                   for c in range(7) if page.grid.item(r, c)]
+    month_texts = [page.grid.text_at(r, c) for r in range(page.grid.rowCount()) for c in range(7)]
     assert any("1 marcada(s), 7 livre(s)" in t and booked.plate_display in t for t in month_texts)
     shoot(page, "month_view")
 
@@ -127,7 +126,7 @@ def test_dragging_a_booking_to_a_free_slot_moves_it_with_the_reason(qtbot, db, o
         return dialog.result() == dialog.DialogCode.Accepted
 
     page._exec = give_reason
-    mime = page.grid.mimeData([page.grid.item(*source)])
+    mime = page.grid.model().mimeData([page.grid.model().index(*source)])
     assert mime.hasFormat(MIME)
     rect = page.grid.visualRect(page.grid.model().index(*target))
     event = QDropEvent(QPointF(rect.center()), Qt.DropAction.MoveAction, mime, Qt.MouseButton.LeftButton,
@@ -156,7 +155,7 @@ def test_running_the_checklist_fails_impedes_nothing_before_activation_and_print
     page.resize(1300, 750)
     page.set_view("day", today())
     cell = page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
-    page.grid.setCurrentCell(*cell)
+    page.grid.set_current(*cell)
     assert page.run_button.isEnabled()
 
     def check(dialog):
@@ -181,8 +180,8 @@ def test_running_the_checklist_fails_impedes_nothing_before_activation_and_print
     assert messages[-1][1] == "Vistoria reprovada"
     # The calendar shows the done inspection; its laudo is printed from it, previewed and read back.
     done = page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
-    assert "Reprovada" in page.grid.item(*done).text()
-    page.grid.setCurrentCell(*done)
+    assert "Reprovada" in page.grid.text_at(*done)
+    page.grid.set_current(*done)
     assert page.report_button.isEnabled() and not page.run_button.isEnabled()
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
@@ -202,7 +201,7 @@ def test_print_the_convocation_notice_of_a_booking(qtbot, db, office, messages):
     page = InspectionsPage(db, staff.clerk)
     qtbot.addWidget(page)
     page.set_view("day", day)
-    page.grid.setCurrentCell(*page.grid.cell_of(lambda s: s.booking is not None))
+    page.grid.set_current(*page.grid.cell_of(lambda s: s.booking is not None))
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
     page.print_convocation()
@@ -264,11 +263,11 @@ def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db,
     desk = InspectionsPage(db, staff.vistoriador)
     qtbot.addWidget(desk)
     desk.set_view("day", today())
-    desk.grid.setCurrentCell(*desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
+    desk.grid.set_current(*desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
     desk._confirm = lambda title, text: "Art. 26, I" in text
     desk.no_show()
     cell = desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
-    assert "Não compareceu" in desk.grid.item(*cell).text()
+    assert "Não compareceu" in desk.grid.text_at(*cell)
     # The fiscal sees it and opens the auto form filled with it.
     page = InspectionsPage(db, staff.fiscal)
     qtbot.addWidget(page)

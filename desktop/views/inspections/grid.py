@@ -1,13 +1,16 @@
 """The schedule grid: day and week views (rows = slot times, columns = day × inspector) and the month view (one
-cell per day with its counts). A booking is dragged onto a free slot to move it (the page asks the reason)."""
+cell per day with its counts). A booking is dragged onto a free slot to move it (the page asks the reason).
+
+A model/view pair: the model keeps every cell as plain Python (text, colour, the slot) and the view paints only
+the visible cells, so a week of 10 inspectors × 20 slots costs no widget item per slot."""
 from __future__ import annotations
 
 import sys
 from datetime import date, timedelta
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.domain import TIMEZONE
 
@@ -59,7 +62,82 @@ def booking_text(b) -> str:
     return f"{b.plate_display} · {b.kind_label}{who}"
 
 
-class ScheduleGrid(QTableWidget):
+class _Cell:
+    __slots__ = ("text", "brush", "foreground", "tooltip", "slot", "day", "flags")
+
+    def __init__(self, text, brush, slot=None, day=None, flags=Qt.ItemFlag.ItemIsEnabled, foreground=None,
+                 tooltip=""):
+        self.text, self.brush, self.slot, self.day, self.flags = text, brush, slot, day, flags
+        self.foreground, self.tooltip = foreground, tooltip
+
+
+GREEN = QBrush(QColor("#2e7d32"))
+_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+class ScheduleModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.cells: dict[tuple[int, int], _Cell] = {}
+        self.rows: list[str] = []
+        self.columns: list[str] = []
+
+    def reset(self, rows: list[str], columns: list[str], cells: dict[tuple[int, int], _Cell]) -> None:
+        self.beginResetModel()
+        self.rows, self.columns, self.cells = rows, columns, cells
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        cell = self.cells.get((index.row(), index.column()))
+        if cell is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return cell.text
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return cell.brush
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return cell.foreground
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return cell.tooltip or None
+        return None
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        labels = self.columns if orientation == Qt.Orientation.Horizontal else self.rows
+        return labels[section] if 0 <= section < len(labels) else None
+
+    def flags(self, index):
+        cell = self.cells.get((index.row(), index.column()))
+        return cell.flags if cell is not None else Qt.ItemFlag.ItemIsEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME]
+
+    def mimeData(self, indexes) -> QMimeData:
+        mime = QMimeData()
+        for index in indexes:
+            cell = self.cells.get((index.row(), index.column()))
+            if cell is not None and cell.slot is not None and cell.slot.booking is not None \
+                    and cell.slot.booking.status == "scheduled":
+                mime.setData(MIME, f"{index.row()},{index.column()}".encode())
+                break
+        return mime
+
+    def supportedDropActions(self):
+        return Qt.DropAction.MoveAction
+
+    def supportedDragActions(self):
+        return Qt.DropAction.MoveAction
+
+
+class ScheduleGrid(QTableView):
     """`show_range(data, mode)` fills the grid from services.inspections.CalendarData."""
 
     slot_activated = Signal(object)         # SlotInfo (double-click)
@@ -70,10 +148,8 @@ class ScheduleGrid(QTableWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.mode = "week"
-        # What each cell shows, kept in Python (not as QVariant data on the items: PySide6 6.12 mishandles the
-        # reference counts of Python objects stored in items, which crashed the interpreter at exit).
-        self._slots: dict[tuple[int, int], object] = {}
-        self._days: dict[tuple[int, int], date] = {}
+        self.grid_model = ScheduleModel(self)
+        self.setModel(self.grid_model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setDragEnabled(True)
@@ -86,23 +162,17 @@ class ScheduleGrid(QTableWidget):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setDefaultSectionSize(150)
         self.verticalHeader().setDefaultSectionSize(44)
-        self.cellDoubleClicked.connect(self._double_clicked)
-        self.currentCellChanged.connect(lambda row, col, *_: self.slot_selected.emit(self.slot_at(row, col)))
+        self.doubleClicked.connect(lambda index: self._double_clicked(index.row(), index.column()))
+        self.selectionModel().currentChanged.connect(
+            lambda current, _previous: self.slot_selected.emit(self.slot_at(current.row(), current.column())))
 
     # ------------------------------------------------------------------------------------------- filling
     def show_range(self, data, mode: str, inspector_id: int | None = None) -> None:
         self.mode = mode
-        self.setUpdatesEnabled(False)
-        try:
-            self.clear()
-            self._slots = {}
-            self._days = {}
-            if mode == "month":
-                self._fill_month(data, inspector_id)
-            else:
-                self._fill_days(data, inspector_id)
-        finally:
-            self.setUpdatesEnabled(True)
+        if mode == "month":
+            self._fill_month(data, inspector_id)
+        else:
+            self._fill_days(data, inspector_id)
 
     def _fill_days(self, data, inspector_id) -> None:
         working = {s.inspector_id for s in data.slots}  # an inspector without hours this period has no column
@@ -118,52 +188,39 @@ class ScheduleGrid(QTableWidget):
         columns = [(d, i) for d in days for i in inspectors]
         col_of = {(d, i.id): n for n, (d, i) in enumerate(columns)}
         row_of = {t: n for n, t in enumerate(times)}
-        self.setColumnCount(len(columns))
-        self.setRowCount(len(times))
-        self.setHorizontalHeaderLabels([f"{WEEKDAY_SHORT[d.weekday()]} {d:%d/%m}\n{i.full_name}"
-                                        for d, i in columns])
-        self.setVerticalHeaderLabels([t.strftime("%H:%M") for t in times])
+        cells: dict[tuple[int, int], _Cell] = {}
         for (d, i), col in col_of.items():
             if d in data.closed_days:
                 for row in range(len(times)):
-                    item = QTableWidgetItem(data.closed_days[d])
-                    item.setBackground(CLOSED)
-                    item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                    self.setItem(row, col, item)
+                    cells[(row, col)] = _Cell(data.closed_days[d], CLOSED)
         for s in slots:
             local = s.start.astimezone(TIMEZONE)
             col = col_of.get((local.date(), s.inspector_id))
             if col is None:
                 continue
-            if s.booking is None:
-                item = QTableWidgetItem("Livre")
-                item.setBackground(FREE)
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDropEnabled)
-                item.setForeground(QBrush(QColor("#2e7d32")))
-            elif s.booking.status != "scheduled":
-                item = QTableWidgetItem(f"{booking_text(s.booking)}\n{s.booking.result_label or s.booking.status_label}")
-                item.setBackground(FAILED if s.booking.result == "failed" or s.booking.status == "no_show" else DONE)
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            b = s.booking
+            if b is None:
+                cell = _Cell("Livre", FREE, s, flags=_SELECTABLE | Qt.ItemFlag.ItemIsDropEnabled, foreground=GREEN)
+            elif b.status != "scheduled":
+                cell = _Cell(f"{booking_text(b)}\n{b.result_label or b.status_label}",
+                             FAILED if b.result == "failed" or b.status == "no_show" else DONE, s, flags=_SELECTABLE)
             else:
-                item = QTableWidgetItem(booking_text(s.booking))
-                item.setBackground(TAKEN)
-                item.setToolTip(f"{s.booking.kind_label} — {s.booking.plate_display}\n{s.booking.driver_name}\n"
-                                f"Autorização {s.booking.authorization_number or '(sem número)'}")
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
-            self._slots[(row_of[local.time()], col)] = s
-            self.setItem(row_of[local.time()], col, item)
+                cell = _Cell(booking_text(b), TAKEN, s, flags=_SELECTABLE | Qt.ItemFlag.ItemIsDragEnabled,
+                             tooltip=f"{b.kind_label} — {b.plate_display}\n{b.driver_name}\n"
+                                     f"Autorização {b.authorization_number or '(sem número)'}")
+            cells[(row_of[local.time()], col)] = cell
+        self.grid_model.reset([t.strftime("%H:%M") for t in times],
+                              [f"{WEEKDAY_SHORT[d.weekday()]} {d:%d/%m}\n{i.full_name}" for d, i in columns], cells)
+        self.verticalHeader().setDefaultSectionSize(44)
 
     def _fill_month(self, data, inspector_id) -> None:
         first = data.first - timedelta(days=data.first.weekday())
         weeks = ((data.last - first).days // 7) + 1
-        self.setColumnCount(7)
-        self.setRowCount(weeks)
-        self.setHorizontalHeaderLabels(["Segunda", "Terça", "Quarta", "Quinta", "Sexta", "Sábado", "Domingo"])
-        self.setVerticalHeaderLabels([f"{(first + timedelta(weeks=w)):%d/%m}" for w in range(weeks)])
         per_day: dict[date, list] = {}
         for s in data.slots:
             if inspector_id is None or s.inspector_id == inspector_id:
                 per_day.setdefault(s.start.astimezone(TIMEZONE).date(), []).append(s)
+        cells: dict[tuple[int, int], _Cell] = {}
         for w in range(weeks):
             for wd in range(7):
                 d = first + timedelta(weeks=w, days=wd)
@@ -180,42 +237,48 @@ class ScheduleGrid(QTableWidget):
                     text = f"{d:%d}\n{len(taken)} marcada(s), {len(slots) - len(taken)} livre(s)"
                     text += f"\n{plates}" if plates else ""
                     brush = TAKEN if taken else FREE
-                item = QTableWidgetItem(text)
-                item.setBackground(brush)
-                self._days[(w, wd)] = d
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                self.setItem(w, wd, item)
+                cells[(w, wd)] = _Cell(text, brush, day=d, flags=_SELECTABLE)
+        self.grid_model.reset([f"{(first + timedelta(weeks=w)):%d/%m}" for w in range(weeks)],
+                              ["Segunda", "Terça", "Quarta", "Quinta", "Sexta", "Sábado", "Domingo"], cells)
         self.verticalHeader().setDefaultSectionSize(70)
 
     # ------------------------------------------------------------------------------------------- reading
+    def rowCount(self) -> int:
+        return self.grid_model.rowCount()
+
+    def columnCount(self) -> int:
+        return self.grid_model.columnCount()
+
+    def row_label(self, row: int) -> str:
+        return self.grid_model.rows[row]
+
+    def text_at(self, row: int, col: int) -> str:
+        cell = self.grid_model.cells.get((row, col))
+        return cell.text if cell is not None else ""
+
     def slot_at(self, row: int, col: int):
-        return self._slots.get((row, col))
+        cell = self.grid_model.cells.get((row, col))
+        return cell.slot if cell is not None else None
+
+    def set_current(self, row: int, col: int) -> None:
+        self.setCurrentIndex(self.grid_model.index(row, col))
 
     def cell_of(self, predicate) -> tuple[int, int] | None:
-        for (row, col), slot in sorted(self._slots.items()):
-            if predicate(slot):
+        for (row, col), cell in sorted(self.grid_model.cells.items()):
+            if cell.slot is not None and predicate(cell.slot):
                 return row, col
         return None
 
     def _double_clicked(self, row: int, col: int) -> None:
-        if (row, col) in self._days:
-            self.day_activated.emit(self._days[(row, col)])
-        elif (row, col) in self._slots:
-            self.slot_activated.emit(self._slots[(row, col)])
+        cell = self.grid_model.cells.get((row, col))
+        if cell is None:
+            return
+        if cell.day is not None:
+            self.day_activated.emit(cell.day)
+        elif cell.slot is not None:
+            self.slot_activated.emit(cell.slot)
 
     # ------------------------------------------------------------------------------------------ dragging
-    def mimeTypes(self) -> list[str]:
-        return [MIME]
-
-    def mimeData(self, items) -> QMimeData:
-        mime = QMimeData()
-        for item in items:
-            slot = self.slot_at(item.row(), item.column())
-            if slot is not None and slot.booking is not None and slot.booking.status == "scheduled":
-                mime.setData(MIME, f"{item.row()},{item.column()}".encode())
-                break
-        return mime
-
     def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasFormat(MIME):
             event.acceptProposedAction()
