@@ -56,7 +56,8 @@ from desktop.services.search import (
 __all__ = [
     "LessorDraft", "VehicleDraft", "VehicleInfo", "VehicleRow", "VehicleDetail", "VEHICLE_SORTS",
     "VEHICLE_STATUS_LABELS", "vehicle_data_problems", "validate_vehicle", "lessor_problem", "register_vehicle",
-    "update_vehicle", "get_vehicle", "vehicle_detail", "list_vehicles", "deregister_vehicle",
+    "update_vehicle", "get_vehicle", "vehicle_detail", "list_vehicles", "deregister_vehicle", "LessorInfo",
+    "find_lessor",
 ]
 
 VEHICLE_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
@@ -299,6 +300,48 @@ def lessor_problem(db, actor: Actor, document_number: str, vehicle_id: int | Non
         if lessor is None or lessor.kind != "individual":
             return None
         return individual_lessor_problem(_count_leased(s, lessor.id, vehicle_id))
+
+
+@dataclass(frozen=True, slots=True)
+class LessorInfo:
+    """A lessor already in the register (Art. 8, §3, III/IV) and how many vehicles it leases there."""
+
+    id: int
+    kind: str                  # "individual" (CPF, Art. 8 §3 IV) or "company" (CNPJ, Art. 8 §3 III)
+    document_display: str
+    name: str
+    phone: str | None
+    address: str | None
+    vehicle_count: int         # registered (active) vehicles leased from it, not counting `vehicle_id`
+    problem: Problem | None    # Art. 8 §3 IV: an individual with 3 already may lease no other
+
+    @property
+    def count_text(self) -> str:
+        text = f"{self.name} já tem {self.vehicle_count} veículo(s) no cadastro"
+        if self.kind == "individual":
+            from desktop.domain import law
+
+            text += f" (máximo {law.MAX_VEHICLES_PER_INDIVIDUAL_LESSOR}, Art. 8, §3, IV)"
+        return text + "."
+
+
+def find_lessor(db, actor: Actor, document: str, vehicle_id: int | None = None) -> LessorInfo | None:
+    """The lessor with this CPF (11 digits) or CNPJ (14 characters), with its vehicle count, for the wizard to
+    fill the name and show the Art. 8 §3 IV limit as the CPF is typed. None when not registered."""
+    require_reader(actor)
+    digits = normalize_cpf(document)
+    number = digits if len(digits) == 11 and digits == only_alphanumerics(document) else normalize_cnpj(document)
+    if len(number) not in (11, 14):
+        return None
+    with db.session(write=False) as s:
+        lessor = s.execute(select(Lessor).where(Lessor.document_number == number)).scalar_one_or_none()
+        if lessor is None:
+            return None
+        leased = _count_leased(s, lessor.id, vehicle_id)
+        return LessorInfo(
+            id=lessor.id, kind=lessor.kind, document_display=_doc_display(lessor.kind, lessor.document_number),
+            name=lessor.name, phone=lessor.phone, address=lessor.address, vehicle_count=leased,
+            problem=individual_lessor_problem(leased) if lessor.kind == "individual" else None)
 
 
 # ---------------------------------------------------------------------------------------------------------

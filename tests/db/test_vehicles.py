@@ -177,3 +177,22 @@ def test_art22_vehicle_row_names_the_driver_of_its_live_authorization(db, desk):
     rows = {r.id: r for r in svc.list_vehicles(db, desk.fiscal).rows}
     assert (rows[a.vehicle_id].driver_id, rows[a.vehicle_id].driver_name) == (a.driver_id, a.driver_name)
     assert rows[spare.id].driver_id is None and rows[spare.id].driver_name is None
+
+
+def test_art8_par3_iv_find_lessor_gives_name_and_vehicle_count(db, desk):
+    lessor = individual_lessor(cpf(), name="Maria Locadora")
+    assert svc.find_lessor(db, desk.clerk, lessor.document_number) is None
+    first = svc.register_vehicle(db, desk.clerk, vehicle_draft(ownership_mode="individual_lease", lessor=lessor))
+    found = svc.find_lessor(db, desk.clerk, lessor.document_number)
+    assert (found.name, found.kind, found.vehicle_count, found.problem) == ("Maria Locadora", "individual", 1, None)
+    assert found.count_text == "Maria Locadora já tem 1 veículo(s) no cadastro (máximo 3, Art. 8, §3, IV)."
+    assert svc.find_lessor(db, desk.clerk, lessor.document_number, vehicle_id=first.id).vehicle_count == 0
+    for _ in range(2):
+        svc.register_vehicle(db, desk.clerk, vehicle_draft(ownership_mode="individual_lease", lessor=lessor))
+    full = svc.find_lessor(db, desk.clerk, found.document_display)        # the masked CPF works too
+    assert full.vehicle_count == 3 and full.problem.article == "Art. 8, §3, IV"
+    company = LessorDraft(kind="company", document_number=cnpj(), name="Locadora Sol Ltda")
+    svc.register_vehicle(db, desk.clerk, vehicle_draft(ownership_mode="company_lease", lessor=company))
+    sol = svc.find_lessor(db, desk.clerk, company.document_number)
+    assert (sol.kind, sol.vehicle_count, sol.problem) == ("company", 1, None) and "/" in sol.document_display
+    assert svc.find_lessor(db, desk.clerk, "123") is None

@@ -357,3 +357,28 @@ def test_art8_par3_ii_relative_owner_needs_name_cpf_and_relationship(qtbot, db, 
     wizard.accept()
     assert wizard.saved is not None and wizard.saved.owner_name == "Lúcia Pereira"
     assert wizard.saved.owner_relationship == "Cônjuge" and wizard.saved.ownership_article == "Art. 8, §3, II"
+
+
+def test_art8_par3_iv_existing_lessor_fills_its_name_and_shows_its_count_live(qtbot, db, staff):
+    import os
+
+    from desktop.services.vehicles import LessorDraft
+
+    lessor_cpf = cpf(555000222)
+    make_vehicle(db, staff.clerk, n=1, mode="individual_lease",
+                 lessor=LessorDraft("individual", lessor_cpf, "Pedro Locador", phone="(65) 99999-1234"))
+    wizard = _vehicle_wizard(qtbot, db, staff.clerk)
+    _fill_crlv(wizard, qtbot, plate="RTZ4E58", renavam_digits=renavam(7777003))
+    wizard.next()
+    wizard.ownership_page.set_mode("individual_lease")
+    wizard.next()
+    page = wizard.lessor_page
+    assert not page.lessor_found_label.isVisibleTo(wizard)
+    qtbot.keyClicks(page.cpf_edit, lessor_cpf)
+    assert page.name_edit.text() == "Pedro Locador"
+    assert page.lessor_found_label.isVisibleTo(wizard) and not page.lessor_message.isVisibleTo(wizard)
+    assert "já tem 1 veículo(s) no cadastro (máximo 3, Art. 8, §3, IV)" in page.lessor_found_label.text()
+    os.makedirs("/tmp/shots/gaps", exist_ok=True)
+    wizard.grab().save("/tmp/shots/gaps/vehicle_wizard_existing_lessor.png")
+    wizard.accept()
+    assert wizard.saved is not None and wizard.saved.lessor_name == "Pedro Locador"

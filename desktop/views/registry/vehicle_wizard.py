@@ -266,6 +266,12 @@ class LessorPage(QWizardPage):
         self.document_label = QLabel("CPF do locador:", self)
         form.addRow(self.document_label, self.document_box)
         form.addRow("", self.lessor_message)
+        # An existing lessor found by CPF/CNPJ: its name is filled and its count shown (Art. 8, §3, IV).
+        self.lessor_found_label = QLabel(self)
+        self.lessor_found_label.setWordWrap(True)
+        self.lessor_found_label.setStyleSheet("color: #1b5e20;")
+        self.lessor_found_label.setVisible(False)
+        form.addRow("", self.lessor_found_label)
         self.errors.add("lessor", self.document_box, self.lessor_message)
         self.errors.add("lessor_document", self.document_box, self.lessor_message)
         self.fields.update({"lessor", "lessor_document"})
@@ -283,7 +289,10 @@ class LessorPage(QWizardPage):
         self.cpf_edit.editingFinished.connect(self.check_lessor)
         self.cnpj_edit.editingFinished.connect(self.check_lessor)
         self.cpf_edit.textChanged.connect(self._maybe_check)
+        self.cnpj_edit.textChanged.connect(self._maybe_check)
         self.lessor_problem: Problem | None = None
+        self.found_lessor = None        # services.vehicles.LessorInfo
+        self._filled_name = ""
 
     def kind(self) -> str:
         return "individual" if self.wizard().ownership_page.mode() == OwnershipMode.INDIVIDUAL_LEASE.value \
@@ -304,22 +313,38 @@ class LessorPage(QWizardPage):
         self.check_lessor()
 
     def _maybe_check(self, _text: str) -> None:
-        if len(self.cpf_edit.value()) == 11:
+        if len(self.document_edit().value()) == (11 if self.kind() == "individual" else 14):
             self.check_lessor()
 
     def check_lessor(self) -> Problem | None:
-        """The Art. 8 §3 IV count, asked of the service as soon as the CPF is complete (shown live)."""
+        """The lessor already registered with this CPF/CNPJ, asked of the service as soon as the number is
+        complete: its name, phone and address are filled, and its vehicle count shown live with the Art. 8 §3 IV
+        limit (a 4th vehicle of an individual is refused here and again by the service)."""
         from desktop.services import vehicles
 
         edit = self.document_edit()
         self.lessor_problem = None
-        if self.kind() == "individual" and edit.problem() is None:
+        self.found_lessor = None
+        if not edit.is_empty() and edit.problem() is None:
             wizard = self.wizard()
             try:
-                self.lessor_problem = vehicles.lessor_problem(wizard.db, wizard.actor, edit.value(),
-                                                              wizard.vehicle_id())
+                self.found_lessor = vehicles.find_lessor(wizard.db, wizard.actor, edit.value(), wizard.vehicle_id())
             except Exception as error:  # noqa: BLE001
                 self.lessor_problem = Problem("lessor", error_text(error))
+        found = self.found_lessor
+        if found is not None:
+            if found.kind == self.kind():
+                self.lessor_problem = found.problem
+            name = self.name_edit.text().strip()
+            if not name or name == self._filled_name:
+                self.name_edit.setText(found.name)
+                self._filled_name = found.name
+                if found.phone and not self.phone_edit.text().strip():
+                    self.phone_edit.setText(found.phone)
+                if found.address and not self.address_edit.text().strip():
+                    self.address_edit.setText(found.address)
+        self.lessor_found_label.setText(f"Locador já cadastrado: {found.count_text}" if found else "")
+        self.lessor_found_label.setVisible(found is not None and self.lessor_problem is None)
         self.lessor_message.setText(str(self.lessor_problem) if self.lessor_problem else "")
         self.lessor_message.setVisible(self.lessor_problem is not None)
         return self.lessor_problem
