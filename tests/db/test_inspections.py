@@ -273,3 +273,30 @@ def test_bulk_scheduling_reports_what_did_not_fit(db, office):
     assert "3 ficaram sem horário livre" in result.message
     with pytest.raises(PermissionDenied):
         svc.schedule_annual(db, office.fiscal, ids, first, first)
+
+
+def test_art8_par2_substitution_inspection_of_the_new_vehicle_lifts_the_impediment(db, office):
+    from registry_factories import new_vehicle
+    a = active(db, office)
+    new = new_vehicle(db, office)
+    a = auth.substitute_vehicle(db, office.clerk, a.id, new.id, "Sinistro", TODAY, a.version)
+    assert a.status == S.IMPEDED
+    with pytest.raises(TransitionRefused, match="não cabe vistoria anual"):
+        svc.booking_options(db, office.clerk, a.id, "annual")
+    b = _book_today(db, office, a, "substitution", 11)
+    assert b.vehicle_id == new.id and b.kind_label == "Substituição de veículo"
+    svc.run_inspection(db, office.inspector, b.id, all_pass(), expected_version=b.version)
+    assert auth.get_authorization(db, office.clerk, a.id).status == S.ACTIVE
+
+
+def test_art16_par1_extraordinary_on_notification_records_the_day_notified(db, office):
+    a = active(db, office)
+    day = next_open_day(db, TODAY)
+    b = svc.book_inspection(db, office.clerk, a.id, "extraordinary", office.second.user_id, at(day, 8),
+                            notified_on=TODAY)
+    with db.session(write=False) as s:
+        assert s.get(Inspection, b.id).convocation_notified_on == TODAY
+    assert b.kind_label == "Extraordinária" and b.term_end is None
+    # An initial inspection does not apply to an active authorization.
+    with pytest.raises(TransitionRefused, match="Art. 9"):
+        svc.book_inspection(db, office.clerk, a.id, "initial", office.second.user_id, at(day, 9))
