@@ -90,6 +90,48 @@ class IssuedSummary:
     issued_at: datetime
     sha256: str
     copies: int
+    issued_by_name: str = ""   # the user who issued it ("" for an automatic job)
+    record_label: str = ""     # the record as users know it: "Autorização 0007/2026", "Auto 0012/2026"…
+
+
+RECORD_NAMES = {"authorization": "Autorização", "auto": "Auto", "payment_guide": "Guia",
+                "data_request": "Requisição", "inspection": "Vistoria", "course_session": "Turma do curso",
+                "driver": "Condutor", "platform": "Plataforma"}
+
+
+def _record_labels(s, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """One query per record type present: the number (or name, or date) each record is known by."""
+    from sqlalchemy import select
+
+    from desktop.models import Auto, Authorization, DataRequest, Driver, PaymentGuide, Platform
+    from desktop.models.courses import CourseSession
+    from desktop.models.inspections import Inspection
+
+    by_type: dict[str, set[int]] = {}
+    for record_type, record_id in keys:
+        by_type.setdefault(record_type, set()).add(record_id)
+    sources = {"authorization": (Authorization, Authorization.number), "auto": (Auto, Auto.number),
+               "payment_guide": (PaymentGuide, PaymentGuide.number),
+               "data_request": (DataRequest, DataRequest.number), "driver": (Driver, Driver.name),
+               "platform": (Platform, Platform.trade_name),
+               "inspection": (Inspection, Inspection.scheduled_start),
+               "course_session": (CourseSession, CourseSession.held_on)}
+    labels: dict[tuple[str, int], str] = {}
+    for record_type, ids in by_type.items():
+        if record_type not in sources:
+            continue
+        model, column = sources[record_type]
+        for ident, value in s.execute(select(model.id, column).where(model.id.in_(ids))):
+            if value is None:
+                continue
+            if isinstance(value, datetime):
+                from desktop.domain import TIMEZONE
+
+                value = value.astimezone(TIMEZONE).date()
+            text = fmt_date(value) if isinstance(value, date) else str(value)
+            connector = " de " if isinstance(value, date) else " "
+            labels[(record_type, ident)] = f"{RECORD_NAMES[record_type]}{connector}{text}"
+    return labels
 
 
 def sha256_hex(data: bytes) -> str:
@@ -186,16 +228,24 @@ def list_issued(db, record_type: str | None = None, record_id: int | None = None
     from sqlalchemy import select
 
     from desktop.models import IssuedDocument
+    from desktop.models import User
+
     query = select(IssuedDocument.number, IssuedDocument.kind, IssuedDocument.record_type, IssuedDocument.record_id,
-                   IssuedDocument.issued_at, IssuedDocument.sha256, IssuedDocument.copies)
+                   IssuedDocument.issued_at, IssuedDocument.sha256, IssuedDocument.copies, User.full_name) \
+        .outerjoin(User, User.id == IssuedDocument.issued_by)
     if record_type is not None:
         query = query.where(IssuedDocument.record_type == record_type)
     if record_id is not None:
         query = query.where(IssuedDocument.record_id == record_id)
     query = query.order_by(IssuedDocument.id.desc()).limit(limit)
     with db.session(write=False) as s:
+        rows = s.execute(query).all()
+        labels = _record_labels(s, {(r.record_type, r.record_id) for r in rows})
         return [IssuedSummary(r.number, r.kind, DOCUMENT_KINDS.get(r.kind, r.kind), r.record_type, r.record_id,
-                              r.issued_at, r.sha256, r.copies) for r in s.execute(query)]
+                              r.issued_at, r.sha256, r.copies, r.full_name or "",
+                              labels.get((r.record_type, r.record_id),
+                                         f"{RECORD_NAMES.get(r.record_type, r.record_type)} (código {r.record_id})"))
+                for r in rows]
 
 
 # ---------------------------------------------------------------------------------------------------- settings

@@ -100,6 +100,21 @@ def test_art14_sticker_is_issued_archived_with_sha256_and_linked_to_the_authoriz
     listed = documents.list_issued(db, "authorization", ids["drivers"][0][2])
     assert [(d.number, d.kind) for d in listed] == [("0002/2026", "credential"), ("0001/2026", "sticker")]
     assert listed[1].sha256 == issued.info.sha256 and listed[0].kind_label.startswith("Credencial")
+    assert [(d.issued_by_name, d.record_label) for d in listed] == [("Ana Souza", "Autorização 0007/2026")] * 2
+
+
+def test_archive_list_names_who_issued_and_the_record_as_users_know_it(db, clerk, make_actor):
+    ids = _seed(db)
+    fiscal = make_actor(Role.FISCAL, username="fiscal1", full_name="Marcos Lima")
+    _seed_enforcement(db, ids, fiscal.user_id)
+    documents.print_sticker(db, clerk, "0007/2026")
+    documents.print_guide(db, clerk, "0009/2026")
+    documents.print_kind(db, fiscal, "auto", "0003/2026")
+    listed = documents.list_issued(db)
+    assert [(d.kind, d.issued_by_name, d.record_label) for d in listed] == [
+        ("auto", "Marcos Lima", "Auto 0003/2026"),
+        ("guide", "Ana Souza", "Guia 0009/2026"),
+        ("sticker", "Ana Souza", "Autorização 0007/2026")]
 
 
 def test_reprint_is_the_archived_bytes_with_the_2a_via_stamp_never_a_new_rendering(db, clerk):

@@ -3,6 +3,8 @@ and in the archive; reprint the archived bytes with the "2ª via" stamp; refused
 role awareness; the main window opens the module."""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from test_reports_module_scenario import *  # noqa: F401,F403 — fixtures: clerk, inspector, authorizations
 from test_reports_module_scenario import pdf_text, shoot, wait_task
 
@@ -48,6 +50,14 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
     row = archive.rows()[0]
     assert (row.number, row.kind, row.record_type, row.copies) == ("0001/2026", "sticker", "authorization", 0)
     assert archive.table.model.index(0, 1).data() == "Adesivo do veículo (Art. 14)"
+    # the record as users know it and who issued it
+    assert archive.table.model.index(0, 2).data() == "Autorização 0007/2026"
+    assert archive.table.model.headerData(4, Qt.Orientation.Horizontal) == "Emitido por"
+    assert archive.table.model.index(0, 4).data() == "Ana Souza"
+    import os
+
+    os.makedirs("/tmp/shots/gaps", exist_ok=True)
+    archive.grab().save("/tmp/shots/gaps/archive_issued_by_and_record.png")
     assert documents.archived_bytes(db, "0001/2026") == preview.pdf_bytes()
 
 

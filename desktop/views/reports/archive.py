@@ -12,8 +12,9 @@ from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 COLUMNS = (
     Column("Documento nº", lambda r: r.number),
     Column("Tipo", lambda r: r.kind_label),
-    Column("Registro", lambda r: record_text(r.record_type, r.record_id)),
+    Column("Registro", lambda r: r.record_label or record_text(r.record_type, r.record_id)),
     Column("Emitido em", lambda r: r.issued_at, text=format_datetime),
+    Column("Emitido por", lambda r: r.issued_by_name or "—"),
     Column("Reimpressões", lambda r: r.copies),
     Column("SHA-256", lambda r: r.sha256[:16] + "…"),
 )
