@@ -12,6 +12,7 @@ from desktop.domain.roles import Role
 from desktop.views.formatting import format_date
 from desktop.views.widgets import error_label, error_text
 
+MAX_LISTED = 400  # the first free slots, in time order (the calendar shows them all)
 KIND_CHOICES = [(k.value, f"{k.label} ({k.article})") for k in InspectionKind]
 # Which authorization statuses each kind applies to (for the list of the dialog; the service decides).
 KIND_STATUSES = {"initial": ("approved",), "substitution": ("approved", "impeded"),
@@ -34,14 +35,14 @@ class _SlotList(QListWidget):
     def fill(self, options, names: dict[int, str], can_override: bool, preferred=None) -> None:
         self.clear()
         self.choices: list[tuple[object, bool]] = []
-        for slot in options.slots:
+        for slot in options.slots[:MAX_LISTED]:
             item = QListWidgetItem(slot_text(slot, names))
             self.choices.append((slot, False))
             self.addItem(item)
             if _same_slot(slot, preferred):
                 self.setCurrentItem(item)
         if can_override:
-            for slot in options.outside_term[:200]:
+            for slot in options.outside_term[:MAX_LISTED]:
                 item = QListWidgetItem(f"⚠ {slot_text(slot, names)} — fora do prazo ({options.term_article})")
                 self.choices.append((slot, True))
                 self.addItem(item)

@@ -95,8 +95,8 @@ class ScheduleModel(QAbstractTableModel):
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         cell = self.cells.get((index.row(), index.column()))
-        if cell is None:
-            return None
+        if cell is None:  # no slot there (the inspector does not work that day or at that time)
+            return CLOSED if role == Qt.ItemDataRole.BackgroundRole else None
         if role == Qt.ItemDataRole.DisplayRole:
             return cell.text
         if role == Qt.ItemDataRole.BackgroundRole:
