@@ -446,3 +446,30 @@ def test_art22_auto_form_picking_a_vehicle_fills_the_driver_of_its_live_authoriz
     form.vehicle_picker.edit.setText("")
     form.vehicle_picker.search_now()
     assert form.driver_picker.value() == a.driver_id
+
+
+def test_art26_iii_fiscalizacao_page_lists_late_changes_without_auto(qtbot, db, staff, registered):
+    import os
+
+    from desktop.services import changes as service
+    from desktop.views.enforcement import EnforcementPage
+
+    driver, _vehicle = registered
+    late = service.record_change(db, staff.clerk, service.ChangeDraft(
+        "Troca de CNH", today() - timedelta(days=30), today() - timedelta(days=3), driver_id=driver.id))
+    service.record_change(db, staff.clerk, service.ChangeDraft(
+        "Novo e-mail", today() - timedelta(days=1), today(), driver_id=driver.id))
+    page = EnforcementPage(db, staff.fiscal)
+    qtbot.addWidget(page)
+    page.resize(1180, 700)
+    tab = page.changes_screen
+    assert page.tabs.tabText(page.tabs.indexOf(tab)) == "Comunicações fora do prazo (Art. 13, XVIII)"
+    assert tab.status_combo.currentData() == "late_open" and tab.new_button.isHidden()
+    assert [c.id for c in tab.visible_rows()] == [late.id]
+    assert tab.select_where(lambda c: c.id == late.id) and tab.auto_button.isEnabled()
+    page.tabs.setCurrentWidget(tab)
+    os.makedirs("/tmp/shots/gaps", exist_ok=True)
+    page.grab().save("/tmp/shots/gaps/fiscalizacao_late_changes.png")
+    clerk_page = EnforcementPage(db, staff.atendente)
+    qtbot.addWidget(clerk_page)
+    assert getattr(clerk_page, "changes_screen", None) is None

@@ -97,7 +97,10 @@ def change_dialog(db, actor, parent=None, driver=None, vehicle=None, today: date
 
 
 class ChangesScreen(PagedList):
-    def __init__(self, db, actor, parent=None):
+    """Every communication (Autorizações tab); with `fiscal_queue`, the Fiscalização tab: opens on the late ones
+    without an auto, and only the fiscal's button shows."""
+
+    def __init__(self, db, actor, parent=None, fiscal_queue: bool = False):
         statuses = FILTERS if actor.has(Role.FISCAL, Role.GESTOR) else FILTERS[:1] + FILTERS[2:]
         super().__init__(CHANGE_COLUMNS, fetch_changes(db, actor), parent,
                          filter_placeholder="Filtrar por condutor, placa ou alteração…", statuses=statuses)
@@ -121,6 +124,9 @@ class ChangesScreen(PagedList):
         self.auto_button.clicked.connect(self.draw_up_auto)
         self.layout().itemAt(0).layout().insertWidget(1, self.auto_button)
         self.selection_changed.connect(self._selection_changed)
+        if fiscal_queue:
+            self.new_button.setVisible(False)
+            self.status_combo.setCurrentIndex(max(self.status_combo.findData("late_open"), 0))
         self.set_widths((190, 80, 220, 95, 110, 100, 190, 85))
         bus.data_changed.connect(self._data_changed)   # a bound method: disconnected when the screen dies
         self.apply_filter()

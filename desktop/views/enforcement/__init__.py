@@ -40,6 +40,14 @@ class EnforcementPage(QWidget):
         self.tabs.addTab(self.stack, "Autos de infração")
         self.tabs.addTab(self.measures_screen, "Medidas administrativas")
         self.tabs.addTab(self.catalog_screen, "Catálogo de infrações")
+        self.changes_screen = None
+        from desktop.domain.roles import Role
+
+        if actor.has(Role.FISCAL, Role.GESTOR):   # SPEC §3: late communications offered as Art. 26, III autos
+            from desktop.views.authorizations.changes import ChangesScreen
+
+            self.changes_screen = ChangesScreen(db, actor, self, fiscal_queue=True)
+            self.tabs.addTab(self.changes_screen, "Comunicações fora do prazo (Art. 13, XVIII)")
         self.list_screen.opened.connect(self.open_auto)
         self.list_screen.new_requested.connect(self.new_auto)
         self.detail_screen.back_requested.connect(self.show_list)

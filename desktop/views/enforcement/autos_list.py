@@ -195,12 +195,15 @@ class AutosListScreen(QWidget):
         def count(state):
             return autos.count_autos(db, query)
 
+        from shiboken6 import isValid
+
         def show(total):
-            if generation == self._generation:   # only the count of the filters on screen
+            # only the count of the filters on screen, and only while the screen exists (closed while counting)
+            if generation == self._generation and isValid(self.count_label):
                 self.count_label.setText(f"{total} auto(s) com estes filtros.")
 
         def failed(_error):
-            if generation == self._generation:   # the list itself already reported the failure
+            if generation == self._generation and isValid(self.count_label):   # the list reported it already
                 self.count_label.clear()
 
         self.count_label.setText("Contando…")
