@@ -52,6 +52,9 @@ class Authorization(Versioned, Created, Updated, Base):
               sqlite_where=LIVE_PREDICATE, postgresql_where=LIVE_PREDICATE),
         Index(None, "status"),
         Index(None, "valid_until"),
+        # The list screen's default order (newest request first) and its status filter (revision 0004).
+        Index(None, "protocol_date", "id"),
+        Index(None, "status", "protocol_date", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
