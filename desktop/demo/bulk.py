@@ -93,6 +93,19 @@ class BulkWriter:
             value = self._at_cache[key] = self.ts(moment) if self.sqlite else moment
         return value
 
+    def json(self, value):
+        """A JSON column (models.types.JSONData): the text SQLAlchemy's JSON type stores on SQLite, psycopg's Jsonb
+        on PostgreSQL (the column is JSONB there)."""
+        if value is None:
+            return None
+        if self.sqlite:
+            import json
+
+            return json.dumps(value)
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value)
+
     def dec(self, value: Decimal | None, scale: int):
         if value is None or not self.sqlite:
             return value

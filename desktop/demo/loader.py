@@ -28,6 +28,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from desktop.demo import values as V
+from desktop.domain.dates import period_end
 from desktop.errors import ConflictError, ValidationError
 from desktop.domain.problems import Problem
 
@@ -46,13 +47,6 @@ STAFF = (
     ("leticia.vistoriadora", "Letícia Amorim Figueiredo", ("vistoriador",)),
     ("fabio.fiscal", "Fábio Rondon Caldas", ("fiscal",)),
     ("gabriela.gestora", "Gabriela Curvo de Almeida", ("gestor",)),
-)
-
-# Inspection checklist lines (Art. 2 §1; Art. 13 XIII-XV; Art. 14; Art. 15, parágrafo único, I-VIII).
-INSPECTION_ITEMS = (
-    "doors_4", "air_conditioning", "seats_max_7", "original_characteristics", "mandatory_equipment",
-    "ctb_requirements", "compulsory_insurance", "hygiene", "no_damage", "no_external_stickers",
-    "municipal_sticker", "registered_in_municipality",
 )
 
 # Status mix of the authorizations (weights; every status also appears at least once).
@@ -757,13 +751,17 @@ class _Loader:
                     r["fee_paid"] = min(today, r["decided"] + timedelta(days=self.ri(0, 3)))
             else:
                 # Activated at some point: fee paid, inspection approved (or waived), then the later history.
+                early = status in ("suspended", "cassada", "revoked") or (
+                    status == "active" and (i % 17 == 3 or i % 19 == 5))
                 if status == "expired":
                     fee = self._rand_day(law_day + timedelta(days=15), today - timedelta(days=380))
                     if year + 10 < today.year:
                         fee = self._rand_day(law_day + timedelta(days=15), date(year + 10, 11, 30))
                 else:
-                    fee = self._rand_day(max(law_day + timedelta(days=15), today - timedelta(days=350)),
-                                         today - timedelta(days=15))
+                    # Authorizations whose history holds autos and penalties (suspension, cassation, revocation,
+                    # a past suspension, a vehicle seizure) were activated long enough ago for that history.
+                    lo = max(law_day + timedelta(days=15), today - timedelta(days=350))
+                    fee = self._rand_day(lo, max(lo, today - timedelta(days=160 if early else 15)))
                 r["fee_paid"] = fee
                 r["decided"] = fee - timedelta(days=self.ri(0, 6))
                 r["analysis"] = r["decided"] - timedelta(days=self.ri(1, 5))
@@ -778,7 +776,7 @@ class _Loader:
                 r["valid_until"] = explained.valid_until
                 r["limited_by"] = explained.limited_by.value
                 # Renewals (Art. 3 §2): some of the oldest active ones paid a new fee.
-                if status == "active" and fee < today - timedelta(days=300) and rng.random() < 0.5:
+                if status == "active" and not early and fee < today - timedelta(days=300) and rng.random() < 0.5:
                     first_valid = r["valid_until"]
                     req = first_valid - timedelta(days=self.ri(5, 40))
                     new_fee = min(today - timedelta(days=1), first_valid - timedelta(days=self.ri(0, 4)))
@@ -798,17 +796,13 @@ class _Loader:
                     r["failed_on"] = self._business(today - timedelta(days=self.ri(1, 4)))
                     r["regularize_by"] = self._deadline(r["failed_on"], 5)   # Art. 16 §2
                 elif status == "suspended":
-                    start = self._rand_day(r["activated"] + timedelta(days=20), today - timedelta(days=1))
-                    start = max(r["activated"], min(start, today - timedelta(days=1)))
-                    r["suspended_on"] = start
-                    months12 = i % 2 == 0
-                    r["suspension_code"] = "ART26-VI" if months12 else "ART26-IV"
-                    r["suspended_until"] = term_end(start, 12) if months12 else start + timedelta(days=30)
-                    if r["suspended_until"] <= today:
-                        r["suspended_until"] = today + timedelta(days=self.ri(3, 25))
+                    self._plan_suspension(r)
                 elif status in ("revoked", "cassada"):
-                    r["ended"] = self._rand_day(r["activated"] + timedelta(days=10), today - timedelta(days=1))
-                    r["ended"] = max(r["activated"], min(r["ended"], today - timedelta(days=1), r["valid_until"]))
+                    self._plan_end(r)
+                elif status == "active" and i % 17 == 3:
+                    self._plan_past_suspension(r)
+                elif status == "active" and i % 19 == 5:
+                    self._plan_seizure(r)
             recs.append(r)
         self.recs = recs
         # Numbers at activation, consecutive per year in activation order (no gaps, no repeats).
@@ -816,6 +810,196 @@ class _Loader:
         for r in order:
             r["number"] = self._number("authorization", r["activated"].year)
         self._write_authorizations()
+
+    # ------------------------------------------------------------------ autos behind the authorizations' history
+    # The dates of an auto follow the process of Art. 22 with the office's terms (parameters) and calendar:
+    # notice joined (the defense term starts, §2) → defense → judgment → appeal term → appeal → final (payment
+    # term). Open autos are dated back from "today" so their terms are still running when the demo is loaded
+    # (otherwise the daily jobs would move them all on the first start); closed ones are dated back from the day
+    # their decision became final.
+
+    def _defense_before(self, t: dict, filed: date) -> None:
+        """A defense filed on `filed`, inside the defense term of a notice joined a few days before."""
+        joined = filed - timedelta(days=self.ri(1, max(1, min(12, self.defense_days - 1))))
+        t.update(joined=joined, defense_deadline=self._deadline(joined, self.defense_days), defense_filed=filed)
+
+    def _judged_on(self, t: dict, decided: date) -> None:
+        """First-instance judgment on `decided` of a defense filed before it; the appeal term runs from it."""
+        self._defense_before(t, decided - timedelta(days=self.ri(2, 15)))
+        t.update(decided=decided, appeal_deadline=self._deadline(decided, self.appeal_days))
+
+    def _drawn_before(self, t: dict) -> dict:
+        joined = t.get("joined")
+        if joined is not None:
+            t["sent"] = joined - timedelta(days=self.ri(0, 2))
+            t["drawn"] = t["sent"] - timedelta(days=self.ri(0, 4))
+        return t
+
+    def _open_timeline(self, status: str) -> dict:
+        """Dates of an auto still open today (lavrado, notificado, em defesa, julgado, em recurso)."""
+        today, ri = self.today, self.ri
+        t: dict = {}
+        if status == "drawn_up":
+            t["drawn"] = today - timedelta(days=ri(0, 10))
+        elif status == "notified":          # the defense term (Art. 22, §2) ends after today
+            joined = today - timedelta(days=ri(0, max(0, min(12, self.defense_days - 1))))
+            t.update(joined=joined, defense_deadline=self._deadline(joined, self.defense_days))
+        elif status == "in_defense":        # awaiting judgment (no term runs against the office)
+            self._defense_before(t, today - timedelta(days=ri(0, 40)))
+        elif status == "judged":            # the appeal term ends after today
+            self._judged_on(t, today - timedelta(days=ri(1, max(1, min(12, self.appeal_days - 1)))))
+        elif status == "in_appeal":
+            filed = today - timedelta(days=ri(0, 30))
+            self._judged_on(t, filed - timedelta(days=ri(1, max(1, min(12, self.appeal_days - 1)))))
+            t["appeal_filed"] = filed
+        return self._drawn_before(t)
+
+    def _final_timeline(self, lo: date, hi: date, path: str) -> dict:
+        """Dates of an auto whose decision became final between `lo` and `hi` (about): by the end of the defense
+        term without defense ("term"), by the end of the appeal term ("judged_term") or on the appeal judgment
+        ("appeal"). The payment term runs from the final day."""
+        final = self._rand_day(lo, hi)
+        t: dict = {}
+        if path in ("term", "judged_term"):
+            days = self.defense_days if path == "term" else self.appeal_days
+            start = final - timedelta(days=days + 1)
+            for _ in range(8):             # the last day may move to a business day: step back until it fits
+                end = self._deadline(start, days)
+                over = (end + timedelta(days=1) - hi).days
+                if over <= 0:
+                    break
+                start -= timedelta(days=over)
+            if path == "term":
+                t.update(joined=start, defense_deadline=end)
+            else:
+                self._judged_on(t, start)
+            t["final_on"] = end + timedelta(days=1)
+        else:
+            filed = final - timedelta(days=self.ri(3, 20))
+            self._judged_on(t, filed - timedelta(days=self.ri(1, max(1, min(12, self.appeal_days - 1)))))
+            t.update(appeal_filed=filed, appeal_decided=final, final_on=final)
+        t["payment_deadline"] = self._deadline(t["final_on"], self.payment_days)
+        return self._drawn_before(t)
+
+    def _closed_status(self, t: dict, i: int) -> str:
+        """final while the payment term runs; afterwards paid (mostly) or overdue."""
+        if t["payment_deadline"] >= self.today:
+            return "paid" if i % 3 == 0 else "final"
+        return "overdue" if i % 4 == 1 else "paid"
+
+    def _plan(self, r: dict, code: str, t: dict, status: str | None = None, extra: tuple = ()) -> dict:
+        plan = {"r": r, "code": code, "t": t, "status": status or self._closed_status(t, r["i"]),
+                "events": [], "extra": list(extra)}
+        r.setdefault("plans", []).append(plan)
+        return plan
+
+    def _penalty_event(self, r: dict, kind: str, src: str, dst: str, day: date, reason: str,
+                       plan: dict | None, by: int | None) -> None:
+        """An event of the authorization's history written as services.penalties writes it (`kind`, the auto's
+        id and number); `{auto}` in the reason becomes the auto's number once it has one."""
+        r.setdefault("penalty_events", []).append((kind, src, dst, day, reason, plan, by))
+
+    def _plan_suspension(self, r: dict) -> None:
+        today, act = self.today, r["activated"]
+        if r["i"] % 2 == 0:
+            # Art. 26, VI: cards offering rides outside the platform — 12 months (Art. 24, parágrafo único).
+            lo = max(act + timedelta(days=75), today - timedelta(days=330))
+            t = self._final_timeline(lo, max(lo, today - timedelta(days=1)), ("term", "appeal")[r["i"] % 4 // 2])
+            plan = self._plan(r, "ART26-VI", t)
+            start = t["final_on"]
+            until = period_end(start, months=12)
+            article = "Art. 24, parágrafo único"
+        else:
+            # Art. 26, §1: street boarding again within 12 months — 30 days.
+            t2 = self._final_timeline(today - timedelta(days=28), today - timedelta(days=1), "appeal")
+            lo = max(act + timedelta(days=35), t2["drawn"] - timedelta(days=250))
+            t1 = self._final_timeline(lo, max(lo, t2["drawn"] - timedelta(days=5)), "term")
+            self._plan(r, "ART26-IV", t1, "paid")
+            plan = self._plan(r, "ART26-IV", t2)
+            start = t2["final_on"]
+            until = period_end(start, days=30)
+            article = "Art. 26, §1"
+        r["suspended_on"], r["suspended_until"] = start, until
+        self._penalty_event(r, "suspension", "active", "suspended", start,
+                            f"Suspensão da autorização até {until:%d/%m/%Y} ({article}) — auto {{auto}}", plan,
+                            self.gestor)
+
+    def _plan_end(self, r: dict) -> None:
+        today, act, i = self.today, r["activated"], r["i"]
+        deregistered = i % 3 == 0          # the driver row says so (_drivers): Art. 24, I, d
+        if r["status"] == "cassada":
+            # Art. 26, V then §2: a first aggression suspends for 12 months; a second one within 12 months
+            # cassates the authorization.
+            t1 = self._final_timeline(act + timedelta(days=60), act + timedelta(days=75), "term")
+            first = self._plan(r, "ART26-V", t1, "paid")
+            f1 = t1["final_on"]
+            # A gestor who also deregisters the driver decides it in a judgment (the appeal's, here).
+            lo = f1 + timedelta(days=75 if deregistered else 45)
+            t2 = self._final_timeline(lo, max(lo, min(today - timedelta(days=1), f1 + timedelta(days=250))),
+                                      "appeal" if deregistered else "term")
+            extra = ("driver_deregistration",) if deregistered else ()
+            second = self._plan(r, "ART26-V", t2, extra=extra)
+            until = period_end(f1, months=12)
+            r["suspended_until"] = until
+            r["ended"] = t2["final_on"]
+            self._penalty_event(r, "suspension", "active", "suspended", f1,
+                                f"Suspensão da autorização até {until:%d/%m/%Y} (Art. 24, parágrafo único) — "
+                                "auto {auto}", first, self.gestor)
+            self._penalty_event(r, "cassation", "suspended", "cassada", r["ended"],
+                                "Cassação da autorização (Art. 24, I, e; Art. 26, §2) — auto {auto}", second,
+                                self.gestor)
+            if deregistered:
+                self._penalty_event(r, "deregistration", "cassada", "cassada", r["ended"],
+                                    "Descadastramento do condutor (Art. 24, I, d) — auto {auto}", second, self.gestor)
+            return
+        # Revoked: by the gestor in the judgment of an Art. 26, III auto (Art. 24, I, c), or at the driver's request.
+        if i % 2 == 0:
+            lo = act + timedelta(days=75)
+            t = self._final_timeline(lo, max(lo, today - timedelta(days=1)), "appeal")
+            extra = ("revocation", "driver_deregistration") if deregistered else ("revocation",)
+            plan = self._plan(r, "ART26-III", t, extra=extra)
+            r["ended"] = t["final_on"]
+            self._penalty_event(r, "revocation", "active", "revoked", r["ended"],
+                                "Revogação da autorização (Art. 24, I, c) — auto {auto}", plan, self.gestor)
+            if deregistered:
+                self._penalty_event(r, "deregistration", "revoked", "revoked", r["ended"],
+                                    "Descadastramento do condutor (Art. 24, I, d) — auto {auto}", plan, self.gestor)
+        else:
+            ended = self._rand_day(act + timedelta(days=10), today - timedelta(days=1))
+            r["ended"] = max(act, min(ended, today - timedelta(days=1), r["valid_until"]))
+            self._penalty_event(r, "revocation", "active", "revoked", r["ended"], self.pick((
+                "Revogação a pedido do condutor.", "Revogação: veículo vendido sem substituição (Art. 8, §2).")),
+                None, self.gestor)
+
+    def _plan_past_suspension(self, r: dict) -> None:
+        """An active authorization that served a 30-day suspension (Art. 26, §1) and is active again."""
+        act, today = r["activated"], self.today
+        t1 = self._final_timeline(act + timedelta(days=40), act + timedelta(days=70), "term")
+        self._plan(r, "ART26-IV", t1, "paid")
+        lo = t1["final_on"] + timedelta(days=40)
+        hi = max(lo, min(t1["final_on"] + timedelta(days=200), today - timedelta(days=33)))
+        t2 = self._final_timeline(lo, hi, "term")
+        plan = self._plan(r, "ART26-IV", t2, "paid")
+        start = t2["final_on"]
+        until = period_end(start, days=30)
+        if until >= today:
+            return                          # no room left for the whole suspension: both autos stay, no penalty
+        r["suspended_until"] = until       # left set after the end, as services.penalties leaves it
+        self._penalty_event(r, "suspension", "active", "suspended", start,
+                            f"Suspensão da autorização até {until:%d/%m/%Y} (Art. 26, §1) — auto {{auto}}", plan,
+                            self.gestor)
+        self._penalty_event(r, "suspension_end", "suspended", "active", until + timedelta(days=1),
+                            f"Fim da suspensão em {until:%d/%m/%Y} (Art. 24, parágrafo único; Art. 26, §1) — "
+                            "auto {auto}", plan, None)
+
+    def _plan_seizure(self, r: dict) -> None:
+        """Art. 27 again within 12 months: fine and seizure of the vehicle (Art. 27, parágrafo único)."""
+        act, today = r["activated"], self.today
+        t1 = self._final_timeline(act + timedelta(days=30), act + timedelta(days=60), "term")
+        self._plan(r, "ART27", t1, "paid")
+        lo = t1["final_on"] + timedelta(days=75)
+        t2 = self._final_timeline(lo, max(lo, min(today - timedelta(days=1), lo + timedelta(days=200))), "appeal")
+        self._plan(r, "ART27", t2)
 
     def _write_authorizations(self) -> None:
         w = self.w
@@ -859,42 +1043,37 @@ class _Loader:
                 events.append((ev_id, aid, kind, from_s, to_s, w.at(day, 10, 0), w.d(day), by, why, act,
                                None, None, None))
                 ev_id += 1
-            ev(None, "requested", r["protocol"], clerks[i & 1], "Pedido protocolado (Art. 3).")
+            ev(None, "requested", r["protocol"], clerks[i & 1], "Pedido protocolado (Art. 3).", kind="request")
             if r.get("analysis"):
-                ev("requested", "in_analysis", r["analysis"], clerks[i & 1], "Conferência dos documentos (Art. 12).")
+                ev("requested", "in_analysis", r["analysis"], clerks[i & 1], "Conferência dos documentos (Art. 12).",
+                   kind="analysis")
             if status == "refused":
-                ev("in_analysis", "refused", decided, gestor, reason, act=f"Despacho {aid}/{decided.year}")
+                ev("in_analysis", "refused", decided, gestor, reason, act=f"Despacho {aid}/{decided.year}", kind="refusal")
                 continue
             if decided:
                 ev("in_analysis", "approved", decided, gestor, "Pedido aprovado (Art. 3; Art. 12).",
-                   act=f"Despacho {aid}/{decided.year}")
+                   act=f"Despacho {aid}/{decided.year}", kind="approval")
             if "activated" not in r:
                 continue
             ev("approved", "active", r["activated"], clerks[i & 1],
-               "Taxa paga e vistoria " + ("dispensada (Art. 9, §1)." if r.get("waived") else "aprovada (Art. 9; Art. 10)."))
+               "Taxa paga e vistoria " + ("dispensada (Art. 9, §1)." if r.get("waived") else "aprovada (Art. 9; Art. 10)."),
+               kind="activation")
             if r.get("renewal_fee"):
                 ev("active", "active", r["renewal_fee"], clerks[i & 1],
                    "Renovação: nova taxa paga" + (" (pedido fora do prazo do Art. 3, §2)." if r.get("renewal_late")
                                                   else " (pedido tempestivo, Art. 3, §2)."), kind="renewal")
             if status == "expired":
-                ev("active", "expired", r["ended"], None, "Prazo de validade encerrado (Art. 3, §1).")
+                ev("active", "expired", r["ended"], None, f"Validade encerrada em {r['valid_until']:%d/%m/%Y} "
+                   "(Art. 3, §1).", kind="expiry")
             elif status == "impeded":
                 ev("active", "impeded", r["failed_on"], self.inspectors[i & 1],
-                   "Veículo reprovado na vistoria; prazo de 5 dias para regularizar (Art. 16, §2).")
-            elif status == "suspended":
-                r["suspension_event"] = len(events)
-                ev("active", "suspended", r["suspended_on"], gestor,
-                   f"Suspensão até {r['suspended_until']:%d/%m/%Y} "
-                   + ("(Art. 26, VI; Art. 24, parágrafo único)." if r["suspension_code"] == "ART26-VI"
-                      else "(reincidência do Art. 26, IV — Art. 26, §1)."))
-            elif status == "revoked":
-                ev("active", "revoked", r["ended"], gestor, self.pick((
-                    "Revogação a pedido do condutor.", "Revogação: veículo vendido sem substituição (Art. 8, §2).",
-                    "Revogação por descumprimento reiterado das obrigações do Art. 13 (Art. 24, I, c).")))
-            elif status == "cassada":
-                r["cassation_event"] = len(events)
-                ev("active", "cassada", r["ended"], gestor,
-                   "Cassação por reincidência em agressão a agente fiscalizador (Art. 26, §2).")
+                   "Veículo reprovado na vistoria; prazo de 5 dias para regularizar (Art. 16, §2).",
+                   kind="inspection")
+            # Penalties (services.penalties): kind of the penalty, the auto that applied it (patched in _autos).
+            for kind, src, dst, day, why, plan, by in r.get("penalty_events", ()):
+                if plan is not None:
+                    plan["events"].append(len(events))
+                ev(src, dst, day, by, why, kind=kind)
         self._auth_cols = ("id", "number", "driver_id", "vehicle_id", "status", "protocol_number", "protocol_date",
                            "analysis_started_on", "decided_on", "decided_by", "decision_reason",
                            "presentation_deadline", "fee_paid_on", "fee_guide_number", "fee_amount",
@@ -981,6 +1160,10 @@ class _Loader:
         ts_now = w.ts(self.now)
         recent = today - timedelta(days=45)
         detailed_all = self.n <= 20_000
+        # The lines of desktop.domain.INSPECTION_CHECKLIST (Art. 2; Art. 13 XIII-XV; Art. 14; Art. 15 p.ú. I-VIII).
+        from desktop.domain import INSPECTION_CHECKLIST
+
+        item_keys = tuple(item.key for item in INSPECTION_CHECKLIST)
         # Future slots without double booking: next business days, 08:00-11:30 every 30 min, per inspector.
         slot_day = self._business(today + timedelta(days=1))
         if self.force:
@@ -1022,7 +1205,7 @@ class _Loader:
                 if result == "failed":
                     failing = set(rng.sample(("hygiene", "no_damage", "no_external_stickers", "air_conditioning",
                                               "mandatory_equipment"), self.ri(1, 2)))
-                for key in INSPECTION_ITEMS:
+                for key in item_keys:
                     bad = key in failing
                     item_rows.append((item_id, iid, key, not bad,
                                       "Pendência a regularizar em 5 dias (Art. 16, §2)." if bad else None, 1))
@@ -1070,46 +1253,100 @@ class _Loader:
     _item_cols = ("id", "inspection_id", "item_key", "passed", "note", "version")
 
     # ----------------------------------------------------------------------------------------------- autos
-    def _autos(self) -> None:
-        from desktop.domain import ART13_DUTIES, CATALOG
+    def _random_timeline(self, status: str, k: int) -> dict:
+        today, ri = self.today, self.ri
+        if status in ("drawn_up", "notified", "in_defense", "judged", "in_appeal"):
+            return self._open_timeline(status)
+        path = ("term", "judged_term", "appeal")[k % 3]
+        day = timedelta(days=1)
+        if status == "final":               # the payment term still runs today
+            lo, hi = today - max(1, self.payment_days - 1) * day, today - day
+            t = self._final_timeline(lo, max(lo, hi), path)
+            if t["payment_deadline"] < today:
+                t = self._final_timeline(lo, max(lo, hi), "appeal")
+        elif status in ("overdue", "divida_ativa"):   # the payment term is over
+            hi = today - (self.payment_days + (10 if status == "overdue" else 60)) * day
+            lo = hi - 190 * day
+            t = self._final_timeline(lo, hi, path)
+            if t["payment_deadline"] >= today:
+                t = self._final_timeline(lo, hi, "appeal")
+        elif status == "paid":
+            t = self._final_timeline(today - 400 * day, today - 2 * day, path)
+        elif status == "annulled":          # the defense was upheld: the auto is void (Art. 22)
+            t = {}
+            decided = today - ri(2, 200) * day
+            self._defense_before(t, decided - ri(2, 15) * day)
+            t["decided"] = decided
+            self._drawn_before(t)
+        else:                               # cancelled by the gestor for an error in the auto
+            drawn = today - ri(5, 200) * day
+            t = {"drawn": drawn, "cancelled": min(today, drawn + ri(1, 3) * day)}
+        return t
 
-        rng, w, today = self.rng, self.w, self.today
-        statuses = [s for s in _auto_statuses()]
+    def _autos(self) -> None:
+        """Autos of every code in every status (Art. 19-28), each with what `domain.assess` proposed over the
+        infractor's final autos — stored as `services.autos.draw_up_auto` stores it — its notices, defenses,
+        judgments, measures, guides and ledger entries, as the services of the process leave them."""
+        from desktop.domain import ART13_DUTIES, AUTO_COUNTS_FOR_RECURRENCE, CATALOG, Prior, assess, fine_in_reais, \
+            reais_to_upfm
+        from desktop.services.parameters import parameter_value_in
+
+        rng, w, today, ri = self.rng, self.w, self.today, self.ri
+        statuses = list(_auto_statuses())
         codes = list(CATALOG)
-        # Autos tied to the authorizations' history first (suspensions, cassations, no-shows), then a random mix
-        # that covers every code in every status (11 statuses × 7 codes are coprime: 77 pairs cycle through all).
-        plans = []
+        window = int(parameter_value_in(self.s, "recurrence.window_months", today))
+        final_like = {s.value for s in AUTO_COUNTS_FOR_RECURRENCE}
+        pool = [r for r in self.recs if "activated" in r and not r.get("plans")] or self.recs
+        oldest = min(pool, key=lambda r: r.get("activated") or r["protocol"])
+        ended_pool = [r for r in self.recs if r["status"] == "expired"]
+        plans = [p for r in self.recs for p in r.get("plans", ())]
         for r in self.recs:
-            if r["status"] == "suspended":
-                plans.append((r, r["suspension_code"], "final", r["suspended_on"] - timedelta(days=40), True))
-            elif r["status"] == "cassada":
-                plans.append((r, "ART26-V", "paid", r["ended"] - timedelta(days=200), False))
-                plans.append((r, "ART26-V", "final", r["ended"] - timedelta(days=30), True))
-            elif r.get("no_show") and r["i"] % 2 == 0:
-                plans.append((r, "ART26-I", "drawn_up", self._business(r["decided"] + timedelta(days=6)), False))
+            if r.get("no_show") and r["i"] % 2 == 0:            # Art. 26, I: missed the convocation
+                drawn = self._business(r["decided"] + timedelta(days=6))
+                if drawn <= today:
+                    plans.append({"r": r, "code": "ART26-I", "t": {"drawn": drawn}, "status": "drawn_up",
+                                  "events": [], "extra": []})
+        # Then a mix that covers every code in every status (11 statuses × 7 codes are coprime: 77 pairs).
         extra = max(len(statuses) * len(codes), self.n * 6 // 100)
-        pool = [r for r in self.recs if "activated" in r]
-        if not pool:
-            pool = self.recs
         for k in range(extra):
-            r = pool[rng.randrange(len(pool))]
             status = statuses[k % len(statuses)]
             code = codes[k % len(codes)]
-            plans.append((r, code, status, None, False))
-        # Dates: each status needs a drawn-up date old enough for its steps.
-        age = {"drawn_up": (1, 10), "notified": (8, 20), "in_defense": (20, 40), "judged": (40, 60),
-               "in_appeal": (60, 80), "final": (80, 120), "paid": (90, 300), "overdue": (130, 250),
-               "divida_ativa": (250, 400), "debt_register": (250, 400), "cancelled": (5, 200),
-               "annulled": (40, 200)}
-        dated = []
-        for r, code, status, drawn, linked in plans:
-            if drawn is None:
-                lo, hi = age.get(status, (5, 60))
-                drawn = today - timedelta(days=self.ri(lo, hi))
-            # An auto about an authorized driver comes after the authorization started.
-            drawn = max(drawn, date(2025, 6, 10), r.get("activated") or r["protocol"])
-            dated.append((drawn, r["i"], code, status, r, linked))
-        dated.sort(key=lambda x: (x[0], x[1], x[2]))
+            t = self._random_timeline(status, k)
+            first, last = t["drawn"], t.get("final_on") or t["drawn"]
+            r = None
+            if code in ("ART26-V", "ART26-VI") and status in final_like:
+                # A 12-month suspension proposed when the authorization had already expired: nothing to suspend
+                # (services.penalties records "penalty not applied"); active ones keep their status.
+                for _ in range(12):
+                    c = ended_pool[int(rng.random() * len(ended_pool))] if ended_pool else None
+                    if c is not None and c["activated"] <= first and c["ended"] <= last:
+                        r = c
+                        break
+            if r is None:
+                for _ in range(12):
+                    c = pool[int(rng.random() * len(pool))]
+                    if (c.get("activated") or c["protocol"]) <= first:
+                        r = c
+                        break
+                else:
+                    r = oldest
+            platform = code in ("ART26-III", "ART27") and status in ("notified", "final") and k % 4 == 0
+            plans.append({"r": r, "code": code, "t": t, "status": status, "events": [], "extra": [],
+                          "platform": platform, "k": k})
+        plans.sort(key=lambda p: (p["t"]["drawn"], p["r"]["i"], p["code"], p["status"]))
+
+        def debtor(p):
+            i = p["r"]["i"]
+            if p.get("platform"):
+                return None, self.active_platforms[i % len(self.active_platforms)]
+            return self.driver_ids[i], None
+
+        # Recurrence (SPEC §3): the infractor's autos with a final decision, not cancelled nor annulled — the
+        # same priors `services.autos.priors_in` reads; `assess` keeps those of the same code inside the window.
+        priors: dict[tuple, list] = {}
+        for p in plans:
+            if p["status"] in final_like:
+                priors.setdefault(debtor(p), []).append(Prior(p["code"], p["t"]["drawn"]))
 
         auto_rows, notes_rows, def_rows, judg_rows, ledger_rows, measure_rows, guides = [], [], [], [], [], [], []
         aid = w.next_id("autos")
@@ -1121,125 +1358,147 @@ class _Loader:
         ts_now = w.ts(self.now)
         gestor, fiscal = self.gestor, self.fiscal
         forms = _notification_forms()
-        self.auto_links: list[tuple[int, int]] = []   # (events index, auto id)
-        for drawn, i, code, status, r, linked in dated:
-            code_id, description, upfm = self.codes[code]
-            year = drawn.year
-            value = self.upfm[year]
-            reais = _q2(upfm * value)
-            number = self._number("auto", year)
-            platform = status in ("notified", "final") and code in ("ART26-III", "ART27") and i % 4 == 0
-            driver_id = None if platform else self.driver_ids[i]
-            platform_id = self.active_platforms[i % len(self.active_platforms)] if platform else None
+        events, cols = self._events, self._event_cols
+        ev_reason, ev_act, ev_auto = cols.index("reason"), cols.index("act_number"), cols.index("auto_id")
+        duties = list(ART13_DUTIES)
+        upfm_years = self.upfm
+        for p in plans:
+            r, code, t, status = p["r"], p["code"], p["t"], p["status"]
+            i = r["i"]
+            drawn = t["drawn"]
+            driver_id, platform_id = debtor(p)
+            code_id, description, _ = self.codes[code]
+            assessment = assess(code, drawn, priors.get((driver_id, platform_id), ()), window)
+            proposal = assessment.to_dict()
+            upfm = Decimal(assessment.upfm)
+            value = upfm_years.get(drawn.year) or upfm_years[min(upfm_years)]
+            reais = fine_in_reais(upfm, value)
+            number = self._number("auto", drawn.year)
             drawn_at = self._dt(drawn, 8 + (i % 9), (i * 7) % 60)
-            art13 = self.pick(list(ART13_DUTIES)) if code == "ART26-III" else None
+            art13 = self.pick(duties) if code == "ART26-III" else None
             desc = description + (f" — Art. 13, {art13}: {ART13_DUTIES[art13]}" if art13 else "")
-            step = _AUTO_ORDER.get(status, 0)
-            joined = self._business(drawn + timedelta(days=self.ri(2, 6))) if step >= 1 else None
-            defense_deadline = self._deadline(joined, self.defense_days) if joined else None
-            appeal_deadline = final_on = payment_deadline = None
-            reduced = None
-            if step >= 2 or status == "annulled":
-                def_rows.append((did, aid, "defense", w.d(min(defense_deadline, joined + timedelta(days=5))),
-                                 "Defesa prévia alegando ausência de provas.", None, self.clerks[i & 1], 1, ts_now))
-                did += 1
-            if step >= 3 or status == "annulled":
-                decided = min(today - timedelta(days=1), defense_deadline + timedelta(days=self.ri(3, 10)))
-                outcome = "annulled" if status == "annulled" else (
-                    "partly_upheld" if (i % 6 == 0 and code in ("ART26-IV", "ART26-VI")) else "upheld")
-                if outcome == "partly_upheld":
+            decided, appeal_decided = t.get("decided"), t.get("appeal_decided")
+            outcome = reduced = None
+            if decided is not None:
+                if status == "annulled":
+                    outcome = "annulled"
+                elif p.get("k", 1) % 4 == 0 and code in ("ART26-I", "ART26-II", "ART26-III", "ART26-IV"):
+                    outcome = "partly_upheld"
                     reduced = (upfm / 2).quantize(Decimal("0.0001"))
-                judg_rows.append((jid, aid, did - 1, "defense", w.d(decided), gestor, outcome, w.dec(reduced, 4),
-                                  "Auto mantido: infração comprovada pelo agente." if outcome == "upheld" else
-                                  "Auto anulado: vício na identificação do veículo." if outcome == "annulled" else
-                                  "Multa reduzida à metade: circunstâncias atenuantes comprovadas.", 1, ts_now))
-                jid += 1
-                appeal_deadline = self._deadline(decided, self.appeal_days)
-            if step >= 4:
-                def_rows.append((did, aid, "appeal", w.d(appeal_deadline - timedelta(days=2)),
-                                 "Recurso reiterando a defesa.", None, self.clerks[i & 1], 1, ts_now))
-                did += 1
-            if step >= 5:
-                final_on = min(today - timedelta(days=1), (appeal_deadline or defense_deadline) + timedelta(days=1))
-                payment_deadline = self._deadline(final_on, self.payment_days)
-            if status == "overdue" and payment_deadline and payment_deadline >= today:
-                payment_deadline = today - timedelta(days=1)
-            if joined:
-                notes_rows.append((nid, aid, "platform" if platform else "driver", forms[i % len(forms)],
-                                   w.d(joined - timedelta(days=1)), w.d(joined), None, None, fiscal, 1, ts_now))
+                else:
+                    outcome = "upheld"
+            if outcome in ("upheld", "partly_upheld"):
+                # process._record_decision: the gestor's choice of penalties beside the proposal.
+                proposal["decision"] = {"apply_proposed": True, "extra": sorted(p["extra"]),
+                                        "decided_on": (appeal_decided or decided).isoformat()}
+            amount_upfm, amount_reais = upfm, reais
+            if reduced is not None:                     # process._post_reduction: the auto keeps the new amount
+                amount_upfm, amount_reais = reduced, fine_in_reais(reduced, value)
+            joined = t.get("joined")
+            if joined is not None:
+                notes_rows.append((nid, aid, "platform" if platform_id else "driver", forms[(i + aid) % len(forms)],
+                                   w.d(t["sent"]), w.d(joined), None, None, fiscal, 1, ts_now))
                 nid += 1
+            defense_id = appeal_id = None
+            if t.get("defense_filed"):
+                defense_id = did
+                def_rows.append((did, aid, "defense", w.d(t["defense_filed"]),
+                                 self.pick(("Defesa prévia alegando ausência de provas.",
+                                            "Defesa prévia: o condutor nega ter embarcado passageiro na via.",
+                                            "Defesa prévia pedindo redução da multa por bons antecedentes.")),
+                                 None, self.clerks[i & 1], 1, ts_now))
+                did += 1
+            if t.get("appeal_filed"):
+                appeal_id = did
+                def_rows.append((did, aid, "appeal", w.d(t["appeal_filed"]), "Recurso reiterando a defesa.", None,
+                                 self.clerks[i & 1], 1, ts_now))
+                did += 1
+            if decided is not None:
+                reasoning = ("Auto mantido: infração comprovada pelo agente." if outcome == "upheld" else
+                             "Auto anulado: vício na identificação do veículo." if outcome == "annulled" else
+                             "Multa reduzida à metade: circunstâncias atenuantes comprovadas.")
+                judg_rows.append((jid, aid, defense_id, "defense", w.d(decided), gestor, outcome, w.dec(reduced, 4),
+                                  reasoning, 1, ts_now))
+                jid += 1
+            if appeal_decided is not None:
+                judg_rows.append((jid, aid, appeal_id, "appeal", w.d(appeal_decided), gestor, "upheld", None,
+                                  "Recurso improvido: mantida a decisão de primeira instância.", 1, ts_now))
+                jid += 1
             cancelled = status == "cancelled"
-            # Art. 26 §1 (street boarding again) and §2 (aggression again) are recurrences.
-            recurrence = linked and (code == "ART26-IV" or (code == "ART26-V" and status == "final"))
+            cancelled_on = t.get("cancelled")
             auto_rows.append((
                 aid, number, w.ts(drawn_at), self.pick(AUTO_PLACES), driver_id, platform_id,
-                None if platform else self.vehicle_ids[i], None if platform else r["id"], code_id, code, art13, desc,
-                fiscal, status, w.dec(upfm, 4), w.dec(value, 6), w.dec(reais, 2), recurrence, None, w.d(joined), w.d(defense_deadline),
-                w.d(appeal_deadline), w.d(payment_deadline), w.d(final_on),
+                None if platform_id else self.vehicle_ids[i], None if platform_id else r["id"], code_id, code, art13,
+                desc, fiscal, status, w.dec(amount_upfm, 4), w.dec(value, 6), w.dec(amount_reais, 2),
+                assessment.recurrence, w.json(proposal), w.d(joined), w.d(t.get("defense_deadline")),
+                w.d(t.get("appeal_deadline")), w.d(t.get("payment_deadline")), w.d(t.get("final_on")),
                 "Erro na identificação da placa no auto." if cancelled else None, gestor if cancelled else None,
-                w.at(min(today, drawn + timedelta(days=3)), 15) if cancelled else None, 1, ts_now,
+                w.at(cancelled_on, 15) if cancelled else None, 1, ts_now,
             ))
-            # Ledger (append-only): the debit when drawn up, then reductions, reversals and payments.
+            # Ledger (append-only): the debit when drawn up, then reductions, costs, reversals and payments.
             debit_id = lid
             ledger_rows.append((lid, driver_id, platform_id, aid, "debit", w.dec(upfm, 4), w.dec(value, 6),
-                                w.dec(reais, 2), w.d(drawn), w.ts(drawn_at), None, None, None, fiscal))
+                                w.dec(reais, 2), w.d(drawn), w.ts(drawn_at), None, None,
+                                f"Multa do auto {number} ({code}; {assessment.articles[0]})", fiscal))
             lid += 1
-            owed = upfm
+            owed_upfm, owed_reais = amount_upfm, amount_reais
             if reduced is not None:
-                cut = reduced - upfm
-                ledger_rows.append((lid, driver_id, platform_id, aid, "reduction", w.dec(cut, 4), w.dec(value, 6),
-                                    w.dec(_q2(cut * value), 2), w.d(final_on or today), w.at(final_on or today, 11), None, None,
-                                    "Redução decidida no julgamento da defesa.", gestor))
-                lid += 1
-                owed = reduced
-            if status in ("cancelled", "annulled"):
-                why = "Auto cancelado pelo gestor." if cancelled else "Auto anulado no julgamento da defesa."
-                undone = min(today, drawn + timedelta(days=3)) if cancelled else today - timedelta(days=1)
-                ledger_rows.append((lid, driver_id, platform_id, aid, "reversal", w.dec(-upfm, 4), w.dec(value, 6),
-                                    w.dec(-reais, 2), w.d(undone), w.at(undone, 16), debit_id, None, why,
+                ledger_rows.append((lid, driver_id, platform_id, aid, "reduction", w.dec(reduced - upfm, 4),
+                                    w.dec(value, 6), w.dec(amount_reais - reais, 2), w.d(decided),
+                                    w.at(decided, 11), None, None, f"Auto {number} mantido em parte: {reasoning}",
                                     gestor))
                 lid += 1
-            if step >= 5 and status not in ("cancelled", "annulled"):
-                guide_number = self._number("guide", final_on.year)
-                paid = status == "paid"
-                paid_on = min(today, final_on + timedelta(days=self.ri(1, 20))) if paid else None
-                amount_due = _q2(owed * value)
-                guides.append((self.guide_seq, guide_number, "fine", w.dec(amount_due, 2), w.d(payment_deadline),
-                               self.driver_names[i] if driver_id else self.platform_names[platform_id][0],
-                               self.driver_cpfs[i] if driver_id else self.platform_names[platform_id][1], driver_id, platform_id,
-                               None if platform else self.vehicle_ids[i], aid, None, "paid" if paid else "open",
-                               w.d(paid_on), w.dec(amount_due if paid else None, 2), None, self.clerks[i & 1], 1,
-                               ts_now))
-                self.guide_seq += 1
-                if paid:
-                    ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-owed, 4),
-                                        w.dec(value, 6), w.dec(-amount_due, 2), w.d(paid_on), w.at(paid_on, 14), None,
-                                        guide_number, None, self.clerks[i & 1]))
-                    lid += 1
-            if code == "ART27" and status in ("final", "paid", "overdue") and driver_id:
-                # Art. 27 sole paragraph / Art. 24 II d: vehicle seized; Art. 28: removal and storage costs.
-                cost = Decimal(self.pick(("180.00", "240.00", "315.50")))
-                measure_rows.append((mid, aid, driver_id, self.vehicle_ids[i], "vehicle_seizure", w.d(drawn),
-                                     w.d(drawn + timedelta(days=self.ri(2, 9))), "Pátio municipal",
+            if status in ("cancelled", "annulled"):
+                why = (f"Auto {number} cancelado: erro na identificação da placa no auto." if cancelled
+                       else f"Auto {number} anulado (defesa prévia): {reasoning}")
+                undone = cancelled_on if cancelled else decided
+                ledger_rows.append((lid, driver_id, platform_id, aid, "reversal", w.dec(-upfm, 4), w.dec(value, 6),
+                                    w.dec(-reais, 2), w.d(undone), w.at(undone, 16), debit_id, None, why, gestor))
+                lid += 1
+            if code == "ART27" and driver_id and status in final_like:
+                # Art. 27 parágrafo único / Art. 24, II, d: the vehicle seized on a recurrence (retained otherwise,
+                # Art. 24, II, b); Art. 28: removal and storage costs charged to the driver.
+                seizure = assessment.vehicle_seizure
+                cost = Decimal(self.pick(("180.00", "240.00", "315.50"))) * (2 if seizure else 1)
+                measure_rows.append((mid, aid, driver_id, self.vehicle_ids[i],
+                                     "vehicle_seizure" if seizure else "retention_or_removal", w.d(drawn),
+                                     w.d(min(today, drawn + timedelta(days=ri(2, 9)))), "Pátio municipal",
                                      w.dec(cost, 2), "Remoção por guincho e estada no pátio (Art. 28).", fiscal, 1,
                                      ts_now))
                 mid += 1
-                cost_upfm = (cost / value).quantize(Decimal("0.0001"))
+                cost_upfm = reais_to_upfm(cost, value)
+                on = drawn + timedelta(days=2)
                 ledger_rows.append((lid, driver_id, None, aid, "costs", w.dec(cost_upfm, 4), w.dec(value, 6),
-                                    w.dec(cost, 2), w.d(drawn + timedelta(days=2)), w.at(drawn + timedelta(days=2), 12), None, None,
+                                    w.dec(cost, 2), w.d(on), w.at(on, 12), None, None,
                                     "Despesas de remoção e estada do veículo (Art. 28).", fiscal))
                 lid += 1
-            if linked and r["status"] in ("suspended", "cassada") and code in ("ART26-IV", "ART26-VI") \
-                    or (linked and code == "ART26-V" and status == "final"):
-                key = "suspension_event" if r["status"] == "suspended" else "cassation_event"
-                if key in r:
-                    self.auto_links.append((r[key], aid))
+                owed_upfm += cost_upfm
+                owed_reais += cost
+            if status in final_like:
+                final_on = t["final_on"]
+                guide_number = self._number("guide", final_on.year)
+                paid = status == "paid"
+                paid_on = min(today, final_on + timedelta(days=ri(0, 25)), t["payment_deadline"]) if paid else None
+                guides.append((self.guide_seq, guide_number, "fine", w.dec(owed_reais, 2), w.d(t["payment_deadline"]),
+                               self.driver_names[i] if driver_id else self.platform_names[platform_id][0],
+                               self.driver_cpfs[i] if driver_id else self.platform_names[platform_id][1], driver_id,
+                               platform_id, None if platform_id else self.vehicle_ids[i], aid, None,
+                               "paid" if paid else "open", w.d(paid_on), w.dec(owed_reais if paid else None, 2), None,
+                               self.clerks[i & 1], 1, ts_now))
+                self.guide_seq += 1
+                if paid:
+                    ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-owed_upfm, 4),
+                                        w.dec(value, 6), w.dec(-owed_reais, 2), w.d(paid_on), w.at(paid_on, 14), None,
+                                        guide_number, None, self.clerks[i & 1]))
+                    lid += 1
+            # The authorization events this auto's penalties wrote (services.penalties._change).
+            for idx in p["events"]:
+                row = list(events[idx])
+                row[ev_reason] = row[ev_reason].replace("{auto}", number)
+                row[ev_act] = f"Auto {number}"
+                row[ev_auto] = aid
+                events[idx] = tuple(row)
             aid += 1
-        # Events that applied a penalty point at their auto.
-        idx = self._event_cols.index("auto_id")
-        for ev_index, auto_id in self.auto_links:
-            row = self._events[ev_index]
-            self._events[ev_index] = row[:idx] + (auto_id,) + row[idx + 1:]
         w.insert("autos", ("id", "number", "drawn_up_at", "place", "infractor_driver_id", "infractor_platform_id",
                            "vehicle_id", "authorization_id", "infraction_code_id", "code", "art13_item", "description",
                            "agent_id", "status", "amount_upfm", "upfm_value", "amount_reais", "recurrence",
@@ -1327,10 +1586,6 @@ class _Loader:
 
 
 # ----------------------------------------------------------------------------------------------- small helpers
-
-_AUTO_ORDER = {"drawn_up": 0, "notified": 1, "in_defense": 2, "judged": 3, "in_appeal": 4, "final": 5,
-               "paid": 5, "overdue": 5, "divida_ativa": 5, "debt_register": 5, "cancelled": 0, "annulled": 2}
-
 
 def _auto_statuses() -> tuple[str, ...]:
     from desktop.models import AUTO_STATUSES

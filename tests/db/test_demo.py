@@ -174,3 +174,202 @@ def test_after_the_demo_new_records_get_fresh_ids(db):
         s.add(d)
         s.flush()
         assert d.id > top
+
+
+# ---- the demo as the services would have left it (issue 6)
+
+N = 300
+
+
+def _load(db, seed=7):
+    return load_demo(db, drivers=N, seed=seed, today=TODAY)
+
+
+def test_art26_demo_autos_store_the_proposal_of_assess_with_real_recurrences(db):
+    """Each auto keeps what `domain.assess` proposed over the infractor's final autos (as draw_up_auto stores
+    it); recurrences exist: Art. 26 §1 (30 days), §2 (cassation) and Art. 27 parágrafo único (seizure)."""
+    from desktop.domain import Assessment
+    from desktop.services.autos import reassess_in
+
+    _load(db)
+    with db.session(write=False) as s:
+        autos = s.scalars(select(Auto).order_by(Auto.id)).all()
+        assert autos
+        for auto in autos:
+            assert auto.assessment, auto.number
+            stored = {k: v for k, v in auto.assessment.items() if k != "decision"}
+            assert stored == reassess_in(s, auto).to_dict(), auto.number
+            assert auto.recurrence == stored["recurrence"]
+        proposals = [(a.code, Assessment.from_dict(a.assessment)) for a in autos]
+        street = [p for c, p in proposals if c == "ART26-IV" and p.recurrence]
+        assert street and all(p.suspension_days == 30 for p in street)                    # Art. 26, §1
+        assert any(p.cassation for c, p in proposals if c == "ART26-V" and p.recurrence)   # Art. 26, §2
+        assert any(p.vehicle_seizure for c, p in proposals if c == "ART27" and p.recurrence)
+        # Two ART26-IV of one driver within 12 months, both real rows.
+        pairs = Counter(a.infractor_driver_id for a in autos if a.code == "ART26-IV" and a.recurrence)
+        assert pairs
+        # The seizure proposed was applied as a measure with Art. 28 costs in the ledger.
+        from desktop.models import AdministrativeMeasure as Measure
+
+        seized = {m.auto_id for m in s.scalars(select(Measure).where(Measure.kind == "vehicle_seizure"))}
+        assert seized and all(Assessment.from_dict(s.get(Auto, a).assessment).vehicle_seizure for a in seized)
+        assert s.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.kind == "costs", LedgerEntry.auto_id.in_(seized))) == len(seized)
+
+
+def test_art25_partly_upheld_autos_keep_the_reduced_amount_and_the_reduction_entry(db):
+    """process.judge (partly upheld): the auto's amounts become the reduced value; a reduction entry posts the
+    difference on the day of the decision."""
+    from desktop.domain import fine_in_reais
+    from desktop.models import AutoJudgment
+
+    _load(db)
+    with db.session(write=False) as s:
+        partly = s.scalars(select(AutoJudgment).where(AutoJudgment.outcome == "partly_upheld")).all()
+        assert partly
+        for j in partly:
+            auto = s.get(Auto, j.auto_id)
+            assert auto.amount_upfm == j.reduced_upfm
+            assert auto.amount_reais == fine_in_reais(j.reduced_upfm, auto.upfm_value)
+            entries = s.scalars(select(LedgerEntry).where(LedgerEntry.auto_id == auto.id)).all()
+            debit = next(e for e in entries if e.kind == "debit")
+            reduction = next(e for e in entries if e.kind == "reduction")
+            assert reduction.effective_on == j.decided_on
+            assert debit.amount_upfm + reduction.amount_upfm == auto.amount_upfm
+            assert debit.amount_reais + reduction.amount_reais == auto.amount_reais
+            if auto.status == "paid":
+                assert sum(e.amount_reais for e in entries) == 0
+
+
+def test_art22_open_autos_still_have_their_terms_running_after_the_daily_jobs(db):
+    """Loaded today, the demo's open autos and suspensions are not moved by the jobs of that same day."""
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+    from desktop.services.jobs import run_due_transitions
+
+    _load(db)
+
+    def statuses():
+        with db.session(write=False) as s:
+            return (Counter(s.scalars(select(Auto.status))), Counter(s.scalars(select(Authorization.status))))
+
+    before = statuses()
+    assert run_due_transitions(db, TODAY) == []
+    report = run_enforcement_jobs(db, TODAY)
+    assert not report.changed, report.describe()
+    after = statuses()
+    assert after == before
+    for status in ("drawn_up", "notified", "in_defense", "judged", "in_appeal", "final"):
+        assert after[0][status] > 0, status
+    assert after[1]["suspended"] > 0 and after[1]["impeded"] > 0
+    with db.session(write=False) as s:
+        for auto in s.scalars(select(Auto).where(Auto.status == "notified")):
+            assert auto.defense_deadline >= TODAY
+        for auto in s.scalars(select(Auto).where(Auto.status == "judged")):
+            assert auto.appeal_deadline >= TODAY
+        for auto in s.scalars(select(Auto).where(Auto.status == "final")):
+            assert auto.payment_deadline >= TODAY
+        for auto in s.scalars(select(Auto).where(Auto.status == "overdue")):
+            assert auto.payment_deadline < TODAY
+        from desktop.models import AutoDefense, AutoNotification
+
+        assert s.scalar(select(func.max(AutoDefense.filed_on))) <= TODAY
+        assert s.scalar(select(func.max(AutoNotification.proof_joined_on))) <= TODAY
+
+
+def test_art24_penalty_events_use_the_services_kinds_and_name_their_auto(db):
+    from desktop.domain import Assessment
+    from desktop.services.penalties import PENALTY_KINDS, penalties_in
+
+    _load(db)
+    with db.session(write=False) as s:
+        events = s.scalars(select(AuthorizationEvent).order_by(AuthorizationEvent.id)).all()
+        kinds = Counter(e.kind for e in events)
+        for kind in ("suspension", "suspension_end", "cassation", "revocation", "deregistration"):
+            assert kinds[kind] > 0, kind
+        # No penalty hides behind a generic status change.
+        assert not [e for e in events if e.kind == "status" and e.to_status in ("suspended", "cassada", "revoked")]
+        for e in events:
+            if e.kind in ("suspension", "cassation", "suspension_end", "deregistration"):
+                assert e.auto_id is not None, (e.kind, e.reason)
+                auto = s.get(Auto, e.auto_id)
+                assert e.act_number == f"Auto {auto.number}" and auto.number in e.reason
+                assert auto.authorization_id == e.authorization_id
+                proposal = Assessment.from_dict(auto.assessment)
+                if e.kind == "suspension":
+                    assert proposal.suspends and e.effective_on == auto.final_on
+                if e.kind == "cassation":
+                    assert proposal.cassation and proposal.recurrence and e.effective_on == auto.final_on
+        # Every suspended or cassada authorization got there through an auto; the auto's page lists it.
+        for a in s.scalars(select(Authorization).where(Authorization.status.in_(("suspended", "cassada")))):
+            last = [e for e in a.events if e.kind in PENALTY_KINDS][-1]
+            assert last.auto_id is not None
+            assert any(p.authorization_id == a.id for p in penalties_in(s, last.auto_id))
+            if a.status == "suspended":
+                assert a.suspended_until >= TODAY
+
+
+def test_art15_inspection_items_are_lines_of_the_checklist(db):
+    from desktop.domain import INSPECTION_ITEMS_BY_KEY
+    from desktop.models import InspectionItem
+
+    _load(db)
+    with db.session(write=False) as s:
+        keys = set(s.scalars(select(InspectionItem.item_key)))
+        assert keys and keys <= set(INSPECTION_ITEMS_BY_KEY)
+        assert not s.scalar(select(func.count()).select_from(InspectionItem).where(
+            InspectionItem.passed.is_(False), InspectionItem.item_key.not_in(list(INSPECTION_ITEMS_BY_KEY))))
+
+
+def test_demo_covers_every_state_code_and_ledger_kind(db):
+    from desktop.domain import CATALOG
+    from desktop.models import AdministrativeMeasure as Measure
+    from desktop.models import AutoJudgment, PaymentGuide
+
+    _load(db)
+    with db.session(write=False) as s:
+        assert set(s.scalars(select(Authorization.status))) == set(AUTHORIZATION_STATUSES)
+        pairs = {(st, c) for st, c in s.execute(select(Auto.status, Auto.code))}
+        assert {(st, c) for st in AUTO_STATUSES for c in CATALOG} <= pairs
+        assert set(s.scalars(select(LedgerEntry.kind))) == {"debit", "costs", "payment", "reduction", "reversal"}
+        assert set(s.scalars(select(AutoJudgment.outcome))) == {"upheld", "partly_upheld", "annulled"}
+        assert s.scalar(select(func.count()).select_from(Measure).where(Measure.cost_reais > 0)) > 0
+        assert s.scalar(select(func.count()).select_from(PaymentGuide).where(
+            PaymentGuide.purpose == "fine", PaymentGuide.status == "paid")) > 0
+        # Overdue and dívida ativa: past the payment term and still owing.
+        for status in ("overdue", "divida_ativa"):
+            ids = list(s.scalars(select(Auto.id).where(Auto.status == status)))
+            assert ids
+            for auto_id in ids:
+                owed = s.scalar(select(func.sum(LedgerEntry.amount_reais)).where(LedgerEntry.auto_id == auto_id))
+                assert owed > 0
+        # Paid autos are settled to zero; cancelled and annulled ones reversed to zero.
+        for status in ("paid", "cancelled", "annulled"):
+            for auto_id in s.scalars(select(Auto.id).where(Auto.status == status)):
+                total = s.scalar(select(func.sum(LedgerEntry.amount_upfm)).where(LedgerEntry.auto_id == auto_id))
+                assert total == 0, (status, auto_id)
+
+
+def test_demo_autos_events_and_ledger_are_reproducible_by_seed(db, tmp_path):
+    from desktop import migrate
+    from desktop.db import Database, sqlite_url
+
+    def rows(database):
+        with database.session(write=False) as s:
+            return (
+                [(a.number, a.code, a.status, a.amount_upfm, a.amount_reais, a.recurrence, a.assessment,
+                  a.final_on, a.payment_deadline) for a in s.scalars(select(Auto).order_by(Auto.id))],
+                list(s.execute(select(LedgerEntry.kind, LedgerEntry.amount_upfm, LedgerEntry.amount_reais,
+                                      LedgerEntry.effective_on).order_by(LedgerEntry.id))),
+                list(s.execute(select(AuthorizationEvent.kind, AuthorizationEvent.to_status,
+                                      AuthorizationEvent.effective_on, AuthorizationEvent.reason)
+                               .order_by(AuthorizationEvent.id))),
+            )
+
+    load_demo(db, drivers=80, seed=9, today=TODAY)
+    other = Database(sqlite_url(tmp_path / "again.sqlite3"))
+    try:
+        migrate.upgrade(other, backup=False)
+        load_demo(other, drivers=80, seed=9, today=TODAY)
+        assert rows(other) == rows(db)
+    finally:
+        other.dispose()
