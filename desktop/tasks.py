@@ -90,6 +90,10 @@ class _Bridge(QObject):
     def _on_failed(self, error: object) -> None:
         self._task._failed(error)  # type: ignore[arg-type]
 
+    @Slot()
+    def _on_parent_destroyed(self) -> None:
+        self._task._parent_gone()
+
 
 class _Runnable(QRunnable):
     def __init__(self, task: "Task"):
@@ -123,6 +127,7 @@ class Task:
         self._dialog = None
         self._timer: QTimer | None = None
         self.finished = False
+        self._orphaned = False
         self.result: Any = None
         self.error: BaseException | None = None
 
@@ -144,6 +149,10 @@ class Task:
                           show_progress: bool = True, pool: QThreadPool | None = None) -> "Task":
         """Start the job. With `show_progress`, a progress dialog appears after PROGRESS_DELAY_MS."""
         _running.add(self)
+        if parent is not None:
+            # Orange3: a screen that closes shuts its work down — the job is asked to stop and its callbacks,
+            # which would touch deleted widgets, are not called.
+            parent.destroyed.connect(self._bridge._on_parent_destroyed)
         if show_progress:
             self._timer = QTimer(self._bridge)
             self._timer.setSingleShot(True)
@@ -154,6 +163,11 @@ class Task:
 
     def cancel(self) -> None:
         self.state.cancel()
+
+    def _parent_gone(self) -> None:
+        self._orphaned = True
+        self.state.cancel()
+        self._dialog = None  # it was a child of the parent: Qt deleted it with it
 
     # -- UI thread side -------------------------------------------------------------------------------------
     def _show_dialog(self, parent, title: str | None, label: str) -> None:
@@ -208,12 +222,16 @@ class Task:
     def _succeeded(self, result: Any) -> None:
         self.result = result
         self._finish()
+        if self._orphaned:
+            return
         if self._on_success is not None:
             self._on_success(result)
 
     def _failed(self, error: BaseException) -> None:
         self.error = error
         self._finish()
+        if self._orphaned:
+            return
         if self._on_failure is not None:
             self._on_failure(error)
         elif not isinstance(error, Cancelled):

@@ -100,3 +100,20 @@ def test_progress_dialog_only_for_work_longer_than_the_delay(qtbot):
     qtbot.waitUntil(lambda: slow.finished, timeout=5000)
     assert isinstance(slow.error, Cancelled)
     assert slow._dialog is None
+
+
+def test_closing_the_screen_stops_the_job_and_skips_its_callbacks(qtbot):
+    """Orange3: a widget that closes shuts its work down; no callback touches a deleted widget."""
+    from PySide6.QtWidgets import QLabel, QWidget
+
+    screen = QWidget()
+    label = QLabel(screen)
+    called = []
+    task = (Task(count_to, 1000, 0.01).success(lambda r: (called.append(r), label.setText("fim")))
+            .failure(lambda e: (called.append(e), label.setText("erro"))))
+    task.run_in_background(screen, show_progress=False)
+    qtbot.waitUntil(lambda: task.state.done >= 2, timeout=5000)
+    screen.deleteLater()
+    qtbot.waitUntil(lambda: task.finished, timeout=10000)
+    assert task.state.cancelled
+    assert called == []
