@@ -77,7 +77,8 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     qtbot.addWidget(page)
     page.resize(1180, 760)
     assert [page.tabs.tabText(i) for i in range(page.tabs.count())] == [
-        "Autos de infração", "Medidas administrativas", "Catálogo de infrações"]
+        "Autos de infração", "Medidas administrativas", "Catálogo de infrações",
+        "Comunicações fora do prazo (Art. 13, XVIII)"]   # the gestor sees the Art. 26, III queue too
     view = page.list_screen.table.view
     index = view.model().index(1, 0)
     view.doubleClicked.emit(index)
