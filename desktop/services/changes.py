@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain import data_change_notice_deadline, format_date, format_plate, local_today
 from desktop.domain.text import fold
+from desktop.domain.workflow import AutoStatus
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ValidationError
@@ -55,6 +56,12 @@ class ChangeInfo:
     created_at: datetime
     auto_id: int | None
     auto_number: str | None = None   # the Art. 26, III auto drawn up from it ("0012/2026")
+    auto_cancelled: bool = False     # that auto was cancelled (Art. 17: drawn up in error): a new one may be drawn
+
+    @property
+    def awaiting_auto(self) -> bool:
+        """Late and not (or no longer) answered by an auto: the fiscal's queue (Art. 26, III)."""
+        return self.late and (self.auto_id is None or self.auto_cancelled)
 
     @property
     def late_text(self) -> str:
@@ -94,8 +101,13 @@ def _infos(session: Session, rows) -> tuple[ChangeInfo, ...]:
     plates = dict(session.execute(select(Vehicle.id, Vehicle.plate).where(Vehicle.id.in_(vehicle_ids))).all()) \
         if vehicle_ids else {}
     auto_ids = {r.auto_id for r in rows if r.auto_id}
-    autos = dict(session.execute(select(Auto.id, Auto.number).where(Auto.id.in_(auto_ids))).all()) \
-        if auto_ids else {}
+    autos, cancelled = {}, set()
+    if auto_ids:
+        for ident, number, status in session.execute(select(Auto.id, Auto.number, Auto.status)
+                                                     .where(Auto.id.in_(auto_ids))):
+            autos[ident] = number
+            if status == AutoStatus.CANCELLED.value:
+                cancelled.add(ident)
     result = []
     for r in rows:
         deadline = data_change_notice_deadline(r.happened_on, calendar)
@@ -105,7 +117,7 @@ def _infos(session: Session, rows) -> tuple[ChangeInfo, ...]:
             what_changed=r.what_changed, happened_on=r.happened_on, communicated_on=r.communicated_on,
             deadline=deadline, late=r.communicated_on > deadline,
             recorded_by_name=names.get(r.recorded_by, "") if r.recorded_by else "", created_at=r.created_at,
-            auto_id=r.auto_id, auto_number=autos.get(r.auto_id),
+            auto_id=r.auto_id, auto_number=autos.get(r.auto_id), auto_cancelled=r.auto_id in cancelled,
         ))
     return tuple(result)
 
@@ -159,9 +171,15 @@ def late_changes(db, actor: Actor, include_with_auto: bool = False) -> list[Chan
     with db.session(write=False) as s:
         stmt = select(ChangeCommunication)
         if not include_with_auto:
-            stmt = stmt.where(ChangeCommunication.auto_id.is_(None))
+            stmt = stmt.where(_without_live_auto())
         infos = _infos(s, s.execute(stmt.order_by(ChangeCommunication.happened_on, ChangeCommunication.id)).scalars())
         return [i for i in infos if i.late]
+
+
+def _without_live_auto():
+    """No auto, or only a cancelled one (Art. 17): the communication still awaits its Art. 26, III auto."""
+    return or_(ChangeCommunication.auto_id.is_(None), ChangeCommunication.auto_id.in_(
+        select(Auto.id).where(Auto.status == AutoStatus.CANCELLED.value)))
 
 
 def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int = 0, limit: int = 50
@@ -185,7 +203,7 @@ def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int
                 .outerjoin(Driver, Driver.id == ChangeCommunication.driver_id)
                 .outerjoin(Vehicle, Vehicle.id == ChangeCommunication.vehicle_id))
         if status == "late_open":
-            stmt = stmt.where(ChangeCommunication.auto_id.is_(None)).order_by(
+            stmt = stmt.where(_without_live_auto()).order_by(
                 ChangeCommunication.happened_on, ChangeCommunication.id)
         else:
             stmt = stmt.order_by(ChangeCommunication.communicated_on.desc(), ChangeCommunication.id.desc())
@@ -217,8 +235,10 @@ def link_problems_in(session: Session, change_id: int, driver_id: int | None, co
         return [Problem("change_id", "Comunicação de alteração não encontrada.")]
     problems: list[Problem] = []
     if row.auto_id is not None:
-        number = session.execute(select(Auto.number).where(Auto.id == row.auto_id)).scalar_one_or_none()
-        problems.append(Problem("change_id", f"Esta comunicação já deu origem ao auto {number}.", "Art. 26, III"))
+        number, status = session.execute(select(Auto.number, Auto.status).where(Auto.id == row.auto_id)).one()
+        if status != AutoStatus.CANCELLED.value:
+            problems.append(Problem("change_id", f"Esta comunicação já deu origem ao auto {number}.",
+                                    "Art. 26, III"))
     deadline = data_change_notice_deadline(row.happened_on, calendar_in(session))
     if row.communicated_on <= deadline:
         problems.append(Problem("change_id", f"A comunicação foi feita no prazo (vencia em {format_date(deadline)}): "
@@ -237,9 +257,11 @@ def link_auto_in(session: Session, actor: Actor, change_id: int, auto) -> None:
     """Bind the communication to the auto drawn up from it, inside the auto's transaction (row locked; checked
     again under the lock so two fiscais cannot turn the same communication into two autos)."""
     row = session.get(ChangeCommunication, change_id, with_for_update=True)
-    if row.auto_id is not None:
+    previous = row.auto_id
+    if previous is not None and session.execute(select(Auto.status).where(Auto.id == previous)).scalar_one() \
+            != AutoStatus.CANCELLED.value:
         raise ValidationError([Problem("change_id", "Esta comunicação já deu origem a outro auto.", "Art. 26, III")])
-    row.auto_id = auto.id
+    row.auto_id = auto.id   # a cancelled earlier auto stays in the audit trail (before)
     session.flush()
-    audit.record(session, actor, "change.auto", "change_communication", row.id, {"auto_id": None},
+    audit.record(session, actor, "change.auto", "change_communication", row.id, {"auto_id": previous},
                  {"auto_id": auto.id, "auto_number": auto.number})

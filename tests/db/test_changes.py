@@ -142,3 +142,21 @@ def test_art13_xviii_changes_page_filters_counts_and_pages(db, desk):
     assert svc.page_changes(db, desk.clerk, text=v.plate_display.lower()).total == 1
     with pytest.raises(PermissionDenied):
         svc.page_changes(db, desk.clerk, status="late_open")
+
+
+def test_art17_cancelled_auto_returns_the_late_change_to_the_fiscal_for_a_new_auto(db, desk):
+    from desktop.services import autos
+
+    _, late, _ = _late_and_timely(db, desk)
+    wrong = autos.draw_up_auto(db, desk.fiscal, _auto_draft(late))
+    autos.cancel_auto(db, desk.manager, wrong.id, "Data do fato digitada errada", wrong.version)
+    back = svc.late_changes(db, desk.fiscal)
+    assert [c.id for c in back] == [late.id] and back[0].auto_cancelled and back[0].awaiting_auto
+    assert [c.id for c in svc.page_changes(db, desk.fiscal, status="late_open").rows] == [late.id]
+    right = autos.draw_up_auto(db, desk.fiscal, _auto_draft(late))
+    assert right.number != wrong.number
+    linked = svc.page_changes(db, desk.fiscal, status="late").rows[0]
+    assert (linked.auto_number, linked.auto_cancelled, linked.awaiting_auto) == (right.number, False, False)
+    assert svc.late_changes(db, desk.fiscal) == []
+    with pytest.raises(ValidationError):                      # a live auto still blocks a second one
+        autos.draw_up_auto(db, desk.fiscal, _auto_draft(late))

@@ -22,7 +22,7 @@ CHANGE_COLUMNS = (
     ListColumn("Comunicada em", lambda c: c.communicated_on),
     ListColumn("Prazo (7 dias)", lambda c: c.deadline),
     ListColumn("Situação", lambda c: "Fora do prazo (Art. 13, XVIII)" if c.late else "No prazo"),
-    ListColumn("Auto", lambda c: c.auto_number or ("lavrado" if c.auto_id else "")),
+    ListColumn("Auto", lambda c: f"{c.auto_number} (cancelado)" if c.auto_cancelled else c.auto_number or ""),
     ListColumn("Registrada por", lambda c: c.recorded_by_name),
 )
 
@@ -127,7 +127,7 @@ class ChangesScreen(PagedList):
         if fiscal_queue:
             self.new_button.setVisible(False)
             self.status_combo.setCurrentIndex(max(self.status_combo.findData("late_open"), 0))
-        self.set_widths((190, 80, 220, 95, 110, 100, 190, 85))
+        self.set_widths((190, 80, 200, 95, 110, 100, 190, 120))
         bus.data_changed.connect(self._data_changed)   # a bound method: disconnected when the screen dies
         self.apply_filter()
 
@@ -139,7 +139,7 @@ class ChangesScreen(PagedList):
         self.auto_button.setEnabled(self._can_draw_up(change))
 
     def _can_draw_up(self, change) -> bool:
-        return change is not None and change.late and change.auto_id is None and self.actor.has(Role.FISCAL)
+        return change is not None and change.awaiting_auto and self.actor.has(Role.FISCAL)
 
     def auto_form(self, change):
         """The auto form filled from `change` (not shown); `draw_up_auto` runs it."""
