@@ -251,6 +251,8 @@ class _Loader:
         self.calendar_in = calendar_in
         self.now = datetime.now(_tz())
         self.numbers: dict[tuple[str, int], int] = {}
+        self._deadline_cache: dict[tuple[date, int], date] = {}
+        self._business_cache: dict[date, date] = {}
 
     # ------------------------------------------------------------------------------------------ orchestration
     def run(self) -> None:
@@ -484,13 +486,21 @@ class _Loader:
             return lo
         return lo + timedelta(days=self.ri(0, (hi - lo).days))
 
+    # Deadlines and business days are asked for the same few hundred dates tens of thousands of times: cached.
     def _deadline(self, start: date, days: int) -> date:
-        from desktop.domain import deadline
+        key = (start, days)
+        end = self._deadline_cache.get(key)
+        if end is None:
+            from desktop.domain import deadline
 
-        return deadline(start, days, self.calendar)
+            end = self._deadline_cache[key] = deadline(start, days, self.calendar)
+        return end
 
     def _business(self, d: date) -> date:
-        return self.calendar.next_business_day(d)
+        day = self._business_cache.get(d)
+        if day is None:
+            day = self._business_cache[d] = self.calendar.next_business_day(d)
+        return day
 
     # ------------------------------------------------------------------------------------------- platforms
     def _platforms(self) -> None:
@@ -752,7 +762,7 @@ class _Loader:
             else:
                 # Activated at some point: fee paid, inspection approved (or waived), then the later history.
                 early = status in ("suspended", "cassada", "revoked") or (
-                    status == "active" and (i % 17 == 3 or i % 19 == 5))
+                    status == "active" and (i % 41 == 3 or i % 43 == 5))
                 if status == "expired":
                     fee = self._rand_day(law_day + timedelta(days=15), today - timedelta(days=380))
                     if year + 10 < today.year:
@@ -799,9 +809,9 @@ class _Loader:
                     self._plan_suspension(r)
                 elif status in ("revoked", "cassada"):
                     self._plan_end(r)
-                elif status == "active" and i % 17 == 3:
+                elif status == "active" and i % 41 == 3:
                     self._plan_past_suspension(r)
-                elif status == "active" and i % 19 == 5:
+                elif status == "active" and i % 43 == 5:
                     self._plan_seizure(r)
             recs.append(r)
         self.recs = recs
@@ -1361,6 +1371,7 @@ class _Loader:
         events, cols = self._events, self._event_cols
         ev_reason, ev_act, ev_auto = cols.index("reason"), cols.index("act_number"), cols.index("auto_id")
         duties = list(ART13_DUTIES)
+        assessed: dict[tuple, tuple] = {}
         upfm_years = self.upfm
         for p in plans:
             r, code, t, status = p["r"], p["code"], p["t"], p["status"]
@@ -1368,8 +1379,13 @@ class _Loader:
             drawn = t["drawn"]
             driver_id, platform_id = debtor(p)
             code_id, description, _ = self.codes[code]
-            assessment = assess(code, drawn, priors.get((driver_id, platform_id), ()), window)
-            proposal = assessment.to_dict()
+            # assess() depends only on the code, the day and the priors of that code: most autos share a result.
+            same = tuple(q.on for q in priors.get((driver_id, platform_id), ()) if q.code == code)
+            cached = assessed.get((code, drawn, same))
+            if cached is None:
+                found = assess(code, drawn, priors.get((driver_id, platform_id), ()), window)
+                cached = assessed[(code, drawn, same)] = (found, found.to_dict())
+            assessment, proposal = cached[0], dict(cached[1])
             upfm = Decimal(assessment.upfm)
             value = upfm_years.get(drawn.year) or upfm_years[min(upfm_years)]
             reais = fine_in_reais(upfm, value)
