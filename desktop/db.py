@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -192,8 +193,44 @@ def open_database(url: str | None = None, migrate: bool = True) -> Database:
     db = Database(resolved)
     if db.sqlite_path is not None:
         db.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    if migrate:
-        from desktop import migrate as migrations
+    if migrate and not schema_is_current(db):
+        from desktop import migrate as migrations  # Alembic costs ~0.35 s to import: only when there is work
 
         migrations.upgrade(db, backup=True)
     return db
+
+
+_REVISION_LINE = re.compile(r"""^revision\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+_DOWN_LINE = re.compile(r"""^down_revision\s*=\s*(?:['"]([^'"]+)['"]|None)""", re.MULTILINE)
+
+
+def known_head() -> str | None:
+    """The newest migration revision, read from the revision files as text (no Alembic import: start-up time,
+    issue 2). A test checks it against Alembic's own answer; a branched history returns None (no fast path)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (Path(__file__).parent / "migrations" / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        rev = _REVISION_LINE.search(text)
+        if rev is None:
+            continue
+        revisions.add(rev.group(1))
+        down = _DOWN_LINE.search(text)
+        if down is not None and down.group(1):
+            parents.add(down.group(1))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def schema_is_current(db: Database) -> bool:
+    """True when the database already stands at the newest revision (the common start: nothing to migrate)."""
+    head = known_head()
+    if head is None:
+        return False
+    try:
+        with db.read_engine.connect() as conn:
+            stored = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all()
+            conn.rollback()
+    except Exception:  # no table yet (new database) or unreadable: let the migration path decide and report
+        return False
+    return stored == [head]
