@@ -1507,6 +1507,17 @@ class _Loader:
                                         w.dec(value, 6), w.dec(-owed_reais, 2), w.d(paid_on), w.at(paid_on, 14), None,
                                         guide_number, None, self.clerks[i & 1]))
                     lid += 1
+                elif status == "overdue" and p.get("k", 0) % 2 == 1:
+                    # A payment returned by the bank: reversed (ledger.reverse_entry), so the auto is owed again.
+                    paid_on = min(final_on + timedelta(days=ri(1, 10)), t["payment_deadline"])
+                    undone = min(today - timedelta(days=1), paid_on + timedelta(days=ri(3, 12)))
+                    ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-owed_upfm, 4),
+                                        w.dec(value, 6), w.dec(-owed_reais, 2), w.d(paid_on), w.at(paid_on, 14), None,
+                                        guide_number, None, self.clerks[i & 1]))
+                    ledger_rows.append((lid + 1, driver_id, platform_id, aid, "reversal", w.dec(owed_upfm, 4),
+                                        w.dec(value, 6), w.dec(owed_reais, 2), w.d(undone), w.at(undone, 10), lid,
+                                        None, "Pagamento devolvido pelo banco (compensação recusada).", gestor))
+                    lid += 2
             # The authorization events this auto's penalties wrote (services.penalties._change).
             for idx in p["events"]:
                 row = list(events[idx])

@@ -332,6 +332,14 @@ def test_demo_covers_every_state_code_and_ledger_kind(db):
         assert {(st, c) for st in AUTO_STATUSES for c in CATALOG} <= pairs
         assert set(s.scalars(select(LedgerEntry.kind))) == {"debit", "costs", "payment", "reduction", "reversal"}
         assert set(s.scalars(select(AutoJudgment.outcome))) == {"upheld", "partly_upheld", "annulled"}
+        # Reversals point at what they undo: debits of cancelled/annulled autos and payments returned by the bank.
+        from sqlalchemy.orm import aliased
+
+        origin = aliased(LedgerEntry)
+        undone = Counter(s.scalars(select(origin.kind).join(LedgerEntry, LedgerEntry.reverses_id == origin.id)))
+        assert undone["debit"] > 0 and undone["payment"] > 0
+        assert s.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.kind == "reversal", LedgerEntry.reverses_id.is_(None))) == 0
         assert s.scalar(select(func.count()).select_from(Measure).where(Measure.cost_reais > 0)) > 0
         assert s.scalar(select(func.count()).select_from(PaymentGuide).where(
             PaymentGuide.purpose == "fine", PaymentGuide.status == "paid")) > 0
