@@ -253,8 +253,22 @@ class Startup:
             return
         self.probe.on_first_paint(self.window, "main_shown", self.app.quit)
         self.window.show()
+        self._start_daily_jobs()
         self.app.setQuitOnLastWindowClosed(True)
         self.login.deleteLater()
+
+    def _start_daily_jobs(self) -> None:
+        """Penalties, ends of suspensions and expirations happen on their date (SPEC §3), whatever module the
+        user opens: after the first paint, in the background, with the summary in the status bar."""
+        from PySide6.QtCore import QTimer
+
+        from desktop.views.daily_jobs import DailyJobsRunner
+
+        self.daily = DailyJobsRunner(self.db, self.window)
+        status = self.window.statusBar()
+        self.daily.finished.connect(lambda text: status.showMessage(text, 20000))
+        self.daily.failed.connect(lambda text: status.showMessage(text))
+        QTimer.singleShot(800, self.daily.start)
 
     def _quit(self) -> None:
         self.app.quit()
@@ -284,9 +298,9 @@ def run_gui(db_url: str | None = None) -> int:
     probe = _Probe()
     probe.mark("run_gui")
     app = create_application()
-    from desktop.signals import guard_bool_refcounts
+    from desktop.signals import guard_singleton_refcounts
 
-    guard_bool_refcounts()  # PySide6 6.12: every emit from Python takes a reference from True
+    guard_singleton_refcounts()  # PySide6 6.12 on Python 3.11 takes references from True and None
     probe.mark("qapplication")
     _install_excepthook()
     app.setQuitOnLastWindowClosed(False)  # between the login and the main window no window is visible

@@ -99,6 +99,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"))
 
 
-# PySide6 6.12 takes a reference from True at every signal emitted from Python; without the guard a long test
+# PySide6 6.12 on Python 3.11 takes references from True (each emit) and None (each void call); without the guard a long test
 # session aborts at exit with "bool_dealloc" (see desktop/signals.py).
-import desktop.signals  # noqa: E402,F401 — applies guard_bool_refcounts() at import
+import desktop.signals  # noqa: E402,F401 — applies guard_singleton_refcounts() at import

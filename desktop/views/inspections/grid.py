@@ -5,7 +5,6 @@ A model/view pair: the model keeps every cell as plain Python (text, colour, the
 the visible cells, so a week of 10 inspectors × 20 slots costs no widget item per slot."""
 from __future__ import annotations
 
-import sys
 from datetime import date, timedelta
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
@@ -13,40 +12,9 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.domain import TIMEZONE
+from desktop.signals import guard_none_refcount
 
-
-def void_calls_leak_none() -> bool:
-    """True when a call of a void Qt method takes a reference from `None` (PySide6 6.12 on Python 3.11,
-    measured: `item.setBackground(b)` 1,000 times → None's count falls by 1,000; a week view of 1,400 slots
-    takes ~4,400, and the interpreter aborts with "none_dealloc" once the count reaches zero)."""
-    from PySide6.QtCore import QObject
-
-    probe = QObject()
-    before = sys.getrefcount(None)
-    for _ in range(16):
-        probe.setObjectName("probe")
-    return sys.getrefcount(None) < before
-
-
-_none_guarded = False
-
-
-def guard_none_refcount() -> bool:
-    """The `desktop.signals.guard_bool_refcounts` remedy applied to `None`: a very large reference count, so the
-    leak can never free it (it never is freed in a healthy interpreter). Idempotent; no-op on Python ≥ 3.12."""
-    global _none_guarded
-    if _none_guarded or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
-        return _none_guarded
-    if not void_calls_leak_none():
-        return False
-    import ctypes
-
-    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
-    _none_guarded = True
-    return True
-
-
-guard_none_refcount()
+guard_none_refcount()  # the week view makes thousands of void Qt calls: see desktop/signals.py
 
 MIME = "application/x-vistoria-id"
 FREE = QBrush(QColor("#eef7ee"))

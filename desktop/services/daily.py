@@ -1,0 +1,41 @@
+"""The routines that must happen on their date without anyone remembering them, run together after each login
+and when the day changes (SPEC §3):
+- authorizations: a suspension ends the day after its last day, validity past → expired
+  (`services.jobs.run_due_transitions`; Art. 3 §1, Art. 24 sole paragraph, Art. 26 §1);
+- enforcement: decisions become final when their terms pass without appeal, their penalties take effect that
+  day, suspensions applied by autos end, unpaid fines fall overdue (`services.enforcement_jobs`; Art. 22, 24, 26).
+Both are idempotent and act as SYSTEM_ACTOR, so several desks running them the same day change nothing twice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+
+@dataclass(frozen=True)
+class DailyReport:
+    day: date
+    authorizations_changed: int
+    enforcement_summary: str
+    enforcement_changed: bool
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.authorizations_changed or self.enforcement_changed)
+
+    def describe(self) -> str:
+        """One line for the status bar, in Portuguese."""
+        return (f"Rotinas de {self.day:%d/%m/%Y}: {self.authorizations_changed} autorização(ões) com situação "
+                f"atualizada. {self.enforcement_summary}")
+
+
+def run_daily_jobs(db, today: date | None = None) -> DailyReport:
+    from desktop.domain.dates import local_today
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+    from desktop.services.jobs import run_due_transitions
+
+    day = today or local_today()
+    report = run_enforcement_jobs(db, day)   # penalties first: a suspension they start may end the same run
+    changed = run_due_transitions(db, day)
+    return DailyReport(day=day, authorizations_changed=len(changed),
+                       enforcement_summary=report.describe(), enforcement_changed=report.changed)

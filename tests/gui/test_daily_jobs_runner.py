@@ -1,0 +1,23 @@
+"""After login the routines of the day run in the background and say what they did in the status bar."""
+from __future__ import annotations
+
+from datetime import date
+
+from desktop.views.daily_jobs import DailyJobsRunner
+
+
+def test_runner_reports_the_day_summary(qtbot, tmp_path):
+    from desktop.db import open_database, sqlite_url
+
+    db = open_database(sqlite_url(tmp_path / "d.sqlite3"))
+    try:
+        runner = DailyJobsRunner(db, today=date(2026, 11, 30))
+        with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
+            runner.start()
+        assert blocker.args[0].startswith("Rotinas de 30/11/2026: 0 autorização(ões)")
+        assert "Fiscalização:" in blocker.args[0]
+        runner.run_if_new_day()  # same day: nothing started again
+        assert runner.task.finished
+        runner.timer.stop()
+    finally:
+        db.dispose()
