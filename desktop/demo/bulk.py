@@ -184,6 +184,20 @@ class BulkWriter:
                         copy.write_row(row)
         self.seconds[table] = self.seconds.get(table, 0.0) + _time.thread_time() - started
 
+    def update(self, table: str, columns: Sequence[str], key: str, rows: list[tuple]) -> None:
+        """`UPDATE table SET columns... WHERE key = ?` for each row (values first, the key last), after every
+        queued insert: for the few values only known once later tables were built."""
+        self.drain()
+        if not rows:
+            return
+        mark = "?" if self.sqlite else "%s"
+        sql = f"UPDATE {table} SET {', '.join(f'{c} = {mark}' for c in columns)} WHERE {key} = {mark}"
+        if self.sqlite:
+            self.raw.executemany(sql, rows)
+        else:
+            with self.raw.cursor() as cur:
+                cur.executemany(sql, rows)
+
     def drain(self) -> None:
         """Wait until every queued row is written; re-raise the writer's error, if any."""
         if self._thread is not None:

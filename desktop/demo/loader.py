@@ -313,6 +313,7 @@ class _Loader:
 
     def _finish(self) -> None:
         self.w.drain()
+        self._deregistrations()
         self._save_number_sequences()
         self.w.fix_sequences()
         self._audit()
@@ -441,6 +442,20 @@ class _Loader:
             if self.s.scalar(select(IssqnClass.id).where(IssqnClass.code == code)) is None:
                 self.s.add(IssqnClass(code=code, name=name, monthly_base=base, active=True))
         self.s.flush()
+
+    def _deregistrations(self) -> None:
+        """The drivers deregistered with the end of their authorization (Art. 24, I, d): the day and the act are
+        those of the authorization's history (known only after the autos were numbered)."""
+        w = self.w
+        rows = []
+        for r in self.recs:
+            if r["status"] not in ("cassada", "revoked") or r["i"] % 3 or "ended" not in r:
+                continue
+            plan = r.get("deregistration_plan")
+            reason = (f"Descadastramento do condutor (Art. 24, I, d) — auto {plan['number']}" if plan
+                      else "Descadastramento do condutor após a revogação da autorização (Art. 24, I, d)")
+            rows.append((w.d(r["ended"]), reason, self.driver_ids[r["i"]]))
+        w.update("drivers", ("deregistered_on", "deregistration_reason"), "id", rows)
 
     def _load_number_sequences(self) -> None:
         from sqlalchemy import select
@@ -949,6 +964,8 @@ class _Loader:
                                       "appeal" if deregistered else "term")
             extra = ("driver_deregistration",) if deregistered else ()
             second = self._plan(r, "ART26-V", t2, extra=extra)
+            if deregistered:
+                r["deregistration_plan"] = second
             until = period_end(f1, months=12)
             r["suspended_until"] = until
             r["ended"] = t2["final_on"]
@@ -968,6 +985,8 @@ class _Loader:
             t = self._final_timeline(lo, max(lo, today - timedelta(days=1)), "appeal")
             extra = ("revocation", "driver_deregistration") if deregistered else ("revocation",)
             plan = self._plan(r, "ART26-III", t, extra=extra)
+            if deregistered:
+                r["deregistration_plan"] = plan
             r["ended"] = t["final_on"]
             self._penalty_event(r, "revocation", "active", "revoked", r["ended"],
                                 "Revogação da autorização (Art. 24, I, c) — auto {auto}", plan, self.gestor)
@@ -1390,6 +1409,7 @@ class _Loader:
             value = upfm_years.get(drawn.year) or upfm_years[min(upfm_years)]
             reais = fine_in_reais(upfm, value)
             number = self._number("auto", drawn.year)
+            p["number"] = number
             drawn_at = self._dt(drawn, 8 + (i % 9), (i * 7) % 60)
             art13 = self.pick(duties) if code == "ART26-III" else None
             desc = description + (f" — Art. 13, {art13}: {ART13_DUTIES[art13]}" if art13 else "")

@@ -299,6 +299,16 @@ def test_art24_penalty_events_use_the_services_kinds_and_name_their_auto(db):
                     assert proposal.suspends and e.effective_on == auto.final_on
                 if e.kind == "cassation":
                     assert proposal.cassation and proposal.recurrence and e.effective_on == auto.final_on
+        # Art. 24, I, d: a driver deregistered with the end of the authorization, on that day, naming the auto.
+        gone = s.execute(select(Driver, Authorization).join(Authorization, Authorization.driver_id == Driver.id)
+                         .where(Driver.status == "deregistered")).all()
+        assert gone
+        for driver, a in gone:
+            assert a.status in ("cassada", "revoked") and driver.deregistered_on == a.ended_on
+            marks = [e for e in a.events if e.kind == "deregistration"]
+            if marks:
+                assert driver.deregistration_reason.endswith(s.get(Auto, marks[0].auto_id).number)
+        assert any(e.kind == "deregistration" for _, a in gone for e in a.events)
         # Every suspended or cassada authorization got there through an auto; the auto's page lists it.
         for a in s.scalars(select(Authorization).where(Authorization.status.in_(("suspended", "cassada")))):
             last = [e for e in a.events if e.kind in PENALTY_KINDS][-1]
