@@ -428,6 +428,16 @@ def test_art26_iii_fiscal_draws_up_the_auto_of_a_late_change_from_its_row(qtbot,
     assert number in [model.index(position, c).data() for c in range(model.columnCount())]
     assert screen.select_where(lambda c: c.id == late.id) and not screen.auto_button.isEnabled()
     screen.grab().save("/tmp/shots/gaps/changes_with_auto_number.png")
+    # the driver's page shows the auto beside the communication too
+    from desktop.views.registry.drivers import DriverDetailPage
+
+    detail = DriverDetailPage(db, staff.fiscal, driver.id)
+    qtbot.addWidget(detail)
+    detail.tabs.setCurrentWidget(detail.changes)
+    table = detail.changes.model
+    headers = [table.headerData(c, Qt.Orientation.Horizontal) for c in range(table.columnCount())]
+    column = headers.index("Auto (Art. 26, III)")
+    assert sorted(str(table.index(r, column).data() or "") for r in range(table.rowCount())) == ["", number]
 
 
 def test_art22_auto_form_picking_a_vehicle_fills_the_driver_of_its_live_authorization(qtbot, db, staff):

@@ -81,6 +81,7 @@ AUTHORIZATION_COLUMNS = (
     Column("Placa", lambda a: a.plate_display),
     Column("Protocolo", lambda a: a.protocol_date),
     Column("Válida até", lambda a: a.valid_until),
+    Column("Renovação", lambda a: "Fora do prazo (Art. 3, §2)" if a.renewal_late else ""),
 )
 
 CHANGE_COLUMNS = (
@@ -89,6 +90,8 @@ CHANGE_COLUMNS = (
     Column("Comunicada em", lambda c: c.communicated_on),
     Column("Prazo", lambda c: c.deadline),
     Column("Situação", lambda c: "Fora do prazo (Art. 13, XVIII)" if c.late else "No prazo"),
+    Column("Auto (Art. 26, III)", lambda c: f"{c.auto_number} (cancelado)" if c.auto_cancelled
+           else c.auto_number or ""),
     Column("Registrada por", lambda c: c.recorded_by_name),
 )
 
