@@ -20,6 +20,7 @@ gives the same records on SQLite and PostgreSQL. Rows are built as tuples and wr
 """
 from __future__ import annotations
 
+import bisect
 import random
 import time as _time
 from collections.abc import Callable
@@ -1282,12 +1283,25 @@ class _Loader:
     _item_cols = ("id", "inspection_id", "item_key", "passed", "note", "version")
 
     # ----------------------------------------------------------------------------------------------- autos
-    def _random_timeline(self, status: str, k: int) -> dict:
+    def _random_timeline(self, status: str, k: int, not_before: date | None = None) -> dict | None:
+        """Dates of an auto in `status`; `not_before`: the earliest day its decision may become final (None when
+        that day cannot be met)."""
         today, ri = self.today, self.ri
         if status in ("drawn_up", "notified", "in_defense", "judged", "in_appeal"):
             return self._open_timeline(status)
         path = ("term", "judged_term", "appeal")[k % 3]
         day = timedelta(days=1)
+        if not_before is not None:
+            if status in ("final", "overdue", "divida_ativa"):
+                hi = today - day if status == "final" else \
+                    today - (self.payment_days + (10 if status == "overdue" else 60)) * day
+                lo = max(not_before, today - max(1, self.payment_days - 1) * day) if status == "final" \
+                    else max(not_before, hi - 190 * day)
+            else:
+                lo, hi = max(not_before, today - 400 * day), today - 2 * day
+            if lo > hi:
+                return None
+            return self._final_timeline(lo, hi, "appeal")     # final on the appeal judgment: exactly in range
         if status == "final":               # the payment term still runs today
             lo, hi = today - max(1, self.payment_days - 1) * day, today - day
             t = self._final_timeline(lo, max(lo, hi), path)
@@ -1326,7 +1340,9 @@ class _Loader:
         window = int(parameter_value_in(self.s, "recurrence.window_months", today))
         final_like = {s.value for s in AUTO_COUNTS_FOR_RECURRENCE}
         pool = [r for r in self.recs if "activated" in r and not r.get("plans")] or self.recs
-        oldest = min(pool, key=lambda r: r.get("activated") or r["protocol"])
+        by_start = sorted(pool, key=lambda r: (r.get("activated") or r["protocol"], r["i"]))
+        started = [r.get("activated") or r["protocol"] for r in by_start]
+        used: set[tuple[int, str]] = set()
         ended_pool = [r for r in self.recs if r["status"] == "expired"]
         plans = [p for r in self.recs for p in r.get("plans", ())]
         for r in self.recs:
@@ -1335,6 +1351,10 @@ class _Loader:
                 if drawn <= today:
                     plans.append({"r": r, "code": "ART26-I", "t": {"drawn": drawn}, "status": "drawn_up",
                                   "events": [], "extra": []})
+            elif r["status"] == "impeded" and r["i"] % 3 == 0:  # Art. 26, II: serving while impeded
+                drawn = min(today, r["failed_on"] + timedelta(days=self.ri(0, 2)))
+                plans.append({"r": r, "code": "ART26-II", "t": {"drawn": drawn}, "status": "drawn_up",
+                              "events": [], "extra": []})
         # Then a mix that covers every code in every status (11 statuses × 7 codes are coprime: 77 pairs).
         extra = max(len(statuses) * len(codes), self.n * 6 // 100)
         for k in range(extra):
@@ -1346,19 +1366,23 @@ class _Loader:
             if code in ("ART26-V", "ART26-VI") and status in final_like:
                 # A 12-month suspension proposed when the authorization had already expired: nothing to suspend
                 # (services.penalties records "penalty not applied"); active ones keep their status.
-                for _ in range(12):
-                    c = ended_pool[int(rng.random() * len(ended_pool))] if ended_pool else None
-                    if c is not None and c["activated"] <= first and c["ended"] <= last:
-                        r = c
+                for _ in range(12 if ended_pool else 0):
+                    c = ended_pool[int(rng.random() * len(ended_pool))]
+                    late = self._random_timeline(status, k, not_before=c["ended"])
+                    if late is not None and late["final_on"] >= c["ended"] and late["drawn"] >= c["activated"]:
+                        r, t = c, late
                         break
             if r is None:
+                # One random auto per driver and code, so no recurrence (and no penalty) appears by chance.
                 for _ in range(12):
                     c = pool[int(rng.random() * len(pool))]
-                    if (c.get("activated") or c["protocol"]) <= first:
+                    if (c.get("activated") or c["protocol"]) <= first and (c["i"], code) not in used:
                         r = c
                         break
                 else:
-                    r = oldest
+                    older = bisect.bisect_right(started, first)
+                    r = by_start[int(rng.random() * older)] if older else by_start[0]
+            used.add((r["i"], code))
             platform = code in ("ART26-III", "ART27") and status in ("notified", "final") and k % 4 == 0
             plans.append({"r": r, "code": code, "t": t, "status": status, "events": [], "extra": [],
                           "platform": platform, "k": k})

@@ -299,6 +299,15 @@ def test_art24_penalty_events_use_the_services_kinds_and_name_their_auto(db):
                     assert proposal.suspends and e.effective_on == auto.final_on
                 if e.kind == "cassation":
                     assert proposal.cassation and proposal.recurrence and e.effective_on == auto.final_on
+        # A final proposal of suspension or cassation took effect, unless the authorization had already ended.
+        final_like = ("final", "paid", "overdue", "divida_ativa")
+        for auto in s.scalars(select(Auto).where(Auto.status.in_(final_like), Auto.authorization_id.is_not(None))):
+            proposal = Assessment.from_dict(auto.assessment)
+            if not (proposal.suspends or proposal.cassation):
+                continue
+            if not any(e.auto_id == auto.id for e in events):
+                a = s.get(Authorization, auto.authorization_id)
+                assert a.ended_on is not None and a.ended_on <= auto.final_on, auto.number
         # Art. 24, I, d: a driver deregistered with the end of the authorization, on that day, naming the auto.
         gone = s.execute(select(Driver, Authorization).join(Authorization, Authorization.driver_id == Driver.id)
                          .where(Driver.status == "deregistered")).all()
