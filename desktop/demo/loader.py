@@ -14,6 +14,13 @@
 - ONE audit entry `demo.load` summarizing what was written (not one per row: a 100,000-driver load would
   otherwise write ~1.5 M chained hashes; the summary names the seed, so the data can be regenerated).
 
+The records read as if the services had written them: each auto stores what `domain.assess` proposed over the
+infractor's final autos (as `services.autos.draw_up_auto` does), with real recurrences (Art. 26 §1 and §2,
+Art. 27 parágrafo único); partly upheld autos carry the reduced amount and the `reduction` entry (process.judge);
+penalties are authorization events of the kinds `services.penalties` writes (`suspension`, `suspension_end`,
+`cassation`, `revocation`, `deregistration`) naming their auto; open autos and suspensions are dated back from
+`today` so their terms still run on the day the demo is loaded (the daily jobs of that day move nothing).
+
 Everything random comes from `random.Random(seed)` in a fixed order, so the same seed (and the same `today`)
 gives the same records on SQLite and PostgreSQL. Rows are built as tuples and written through the driver
 (`BulkWriter`), the way NOTES.md measured to be fastest.
