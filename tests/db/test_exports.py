@@ -70,7 +70,15 @@ def test_autos_csv_uses_decimal_comma(db, admin_actor, tmp_path):
     data = [dict(zip(rows[0], r)) for r in rows[1:]]
     amounts = [d["Valor (R$)"] for d in data]
     assert all("," in a and "." not in a for a in amounts)
-    assert {d["UPFM"] for d in data} <= {"10,00", "20,00", "30,00", "40,00"}
+    # Art. 25: the amount of the code's severity, or less where a judgment partly upheld the auto (reduction).
+    from decimal import Decimal
+
+    from desktop.domain import CATALOG
+
+    for d in data:
+        upfm = Decimal(d["UPFM"].replace(".", "").replace(",", "."))
+        assert 0 < upfm <= CATALOG[d["Código"]].severity.upfm, d
+    assert any(Decimal(d["UPFM"].replace(",", ".")) == CATALOG[d["Código"]].severity.upfm for d in data)
 
 
 def test_xlsx_export(db, admin_actor, tmp_path):
