@@ -1434,8 +1434,8 @@ class _Loader:
             cached = assessed.get((code, drawn, same))
             if cached is None:
                 found = assess(code, drawn, priors.get((driver_id, platform_id), ()), window)
-                cached = assessed[(code, drawn, same)] = (found, found.to_dict())
-            assessment, proposal = cached[0], dict(cached[1])
+                cached = assessed[(code, drawn, same)] = (found, found.to_dict(), w.json(found.to_dict()))
+            assessment, proposal, stored = cached
             upfm = Decimal(assessment.upfm)
             value = upfm_years.get(drawn.year) or upfm_years[min(upfm_years)]
             reais = fine_in_reais(upfm, value)
@@ -1456,6 +1456,7 @@ class _Loader:
                     outcome = "upheld"
             if outcome in ("upheld", "partly_upheld"):
                 # process._record_decision: the gestor's choice of penalties beside the proposal.
+                proposal = dict(proposal)
                 proposal["decision"] = {"apply_proposed": True, "extra": sorted(p["extra"]),
                                         "decided_on": (appeal_decided or decided).isoformat()}
             amount_upfm, amount_reais = upfm, reais
@@ -1497,7 +1498,7 @@ class _Loader:
                 aid, number, w.ts(drawn_at), self.pick(AUTO_PLACES), driver_id, platform_id,
                 None if platform_id else self.vehicle_ids[i], None if platform_id else r["id"], code_id, code, art13,
                 desc, fiscal, status, w.dec(amount_upfm, 4), w.dec(value, 6), w.dec(amount_reais, 2),
-                assessment.recurrence, w.json(proposal), w.d(joined), w.d(t.get("defense_deadline")),
+                assessment.recurrence, stored if "decision" not in proposal else w.json(proposal), w.d(joined), w.d(t.get("defense_deadline")),
                 w.d(t.get("appeal_deadline")), w.d(t.get("payment_deadline")), w.d(t.get("final_on")),
                 "Erro na identificação da placa no auto." if cancelled else None, gestor if cancelled else None,
                 w.at(cancelled_on, 15) if cancelled else None, 1, ts_now,
