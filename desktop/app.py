@@ -264,10 +264,10 @@ class Startup:
 
         from desktop.views.daily_jobs import DailyJobsRunner
 
-        self.daily = DailyJobsRunner(self.db, self.window)
+        self.daily = DailyJobsRunner(self.db, parent=self.window)
         status = self.window.statusBar()
-        self.daily.finished.connect(lambda text: status.showMessage(text, 20000))
-        self.daily.failed.connect(lambda text: status.showMessage(text))
+        self.daily.finished.connect(lambda report: status.showMessage(report.describe(), 20000))
+        self.daily.failed.connect(lambda text: status.showMessage("Rotinas do dia não executadas: " + text))
         QTimer.singleShot(800, self.daily.start)
 
     def _quit(self) -> None:

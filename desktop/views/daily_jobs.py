@@ -1,9 +1,14 @@
-"""Runs `services.daily.run_daily_jobs` off the UI thread right after login and again when the day changes
-(checked every hour), so penalties, suspensions' ends and expirations happen on their date whichever module the
-user opens. The result goes to the status bar; when something changed, every open screen refreshes."""
+"""Routines that must happen on their date run off the UI thread when started and again when the day changes
+(checked every hour). One runner, parametrized by its job:
+- after login, `services.daily.run_daily_jobs` (penalties on the final date, ends of suspensions, expirations,
+  overdue fines), whatever module the user opens — the summary goes to the status bar;
+- the Autorizações module runs `services.jobs.run_due_transitions` when it opens, to list what changed.
+The services are idempotent, so running them from several desks or screens changes nothing twice."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import date
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -17,22 +22,25 @@ def daily_jobs_job(state, db, today: date | None = None):
     return run_daily_jobs(db, today)
 
 
-class DailyJobsRunner(QObject):
-    finished = Signal(str)   # the Portuguese summary for the status bar
+class DayRoutineRunner(QObject):
+    finished = Signal(object)   # the job's result (a DailyReport, a list of transitions…)
     failed = Signal(str)
 
-    def __init__(self, db, parent=None, today: date | None = None):
+    def __init__(self, db, job: Callable[..., Any] = daily_jobs_job, parent=None, today: date | None = None,
+                 entities: Iterable[str] = ("authorizations", "autos", "ledger")):
         super().__init__(parent)
         self.db = db
+        self.job = job
         self.today = today
+        self.entities = tuple(entities)
         self.last_day: date | None = None
         self.task = None
         self.timer = QTimer(self)
         self.timer.setInterval(CHECK_EVERY_MS)
         self.timer.timeout.connect(self.run_if_new_day)
+        self.timer.start()
 
     def start(self) -> None:
-        self.timer.start()
         self.run()
 
     def _day(self) -> date:
@@ -50,24 +58,27 @@ class DailyJobsRunner(QObject):
         from desktop.tasks import Task
 
         self.last_day = self._day()
-        self.task = (Task(daily_jobs_job, self.db, self.today).success(self._done).failure(self._failed)
+        self.task = (Task(self.job, self.db, self.today).success(self._done).failure(self._failed)
                      .run_in_background(show_progress=False))
 
-    def _done(self, report) -> None:
-        if report.changed:
+    def _done(self, result) -> None:
+        if getattr(result, "changed", result):
             from desktop.signals import bus
 
-            for entity in ("authorizations", "autos", "ledger"):
+            for entity in self.entities:
                 bus.data_changed.emit(entity)
-        if _alive(self):
-            self.finished.emit(report.describe())
+        if _alive(self):   # the screen may have been closed while the job ran
+            self.finished.emit(result)
 
     def _failed(self, error: BaseException) -> None:
         from desktop.views.widgets import error_text
 
         if _alive(self):
-            self.last_day = None  # try again at the next check
-            self.failed.emit("Rotinas do dia não executadas: " + error_text(error))
+            self.last_day = None   # try again at the next check
+            self.failed.emit(error_text(error))
+
+
+DailyJobsRunner = DayRoutineRunner
 
 
 def _alive(obj: QObject) -> bool:

@@ -14,8 +14,10 @@ def test_runner_reports_the_day_summary(qtbot, tmp_path):
         runner = DailyJobsRunner(db, today=date(2026, 11, 30))
         with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
             runner.start()
-        assert blocker.args[0].startswith("Rotinas de 30/11/2026: 0 autorização(ões)")
-        assert "Fiscalização:" in blocker.args[0]
+        report = blocker.args[0]
+        assert not report.changed
+        assert report.describe().startswith("Rotinas de 30/11/2026: 0 autorização(ões)")
+        assert "Fiscalização:" in report.describe()
         runner.run_if_new_day()  # same day: nothing started again
         assert runner.task.finished
         runner.timer.stop()
