@@ -13,30 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout
 
-from desktop.views.table import ROW_ROLE, default_text
+from desktop.views.paged import PagedColumn, PagedModel, PagedView, offset_pages
+from desktop.views.table import ROW_ROLE
 
 PAGE_SIZE = 50   # a screenful and a half; the next pages come as the user scrolls (fetchMore)
 FILTER_DELAY_MS = 150
 
-
-@dataclass(frozen=True)
-class ListColumn:
-    """One column: header, how to read the value from a row (a frozen dataclass of a service), how to show it,
-    and the name the service sorts by (None: the column is not sortable)."""
-
-    header: str
-    value: Callable[[Any], Any]
-    text: Callable[[Any], str] | None = None
-    sort_key: str | None = None
-    align: Qt.AlignmentFlag | None = None
-
-    def display(self, row: Any) -> str:
-        value = self.value(row)
-        return self.text(value) if self.text is not None else default_text(value)
+ListColumn = PagedColumn
+"""One column: header, how to read the value from a row (a frozen dataclass of a service), how to show it, and
+the name the service sorts by (None: the column is not sortable)."""
 
 
 @dataclass(frozen=True)
@@ -53,126 +41,32 @@ Fetch = Callable[[ListQuery, int, int], Any]
 """(query, offset, limit) -> a `services.search.Page` (rows + total) or a plain sequence of rows."""
 
 
-def _unpack(result: Any) -> tuple[list[Any], int | None]:
-    if hasattr(result, "rows") and hasattr(result, "total"):
-        return list(result.rows), int(result.total)
-    return list(result), None
-
-
-class PagedTableModel(QAbstractTableModel):
-    """Read-only table filled page by page from a service (server-side filtering, sorting and paging)."""
-
-    highlight: Callable[[Any], Any] | None = None   # row -> a QColor/QBrush for the background, or None
+class PagedTableModel(PagedModel):
+    """Read-only table filled page by page from a service (server-side filtering, sorting and offset paging)."""
 
     def __init__(self, columns: Sequence[ListColumn], fetch: Fetch, parent=None, page_size: int = PAGE_SIZE):
-        super().__init__(parent)
-        self._columns = list(columns)
-        self._fetch = fetch
-        self._page_size = page_size
-        self._rows: list[Any] = []
-        self._exhausted = True
-        self._resetting = False
+        super().__init__(columns, parent, page_size=page_size)
+        self._query_fetch = fetch
         self._query = ListQuery()
-        self.error: BaseException | None = None
-        self.total: int | None = None   # from the service's Page, when it says
 
-    # -- queries ---------------------------------------------------------------------------------------------
     @property
     def query(self) -> ListQuery:
         return self._query
 
     def set_query(self, query: ListQuery) -> None:
         """Fetch the first page of `query` (keeps the rows shown if the service fails, and records the error)."""
+        pages = offset_pages(lambda offset, limit: self._query_fetch(query, offset, limit))
         try:
-            rows, total = _unpack(self._fetch(query, 0, self._page_size))
+            rows, cursor, total = pages(None, self.page_size)
         except Exception as error:  # noqa: BLE001 — the widget shows it; the list stays usable
             self.error = error
             return
         self.error = None
-        self.beginResetModel()
         self._query = query
-        self._rows = rows
-        self.total = total
-        self._exhausted = len(rows) < self._page_size if total is None else len(rows) >= total
-        # Listeners of modelReset (views, testers) may ask for more rows while the reset is still being
-        # announced; answer "nothing more" until it is over, then scrolling fetches normally.
-        self._resetting = True
-        try:
-            self.endResetModel()
-        finally:
-            self._resetting = False
+        self.replace(pages, rows, cursor, total)
 
     def reload(self) -> None:
         self.set_query(self._query)
-
-    def rows(self) -> list[Any]:
-        return list(self._rows)
-
-    def row_at(self, row: int) -> Any:
-        return self._rows[row]
-
-    def column(self, index: int) -> ListColumn:
-        return self._columns[index]
-
-    # -- lazy loading ----------------------------------------------------------------------------------------
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:
-        return not parent.isValid() and not self._exhausted and not self._resetting
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:
-        if parent.isValid() or self._exhausted or self._resetting:
-            return
-        try:
-            more, total = _unpack(self._fetch(self._query, len(self._rows), self._page_size))
-        except Exception as error:  # noqa: BLE001
-            self.error = error
-            self._exhausted = True
-            return
-        if total is not None:
-            self.total = total
-        self._exhausted = len(more) < self._page_size or (total is not None and len(self._rows) + len(more)
-                                                           >= total)
-        if more:
-            first = len(self._rows)
-            self.beginInsertRows(QModelIndex(), first, first + len(more) - 1)
-            self._rows.extend(more)
-            self.endInsertRows()
-
-    # -- Qt model interface ----------------------------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._columns)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) \
-                or not (0 <= index.column() < len(self._columns)):
-            return None
-        row = self._rows[index.row()]
-        column = self._columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.display(row)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            align = column.align or Qt.AlignmentFlag.AlignLeft
-            return int(align | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and self.highlight is not None:
-            return self.highlight(row)
-        if role == ROW_ROLE:
-            return row
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return self._columns[section].header if 0 <= section < len(self._columns) else None
-        return str(section + 1)
-
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """The database sorts: the column's server key goes into the query (columns without one keep the order)."""
@@ -182,18 +76,15 @@ class PagedTableModel(QAbstractTableModel):
                                descending=order == Qt.SortOrder.DescendingOrder))
 
 
-class PagedList(QWidget):
+class PagedList(PagedView):
     """Filter box (debounced) + status filter + sortable, lazily filled table. Emits the row objects."""
 
-    activated = Signal(object)          # double-click / Enter on a row
-    selection_changed = Signal(object)  # the selected row object, or None
     reloaded = Signal()
 
     def __init__(self, columns: Sequence[ListColumn], fetch: Fetch, parent=None,
                  filter_placeholder: str = "Filtrar…", statuses: Sequence[tuple[str, str]] = (),
                  page_size: int = PAGE_SIZE):
-        super().__init__(parent)
-        self.model = PagedTableModel(columns, fetch, self, page_size=page_size)
+        super().__init__(PagedTableModel(columns, fetch, page_size=page_size), parent)
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText(filter_placeholder)
         self.filter_edit.setClearButtonEnabled(True)
@@ -214,27 +105,15 @@ class PagedList(QWidget):
         self.filter_edit.textChanged.connect(lambda _text: self._timer.start())
         self.status_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
 
-        self.view = QTableView(self)
-        self.view.setModel(self.model)
+        self._setup_view()
         # No column sorted until the user clicks one: the service's own order (e.g. name, protocol date desc).
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
         self.view.horizontalHeader().setSortIndicatorShown(False)
         self._sorted = (-1, Qt.SortOrder.AscendingOrder)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_indicator_changed)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setAlternatingRowColors(True)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(24)
-        header = self.view.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.view.doubleClicked.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
         self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
-        self.view.selectionModel().currentRowChanged.connect(
-            lambda current, _p: self.selection_changed.emit(current.data(ROW_ROLE) if current.isValid() else None))
+        self._connect_selection()
         self.model.modelReset.connect(self._after_reset)
 
         top = QHBoxLayout()
@@ -258,10 +137,6 @@ class PagedList(QWidget):
         header.setSortIndicator(*self._sorted)
         header.blockSignals(False)
         header.setSortIndicatorShown(self._sorted[0] >= 0)
-
-    def set_widths(self, widths: Sequence[int]) -> None:
-        for column, width in enumerate(widths):
-            self.view.setColumnWidth(column, width)
 
     def query(self) -> ListQuery:
         return replace(self.model.query, text=self.filter_edit.text().strip(),
@@ -295,12 +170,6 @@ class PagedList(QWidget):
             self.count_label.setText("1 registro" if total == 1 else f"{total:,} registros".replace(",", "."))
         self.selection_changed.emit(None)
         self.reloaded.emit()
-
-    def selected(self) -> Any:
-        index = self.view.currentIndex()
-        if not index.isValid() or not self.view.selectionModel().isRowSelected(index.row(), index.parent()):
-            return None
-        return index.data(ROW_ROLE)
 
     def select_where(self, predicate: Callable[[Any], bool]) -> bool:
         for row in range(self.model.rowCount()):
