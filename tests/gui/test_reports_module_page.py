@@ -29,7 +29,7 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
                                                                                      authorizations):
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.select("sticker")
+    panel.choose_kind("sticker")
     assert panel.issue_button.text() == "Emitir e visualizar" and panel.issue_button.isEnabled()
     assert panel.layout_box.isVisible()
     shoot(page, "01-emitir-adesivo")
@@ -90,7 +90,7 @@ def test_unknown_number_and_inactive_record_are_said_in_portuguese_next_to_the_f
 
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.select("credential")
+    panel.choose_kind("credential")
     panel.issue()
     assert panel.field_error.isVisible() and "Nº da autorização" in panel.field_error.text()
     panel.id_edit.setText("0999/2026")
@@ -115,7 +115,7 @@ def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_publish
     fiscal = make_user(db, "fiscal", "Fábio Fiscal", Role.FISCAL)
     page = make_page(qtbot, db, fiscal)
     panel = page.issue_panel
-    panel.select("edital")
+    panel.choose_kind("edital")
     assert panel.date_edit.isVisible() and not panel.id_edit.isVisible()
     panel.date_edit.setDate(QDate(2026, 4, 2))
     assert panel.identifier() == "02/04/2026"
@@ -128,10 +128,10 @@ def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_publish
 def test_roles_the_page_shows_what_the_profile_may_issue(qtbot, db, inspector, authorizations):
     page = make_page(qtbot, db, inspector)
     panel = page.issue_panel
-    panel.select("sticker")
+    panel.choose_kind("sticker")
     assert not panel.issue_button.isEnabled()
     assert "exige o perfil Atendente ou Gestor" in panel.role_note.text()
-    panel.select("inspection")
+    panel.choose_kind("inspection")
     assert panel.issue_button.isEnabled() and "Vistoriador" in panel.role_note.text()
     assert "você emite 6 de 15 documentos" in page.roles_label.text()
     batch = page.show_tab("batch")
@@ -139,7 +139,7 @@ def test_roles_the_page_shows_what_the_profile_may_issue(qtbot, db, inspector, a
     qtbot.waitUntil(lambda: batch.load_task is not None and batch.load_task.finished, timeout=10000)
     assert batch.numbers == authorizations and not batch.generate_button.isEnabled()
     panel = page.show_tab("issue")
-    panel.select("sticker")
+    panel.choose_kind("sticker")
     shoot(page, "06-perfil-vistoriador")
 
 
@@ -161,14 +161,14 @@ def test_statement_by_cpf_is_issued_and_a_guide_without_febraban_code_is_refused
         qtbot, db, clerk, authorizations):
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.select("statement")
+    panel.choose_kind("statement")
     panel.id_edit.setText("529.982.247-25")
     wait_task(qtbot, panel.issue())
     assert not panel.field_error.isVisible(), panel.field_error.text()
     assert page.last_preview.page_count() >= 1
     assert "Joana Araújo Conceição 1" in pdf_text(page.last_preview.pdf_bytes())
     close_preview(page)
-    panel.select("guide")
+    panel.choose_kind("guide")
     panel.id_edit.setText("0009/2026")
     wait_task(qtbot, panel.issue())
     assert "código FEBRABAN" in panel.field_error.text()

@@ -114,7 +114,7 @@ class IssuePanel(QWidget):
         item = self.kind_list.currentItem()
         return ENTRIES_BY_KEY[item.data(Qt.ItemDataRole.UserRole)] if item is not None else ENTRIES[0]
 
-    def select(self, key: str) -> None:
+    def choose_kind(self, key: str) -> None:
         for row in range(self.kind_list.count()):
             if self.kind_list.item(row).data(Qt.ItemDataRole.UserRole) == key:
                 self.kind_list.setCurrentRow(row)
