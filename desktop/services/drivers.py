@@ -555,28 +555,16 @@ def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistE
 def deregister_driver(db, actor: Actor, driver_id: int, reason: str, act_number: str | None, on: date | None,
                       expected_version: int) -> DriverInfo:
     """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
-    from desktop.services.authorizations import end_for_deregistration
+    from desktop.services.authorizations import deregister_subject, deregistration_problems
 
     require_role(actor, Role.GESTOR)
     on = on or local_today()
-    if not (reason or "").strip():
-        raise ValidationError([Problem("reason", "Informe o motivo do descadastramento.", "Art. 24, I, d")])
+    deregistration_problems(reason, "Art. 24, I, d")
     with db.session() as s:
         d = get_or_404(s, Driver, driver_id, "Condutor")
         check_version(d, expected_version)
-        if d.status == "deregistered":
-            raise ValidationError([Problem("status", "O condutor já está descadastrado.")])
-        before = _snapshot(d)
-        d.status = "deregistered"
-        d.deregistered_on = on
-        d.deregistration_reason = reason.strip()
-        live = s.execute(select(Authorization).where(
-            Authorization.driver_id == d.id, Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))).scalars().all()
-        for a in live:
-            end_for_deregistration(s, actor, a, f"Descadastramento do condutor: {reason.strip()}", act_number, on)
-        s.flush()
-        audit.record(s, actor, "driver.deregister", "driver", d.id, before,
-                     {**_snapshot(d), "reason": reason.strip(), "act_number": act_number})
+        deregister_subject(s, actor, d, entity="driver", label="condutor", owner_column=Authorization.driver_id,
+                           reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
         return _info(s, d)
 
 

@@ -539,28 +539,16 @@ def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expec
 def deregister_vehicle(db, actor: Actor, vehicle_id: int, reason: str, act_number: str | None, on: date | None,
                        expected_version: int) -> VehicleInfo:
     """Descadastramento of the vehicle by a gestor's act (Art. 24, I, f); its live authorization ends with it."""
-    from desktop.services.authorizations import end_for_deregistration
+    from desktop.services.authorizations import deregister_subject, deregistration_problems
 
     require_role(actor, Role.GESTOR)
     on = on or local_today()
-    if not (reason or "").strip():
-        raise ValidationError([Problem("reason", "Informe o motivo do descadastramento.", "Art. 24, I, f")])
+    deregistration_problems(reason, "Art. 24, I, f")
     with db.session() as s:
         v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
         check_version(v, expected_version)
-        if v.status == "deregistered":
-            raise ValidationError([Problem("status", "O veículo já está descadastrado.")])
-        before = _snapshot(v)
-        v.status = "deregistered"
-        v.deregistered_on = on
-        v.deregistration_reason = reason.strip()
-        live = s.execute(select(Authorization).where(
-            Authorization.vehicle_id == v.id, Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))).scalars().all()
-        for a in live:
-            end_for_deregistration(s, actor, a, f"Descadastramento do veículo: {reason.strip()}", act_number, on)
-        s.flush()
-        audit.record(s, actor, "vehicle.deregister", "vehicle", v.id, before,
-                     {**_snapshot(v), "reason": reason.strip(), "act_number": act_number})
+        deregister_subject(s, actor, v, entity="vehicle", label="veículo", owner_column=Authorization.vehicle_id,
+                           reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
         return _info(s, v)
 
 
