@@ -182,7 +182,7 @@ def guide_ctx(pix_key: str | None = "12345678000195"):
         taxpayer_address="Rua Cipriano Curvo, 100, Centro, Chapada dos Guimarães–MT",
         reference="Autorização nº 0007/2026 – placa QAB1D23",
         items=[guide.GuideItem("Taxa de autorização — 5 UPFM × R$ 5,55", Decimal("27.75")),
-               guide.GuideItem("Taxa de vistoria — 2 UPFM × R$ 5,55", Decimal("1211.10"))],
+               guide.GuideItem("Remoção e estada do veículo (Art. 28)", Decimal("1211.10"))],
         due_date=date(2026, 12, 15), company_id="0123",
     )
 
