@@ -9,8 +9,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QVBoxLa
 
 from desktop.domain.roles import Role
 from desktop.views.formatting import format_datetime
-from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
-from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetailPage, TimelineTable
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
@@ -96,7 +95,9 @@ CHANGE_COLUMNS = (
 )
 
 
-class DriverDetailPage(DetailFrame):
+class DriverDetailPage(SubjectDetailPage):
+    entity = "drivers"
+
     def __init__(self, db, actor, driver_id: int, parent=None):
         super().__init__(parent)
         self.db, self.actor, self.driver_id = db, actor, driver_id
@@ -225,43 +226,19 @@ class DriverDetailPage(DetailFrame):
         self.last_dialog = dialog
         dialog.exec()
 
-    def open_authorization(self, authorization_id: int):
-        """Double-click on one of its authorizations: the authorization's page in its own window."""
-        from desktop.views.authorizations.detail import AuthorizationWindow
-
-        window = AuthorizationWindow(self.db, self.actor, authorization_id, self)
-        self.last_dialog = window
-        window.show()
-        return window
-
     def record_change(self) -> None:
-        from desktop.views.authorizations.changes import change_dialog
-
-        dialog = change_dialog(self.db, self.actor, self, driver=self.data.driver)
-        self.last_dialog = dialog
-        loaded = self.data
-        if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
-            self.load()
+        self._record_change_for(driver=self.data.driver)
 
     def deregister(self) -> None:
         from desktop.services import drivers
-        from desktop.signals import bus
 
         d = self.data.driver
-        dialog = ActionDialog(
+        self._deregister_with(
             "Descadastrar condutor",
             f"Descadastramento de <b>{d.name}</b> (CPF {d.cpf_display}) por ato do gestor (Art. 24, I, d). "
             "A autorização em curso do condutor será encerrada.",
-            [FieldSpec("reason", "Motivo", "multiline"), FieldSpec("act_number", "Número do ato"),
-             FieldSpec("on", "Data", "date")],
             lambda v: drivers.deregister_driver(self.db, self.actor, d.id, v["reason"], v["act_number"], v["on"],
-                                                d.version),
-            self, ok_text="Descadastrar", on_stale=self.load)
-        self.last_dialog = dialog
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("drivers")
-            bus.data_changed.emit("authorizations")
-
+                                                d.version))
 
 class DriversScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):

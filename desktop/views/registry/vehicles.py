@@ -6,8 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
-from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
-from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetailPage, TimelineTable
 from desktop.views.registry.drivers import AUTHORIZATION_COLUMNS, CHANGE_COLUMNS
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
@@ -51,7 +50,9 @@ def _date(value) -> str:
     return format_date(value) if value else ""
 
 
-class VehicleDetailPage(DetailFrame):
+class VehicleDetailPage(SubjectDetailPage):
+    entity = "vehicles"
+
     def __init__(self, db, actor, vehicle_id: int, parent=None):
         super().__init__(parent)
         self.db, self.actor, self.vehicle_id = db, actor, vehicle_id
@@ -140,43 +141,19 @@ class VehicleDetailPage(DetailFrame):
         if wizard.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
             self.load()
 
-    def open_authorization(self, authorization_id: int):
-        """Double-click on one of its authorizations: the authorization's page in its own window."""
-        from desktop.views.authorizations.detail import AuthorizationWindow
-
-        window = AuthorizationWindow(self.db, self.actor, authorization_id, self)
-        self.last_dialog = window
-        window.show()
-        return window
-
     def record_change(self) -> None:
-        from desktop.views.authorizations.changes import change_dialog
-
-        dialog = change_dialog(self.db, self.actor, self, vehicle=self.data.vehicle)
-        self.last_dialog = dialog
-        loaded = self.data
-        if dialog.exec() == QDialog.DialogCode.Accepted and self.data is loaded:
-            self.load()
+        self._record_change_for(vehicle=self.data.vehicle)
 
     def deregister(self) -> None:
         from desktop.services import vehicles
-        from desktop.signals import bus
 
         v = self.data.vehicle
-        dialog = ActionDialog(
+        self._deregister_with(
             "Descadastrar veículo",
             f"Descadastramento do veículo <b>{v.plate_display}</b> por ato do gestor (Art. 24, I, f). "
             "A autorização em curso do veículo será encerrada.",
-            [FieldSpec("reason", "Motivo", "multiline"), FieldSpec("act_number", "Número do ato"),
-             FieldSpec("on", "Data", "date")],
             lambda values: vehicles.deregister_vehicle(self.db, self.actor, v.id, values["reason"],
-                                                       values["act_number"], values["on"], v.version),
-            self, ok_text="Descadastrar", on_stale=self.load)
-        self.last_dialog = dialog
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("vehicles")
-            bus.data_changed.emit("authorizations")
-
+                                                       values["act_number"], values["on"], v.version))
 
 class VehiclesScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):
