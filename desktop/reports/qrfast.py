@@ -67,69 +67,6 @@ def _generator(degree: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=16)
-def _product_table(degree: int) -> tuple[int, ...]:
-    """For each factor 0..255, the generator's coefficients (without the leading 1) multiplied by it, packed
-    big-endian into one integer: the division below then works on integers, not lists."""
-    log_gen = [_LOG[g] for g in _generator(degree)[1:]]
-    table = [0]
-    for factor in range(1, 256):
-        lf = _LOG[factor]
-        table.append(int.from_bytes(bytes(_EXP[lf + lg] for lg in log_gen), "big"))
-    return tuple(table)
-
-
-def _rs_remainder(data: list[int], degree: int) -> list[int]:
-    """Reed–Solomon error-correction codewords (the remainder of the division by the generator polynomial)."""
-    products = _product_table(degree)
-    shift = 8 * (degree - 1)
-    keep = (1 << (8 * degree)) - 1
-    rem = 0
-    for byte in data:
-        rem = ((rem << 8) & keep) ^ products[byte ^ (rem >> shift)]
-    return list(rem.to_bytes(degree, "big"))
-
-
-_BITS = {5: 7, 6: 7, 7: 0, 8: 0, 9: 0}
-_ALIGNMENT = {5: [6, 30], 6: [6, 34], 7: [6, 22, 38], 8: [6, 24, 42], 9: [6, 26, 46]}
-_MASKS = {
-    0: lambda i, j: (i + j) % 2 == 0,
-    1: lambda i, j: i % 2 == 0,
-    2: lambda i, j: j % 3 == 0,
-    3: lambda i, j: (i + j) % 3 == 0,
-    4: lambda i, j: (i // 2 + j // 3) % 2 == 0,
-    5: lambda i, j: (i * j) % 2 + (i * j) % 3 == 0,
-    6: lambda i, j: ((i * j) % 2 + (i * j) % 3) % 2 == 0,
-    7: lambda i, j: ((i + j) % 2 + (i * j) % 3) % 2 == 0,
-}
-
-# GF(256) with the QR polynomial x^8 + x^4 + x^3 + x^2 + 1
-_EXP = [0] * 512
-_LOG = [0] * 256
-_x = 1
-for _i in range(255):
-    _EXP[_i] = _x
-    _LOG[_x] = _i
-    _x <<= 1
-    if _x & 0x100:
-        _x ^= 0x11D
-for _i in range(255, 512):
-    _EXP[_i] = _EXP[_i - 255]
-
-
-@lru_cache(maxsize=16)
-def _generator(degree: int) -> tuple[int, ...]:
-    poly = [1]
-    for i in range(degree):
-        nxt = [0] * (len(poly) + 1)
-        for j, coef in enumerate(poly):
-            nxt[j] ^= coef
-            if coef:
-                nxt[j + 1] ^= _EXP[_LOG[coef] + i]
-        poly = nxt
-    return tuple(poly)
-
-
-@lru_cache(maxsize=16)
 def _product_table(degree: int) -> tuple[tuple[int, ...], ...]:
     """For each factor 0..255, the generator's coefficients (without the leading 1) multiplied by it."""
     log_gen = [_LOG[g] for g in _generator(degree)[1:]]
