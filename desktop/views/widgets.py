@@ -11,20 +11,11 @@ from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
 from PySide6.QtWidgets import (QDateEdit, QFileDialog, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
+from desktop.views.operations import error_text  # noqa: F401 — re-exported for the screens
 from desktop.views.formatting import format_decimal_br, format_phone, parse_decimal_br
 
 INVALID_STYLE = "border: 1px solid #c62828; background: #fff5f5;"
 ERROR_LABEL_STYLE = "color: #c62828;"
-
-
-def error_text(error: BaseException) -> str:
-    """What the user reads: the Portuguese message of a DesktopError; for anything else, a plain sentence."""
-    from desktop.errors import DesktopError
-
-    if isinstance(error, DesktopError):
-        return str(error)
-    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return f"Erro inesperado: {detail}"
 
 
 def show_error(parent: QWidget | None, error: BaseException, title: str = "Não foi possível concluir") -> None:

@@ -258,23 +258,8 @@ class DocumentDialog(QDialog):
 
 # -- stale saves ---------------------------------------------------------------------------------------------
 
-STALE_TITLE = "Registro alterado por outro usuário"
-
-
-def offer_reload(parent: QWidget | None, error: BaseException, reload: Callable[[], None]) -> bool:
-    """Optimistic locking (SPEC §4): tell the user another desk saved first, offer "Recarregar".
-    Calls `reload` and returns True when the user chose it."""
-    box = QMessageBox(QMessageBox.Icon.Warning, STALE_TITLE,
-                      f"{error}\n\nO registro foi alterado por outro usuário. Recarregue para ver a versão atual.",
-                      QMessageBox.StandardButton.NoButton, parent)
-    reload_button = box.addButton("Recarregar", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton("Fechar", QMessageBox.ButtonRole.RejectRole)
-    box.setDefaultButton(reload_button)
-    box.exec()
-    if box.clickedButton() is reload_button:
-        reload()
-        return True
-    return False
+# one copy, in the operation helper every screen uses
+from desktop.views.operations import STALE_TITLE, offer_reload  # noqa: E402,F401
 
 
 class PhotoChooser(QWidget):

@@ -1,0 +1,181 @@
+"""One way for a screen to call a service (STYLE: Anki's `CollectionOp`, `qt/aqt/operations/__init__.py`).
+
+    op(self, lambda: drivers.save_driver(db, actor, draft)) \\
+        .fields(self.errors).changes("drivers").success(self._saved).run()
+
+- `ValidationError` → its problems next to their fields (`.fields(FieldErrors)`, or a callable taking the
+  problems); without fields, one message box listing them.
+- `StaleRecordError` → "another desk saved first", with "Recarregar" when `.stale(reload)` was given.
+- any other `DesktopError` → a message box with its Portuguese text; anything else → "Erro inesperado" (and the
+  traceback on stderr, so a bug is never swallowed).
+- on success, `bus.data_changed` is emitted for each entity named in `.changes(...)`, then the success callback.
+- `.background(title, label)` runs the call on a worker (desktop.tasks) with the delayed progress dialog and
+  "Cancelar": use it whenever the call renders a PDF, imports a file or loops over many records. The call then
+  receives the `TaskState` when `pass_state=True` (to report progress and to stop on cancel).
+
+`run()` returns True when the call succeeded (synchronous form), so a dialog can `accept()` only then; in the
+background form it returns True once started and the callbacks decide the rest.
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+STALE_TITLE = "Registro alterado por outro usuário"
+FAILURE_TITLE = "Não foi possível concluir"
+
+
+def error_text(error: BaseException) -> str:
+    """What the user reads: the Portuguese message of a DesktopError; for anything else, a plain sentence."""
+    if isinstance(error, DesktopError):
+        return str(error)
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return f"Erro inesperado: {detail}"
+
+
+def problems_text(problems: Iterable) -> str:
+    return "\n".join(f"• {problem}" for problem in problems)
+
+
+def offer_reload(parent: QWidget | None, error: BaseException, reload: Callable[[], None] | None) -> bool:
+    """Optimistic locking (SPEC §4): tell the user another desk saved first and offer "Recarregar".
+    Calls `reload` and returns True when the user chose it."""
+    box = QMessageBox(QMessageBox.Icon.Warning, STALE_TITLE,
+                      f"{error}\n\nO registro foi alterado por outro usuário. Recarregue para ver a versão atual.",
+                      QMessageBox.StandardButton.NoButton, parent)
+    reload_button = box.addButton("Recarregar", QMessageBox.ButtonRole.AcceptRole) if reload else None
+    box.addButton("Fechar", QMessageBox.ButtonRole.RejectRole)
+    if reload_button is not None:
+        box.setDefaultButton(reload_button)
+    box.exec()
+    if reload_button is not None and box.clickedButton() is reload_button:
+        reload()
+        return True
+    return False
+
+
+class Op:
+    """A service call made from a screen. Build with `op()`, chain, then `run()`."""
+
+    def __init__(self, parent: QWidget | None, call: Callable[..., Any]):
+        self._parent = parent
+        self._call = call
+        self._success: Callable[[Any], None] | None = None
+        self._failure: Callable[[BaseException], bool | None] | None = None
+        self._fields: Any = None
+        self._stale: Callable[[], None] | None = None
+        self._stale_given = False
+        self._changes: tuple[str, ...] = ()
+        self._background: dict | None = None
+        self._title = FAILURE_TITLE
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.task = None
+
+    # -- chaining -----------------------------------------------------------------------------------------
+    def success(self, callback: Callable[[Any], None]) -> "Op":
+        self._success = callback
+        return self
+
+    def failure(self, callback: Callable[[BaseException], bool | None]) -> "Op":
+        """Called first on any failure; return True to say "handled" (nothing else is shown)."""
+        self._failure = callback
+        return self
+
+    def fields(self, target: Any) -> "Op":
+        """Where a ValidationError's problems go: a FieldErrors (its `show(problems)`), or a callable."""
+        self._fields = target
+        return self
+
+    def stale(self, reload: Callable[[], None] | None) -> "Op":
+        self._stale = reload
+        self._stale_given = True
+        return self
+
+    def changes(self, *entities: str) -> "Op":
+        self._changes = tuple(entities)
+        return self
+
+    def titled(self, title: str) -> "Op":
+        """The title of the message box shown on failure."""
+        self._title = title
+        return self
+
+    def background(self, title: str | None = None, label: str = "Aguarde…", pass_state: bool = False,
+                   show_progress: bool = True) -> "Op":
+        self._background = {"title": title, "label": label, "pass_state": pass_state,
+                            "show_progress": show_progress}
+        return self
+
+    # -- running ------------------------------------------------------------------------------------------
+    def run(self) -> bool:
+        if self._background is not None:
+            return self._run_in_background()
+        try:
+            result = self._call()
+        except Exception as error:  # noqa: BLE001 — every failure becomes a message; nothing escapes the slot
+            self._failed(error)
+            return False
+        self._succeeded(result)
+        return True
+
+    def _run_in_background(self) -> bool:
+        from desktop.tasks import Task
+
+        options = self._background or {}
+        call = self._call
+        if options.get("pass_state"):
+            def job(state):
+                return call(state)
+        else:
+            def job(state):
+                return call()
+        self.task = Task(job).success(self._succeeded).failure(self._failed)
+        self.task.run_in_background(self._parent, title=options.get("title"), label=options.get("label", ""),
+                                    show_progress=options.get("show_progress", True))
+        return True
+
+    def _succeeded(self, result: Any) -> None:
+        self.result = result
+        if self._changes:
+            from desktop.signals import bus
+
+            for entity in self._changes:
+                bus.data_changed.emit(entity)
+        if self._success is not None:
+            self._success(result)
+
+    def _failed(self, error: BaseException) -> None:
+        from desktop.tasks import Cancelled
+
+        self.error = error
+        if isinstance(error, Cancelled):
+            return
+        if self._failure is not None and self._failure(error):
+            return
+        if isinstance(error, ValidationError):
+            if self._fields is not None:
+                show = getattr(self._fields, "show", self._fields)
+                show(error.problems)
+            else:
+                QMessageBox.warning(self._parent, self._title, problems_text(error.problems) or str(error))
+            return
+        if isinstance(error, StaleRecordError):
+            offer_reload(self._parent, error, self._stale)
+            return
+        if not isinstance(error, DesktopError):
+            text = getattr(error, "__traceback_text__", None) or "".join(
+                traceback.format_exception(type(error), error, error.__traceback__))
+            print(text, file=sys.stderr)
+        QMessageBox.warning(self._parent, self._title, error_text(error))
+
+
+def op(parent: QWidget | None, call: Callable[..., Any]) -> Op:
+    """A service call from a screen: see the module's text."""
+    return Op(parent, call)

@@ -1,0 +1,112 @@
+"""desktop.views.operations.op: the one way a screen calls a service (STYLE: Anki's CollectionOp)."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
+
+from desktop.domain.problems import Problem
+from desktop.errors import ConflictError, StaleRecordError, ValidationError
+from desktop.signals import bus
+from desktop.tasks import Cancelled
+from desktop.views.operations import op
+from desktop.views.widgets import FieldErrors
+
+
+def _failing(error):
+    def call():
+        raise error
+    return call
+
+
+def test_success_runs_callback_and_announces_the_change(qtbot):
+    seen, changed = [], []
+    bus.data_changed.connect(changed.append)
+    try:
+        assert op(None, lambda: 41 + 1).changes("drivers", "authorizations").success(seen.append).run() is True
+    finally:
+        bus.data_changed.disconnect(changed.append)
+    assert seen == [42]
+    assert changed == ["drivers", "authorizations"]
+
+
+def test_validation_problems_go_next_to_their_fields(qtbot, messages):
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    general, edit, label = QLabel(parent), QLineEdit(parent), QLabel(parent)
+    errors = FieldErrors(general)
+    errors.add("cpf", edit, label)
+    problem = Problem("cpf", "CPF inválido: dígito verificador não confere.", "Art. 12")
+    done = []
+    ok = op(parent, _failing(ValidationError([problem]))).fields(errors).success(done.append).run()
+    assert ok is False and done == []
+    assert "dígito verificador" in errors.message("cpf") and errors.is_invalid("cpf")
+    assert messages == []  # inline, no message box
+
+
+def test_validation_without_fields_lists_problems_in_a_box(qtbot, messages):
+    op(None, _failing(ValidationError([Problem("nome", "Informe o nome.")]))).run()
+    assert messages and "Informe o nome." in messages[0][2]
+
+
+def test_desktop_error_is_a_message_box_in_portuguese_and_nothing_changes(qtbot, messages):
+    changed = []
+    bus.data_changed.connect(changed.append)
+    try:
+        op(None, _failing(ConflictError("Já existe um condutor com este CPF."))).changes("drivers").run()
+    finally:
+        bus.data_changed.disconnect(changed.append)
+    assert messages == [("warning", "Não foi possível concluir", "Já existe um condutor com este CPF.")]
+    assert changed == []
+
+
+def test_unexpected_error_is_shown_and_printed(qtbot, messages, capsys):
+    op(None, _failing(KeyError("x"))).run()
+    assert messages[0][2].startswith("Erro inesperado")
+    assert "KeyError" in capsys.readouterr().err
+
+
+def test_stale_record_offers_reload(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    reloaded = []
+
+    def click_reload(box):
+        box.setProperty("seen", True)
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", click_reload)
+    monkeypatch.setattr(QMessageBox, "clickedButton", lambda box: box.defaultButton())
+    op(None, _failing(StaleRecordError())).stale(lambda: reloaded.append(True)).run()
+    assert reloaded == [True]
+
+
+def test_failure_callback_may_take_over(qtbot, messages):
+    seen = []
+    op(None, _failing(ConflictError("x"))).failure(lambda e: seen.append(e) or True).run()
+    assert len(seen) == 1 and messages == []
+
+
+def test_background_runs_off_the_ui_thread_and_reports_back(qtbot):
+    import threading
+
+    ui = threading.get_ident()
+    threads, results = [], []
+
+    def work(state):
+        threads.append(threading.get_ident())
+        state.progress(1, 1, "feito")
+        return "pdf"
+
+    operation = op(None, work).background("Gerando", pass_state=True).success(results.append)
+    operation.run()
+    qtbot.waitUntil(lambda: results == ["pdf"], timeout=5000)
+    assert threads and threads[0] != ui
+
+
+def test_background_cancel_shows_nothing(qtbot, messages):
+    def work(state):
+        raise Cancelled()
+
+    operation = op(None, work).background(pass_state=True)
+    operation.run()
+    qtbot.waitUntil(lambda: operation.task.finished, timeout=5000)
+    assert messages == []
