@@ -140,6 +140,14 @@ def _require_date(value: object, name: str) -> date:
     return value
 
 
+def easter_sunday(year: int) -> date:
+    """Gregorian Easter Sunday of `year` (dateutil's algorithm): Carnival (47 days before) and Corpus Christi (60 days
+    after) move with it, and the office keeps them as pontos facultativos in its table of municipal dates."""
+    from dateutil.easter import EASTER_WESTERN, easter
+
+    return easter(year, EASTER_WESTERN)
+
+
 def deadline(start: date, days: int, calendar: BusinessCalendar) -> date:
     """The last day of a deadline of `days` days starting on `start` (SPEC §3; Art. 9, Art. 13 XVIII, Art. 16 §2).
 
