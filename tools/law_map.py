@@ -60,30 +60,23 @@ class Unit:
 
     @property
     def label(self) -> str:
-        text = f"Art. {self.art}" + ("º" if self.art < 10 else "")
-        if self.par == 0:
-            text += ", parágrafo único"
-        elif self.par is not None:
-            text += f", § {self.par}º"
-        if self.inc is not None:
-            text += f", {to_roman(self.inc)}"
-        if self.ali is not None:
-            text += f", {self.ali})"
-        return text
+        """As the law writes it: "Art. 8º, § 3º, IV", "Art. 24, parágrafo único", "Art. 24, I, d)"."""
+        return self._join(f"Art. {self.art}" + ("º" if self.art < 10 else ""), "parágrafo único", "§ {}º", "{})")
 
     @property
     def key(self) -> str:
-        """The plain form used in NOT_IMPLEMENTED and in the anchors: "Art. 8, §3, IV", "Art. 24, p.u."."""
-        text = f"Art. {self.art}"
-        if self.par == 0:
-            text += ", p.u."
-        elif self.par is not None:
-            text += f", §{self.par}"
+        """The plain form used in NOT_IMPLEMENTED and in the lists: "Art. 8, §3, IV", "Art. 24, p.u."."""
+        return self._join(f"Art. {self.art}", "p.u.", "§{}", "{}")
+
+    def _join(self, art: str, sole: str, par: str, ali: str) -> str:
+        parts = [art]
+        if self.par is not None:
+            parts.append(sole if self.par == 0 else par.format(self.par))
         if self.inc is not None:
-            text += f", {to_roman(self.inc)}"
+            parts.append(to_roman(self.inc))
         if self.ali is not None:
-            text += f", {self.ali}"
-        return text
+            parts.append(ali.format(self.ali))
+        return ", ".join(parts)
 
     def parent(self) -> Unit | None:
         if self.ali is not None:
