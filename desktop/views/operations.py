@@ -10,6 +10,7 @@
 - any other `DesktopError` → a message box with its Portuguese text; anything else → "Erro inesperado" (and the
   traceback on stderr, so a bug is never swallowed).
 - on success, `bus.data_changed` is emitted for each entity named in `.changes(...)`, then the success callback.
+- `.cancelled(fn)` is called instead when a background call stopped on "Cancelar".
 - `.background(title, label)` runs the call on a worker (desktop.tasks) with the delayed progress dialog and
   "Cancelar": use it whenever the call renders a PDF, imports a file or loops over many records. The call then
   receives the `TaskState` when `pass_state=True` (to report progress and to stop on cancel).
@@ -79,6 +80,7 @@ class Op:
         self._call = call
         self._success: Callable[[Any], None] | None = None
         self._failure: Callable[[BaseException], bool | None] | None = None
+        self._cancelled: Callable[[], None] | None = None
         self._fields: Any = None
         self._stale: Callable[[], None] | None = None
         self._stale_given = False
@@ -98,6 +100,11 @@ class Op:
     def failure(self, callback: Callable[[BaseException], bool | None]) -> "Op":
         """Called first on any failure; return True to say "handled" (nothing else is shown)."""
         self._failure = callback
+        return self
+
+    def cancelled(self, callback: Callable[[], None]) -> "Op":
+        """Called when a background call stopped because the user pressed "Cancelar" (nothing else is shown)."""
+        self._cancelled = callback
         return self
 
     def fields(self, target: Any) -> "Op":
@@ -170,6 +177,8 @@ class Op:
 
         self.error = error
         if isinstance(error, Cancelled):
+            if self._cancelled is not None:
+                self._cancelled()
             return
         if self._failure is not None and self._failure(error):
             return

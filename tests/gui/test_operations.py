@@ -110,3 +110,30 @@ def test_background_cancel_shows_nothing(qtbot, messages):
     operation.run()
     qtbot.waitUntil(lambda: operation.task.finished, timeout=5000)
     assert messages == []
+
+
+def test_cancelled_callback_runs_instead_of_any_message(qtbot, messages):
+    def work(state):
+        raise Cancelled()
+
+    seen, failed = [], []
+    operation = op(None, work).background(pass_state=True).failure(failed.append) \
+        .cancelled(lambda: seen.append("cancelado"))
+    operation.run()
+    qtbot.waitUntil(lambda: operation.task.finished, timeout=5000)
+    assert seen == ["cancelado"] and failed == [] and messages == []
+
+
+def test_stale_without_question_warns_then_reloads(qtbot, messages):
+    """A screen that shows the record itself: the user is told, and the current version is loaded at once."""
+    reloaded = []
+    assert op(None, _failing(StaleRecordError("Salvo antes por outra mesa."))) \
+        .stale(lambda: reloaded.append(True), ask=False).run() is False
+    assert reloaded == [True]
+    [(kind, title, text)] = messages
+    assert kind == "warning" and "alterado por outro usuário" in text and "Salvo antes" in text
+
+
+def test_stale_without_reload_is_a_plain_warning(qtbot, messages):
+    op(None, _failing(StaleRecordError("Salvo antes por outra mesa."))).run()
+    assert messages and "alterado por outro usuário" in messages[0][2]
