@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -121,16 +122,25 @@ class _CloseWatch(QObject):
     def __init__(self, task: "Task", screen, bridge: QObject):
         super().__init__(bridge)
         self._task = task
-        self._screen = screen
-        self._window = None
+        # weak: watching a screen must not keep it alive (when Python drops it, `destroyed` stops the job)
+        self._screen_ref = weakref.ref(screen)
+        self._window_ref = None
         screen.installEventFilter(self)
         self._watch(screen.window() if hasattr(screen, "window") else screen)
+
+    @property
+    def _screen(self):
+        return self._screen_ref()
+
+    @property
+    def _window(self):
+        return self._window_ref() if self._window_ref is not None else None
 
     def _watch(self, window) -> None:
         if window is self._window:
             return
         self._unwatch()
-        self._window = window
+        self._window_ref = weakref.ref(window)
         if window is not self._screen:
             window.installEventFilter(self)
         if _is_dialog(window):
@@ -138,7 +148,7 @@ class _CloseWatch(QObject):
 
     def _unwatch(self) -> None:
         window = self._window
-        self._window = None
+        self._window_ref = None
         if window is None or not _alive(window):
             return
         if window is not self._screen:
@@ -154,7 +164,7 @@ class _CloseWatch(QObject):
         if kind == QEvent.Type.Close and obj is self._window:
             QTimer.singleShot(0, self, self._check_closed)
         elif kind == QEvent.Type.ParentChange and obj is self._screen:
-            self._watch(self._screen.window())
+            self._watch(obj.window())
         return False
 
     @Slot()
@@ -168,8 +178,9 @@ class _CloseWatch(QObject):
         self._task._parent_gone()
 
     def release(self) -> None:
-        if _alive(self._screen):
-            self._screen.removeEventFilter(self)
+        screen = self._screen
+        if screen is not None and _alive(screen):
+            screen.removeEventFilter(self)
         self._unwatch()
 
 
@@ -255,7 +266,8 @@ class Task:
         if show_progress:
             self._timer = QTimer(self._bridge)
             self._timer.setSingleShot(True)
-            self._timer.timeout.connect(lambda: self._show_dialog(parent, title, label))
+            screen = weakref.ref(parent) if parent is not None else (lambda: None)
+            self._timer.timeout.connect(lambda: self._show_dialog(screen(), title, label, parent is not None))
             self._timer.start(PROGRESS_DELAY_MS)
         (pool or QThreadPool.globalInstance()).start(_Runnable(self))
         return self
@@ -281,8 +293,8 @@ class Task:
             dialog.deleteLater()
 
     # -- UI thread side -------------------------------------------------------------------------------------
-    def _show_dialog(self, parent, title: str | None, label: str) -> None:
-        if self.finished or self._orphaned or (parent is not None and not _alive(parent)):
+    def _show_dialog(self, parent, title: str | None, label: str, had_parent: bool = False) -> None:
+        if self.finished or self._orphaned or (had_parent and (parent is None or not _alive(parent))):
             return
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QProgressDialog
