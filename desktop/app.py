@@ -53,6 +53,94 @@ class _Probe:
         self._filters.append(watcher)
 
 
+# What Qt's xcb platform plugin (libqxcb.so, libQt6XcbQpa.so.6 of the PySide6 wheel) loads from the system, with
+# the Debian/Ubuntu package of each (issue 12 item 24). Without one of them Qt aborts with "Could not load the Qt
+# platform plugin "xcb"… no Qt platform plugin could be initialized", which names none of them.
+XCB_LIBRARIES = (
+    ("libxcb.so.1", "libxcb1"),
+    ("libX11.so.6", "libx11-6"),
+    ("libX11-xcb.so.1", "libx11-xcb1"),
+    ("libxcb-cursor.so.0", "libxcb-cursor0"),
+    ("libxcb-icccm.so.4", "libxcb-icccm4"),
+    ("libxcb-image.so.0", "libxcb-image0"),
+    ("libxcb-keysyms.so.1", "libxcb-keysyms1"),
+    ("libxcb-randr.so.0", "libxcb-randr0"),
+    ("libxcb-render.so.0", "libxcb-render0"),
+    ("libxcb-render-util.so.0", "libxcb-render-util0"),
+    ("libxcb-shape.so.0", "libxcb-shape0"),
+    ("libxcb-shm.so.0", "libxcb-shm0"),
+    ("libxcb-sync.so.1", "libxcb-sync1"),
+    ("libxcb-util.so.1", "libxcb-util1"),
+    ("libxcb-xfixes.so.0", "libxcb-xfixes0"),
+    ("libxcb-xkb.so.1", "libxcb-xkb1"),
+    ("libxkbcommon.so.0", "libxkbcommon0"),
+    ("libxkbcommon-x11.so.0", "libxkbcommon-x11-0"),
+    ("libGL.so.1", "libgl1"),
+    ("libEGL.so.1", "libegl1"),
+    ("libglib-2.0.so.0", "libglib2.0-0"),
+    ("libfontconfig.so.1", "libfontconfig1"),
+    ("libdbus-1.so.3", "libdbus-1-3"),
+)
+EXIT_MISSING_LIBRARIES = 2
+
+
+def _dlopen(name: str) -> bool:
+    """Whether the dynamic loader finds `name` (as Qt's plugin would: by its soname, through ld.so)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
+
+
+def uses_xcb(environ=None, platform: str | None = None) -> bool:
+    """Whether Qt is going to draw through X11 (xcb): on Linux, when QT_QPA_PLATFORM asks for it first, or when
+    it is unset outside a Wayland session (Qt's own default)."""
+    environ = os.environ if environ is None else environ
+    if not (platform or sys.platform).startswith("linux"):
+        return False
+    chosen = (environ.get("QT_QPA_PLATFORM") or "").split(";")[0].split(":")[0].strip().lower()
+    if chosen:
+        return chosen == "xcb"
+    return not (environ.get("WAYLAND_DISPLAY") and environ.get("XDG_SESSION_TYPE", "").lower() == "wayland")
+
+
+def missing_xcb_libraries(load=None) -> list[tuple[str, str]]:
+    """The (library, package) pairs of XCB_LIBRARIES the loader cannot find; `load(soname) -> bool` (the dynamic
+    loader by default)."""
+    load = load or _dlopen
+    return [(library, package) for library, package in XCB_LIBRARIES if not load(library)]
+
+
+def missing_libraries_message(missing) -> str:
+    """What to tell the user, in Portuguese: which libraries are missing and the apt-get line that installs
+    them (and the line that installs every library of the list, for a machine set up from scratch)."""
+    packages = sorted({package for _library, package in missing})
+    every = " ".join(sorted({package for _library, package in XCB_LIBRARIES}))
+    lines = ["Não foi possível abrir a janela do programa: faltam bibliotecas do sistema que o Qt usa para "
+             "desenhar na tela (plataforma xcb, X11):", ""]
+    lines += [f"  {library}  (pacote {package})" for library, package in missing]
+    lines += ["", "Instale-as (Debian/Ubuntu) com:", f"  sudo apt-get install -y {' '.join(packages)}", "",
+              "Ou todas as bibliotecas que a janela usa, de uma vez:",
+              f"  sudo apt-get install -y --no-install-recommends {every} fonts-dejavu-core", "",
+              "Os comandos de terminal (python -m desktop migrate, backup, demo…) funcionam sem elas."]
+    return "\n".join(lines)
+
+
+def check_display_libraries(environ=None, platform: str | None = None, load=None, out=None) -> int:
+    """Before the QApplication exists: 0 when the window can be drawn; otherwise print which libraries are
+    missing (stderr) and return EXIT_MISSING_LIBRARIES, instead of letting Qt abort without a useful word."""
+    if not uses_xcb(environ, platform):
+        return 0
+    missing = missing_xcb_libraries(load)
+    if not missing:
+        return 0
+    print(missing_libraries_message(missing), file=out or sys.stderr, flush=True)
+    return EXIT_MISSING_LIBRARIES
+
+
 def _safe_url(url: str) -> str:
     """The URL without its password, to show in a message."""
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url or "")
@@ -297,6 +385,11 @@ def _install_excepthook() -> None:
 def run_gui(db_url: str | None = None) -> int:
     probe = _Probe()
     probe.mark("run_gui")
+    widgets = sys.modules.get("PySide6.QtWidgets")  # checked before Qt is imported: it needs libGL too
+    if widgets is None or widgets.QApplication.instance() is None:
+        missing = check_display_libraries()
+        if missing:
+            return missing
     app = create_application()
     from desktop.signals import guard_singleton_refcounts
 

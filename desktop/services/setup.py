@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -130,8 +131,7 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
             problems.append(Problem("brasao_png", "O brasão deve ser uma imagem PNG."))
         elif len(draft.brasao_png) > MAX_BRASAO_BYTES:
             problems.append(Problem("brasao_png", "A imagem do brasão deve ter no máximo 2 MB."))
-    if draft.pix_key is not None and len(draft.pix_key.strip()) > MAX_PIX_KEY:
-        problems.append(Problem("pix_key", f"A chave PIX tem no máximo {MAX_PIX_KEY} caracteres."))
+    problems += pix_key_problems(draft.pix_key)  # BR Code: CPF/CNPJ digits, +55 phone, e-mail, random key
     if draft.cnpj:
         from desktop.domain import validate_cnpj
 
@@ -213,7 +213,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft):
         settings = MunicipalitySettings(
             id=1, name=municipality.name.strip(), uf=municipality.uf.strip().upper(),
             secretariat=municipality.secretariat.strip(), ouvidoria_phone=municipality.ouvidoria_phone.strip(),
-            brasao_png=municipality.brasao_png, pix_key=(municipality.pix_key or "").strip() or None,
+            brasao_png=municipality.brasao_png, pix_key=normalize_pix_key(municipality.pix_key) or None,
             cnpj=_clean_cnpj(municipality.cnpj), address=(municipality.address or "").strip() or None,
             febraban_agreement=(municipality.febraban_agreement or "").strip() or None,
             signing_private_key=private, signing_public_key=public,
@@ -299,7 +299,7 @@ def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: i
         row.ouvidoria_phone = draft.ouvidoria_phone.strip()
         if draft.brasao_png is not None:
             row.brasao_png = draft.brasao_png
-        row.pix_key = (draft.pix_key or "").strip() or None
+        row.pix_key = normalize_pix_key(draft.pix_key) or None
         row.cnpj = _clean_cnpj(draft.cnpj)
         row.address = (draft.address or "").strip() or None
         row.febraban_agreement = (draft.febraban_agreement or "").strip() or None

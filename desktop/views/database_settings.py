@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit,
                                QMessageBox, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
+from desktop.views.operations import op
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 
 PG_EXAMPLE = "postgresql+psycopg://usuario:senha@servidor:5432/transporte"
@@ -150,38 +151,44 @@ class DatabaseSettingsWidget(QWidget):
         self.result.setStyleSheet("color: #2e7d32;" if ok else ERROR_LABEL_STYLE)
 
     def test_connection(self) -> None:
-        from desktop.tasks import Task
-
         problem = self.validate()
         if problem:
             self._result(problem, ok=False)
             return
         self.test_button.setEnabled(False)
         self._result("Testando a conexão…", ok=True)
-        self.task = (Task(check_connection, self.chosen_url())
-                     .success(self._tested).failure(self._test_failed)
-                     .run_in_background(self, title="Testar conexão", label="Conectando ao servidor…"))
+        url = self.chosen_url()
+        operation = op(self, lambda state: check_connection(state, url)) \
+            .background("Testar conexão", "Conectando ao servidor…", pass_state=True) \
+            .success(self._tested).failure(self._test_failed).cancelled(self._test_cancelled)
+        operation.run()
+        self.task = operation.task
+
+    def _test_cancelled(self) -> None:
+        self.test_button.setEnabled(True)
+        self._result("Teste de conexão cancelado.", ok=False)
 
     def _tested(self, message: str) -> None:
         self.test_button.setEnabled(True)
         self._result(message, ok=True)
 
-    def _test_failed(self, error: BaseException) -> None:
+    def _test_failed(self, error: BaseException) -> bool:
         self.test_button.setEnabled(True)
         self._result(f"Falha na conexão: {error_text(error)}", ok=False)
+        return True  # said in the screen, under the URL
 
     def save(self) -> bool:
         problem = self.validate()
         if problem:
             self._result(problem, ok=False)
             return False
-        try:
-            save_url(self.chosen_url())
-        except Exception as error:  # noqa: BLE001
-            self._result(f"Não foi possível salvar a configuração: {error_text(error)}", ok=False)
-            return False
-        self._result(f"Configuração salva. {RESTART_NOTE}", ok=True)
-        return True
+        url = self.chosen_url()
+        return op(self, lambda: save_url(url)).failure(self._save_failed).success(
+            lambda _saved: self._result(f"Configuração salva. {RESTART_NOTE}", ok=True)).run()
+
+    def _save_failed(self, error: BaseException) -> bool:
+        self._result(f"Não foi possível salvar a configuração: {error_text(error)}", ok=False)
+        return True  # said in the screen
 
 
 class DatabaseSettingsDialog(QDialog):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout)
 
+from desktop.views.operations import op
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 
 
@@ -69,9 +70,7 @@ class LoginDialog(QDialog):
         self.password_edit.setFocus()
 
     def try_login(self) -> bool:
-        from desktop.errors import AccountLocked, AuthenticationError
         from desktop.services import auth
-        from desktop.views.formatting import format_datetime
 
         if self.db is None:
             self._say("Aguarde: o banco de dados ainda está sendo aberto.")
@@ -80,27 +79,34 @@ class LoginDialog(QDialog):
         if not username or not self.password_edit.text():
             self._say("Informe o usuário e a senha.")
             return False
-        try:
-            self.actor = auth.login(self.db, username, self.password_edit.text())
-        except AccountLocked as error:
-            text = str(error)
-            if error.until is not None and format_datetime(error.until)[-5:] not in text:
-                text += f" Bloqueada até {format_datetime(error.until)}."
-            self._say(text)
+        password = self.password_edit.text()
+        logged_in = op(self, lambda: auth.login(self.db, username, password)).failure(self._refused)
+        if not logged_in.run():
             return False
-        except AuthenticationError as error:
-            self._say(str(error))
-            self.password_edit.selectAll()
-            self.password_edit.setFocus()
-            return False
-        except Exception as error:  # noqa: BLE001 — e.g. the database server went away
-            self._say(error_text(error))
-            return False
+        self.actor = logged_in.result
         if not self._provisional_password_changed(username):
             self.actor = None
             return False
         self.message.setVisible(False)
         self.accept()
+        return True
+
+    def _refused(self, error: BaseException) -> bool:
+        """Every refusal is said in the window itself, under the fields (no message box to dismiss)."""
+        from desktop.errors import AccountLocked, AuthenticationError
+        from desktop.views.formatting import format_datetime
+
+        if isinstance(error, AccountLocked):
+            text = str(error)
+            if error.until is not None and format_datetime(error.until)[-5:] not in text:
+                text += f" Bloqueada até {format_datetime(error.until)}."
+            self._say(text)
+        elif isinstance(error, AuthenticationError):
+            self._say(str(error))
+            self.password_edit.selectAll()
+            self.password_edit.setFocus()
+        else:  # e.g. the database server went away
+            self._say(error_text(error))
         return True
 
     def _provisional_password_changed(self, username: str) -> bool:

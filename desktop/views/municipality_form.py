@@ -1,18 +1,39 @@
-"""The municipality's data as a form: used by the setup wizard (page 2) and by Administração → Município."""
+"""The municipality's data as a form: used by the setup wizard (page 2) and by Administração → Município.
+
+Both ask the two codes the payment guides need (issue 12 items 14 and 15): the FEBRABAN code of the municipality
+(without it no DAM can be issued, and the form says so while it is empty) and the PIX key, shown as the BR Code
+will carry it (CPF/CNPJ digits only, phone +55…, e-mail in lower case) or with what is wrong with it.
+"""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from desktop.domain.pix import normalize_pix_key, pix_key_kind, pix_key_problems
 from desktop.views.widgets import BrasaoChooser, FieldErrors, PhoneEdit, error_label
 
 UFS = ("AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB", "PE", "PI",
        "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO")
 DEFAULT_NAME = "Chapada dos Guimarães"
 DEFAULT_UF = "MT"
+FEBRABAN_NOTE = ("Código de 4 dígitos que a FEBRABAN atribui à Prefeitura como órgão arrecadador; o banco "
+                 "conveniado informa. Vai no código de barras das guias de pagamento (DAM) de taxas e multas.")
+FEBRABAN_MISSING = ("Sem o código FEBRABAN as guias de pagamento (DAM) não podem ser emitidas: informe-o "
+                    "agora ou depois, em Administração → Município.")
+PIX_NOTE = "Opcional: com ela, as guias trazem o QR Code do PIX."
+HINT_STYLE = "color: #555;"
+WARNING_STYLE = "color: #8a5300;"
+
+
+def _hint(parent, text: str = "", style: str = HINT_STYLE) -> QLabel:
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setStyleSheet(style)
+    return label
 
 
 class MunicipalityForm(QWidget):
-    """Name, UF, secretariat, Ouvidoria phone (Art. 14: printed on the sticker), brasão, PIX key (optional)."""
+    """Name, UF, secretariat, Ouvidoria phone (Art. 14: printed on the sticker), brasão, the FEBRABAN code and
+    the PIX key of the payment guides; `extended` adds the CNPJ and the address (Administração)."""
 
     def __init__(self, parent=None, extended: bool = False):
         super().__init__(parent)
@@ -34,6 +55,9 @@ class MunicipalityForm(QWidget):
         self.febraban_edit = QLineEdit(self)
         self.febraban_edit.setInputMask("9999;_")
         self.febraban_edit.setMaximumWidth(90)
+        self.febraban_note = _hint(self, FEBRABAN_NOTE)
+        self.febraban_missing = _hint(self, FEBRABAN_MISSING, WARNING_STYLE)
+        self.pix_hint = _hint(self, PIX_NOTE)
 
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
@@ -45,13 +69,14 @@ class MunicipalityForm(QWidget):
             ("secretariat", "Secretaria responsável:", self.secretariat_edit),
             ("ouvidoria_phone", "Telefone da Ouvidoria:", self.phone_edit),
             ("brasao_png", "Brasão:", self.brasao),
-            ("pix_key", "Chave PIX da Prefeitura:", self.pix_edit),
         ]
         if extended:
             rows += [("cnpj", "CNPJ da Prefeitura:", self.cnpj_edit),
-                     ("address", "Endereço:", self.address_edit),
-                     ("febraban_agreement", "Código FEBRABAN do órgão:", self.febraban_edit)]
-        for widget in (self.cnpj_edit, self.address_edit, self.febraban_edit):
+                     ("address", "Endereço:", self.address_edit)]
+        rows += [("febraban_agreement", "Código FEBRABAN do órgão:", self.febraban_edit),
+                 ("pix_key", "Chave PIX da Prefeitura:", self.pix_edit)]
+        notes = {"febraban_agreement": (self.febraban_note, self.febraban_missing), "pix_key": (self.pix_hint,)}
+        for widget in (self.cnpj_edit, self.address_edit):
             widget.setVisible(extended)
         # services.setup.update_municipality keeps the current brasão when none is sent: it can be replaced,
         # not removed, once the municipality is configured.
@@ -62,8 +87,14 @@ class MunicipalityForm(QWidget):
             box.setSpacing(2)
             box.addWidget(widget)
             box.addWidget(message)
+            for note in notes.get(field, ()):
+                box.addWidget(note)
             form.addRow(label, box)
             self.errors.add(field, widget, message)
+        self.febraban_edit.textChanged.connect(self._febraban_changed)
+        self.pix_edit.textChanged.connect(self._pix_changed)
+        self._febraban_changed()
+        self._pix_changed()
         hint = QLabel("O telefone da Ouvidoria é impresso no selo do veículo (Art. 14).", self)
         hint.setWordWrap(True)
         hint.setStyleSheet("color: #555;")
@@ -84,12 +115,33 @@ class MunicipalityForm(QWidget):
             "ouvidoria_phone": self.phone_edit.phone(),
             "brasao_png": self.brasao.png(),
             "pix_key": pix or None,
+            "febraban_agreement": self.febraban_edit.text().strip() or None,
         }
         if self.extended:
             values["cnpj"] = self.cnpj_edit.text().strip() or None
             values["address"] = self.address_edit.text().strip() or None
-            values["febraban_agreement"] = self.febraban_edit.text().strip() or None
         return values
+
+    def febraban_missing_shown(self) -> bool:
+        return not self.febraban_missing.isHidden()
+
+    def _febraban_changed(self) -> None:
+        self.febraban_missing.setHidden(bool(self.febraban_edit.text().strip()))
+
+    def _pix_changed(self) -> None:
+        """Say, as the user types, how the key goes into the BR Code, or what is wrong with it."""
+        typed = self.pix_edit.text()
+        kind = pix_key_kind(typed)
+        problems = pix_key_problems(typed)
+        if not typed.strip():
+            self.pix_hint.setText(PIX_NOTE)
+            self.pix_hint.setStyleSheet(HINT_STYLE)
+        elif problems:
+            self.pix_hint.setText(problems[0].message)
+            self.pix_hint.setStyleSheet(WARNING_STYLE)
+        else:
+            self.pix_hint.setText(f"No QR Code do PIX: {normalize_pix_key(typed)} ({kind.label}).")
+            self.pix_hint.setStyleSheet(HINT_STYLE)
 
     def set_values(self, info) -> None:
         """Fill from a MunicipalityInfo (any object with the same attribute names)."""

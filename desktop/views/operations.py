@@ -5,10 +5,12 @@
 
 - `ValidationError` → its problems next to their fields (`.fields(FieldErrors)`, or a callable taking the
   problems); without fields, one message box listing them.
-- `StaleRecordError` → "another desk saved first", with "Recarregar" when `.stale(reload)` was given.
+- `StaleRecordError` → "another desk saved first", with "Recarregar" when `.stale(reload)` was given;
+  `.stale(reload, ask=False)` says so and reloads at once (a screen that shows the record itself).
 - any other `DesktopError` → a message box with its Portuguese text; anything else → "Erro inesperado" (and the
   traceback on stderr, so a bug is never swallowed).
 - on success, `bus.data_changed` is emitted for each entity named in `.changes(...)`, then the success callback.
+- `.cancelled(fn)` is called instead when a background call stopped on "Cancelar".
 - `.background(title, label)` runs the call on a worker (desktop.tasks) with the delayed progress dialog and
   "Cancelar": use it whenever the call renders a PDF, imports a file or loops over many records. The call then
   receives the `TaskState` when `pass_state=True` (to report progress and to stop on cancel).
@@ -43,18 +45,28 @@ def problems_text(problems: Iterable) -> str:
     return "\n".join(f"• {problem}" for problem in problems)
 
 
+def reload_after_stale(parent: QWidget | None, error: BaseException, reload: Callable[[], None]) -> None:
+    """Optimistic locking, when the screen shows the record itself: say another desk saved first, then show
+    the current version (the user checks it and redoes the change)."""
+    QMessageBox.warning(parent, STALE_TITLE, f"{error}\n\nO registro foi alterado por outro usuário; a versão "
+                                             "atual foi carregada: confira e refaça a alteração.")
+    reload()
+
+
 def offer_reload(parent: QWidget | None, error: BaseException, reload: Callable[[], None] | None) -> bool:
     """Optimistic locking (SPEC §4): tell the user another desk saved first and offer "Recarregar".
-    Calls `reload` and returns True when the user chose it."""
+    Calls `reload` and returns True when the user chose it. Without `reload`, only the warning."""
+    if reload is None:
+        QMessageBox.warning(parent, STALE_TITLE, f"{error}\n\nO registro foi alterado por outro usuário.")
+        return False
     box = QMessageBox(QMessageBox.Icon.Warning, STALE_TITLE,
                       f"{error}\n\nO registro foi alterado por outro usuário. Recarregue para ver a versão atual.",
                       QMessageBox.StandardButton.NoButton, parent)
-    reload_button = box.addButton("Recarregar", QMessageBox.ButtonRole.AcceptRole) if reload else None
+    reload_button = box.addButton("Recarregar", QMessageBox.ButtonRole.AcceptRole)
     box.addButton("Fechar", QMessageBox.ButtonRole.RejectRole)
-    if reload_button is not None:
-        box.setDefaultButton(reload_button)
+    box.setDefaultButton(reload_button)
     box.exec()
-    if reload_button is not None and box.clickedButton() is reload_button:
+    if box.clickedButton() is reload_button:
         reload()
         return True
     return False
@@ -68,9 +80,11 @@ class Op:
         self._call = call
         self._success: Callable[[Any], None] | None = None
         self._failure: Callable[[BaseException], bool | None] | None = None
+        self._cancelled: Callable[[], None] | None = None
         self._fields: Any = None
         self._stale: Callable[[], None] | None = None
         self._stale_given = False
+        self._stale_ask = True
         self._changes: tuple[str, ...] = ()
         self._background: dict | None = None
         self._title = FAILURE_TITLE
@@ -88,14 +102,21 @@ class Op:
         self._failure = callback
         return self
 
+    def cancelled(self, callback: Callable[[], None]) -> "Op":
+        """Called when a background call stopped because the user pressed "Cancelar" (nothing else is shown)."""
+        self._cancelled = callback
+        return self
+
     def fields(self, target: Any) -> "Op":
         """Where a ValidationError's problems go: a FieldErrors (its `show(problems)`), or a callable."""
         self._fields = target
         return self
 
-    def stale(self, reload: Callable[[], None] | None) -> "Op":
+    def stale(self, reload: Callable[[], None] | None, ask: bool = True) -> "Op":
+        """On StaleRecordError: offer "Recarregar" (ask=True) or reload after the warning (ask=False)."""
         self._stale = reload
         self._stale_given = True
+        self._stale_ask = ask
         return self
 
     def changes(self, *entities: str) -> "Op":
@@ -156,6 +177,8 @@ class Op:
 
         self.error = error
         if isinstance(error, Cancelled):
+            if self._cancelled is not None:
+                self._cancelled()
             return
         if self._failure is not None and self._failure(error):
             return
@@ -167,7 +190,10 @@ class Op:
                 QMessageBox.warning(self._parent, self._title, problems_text(error.problems) or str(error))
             return
         if isinstance(error, StaleRecordError):
-            offer_reload(self._parent, error, self._stale)
+            if self._stale is not None and not self._stale_ask:
+                reload_after_stale(self._parent, error, self._stale)
+            else:
+                offer_reload(self._parent, error, self._stale)
             return
         if not isinstance(error, DesktopError):
             text = getattr(error, "__traceback_text__", None) or "".join(

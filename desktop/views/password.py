@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
 from desktop.domain.problems import Problem
-from desktop.views.widgets import FieldErrors, error_label, show_error
+from desktop.views.operations import op
+from desktop.views.widgets import FieldErrors, error_label
 
 
 class ChangePasswordDialog(QDialog):
@@ -54,19 +55,11 @@ class ChangePasswordDialog(QDialog):
         (self.new_edit if current_password else self.old_edit).setFocus()
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, ValidationError
         from desktop.services import auth
 
         if self.new_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("new_password_confirm", "A confirmação não é igual à nova senha.")])
             return False
-        try:
-            auth.change_own_password(self.db, self.actor, self.old_edit.text(), self.new_edit.text())
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
-        self.accept()
-        return True
+        old, new = self.old_edit.text(), self.new_edit.text()
+        return op(self, lambda: auth.change_own_password(self.db, self.actor, old, new)).fields(self.errors) \
+            .changes("users").success(lambda _done: self.accept()).run()

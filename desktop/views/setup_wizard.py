@@ -11,13 +11,15 @@ from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessa
                                QWizardPage)
 
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
-from desktop.views.municipality_form import DEFAULT_NAME, MunicipalityForm
+from desktop.views.municipality_form import DEFAULT_NAME, FEBRABAN_MISSING, WARNING_STYLE, MunicipalityForm
+from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
 
 DEMO_DRIVERS = 300
 DEMO_SEED = 2103  # Lei nº 2.103/2025: any fixed number makes the demo reproducible
 
 PAGE_WELCOME, PAGE_MUNICIPALITY, PAGE_UPFM, PAGE_ADMIN, PAGE_DEMO = range(5)
+GUIDE_FIELDS = ("febraban_agreement", "pix_key")  # what the payment guides (DAM) need from the municipality
 
 
 
@@ -44,8 +46,9 @@ class WelcomePage(QWizardPage):
         self.setSubTitle("Configuração inicial do sistema de transporte por aplicativo (Lei nº 2.103/2025).")
         layout = QVBoxLayout(self)
         layout.addWidget(_note(
-            "Este assistente prepara o programa para o primeiro uso: os dados do município, o valor da UPFM do "
-            "ano, o primeiro administrador e, se desejar, dados de demonstração.<br><br>"
+            "Este assistente prepara o programa para o primeiro uso: os dados do município (com o código "
+            "FEBRABAN e a chave PIX das guias de pagamento), o valor da UPFM do ano, o primeiro administrador e, "
+            "se desejar, dados de demonstração.<br><br>"
             "Nada é gravado até você clicar em <b>Concluir</b>.", self))
         layout.addSpacing(12)
         layout.addWidget(_note("<b>Onde os dados serão guardados:</b>", self))
@@ -74,6 +77,18 @@ class MunicipalityPage(QWizardPage):
         self.registerField("secretariat*", self.form.secretariat_edit)
         self.registerField("ouvidoria_phone*", self.form.phone_edit)
         self.registerField("pix_key", self.form.pix_edit)
+        self.registerField("febraban_agreement", self.form.febraban_edit)
+
+    def validatePage(self) -> bool:
+        """The two codes of the payment guides are checked before going on (issue 12 items 14 and 15), by the
+        service's own rules; the other fields are checked by the service on Finish, as before."""
+        from desktop.services.setup import MunicipalityDraft, municipality_problems
+
+        draft = MunicipalityDraft(**self.form.values())
+        problems = [problem for problem in municipality_problems(draft, initial=False)
+                    if problem.field in GUIDE_FIELDS]
+        self.form.errors.show(problems)
+        return not problems
 
 
 class UpfmPage(QWizardPage):
@@ -178,8 +193,17 @@ class DemoPage(QWizardPage):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        self.febraban_missing = QLabel(FEBRABAN_MISSING, self)
+        self.febraban_missing.setWordWrap(True)
+        self.febraban_missing.setStyleSheet(WARNING_STYLE)
+        self.febraban_missing.setVisible(False)
+        layout.addWidget(self.febraban_missing)
         layout.addStretch(1)
         self.registerField("load_demo", self.demo_check)
+
+    def initializePage(self) -> None:  # noqa: N802 — Qt name
+        """The last page before Finish says again that the guides cannot be issued without the code."""
+        self.febraban_missing.setVisible(not (self.field("febraban_agreement") or "").strip())
 
 
 class SetupWizard(QWizard):
@@ -214,7 +238,8 @@ class SetupWizard(QWizard):
         self.municipality_page.form.name_edit.setText(DEFAULT_NAME)
         # Where each field of the drafts lives, to send a ValidationError back to its page.
         self._field_pages = {field: (PAGE_MUNICIPALITY, self.municipality_page.form.errors)
-                             for field in ("name", "uf", "secretariat", "ouvidoria_phone", "brasao_png", "pix_key")}
+                             for field in ("name", "uf", "secretariat", "ouvidoria_phone", "brasao_png",
+                                           *GUIDE_FIELDS)}
         self._field_pages["upfm_value"] = (PAGE_UPFM, self.upfm_page.errors)
         self._field_pages["upfm_year"] = (PAGE_UPFM, self.upfm_page.errors)
         for field in ("username", "full_name", "password"):
@@ -237,21 +262,15 @@ class SetupWizard(QWizard):
         if self._busy:
             return
         if self.actor is None:
-            from desktop.errors import ValidationError
             from desktop.services import setup
 
             municipality, admin = self.drafts()
-            try:
-                self.actor = setup.initialize(self.db, municipality, admin)
-            except ValidationError as error:
-                self.show_problems(error.problems)
+            # a database failure is shown and the wizard stays open; problems go back to their page
+            initialized = op(self, lambda: setup.initialize(self.db, municipality, admin)) \
+                .fields(self.show_problems).titled("Não foi possível concluir a configuração").changes("setup")
+            if not initialized.run():
                 return
-            except Exception as error:  # noqa: BLE001 — a database failure is shown, the wizard stays open
-                QMessageBox.warning(self, "Não foi possível concluir a configuração", error_text(error))
-                return
-            from desktop.signals import bus
-
-            bus.data_changed.emit("setup")
+            self.actor = initialized.result
         if self.field("load_demo"):
             self._load_demo()
         else:

@@ -210,6 +210,46 @@ def test_municipality_screen_saves_and_refuses_a_stale_save(qtbot, db, admin, me
     assert "recarregados" in muni.status.text()
 
 
+def test_issue12_item14_municipality_pix_key_is_stored_as_the_br_code_carries_it(qtbot, db, admin, messages):
+    """Issue 12 item 14: "03.507.548/0001-10" goes into the PIX payload as 03507548000110; a key that is no key
+    is refused next to its field."""
+    from desktop.services import setup
+
+    muni = screen(qtbot, db, admin, "Município")
+    muni.form.pix_edit.setText("nome da prefeitura")
+    assert "não reconhecida" in muni.form.pix_hint.text()
+    assert not muni.save()
+    assert muni.form.errors.is_invalid("pix_key")
+    assert "Chave PIX não reconhecida" in muni.form.errors.message("pix_key")
+    muni.form.pix_edit.setText("03.507.548/0001-11")
+    assert not muni.save()
+    assert "dígitos verificadores" in muni.form.errors.message("pix_key")
+    muni.form.pix_edit.setText("03.507.548/0001-10")
+    assert "03507548000110 (CNPJ)" in muni.form.pix_hint.text()
+    assert muni.save(), messages
+    assert setup.get_municipality(db).pix_key == "03507548000110"
+    assert muni.form.pix_edit.text() == "03507548000110"
+    muni.form.pix_edit.setText("+55 (65) 99999-1234")
+    assert muni.save()
+    assert setup.get_municipality(db).pix_key == "+5565999991234"
+
+
+def test_issue12_item15_municipality_screen_says_plainly_when_the_febraban_code_is_missing(qtbot, db, admin):
+    from desktop.services import setup
+
+    muni = screen(qtbot, db, admin, "Município")
+    assert setup.get_municipality(db).febraban_agreement is None
+    assert muni.form.febraban_missing_shown()
+    assert "não podem ser emitidas" in muni.form.febraban_missing.text()
+    muni.form.febraban_edit.setText("12")
+    assert not muni.save()
+    assert muni.form.errors.is_invalid("febraban_agreement")
+    muni.form.febraban_edit.setText("0421")
+    assert not muni.form.febraban_missing_shown()
+    assert muni.save()
+    assert setup.get_municipality(db).febraban_agreement == "0421"
+
+
 # -- Banco de dados ---------------------------------------------------------------------------------------------
 def test_database_settings_save_postgresql_url_for_the_next_start(qtbot, db, admin):
     from desktop.db import resolve_url

@@ -129,3 +129,84 @@ def test_new_database_goes_through_the_setup_wizard_then_the_login(qtbot, monkey
     assert startup.window is not None and startup.window.user_label.text() == "Usuário: Maria Silva (maria.silva)"
     qtbot.addWidget(startup.window)
     startup.db.dispose()
+
+
+# -- issue 12 item 24: the libraries of a real window on Linux --------------------------------------------------
+def _loader(missing):
+    return lambda soname: soname not in missing
+
+
+def test_issue12_item24_missing_xcb_libraries_are_named_with_their_packages():
+    from desktop.app import missing_libraries_message, missing_xcb_libraries
+
+    missing = missing_xcb_libraries(_loader({"libxcb-icccm.so.4", "libxcb-keysyms.so.1"}))
+    assert missing == [("libxcb-icccm.so.4", "libxcb-icccm4"), ("libxcb-keysyms.so.1", "libxcb-keysyms1")]
+    text = missing_libraries_message(missing)
+    assert "faltam bibliotecas do sistema" in text
+    assert "libxcb-icccm.so.4  (pacote libxcb-icccm4)" in text
+    assert "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1\n" in text
+    assert "libxcb-cursor0" in text  # the line that installs every library of a real window
+    assert missing_xcb_libraries(_loader(set())) == []
+
+
+def test_issue12_item24_every_library_the_xcb_plugin_needs_is_in_the_list():
+    """The list follows the PySide6 wheel: every system library libqxcb.so needs (readelf NEEDED) is checked."""
+    import shutil
+
+    import PySide6
+
+    from desktop.app import XCB_LIBRARIES
+
+    plugin = Path(PySide6.__file__).parent / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    qpa = Path(PySide6.__file__).parent / "Qt" / "lib" / "libQt6XcbQpa.so.6"
+    if not (plugin.exists() and qpa.exists() and shutil.which("readelf")):
+        import pytest
+
+        pytest.skip("no Linux xcb plugin or no readelf here")
+    needed = set()
+    for path in (plugin, qpa):
+        out = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True).stdout
+        needed |= {line.split("[")[1].rstrip("]") for line in out.splitlines() if "(NEEDED)" in line}
+    system = {name for name in needed if not name.startswith(("libQt6", "libc.", "libm.", "libstdc++", "libgcc_s",
+                                                              "libgthread"))}
+    assert system <= {library for library, _package in XCB_LIBRARIES}
+
+
+def test_issue12_item24_the_check_runs_only_where_qt_draws_through_xcb():
+    from desktop.app import EXIT_MISSING_LIBRARIES, check_display_libraries, uses_xcb
+
+    assert uses_xcb({}, "linux")
+    assert uses_xcb({"QT_QPA_PLATFORM": "xcb"}, "linux")
+    assert uses_xcb({"QT_QPA_PLATFORM": "xcb:no-grab"}, "linux")
+    assert not uses_xcb({"QT_QPA_PLATFORM": "offscreen"}, "linux")
+    assert not uses_xcb({"QT_QPA_PLATFORM": "wayland;xcb"}, "linux")
+    assert not uses_xcb({"WAYLAND_DISPLAY": "wayland-0", "XDG_SESSION_TYPE": "wayland"}, "linux")
+    assert not uses_xcb({}, "win32")
+    import io
+
+    out = io.StringIO()
+    missing = _loader({"libxcb-keysyms.so.1"})
+    assert check_display_libraries({"QT_QPA_PLATFORM": "offscreen"}, "linux", missing, out) == 0
+    assert check_display_libraries({}, "win32", missing, out) == 0
+    assert out.getvalue() == ""
+    assert check_display_libraries({}, "linux", missing, out) == EXIT_MISSING_LIBRARIES == 2
+    assert "libxcb-keysyms1" in out.getvalue()
+    assert check_display_libraries({}, "linux", _loader(set()), out) == 0
+
+
+def test_issue12_item24_the_program_exits_2_with_the_message_instead_of_aborting(tmp_path):
+    """The real command, on the xcb platform, with the loader told that two libraries are missing (a
+    sitecustomize replaces desktop.app._dlopen in the child process): exit code 2 and the Portuguese text."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import desktop.app as app\n"
+        "app._dlopen = lambda name: name not in {'libxcb-icccm.so.4', 'libxcb-keysyms.so.1'}\n",
+        encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    env.pop("WAYLAND_DISPLAY", None)
+    result = subprocess.run([sys.executable, "-m", "desktop", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "faltam bibliotecas do sistema" in result.stderr
+    assert "sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1" in result.stderr
+    assert "Could not load the Qt platform plugin" not in result.stderr
+    assert not (tmp_path / "x.sqlite3").exists(), "nothing was opened"

@@ -110,3 +110,59 @@ def test_background_cancel_shows_nothing(qtbot, messages):
     operation.run()
     qtbot.waitUntil(lambda: operation.task.finished, timeout=5000)
     assert messages == []
+
+
+def test_cancelled_callback_runs_instead_of_any_message(qtbot, messages):
+    def work(state):
+        raise Cancelled()
+
+    seen, failed = [], []
+    operation = op(None, work).background(pass_state=True).failure(failed.append) \
+        .cancelled(lambda: seen.append("cancelado"))
+    operation.run()
+    qtbot.waitUntil(lambda: operation.task.finished, timeout=5000)
+    assert seen == ["cancelado"] and failed == [] and messages == []
+
+
+def test_stale_without_question_warns_then_reloads(qtbot, messages):
+    """A screen that shows the record itself: the user is told, and the current version is loaded at once."""
+    reloaded = []
+    assert op(None, _failing(StaleRecordError("Salvo antes por outra mesa."))) \
+        .stale(lambda: reloaded.append(True), ask=False).run() is False
+    assert reloaded == [True]
+    [(kind, title, text)] = messages
+    assert kind == "warning" and "alterado por outro usuário" in text and "Salvo antes" in text
+
+
+def test_stale_without_reload_is_a_plain_warning(qtbot, messages):
+    op(None, _failing(StaleRecordError("Salvo antes por outra mesa."))).run()
+    assert messages and "alterado por outro usuário" in messages[0][2]
+
+
+def test_background_call_of_a_dialog_closed_mid_job_is_cancelled_silently_issue12_item16(qtbot, messages, capfd):
+    import time
+
+    from PySide6.QtWidgets import QDialog
+
+    dialog = QDialog()
+    dialog.show()
+    seen = []
+
+    def work(state):
+        for i in range(400):
+            state.check()
+            state.progress(i, 400, "Gerando…")
+            time.sleep(0.005)
+        return "pdf"
+
+    operation = op(dialog, work).background("Gerando", pass_state=True).success(seen.append) \
+        .failure(seen.append).cancelled(lambda: seen.append("cancelado"))
+    operation.run()
+    qtbot.waitUntil(lambda: operation.task.state.done >= 2, timeout=5000)
+    capfd.readouterr()
+    dialog.reject()
+    qtbot.waitUntil(lambda: operation.task.finished, timeout=10000)
+    assert operation.task.state.cancelled
+    assert seen == [] and messages == []
+    assert capfd.readouterr().err == ""
+    dialog.deleteLater()

@@ -153,3 +153,70 @@ def test_demo_data_is_loaded_in_the_background_after_finish(qtbot, db, tmp_path,
     kind, title, text = messages[-1]
     assert title == "Dados de demonstração" and "condutores" in text
     assert setup.get_municipality(db).name == "Chapada dos Guimarães"
+
+
+def test_issue12_item15_the_wizard_asks_the_febraban_code_and_the_pix_key_on_first_run(qtbot, db, tmp_path):
+    """Issue 12 items 14 and 15: the first guide needs the FEBRABAN code; the wizard asks it with the PIX key,
+    explains what it is, and stores the PIX key as the BR Code carries it."""
+    from desktop.services import setup
+
+    wizard = SetupWizard(db, today=date(2026, 11, 29))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    next_page(qtbot, wizard)
+    form = wizard.municipality_page.form
+    assert form.febraban_edit.isVisible() and form.pix_edit.isVisible()
+    assert "FEBRABAN" in form.febraban_note.text() and "código de barras" in form.febraban_note.text()
+    assert form.febraban_missing.isVisible(), "says plainly that guides cannot be issued without it"
+    qtbot.keyClicks(form.febraban_edit, "0421")
+    assert not form.febraban_missing.isVisible()
+    wizard.back()
+    fill(qtbot, wizard, tmp_path)  # ends on the administrator's page
+    wizard.back()
+    wizard.back()
+    assert wizard.currentId() == PAGE_MUNICIPALITY
+    form.pix_edit.setText("03.507.548/0001-10")
+    assert "03507548000110 (CNPJ)" in form.pix_hint.text()
+    assert form.febraban_edit.text() == "0421"
+    for _ in range(3):
+        next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_DEMO
+    assert not wizard.demo_page.febraban_missing.isVisible()
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    info = setup.get_municipality(db)
+    assert info.febraban_agreement == "0421"
+    assert info.pix_key == "03507548000110"
+
+
+def test_issue12_item14_a_pix_key_that_is_no_key_keeps_the_wizard_on_the_municipality_page(qtbot, db, tmp_path):
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    next_page(qtbot, wizard)
+    form = wizard.municipality_page.form
+    type_text(qtbot, form.secretariat_edit, "Secretaria de Finanças")
+    type_text(qtbot, form.phone_edit, "6533011234")
+    form.pix_edit.setText("(65) 3301-123")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_MUNICIPALITY
+    assert form.errors.is_invalid("pix_key")
+    assert "Chave PIX" in form.errors.message("pix_key")
+    form.pix_edit.setText("+55 65 3301-1234")
+    form.febraban_edit.setText("12")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_MUNICIPALITY
+    assert form.errors.is_invalid("febraban_agreement") and not form.errors.is_invalid("pix_key")
+    form.febraban_edit.setText("")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_UPFM, "the code may be given later, in Administração"
+
+
+def test_issue12_item15_the_last_page_repeats_that_guides_need_the_febraban_code(qtbot, db, tmp_path):
+    wizard = SetupWizard(db)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    fill(qtbot, wizard, tmp_path)
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_DEMO
+    assert wizard.demo_page.febraban_missing.isVisible()
+    assert "Administração → Município" in wizard.demo_page.febraban_missing.text()

@@ -117,3 +117,102 @@ def test_closing_the_screen_stops_the_job_and_skips_its_callbacks(qtbot):
     qtbot.waitUntil(lambda: task.finished, timeout=10000)
     assert task.state.cancelled
     assert called == []
+
+
+def _watch_stderr(capfd):
+    """What reached the process's stderr (Python tracebacks and Qt's own warnings alike)."""
+    return capfd.readouterr().err
+
+
+@pytest.mark.parametrize("how", ["close", "reject", "delete_on_close", "delete_later"])
+def test_closing_the_dialog_mid_job_cancels_it_silently_issue12_item16(qtbot, capfd, how):
+    """Issue 12 item 16: closing a dialog while its job runs never raises ("Signal source has been deleted"),
+    the job is asked to stop and its callbacks are not called."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialog, QLabel
+
+    dialog = QDialog()
+    if how == "delete_on_close":
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    label = QLabel(dialog)
+    dialog.show()
+    called = []
+    task = (Task(count_to, 1000, 0.005).success(lambda r: (called.append(r), label.setText("fim")))
+            .failure(lambda e: (called.append(e), label.setText("erro"))))
+    task.run_in_background(dialog, title="Gerando")
+    qtbot.waitUntil(lambda: task.state.done >= 2, timeout=5000)
+    capfd.readouterr()
+    {"close": dialog.close, "reject": dialog.reject, "delete_on_close": dialog.close,
+     "delete_later": dialog.deleteLater}[how]()
+    qtbot.waitUntil(lambda: task.finished, timeout=10000)
+    qtbot.wait(PROGRESS_DELAY_MS + 100)  # the progress dialog's timer must not fire on a closed screen
+    assert task.state.cancelled
+    assert task.state.done < 1000
+    assert called == []
+    assert _watch_stderr(capfd) == ""
+    if how in ("close", "reject"):
+        dialog.deleteLater()
+
+
+def test_closing_a_window_whose_child_started_the_job_cancels_it(qtbot, capfd):
+    """A screen placed in a window after it started its job still follows that window."""
+    from PySide6.QtWidgets import QMainWindow, QWidget
+
+    screen = QWidget()
+    called = []
+    task = Task(count_to, 1000, 0.005).success(called.append).failure(called.append)
+    task.run_in_background(screen, show_progress=False)
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.setCentralWidget(screen)
+    window.show()
+    qtbot.waitUntil(lambda: task.state.done >= 2, timeout=5000)
+    capfd.readouterr()
+    window.close()
+    qtbot.waitUntil(lambda: task.finished, timeout=10000)
+    assert task.state.cancelled and called == []
+    assert _watch_stderr(capfd) == ""
+
+
+def test_a_window_that_refuses_to_close_keeps_its_job(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    class Busy(QWidget):
+        def closeEvent(self, event):  # noqa: N802 — Qt name
+            event.ignore()
+
+    window = Busy()
+    qtbot.addWidget(window)
+    window.show()
+    results = []
+    task = Task(count_to, 30, 0.005).success(results.append).run_in_background(window, show_progress=False)
+    window.close()
+    qtbot.waitUntil(lambda: task.finished, timeout=10000)
+    assert not task.state.cancelled
+    assert results == [sum(range(30))]
+
+
+def test_the_progress_dialog_goes_with_the_closed_screen(qtbot, capfd):
+    from PySide6.QtWidgets import QDialog
+
+    dialog = QDialog()
+    dialog.show()
+    task = Task(count_to, 1000, 0.005).run_in_background(dialog, title="Demorado")
+    qtbot.waitUntil(lambda: task._dialog is not None and task._dialog.isVisible(), timeout=3000)
+    progress = task._dialog
+    capfd.readouterr()
+    dialog.reject()
+    assert not progress.isVisible()
+    qtbot.waitUntil(lambda: task.finished, timeout=10000)
+    assert task.state.cancelled
+    assert _watch_stderr(capfd) == ""
+    dialog.deleteLater()
+
+
+def test_a_job_reporting_after_its_bridge_is_gone_does_not_raise(qtbot):
+    """The worker may still report progress once the UI side is gone (for example at exit): it is dropped."""
+    task = Task(count_to, 3).run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    qtbot.wait(50)  # the bridge is deleted on the UI thread
+    task.state.progress(1, 3, "tarde demais")
+    assert task.state.text == "tarde demais"

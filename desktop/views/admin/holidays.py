@@ -14,8 +14,9 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
+from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import FieldErrors, date_edit, error_label, qdate_to_date, show_error
+from desktop.views.widgets import FieldErrors, date_edit, error_label, qdate_to_date
 
 KIND_LABELS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
 
@@ -78,20 +79,16 @@ class HolidayDialog(QDialog):
         layout.addWidget(buttons)
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, ValidationError
         from desktop.services import holidays
 
-        try:
-            self.saved = holidays.add_holiday(self.db, self.actor, qdate_to_date(self.date_edit.date()),
-                                              self.name_edit.text().strip(), kind=self.kind_combo.currentData())
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
+        day, name, kind = qdate_to_date(self.date_edit.date()), self.name_edit.text().strip(), \
+            self.kind_combo.currentData()
+        return op(self, lambda: holidays.add_holiday(self.db, self.actor, day, name, kind=kind)) \
+            .fields(self.errors).changes("holidays").success(self._saved).run()
+
+    def _saved(self, holiday) -> None:
+        self.saved = holiday
         self.accept()
-        return True
 
 
 class HolidaysScreen(QWidget):
@@ -155,13 +152,15 @@ class HolidaysScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import holidays
 
-        try:
-            rows = holidays.list_holidays(self.db, self.year)
-            state_rows = [(d, name) for d, name, kind in holidays.calendar(self.db).holidays_in(self.year)
-                          if kind != "municipal"]
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível carregar os feriados")
-            rows, state_rows = [], []
+        year = self.year
+
+        def load():
+            return (holidays.list_holidays(self.db, year),
+                    [(d, name) for d, name, kind in holidays.calendar(self.db).holidays_in(year)
+                     if kind != "municipal"])
+
+        loaded = op(self, load).titled("Não foi possível carregar os feriados")
+        rows, state_rows = loaded.result if loaded.run() else ([], [])
         self.municipal.set_rows(sorted(rows, key=lambda h: h.day), keep=lambda h: h.id)
         self.state.set_rows(state_rows)
         self.state_title.setText(f"<b>Feriados nacionais e de Mato Grosso em {self.year}</b> (somente leitura)")
@@ -169,15 +168,10 @@ class HolidaysScreen(QWidget):
         self.remove_button.setEnabled(selected is not None and selected.active)
 
     def add(self) -> None:
-        dialog = HolidayDialog(self.db, self.actor, self.year, self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            from desktop.signals import bus
-
-            bus.data_changed.emit("holidays")
+        HolidayDialog(self.db, self.actor, self.year, self).exec()  # its save announces "holidays"
 
     def remove(self, reason: str | None = None) -> bool:
         from desktop.services import holidays
-        from desktop.signals import bus
 
         holiday = self.municipal.selected()
         if holiday is None:
@@ -189,10 +183,5 @@ class HolidaysScreen(QWidget):
                 "O registro fica no histórico e na auditoria.")
             if not ok or not reason.strip():
                 return False
-        try:
-            holidays.remove_holiday(self.db, self.actor, holiday.id, reason.strip())
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error)
-            return False
-        bus.data_changed.emit("holidays")
-        return True
+        return op(self, lambda: holidays.remove_holiday(self.db, self.actor, holiday.id, reason.strip())) \
+            .changes("holidays").run()

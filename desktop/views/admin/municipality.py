@@ -2,10 +2,10 @@
 desk saved first, the save is refused, the user is told and the screen reloads)."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.views.municipality_form import MunicipalityForm
-from desktop.views.widgets import show_error
+from desktop.views.operations import op
 
 
 class MunicipalityScreen(QWidget):
@@ -40,13 +40,13 @@ class MunicipalityScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import setup
 
-        try:
-            self.info = setup.get_municipality(self.db)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível carregar os dados do município")
-            return
+        op(self, lambda: setup.get_municipality(self.db)).titled(
+            "Não foi possível carregar os dados do município").success(self._show).run()
+
+    def _show(self, info) -> None:
+        self.info = info
         self.form.errors.clear()
-        self.form.set_values(self.info)
+        self.form.set_values(info)
         self.status.setText("")
 
     def draft(self):
@@ -61,27 +61,19 @@ class MunicipalityScreen(QWidget):
         return setup.MunicipalityDraft(**values)
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
         from desktop.services import setup
-        from desktop.signals import bus
 
         if self.info is None:
             return False
-        try:
-            self.info = setup.update_municipality(self.db, self.actor, self.draft(), self.info.version)
-        except ValidationError as error:
-            self.form.errors.show(error.problems)
-            return False
-        except StaleRecordError as error:
-            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
-            self.reload()
-            self.status.setText("Dados recarregados: confira e refaça a alteração.")
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
-        self.form.errors.clear()
-        self.form.set_values(self.info)
+        draft, version = self.draft(), self.info.version
+        return op(self, lambda: setup.update_municipality(self.db, self.actor, draft, version)) \
+            .fields(self.form.errors).stale(self._reload_after_stale, ask=False).changes("municipality") \
+            .success(self._saved).run()
+
+    def _saved(self, info) -> None:
+        self._show(info)
         self.status.setText("Dados do município salvos.")
-        bus.data_changed.emit("municipality")
-        return True
+
+    def _reload_after_stale(self) -> None:
+        self.reload()
+        self.status.setText("Dados recarregados: confira e refaça a alteração.")

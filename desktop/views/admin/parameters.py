@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import (DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date, show_error)
+from desktop.views.operations import op
+from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
 
 
 def format_value(value, unit: str) -> str:
@@ -78,26 +79,20 @@ class NewValueDialog(QDialog):
 
     def save(self) -> bool:
         from desktop.domain.problems import Problem
-        from desktop.errors import DesktopError, ValidationError
         from desktop.services import parameters
 
         try:
             value = self.value_edit.value()
-        except ValueError as error:
+        except ValueError as error:  # the number as typed, before any service is asked
             self.errors.show([Problem("value", str(error))])
             return False
-        try:
-            self.saved = parameters.set_parameter(self.db, self.actor, self.spec.key,
-                                                  qdate_to_date(self.date_edit.date()), value,
-                                                  self.note_edit.text().strip())
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
+        key, valid_from, note = self.spec.key, qdate_to_date(self.date_edit.date()), self.note_edit.text().strip()
+        return op(self, lambda: parameters.set_parameter(self.db, self.actor, key, valid_from, value, note)) \
+            .fields(self.errors).changes("parameters").success(self._saved).run()
+
+    def _saved(self, saved) -> None:
+        self.saved = saved
         self.accept()
-        return True
 
 
 class ParametersScreen(QWidget):
@@ -179,11 +174,9 @@ class ParametersScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import parameters
 
-        try:
-            self.all_rows = parameters.list_parameters(self.db)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível carregar os parâmetros")
-            self.all_rows = []
+        loaded = op(self, lambda: parameters.list_parameters(self.db)).titled(
+            "Não foi possível carregar os parâmetros")
+        self.all_rows = loaded.result if loaded.run() else []
         self._show_key()
 
     def _show_key(self) -> None:
@@ -207,8 +200,4 @@ class ParametersScreen(QWidget):
         spec = self.current_spec()
         if spec is None:
             return
-        dialog = NewValueDialog(self.db, self.actor, spec, self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            from desktop.signals import bus
-
-            bus.data_changed.emit("parameters")
+        NewValueDialog(self.db, self.actor, spec, self).exec()  # its save announces "parameters"

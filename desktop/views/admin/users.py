@@ -14,7 +14,8 @@ from desktop.domain.roles import Role
 from desktop.views.formatting import format_datetime
 from desktop.views.main_window import roles_text
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import FieldErrors, error_label, show_error
+from desktop.views.operations import op
+from desktop.views.widgets import FieldErrors, error_label
 
 
 def is_locked(user, now: datetime | None = None) -> bool:
@@ -112,7 +113,6 @@ class UserDialog(QDialog):
         return frozenset(role for role, check in self.role_checks.items() if check.isChecked())
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
         from desktop.services import users
 
         if self.user is None and self.password_edit.text() != self.confirm_edit.text():
@@ -122,24 +122,22 @@ class UserDialog(QDialog):
                                 full_name=self.full_name_edit.text().strip(), roles=self.roles(),
                                 password=self.password_edit.text() if self.user is None else None,
                                 active=self.active_check.isChecked())
-        try:
-            if self.user is None:
-                self.saved = users.create_user(self.db, self.actor, draft)
-            else:
-                self.saved = users.update_user(self.db, self.actor, self.user.id, draft, self.user.version)
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except StaleRecordError as error:
-            self.stale = True
-            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
-            self.reject()
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
+        if self.user is None:
+            call = lambda: users.create_user(self.db, self.actor, draft)  # noqa: E731
+        else:
+            user_id, version = self.user.id, self.user.version
+            call = lambda: users.update_user(self.db, self.actor, user_id, draft, version)  # noqa: E731
+        return op(self, call).fields(self.errors).stale(self._stale, ask=False).changes("users") \
+            .success(self._saved).run()
+
+    def _saved(self, user) -> None:
+        self.saved = user
         self.accept()
-        return True
+
+    def _stale(self) -> None:
+        """Another desk saved this user first: close; the list shows the current version."""
+        self.stale = True
+        self.reject()
 
 
 class PasswordDialog(QDialog):
@@ -173,22 +171,14 @@ class PasswordDialog(QDialog):
         layout.addWidget(buttons)
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, ValidationError
         from desktop.services import users
 
         if self.password_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
             return False
-        try:
-            users.reset_password(self.db, self.actor, self.user.id, self.password_edit.text())
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except DesktopError as error:
-            show_error(self, error)
-            return False
-        self.accept()
-        return True
+        user_id, password = self.user.id, self.password_edit.text()
+        return op(self, lambda: users.reset_password(self.db, self.actor, user_id, password)) \
+            .fields(self.errors).changes("users").success(lambda _done: self.accept()).run()
 
 
 class UsersScreen(QWidget):
@@ -228,11 +218,9 @@ class UsersScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import users
 
-        try:
-            rows = users.list_users(self.db, self.actor)
-        except Exception as error:  # noqa: BLE001 — show, do not crash the window
-            show_error(self, error, "Não foi possível carregar os usuários")
-            rows = []
+        loaded = op(self, lambda: users.list_users(self.db, self.actor)).titled(
+            "Não foi possível carregar os usuários")
+        rows = loaded.result if loaded.run() else []
         self.table.set_rows(sorted(rows, key=lambda u: u.username), keep=lambda u: u.id)
         self._update_buttons(self.table.selected())
 
@@ -249,8 +237,7 @@ class UsersScreen(QWidget):
 
     def new_user(self) -> None:
         dialog = UserDialog(self.db, self.actor, None, self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            self._changed()
+        if dialog.exec() == QDialog.DialogCode.Accepted:  # the save announced "users": the list has it
             self.table.select_where(lambda u: u.id == dialog.saved.id)
 
     def edit_user(self) -> None:
@@ -259,14 +246,13 @@ class UsersScreen(QWidget):
             return
         dialog = UserDialog(self.db, self.actor, user, self)
         dialog.exec()
-        if dialog.saved is not None or dialog.stale:
+        if dialog.stale:
             self._changed()
 
     def reset_password(self) -> None:
         user = self.table.selected()
         if user is not None and PasswordDialog(self.db, self.actor, user, self).exec() == QDialog.DialogCode.Accepted:
             QMessageBox.information(self, "Senha redefinida", f"A senha de {user.username} foi redefinida.")
-            self._changed()
 
     def unlock(self) -> None:
         from desktop.services import users
@@ -274,14 +260,9 @@ class UsersScreen(QWidget):
         user = self.table.selected()
         if user is None:
             return
-        try:
-            users.unlock_user(self.db, self.actor, user.id)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error)
-        self._changed()
+        op(self, lambda: users.unlock_user(self.db, self.actor, user.id)).changes("users").run()
 
     def toggle_active(self) -> None:
-        from desktop.errors import StaleRecordError
         from desktop.services import users
 
         user = self.table.selected()
@@ -289,10 +270,5 @@ class UsersScreen(QWidget):
             return
         draft = users.UserDraft(username=user.username, full_name=user.full_name, roles=frozenset(user.roles),
                                 password=None, active=not user.active)
-        try:
-            users.update_user(self.db, self.actor, user.id, draft, user.version)
-        except StaleRecordError as error:
-            QMessageBox.warning(self, "Registro alterado por outro usuário", str(error))
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error)
-        self._changed()
+        op(self, lambda: users.update_user(self.db, self.actor, user.id, draft, user.version)) \
+            .stale(self._changed, ask=False).changes("users").run()
