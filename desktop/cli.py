@@ -6,7 +6,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     backup --out ARQUIVO         cópia de segurança (SQLite: API de backup online; PostgreSQL: pg_dump -Fc)
     restore ARQUIVO              restaura uma cópia (guarda o arquivo SQLite substituído)
     demo [--drivers N] [--seed S] [--force]   dados de demonstração
-    audit verify                 confere a cadeia de hashes do registro de auditoria
+    audit verify [--against F]   confere a cadeia de hashes com os pontos de verificação assinados
+    audit checkpoint --out F     assina o ponto de verificação e grava o termo em PDF
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
 
@@ -130,7 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     audit_sub = p.add_subparsers(dest="audit_command", metavar="ação", title="ações", parser_class=_Parser)
     v = audit_sub.add_parser("verify", parents=[common],
                              help="confere a cadeia de hashes; sai com 1 e mostra o primeiro registro rompido")
+    v.add_argument("--against", metavar="ARQUIVO",
+                   help="confere também com um ponto de verificação publicado (o termo em PDF ou a linha TPAV1)")
     v.set_defaults(func=cmd_audit_verify)
+    c = audit_sub.add_parser("checkpoint", parents=[common],
+                             help="assina o ponto de verificação agora e grava o termo de verificação em PDF")
+    c.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF do termo")
+    c.set_defaults(func=cmd_audit_checkpoint)
 
     p = add("users", "usuários do programa", _needs_subcommand)
     users_sub = p.add_subparsers(dest="users_command", metavar="ação", title="ações", parser_class=_Parser)
@@ -174,10 +181,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", None)
     if func is None:
         return _start_gui(args.db)
+    from desktop.db import DatabaseNotCurrent, DatabaseNotFound
     from desktop.errors import DesktopError
 
     try:
         return int(func(args) or 0)
+    except DatabaseNotFound as exc:
+        print(f"Erro: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except DatabaseNotCurrent as exc:
+        print(f"Erro: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except DesktopError as exc:
         print(f"Erro: {exc}", file=sys.stderr)
         return EXIT_FAILURE
@@ -211,6 +225,14 @@ def _open(args: argparse.Namespace, migrate: bool = True):
     from desktop.db import open_database
 
     return open_database(args.db, migrate=migrate)
+
+
+def open_existing(args: argparse.Namespace):
+    """The database of a command that only reads: never created nor migrated (`desktop.db.open_existing`); a
+    missing database ends the command with exit 2. Other rooms' read-only commands (print reprint) use it too."""
+    from desktop.db import open_existing as _existing
+
+    return _existing(args.db)
 
 
 def _cli_actor():
@@ -297,17 +319,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_audit_verify(args: argparse.Namespace) -> int:
     from desktop.services import audit
 
-    db = _open(args)
+    against = None
+    if args.against:
+        try:
+            against = audit.read_published_checkpoint(args.against)
+        except OSError as exc:
+            print(f"Erro: não foi possível ler {args.against}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except ValueError as exc:
+            print(f"Erro: {args.against}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    db = open_existing(args)
     try:
-        check = audit.verify(db)
+        check = audit.verify(db, against=against)
     finally:
         db.dispose()
     if check.ok:
-        print(f"Registro de auditoria íntegro: {check.checked} entradas conferidas.")
+        print(check.reason)
         return EXIT_OK
     print(f"Registro de auditoria ROMPIDO na entrada nº {check.first_broken_id}: {check.reason} "
           f"({check.checked} entradas conferidas).", file=sys.stderr)
     return EXIT_FAILURE
+
+
+def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from desktop.services import audit
+
+    db = open_existing(args)
+    try:
+        cp, check, pdf = audit.checkpoint_term(db, _cli_actor())
+    finally:
+        db.dispose()
+    out = Path(args.out)
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(pdf)
+    print(f"Ponto de verificação assinado: entrada nº {cp.last_id}, {cp.entry_count} entradas, código "
+          f"{cp.short_hash}. Termo gravado em {out}.")
+    if not check.ok:
+        print(f"ATENÇÃO: {check.reason}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
 
 
 def _ask(prompt: str) -> str:
@@ -362,7 +416,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 def cmd_users_list(args: argparse.Namespace) -> int:
     from desktop.services import users
 
-    db = _open(args)
+    db = open_existing(args)
     try:
         rows = users.list_users(db, _cli_actor())
     finally:
@@ -392,7 +446,7 @@ def cmd_users_unlock(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from desktop.services import exports
 
-    db = _open(args)
+    db = open_existing(args)
     started = time.perf_counter()
     try:
         result = exports.export(db, _cli_actor(), args.kind, args.out)

@@ -200,6 +200,44 @@ def open_database(url: str | None = None, migrate: bool = True) -> Database:
     return db
 
 
+class DatabaseNotFound(Exception):
+    """A read-only command was pointed at a database that does not exist (or holds no tables of this program):
+    nothing is created (issue 11: a mistyped path must not give an empty "íntegro"). The CLI exits with 2."""
+
+
+class DatabaseNotCurrent(Exception):
+    """A read-only command found a database at another schema revision: it is neither migrated nor read."""
+
+
+def open_existing(url: str | None = None) -> Database:
+    """The database at `url` for a command that only reads (`audit verify`, `export`, `print reprint`,
+    `users list`): never created, never migrated. `DatabaseNotFound` when the SQLite file is missing or a
+    database has no tables of this program; `DatabaseNotCurrent` when its revision is not this program's."""
+    resolved = resolve_url(url)
+    db = Database(resolved)
+    if db.is_sqlite:
+        path = db.sqlite_path
+        if path is None or not path.is_file():
+            db.dispose()
+            raise DatabaseNotFound(f"O banco de dados não existe: {path or ':memory:'}. Confira o caminho; "
+                                   "nada foi criado.")
+    try:
+        with db.read_engine.connect() as conn:
+            stored = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all()
+            conn.rollback()
+    except Exception:  # no alembic_version: not a database of this program (or an empty one)
+        db.dispose()
+        raise DatabaseNotFound(f"{db.describe()} não é um banco deste programa (não tem a tabela de versão "
+                               "alembic_version). Confira o endereço; nada foi criado.") from None
+    head = known_head()
+    if head is not None and stored != [head]:
+        db.dispose()
+        found = ", ".join(stored) or "vazia"
+        raise DatabaseNotCurrent(f"{db.describe()} está na versão {found} do banco e este programa usa a {head}: "
+                                 "rode `python -m desktop migrate` antes (este comando não altera o banco).")
+    return db
+
+
 _REVISION_LINE = re.compile(r"""^revision\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 _DOWN_LINE = re.compile(r"""^down_revision\s*=\s*(?:['"]([^'"]+)['"]|None)""", re.MULTILINE)
 

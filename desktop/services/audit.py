@@ -228,7 +228,7 @@ def parse_checkpoint(text: str) -> Checkpoint:
     """A published checkpoint line (or a text holding one) → Checkpoint; `ValueError` in Portuguese."""
     import re
 
-    match = re.search(rf"{CHECKPOINT_PREFIX}\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[A-Za-z0-9_-]+",
+    match = re.search(rf"{CHECKPOINT_PREFIX}\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[A-Za-z0-9_-]{{86}}",
                       text or "")
     if match is None:
         raise ValueError("Não há um ponto de verificação assinado (linha TPAV1|...) no texto indicado.")
@@ -336,6 +336,18 @@ def daily_checkpoint(db, today: date | None = None) -> Checkpoint | None:
         if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
             return None
         return make_checkpoint_in(s, SYSTEM_ACTOR, key, day, reason="rotina do dia")
+
+
+def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkpoint, AuditCheck, bytes]:
+    """A gestor signs the head now and gets the "termo de verificação" PDF for publication
+    (`reports/audit_checkpoint.py`); the chain is verified first and the verdict printed on the termo."""
+    from desktop.reports import audit_checkpoint
+
+    cp = make_checkpoint(db, actor, today)
+    check = verify(db)
+    with db.session(write=False) as s:
+        ctx = audit_checkpoint.build_context(s, cp, check.ok, check.reason, issued_by=actor.full_name)
+    return cp, check, audit_checkpoint.render(ctx)
 
 
 def latest_checkpoint_in(session: Session) -> Checkpoint | None:
