@@ -242,6 +242,24 @@ _REVISION_LINE = re.compile(r"""^revision\s*=\s*['"]([^'"]+)['"]""", re.MULTILIN
 _DOWN_LINE = re.compile(r"""^down_revision\s*=\s*(?:['"]([^'"]+)['"]|None)""", re.MULTILINE)
 
 
+def known_revisions() -> list[str]:
+    """Every migration revision this program knows, oldest first (read as text, like `known_head`)."""
+    parent_of: dict[str, str | None] = {}
+    for path in (Path(__file__).parent / "migrations" / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        rev = _REVISION_LINE.search(text)
+        if rev is None:
+            continue
+        down = _DOWN_LINE.search(text)
+        parent_of[rev.group(1)] = down.group(1) if down is not None and down.group(1) else None
+    order: list[str] = []
+    current = known_head()
+    while current is not None and current not in order:
+        order.append(current)
+        current = parent_of.get(current)
+    return list(reversed(order))
+
+
 def known_head() -> str | None:
     """The newest migration revision, read from the revision files as text (no Alembic import: start-up time,
     issue 2). A test checks it against Alembic's own answer; a branched history returns None (no fast path)."""
