@@ -125,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=2025, metavar="S",
                    help="semente: a mesma semente gera os mesmos dados (padrão: 2025)")
     p.add_argument("--force", action="store_true",
-                   help="carrega mesmo que o banco já tenha condutores cadastrados")
+                   help="acrescenta outro conjunto a um banco que já é de demonstração (um banco com registros "
+                        "próprios é sempre recusado)")
 
     p = add("audit", "registro de auditoria", _needs_subcommand)
     audit_sub = p.add_subparsers(dest="audit_command", metavar="ação", title="ações", parser_class=_Parser)
@@ -294,7 +295,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from desktop.demo import load_demo
+    from desktop.services.demo import load_demo
 
     db = _open(args)
     last = [0.0]

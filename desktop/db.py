@@ -159,6 +159,19 @@ class Database:
                 self._local.writing = False
             session.close()
 
+    def runs_as_table_owner(self) -> bool:
+        """PostgreSQL: True when this connection's role owns the program's tables (it could switch the
+        append-only triggers off: issue 11); the desks should use the application role (`setup-server`).
+        Always False on SQLite, which has no roles."""
+        if not self.is_postgresql:
+            return False
+        with self.read_engine.connect() as conn:
+            owned = conn.exec_driver_sql(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                "AND (tableowner = current_user OR pg_has_role(current_user, tableowner, 'USAGE'))").scalar()
+            conn.rollback()
+        return bool(owned)
+
     def dispose(self) -> None:
         self.engine.dispose()
 

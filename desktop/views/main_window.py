@@ -78,7 +78,10 @@ class MainWindow(QMainWindow):
 
         self.db = db
         self.actor = actor
-        self.setWindowTitle(f"{APP_NAME} — {APP_ORG}")
+        from desktop.services.demo import DEMO_LABEL, is_demo_db
+
+        self.is_demo = is_demo_db(db)
+        self.setWindowTitle(("DEMONSTRAÇÃO — " if self.is_demo else "") + f"{APP_NAME} — {APP_ORG}")
         self.resize(1180, 760)
         self.modules = [m for m in MODULES if not m.roles or any(r in m.roles for r in actor.roles)]
         self.pages: dict[str, QWidget] = {}
@@ -112,11 +115,28 @@ class MainWindow(QMainWindow):
         for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
             label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)
+        self.security_label = QLabel(self._security_warning(DEMO_LABEL), self)
+        self.security_label.setStyleSheet("padding: 0 8px; color: #b00020; font-weight: bold;")
+        self.security_label.setVisible(bool(self.security_label.text()))
+        self.statusBar().addPermanentWidget(self.security_label)
         self._watch_session()
         # No module is opened at start (each screen is created when first chosen, so the main window appears
         # at once even with 100,000 drivers). The home page takes the focus, or the sidebar would pick its first
         # row by itself when the window is activated.
         self.home.setFocus()
+
+    def _security_warning(self, demo_label: str) -> str:
+        """Issue 11: the status bar says when the data has no legal value, or when this desk connects to
+        PostgreSQL as the owner of the tables (it could switch the append-only triggers off)."""
+        parts = [demo_label] if self.is_demo else []
+        try:
+            owner = self.db.runs_as_table_owner()
+        except Exception:  # noqa: BLE001 — a warning must never keep the window from opening
+            owner = False
+        if owner:
+            parts.append("ATENÇÃO: conectado ao PostgreSQL como dono das tabelas — use o usuário da aplicação "
+                         "(setup-server)")
+        return " · ".join(parts)
 
     # -- live session (issue 11): a deactivated, locked or demoted user goes back to the login ---------------
     def _watch_session(self) -> None:
