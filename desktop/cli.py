@@ -3,6 +3,7 @@
 Without a command the GUI starts (`desktop.app.run_gui`). The commands are for the administrator and for scripts:
 
     migrate                      aplica as migrações pendentes
+    setup-server                 PostgreSQL: papel dono das tabelas e papel da aplicação (menor privilégio)
     backup --out ARQUIVO         cópia de segurança (SQLite: API de backup online; PostgreSQL: pg_dump -Fc)
     restore ARQUIVO              restaura uma cópia (guarda o arquivo SQLite substituído)
     demo [--drivers N] [--seed S] [--force]   dados de demonstração
@@ -110,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     add("migrate", "aplica as migrações pendentes do banco (cria as tabelas num banco vazio)", cmd_migrate)
+
+    p = add("setup-server", "PostgreSQL: cria o papel dono das tabelas e o papel da aplicação (sem DDL, sem "
+                            "alterar nem apagar lançamentos e auditoria) e migra o banco", cmd_setup_server)
+    p.add_argument("--app-role", default="chapada_app", metavar="NOME", help="usuário das estações (chapada_app)")
+    p.add_argument("--app-password", metavar="SENHA", help="senha do usuário das estações")
+    p.add_argument("--owner-role", default="chapada_dono", metavar="NOME", help="dono das tabelas (chapada_dono)")
+    p.add_argument("--owner-password", metavar="SENHA", help="senha do dono das tabelas")
 
     p = add("backup", "grava uma cópia de segurança do banco", cmd_backup)
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo da cópia (.sqlite3 ou .dump)")
@@ -259,12 +267,36 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         before = mig.current(db)
         mig.upgrade(db)
         after = mig.current(db)
+        granted = mig.regrant_after_migration(db)
     finally:
         db.dispose()
     if before == after:
         print(f"{db.describe()}: já está na versão {after}.")
     else:
         print(f"{db.describe()}: migrado de {before or 'vazio'} para {after}.")
+    if granted:
+        print(f"Permissões do usuário da aplicação {granted} atualizadas.")
+    return EXIT_OK
+
+
+def cmd_setup_server(args: argparse.Namespace) -> int:
+    from desktop import migrate as mig
+
+    db = _open(args, migrate=False)
+    try:
+        if not db.is_postgresql:
+            print("Erro: setup-server é só para PostgreSQL (o SQLite não tem usuários do banco).", file=sys.stderr)
+            return EXIT_USAGE
+        app_password = args.app_password
+        if app_password is None and sys.stdin.isatty():
+            app_password = _secret(f"Senha do usuário da aplicação {args.app_role} (vazio: não alterar): ") or None
+        owner, app = mig.setup_server(db, app_role=args.app_role, app_password=app_password,
+                                      owner_role=args.owner_role, owner_password=args.owner_password)
+    finally:
+        db.dispose()
+    print(f"Papéis prontos em {db.describe()}: {owner} é dono das tabelas e roda `migrate`; {app} é o usuário das "
+          f"estações (sem DDL; somente SELECT e INSERT no livro de multas e na auditoria). Configure as estações "
+          f"com postgresql+psycopg://{app}:SENHA@servidor/base.")
     return EXIT_OK
 
 
