@@ -199,13 +199,33 @@ def _setup_sqlite(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN")
 
 
+def create_private_sqlite_file(path: Path) -> None:
+    """A new SQLite database and the folders made for it are readable by the user alone (issue 11: 0700 / 0600;
+    SQLite gives its -wal and -shm files the database file's mode). Existing files and folders are left as
+    they are."""
+    missing: list[Path] = []
+    folder = path.parent
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700)
+        if os.name == "posix":
+            os.chmod(made, 0o700)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        if os.name == "posix":
+            os.chmod(path, 0o600)
+
+
 def open_database(url: str | None = None, migrate: bool = True) -> Database:
     """Resolve the URL, create the SQLite folder, and (by default) bring the schema to the newest revision,
     copying an existing SQLite file aside first (`<name>.antes-<rev>-<timestamp>.sqlite3`)."""
     resolved = resolve_url(url)
     db = Database(resolved)
     if db.sqlite_path is not None:
-        db.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        create_private_sqlite_file(db.sqlite_path)
     if migrate and not schema_is_current(db):
         from desktop import migrate as migrations  # Alembic costs ~0.35 s to import: only when there is work
 

@@ -63,6 +63,9 @@ def backup_sqlite(db: Database, revision: str | None) -> Path | None:
     while target.exists():
         n += 1
         target = path.with_name(f"{path.stem}.antes-{revision or 'vazio'}-{stamp}-{n}.sqlite3")
+    from desktop.db import create_private_sqlite_file
+
+    create_private_sqlite_file(target)
     source = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
     try:
         dest = sqlite3.connect(str(target))
@@ -81,8 +84,39 @@ def upgrade(db: Database, revision: str = "head", backup: bool = True) -> Path |
     if before == head() and revision == "head":
         return None
     copy = backup_sqlite(db, before) if (backup and db.is_sqlite) else None
+    had_key = db.is_sqlite and _has_private_key_column(db.sqlite_path)
     _run(db, lambda cfg: command.upgrade(cfg, revision))
+    if had_key and not _has_private_key_column(db.sqlite_path):
+        # Migration 0005 moved the private signing key to the key store (issue 11): no copy of the database may
+        # keep it — not the freed pages of the live file, not the safety copy made just before.
+        _scrub_private_key(db.sqlite_path)
+        if copy is not None:
+            _scrub_private_key(copy)
     return copy
+
+
+def _has_private_key_column(path: Path | None) -> bool:
+    if path is None or not path.exists() or path.stat().st_size == 0:
+        return False
+    con = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+    try:
+        columns = [r[1] for r in con.execute("PRAGMA table_info(municipality)")]
+    finally:
+        con.close()
+    return "signing_private_key" in columns
+
+
+def _scrub_private_key(path: Path) -> None:
+    con = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        columns = [r[1] for r in con.execute("PRAGMA table_info(municipality)")]
+        if "signing_private_key" in columns:
+            con.execute("PRAGMA foreign_keys=OFF")
+            con.execute("UPDATE municipality SET signing_private_key = NULL")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("VACUUM")
+    finally:
+        con.close()
 
 
 def downgrade(db: Database, revision: str = "base") -> None:

@@ -45,6 +45,7 @@ class SigningKey(Base):
     valid_from: Mapped[datetime] = mapped_column(AwareDateTime())
     valid_to: Mapped[datetime | None] = mapped_column(AwareDateTime())
     created_by: Mapped[int | None] = user_fk()
+    holder: Mapped[str] = mapped_column(Text, default="")   # which desk keeps the private key, and how
     note: Mapped[str] = mapped_column(Text, default="")
 
 

@@ -137,8 +137,11 @@ def _backup_sqlite(src: Path, out: Path) -> BackupResult:
         raise BackupError(f"O arquivo do banco não existe: {src}")
     if out.resolve() == src.resolve():
         raise BackupError("A cópia de segurança não pode ser gravada sobre o próprio banco.")
+    from desktop.db import create_private_sqlite_file
+
     tmp = out.with_name(out.name + ".parcial")
     tmp.unlink(missing_ok=True)
+    create_private_sqlite_file(tmp)   # a copy of the database is as private as the database (issue 11)
     source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
     try:
         target = sqlite3.connect(tmp)

@@ -22,6 +22,22 @@ from tests.db.conftest import (  # noqa: F401 - fixtures shared with tests/db
 ADMIN_PASSWORD = "senha-forte-1"
 
 
+@pytest.fixture(autouse=True)
+def key_store(tmp_path, monkeypatch):
+    """Each test's own key folder (the desk's key store); the keyring is left out unless a test installs one."""
+    from desktop import keystore
+
+    folder = tmp_path / "chaves"
+    monkeypatch.setenv("DESKTOP_KEY_DIR", str(folder))
+    monkeypatch.setenv("DESKTOP_KEY_STORE", "file")
+    monkeypatch.delenv("DESKTOP_KEY_PASSPHRASE", raising=False)
+    keystore.forget_loaded()
+    keystore.unlock(None)
+    yield folder
+    keystore.forget_loaded()
+    keystore.unlock(None)
+
+
 @pytest.fixture
 def configured(db):
     """A database after the setup wizard: municipality, signing key, first administrador+gestor. Returns the

@@ -1,6 +1,7 @@
 """Integrity against an insider (issue 11): signed checkpoints of the audit chain (append-only), the public
-signing keys with their validity periods (the municipality's current public key is copied in), and the marks a
-database carries about itself (`demo`).
+signing keys with their validity periods (the municipality's current public key is copied in), the marks a
+database carries about itself (`demo`, the PostgreSQL roles), and the private signing key LEAVES the database:
+it is written to the key store of the desk that runs this migration (desktop.keystore) and its column dropped.
 
 Revision ID: 0005
 Revises: 0004
@@ -48,6 +49,7 @@ def upgrade() -> None:
         sa.Column("valid_from", AwareDateTime(), nullable=False),
         sa.Column("valid_to", AwareDateTime(), nullable=True),
         sa.Column("created_by", sa.Integer(), nullable=True),
+        sa.Column("holder", sa.Text(), nullable=False),
         sa.Column("note", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(["created_by"], ["users.id"], name=op.f("fk_signing_keys_created_by_users")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_signing_keys")),
@@ -61,16 +63,26 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("key", name=op.f("pk_database_marks")),
     )
     _append_only("audit_checkpoints", CHECKPOINT_MESSAGE)
-    # The key made at set-up keeps verifying what it signed: its public half becomes the first period.
+    # The key made at set-up keeps verifying what it signed: its public half becomes the first period, and
+    # its private half leaves the database for the key store of the desk that runs this migration.
     bind = op.get_bind()
-    public = bind.execute(sa.text("SELECT signing_public_key FROM municipality WHERE id = 1")).scalar()
-    if public:
-        public = bytes(public)
+    row = bind.execute(sa.text("SELECT signing_public_key, signing_private_key FROM municipality "
+                               "WHERE id = 1")).first()
+    if row is not None and row[0]:
+        public = bytes(row[0])
+        holder = ""
+        if row[1]:
+            from desktop import keystore
+
+            holder = keystore.store(bytes(row[1]))
         keys = sa.table("signing_keys", sa.column("fingerprint"), sa.column("public_key"),
-                        sa.column("valid_from", AwareDateTime()), sa.column("note"))
+                        sa.column("valid_from", AwareDateTime()), sa.column("holder"), sa.column("note"))
         bind.execute(keys.insert().values(
             fingerprint=hashlib.sha256(public).hexdigest(), public_key=public,
-            valid_from=datetime(2025, 1, 1, tzinfo=UTC), note="Chave criada na configuração inicial"))
+            valid_from=datetime(2025, 1, 1, tzinfo=UTC), holder=holder,
+            note="Chave criada na configuração inicial"))
+    with op.batch_alter_table("municipality") as batch:
+        batch.drop_column("signing_private_key")
 
 
 def _append_only(table: str, message: str) -> None:
@@ -87,6 +99,9 @@ def _append_only(table: str, message: str) -> None:
 
 
 def downgrade() -> None:
+    # The private key stays in the key store: it does not go back into the database.
+    with op.batch_alter_table("municipality") as batch:
+        batch.add_column(sa.Column("signing_private_key", sa.LargeBinary(), nullable=True))
     if op.get_bind().dialect.name == "sqlite":
         for verb in ("update", "delete"):
             op.execute(f"DROP TRIGGER IF EXISTS trg_audit_checkpoints_no_{verb}")
