@@ -195,15 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return int(func(args) or 0)
-    except DatabaseNotFound as exc:
+    except (DatabaseNotFound, DatabaseNotCurrent, DesktopError) as exc:
+        # a database that is not there is a usage error (issue 11: a read-only command creates nothing)
         print(f"Erro: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except DatabaseNotCurrent as exc:
-        print(f"Erro: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    except DesktopError as exc:
-        print(f"Erro: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_USAGE if isinstance(exc, DatabaseNotFound) else EXIT_FAILURE
     except KeyboardInterrupt:
         print("Interrompido.", file=sys.stderr)
         return EXIT_FAILURE

@@ -41,7 +41,7 @@ CHECKPOINT_PREFIX = "TPAV1"
 
 GENESIS = "0" * 64
 AUDIT_LOCK_KEY = 0x41554449  # "AUDI": pg_advisory_xact_lock key of the audit chain
-_BATCH = 2000
+_BATCH = 10000
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,19 @@ def _entry_hash(prev_hash: str, fields: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + canonical_json(fields)).encode("utf-8")).hexdigest()
 
 
+# The stored fields are already plain (text, int, None): the C encoder alone gives the same canonical text as
+# canonical_json, ~4x faster — what makes verifying 1,000,000 entries take seconds instead of minutes.
+_PLAIN_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _stored_entry_hash(prev_hash: str, e) -> str:
+    text_ = _PLAIN_ENCODER.encode({
+        "at": e.at.astimezone(UTC).isoformat(), "user_id": e.user_id, "username": e.username,
+        "action": e.action, "entity": e.entity, "entity_id": e.entity_id, "before": e.before, "after": e.after,
+    })
+    return hashlib.sha256((prev_hash + text_).encode("utf-8")).hexdigest()
+
+
 def _fields(at: datetime, user_id, username, action, entity, entity_id, before, after) -> dict[str, Any]:
     return {
         "at": at.astimezone(UTC).isoformat(),
@@ -163,14 +176,18 @@ def check_live_actor(session: Session, actor: Actor) -> None:
         return
     from desktop.models import User, UserRole
 
-    row = session.execute(select(User.active, User.locked_until).where(User.id == actor.user_id)).one_or_none()
+    # One round trip: the user's flags with one row per role held.
+    rows = session.execute(select(User.active, User.locked_until, UserRole.role)
+                           .outerjoin(UserRole, UserRole.user_id == User.id)
+                           .where(User.id == actor.user_id)).all()
+    row = rows[0] if rows else None
     message = None
     if row is None or not row.active:
         message = "Seu usuário foi desativado. A sessão foi encerrada: nada foi gravado."
     elif row.locked_until is not None and row.locked_until > now():
         message = "Seu usuário está bloqueado. A sessão foi encerrada: nada foi gravado."
     else:
-        held = {Role(r) for r in session.scalars(select(UserRole.role).where(UserRole.user_id == actor.user_id))}
+        held = {Role(r.role) for r in rows if r.role is not None}
         lost = set(actor.roles) - held
         if lost:
             names = ", ".join(sorted(Role(r).label for r in lost))
@@ -424,8 +441,7 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
                                  f"Entrada {e.id}: o encadeamento com a entrada anterior (nº {last_id}) foi "
                                  "rompido: uma entrada entre elas foi removida (ou inserida, ou a anterior "
                                  "alterada).", len(checkpoints))
-                fields = _fields(e.at, e.user_id, e.username, e.action, e.entity, e.entity_id, e.before, e.after)
-                if _entry_hash(prev_hash, fields) != e.hash:
+                if _stored_entry_hash(prev_hash, e) != e.hash:
                     return _fail("changed", checked, e.id,
                                  f"Entrada {e.id}: o conteúdo não confere com o hash gravado (a entrada foi "
                                  "alterada).", len(checkpoints))

@@ -54,8 +54,12 @@ def remove_session_listener(listener) -> None:
 
 
 def notify_session_revoked(actor: Actor, message: str) -> None:
+    """Tell the listeners; one that fails (a window already destroyed) is dropped, and the refusal stands."""
     for listener in tuple(_session_listeners):
-        listener(actor, message)
+        try:
+            listener(actor, message)
+        except Exception:  # noqa: BLE001 — a listener must never turn the refusal into another error
+            remove_session_listener(listener)
 
 
 def _role_list(roles: tuple[Role, ...]) -> str:
