@@ -3,10 +3,12 @@
 Without a command the GUI starts (`desktop.app.run_gui`). The commands are for the administrator and for scripts:
 
     migrate                      aplica as migrações pendentes
+    setup-server                 PostgreSQL: papel dono das tabelas e papel da aplicação (menor privilégio)
     backup --out ARQUIVO         cópia de segurança (SQLite: API de backup online; PostgreSQL: pg_dump -Fc)
     restore ARQUIVO              restaura uma cópia (guarda o arquivo SQLite substituído)
     demo [--drivers N] [--seed S] [--force]   dados de demonstração
-    audit verify                 confere a cadeia de hashes do registro de auditoria
+    audit verify [--against F]   confere a cadeia de hashes com os pontos de verificação assinados
+    audit checkpoint --out F     assina o ponto de verificação e grava o termo em PDF
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
 
@@ -110,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("migrate", "aplica as migrações pendentes do banco (cria as tabelas num banco vazio)", cmd_migrate)
 
+    p = add("setup-server", "PostgreSQL: cria o papel dono das tabelas e o papel da aplicação (sem DDL, sem "
+                            "alterar nem apagar lançamentos e auditoria) e migra o banco", cmd_setup_server)
+    p.add_argument("--app-role", default="chapada_app", metavar="NOME", help="usuário das estações (chapada_app)")
+    p.add_argument("--app-password", metavar="SENHA", help="senha do usuário das estações")
+    p.add_argument("--owner-role", default="chapada_dono", metavar="NOME", help="dono das tabelas (chapada_dono)")
+    p.add_argument("--owner-password", metavar="SENHA", help="senha do dono das tabelas")
+
     p = add("backup", "grava uma cópia de segurança do banco", cmd_backup)
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo da cópia (.sqlite3 ou .dump)")
 
@@ -124,13 +133,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=2025, metavar="S",
                    help="semente: a mesma semente gera os mesmos dados (padrão: 2025)")
     p.add_argument("--force", action="store_true",
-                   help="carrega mesmo que o banco já tenha condutores cadastrados")
+                   help="acrescenta outro conjunto a um banco que já é de demonstração (um banco com registros "
+                        "próprios é sempre recusado)")
 
     p = add("audit", "registro de auditoria", _needs_subcommand)
     audit_sub = p.add_subparsers(dest="audit_command", metavar="ação", title="ações", parser_class=_Parser)
     v = audit_sub.add_parser("verify", parents=[common],
                              help="confere a cadeia de hashes; sai com 1 e mostra o primeiro registro rompido")
+    v.add_argument("--against", metavar="ARQUIVO",
+                   help="confere também com um ponto de verificação publicado (o termo em PDF ou a linha TPAV1)")
     v.set_defaults(func=cmd_audit_verify)
+    c = audit_sub.add_parser("checkpoint", parents=[common],
+                             help="assina o ponto de verificação agora e grava o termo de verificação em PDF")
+    c.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF do termo")
+    c.set_defaults(func=cmd_audit_checkpoint)
 
     p = add("users", "usuários do programa", _needs_subcommand)
     users_sub = p.add_subparsers(dest="users_command", metavar="ação", title="ações", parser_class=_Parser)
@@ -174,13 +190,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", None)
     if func is None:
         return _start_gui(args.db)
+    from desktop.db import DatabaseNotCurrent, DatabaseNotFound
     from desktop.errors import DesktopError
 
     try:
         return int(func(args) or 0)
-    except DesktopError as exc:
+    except (DatabaseNotFound, DatabaseNotCurrent, DesktopError) as exc:
+        # a database that is not there is a usage error (issue 11: a read-only command creates nothing)
         print(f"Erro: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_USAGE if isinstance(exc, DatabaseNotFound) else EXIT_FAILURE
     except KeyboardInterrupt:
         print("Interrompido.", file=sys.stderr)
         return EXIT_FAILURE
@@ -213,6 +231,14 @@ def _open(args: argparse.Namespace, migrate: bool = True):
     return open_database(args.db, migrate=migrate)
 
 
+def open_existing(args: argparse.Namespace):
+    """The database of a command that only reads: never created nor migrated (`desktop.db.open_existing`); a
+    missing database ends the command with exit 2. Other rooms' read-only commands (print reprint) use it too."""
+    from desktop.db import open_existing as _existing
+
+    return _existing(args.db)
+
+
 def _cli_actor():
     """The actor of commands run at the terminal. Whoever can run them already holds the database file or its
     server password, so the terminal acts with every role — but the audit log records the operating-system
@@ -236,12 +262,36 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         before = mig.current(db)
         mig.upgrade(db)
         after = mig.current(db)
+        granted = mig.regrant_after_migration(db)
     finally:
         db.dispose()
     if before == after:
         print(f"{db.describe()}: já está na versão {after}.")
     else:
         print(f"{db.describe()}: migrado de {before or 'vazio'} para {after}.")
+    if granted:
+        print(f"Permissões do usuário da aplicação {granted} atualizadas.")
+    return EXIT_OK
+
+
+def cmd_setup_server(args: argparse.Namespace) -> int:
+    from desktop import migrate as mig
+
+    db = _open(args, migrate=False)
+    try:
+        if not db.is_postgresql:
+            print("Erro: setup-server é só para PostgreSQL (o SQLite não tem usuários do banco).", file=sys.stderr)
+            return EXIT_USAGE
+        app_password = args.app_password
+        if app_password is None and sys.stdin.isatty():
+            app_password = _secret(f"Senha do usuário da aplicação {args.app_role} (vazio: não alterar): ") or None
+        owner, app = mig.setup_server(db, app_role=args.app_role, app_password=app_password,
+                                      owner_role=args.owner_role, owner_password=args.owner_password)
+    finally:
+        db.dispose()
+    print(f"Papéis prontos em {db.describe()}: {owner} é dono das tabelas e roda `migrate`; {app} é o usuário das "
+          f"estações (sem DDL; somente SELECT e INSERT no livro de multas e na auditoria). Configure as estações "
+          f"com postgresql+psycopg://{app}:SENHA@servidor/base.")
     return EXIT_OK
 
 
@@ -272,7 +322,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from desktop.demo import load_demo
+    from desktop.services.demo import load_demo
 
     db = _open(args)
     last = [0.0]
@@ -297,17 +347,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_audit_verify(args: argparse.Namespace) -> int:
     from desktop.services import audit
 
-    db = _open(args)
+    against = None
+    if args.against:
+        try:
+            against = audit.read_published_checkpoint(args.against)
+        except OSError as exc:
+            print(f"Erro: não foi possível ler {args.against}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except ValueError as exc:
+            print(f"Erro: {args.against}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    db = open_existing(args)
     try:
-        check = audit.verify(db)
+        check = audit.verify(db, against=against)
     finally:
         db.dispose()
     if check.ok:
-        print(f"Registro de auditoria íntegro: {check.checked} entradas conferidas.")
+        print(check.reason)
         return EXIT_OK
     print(f"Registro de auditoria ROMPIDO na entrada nº {check.first_broken_id}: {check.reason} "
           f"({check.checked} entradas conferidas).", file=sys.stderr)
     return EXIT_FAILURE
+
+
+def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from desktop.services import audit
+
+    db = open_existing(args)
+    try:
+        cp, check, pdf = audit.checkpoint_term(db, _cli_actor())
+    finally:
+        db.dispose()
+    out = Path(args.out)
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(pdf)
+    print(f"Ponto de verificação assinado: entrada nº {cp.last_id}, {cp.entry_count} entradas, código "
+          f"{cp.short_hash}. Termo gravado em {out}.")
+    if not check.ok:
+        print(f"ATENÇÃO: {check.reason}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
 
 
 def _ask(prompt: str) -> str:
@@ -362,7 +444,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 def cmd_users_list(args: argparse.Namespace) -> int:
     from desktop.services import users
 
-    db = _open(args)
+    db = open_existing(args)
     try:
         rows = users.list_users(db, _cli_actor())
     finally:
@@ -392,7 +474,7 @@ def cmd_users_unlock(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from desktop.services import exports
 
-    db = _open(args)
+    db = open_existing(args)
     started = time.perf_counter()
     try:
         result = exports.export(db, _cli_actor(), args.kind, args.out)

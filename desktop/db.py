@@ -159,6 +159,19 @@ class Database:
                 self._local.writing = False
             session.close()
 
+    def runs_as_table_owner(self) -> bool:
+        """PostgreSQL: True when this connection's role owns the program's tables (it could switch the
+        append-only triggers off: issue 11); the desks should use the application role (`setup-server`).
+        Always False on SQLite, which has no roles."""
+        if not self.is_postgresql:
+            return False
+        with self.read_engine.connect() as conn:
+            owned = conn.exec_driver_sql(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                "AND (tableowner = current_user OR pg_has_role(current_user, tableowner, 'USAGE'))").scalar()
+            conn.rollback()
+        return bool(owned)
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -186,13 +199,33 @@ def _setup_sqlite(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN")
 
 
+def create_private_sqlite_file(path: Path) -> None:
+    """A new SQLite database and the folders made for it are readable by the user alone (issue 11: 0700 / 0600;
+    SQLite gives its -wal and -shm files the database file's mode). Existing files and folders are left as
+    they are."""
+    missing: list[Path] = []
+    folder = path.parent
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700)
+        if os.name == "posix":
+            os.chmod(made, 0o700)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        if os.name == "posix":
+            os.chmod(path, 0o600)
+
+
 def open_database(url: str | None = None, migrate: bool = True) -> Database:
     """Resolve the URL, create the SQLite folder, and (by default) bring the schema to the newest revision,
     copying an existing SQLite file aside first (`<name>.antes-<rev>-<timestamp>.sqlite3`)."""
     resolved = resolve_url(url)
     db = Database(resolved)
     if db.sqlite_path is not None:
-        db.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        create_private_sqlite_file(db.sqlite_path)
     if migrate and not schema_is_current(db):
         from desktop import migrate as migrations  # Alembic costs ~0.35 s to import: only when there is work
 
@@ -200,8 +233,64 @@ def open_database(url: str | None = None, migrate: bool = True) -> Database:
     return db
 
 
+class DatabaseNotFound(Exception):
+    """A read-only command was pointed at a database that does not exist (or holds no tables of this program):
+    nothing is created (issue 11: a mistyped path must not give an empty "íntegro"). The CLI exits with 2."""
+
+
+class DatabaseNotCurrent(Exception):
+    """A read-only command found a database at another schema revision: it is neither migrated nor read."""
+
+
+def open_existing(url: str | None = None) -> Database:
+    """The database at `url` for a command that only reads (`audit verify`, `export`, `print reprint`,
+    `users list`): never created, never migrated. `DatabaseNotFound` when the SQLite file is missing or a
+    database has no tables of this program; `DatabaseNotCurrent` when its revision is not this program's."""
+    resolved = resolve_url(url)
+    db = Database(resolved)
+    if db.is_sqlite:
+        path = db.sqlite_path
+        if path is None or not path.is_file():
+            db.dispose()
+            raise DatabaseNotFound(f"O banco de dados não existe: {path or ':memory:'}. Confira o caminho; "
+                                   "nada foi criado.")
+    try:
+        with db.read_engine.connect() as conn:
+            stored = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all()
+            conn.rollback()
+    except Exception:  # no alembic_version: not a database of this program (or an empty one)
+        db.dispose()
+        raise DatabaseNotFound(f"{db.describe()} não é um banco deste programa (não tem a tabela de versão "
+                               "alembic_version). Confira o endereço; nada foi criado.") from None
+    head = known_head()
+    if head is not None and stored != [head]:
+        db.dispose()
+        found = ", ".join(stored) or "vazia"
+        raise DatabaseNotCurrent(f"{db.describe()} está na versão {found} do banco e este programa usa a {head}: "
+                                 "rode `python -m desktop migrate` antes (este comando não altera o banco).")
+    return db
+
+
 _REVISION_LINE = re.compile(r"""^revision\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 _DOWN_LINE = re.compile(r"""^down_revision\s*=\s*(?:['"]([^'"]+)['"]|None)""", re.MULTILINE)
+
+
+def known_revisions() -> list[str]:
+    """Every migration revision this program knows, oldest first (read as text, like `known_head`)."""
+    parent_of: dict[str, str | None] = {}
+    for path in (Path(__file__).parent / "migrations" / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        rev = _REVISION_LINE.search(text)
+        if rev is None:
+            continue
+        down = _DOWN_LINE.search(text)
+        parent_of[rev.group(1)] = down.group(1) if down is not None and down.group(1) else None
+    order: list[str] = []
+    current = known_head()
+    while current is not None and current not in order:
+        order.append(current)
+        current = parent_of.get(current)
+    return list(reversed(order))
 
 
 def known_head() -> str | None:

@@ -63,6 +63,9 @@ def backup_sqlite(db: Database, revision: str | None) -> Path | None:
     while target.exists():
         n += 1
         target = path.with_name(f"{path.stem}.antes-{revision or 'vazio'}-{stamp}-{n}.sqlite3")
+    from desktop.db import create_private_sqlite_file
+
+    create_private_sqlite_file(target)
     source = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
     try:
         dest = sqlite3.connect(str(target))
@@ -81,8 +84,39 @@ def upgrade(db: Database, revision: str = "head", backup: bool = True) -> Path |
     if before == head() and revision == "head":
         return None
     copy = backup_sqlite(db, before) if (backup and db.is_sqlite) else None
+    had_key = db.is_sqlite and _has_private_key_column(db.sqlite_path)
     _run(db, lambda cfg: command.upgrade(cfg, revision))
+    if had_key and not _has_private_key_column(db.sqlite_path):
+        # Migration 0005 moved the private signing key to the key store (issue 11): no copy of the database may
+        # keep it — not the freed pages of the live file, not the safety copy made just before.
+        _scrub_private_key(db.sqlite_path)
+        if copy is not None:
+            _scrub_private_key(copy)
     return copy
+
+
+def _has_private_key_column(path: Path | None) -> bool:
+    if path is None or not path.exists() or path.stat().st_size == 0:
+        return False
+    con = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+    try:
+        columns = [r[1] for r in con.execute("PRAGMA table_info(municipality)")]
+    finally:
+        con.close()
+    return "signing_private_key" in columns
+
+
+def _scrub_private_key(path: Path) -> None:
+    con = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        columns = [r[1] for r in con.execute("PRAGMA table_info(municipality)")]
+        if "signing_private_key" in columns:
+            con.execute("PRAGMA foreign_keys=OFF")
+            con.execute("UPDATE municipality SET signing_private_key = NULL")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("VACUUM")
+    finally:
+        con.close()
 
 
 def downgrade(db: Database, revision: str = "base") -> None:
@@ -116,3 +150,109 @@ def _run(db: Database, action) -> None:
                 conn.rollback()
             if db.is_sqlite:
                 conn.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
+
+
+# ------------------------------------------------------------------------------------ PostgreSQL least privilege
+
+APP_ROLE = "chapada_app"
+OWNER_ROLE = "chapada_dono"
+_ROLE_NAME = __import__("re").compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def _append_only_tables() -> tuple[str, ...]:
+    from desktop.models import APPEND_ONLY_TABLES
+
+    return APPEND_ONLY_TABLES
+
+
+def _quote_ident(name: str) -> str:
+    if not _ROLE_NAME.match(name or ""):
+        raise ValueError(f"Nome de papel inválido: {name!r} (use letras minúsculas, números e _).")
+    return f'"{name}"'
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def grant_app_role(conn, app_role: str) -> None:
+    """The application role's rights on the current schema: read and write the working tables, SELECT and
+    INSERT only on the append-only ones (ledger, audit, checkpoints), the sequences, and nothing else: it owns
+    nothing, so it cannot ALTER, DROP, TRUNCATE, or switch a trigger off."""
+    app = _quote_ident(app_role)
+    schema = conn.exec_driver_sql("SELECT current_schema()").scalar()
+    quoted_schema = '"' + schema.replace('"', '""') + '"'
+    conn.exec_driver_sql(f"REVOKE ALL ON SCHEMA {quoted_schema} FROM {app}")
+    conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA {quoted_schema} TO {app}")
+    tables = conn.exec_driver_sql(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars().all()
+    append_only = set(_append_only_tables())
+    for table in tables:
+        conn.exec_driver_sql(f'REVOKE ALL ON TABLE "{table}" FROM {app}')
+        if table in append_only:
+            rights = "SELECT, INSERT"
+        elif table == "alembic_version":
+            rights = "SELECT"
+        else:
+            rights = "SELECT, INSERT, UPDATE, DELETE"
+        conn.exec_driver_sql(f'GRANT {rights} ON TABLE "{table}" TO {app}')
+    conn.exec_driver_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {quoted_schema} TO {app}")
+
+
+def setup_server(db: Database, app_role: str = APP_ROLE, app_password: str | None = None,
+                 owner_role: str = OWNER_ROLE, owner_password: str | None = None) -> tuple[str, str]:
+    """Create (or update) the two PostgreSQL roles of issue 11 and migrate: the OWNER role owns every table,
+    sequence, trigger and function of the schema and is the one that runs `migrate`; the APPLICATION role, which
+    the desks use, owns nothing (see `grant_app_role`). Run by a superuser (or a role with CREATEROLE that is a
+    member of the owner role). Idempotent: run it again after every `migrate` that adds tables — `migrate`
+    itself re-grants when it finds the roles recorded in `database_marks`."""
+    if not db.is_postgresql:
+        raise ValueError("setup-server é só para PostgreSQL (o SQLite não tem papéis).")
+    owner, app = _quote_ident(owner_role), _quote_ident(app_role)
+    if owner_role == app_role:
+        raise ValueError("O papel dono e o papel da aplicação devem ser diferentes.")
+    upgrade(db, backup=False)
+    with db.write_engine.connect() as conn:
+        conn.begin()
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
+        for name, quoted, password in ((owner_role, owner, owner_password), (app_role, app, app_password)):
+            exists = conn.exec_driver_sql("SELECT 1 FROM pg_roles WHERE rolname = %(n)s", {"n": name}).first()
+            if exists is None:
+                conn.exec_driver_sql(f"CREATE ROLE {quoted} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE")
+            if password:
+                conn.exec_driver_sql(f"ALTER ROLE {quoted} PASSWORD {_literal(password)}")
+        schema = conn.exec_driver_sql("SELECT current_schema()").scalar()
+        quoted_schema = '"' + schema.replace('"', '""') + '"'
+        conn.exec_driver_sql(f"GRANT USAGE, CREATE ON SCHEMA {quoted_schema} TO {owner}")
+        for table in conn.exec_driver_sql(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").scalars().all():
+            conn.exec_driver_sql(f'ALTER TABLE "{table}" OWNER TO {owner}')
+        for function in conn.exec_driver_sql(
+                "SELECT p.oid::regprocedure::text FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace"
+        ).scalars().all():
+            conn.exec_driver_sql(f"ALTER FUNCTION {function} OWNER TO {owner}")
+        grant_app_role(conn, app_role)
+        for key, value in (("owner_role", owner_role), ("app_role", app_role)):
+            conn.exec_driver_sql(
+                "INSERT INTO database_marks (key, value, at) VALUES (%(k)s, %(v)s, now()) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at", {"k": key, "v": value})
+        conn.commit()
+    return owner_role, app_role
+
+
+def regrant_after_migration(db: Database) -> str | None:
+    """After `migrate` on PostgreSQL: when `setup-server` recorded an application role, grant it the (new)
+    tables; returns the role name, or None when there is none."""
+    if not db.is_postgresql:
+        return None
+    with db.write_engine.connect() as conn:
+        conn.begin()
+        try:
+            app_role = conn.exec_driver_sql("SELECT value FROM database_marks WHERE key = 'app_role'").scalar()
+            if app_role:
+                grant_app_role(conn, app_role)
+            conn.commit()
+        finally:
+            if conn.in_transaction():
+                conn.rollback()
+    return app_role or None

@@ -113,6 +113,28 @@ def sign_sticker(private_bytes: bytes, number: str, plate: str, valid_until: dat
     return StickerSigner(private_bytes).sign(number, plate, valid_until)
 
 
+def fingerprint(public_bytes: bytes) -> str:
+    """SHA-256 of a raw public key, in hex: how checkpoints and the key table name a key."""
+    import hashlib
+
+    return hashlib.sha256(bytes(public_bytes)).hexdigest()
+
+
+def sign_text(private_bytes: bytes, text: str) -> str:
+    """An Ed25519 signature of the UTF-8 text, base64url without padding (audit checkpoints)."""
+    return _b64url(Ed25519PrivateKey.from_private_bytes(bytes(private_bytes)).sign(text.encode("utf-8")))
+
+
+def verify_text(public_bytes: bytes, text: str, signature: str) -> bool:
+    """True when `signature` (from `sign_text`) is the key's signature of `text`."""
+    try:
+        raw = base64.urlsafe_b64decode((signature or "") + "=" * (-len(signature or "") % 4))
+        Ed25519PublicKey.from_public_bytes(bytes(public_bytes)).verify(raw, text.encode("utf-8"))
+    except (InvalidSignature, binascii.Error, ValueError):
+        return False
+    return True
+
+
 def _malformed(reason: str) -> StickerCheck:
     return StickerCheck(MALFORMED, None, None, None, f"Código não reconhecido: {reason}. "
                         "Este QR não é de um adesivo da Prefeitura (Art. 14 da Lei nº 2.103/2025).")

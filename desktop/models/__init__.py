@@ -75,10 +75,11 @@ from desktop.models.registry import (
     Platform,
     Vehicle,
 )
+from desktop.models.security import AuditCheckpoint, DatabaseMark, SigningKey
 from desktop.models.types import LOCAL_TZ, AwareDateTime, CodeString, Dec, JSONData, now
 
 # Tables whose rows are never changed once written; the migration puts triggers on them that refuse
 # UPDATE and DELETE (and TRUNCATE on PostgreSQL).
-APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries")
+APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries", "audit_checkpoints")
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -45,9 +45,20 @@ class MunicipalitySettings(Versioned, Updated, Base):
     febraban_agreement: Mapped[str | None] = mapped_column(String(8))  # DAM barcode: código do órgão
     brasao_png: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
     pix_key: Mapped[str | None] = mapped_column(String(120))
-    # Ed25519 key that signs the sticker QR payload (issue 7); raw 32-byte keys.
-    signing_private_key: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
+    # Ed25519 key that signs the sticker QR payload (issue 7); the raw 32-byte public key. The private key is
+    # not in the database (issue 11, migration 0005): it is on the desk that signs (desktop.keystore).
     signing_public_key: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+    @property
+    def signing_private_key(self) -> bytes | None:
+        """Bridge for code written when the key was a column: the private key from this desk's key store
+        (`desktop.keystore.load`); raises `KeyUnavailable` on a desk without it. Prefer
+        `services.setup.signing_private_key(db)`."""
+        if self.signing_public_key is None:
+            return None
+        from desktop import keystore
+
+        return keystore.load(self.signing_public_key)
 
 
 class User(Versioned, Created, Base):

@@ -1,5 +1,11 @@
 """Scanned documents attached to the register (SPEC §2 Document): PDF, JPEG or PNG, identified by their bytes, kept
-with their SHA-256 inside the database, never replaced — a newer proof is a new row, and the older stays."""
+with their SHA-256 inside the database, never replaced — a newer proof is a new row, and the older stays.
+
+One attachment policy for every kind of evidence (issue 11): `check_attachment(content, filename, declared_mime)`
+— at most `MAX_DOCUMENT_BYTES`; the type read from the content, and proved: a PDF must open with pypdf and have a
+page, an image must decode with Pillow (within `MAX_IMAGE_PIXELS`); a declared type that the content does not
+match is refused; the original name is kept only as text (`safe_filename`: no folders, no control characters).
+"""
 from __future__ import annotations
 
 import hashlib
@@ -18,7 +24,8 @@ from desktop.services.base import Actor, require_role
 from desktop.services.search import FRONT_DESK, require_reader, user_names
 
 __all__ = ["DocumentInfo", "attach_document", "document_content", "list_documents", "detect_mime",
-           "MAX_DOCUMENT_BYTES", "ACCEPTED_MIMES"]
+           "MAX_DOCUMENT_BYTES", "ACCEPTED_MIMES", "CheckedFile", "check_attachment", "attachment_problems",
+           "safe_filename", "MAX_IMAGE_PIXELS"]
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 ACCEPTED_MIMES = {"application/pdf": ".pdf", "image/jpeg": ".jpg", "image/png": ".png"}
@@ -58,6 +65,104 @@ def detect_mime(content: bytes) -> str | None:
     if content.startswith(b"\x89PNG\r\n\x1a\n"):
         return "image/png"
     return None
+
+
+MAX_IMAGE_PIXELS = 60_000_000   # a 60-megapixel scan; beyond it a "photo" is a decompression bomb
+_LABELS = {"application/pdf": "PDF", "image/jpeg": "JPG", "image/png": "PNG"}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedFile:
+    """An attachment that passed the policy: its bytes, the type proved from them, the name as plain text."""
+
+    content: bytes
+    mime: str
+    filename: str
+    size: int
+    sha256: str
+
+
+def safe_filename(name: str | None, mime: str | None = None) -> str:
+    """The original name as text only: the last path part (`../../etc/passwd.pdf` → `passwd.pdf`), without control
+    characters or leading dots, at most 255 characters; "anexo.<ext>" when nothing is left."""
+    import unicodedata
+
+    text = (name or "").replace("\\", "/").split("/")[-1]
+    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip().lstrip(".").strip()
+    if not text:
+        text = "anexo" + ACCEPTED_MIMES.get(mime or "", "")
+    return text[-255:]
+
+
+def _pdf_opens(content: bytes) -> str | None:
+    """None when pypdf reads the PDF and finds a page; else the reason, in Portuguese."""
+    import io
+    import logging
+
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        reader = PdfReader(io.BytesIO(content), strict=False)
+        if reader.is_encrypted:
+            return "o PDF está protegido por senha (anexe uma cópia sem senha)"
+        if len(reader.pages) < 1:
+            return "o PDF não tem páginas"
+    except Exception:  # noqa: BLE001 — any failure to parse means "not a PDF we can show"
+        return "o arquivo começa como PDF mas não abre como PDF (corrompido ou de outro tipo)"
+    return None
+
+
+def _image_decodes(content: bytes, mime: str) -> str | None:
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(content)) as image:
+                if image.width * image.height > MAX_IMAGE_PIXELS:
+                    return f"a imagem tem {image.width}×{image.height} pontos; o máximo é {MAX_IMAGE_PIXELS:,}"
+                expected = {"image/jpeg": "JPEG", "image/png": "PNG"}[mime]
+                if image.format != expected:
+                    return f"a imagem não é {_LABELS[mime]}"
+                image.load()
+    except Exception:  # noqa: BLE001 — truncated, forged or a bomb
+        return f"a imagem {_LABELS[mime]} não pôde ser lida (corrompida ou de outro tipo)"
+    return None
+
+
+def attachment_problems(content: bytes, declared_mime: str | None = None, field: str = "content") -> list[Problem]:
+    """Every reason to refuse these bytes as evidence (empty list: accepted)."""
+    if not content:
+        return [Problem(field, "O arquivo está vazio.")]
+    if len(content) > MAX_DOCUMENT_BYTES:
+        return [Problem(field, f"O arquivo tem {len(content) / (1024 * 1024):.1f} MB; o máximo é "
+                               f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB.".replace(".", ",", 1))]
+    mime = detect_mime(content)
+    if mime is None:
+        return [Problem(field, "Formato não aceito: anexe um arquivo PDF, JPG ou PNG.")]
+    if declared_mime and declared_mime != mime:
+        declared = _LABELS.get(declared_mime, declared_mime)
+        return [Problem(field, f"O arquivo foi apresentado como {declared}, mas o conteúdo é {_LABELS[mime]}.")]
+    reason = _pdf_opens(content) if mime == "application/pdf" else _image_decodes(content, mime)
+    if reason:
+        return [Problem(field, f"Arquivo recusado: {reason}.")]
+    return []
+
+
+def check_attachment(content: bytes, filename: str | None, declared_mime: str | None = None,
+                     field: str = "content") -> CheckedFile:
+    """The attachment policy of issue 11, for every kind of evidence: `ValidationError` or a `CheckedFile`."""
+    content = bytes(content or b"")
+    problems = attachment_problems(content, declared_mime, field)
+    if problems:
+        raise ValidationError(problems)
+    mime = detect_mime(content)
+    return CheckedFile(content, mime, safe_filename(filename, mime), len(content),
+                       hashlib.sha256(content).hexdigest())
 
 
 def _info(doc: Document, names: dict[int, str]) -> DocumentInfo:
@@ -117,7 +222,8 @@ def attach_document(db, actor: Actor, content: bytes, filename: str, kind: str, 
             return document_infos(s, [existing])[0]
         doc = Document(
             kind=kind.strip(), number=(number or "").strip() or None, issued_on=issued_on, expires_on=expires_on,
-            sha256=digest, content=content, mime=detect_mime(content), filename=filename.strip()[-255:],
+            sha256=digest, content=content, mime=detect_mime(content),
+            filename=safe_filename(filename, detect_mime(content)),
             size=len(content), uploaded_by=actor.user_id, **owners,
         )
         s.add(doc)

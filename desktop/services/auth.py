@@ -5,6 +5,10 @@ Five wrong passwords in a row lock the account for 15 minutes; an administrator 
 
 The login counters are written with a plain UPDATE that does not move the user's `version`: a clerk logging in
 must not make the administrator's open edit of that user stale.
+
+Concurrency (issue 11): the user's row is read with `SELECT ... FOR UPDATE` on PostgreSQL (SQLite's write
+transaction, `BEGIN IMMEDIATE`, is exclusive already), so simultaneous wrong passwords for one account are
+checked one after the other against the fresh counter: never more than five are checked before the lock.
 """
 from __future__ import annotations
 
@@ -127,11 +131,14 @@ def login(db, username: str, password: str, now: datetime | None = None):
     error: Exception | None = None
     actor = None
     with db.session() as s:
-        user = s.scalar(select(User).where(User.username == name)) if name else None
+        query = select(User).where(User.username == name)
+        if s.get_bind().dialect.name == "postgresql":
+            query = query.with_for_update(of=User)
+        user = s.scalar(query) if name else None
         if user is None:
             _burn_time(password or "")
             audit.record(s, SYSTEM_ACTOR, "login.failed", "user", "", None,
-                         {"username": name, "reason": "usuário inexistente"})
+                         {"username": name, "reason": "usuário inexistente"}, live_check=False)
             error = AuthenticationError(WRONG_CREDENTIALS)
         else:
             who = actor_of(user)
@@ -142,10 +149,10 @@ def login(db, username: str, password: str, now: datetime | None = None):
                 failed, locked_until = 0, None
             if locked_until is not None:
                 audit.record(s, who, "login.refused_locked", "user", str(user.id), None,
-                             {"locked_until": locked_until.isoformat()})
+                             {"locked_until": locked_until.isoformat()}, live_check=False)
                 error = AccountLocked(_locked_message(locked_until), locked_until)
             elif not user.active:
-                audit.record(s, who, "login.refused_inactive", "user", str(user.id), None, None)
+                audit.record(s, who, "login.refused_inactive", "user", str(user.id), None, None, live_check=False)
                 error = AuthenticationError("Este usuário está desativado. Procure um administrador.")
             elif not verify_password(user.password_hash, password or ""):
                 failed += 1
@@ -167,14 +174,15 @@ def login(db, username: str, password: str, now: datetime | None = None):
                 audit.record(s, who, action, "user", str(user.id),
                              {"failed_logins": user.failed_logins},
                              {"failed_logins": failed,
-                              "locked_until": locked_until.isoformat() if locked_until else None})
+                              "locked_until": locked_until.isoformat() if locked_until else None},
+                             live_check=False)
             else:
                 values = {"failed_logins": 0, "locked_until": None, "last_login_at": moment}
                 if _ph().check_needs_rehash(user.password_hash):
                     values["password_hash"] = hash_password(password)
                 s.execute(update(User).where(User.id == user.id).values(**values)
                           .execution_options(synchronize_session=False))
-                audit.record(s, who, "login.success", "user", str(user.id), None, None)
+                audit.record(s, who, "login.success", "user", str(user.id), None, None, live_check=False)
                 actor = who
     if error is not None:
         raise error

@@ -6,6 +6,12 @@ PostgreSQL: `pg_dump --format=custom` (compressed, restorable table by table) an
 
 A restore first proves the file is a database of this program (it has the `alembic_version` table that the
 migrations keep), and on SQLite keeps a copy of the file it replaces beside it.
+
+Issue 11 (a restore must not break the office): the backup's revision is read first. A revision this program
+does not know (a newer program's backup, or a forged one) is refused before anything is replaced. On SQLite an
+older backup is copied to a temporary file beside the database, migrated THERE, and only then copied into place:
+a migration that fails leaves the live database as it was. On PostgreSQL an older dump is restored in one
+transaction and migrated afterwards (the CLI does it at once).
 """
 from __future__ import annotations
 
@@ -131,8 +137,11 @@ def _backup_sqlite(src: Path, out: Path) -> BackupResult:
         raise BackupError(f"O arquivo do banco não existe: {src}")
     if out.resolve() == src.resolve():
         raise BackupError("A cópia de segurança não pode ser gravada sobre o próprio banco.")
+    from desktop.db import create_private_sqlite_file
+
     tmp = out.with_name(out.name + ".parcial")
     tmp.unlink(missing_ok=True)
+    create_private_sqlite_file(tmp)   # a copy of the database is as private as the database (issue 11)
     source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
     try:
         target = sqlite3.connect(tmp)
@@ -190,6 +199,33 @@ def check_sqlite_backup(path: Path) -> str:
     return version[0]
 
 
+def check_revision(revision: str | None, name: str) -> str:
+    """Refuse a backup whose schema revision this program does not know (newer or unknown); return it."""
+    from desktop.db import known_revisions
+
+    known = known_revisions()
+    if revision not in known:
+        raise BackupError(
+            f"A cópia {name} está na versão {revision or 'desconhecida'} do banco, que este programa não conhece "
+            f"(ele vai até a {known[-1] if known else '?'}): é de uma versão mais nova do programa ou não é uma "
+            "cópia válida. Nada foi substituído; atualize o programa antes de restaurá-la.")
+    return revision
+
+
+def pg_backup_revision(path: Path) -> str | None:
+    """The alembic revision stored in a pg_dump custom archive (read from its data, nothing restored)."""
+    proc = subprocess.run([_tool("pg_restore"), "--data-only", "--table=alembic_version", "--file=-", str(path)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {proc.stderr.strip()}")
+    lines = proc.stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("COPY ") and "alembic_version" in line:
+            value = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            return None if value in ("", "\\.") else value
+    return None
+
+
 def check_pg_backup(path: Path) -> None:
     """Refuse files that are not pg_dump custom archives of this program."""
     if not path.exists():
@@ -221,9 +257,51 @@ def _stamp() -> str:
 
 
 def _restore_sqlite(target: Path, source: Path) -> BackupResult:
-    check_sqlite_backup(source)
+    from desktop.db import known_head
+
+    revision = check_revision(check_sqlite_backup(source), source.name)
     if target.exists() and source.resolve() == target.resolve():
         raise BackupError("O arquivo escolhido é o próprio banco em uso.")
+    staged: Path | None = None
+    if revision != known_head():
+        staged = _migrated_copy(source, target)
+        source = staged
+    try:
+        return _put_in_place(target, source)
+    finally:
+        if staged is not None:
+            for leftover in (staged, staged.with_name(staged.name + "-wal"), staged.with_name(staged.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+
+
+def _migrated_copy(source: Path, target: Path) -> Path:
+    """The older backup copied beside the target and migrated there; the live database is not touched."""
+    from desktop import migrate
+    from desktop.db import Database, sqlite_url
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = target.with_name(f"{target.stem}.restaurando-{_stamp()}{target.suffix or '.sqlite3'}")
+    _backup_sqlite(source, staged)
+    db = Database(sqlite_url(staged))
+    try:
+        migrate.upgrade(db, backup=False)
+    except Exception as exc:
+        db.dispose()
+        for leftover in (staged, staged.with_name(staged.name + "-wal"), staged.with_name(staged.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+        raise BackupError(f"A cópia {source.name} é de uma versão anterior e não pôde ser atualizada "
+                          f"({type(exc).__name__}: {exc}). Nada foi substituído.") from exc
+    db.dispose()
+    con = sqlite3.connect(staged)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        con.close()
+    return staged
+
+
+def _put_in_place(target: Path, source: Path) -> BackupResult:
     kept: Path | None = None
     if target.exists():
         kept = target.with_name(f"{target.stem}.substituido-{_stamp()}{target.suffix or '.sqlite3'}")
@@ -246,6 +324,7 @@ def _restore_sqlite(target: Path, source: Path) -> BackupResult:
 
 def _restore_postgresql(url: str, source: Path) -> BackupResult:
     check_pg_backup(source)
+    check_revision(pg_backup_revision(source), source.name)
     args, env = libpq_args(url)
     _run(
         [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction", *args, str(source)],

@@ -11,7 +11,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from desktop.domain.roles import Role
-from desktop.errors import ConflictError, DesktopError, PermissionDenied, StaleRecordError
+from desktop.errors import AuthenticationError, ConflictError, DesktopError, PermissionDenied, StaleRecordError
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,35 @@ class Actor:
 # Automatic jobs (a suspension ending on its date, a decision becoming final) act as the system.
 SYSTEM_ACTOR = Actor(user_id=None, username="sistema", full_name="Sistema (rotina automática)",
                      roles=frozenset(Role))
+
+
+class SessionRevoked(AuthenticationError):
+    """The acting user was deactivated, locked or lost a role while their session was open (issue 11): the write
+    is refused and the screen returns to the login."""
+
+
+_session_listeners: list = []
+
+
+def on_session_revoked(listener) -> None:
+    """Register `listener(actor, message)`, called (from whatever thread did the write) when a write of `actor`
+    is refused because the user is no longer allowed; the main window uses it to return to the login."""
+    if listener not in _session_listeners:
+        _session_listeners.append(listener)
+
+
+def remove_session_listener(listener) -> None:
+    if listener in _session_listeners:
+        _session_listeners.remove(listener)
+
+
+def notify_session_revoked(actor: Actor, message: str) -> None:
+    """Tell the listeners; one that fails (a window already destroyed) is dropped, and the refusal stands."""
+    for listener in tuple(_session_listeners):
+        try:
+            listener(actor, message)
+        except Exception:  # noqa: BLE001 — a listener must never turn the refusal into another error
+            remove_session_listener(listener)
 
 
 def _role_list(roles: tuple[Role, ...]) -> str:

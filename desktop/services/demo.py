@@ -2,7 +2,118 @@
 
 `load_demo(db, drivers=N, seed=S, progress=None, force=False)` — one transaction, one audit entry, every status;
 `progress(done, total, text)` receives the phase being written (it matches `desktop.tasks` state.progress).
-"""
-from desktop.demo import ADMIN_PASSWORD, ADMIN_USERNAME, DEMO_PASSWORD, STAFF, DemoSummary, load_demo
 
-__all__ = ["load_demo", "DemoSummary", "DEMO_PASSWORD", "ADMIN_USERNAME", "ADMIN_PASSWORD", "STAFF"]
+Demo is demo (issue 11): the data set is loaded only into a database that holds no records of its own (a new
+one, or one just set up) or one already marked as a demonstration; `force` (add another data set beside the
+first) only applies to a database marked as demo. Before loading, the database is marked (`database_marks`,
+key `demo`): the window title and status bar say DEMONSTRAÇÃO and every PDF printed from it carries
+"DEMONSTRAÇÃO — SEM VALOR LEGAL" (`is_demo`). The staff accounts the loader creates with the published password
+must change it at their first login.
+"""
+from __future__ import annotations
+
+from desktop.demo import ADMIN_PASSWORD, ADMIN_USERNAME, DEMO_PASSWORD, STAFF, DemoSummary
+from desktop.demo import load_demo as _load_demo_data
+
+__all__ = ["load_demo", "DemoSummary", "DEMO_PASSWORD", "ADMIN_USERNAME", "ADMIN_PASSWORD", "STAFF", "is_demo",
+           "is_demo_db", "own_records", "DEMO_MARK", "DEMO_LABEL"]
+
+DEMO_MARK = "demo"
+DEMO_LABEL = "DEMONSTRAÇÃO — SEM VALOR LEGAL"
+# Tables whose rows are the office's own work: any of them filled means a real database.
+RECORD_TABLES = {
+    "platforms": "plataformas", "drivers": "condutores", "vehicles": "veículos", "lessors": "locadores",
+    "authorizations": "autorizações", "inspections": "vistorias", "autos": "autos de infração",
+    "ledger_entries": "lançamentos", "fees": "taxas", "payment_guides": "guias", "documents": "documentos",
+    "issued_documents": "documentos emitidos", "data_requests": "requisições de dados",
+    "course_sessions": "turmas de curso", "trip_rows": "viagens importadas",
+}
+
+
+def is_demo(session) -> bool:
+    """True when the database of this session is a demonstration (for window titles and the PDF mark)."""
+    from sqlalchemy import select
+
+    from desktop.models import DatabaseMark
+
+    return session.scalar(select(DatabaseMark.key).where(DatabaseMark.key == DEMO_MARK)) is not None
+
+
+def is_demo_db(db) -> bool:
+    with db.session(write=False) as s:
+        return is_demo(s)
+
+
+def own_records(db) -> dict[str, int]:
+    """Rows in the tables of the office's own work, by Portuguese label (only the non-empty ones)."""
+    from sqlalchemy import text
+
+    found: dict[str, int] = {}
+    with db.session(write=False) as s:
+        for table, label in RECORD_TABLES.items():
+            if s.execute(text(f"SELECT 1 FROM {table} LIMIT 1")).first() is not None:
+                found[label] = s.execute(text(f"SELECT count(*) FROM {table}")).scalar()
+    return found
+
+
+def _mark(db, summary_text: str) -> None:
+    from desktop.models import DatabaseMark, now
+
+    with db.session() as s:
+        if s.get(DatabaseMark, DEMO_MARK) is None:
+            s.add(DatabaseMark(key=DEMO_MARK, value=summary_text, at=now()))
+
+
+def _unmark(db) -> None:
+    from sqlalchemy import delete
+
+    from desktop.models import DatabaseMark
+
+    with db.session() as s:
+        s.execute(delete(DatabaseMark).where(DatabaseMark.key == DEMO_MARK))
+
+
+def _published_passwords_must_change(db) -> list[str]:
+    """Every demo account still holding the published password must change it at first login."""
+    from sqlalchemy import select, update
+
+    from desktop.models import User
+    from desktop.services.auth import verify_password
+
+    names = [u for u, _, _ in STAFF] + [ADMIN_USERNAME, "admin.demo"]
+    published = (DEMO_PASSWORD, ADMIN_PASSWORD)
+    flagged: list[str] = []
+    with db.session() as s:
+        for user in s.scalars(select(User).where(User.username.in_(names))):
+            if any(verify_password(user.password_hash, p) for p in published):
+                flagged.append(user.username)
+        if flagged:
+            s.execute(update(User).where(User.username.in_(flagged)).values(must_change_password=True)
+                      .execution_options(synchronize_session=False))
+    return flagged
+
+
+def load_demo(db, drivers: int = 1000, seed: int = 2025, progress=None, force: bool = False, today=None
+              ) -> DemoSummary:
+    """Load the demonstration data into a database with no records of its own, or one marked as demo.
+    `ConflictError` (nothing written) for a real database, with or without `force`."""
+    from desktop.errors import ConflictError
+
+    marked = is_demo_db(db)
+    if not marked:
+        found = own_records(db)
+        if found:
+            listed = ", ".join(f"{n} {label}" for label, n in found.items())
+            raise ConflictError(
+                f"Este banco tem registros próprios ({listed}) e não é um banco de demonstração: os dados de "
+                "demonstração não foram carregados (nem com --force). Use um banco novo para a demonstração.")
+        _mark(db, f"semente {seed}, {drivers} condutores")
+    try:
+        summary = _load_demo_data(db, drivers=drivers, seed=seed, progress=progress, force=force and marked,
+                                  today=today)
+    except BaseException:
+        if not marked and not own_records(db):
+            _unmark(db)
+        raise
+    _published_passwords_must_change(db)
+    return summary

@@ -183,9 +183,11 @@ def _clean_cnpj(text: str | None) -> str | None:
     return normalize_cnpj(text) or None
 
 
-def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft):
+def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passphrase: str | None = None):
     """Create the settings row, the UPFM value of `upfm_year`, the default parameters, the Ed25519 signing key
-    and the first administrator (roles administrador + gestor) in one transaction. Returns the admin's Actor."""
+    and the first administrator (roles administrador + gestor) in one transaction. Returns the admin's Actor.
+    The private key goes to this desk's key store (`desktop.keystore`; encrypted with `key_passphrase` when
+    given), never into the database; its public half is the first period of `signing_keys`."""
     from sqlalchemy import select
 
     from desktop.models.admin import MunicipalitySettings, Parameter, User
@@ -197,6 +199,10 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft):
         raise ValidationError(problems)
     upfm = municipality.upfm_value if isinstance(municipality.upfm_value, Decimal) else \
         Decimal(str(municipality.upfm_value).replace(",", "."))
+    from desktop import keystore
+    from desktop.models import SigningKey, now
+    from desktop.signing import fingerprint
+
     private, public = new_signing_key()
     username = normalize_username(admin.username)
     with db.session() as s:
@@ -216,9 +222,11 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft):
             brasao_png=municipality.brasao_png, pix_key=normalize_pix_key(municipality.pix_key) or None,
             cnpj=_clean_cnpj(municipality.cnpj), address=(municipality.address or "").strip() or None,
             febraban_agreement=(municipality.febraban_agreement or "").strip() or None,
-            signing_private_key=private, signing_public_key=public,
+            signing_public_key=public,
         )
         s.add(settings)
+        s.add(SigningKey(fingerprint=fingerprint(public), public_key=public, valid_from=now(), created_by=user.id,
+                         holder=keystore.store(private, key_passphrase), note="Chave criada na configuração inicial"))
         # The UPFM value of the year, unless an earlier run (e.g. demo data) already has a row that day.
         upfm_from = date(municipality.upfm_year, 1, 1)
         if s.scalar(select(Parameter.id).where(Parameter.key == "upfm_value",
@@ -272,12 +280,88 @@ def get_municipality(db) -> MunicipalityInfo:
 
 
 def signing_private_key(db) -> bytes:
-    """The raw Ed25519 private key that signs sticker payloads (reports; never shown to users)."""
+    """The raw Ed25519 private key that signs sticker payloads and audit checkpoints, from this desk's key store
+    (issue 11: never from the database). `keystore.KeyUnavailable` on a desk without it (the message says which
+    desk holds it), `KeyLocked` when its passphrase was not entered this session."""
+    from desktop import keystore
+
     with db.session(write=False) as s:
-        key = _load(s).signing_private_key
-        if key is None:
+        public = _load(s).signing_public_key
+        if public is None:
             raise NotFound("A chave de assinatura do município não foi criada.")
-        return key
+        holder = _holder_of(s, bytes(public))
+    return keystore.load(bytes(public), holder)
+
+
+def _holder_of(s, public: bytes) -> str | None:
+    from sqlalchemy import select
+
+    from desktop.models import SigningKey
+    from desktop.signing import fingerprint
+
+    return s.scalar(select(SigningKey.holder).where(SigningKey.fingerprint == fingerprint(public))) or None
+
+
+@dataclass(frozen=True, slots=True)
+class SigningKeyInfo:
+    """A public key of the secretariat and the period it signed in; `holder` names the desk with the private key."""
+
+    fingerprint: str
+    public_key: bytes
+    valid_from: object
+    valid_to: object
+    holder: str
+    note: str
+    current: bool
+
+
+def signing_keys(db) -> list[SigningKeyInfo]:
+    """Every public key with its validity period, newest first: old stickers and checkpoints still verify with
+    the key of their time after a rotation (documents' sticker check should try these)."""
+    from sqlalchemy import select
+
+    from desktop.models import SigningKey
+
+    with db.session(write=False) as s:
+        current = _load(s).signing_public_key
+        rows = s.scalars(select(SigningKey).order_by(SigningKey.valid_from.desc(), SigningKey.id.desc())).all()
+        return [SigningKeyInfo(r.fingerprint, bytes(r.public_key), r.valid_from, r.valid_to, r.holder, r.note,
+                               current is not None and bytes(r.public_key) == bytes(current)) for r in rows]
+
+
+def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
+    """A gestor replaces the secretariat's signing key (issue 11): a new pair, the private half to this desk's key
+    store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
+    carry signatures of the new key."""
+    from sqlalchemy import select
+
+    from desktop import keystore
+    from desktop.models import SigningKey, now
+    from desktop.services import audit
+    from desktop.services.base import require_role
+    from desktop.signing import fingerprint
+
+    require_role(actor, Role.GESTOR)
+    if not (reason or "").strip():
+        raise ValidationError([Problem("reason", "Informe o motivo da troca da chave de assinatura.")])
+    private, public = new_signing_key()
+    holder = keystore.store(private, key_passphrase)
+    moment = now()
+    with db.session() as s:
+        row = _load(s)
+        old = bytes(row.signing_public_key) if row.signing_public_key else None
+        if old is not None:
+            for key in s.scalars(select(SigningKey).where(SigningKey.valid_to.is_(None))):
+                key.valid_to = moment
+        new = SigningKey(fingerprint=fingerprint(public), public_key=public, valid_from=moment,
+                         created_by=actor.user_id, holder=holder, note=reason.strip())
+        s.add(new)
+        row.signing_public_key = public
+        s.flush()
+        audit.record(s, actor, "signing_key.rotate", "municipality", "1",
+                     {"key": fingerprint(old) if old else None},
+                     {"key": new.fingerprint, "holder": holder, "reason": reason.strip()})
+        return SigningKeyInfo(new.fingerprint, public, new.valid_from, None, holder, new.note, True)
 
 
 def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:

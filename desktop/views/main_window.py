@@ -8,7 +8,7 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QSplitter,
                                QStackedWidget, QVBoxLayout, QWidget)
@@ -65,6 +65,12 @@ def roles_text(roles) -> str:
     return ", ".join(role.label for role in ordered) or "nenhum perfil"
 
 
+class _SessionWatch(QObject):
+    """Carries a refused write of this window's user (any thread) to the UI thread as a queued signal."""
+
+    revoked = Signal(str)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
@@ -72,7 +78,10 @@ class MainWindow(QMainWindow):
 
         self.db = db
         self.actor = actor
-        self.setWindowTitle(f"{APP_NAME} — {APP_ORG}")
+        from desktop.services.demo import DEMO_LABEL, is_demo_db
+
+        self.is_demo = is_demo_db(db)
+        self.setWindowTitle(("DEMONSTRAÇÃO — " if self.is_demo else "") + f"{APP_NAME} — {APP_ORG}")
         self.resize(1180, 760)
         self.modules = [m for m in MODULES if not m.roles or any(r in m.roles for r in actor.roles)]
         self.pages: dict[str, QWidget] = {}
@@ -106,10 +115,68 @@ class MainWindow(QMainWindow):
         for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
             label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)
+        self.security_label = QLabel(self._security_warning(DEMO_LABEL), self)
+        self.security_label.setStyleSheet("padding: 0 8px; color: #b00020; font-weight: bold;")
+        self.security_label.setVisible(bool(self.security_label.text()))
+        self.statusBar().addPermanentWidget(self.security_label)
+        self._watch_session()
         # No module is opened at start (each screen is created when first chosen, so the main window appears
         # at once even with 100,000 drivers). The home page takes the focus, or the sidebar would pick its first
         # row by itself when the window is activated.
         self.home.setFocus()
+
+    def _security_warning(self, demo_label: str) -> str:
+        """Issue 11: the status bar says when the data has no legal value, or when this desk connects to
+        PostgreSQL as the owner of the tables (it could switch the append-only triggers off)."""
+        parts = [demo_label] if self.is_demo else []
+        try:
+            owner = self.db.runs_as_table_owner()
+        except Exception:  # noqa: BLE001 — a warning must never keep the window from opening
+            owner = False
+        if owner:
+            parts.append("ATENÇÃO: conectado ao PostgreSQL como dono das tabelas — use o usuário da aplicação "
+                         "(setup-server)")
+        return " · ".join(parts)
+
+    # -- live session (issue 11): a deactivated, locked or demoted user goes back to the login ---------------
+    def _watch_session(self) -> None:
+        from desktop.services.base import on_session_revoked
+
+        self._session_watch = _SessionWatch(self)
+        self._session_watch.revoked.connect(self.return_to_login, Qt.ConnectionType.QueuedConnection)
+        self.successor = None
+        self.relogin = None
+        on_session_revoked(self._session_revoked)
+
+    def _session_revoked(self, actor, message: str) -> None:
+        if actor.user_id == self.actor.user_id:
+            self._session_watch.revoked.emit(message)
+
+    def return_to_login(self, message: str) -> None:
+        """Hide this window and show the login with the reason; a new login opens a fresh main window."""
+        from desktop.services.base import remove_session_listener
+        from desktop.views.login import LoginDialog
+
+        if self.relogin is not None:
+            return
+        remove_session_listener(self._session_revoked)
+        self.relogin = LoginDialog(self.db, None, username=self.actor.username)
+        self.relogin._say(message + " Entre de novo para continuar.")
+        self.relogin.accepted.connect(self._logged_in_again)
+        self.relogin.rejected.connect(self.close)
+        self.relogin.show()
+        self.hide()
+
+    def _logged_in_again(self) -> None:
+        self.successor = MainWindow(self.db, self.relogin.actor)
+        self.successor.show()
+        self.close()
+
+    def closeEvent(self, event) -> None:  # noqa: N802 — Qt name
+        from desktop.services.base import remove_session_listener
+
+        remove_session_listener(self._session_revoked)
+        super().closeEvent(event)
 
     # -- navigation -----------------------------------------------------------------------------------------
     def module_labels(self) -> list[str]:
