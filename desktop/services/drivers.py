@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, undefer
 from desktop.domain import (
     CHECKLIST_BY_KEY,
     DRIVER_CHECKLIST,
+    AuthorizationStatus,
     DriverFacts,
     Evidence,
     ItemKind,
@@ -36,6 +37,9 @@ from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.changes import changes_of
+from desktop.services.registry.deregistration import deregister_subject, deregistration_problems
+from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -327,8 +331,6 @@ def _live_authorizations(session: Session, column, ids: list[int]) -> dict[int, 
 
 def driver_rows(session: Session, drivers) -> tuple[DriverRow, ...]:
     """Rows for Driver objects or for result rows with id, name, cpf, phone and status."""
-    from desktop.domain import AuthorizationStatus
-
     drivers = list(drivers)
     live = _live_authorizations(session, Authorization.driver_id, [d.id for d in drivers])
     rows = []
@@ -384,9 +386,6 @@ def driver_photo(db, actor: Actor, driver_id: int) -> bytes | None:
 def driver_detail(db, actor: Actor, driver_id: int, on: date | None = None) -> DriverDetail:
     """Everything the driver's page shows: data, checklist with problems on `on`, platforms, authorizations,
     documents, change communications and the timeline (every event, who, when)."""
-    from desktop.services.authorizations import authorization_rows, event_timeline
-    from desktop.services.changes import changes_of
-
     require_reader(actor)
     on = on or local_today()
     with db.session(write=False) as s:
@@ -555,8 +554,6 @@ def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistE
 def deregister_driver(db, actor: Actor, driver_id: int, reason: str, act_number: str | None, on: date | None,
                       expected_version: int) -> DriverInfo:
     """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
-    from desktop.services.authorizations import deregister_subject, deregistration_problems
-
     require_role(actor, Role.GESTOR)
     on = on or local_today()
     deregistration_problems(reason, "Art. 24, I, d")
@@ -647,8 +644,6 @@ def _page(session: Session, stmt, sort: str, descending: bool, offset: int, limi
 
 
 def _list_row(r) -> DriverRow:
-    from desktop.domain import AuthorizationStatus
-
     return DriverRow(
         id=r.id, name=r.name, cpf_display=format_cpf(r.cpf), phone=r.phone, status=r.status,
         status_label=DRIVER_STATUS_LABELS.get(r.status, r.status), authorization_id=r.authorization_id,

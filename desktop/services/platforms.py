@@ -19,6 +19,8 @@ from desktop.models.registry import PLATFORM_STATUSES
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.drivers import driver_rows
+from desktop.services.vehicles import vehicle_rows
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -282,9 +284,6 @@ def platform_options(db, actor: Actor) -> list[tuple[int, str]]:
 
 
 def platform_detail(db, actor: Actor, platform_id: int) -> PlatformDetail:
-    from desktop.services.drivers import driver_rows
-    from desktop.services.vehicles import vehicle_rows
-
     require_reader(actor)
     with db.session(write=False) as s:
         p = get_or_404(s, Platform, platform_id, "Plataforma")

@@ -38,6 +38,9 @@ from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.changes import changes_of
+from desktop.services.registry.deregistration import deregister_subject, deregistration_problems
+from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -406,9 +409,6 @@ def get_vehicle(db, actor: Actor, vehicle_id: int) -> VehicleInfo:
 
 
 def vehicle_detail(db, actor: Actor, vehicle_id: int, on: date | None = None) -> VehicleDetail:
-    from desktop.services.authorizations import authorization_rows, event_timeline
-    from desktop.services.changes import changes_of
-
     require_reader(actor)
     on = on or local_today()
     with db.session(write=False) as s:
@@ -539,8 +539,6 @@ def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expec
 def deregister_vehicle(db, actor: Actor, vehicle_id: int, reason: str, act_number: str | None, on: date | None,
                        expected_version: int) -> VehicleInfo:
     """Descadastramento of the vehicle by a gestor's act (Art. 24, I, f); its live authorization ends with it."""
-    from desktop.services.authorizations import deregister_subject, deregistration_problems
-
     require_role(actor, Role.GESTOR)
     on = on or local_today()
     deregistration_problems(reason, "Art. 24, I, f")
