@@ -17,6 +17,7 @@ from desktop.domain import (
     format_cpf,
     format_plate,
     individual_lessor_problem,
+    law,
     local_today,
     normalize_cnpj,
     normalize_cpf,
@@ -322,8 +323,6 @@ class LessorInfo:
     def count_text(self) -> str:
         text = f"{self.name} já tem {self.vehicle_count} veículo(s) no cadastro"
         if self.kind == "individual":
-            from desktop.domain import law
-
             text += f" (máximo {law.MAX_VEHICLES_PER_INDIVIDUAL_LESSOR}, Art. 8, §3, IV)"
         return text + "."
 
