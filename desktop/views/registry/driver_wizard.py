@@ -21,8 +21,9 @@ from desktop.domain import law
 from desktop.domain.driver import DRIVER_CHECKLIST, ChecklistItem, ItemKind
 from desktop.domain.formatting import format_datetime, parse_date
 from desktop.domain.problems import Problem
+from desktop.views.operations import op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
-                                           PhotoChooser, field_box, mime_of, offer_reload)
+                                           PhotoChooser, field_box, mime_of)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
@@ -516,35 +517,34 @@ class DriverWizard(QWizard):
 
     # -- Finish: one service call ----------------------------------------------------------------------------
     def accept(self) -> None:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        """Finish: the one service call (views.operations.op). Problems go to their pages; on any failure the
+        wizard stays open with what was typed."""
         from desktop.services import drivers
 
         draft = self.draft()
-        try:
-            if self.detail is None:
-                self.saved = drivers.register_driver(self.db, self.actor, draft)
-            else:
-                self.saved = drivers.update_driver(self.db, self.actor, self.detail.driver.id, draft,
-                                                   self.detail.driver.version)
-        except ValidationError as error:
-            self.show_problems(error.problems)
-            return
-        except StaleRecordError as error:
-            offer_reload(self, error, self._reload)
-            return
-        except DesktopError as error:
-            field = "cpf" if "CPF" in str(error) else None
-            if field:
-                self.show_problems([Problem(field, str(error))])
-            else:
-                QMessageBox.warning(self, "Não foi possível salvar o condutor", str(error))
-            return
-        except Exception as error:  # noqa: BLE001 — a database failure: the wizard stays open, nothing lost
-            QMessageBox.warning(self, "Não foi possível salvar o condutor", error_text(error))
-            return
-        from desktop.signals import bus
+        if self.detail is None:
+            def call():
+                return drivers.register_driver(self.db, self.actor, draft)
+        else:
+            driver = self.detail.driver
 
-        bus.data_changed.emit("drivers")
+            def call():
+                return drivers.update_driver(self.db, self.actor, driver.id, draft, driver.version)
+        (op(self, call).fields(self.show_problems).stale(self._reload).failure(self._save_failed)
+         .titled("Não foi possível salvar o condutor").changes("drivers").success(self._saved).run())
+
+    def _save_failed(self, error: BaseException) -> bool:
+        """A CPF the database refuses (already registered) is shown next to the CPF field."""
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+        if isinstance(error, DesktopError) and not isinstance(error, (ValidationError, StaleRecordError)) \
+                and "CPF" in str(error):
+            self.show_problems([Problem("cpf", str(error))])
+            return True
+        return False
+
+    def _saved(self, info) -> None:
+        self.saved = info
         super().accept()
 
     def _reload(self) -> None:

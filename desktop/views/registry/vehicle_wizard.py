@@ -20,8 +20,8 @@ from desktop.domain import law
 from desktop.domain.problems import Problem
 from desktop.domain.vehicle import OwnershipMode
 from desktop.views.registry.driver_wizard import UFS, _form_row, _page_errors
-from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit,
-                                           offer_reload)
+from desktop.views.operations import op
+from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
 from desktop.views.widgets import PhoneEdit, error_text
 
 PAGE_CRLV, PAGE_OWNERSHIP, PAGE_OWNER, PAGE_LESSOR = range(4)
@@ -482,31 +482,24 @@ class VehicleWizard(QWizard):
         return target
 
     def accept(self) -> None:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        """Finish: the one service call (views.operations.op); on any failure the wizard stays open."""
         from desktop.services import vehicles
 
         draft = self.draft()
-        try:
-            if self.detail is None:
-                self.saved = vehicles.register_vehicle(self.db, self.actor, draft, on=self.today)
-            else:
-                self.saved = vehicles.update_vehicle(self.db, self.actor, self.detail.vehicle.id, draft,
-                                                     self.detail.vehicle.version, on=self.today)
-        except ValidationError as error:
-            self.show_problems(error.problems)
-            return
-        except StaleRecordError as error:
-            offer_reload(self, error, self._reload)
-            return
-        except DesktopError as error:
-            QMessageBox.warning(self, "Não foi possível salvar o veículo", str(error))
-            return
-        except Exception as error:  # noqa: BLE001
-            QMessageBox.warning(self, "Não foi possível salvar o veículo", error_text(error))
-            return
-        from desktop.signals import bus
+        if self.detail is None:
+            def call():
+                return vehicles.register_vehicle(self.db, self.actor, draft, on=self.today)
+        else:
+            vehicle = self.detail.vehicle
 
-        bus.data_changed.emit("vehicles")
+            def call():
+                return vehicles.update_vehicle(self.db, self.actor, vehicle.id, draft, vehicle.version,
+                                               on=self.today)
+        (op(self, call).fields(self.show_problems).stale(self._reload)
+         .titled("Não foi possível salvar o veículo").changes("vehicles").success(self._saved).run())
+
+    def _saved(self, info) -> None:
+        self.saved = info
         super().accept()
 
     def _reload(self) -> None:
