@@ -28,7 +28,6 @@ from desktop.domain import (
 )
 from desktop.domain.driver import normalize_cnh_category
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.text import only_digits
 from desktop.errors import ValidationError
 from desktop.models import Authorization, Driver, DriverChecklistItem, DriverPlatform, Platform
@@ -38,7 +37,7 @@ from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.changes import changes_of
-from desktop.services.registry.deregistration import deregister_subject, deregistration_problems
+from desktop.services.registry.deregistration import deregister_record
 from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
@@ -589,14 +588,10 @@ def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistE
 def deregister_driver_in(s: Session, actor: Actor, driver_id: int, reason: str, act_number: str | None,
                          on: date | None, expected_version: int) -> DriverInfo:
     """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
-    require_role(actor, Role.GESTOR)
-    on = on or local_today()
-    deregistration_problems(reason, "Art. 24, I, d")
-    d = get_or_404(s, Driver, driver_id, "Condutor")
-    check_version(d, expected_version)
-    deregister_subject(s, actor, d, entity="driver", label="condutor", owner_column=Authorization.driver_id,
-                       reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
-    return _info(s, d)
+    return _info(s, deregister_record(
+        s, actor, Driver, driver_id, expected_version, not_found="Condutor", article="Art. 24, I, d",
+        entity="driver", label="condutor", owner_column=Authorization.driver_id, reason=reason,
+        act_number=act_number, on=on, snapshot=_snapshot))
 
 
 def deregister_driver(db, actor: Actor, driver_id: int, reason: str, act_number: str | None, on: date | None,

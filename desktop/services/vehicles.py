@@ -31,7 +31,6 @@ from desktop.domain import (
     vehicle_problems,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.text import only_alphanumerics
 from desktop.errors import ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Driver, Lessor, Vehicle
@@ -40,7 +39,7 @@ from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.changes import changes_of
-from desktop.services.registry.deregistration import deregister_subject, deregistration_problems
+from desktop.services.registry.deregistration import deregister_record
 from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
@@ -573,14 +572,10 @@ def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expec
 def deregister_vehicle_in(s: Session, actor: Actor, vehicle_id: int, reason: str, act_number: str | None,
                           on: date | None, expected_version: int) -> VehicleInfo:
     """Descadastramento of the vehicle by a gestor's act (Art. 24, I, f); its live authorization ends with it."""
-    require_role(actor, Role.GESTOR)
-    on = on or local_today()
-    deregistration_problems(reason, "Art. 24, I, f")
-    v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
-    check_version(v, expected_version)
-    deregister_subject(s, actor, v, entity="vehicle", label="veículo", owner_column=Authorization.vehicle_id,
-                       reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
-    return _info(s, v)
+    return _info(s, deregister_record(
+        s, actor, Vehicle, vehicle_id, expected_version, not_found="Veículo", article="Art. 24, I, f",
+        entity="vehicle", label="veículo", owner_column=Authorization.vehicle_id, reason=reason,
+        act_number=act_number, on=on, snapshot=_snapshot))
 
 
 def deregister_vehicle(db, actor: Actor, vehicle_id: int, reason: str, act_number: str | None, on: date | None,

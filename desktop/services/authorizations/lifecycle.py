@@ -383,15 +383,22 @@ def waive_inspection(db, actor: Actor, authorization_id: int, reason: str, expec
         return waive_inspection_in(s, actor, authorization_id, reason, expected_version, on)
 
 
+def _end_by_act(s: Session, actor: Actor, authorization_id: int, target: S, kind: str, what: str, article: str,
+                reason: str, act_number: str, on: date | None, expected_version: int) -> AuthorizationInfo:
+    """A final move by a gestor's act: the reason and the act's number are required, both naming `article`."""
+    require_role(actor, Role.GESTOR)
+    why = _require_text(reason, "reason", f"Informe o motivo da {what}.", article)
+    act = _require_text(act_number, "act_number", "Informe o número do ato.", article)
+    a = _load(s, authorization_id, expected_version)
+    end_authorization(s, actor, a, target, kind, why, act, on or local_today())
+    return authorization_info(s, a, actor.roles)
+
+
 def revoke_authorization_in(s: Session, actor: Actor, authorization_id: int, reason: str, act_number: str,
                             on: date | None, expected_version: int) -> AuthorizationInfo:
     """Revogação (Art. 24, I, c) by a gestor's act."""
-    require_role(actor, Role.GESTOR)
-    why = _require_text(reason, "reason", "Informe o motivo da revogação.", "Art. 24, I, c")
-    act = _require_text(act_number, "act_number", "Informe o número do ato.", "Art. 24, I, c")
-    a = _load(s, authorization_id, expected_version)
-    end_authorization(s, actor, a, S.REVOKED, "revocation", why, act, on or local_today())
-    return authorization_info(s, a, actor.roles)
+    return _end_by_act(s, actor, authorization_id, S.REVOKED, "revocation", "revogação", "Art. 24, I, c", reason,
+                       act_number, on, expected_version)
 
 
 def revoke_authorization(db, actor: Actor, authorization_id: int, reason: str, act_number: str, on: date | None,
@@ -404,12 +411,8 @@ def revoke_authorization(db, actor: Actor, authorization_id: int, reason: str, a
 def cassate_authorization_in(s: Session, actor: Actor, authorization_id: int, reason: str, act_number: str,
                              on: date | None, expected_version: int) -> AuthorizationInfo:
     """Cassação (Art. 24, I, e; Art. 26, §2) by a gestor's act."""
-    require_role(actor, Role.GESTOR)
-    why = _require_text(reason, "reason", "Informe o motivo da cassação.", "Art. 24, I, e")
-    act = _require_text(act_number, "act_number", "Informe o número do ato.", "Art. 24, I, e")
-    a = _load(s, authorization_id, expected_version)
-    end_authorization(s, actor, a, S.CASSADA, "cassation", why, act, on or local_today())
-    return authorization_info(s, a, actor.roles)
+    return _end_by_act(s, actor, authorization_id, S.CASSADA, "cassation", "cassação", "Art. 24, I, e", reason,
+                       act_number, on, expected_version)
 
 
 def cassate_authorization(db, actor: Actor, authorization_id: int, reason: str, act_number: str, on: date | None,

@@ -59,6 +59,7 @@ from desktop.services.vehicles import VehicleRow, stored_vehicle_problems, vehic
 
 S = AuthorizationStatus
 
+
 @dataclass(frozen=True, slots=True)
 class AuthorizationInfo:
     id: int

@@ -8,16 +8,18 @@ from datetime import date
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from desktop.domain import AuthorizationStatus
+from desktop.domain import AuthorizationStatus, local_today
 from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
 from desktop.errors import ValidationError
 from desktop.models import Authorization
 from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.services import audit
-from desktop.services.base import Actor
+from desktop.services.base import Actor, check_version, require_role
 from desktop.services.registry.events import end_authorization
+from desktop.services.search import get_or_404
 
-__all__ = ["end_for_deregistration", "deregistration_problems", "deregister_subject"]
+__all__ = ["end_for_deregistration", "deregistration_problems", "deregister_subject", "deregister_record"]
 
 S = AuthorizationStatus
 
@@ -53,3 +55,19 @@ def deregister_subject(session: Session, actor: Actor, subject, *, entity: str, 
     session.flush()
     audit.record(session, actor, f"{entity}.deregister", entity, subject.id, before,
                  {**snapshot(subject), "reason": reason.strip(), "act_number": act_number})
+
+
+def deregister_record(session: Session, actor: Actor, model, record_id: int, expected_version: int, *,
+                      not_found: str, article: str, entity: str, label: str, owner_column, reason: str,
+                      act_number: str | None, on: date | None, snapshot):
+    """The descadastramento use case of a driver or a vehicle by a gestor's act (Art. 24, I, d and f), inside
+    the caller's session: the reason required, the record loaded at the version the user saw, then
+    `deregister_subject`. Returns the record."""
+    require_role(actor, Role.GESTOR)
+    on = on or local_today()
+    deregistration_problems(reason, article)
+    subject = get_or_404(session, model, record_id, not_found)
+    check_version(subject, expected_version)
+    deregister_subject(session, actor, subject, entity=entity, label=label, owner_column=owner_column,
+                       reason=reason, act_number=act_number, on=on, snapshot=snapshot)
+    return subject
