@@ -155,6 +155,7 @@ class ChecklistRow(QFrame):
         self.document_name = ""
         self._content: bytes | None = None
         self._mime = ""
+        self.scan = None   # a file chosen now, stored by the service on Finish (services.registry.scans.Scan)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         condition = item.kind is ItemKind.CONDITION
         self.check = QCheckBox("Verificado: nada consta" if condition else "Conferido", self)
@@ -210,23 +211,24 @@ class ChecklistRow(QFrame):
             self.attach_file(path)
 
     def attach_file(self, path: str) -> bool:
-        """Store the scan through the attachments service (not yet linked to a driver) and remember its id."""
-        from desktop.services import attachments
+        """Keep the scan in memory (nothing is written before Finish: a cancelled wizard leaves no document);
+        the service stores it with the driver. A file not read or not accepted is said at once."""
+        from desktop.services.registry.scans import Scan, scan_problems
 
         try:
-            content = Path(path).read_bytes()
-            info = attachments.attach_document(
-                self.wizard.db, self.wizard.actor, content, Path(path).name, self.item.key,
-                number=self.number_edit.text().strip() or None, issued_on=self.issued_edit.value(),
-                expires_on=self.expires_edit.value() if self.item.has_expiry else None)
-        except Exception as error:  # noqa: BLE001 — e.g. ValidationError("content"): not a PDF/JPG/PNG
-            self.problem_label.setText(f"Não foi possível anexar: {error_text(error)}")
+            scan = Scan(Path(path).read_bytes(), Path(path).name)
+        except OSError as error:
+            problems = [Problem(self.item.key, error_text(error))]
+        else:
+            problems = scan_problems(scan, self.item.key)
+        if problems:
+            self.problem_label.setText(f"Não foi possível anexar: {problems[0].message}")
             self.problem_label.setVisible(True)
             return False
-        self.document_id = info.id
-        self.document_name = info.filename
-        self._content, self._mime = content, info.mime or mime_of(path)
-        self.file_label.setText(f"{info.filename}")
+        self.scan = scan
+        self.document_name = scan.filename
+        self._content, self._mime = scan.content, scan.mime or mime_of(path)
+        self.file_label.setText(scan.filename)
         self.view_button.setEnabled(True)
         if not self.check.isChecked():
             self.check.setChecked(True)
@@ -269,6 +271,7 @@ class ChecklistRow(QFrame):
         from desktop.services.drivers import ChecklistEntry
 
         return ChecklistEntry(key=self.item.key, present=self.check.isChecked(), document_id=self.document_id,
+                              scan=self.scan,
                               number=self.number_edit.text().strip() or None, issued_on=self.issued_edit.value(),
                               expires_on=self.expires_edit.value() if self.item.has_expiry else None)
 
