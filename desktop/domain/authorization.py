@@ -1,8 +1,13 @@
-"""Rules of the authorization itself (Art. 3, 8, 9, 10, 15): when it may become active."""
+"""Rules of the authorization itself (Art. 3, 8, 9, 10, 15, 24, 26): when it may become active, how long a
+suspension lasts, which fee is due."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
+from enum import StrEnum
 
+from desktop.domain import law
+from desktop.domain.dates import period_end
 from desktop.domain.problems import Problem
 from desktop.domain.vehicle import vehicle_last_service_day
 
@@ -33,3 +38,44 @@ def activation_problems(on: date, fee_paid_on: date | None, inspection_approved_
                                 f"O veículo fabricado em {manufacture_year} só podia prestar o serviço até "
                                 f"{vehicle_last_service_day(manufacture_year):%d/%m/%Y}.", "Art. 2, §§1-2"))
     return problems
+
+
+class SuspensionBasis(StrEnum):
+    """Which rule sets the length of a suspension (the gestor picks it)."""
+
+    ART24 = "art24"            # Art. 24, parágrafo único: 12 months
+    ART26_PAR1 = "art26_par1"  # Art. 26, §1: 30 days (the specific rule beats Art. 24's 12 months)
+
+    @property
+    def label(self) -> str:
+        return ("12 meses (Art. 24, parágrafo único)" if self is SuspensionBasis.ART24
+                else "30 dias (Art. 26, §1)")
+
+    @property
+    def article(self) -> str:
+        return "Art. 24, parágrafo único" if self is SuspensionBasis.ART24 else "Art. 26, §1"
+
+    def end(self, start_on: date) -> date:
+        """The last day of the suspension."""
+        if self is SuspensionBasis.ART24:
+            return period_end(start_on, months=law.SUSPENSION_MONTHS)
+        return period_end(start_on, days=law.STREET_BOARDING_RECURRENCE_SUSPENSION_DAYS)
+
+    def resumes_on(self, start_on: date) -> date:
+        """The day the authorization is active again: the day after the last day suspended (Art. 24, parágrafo
+        único; Art. 26, §1)."""
+        return self.end(start_on) + timedelta(days=1)
+
+
+RENEWAL_FEE_PARAMETER = "fee.renewal"              # Art. 3, §2: the renewal's fee (decree value, in UPFM)
+AUTHORIZATION_FEE_PARAMETER = "fee.authorization"  # Art. 10: the fee of the first authorization (in UPFM)
+
+
+def fee_parameter(renewal: bool) -> str:
+    """The dated parameter that holds the fee in UPFM: the renewal's (Art. 3, §2) or the first one's (Art. 10)."""
+    return RENEWAL_FEE_PARAMETER if renewal else AUTHORIZATION_FEE_PARAMETER
+
+
+def fee_in_reais(upfm_amount: Decimal, upfm_value: Decimal) -> Decimal:
+    """A fee in UPFM times the UPFM of the year, in reais to the cent (Art. 10)."""
+    return (Decimal(upfm_amount) * Decimal(upfm_value)).quantize(Decimal("0.01"))

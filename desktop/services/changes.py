@@ -22,7 +22,8 @@ from desktop.services.holidays import calendar_in
 from desktop.services.search import FRONT_DESK, Page, check_page, get_or_404, require_reader, user_names
 
 __all__ = ["ChangeDraft", "ChangeInfo", "validate_change", "record_change", "list_changes", "late_changes",
-           "page_changes", "CHANGE_FILTERS", "AUTO_CODE", "AUTO_ART13_ITEM"]
+           "page_changes", "CHANGE_FILTERS", "AUTO_CODE", "AUTO_ART13_ITEM",
+           "record_change_in", "list_changes_in", "late_changes_in", "page_changes_in"]
 
 ARTICLE = "Art. 13, XVIII"
 AUTO_CODE = "ART26-III"      # a late communication breaks the duty of Art. 13, XVIII: an Art. 26, III infraction
@@ -133,47 +134,63 @@ def changes_of(session: Session, *, driver_id: int | None = None, vehicle_id: in
                                                          ChangeCommunication.id.desc())).scalars())
 
 
-def record_change(db, actor: Actor, draft: ChangeDraft) -> ChangeInfo:
+def record_change_in(s: Session, actor: Actor, draft: ChangeDraft) -> ChangeInfo:
     """Record a communicated change; whether it was late is computed (Art. 13 XVIII: 7 days)."""
     require_role(actor, *FRONT_DESK)
     problems = validate_change(draft)
     if problems:
         raise ValidationError(problems)
+    if draft.driver_id is not None:
+        get_or_404(s, Driver, draft.driver_id, "Condutor")
+    if draft.vehicle_id is not None:
+        get_or_404(s, Vehicle, draft.vehicle_id, "Veículo")
+    row = ChangeCommunication(driver_id=draft.driver_id, vehicle_id=draft.vehicle_id,
+                              what_changed=draft.what_changed.strip(), happened_on=draft.happened_on,
+                              communicated_on=draft.communicated_on, recorded_by=actor.user_id)
+    s.add(row)
+    s.flush()
+    info = _infos(s, [row])[0]
+    after = {**audit.snapshot(row, exclude=("created_at",)), "late": info.late, "deadline": info.deadline}
+    audit.record(s, actor, "change.record", "change_communication", row.id, None, after)
+    for entity, ident in (("driver", draft.driver_id), ("vehicle", draft.vehicle_id)):
+        if ident is not None:
+            audit.record(s, actor, "change.record", entity, ident, None,
+                         {"what_changed": row.what_changed, "late": info.late})
+    return info
+
+
+def record_change(db, actor: Actor, draft: ChangeDraft) -> ChangeInfo:
+    """Record change in its own transaction (see `record_change_in`)."""
     with db.session() as s:
-        if draft.driver_id is not None:
-            get_or_404(s, Driver, draft.driver_id, "Condutor")
-        if draft.vehicle_id is not None:
-            get_or_404(s, Vehicle, draft.vehicle_id, "Veículo")
-        row = ChangeCommunication(driver_id=draft.driver_id, vehicle_id=draft.vehicle_id,
-                                  what_changed=draft.what_changed.strip(), happened_on=draft.happened_on,
-                                  communicated_on=draft.communicated_on, recorded_by=actor.user_id)
-        s.add(row)
-        s.flush()
-        info = _infos(s, [row])[0]
-        after = {**audit.snapshot(row, exclude=("created_at",)), "late": info.late, "deadline": info.deadline}
-        audit.record(s, actor, "change.record", "change_communication", row.id, None, after)
-        for entity, ident in (("driver", draft.driver_id), ("vehicle", draft.vehicle_id)):
-            if ident is not None:
-                audit.record(s, actor, "change.record", entity, ident, None,
-                             {"what_changed": row.what_changed, "late": info.late})
-        return info
+        return record_change_in(s, actor, draft)
+
+
+def list_changes_in(s: Session, actor: Actor, driver_id: int | None = None,
+                    vehicle_id: int | None = None) -> list[ChangeInfo]:
+    require_reader(actor)
+    return list(changes_of(s, driver_id=driver_id, vehicle_id=vehicle_id))
 
 
 def list_changes(db, actor: Actor, driver_id: int | None = None, vehicle_id: int | None = None) -> list[ChangeInfo]:
-    require_reader(actor)
+    """List changes in its own transaction (see `list_changes_in`)."""
     with db.session(write=False) as s:
-        return list(changes_of(s, driver_id=driver_id, vehicle_id=vehicle_id))
+        return list_changes_in(s, actor, driver_id, vehicle_id)
+
+
+def late_changes_in(s: Session, actor: Actor, include_with_auto: bool = False) -> list[ChangeInfo]:
+    """The late communications, oldest first, for the fiscal to draw up an Art. 26 III auto."""
+    require_role(actor, Role.FISCAL, Role.GESTOR)
+    stmt = select(ChangeCommunication)
+    if not include_with_auto:
+        stmt = stmt.where(_without_live_auto())
+    infos = _infos(s, s.execute(stmt.order_by(ChangeCommunication.happened_on, ChangeCommunication.id)).scalars())
+    return [i for i in infos if i.late]
 
 
 def late_changes(db, actor: Actor, include_with_auto: bool = False) -> list[ChangeInfo]:
-    """The late communications, oldest first, for the fiscal to draw up an Art. 26 III auto."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    """Late changes in its own transaction (see `late_changes_in`)."""
     with db.session(write=False) as s:
-        stmt = select(ChangeCommunication)
-        if not include_with_auto:
-            stmt = stmt.where(_without_live_auto())
-        infos = _infos(s, s.execute(stmt.order_by(ChangeCommunication.happened_on, ChangeCommunication.id)).scalars())
-        return [i for i in infos if i.late]
+        return late_changes_in(s, actor, include_with_auto)
 
 
 def _without_live_auto():
@@ -182,8 +199,8 @@ def _without_live_auto():
         select(Auto.id).where(Auto.status == AutoStatus.CANCELLED.value)))
 
 
-def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int = 0, limit: int = 50
-                 ) -> Page[ChangeInfo]:
+def page_changes_in(s: Session, actor: Actor, text: str = "", status: str = "", offset: int = 0,
+                    limit: int = 50) -> Page[ChangeInfo]:
     """One page of the communications, newest communication first ("late_open": oldest change first, the
     fiscal's queue of Art. 26, III autos). `text` matches the driver's name, the plate or what changed, accent-
     and case-insensitive. Whether one is late depends on the business-day calendar (Art. 13, XVIII: 7 days), so
@@ -196,34 +213,40 @@ def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int
         require_reader(actor)
     offset, limit = check_page(offset, limit)
     words = fold(text).split()
-    with db.session(write=False) as s:
-        calendar = calendar_in(s)
-        stmt = (select(ChangeCommunication.id, ChangeCommunication.happened_on, ChangeCommunication.communicated_on,
-                       ChangeCommunication.auto_id, ChangeCommunication.what_changed, Driver.name, Vehicle.plate)
-                .outerjoin(Driver, Driver.id == ChangeCommunication.driver_id)
-                .outerjoin(Vehicle, Vehicle.id == ChangeCommunication.vehicle_id))
-        if status == "late_open":
-            stmt = stmt.where(_without_live_auto()).order_by(
-                ChangeCommunication.happened_on, ChangeCommunication.id)
-        else:
-            stmt = stmt.order_by(ChangeCommunication.communicated_on.desc(), ChangeCommunication.id.desc())
-        deadlines: dict[date, date] = {}
-        ids = []
-        for ident, happened, communicated, _auto, what, name, plate in s.execute(stmt):
-            if happened not in deadlines:
-                deadlines[happened] = data_change_notice_deadline(happened, calendar)
-            late = communicated > deadlines[happened]
-            if (status in ("late", "late_open") and not late) or (status == "on_time" and late):
+    calendar = calendar_in(s)
+    stmt = (select(ChangeCommunication.id, ChangeCommunication.happened_on, ChangeCommunication.communicated_on,
+                   ChangeCommunication.auto_id, ChangeCommunication.what_changed, Driver.name, Vehicle.plate)
+            .outerjoin(Driver, Driver.id == ChangeCommunication.driver_id)
+            .outerjoin(Vehicle, Vehicle.id == ChangeCommunication.vehicle_id))
+    if status == "late_open":
+        stmt = stmt.where(_without_live_auto()).order_by(
+            ChangeCommunication.happened_on, ChangeCommunication.id)
+    else:
+        stmt = stmt.order_by(ChangeCommunication.communicated_on.desc(), ChangeCommunication.id.desc())
+    deadlines: dict[date, date] = {}
+    ids = []
+    for ident, happened, communicated, _auto, what, name, plate in s.execute(stmt):
+        if happened not in deadlines:
+            deadlines[happened] = data_change_notice_deadline(happened, calendar)
+        late = communicated > deadlines[happened]
+        if (status in ("late", "late_open") and not late) or (status == "on_time" and late):
+            continue
+        if words:
+            haystack = fold(" ".join(x for x in (name, format_plate(plate) if plate else "", plate, what) if x))
+            if not all(w in haystack for w in words):
                 continue
-            if words:
-                haystack = fold(" ".join(x for x in (name, format_plate(plate) if plate else "", plate, what) if x))
-                if not all(w in haystack for w in words):
-                    continue
-            ids.append(ident)
-        chosen = ids[offset:offset + limit]
-        rows = {r.id: r for r in s.execute(select(ChangeCommunication)
-                                           .where(ChangeCommunication.id.in_(chosen))).scalars()} if chosen else {}
-        return Page(_infos(s, [rows[i] for i in chosen]), len(ids), offset, limit)
+        ids.append(ident)
+    chosen = ids[offset:offset + limit]
+    rows = {r.id: r for r in s.execute(select(ChangeCommunication)
+                                       .where(ChangeCommunication.id.in_(chosen))).scalars()} if chosen else {}
+    return Page(_infos(s, [rows[i] for i in chosen]), len(ids), offset, limit)
+
+
+def page_changes(db, actor: Actor, text: str = "", status: str = "", offset: int = 0, limit: int = 50
+                 ) -> Page[ChangeInfo]:
+    """Page changes in its own transaction (see `page_changes_in`)."""
+    with db.session(write=False) as s:
+        return page_changes_in(s, actor, text, status, offset, limit)
 
 
 def link_problems_in(session: Session, change_id: int, driver_id: int | None, code: str,

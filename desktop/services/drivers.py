@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
 from sqlalchemy import and_, literal_column, select
@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, undefer
 from desktop.domain import (
     CHECKLIST_BY_KEY,
     DRIVER_CHECKLIST,
+    AuthorizationStatus,
     DriverFacts,
     Evidence,
     ItemKind,
@@ -27,7 +28,6 @@ from desktop.domain import (
 )
 from desktop.domain.driver import normalize_cnh_category
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.text import only_digits
 from desktop.errors import ValidationError
 from desktop.models import Authorization, Driver, DriverChecklistItem, DriverPlatform, Platform
@@ -36,6 +36,10 @@ from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.changes import changes_of
+from desktop.services.registry.deregistration import deregister_record
+from desktop.services.registry.scans import Scan, store_scan
+from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -59,6 +63,8 @@ __all__ = [
     "ChecklistEntry", "DriverDraft", "DriverInfo", "ChecklistLine", "DriverRow", "DriverDetail", "DRIVER_SORTS",
     "DRIVER_STATUS_LABELS", "driver_data_problems", "validate_driver", "register_driver", "update_driver",
     "update_checklist", "get_driver", "driver_detail", "driver_photo", "list_drivers", "deregister_driver",
+    "get_driver_in", "driver_photo_in", "driver_detail_in", "register_driver_in", "update_driver_in",
+    "update_checklist_in", "deregister_driver_in", "list_drivers_in",
 ]
 
 DRIVER_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
@@ -83,6 +89,7 @@ class ChecklistEntry:
     expires_on: date | None = None
     note: str | None = None
     checked_by: int | None = None
+    scan: Scan | None = None  # chosen in the wizard, stored by register_driver / update_driver on Finish
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +142,7 @@ class DriverInfo:
     has_photo: bool
     platform_ids: tuple[int, ...]
     version: int
+    registered: bool = True   # not descadastrado: may be edited and may request (Art. 24, I, d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +318,7 @@ def _info(session: Session, d: Driver) -> DriverInfo:
         cnh_number=d.cnh_number, cnh_category=d.cnh_category, cnh_expiry=d.cnh_expiry, cnh_ear=d.cnh_ear, nit=d.nit,
         status=d.status, status_label=DRIVER_STATUS_LABELS.get(d.status, d.status), deregistered_on=d.deregistered_on,
         deregistration_reason=d.deregistration_reason, has_photo=d.photo_mime is not None,
-        platform_ids=platform_ids, version=d.version,
+        platform_ids=platform_ids, version=d.version, registered=d.status == "active",
     )
 
 
@@ -327,8 +335,6 @@ def _live_authorizations(session: Session, column, ids: list[int]) -> dict[int, 
 
 def driver_rows(session: Session, drivers) -> tuple[DriverRow, ...]:
     """Rows for Driver objects or for result rows with id, name, cpf, phone and status."""
-    from desktop.domain import AuthorizationStatus
-
     drivers = list(drivers)
     live = _live_authorizations(session, Authorization.driver_id, [d.id for d in drivers])
     rows = []
@@ -366,47 +372,59 @@ def _checklist_lines(session: Session, d: Driver, problems: list[Problem]) -> tu
     return tuple(lines)
 
 
-def get_driver(db, actor: Actor, driver_id: int) -> DriverInfo:
+def get_driver_in(s: Session, actor: Actor, driver_id: int) -> DriverInfo:
     require_reader(actor)
+    return _info(s, get_or_404(s, Driver, driver_id, "Condutor"))
+
+
+def get_driver(db, actor: Actor, driver_id: int) -> DriverInfo:
+    """Get driver in its own transaction (see `get_driver_in`)."""
     with db.session(write=False) as s:
-        return _info(s, get_or_404(s, Driver, driver_id, "Condutor"))
+        return get_driver_in(s, actor, driver_id)
+
+
+def driver_photo_in(s: Session, actor: Actor, driver_id: int) -> bytes | None:
+    require_reader(actor)
+    d = s.execute(select(Driver).options(undefer(Driver.photo)).where(Driver.id == driver_id)).scalar_one_or_none()
+    if d is None:
+        get_or_404(s, Driver, driver_id, "Condutor")
+    return bytes(d.photo) if d.photo is not None else None
 
 
 def driver_photo(db, actor: Actor, driver_id: int) -> bytes | None:
-    require_reader(actor)
+    """Driver photo in its own transaction (see `driver_photo_in`)."""
     with db.session(write=False) as s:
-        d = s.execute(select(Driver).options(undefer(Driver.photo)).where(Driver.id == driver_id)).scalar_one_or_none()
-        if d is None:
-            get_or_404(s, Driver, driver_id, "Condutor")
-        return bytes(d.photo) if d.photo is not None else None
+        return driver_photo_in(s, actor, driver_id)
+
+
+def driver_detail_in(s: Session, actor: Actor, driver_id: int, on: date | None = None) -> DriverDetail:
+    """Everything the driver's page shows: data, checklist with problems on `on`, platforms, authorizations,
+    documents, change communications and the timeline (every event, who, when)."""
+    require_reader(actor)
+    on = on or local_today()
+    d = get_or_404(s, Driver, driver_id, "Condutor")
+    problems = stored_checklist_problems(s, d, on, on)
+    platforms = tuple((i, n) for i, n in s.execute(
+        select(Platform.id, Platform.trade_name).join(DriverPlatform, DriverPlatform.platform_id == Platform.id)
+        .where(DriverPlatform.driver_id == d.id, DriverPlatform.until.is_(None)).order_by(Platform.trade_name)))
+    auths = s.execute(select(Authorization).where(Authorization.driver_id == d.id)
+                      .order_by(Authorization.id.desc())).scalars().all()
+    changes = changes_of(s, driver_id=d.id)
+    timeline = merge_timelines(
+        audit_timeline(s, "driver", d.id),
+        event_timeline(s, [a.id for a in auths]),
+    )
+    return DriverDetail(
+        driver=_info(s, d), checklist=_checklist_lines(s, d, problems), problems=tuple(problems),
+        platforms=platforms, authorizations=authorization_rows(s, auths),
+        documents=documents_of(s, driver_id=d.id), changes=changes, timeline=timeline,
+    )
 
 
 def driver_detail(db, actor: Actor, driver_id: int, on: date | None = None) -> DriverDetail:
-    """Everything the driver's page shows: data, checklist with problems on `on`, platforms, authorizations,
-    documents, change communications and the timeline (every event, who, when)."""
-    from desktop.services.authorizations import authorization_rows, event_timeline
-    from desktop.services.changes import changes_of
-
-    require_reader(actor)
-    on = on or local_today()
+    """Driver detail in its own transaction (see `driver_detail_in`)."""
     with db.session(write=False) as s:
-        d = get_or_404(s, Driver, driver_id, "Condutor")
-        problems = stored_checklist_problems(s, d, on, on)
-        platforms = tuple((i, n) for i, n in s.execute(
-            select(Platform.id, Platform.trade_name).join(DriverPlatform, DriverPlatform.platform_id == Platform.id)
-            .where(DriverPlatform.driver_id == d.id, DriverPlatform.until.is_(None)).order_by(Platform.trade_name)))
-        auths = s.execute(select(Authorization).where(Authorization.driver_id == d.id)
-                          .order_by(Authorization.id.desc())).scalars().all()
-        changes = changes_of(s, driver_id=d.id)
-        timeline = merge_timelines(
-            audit_timeline(s, "driver", d.id),
-            event_timeline(s, [a.id for a in auths]),
-        )
-        return DriverDetail(
-            driver=_info(s, d), checklist=_checklist_lines(s, d, problems), problems=tuple(problems),
-            platforms=platforms, authorizations=authorization_rows(s, auths),
-            documents=documents_of(s, driver_id=d.id), changes=changes, timeline=timeline,
-        )
+        return driver_detail_in(s, actor, driver_id, on)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -491,7 +509,7 @@ def _apply_platforms(session: Session, d: Driver, platform_ids: Iterable[int], t
         session.add(DriverPlatform(driver_id=d.id, platform_id=pid, since=today))
 
 
-def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
+def register_driver_in(s: Session, actor: Actor, draft: DriverDraft) -> DriverInfo:
     """Save a new driver with the wizard's checklist and platforms (one transaction). Checklist problems do not
     block saving: they block the approval of a request."""
     require_role(actor, *FRONT_DESK)
@@ -499,73 +517,107 @@ def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
     problems = driver_data_problems(draft, today)
     if problems:
         raise ValidationError(problems)
+    d = Driver(status="active")
+    _apply(d, draft)
+    s.add(d)
+    s.flush()
+    _, lines = _apply_checklist(s, actor, d, draft.checklist)
+    _apply_platforms(s, d, draft.platform_ids, today)
+    s.flush()
+    audit.record(s, actor, "driver.register", "driver", d.id, None,
+                 {**_snapshot(d), "checklist": lines, "platform_ids": sorted(draft.platform_ids)})
+    return _info(s, d)
+
+
+def _with_stored_scans(db, actor: Actor, draft: DriverDraft) -> DriverDraft:
+    """The wizard's scans kept in memory, stored once the draft passed its checks (issue 12, item 22); the
+    transaction that saves the driver links them. The `_in` forms take drafts whose scans are stored."""
+    if not any(e.scan for e in draft.checklist):
+        return draft
+    require_role(actor, *FRONT_DESK)
+    problems = driver_data_problems(draft, local_today())
+    if problems:
+        raise ValidationError(problems)
+    entries = tuple(replace(e, scan=None, document_id=store_scan(
+        db, actor, e.scan, e.key, number=e.number, issued_on=e.issued_on, expires_on=e.expires_on))
+        if e.scan else e for e in draft.checklist)
+    return replace(draft, checklist=entries)
+
+
+def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
+    """Register driver in its own transaction (see `register_driver_in`), storing the wizard's scans first."""
+    draft = _with_stored_scans(db, actor, draft)
     with db.session() as s:
-        d = Driver(status="active")
-        _apply(d, draft)
-        s.add(d)
-        s.flush()
-        _, lines = _apply_checklist(s, actor, d, draft.checklist)
-        _apply_platforms(s, d, draft.platform_ids, today)
-        s.flush()
-        audit.record(s, actor, "driver.register", "driver", d.id, None,
-                     {**_snapshot(d), "checklist": lines, "platform_ids": sorted(draft.platform_ids)})
-        return _info(s, d)
+        return register_driver_in(s, actor, draft)
 
 
-def update_driver(db, actor: Actor, driver_id: int, draft: DriverDraft, expected_version: int) -> DriverInfo:
+def update_driver_in(s: Session, actor: Actor, driver_id: int, draft: DriverDraft,
+                     expected_version: int) -> DriverInfo:
     require_role(actor, *FRONT_DESK)
     today = local_today()
     problems = driver_data_problems(draft, today)
     if problems:
         raise ValidationError(problems)
+    d = get_or_404(s, Driver, driver_id, "Condutor")
+    check_version(d, expected_version)
+    before = _snapshot(d)
+    _apply(d, draft)
+    d.updated_at = now()  # the version moves even when only the checklist or the platforms change
+    old_lines, new_lines = _apply_checklist(s, actor, d, draft.checklist)
+    old_platforms = sorted(p.platform_id for p in d.platform_links if p.until is None)
+    _apply_platforms(s, d, draft.platform_ids, today)
+    s.flush()
+    audit.record(s, actor, "driver.update", "driver", d.id,
+                 {**before, "checklist": old_lines, "platform_ids": old_platforms},
+                 {**_snapshot(d), "checklist": new_lines, "platform_ids": sorted(draft.platform_ids)})
+    return _info(s, d)
+
+
+def update_driver(db, actor: Actor, driver_id: int, draft: DriverDraft, expected_version: int) -> DriverInfo:
+    """Update driver in its own transaction (see `update_driver_in`), storing the wizard's scans first."""
+    draft = _with_stored_scans(db, actor, draft)
     with db.session() as s:
-        d = get_or_404(s, Driver, driver_id, "Condutor")
-        check_version(d, expected_version)
-        before = _snapshot(d)
-        _apply(d, draft)
-        d.updated_at = now()  # the version moves even when only the checklist or the platforms change
-        old_lines, new_lines = _apply_checklist(s, actor, d, draft.checklist)
-        old_platforms = sorted(p.platform_id for p in d.platform_links if p.until is None)
-        _apply_platforms(s, d, draft.platform_ids, today)
-        s.flush()
-        audit.record(s, actor, "driver.update", "driver", d.id,
-                     {**before, "checklist": old_lines, "platform_ids": old_platforms},
-                     {**_snapshot(d), "checklist": new_lines, "platform_ids": sorted(draft.platform_ids)})
-        return _info(s, d)
+        return update_driver_in(s, actor, driver_id, draft, expected_version)
 
 
-def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistEntry, ...],
-                     expected_version: int) -> DriverDetail:
+def update_checklist_in(s: Session, actor: Actor, driver_id: int, entries: tuple[ChecklistEntry, ...],
+                        expected_version: int) -> DriverDetail:
     """Change some lines of the checklist (a renewed certificate, a newly presented document)."""
     require_role(actor, *FRONT_DESK)
     today = local_today()
     problems = checklist_entry_problems(entries, today)
     if problems:
         raise ValidationError(problems)
+    d = get_or_404(s, Driver, driver_id, "Condutor")
+    check_version(d, expected_version)
+    d.updated_at = now()
+    before, after = _apply_checklist(s, actor, d, entries)
+    s.flush()
+    audit.record(s, actor, "driver.checklist", "driver", d.id, {"checklist": before}, {"checklist": after})
+    return driver_detail_in(s, actor, driver_id)
+
+
+def update_checklist(db, actor: Actor, driver_id: int, entries: tuple[ChecklistEntry, ...],
+                     expected_version: int) -> DriverDetail:
+    """Update checklist in its own transaction (see `update_checklist_in`)."""
     with db.session() as s:
-        d = get_or_404(s, Driver, driver_id, "Condutor")
-        check_version(d, expected_version)
-        d.updated_at = now()
-        before, after = _apply_checklist(s, actor, d, entries)
-        s.flush()
-        audit.record(s, actor, "driver.checklist", "driver", d.id, {"checklist": before}, {"checklist": after})
-    return driver_detail(db, actor, driver_id)
+        return update_checklist_in(s, actor, driver_id, entries, expected_version)
+
+
+def deregister_driver_in(s: Session, actor: Actor, driver_id: int, reason: str, act_number: str | None,
+                         on: date | None, expected_version: int) -> DriverInfo:
+    """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
+    return _info(s, deregister_record(
+        s, actor, Driver, driver_id, expected_version, not_found="Condutor", article="Art. 24, I, d",
+        entity="driver", label="condutor", owner_column=Authorization.driver_id, reason=reason,
+        act_number=act_number, on=on, snapshot=_snapshot))
 
 
 def deregister_driver(db, actor: Actor, driver_id: int, reason: str, act_number: str | None, on: date | None,
                       expected_version: int) -> DriverInfo:
-    """Descadastramento of the driver by a gestor's act (Art. 24, I, d); his live authorization ends with it."""
-    from desktop.services.authorizations import deregister_subject, deregistration_problems
-
-    require_role(actor, Role.GESTOR)
-    on = on or local_today()
-    deregistration_problems(reason, "Art. 24, I, d")
+    """Deregister driver in its own transaction (see `deregister_driver_in`)."""
     with db.session() as s:
-        d = get_or_404(s, Driver, driver_id, "Condutor")
-        check_version(d, expected_version)
-        deregister_subject(s, actor, d, entity="driver", label="condutor", owner_column=Authorization.driver_id,
-                           reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
-        return _info(s, d)
+        return deregister_driver_in(s, actor, driver_id, reason, act_number, on, expected_version)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -580,9 +632,9 @@ DRIVER_SORTS = {
 }
 
 
-def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
-                 descending: bool = False, offset: int = 0, limit: int = 50, anywhere: bool = True
-                 ) -> Page[DriverRow]:
+def list_drivers_in(s: Session, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
+                    descending: bool = False, offset: int = 0, limit: int = 50,
+                    anywhere: bool = True) -> Page[DriverRow]:
     """One page of drivers, answered by indexes:
     - digits → CPF prefix (the CPF index; with the default sort the page is ordered by CPF, which that index
       gives for free — ordering 10,000 CPF matches by name costs ≈ 60 ms on SQLite);
@@ -600,28 +652,35 @@ def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, so
                   Driver.created_at)
     if status:
         base = base.where(Driver.status == status)
-    with db.session(write=False) as s:
-        if digits:
-            stmt = base.where(prefix_range(Driver.cpf, digits))
-        elif term:
-            stmt = base.where(prefix_range(Driver.search_key, term))
-        else:
-            stmt = base
+    if digits:
+        stmt = base.where(prefix_range(Driver.cpf, digits))
+    elif term:
+        stmt = base.where(prefix_range(Driver.search_key, term))
+    else:
+        stmt = base
+    rows = _page(s, stmt, sort, descending, offset, limit)
+    exact = True
+    fallback = False
+    if not rows and term and not digits and anywhere:
+        fallback = True
+        stmt = base.where(contains(Driver.search_key, term))
         rows = _page(s, stmt, sort, descending, offset, limit)
-        exact = True
-        fallback = False
-        if not rows and term and not digits and anywhere:
-            fallback = True
-            stmt = base.where(contains(Driver.search_key, term))
-            rows = _page(s, stmt, sort, descending, offset, limit)
-        if offset == 0 and len(rows) < limit:
-            total = len(rows)
-        elif fallback:
-            total = capped_count(s, stmt, FALLBACK_COUNT_CAP)
-            exact = total < FALLBACK_COUNT_CAP
-        else:
-            total = count(s, stmt)
-        return Page(tuple(_list_row(r) for r in rows), total, offset, limit, exact)
+    if offset == 0 and len(rows) < limit:
+        total = len(rows)
+    elif fallback:
+        total = capped_count(s, stmt, FALLBACK_COUNT_CAP)
+        exact = total < FALLBACK_COUNT_CAP
+    else:
+        total = count(s, stmt)
+    return Page(tuple(_list_row(r) for r in rows), total, offset, limit, exact)
+
+
+def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
+                 descending: bool = False, offset: int = 0, limit: int = 50, anywhere: bool = True
+                 ) -> Page[DriverRow]:
+    """List drivers in its own transaction (see `list_drivers_in`)."""
+    with db.session(write=False) as s:
+        return list_drivers_in(s, actor, text, status, sort, descending, offset, limit, anywhere)
 
 
 FALLBACK_COUNT_CAP = 1000
@@ -647,8 +706,6 @@ def _page(session: Session, stmt, sort: str, descending: bool, offset: int, limi
 
 
 def _list_row(r) -> DriverRow:
-    from desktop.domain import AuthorizationStatus
-
     return DriverRow(
         id=r.id, name=r.name, cpf_display=format_cpf(r.cpf), phone=r.phone, status=r.status,
         status_label=DRIVER_STATUS_LABELS.get(r.status, r.status), authorization_id=r.authorization_id,

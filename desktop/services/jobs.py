@@ -14,8 +14,8 @@ from sqlalchemy import and_, or_, select
 
 from desktop.domain import AuthorizationStatus, format_date, local_today
 from desktop.models import Authorization, AuthorizationEvent
-from desktop.services.authorizations import _audit, _move, _snapshot
 from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.registry.events import audit_authorization, move_authorization, snapshot_authorization
 
 __all__ = ["DueTransition", "run_due_transitions"]
 
@@ -52,25 +52,25 @@ def run_due_transitions(db, today: date | None = None) -> list[DueTransition]:
         ).scalars().all()
         for a in due:
             source = a.status
-            before = _snapshot(a)
+            before = snapshot_authorization(a)
             expired = a.valid_until is not None and a.valid_until < today
             if expired:
                 effective = a.valid_until + timedelta(days=1)
                 reason = f"Validade encerrada em {format_date(a.valid_until)} (Art. 3, §1)"
                 if source == S.SUSPENDED:
                     reason += f"; suspensão até {format_date(a.suspended_until)}"
-                _move(s, SYSTEM_ACTOR, a, S.EXPIRED, "expiry", on=effective, reason=reason)
+                move_authorization(s, SYSTEM_ACTOR, a, S.EXPIRED, "expiry", on=effective, reason=reason)
                 a.ended_on = effective
                 kind = "expiry"
             else:
                 effective = a.suspended_until + timedelta(days=1)
                 reason = (f"Fim da suspensão: último dia {format_date(a.suspended_until)} "
                           "(Art. 24, parágrafo único; Art. 26, §1)")
-                event = _move(s, SYSTEM_ACTOR, a, S.ACTIVE, "suspension_end", on=effective, reason=reason)
+                event = move_authorization(s, SYSTEM_ACTOR, a, S.ACTIVE, "suspension_end", on=effective, reason=reason)
                 # A suspension applied by an auto (services.penalties) keeps its auto in the ending event too;
                 # whichever job runs first ends it, the other finds it active.
                 event.auto_id = _suspending_auto(s, a.id)
                 kind = "suspension_end"
-            _audit(s, SYSTEM_ACTOR, a, kind, before)
+            audit_authorization(s, SYSTEM_ACTOR, a, kind, before)
             done.append(DueTransition(a.id, a.number, source, a.status, effective, reason))
     return done

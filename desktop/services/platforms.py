@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from desktop.domain import format_cnpj, local_today, normalize_cnpj, validate_cnpj
 from desktop.domain.problems import Problem
@@ -19,6 +20,8 @@ from desktop.models.registry import PLATFORM_STATUSES
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.drivers import driver_rows
+from desktop.services.vehicles import vehicle_rows
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -38,6 +41,8 @@ __all__ = [
     "PlatformDraft", "PlatformInfo", "PlatformRow", "PlatformDetail", "PLATFORM_SORTS", "PLATFORM_STATUS_LABELS",
     "validate_platform", "create_platform", "update_platform", "set_platform_status", "get_platform",
     "list_platforms", "platform_options", "platform_detail",
+    "create_platform_in", "update_platform_in", "set_platform_status_in", "get_platform_in", "list_platforms_in",
+    "platform_options_in", "platform_detail_in",
 ]
 
 PLATFORM_STATUS_LABELS = {
@@ -84,6 +89,7 @@ class PlatformInfo:
     status: str
     status_label: str
     version: int
+    editable: bool = True     # a descadastrada platform's data stay as they were
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,7 @@ def _info(p: Platform) -> PlatformInfo:
         municipal_registration_date=p.municipal_registration_date, app_insurance_policy=p.app_insurance_policy,
         app_insurance_insurer=p.app_insurance_insurer, app_insurance_valid_until=p.app_insurance_valid_until,
         status=p.status, status_label=PLATFORM_STATUS_LABELS.get(p.status, p.status), version=p.version,
+        editable=p.status != "deregistered",
     )
 
 
@@ -180,61 +187,83 @@ def _save_problems(draft: PlatformDraft, on: date) -> list[Problem]:
             if not (p.field == "app_insurance_valid_until" and "venceu" in p.message)]
 
 
-def create_platform(db, actor: Actor, draft: PlatformDraft) -> PlatformInfo:
+def create_platform_in(s: Session, actor: Actor, draft: PlatformDraft) -> PlatformInfo:
     require_role(actor, *FRONT_DESK)
     problems = _save_problems(draft, local_today())
     if problems:
         raise ValidationError(problems)
+    p = Platform(status="pending")
+    _apply(p, draft)
+    s.add(p)
+    s.flush()
+    audit.record(s, actor, "platform.create", "platform", p.id, None, audit.snapshot(p))
+    return _info(p)
+
+
+def create_platform(db, actor: Actor, draft: PlatformDraft) -> PlatformInfo:
+    """Create platform in its own transaction (see `create_platform_in`)."""
     with db.session() as s:
-        p = Platform(status="pending")
-        _apply(p, draft)
-        s.add(p)
-        s.flush()
-        audit.record(s, actor, "platform.create", "platform", p.id, None, audit.snapshot(p))
-        return _info(p)
+        return create_platform_in(s, actor, draft)
+
+
+def update_platform_in(s: Session, actor: Actor, platform_id: int, draft: PlatformDraft,
+                       expected_version: int) -> PlatformInfo:
+    require_role(actor, *FRONT_DESK)
+    problems = _save_problems(draft, local_today())
+    if problems:
+        raise ValidationError(problems)
+    p = get_or_404(s, Platform, platform_id, "Plataforma")
+    check_version(p, expected_version)
+    before = audit.snapshot(p)
+    _apply(p, draft)
+    s.flush()
+    audit.record(s, actor, "platform.update", "platform", p.id, before, audit.snapshot(p))
+    return _info(p)
 
 
 def update_platform(db, actor: Actor, platform_id: int, draft: PlatformDraft, expected_version: int) -> PlatformInfo:
-    require_role(actor, *FRONT_DESK)
-    problems = _save_problems(draft, local_today())
-    if problems:
-        raise ValidationError(problems)
+    """Update platform in its own transaction (see `update_platform_in`)."""
     with db.session() as s:
-        p = get_or_404(s, Platform, platform_id, "Plataforma")
-        check_version(p, expected_version)
-        before = audit.snapshot(p)
-        _apply(p, draft)
-        s.flush()
-        audit.record(s, actor, "platform.update", "platform", p.id, before, audit.snapshot(p))
-        return _info(p)
+        return update_platform_in(s, actor, platform_id, draft, expected_version)
 
 
-def set_platform_status(db, actor: Actor, platform_id: int, status: str, reason: str,
-                        expected_version: int) -> PlatformInfo:
+def set_platform_status_in(s: Session, actor: Actor, platform_id: int, status: str, reason: str,
+                           expected_version: int) -> PlatformInfo:
     """A gestor's decision on a platform (suspension, deregistration, reinstatement), with the reason."""
     require_role(actor, Role.GESTOR)
     if status not in PLATFORM_STATUSES:
         raise ValidationError([Problem("status", f"Situação desconhecida: {status}.")])
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo.")])
+    p = get_or_404(s, Platform, platform_id, "Plataforma")
+    check_version(p, expected_version)
+    if status == "active" and not p.municipal_registration_number:
+        raise ValidationError([Problem("municipal_registration_number",
+                                       "Sem inscrição municipal a plataforma não pode operar.", "Art. 6")])
+    before = {"status": p.status}
+    p.status = status
+    s.flush()
+    audit.record(s, actor, "platform.status", "platform", p.id, before,
+                 {"status": status, "reason": reason.strip()})
+    return _info(p)
+
+
+def set_platform_status(db, actor: Actor, platform_id: int, status: str, reason: str,
+                        expected_version: int) -> PlatformInfo:
+    """Set platform status in its own transaction (see `set_platform_status_in`)."""
     with db.session() as s:
-        p = get_or_404(s, Platform, platform_id, "Plataforma")
-        check_version(p, expected_version)
-        if status == "active" and not p.municipal_registration_number:
-            raise ValidationError([Problem("municipal_registration_number",
-                                           "Sem inscrição municipal a plataforma não pode operar.", "Art. 6")])
-        before = {"status": p.status}
-        p.status = status
-        s.flush()
-        audit.record(s, actor, "platform.status", "platform", p.id, before,
-                     {"status": status, "reason": reason.strip()})
-        return _info(p)
+        return set_platform_status_in(s, actor, platform_id, status, reason, expected_version)
+
+
+def get_platform_in(s: Session, actor: Actor, platform_id: int) -> PlatformInfo:
+    require_reader(actor)
+    return _info(get_or_404(s, Platform, platform_id, "Plataforma"))
 
 
 def get_platform(db, actor: Actor, platform_id: int) -> PlatformInfo:
-    require_reader(actor)
+    """Get platform in its own transaction (see `get_platform_in`)."""
     with db.session(write=False) as s:
-        return _info(get_or_404(s, Platform, platform_id, "Plataforma"))
+        return get_platform_in(s, actor, platform_id)
 
 
 PLATFORM_SORTS = {
@@ -251,8 +280,8 @@ def _row(p: Platform) -> PlatformRow:
                        p.app_insurance_valid_until, p.status, PLATFORM_STATUS_LABELS.get(p.status, p.status))
 
 
-def list_platforms(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "trade_name",
-                   descending: bool = False, offset: int = 0, limit: int = 50) -> Page[PlatformRow]:
+def list_platforms_in(s: Session, actor: Actor, text: str = "", status: str | None = None, sort: str = "trade_name",
+                      descending: bool = False, offset: int = 0, limit: int = 50) -> Page[PlatformRow]:
     require_reader(actor)
     offset, limit = check_page(offset, limit)
     stmt = select(Platform)
@@ -265,44 +294,57 @@ def list_platforms(db, actor: Actor, text: str = "", status: str | None = None, 
         stmt = stmt.where(prefix_range(Platform.search_key, term) | Platform.search_key.contains(" " + term))
     if status:
         stmt = stmt.where(Platform.status == status)
+    total = count(s, stmt)
+    rows = s.execute(stmt.order_by(*order_by(PLATFORM_SORTS, sort, descending, Platform.id))
+                     .offset(offset).limit(limit)).scalars().all()
+    return Page(tuple(_row(p) for p in rows), total, offset, limit)
+
+
+def list_platforms(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "trade_name",
+                   descending: bool = False, offset: int = 0, limit: int = 50) -> Page[PlatformRow]:
+    """List platforms in its own transaction (see `list_platforms_in`)."""
     with db.session(write=False) as s:
-        total = count(s, stmt)
-        rows = s.execute(stmt.order_by(*order_by(PLATFORM_SORTS, sort, descending, Platform.id))
-                         .offset(offset).limit(limit)).scalars().all()
-        return Page(tuple(_row(p) for p in rows), total, offset, limit)
+        return list_platforms_in(s, actor, text, status, sort, descending, offset, limit)
+
+
+def platform_options_in(s: Session, actor: Actor) -> list[tuple[int, str]]:
+    """(id, nome fantasia) of the platforms a driver may be linked to."""
+    require_reader(actor)
+    return [(i, n) for i, n in s.execute(
+        select(Platform.id, Platform.trade_name).where(Platform.status != "deregistered")
+        .order_by(Platform.search_key))]
 
 
 def platform_options(db, actor: Actor) -> list[tuple[int, str]]:
-    """(id, nome fantasia) of the platforms a driver may be linked to."""
-    require_reader(actor)
+    """Platform options in its own transaction (see `platform_options_in`)."""
     with db.session(write=False) as s:
-        return [(i, n) for i, n in s.execute(
-            select(Platform.id, Platform.trade_name).where(Platform.status != "deregistered")
-            .order_by(Platform.search_key))]
+        return platform_options_in(s, actor)
+
+
+def platform_detail_in(s: Session, actor: Actor, platform_id: int) -> PlatformDetail:
+    require_reader(actor)
+    p = get_or_404(s, Platform, platform_id, "Plataforma")
+    drivers = s.execute(
+        select(Driver).join(DriverPlatform, DriverPlatform.driver_id == Driver.id)
+        .where(DriverPlatform.platform_id == p.id, DriverPlatform.until.is_(None))
+        .order_by(Driver.search_key)).scalars().all()
+    driver_ids = [d.id for d in drivers]
+    vehicles = []
+    if driver_ids:
+        vehicles = s.execute(
+            select(Vehicle).join(Authorization, Authorization.vehicle_id == Vehicle.id)
+            .where(Authorization.driver_id.in_(driver_ids),
+                   Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))
+            .order_by(Vehicle.plate)).scalars().all()
+    return PlatformDetail(
+        platform=_info(p), drivers=driver_rows(s, drivers), vehicles=vehicle_rows(s, vehicles),
+        documents=documents_of(s, platform_id=p.id),
+        timeline=tuple(audit_timeline(s, "platform", p.id)),
+    )
 
 
 def platform_detail(db, actor: Actor, platform_id: int) -> PlatformDetail:
-    from desktop.services.drivers import driver_rows
-    from desktop.services.vehicles import vehicle_rows
-
-    require_reader(actor)
+    """Platform detail in its own transaction (see `platform_detail_in`)."""
     with db.session(write=False) as s:
-        p = get_or_404(s, Platform, platform_id, "Plataforma")
-        drivers = s.execute(
-            select(Driver).join(DriverPlatform, DriverPlatform.driver_id == Driver.id)
-            .where(DriverPlatform.platform_id == p.id, DriverPlatform.until.is_(None))
-            .order_by(Driver.search_key)).scalars().all()
-        driver_ids = [d.id for d in drivers]
-        vehicles = []
-        if driver_ids:
-            vehicles = s.execute(
-                select(Vehicle).join(Authorization, Authorization.vehicle_id == Vehicle.id)
-                .where(Authorization.driver_id.in_(driver_ids),
-                       Authorization.status.in_(LIVE_AUTHORIZATION_STATUSES))
-                .order_by(Vehicle.plate)).scalars().all()
-        return PlatformDetail(
-            platform=_info(p), drivers=driver_rows(s, drivers), vehicles=vehicle_rows(s, vehicles),
-            documents=documents_of(s, platform_id=p.id),
-            timeline=tuple(audit_timeline(s, "platform", p.id)),
-        )
+        return platform_detail_in(s, actor, platform_id)
 

@@ -4,7 +4,7 @@ inside the write transaction with the lessor's row locked, so two desks cannot b
 detail page."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from sqlalchemy import func, or_, select
@@ -17,6 +17,7 @@ from desktop.domain import (
     format_cpf,
     format_plate,
     individual_lessor_problem,
+    law,
     local_today,
     normalize_cnpj,
     normalize_cpf,
@@ -30,7 +31,6 @@ from desktop.domain import (
     vehicle_problems,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.text import only_alphanumerics
 from desktop.errors import ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Driver, Lessor, Vehicle
@@ -38,6 +38,10 @@ from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.changes import changes_of
+from desktop.services.registry.deregistration import deregister_record
+from desktop.services.registry.scans import Scan, store_scan
+from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -58,6 +62,8 @@ __all__ = [
     "VEHICLE_STATUS_LABELS", "vehicle_data_problems", "validate_vehicle", "lessor_problem", "register_vehicle",
     "update_vehicle", "get_vehicle", "vehicle_detail", "list_vehicles", "deregister_vehicle", "LessorInfo",
     "find_lessor",
+    "lessor_problem_in", "find_lessor_in", "get_vehicle_in", "vehicle_detail_in", "register_vehicle_in",
+    "update_vehicle_in", "deregister_vehicle_in", "list_vehicles_in",
 ]
 
 VEHICLE_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
@@ -96,6 +102,7 @@ class VehicleDraft:
     owner_relationship: str | None = None
     lessor: LessorDraft | None = None
     crlv_document_id: int | None = None
+    crlv_scan: Scan | None = None  # chosen in the wizard, stored by register_vehicle / update_vehicle on Finish
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,7 @@ class VehicleInfo:
     deregistered_on: date | None
     deregistration_reason: str | None
     version: int
+    registered: bool = True   # not descadastrado: may be edited and may be requested for (Art. 24, I, f)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,15 +299,21 @@ def _count_leased(session: Session, lessor_id: int, exclude_vehicle_id: int | No
     return session.execute(stmt).scalar_one()
 
 
-def lessor_problem(db, actor: Actor, document_number: str, vehicle_id: int | None = None) -> Problem | None:
+def lessor_problem_in(s: Session, actor: Actor, document_number: str,
+                      vehicle_id: int | None = None) -> Problem | None:
     """Art. 8 §3 IV for the wizard: the individual lessor already has 3 vehicles in the register."""
     require_reader(actor)
+    lessor = s.execute(select(Lessor).where(Lessor.document_number == normalize_cpf(document_number))
+                       ).scalar_one_or_none()
+    if lessor is None or lessor.kind != "individual":
+        return None
+    return individual_lessor_problem(_count_leased(s, lessor.id, vehicle_id))
+
+
+def lessor_problem(db, actor: Actor, document_number: str, vehicle_id: int | None = None) -> Problem | None:
+    """Lessor problem in its own transaction (see `lessor_problem_in`)."""
     with db.session(write=False) as s:
-        lessor = s.execute(select(Lessor).where(Lessor.document_number == normalize_cpf(document_number))
-                           ).scalar_one_or_none()
-        if lessor is None or lessor.kind != "individual":
-            return None
-        return individual_lessor_problem(_count_leased(s, lessor.id, vehicle_id))
+        return lessor_problem_in(s, actor, document_number, vehicle_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,13 +333,11 @@ class LessorInfo:
     def count_text(self) -> str:
         text = f"{self.name} já tem {self.vehicle_count} veículo(s) no cadastro"
         if self.kind == "individual":
-            from desktop.domain import law
-
             text += f" (máximo {law.MAX_VEHICLES_PER_INDIVIDUAL_LESSOR}, Art. 8, §3, IV)"
         return text + "."
 
 
-def find_lessor(db, actor: Actor, document: str, vehicle_id: int | None = None) -> LessorInfo | None:
+def find_lessor_in(s: Session, actor: Actor, document: str, vehicle_id: int | None = None) -> LessorInfo | None:
     """The lessor with this CPF (11 digits) or CNPJ (14 characters), with its vehicle count, for the wizard to
     fill the name and show the Art. 8 §3 IV limit as the CPF is typed. None when not registered."""
     require_reader(actor)
@@ -333,15 +345,20 @@ def find_lessor(db, actor: Actor, document: str, vehicle_id: int | None = None) 
     number = digits if len(digits) == 11 and digits == only_alphanumerics(document) else normalize_cnpj(document)
     if len(number) not in (11, 14):
         return None
+    lessor = s.execute(select(Lessor).where(Lessor.document_number == number)).scalar_one_or_none()
+    if lessor is None:
+        return None
+    leased = _count_leased(s, lessor.id, vehicle_id)
+    return LessorInfo(
+        id=lessor.id, kind=lessor.kind, document_display=_doc_display(lessor.kind, lessor.document_number),
+        name=lessor.name, phone=lessor.phone, address=lessor.address, vehicle_count=leased,
+        problem=individual_lessor_problem(leased) if lessor.kind == "individual" else None)
+
+
+def find_lessor(db, actor: Actor, document: str, vehicle_id: int | None = None) -> LessorInfo | None:
+    """Find lessor in its own transaction (see `find_lessor_in`)."""
     with db.session(write=False) as s:
-        lessor = s.execute(select(Lessor).where(Lessor.document_number == number)).scalar_one_or_none()
-        if lessor is None:
-            return None
-        leased = _count_leased(s, lessor.id, vehicle_id)
-        return LessorInfo(
-            id=lessor.id, kind=lessor.kind, document_display=_doc_display(lessor.kind, lessor.document_number),
-            name=lessor.name, phone=lessor.phone, address=lessor.address, vehicle_count=leased,
-            problem=individual_lessor_problem(leased) if lessor.kind == "individual" else None)
+        return find_lessor_in(s, actor, document, vehicle_id)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -369,7 +386,7 @@ def _info(session: Session, v: Vehicle) -> VehicleInfo:
         lessor_document_display=_doc_display(lessor.kind, lessor.document_number) if lessor else None,
         status=v.status, status_label=VEHICLE_STATUS_LABELS.get(v.status, v.status),
         last_service_day=vehicle_last_service_day(v.manufacture_year), deregistered_on=v.deregistered_on,
-        deregistration_reason=v.deregistration_reason, version=v.version,
+        deregistration_reason=v.deregistration_reason, version=v.version, registered=v.status == "active",
     )
 
 
@@ -399,31 +416,38 @@ def vehicle_rows(session: Session, vehicles) -> tuple[VehicleRow, ...]:
     return tuple(rows)
 
 
-def get_vehicle(db, actor: Actor, vehicle_id: int) -> VehicleInfo:
+def get_vehicle_in(s: Session, actor: Actor, vehicle_id: int) -> VehicleInfo:
     require_reader(actor)
+    return _info(s, get_or_404(s, Vehicle, vehicle_id, "Veículo"))
+
+
+def get_vehicle(db, actor: Actor, vehicle_id: int) -> VehicleInfo:
+    """Get vehicle in its own transaction (see `get_vehicle_in`)."""
     with db.session(write=False) as s:
-        return _info(s, get_or_404(s, Vehicle, vehicle_id, "Veículo"))
+        return get_vehicle_in(s, actor, vehicle_id)
+
+
+def vehicle_detail_in(s: Session, actor: Actor, vehicle_id: int, on: date | None = None) -> VehicleDetail:
+    require_reader(actor)
+    on = on or local_today()
+    v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
+    substituted = select(AuthorizationEvent.authorization_id).where(
+        or_(AuthorizationEvent.old_vehicle_id == v.id, AuthorizationEvent.new_vehicle_id == v.id))
+    auths = s.execute(select(Authorization).where(
+        or_(Authorization.vehicle_id == v.id, Authorization.id.in_(substituted)))
+        .order_by(Authorization.id.desc())).scalars().all()
+    return VehicleDetail(
+        vehicle=_info(s, v), problems=tuple(stored_vehicle_problems(v, on)),
+        authorizations=authorization_rows(s, auths), documents=documents_of(s, vehicle_id=v.id),
+        changes=changes_of(s, vehicle_id=v.id),
+        timeline=merge_timelines(audit_timeline(s, "vehicle", v.id), event_timeline(s, [a.id for a in auths])),
+    )
 
 
 def vehicle_detail(db, actor: Actor, vehicle_id: int, on: date | None = None) -> VehicleDetail:
-    from desktop.services.authorizations import authorization_rows, event_timeline
-    from desktop.services.changes import changes_of
-
-    require_reader(actor)
-    on = on or local_today()
+    """Vehicle detail in its own transaction (see `vehicle_detail_in`)."""
     with db.session(write=False) as s:
-        v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
-        substituted = select(AuthorizationEvent.authorization_id).where(
-            or_(AuthorizationEvent.old_vehicle_id == v.id, AuthorizationEvent.new_vehicle_id == v.id))
-        auths = s.execute(select(Authorization).where(
-            or_(Authorization.vehicle_id == v.id, Authorization.id.in_(substituted)))
-            .order_by(Authorization.id.desc())).scalars().all()
-        return VehicleDetail(
-            vehicle=_info(s, v), problems=tuple(stored_vehicle_problems(v, on)),
-            authorizations=authorization_rows(s, auths), documents=documents_of(s, vehicle_id=v.id),
-            changes=changes_of(s, vehicle_id=v.id),
-            timeline=merge_timelines(audit_timeline(s, "vehicle", v.id), event_timeline(s, [a.id for a in auths])),
-        )
+        return vehicle_detail_in(s, actor, vehicle_id, on)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -495,61 +519,87 @@ def _snapshot(v: Vehicle) -> dict:
     return audit.snapshot(v, exclude=("created_at", "updated_at"))
 
 
-def register_vehicle(db, actor: Actor, draft: VehicleDraft, on: date | None = None) -> VehicleInfo:
+def register_vehicle_in(s: Session, actor: Actor, draft: VehicleDraft, on: date | None = None) -> VehicleInfo:
     require_role(actor, *FRONT_DESK)
     on = on or local_today()
     problems = _save_problems(draft, on)
     if problems:
         raise ValidationError(problems)
+    lessor = _lessor_for(s, actor, draft)
+    _check_lessor_limit(s, lessor, None)  # Art. 8, §3, IV
+    v = Vehicle(status="active")
+    _apply(v, draft, lessor)
+    s.add(v)
+    s.flush()
+    if draft.crlv_document_id:
+        link_documents(s, actor, [draft.crlv_document_id], vehicle_id=v.id)
+    audit.record(s, actor, "vehicle.register", "vehicle", v.id, None, _snapshot(v))
+    return _info(s, v)
+
+
+def _with_stored_scan(db, actor: Actor, draft: VehicleDraft, on: date | None) -> VehicleDraft:
+    """The wizard's CRLV scan kept in memory, stored once the draft passed its checks (issue 12, item 22); the
+    transaction that saves the vehicle links it. The `_in` forms take drafts whose scan is stored."""
+    if draft.crlv_scan is None:
+        return draft
+    require_role(actor, *FRONT_DESK)
+    problems = _save_problems(draft, on or local_today())
+    if problems:
+        raise ValidationError(problems)
+    document_id = store_scan(db, actor, draft.crlv_scan, "crlv", number=(draft.renavam or "").strip() or None)
+    return replace(draft, crlv_scan=None, crlv_document_id=document_id)
+
+
+def register_vehicle(db, actor: Actor, draft: VehicleDraft, on: date | None = None) -> VehicleInfo:
+    """Register vehicle in its own transaction (see `register_vehicle_in`), storing the wizard's scan first."""
+    draft = _with_stored_scan(db, actor, draft, on)
     with db.session() as s:
-        lessor = _lessor_for(s, actor, draft)
-        _check_lessor_limit(s, lessor, None)  # Art. 8, §3, IV
-        v = Vehicle(status="active")
-        _apply(v, draft, lessor)
-        s.add(v)
-        s.flush()
-        if draft.crlv_document_id:
-            link_documents(s, actor, [draft.crlv_document_id], vehicle_id=v.id)
-        audit.record(s, actor, "vehicle.register", "vehicle", v.id, None, _snapshot(v))
-        return _info(s, v)
+        return register_vehicle_in(s, actor, draft, on)
+
+
+def update_vehicle_in(s: Session, actor: Actor, vehicle_id: int, draft: VehicleDraft, expected_version: int,
+                      on: date | None = None) -> VehicleInfo:
+    require_role(actor, *FRONT_DESK)
+    on = on or local_today()
+    problems = _save_problems(draft, on)
+    if problems:
+        raise ValidationError(problems)
+    v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
+    check_version(v, expected_version)
+    lessor = _lessor_for(s, actor, draft)
+    if lessor is not None and lessor.id != v.lessor_id:
+        _check_lessor_limit(s, lessor, v.id)
+    before = _snapshot(v)
+    _apply(v, draft, lessor)
+    s.flush()
+    if draft.crlv_document_id:
+        link_documents(s, actor, [draft.crlv_document_id], vehicle_id=v.id)
+    audit.record(s, actor, "vehicle.update", "vehicle", v.id, before, _snapshot(v))
+    return _info(s, v)
 
 
 def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expected_version: int,
                    on: date | None = None) -> VehicleInfo:
-    require_role(actor, *FRONT_DESK)
-    on = on or local_today()
-    problems = _save_problems(draft, on)
-    if problems:
-        raise ValidationError(problems)
+    """Update vehicle in its own transaction (see `update_vehicle_in`), storing the wizard's scan first."""
+    draft = _with_stored_scan(db, actor, draft, on)
     with db.session() as s:
-        v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
-        check_version(v, expected_version)
-        lessor = _lessor_for(s, actor, draft)
-        if lessor is not None and lessor.id != v.lessor_id:
-            _check_lessor_limit(s, lessor, v.id)
-        before = _snapshot(v)
-        _apply(v, draft, lessor)
-        s.flush()
-        if draft.crlv_document_id:
-            link_documents(s, actor, [draft.crlv_document_id], vehicle_id=v.id)
-        audit.record(s, actor, "vehicle.update", "vehicle", v.id, before, _snapshot(v))
-        return _info(s, v)
+        return update_vehicle_in(s, actor, vehicle_id, draft, expected_version, on)
+
+
+def deregister_vehicle_in(s: Session, actor: Actor, vehicle_id: int, reason: str, act_number: str | None,
+                          on: date | None, expected_version: int) -> VehicleInfo:
+    """Descadastramento of the vehicle by a gestor's act (Art. 24, I, f); its live authorization ends with it."""
+    return _info(s, deregister_record(
+        s, actor, Vehicle, vehicle_id, expected_version, not_found="Veículo", article="Art. 24, I, f",
+        entity="vehicle", label="veículo", owner_column=Authorization.vehicle_id, reason=reason,
+        act_number=act_number, on=on, snapshot=_snapshot))
 
 
 def deregister_vehicle(db, actor: Actor, vehicle_id: int, reason: str, act_number: str | None, on: date | None,
                        expected_version: int) -> VehicleInfo:
-    """Descadastramento of the vehicle by a gestor's act (Art. 24, I, f); its live authorization ends with it."""
-    from desktop.services.authorizations import deregister_subject, deregistration_problems
-
-    require_role(actor, Role.GESTOR)
-    on = on or local_today()
-    deregistration_problems(reason, "Art. 24, I, f")
+    """Deregister vehicle in its own transaction (see `deregister_vehicle_in`)."""
     with db.session() as s:
-        v = get_or_404(s, Vehicle, vehicle_id, "Veículo")
-        check_version(v, expected_version)
-        deregister_subject(s, actor, v, entity="vehicle", label="veículo", owner_column=Authorization.vehicle_id,
-                           reason=reason, act_number=act_number, on=on, snapshot=_snapshot)
-        return _info(s, v)
+        return deregister_vehicle_in(s, actor, vehicle_id, reason, act_number, on, expected_version)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -564,8 +614,8 @@ VEHICLE_SORTS = {
 }
 
 
-def list_vehicles(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "plate",
-                  descending: bool = False, offset: int = 0, limit: int = 50) -> Page[VehicleRow]:
+def list_vehicles_in(s: Session, actor: Actor, text: str = "", status: str | None = None, sort: str = "plate",
+                     descending: bool = False, offset: int = 0, limit: int = 50) -> Page[VehicleRow]:
     """One page of vehicles: digits → RENAVAM prefix; otherwise plate prefix ("abc-1" finds ABC1234)."""
     require_reader(actor)
     offset, limit = check_page(offset, limit)
@@ -577,8 +627,14 @@ def list_vehicles(db, actor: Actor, text: str = "", status: str | None = None, s
         stmt = stmt.where(prefix_range(Vehicle.plate, only_alphanumerics(text)))
     if status:
         stmt = stmt.where(Vehicle.status == status)
+    rows = s.execute(stmt.order_by(*order_by(VEHICLE_SORTS, sort, descending, Vehicle.id))
+                     .offset(offset).limit(limit)).scalars().all()
+    total = len(rows) if offset == 0 and len(rows) < limit else count(s, stmt)
+    return Page(vehicle_rows(s, rows), total, offset, limit)
+
+
+def list_vehicles(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "plate",
+                  descending: bool = False, offset: int = 0, limit: int = 50) -> Page[VehicleRow]:
+    """List vehicles in its own transaction (see `list_vehicles_in`)."""
     with db.session(write=False) as s:
-        rows = s.execute(stmt.order_by(*order_by(VEHICLE_SORTS, sort, descending, Vehicle.id))
-                         .offset(offset).limit(limit)).scalars().all()
-        total = len(rows) if offset == 0 and len(rows) < limit else count(s, stmt)
-        return Page(vehicle_rows(s, rows), total, offset, limit)
+        return list_vehicles_in(s, actor, text, status, sort, descending, offset, limit)

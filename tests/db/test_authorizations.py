@@ -22,7 +22,7 @@ from sqlalchemy import select
 from desktop.domain import presentation_deadline, renewal_request_deadline, term_end
 from desktop.domain.driver import CHECKLIST_BY_KEY
 from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
-from desktop.models import AuditEntry, Fee, Inspection
+from desktop.models import AuditEntry, Authorization, Fee, Inspection
 from desktop.services import authorizations as svc
 from desktop.services.drivers import ChecklistEntry, deregister_driver, driver_detail, register_driver
 from desktop.services.holidays import calendar
@@ -371,3 +371,87 @@ def test_art24_i_f_deregistering_the_vehicle_refuses_a_pending_request(db, desk)
     assert after.status == "refused" and after.ended_on == TODAY
     with pytest.raises(ValidationError, match="descadastrado"):
         svc.request_authorization(db, desk.clerk, a.driver_id, v.id, TODAY)
+
+
+# --- the table of steps (desktop.domain.authorization_steps): the service refuses what it refuses -------------
+
+def _in_status(db, desk, status):
+    if status == "requested":
+        return _request(db, desk)
+    if status == "in_analysis":
+        return _analysis(db, desk)
+    if status == "approved":
+        return approved(db, desk)
+    a = active(db, desk)
+    if status == "revoked":
+        return svc.revoke_authorization(db, desk.manager, a.id, "Perda de requisito", "P-9", TODAY, a.version)
+    return a
+
+
+def _step_calls(db, desk, a, other_vehicle_id):
+    """Each step that is not a status move, made by a user holding its role."""
+    v = a.version
+    return {
+        "waive": lambda: svc.waive_inspection(db, desk.manager, a.id, "Veículo novo", v, on=TODAY),
+        "inspection": lambda: svc.record_inspection_result(db, desk.inspector, a.id, True, on=TODAY,
+                                                           expected_version=v),
+        "fee": lambda: svc.record_fee_payment(db, desk.clerk, a.id, TODAY, "DAM-T", Decimal("10"), v),
+        "renewal": lambda: svc.request_renewal(db, desk.clerk, a.id, TODAY, v),
+        "substitute": lambda: svc.substitute_vehicle(db, desk.clerk, a.id, other_vehicle_id, "Venda", TODAY, v),
+    }
+
+
+@pytest.mark.parametrize("status", ["requested", "in_analysis", "approved", "active", "revoked"])
+def test_service_refuses_each_step_the_table_refuses_naming_the_article(db, desk, status):
+    from desktop.domain.authorization_steps import authorization_refusal, authorization_step
+
+    a = _in_status(db, desk, status)
+    other = new_vehicle(db, desk)
+    roles = {"waive": desk.manager, "inspection": desk.inspector, "fee": desk.clerk, "renewal": desk.clerk,
+             "substitute": desk.clerk}
+    with db.session(write=False) as s:
+        facts = svc.authorization_facts(s.get(Authorization, a.id))
+    for key, call in _step_calls(db, desk, a, other.id).items():
+        reason = authorization_refusal(key, facts, roles[key].roles)
+        if reason is None:
+            continue
+        step = authorization_step(key)
+        expected = TransitionRefused if status not in step.statuses else ValidationError
+        with pytest.raises(expected) as refused:
+            call()
+        text = str(refused.value) + " ".join(f"{p.article}" for p in getattr(refused.value, "problems", ()))
+        assert step.article in text, (key, text)
+    assert svc.get_authorization(db, desk.clerk, a.id).version == a.version   # nothing was written
+
+
+@pytest.mark.parametrize("who", ["clerk", "manager", "inspector", "fiscal"])
+def test_info_carries_the_actions_of_the_table_for_the_user(db, desk, who):
+    from desktop.domain.authorization_steps import authorization_actions
+
+    actor = getattr(desk, who)
+    a = approved(db, desk)
+    info = svc.get_authorization(db, actor, a.id)
+    with db.session(write=False) as s:
+        facts = svc.authorization_facts(s.get(Authorization, a.id))
+    assert info.available == authorization_actions(facts, actor.roles)
+    enabled = {x.key for x in info.available if x.enabled}
+    assert enabled == {"clerk": {"fee", "substitute"}, "manager": {"waive", "fee", "substitute", "revoke",
+                                                                     "deregister_driver", "deregister_vehicle"},
+                       "inspector": {"inspection"}, "fiscal": set()}[who]
+    assert not info.renewal_fee
+
+
+def test_art10_art3_par2_proposed_fee_and_suspension_dates_come_from_the_service(db, desk):
+    from desktop.services import parameters
+
+    a = approved(db, desk)
+    assert svc.proposed_fee(db, desk.clerk, a.id, TODAY) is None          # no UPFM value yet: the clerk types it
+    parameters.set_upfm_value(db, desk.manager, YEAR, Decimal("112.45"))
+    parameters.set_parameter(db, desk.manager, "fee.renewal", date(YEAR, 1, 1), Decimal("5"))
+    assert svc.proposed_fee(db, desk.clerk, a.id, TODAY) == Decimal("10") * Decimal("112.45")   # Art. 10
+    b = active(db, desk)
+    assert svc.get_authorization(db, desk.clerk, b.id).renewal_fee
+    assert svc.proposed_fee(db, desk.clerk, b.id, TODAY) == Decimal("562.25")                     # Art. 3, §2
+    dates = svc.suspension_dates("art26_par1", TODAY)
+    assert dates.last_day == svc.SuspensionBasis.ART26_PAR1.end(TODAY)
+    assert dates.resumes_on == dates.last_day + timedelta(days=1)

@@ -185,3 +185,24 @@ def test_contains_fallback_total_is_capped_and_marked_inexact(db, desk, monkeypa
     assert svc.list_drivers(db, desk.clerk, "silva", limit=2, anywhere=False).total == 0
     exact = svc.list_drivers(db, desk.clerk, "da s", limit=10)  # "da silva" is no name's start either
     assert exact.total == 4 and exact.exact
+
+
+def test_issue12_item22_scans_kept_by_the_wizard_are_stored_on_finish_and_linked(db, desk):
+    from sqlalchemy import func, select
+
+    from desktop.models import Document
+    from desktop.services.registry.scans import Scan
+
+    def documents():
+        with db.session(write=False) as s:
+            return s.scalar(select(func.count()).select_from(Document))
+
+    scan = Scan(PDF, "antecedentes.pdf")
+    lines = tuple(replace(e, scan=scan) if e.key == "criminal_record" else e for e in full_checklist())
+    with pytest.raises(ValidationError):             # the draft is checked before anything is stored
+        svc.register_driver(db, desk.clerk, driver_draft(cpf="123", checklist=lines))
+    assert documents() == 0
+    info = svc.register_driver(db, desk.clerk, driver_draft(checklist=lines))
+    detail = svc.driver_detail(db, desk.clerk, info.id)
+    line = next(x for x in detail.checklist if x.key == "criminal_record")
+    assert line.document_id and [d.kind for d in detail.documents] == ["criminal_record"] and documents() == 1

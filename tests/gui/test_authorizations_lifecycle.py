@@ -483,3 +483,23 @@ def test_art26_iii_fiscalizacao_page_lists_late_changes_without_auto(qtbot, db, 
     clerk_page = EnforcementPage(db, staff.atendente)
     qtbot.addWidget(clerk_page)
     assert getattr(clerk_page, "changes_screen", None) is None
+
+
+@pytest.mark.parametrize("who", ["atendente", "gestor", "vistoriador", "fiscal"])
+def test_buttons_are_the_actions_the_service_returned(qtbot, db, staff, who):
+    """Issue 10 item 4: the page draws one button per `Action` of the domain's table (Art. 9 §1, Art. 10,
+    Art. 8 §2, Art. 24 …), enabled as the action says, its tooltip naming the article and what would enable it."""
+    a = _active(db, staff, today() - timedelta(days=5))
+    actor = getattr(staff, who)
+    page = _page(qtbot, db, actor)
+    detail = page.authorizations.open_detail(a.id)
+    actions = {x.key: x for x in detail.data.authorization.available}
+    assert set(detail.buttons) == set(actions) - {"print"}
+    for key, button in detail.buttons.items():
+        assert button.isEnabled() == actions[key].enabled, key
+        assert button.toolTip() == actions[key].tooltip and actions[key].article in button.toolTip()
+        assert button.text() == actions[key].label
+    assert detail.print_button.isEnabled() == actions["print"].enabled
+    assert detail.print_button.isEnabled() == (who in ("atendente", "gestor"))
+    if who == "atendente":
+        assert "exige o perfil Gestor" in detail.buttons["suspend"].toolTip()

@@ -382,3 +382,43 @@ def test_art8_par3_iv_existing_lessor_fills_its_name_and_shows_its_count_live(qt
     wizard.grab().save("/tmp/shots/gaps/vehicle_wizard_existing_lessor.png")
     wizard.accept()
     assert wizard.saved is not None and wizard.saved.lessor_name == "Pedro Locador"
+
+
+def _document_rows(db) -> int:
+    from sqlalchemy import func, select
+
+    from desktop.models import Document
+
+    with db.session(write=False) as s:
+        return s.scalar(select(func.count()).select_from(Document))
+
+
+def test_issue12_item22_a_cancelled_driver_wizard_leaves_no_document_row(qtbot, db, staff, tmp_path):
+    """Wizard pages never write: the scans chosen are kept in memory and stored on Finish only."""
+    wizard = _driver_wizard(qtbot, db, staff.atendente)
+    _fill_personal(wizard, qtbot)
+    wizard.next()
+    _fill_cnh(wizard, qtbot)
+    wizard.next()
+    _tick_all(wizard)
+    rows = wizard.checklist_page.rows
+    assert rows["cnh"].attach_file(scan_png(tmp_path, "cnh.png"))
+    rows["cnh"].show_document()                                    # seen from memory
+    assert wizard.last_document_dialog.viewer.kind == "image"
+    wizard.last_document_dialog.close()
+    bad = tmp_path / "nota.txt"
+    bad.write_text("não é um documento")
+    assert not rows["criminal_record"].attach_file(str(bad))        # said at once, nothing stored
+    assert "Formato não aceito" in rows["criminal_record"].problem_label.text()
+    assert _document_rows(db) == 0
+    wizard.reject()
+    assert _document_rows(db) == 0 and _driver_count(db, staff.atendente) == 0
+
+
+def test_issue12_item22_a_cancelled_vehicle_wizard_leaves_no_document_row(qtbot, db, staff, tmp_path):
+    wizard = _vehicle_wizard(qtbot, db, staff.clerk)
+    _fill_crlv(wizard, qtbot)
+    assert wizard.crlv_page.attach_crlv(scan_pdf(tmp_path, "crlv.pdf", "CRLV 2026"))
+    assert _document_rows(db) == 0
+    wizard.reject()
+    assert _document_rows(db) == 0

@@ -1,76 +1,16 @@
-"""The action bar of an authorization: which buttons exist, who may press them, when they are enabled, and the
-small dialog each opens (one service call each).
+"""The dialogs of an authorization's action bar: the small dialog each action opens (one service call each).
 
-Status changes are enabled from the service's `actions` — the targets `allowed()` by the domain's
-AUTHORIZATION_MACHINE (STYLE: Tryton, the same table decides the buttons) — and the steps that are not status
-changes (fee, inspection, waiver, renewal, substitution) from the record's own dates. The services check everything
-again (roles, transitions); a disabled button says why in its tooltip.
+Which actions exist, who may press them and when they are enabled is not decided here: every AuthorizationInfo
+carries `available` — the `Action`s of the domain's table (`desktop.domain.authorization_steps`: the status moves
+of AUTHORIZATION_MACHINE and the steps that are not status moves), each enabled or with the reason it is not (the
+status or the role that would enable it). The page draws its buttons from them; the services refuse with the
+same table.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date, timedelta
-from decimal import Decimal
+from datetime import date
 
-from desktop.domain.roles import Role
-from desktop.domain.workflow import AUTHORIZATION_MACHINE, AuthorizationStatus as S
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
-
-DESK = frozenset({Role.ATENDENTE, Role.GESTOR})
-GESTOR = frozenset({Role.GESTOR})
-VISTORIADOR = frozenset({Role.VISTORIADOR})
-
-
-def _article(target: S, source: str) -> str:
-    transition = AUTHORIZATION_MACHINE.find(source, target)
-    return transition.article if transition else ""
-
-
-@dataclass(frozen=True)
-class AuthAction:
-    key: str
-    text: str
-    roles: frozenset[Role]
-    available: Callable[[object], bool]      # AuthorizationInfo -> enabled by the record's state
-    row: int = 0                             # 0: the request's path; 1: the life of an active authorization
-
-
-def _fee_due(a) -> bool:
-    if a.status in (S.REQUESTED, S.IN_ANALYSIS, S.APPROVED):
-        return a.fee_paid_on is None
-    return a.renewal_requested_on is not None and a.status in (S.ACTIVE, S.IMPEDED, S.SUSPENDED, S.EXPIRED)
-
-
-ACTIONS: tuple[AuthAction, ...] = (
-    AuthAction("analysis", "Iniciar análise", DESK, lambda a: S.IN_ANALYSIS in a.actions),
-    AuthAction("approve", "Aprovar…", GESTOR, lambda a: S.APPROVED in a.actions),
-    AuthAction("refuse", "Indeferir…", GESTOR, lambda a: S.REFUSED in a.actions),
-    AuthAction("waive", "Dispensar vistoria…", GESTOR,
-               lambda a: a.status in (S.IN_ANALYSIS, S.APPROVED) and not a.inspection_approved_on
-               and not a.inspection_waived_on),
-    AuthAction("inspection", "Resultado da vistoria…", VISTORIADOR,
-               lambda a: (a.status == S.APPROVED and not a.inspection_approved_on and not a.inspection_waived_on)
-               or a.status == S.IMPEDED),
-    AuthAction("fee", "Registrar pagamento da taxa…", DESK, _fee_due),
-    AuthAction("renewal", "Solicitar renovação…", DESK,
-               lambda a: a.status in (S.ACTIVE, S.IMPEDED, S.SUSPENDED) and a.renewal_requested_on is None
-               and a.valid_until is not None, row=1),
-    AuthAction("substitute", "Substituir veículo…", DESK,
-               lambda a: a.status in (S.APPROVED, S.ACTIVE, S.IMPEDED), row=1),
-    AuthAction("suspend", "Suspender…", GESTOR, lambda a: S.SUSPENDED in a.actions, row=1),
-    AuthAction("revoke", "Revogar…", GESTOR, lambda a: S.REVOKED in a.actions, row=1),
-    AuthAction("cassate", "Cassar…", GESTOR, lambda a: S.CASSADA in a.actions, row=1),
-    AuthAction("deregister_driver", "Descadastrar condutor…", GESTOR,
-               lambda a: a.status not in (S.REFUSED, S.REVOKED, S.CASSADA, S.EXPIRED), row=1),
-    AuthAction("deregister_vehicle", "Descadastrar veículo…", GESTOR,
-               lambda a: a.status not in (S.REFUSED, S.REVOKED, S.CASSADA, S.EXPIRED), row=1),
-)
-ACTIONS_BY_KEY = {action.key: action for action in ACTIONS}
-
-
-def role_names(roles) -> str:
-    return " ou ".join(role.label for role in Role if role in roles)
 
 
 def _problems_html(problems) -> str:
@@ -95,10 +35,7 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
         return dialog("Iniciar análise", "Os documentos do condutor e do veículo passam a ser conferidos (Art. 3).",
                       [], lambda _v: svc.start_analysis(db, actor, a.id, v, on=today))
     if key == "approve":
-        try:
-            problems = svc.analysis_problems(db, actor, a.id, on=today)
-        except Exception:  # noqa: BLE001 — the approval call itself will say what is wrong
-            problems = []
+        problems = svc.analysis_problems(db, actor, a.id, on=today)
         return dialog(
             "Aprovar requerimento",
             "Com a aprovação, o condutor tem 5 dias para apresentar o veículo à vistoria (Art. 9), salvo dispensa "
@@ -129,14 +66,14 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
             lambda x: svc.record_inspection_result(db, actor, a.id, x["approved"], on=x["on"], note=x["note"],
                                                    expected_version=v), "Registrar")
     if key == "fee":
-        renewal = a.status not in (S.REQUESTED, S.IN_ANALYSIS, S.APPROVED)
+        renewal = a.renewal_fee
         return dialog(
             "Pagamento da taxa",
             ("Renovação: a validade é contada de novo a partir deste pagamento (Art. 3, §§1º e 2º)." if renewal
              else "Sem a taxa paga não há autorização ativa (Art. 10; Art. 15, VII). A validade de até 12 meses "
                   "conta do pagamento (Art. 3, §1)."),
             [FieldSpec("paid_on", "Data do pagamento", "date"), FieldSpec("guide_number", "Número da guia"),
-             FieldSpec("amount", "Valor pago", "money", default=default_fee(db, renewal, today))],
+             FieldSpec("amount", "Valor pago", "money", default=svc.proposed_fee(db, actor, a.id, today))],
             lambda x: svc.record_fee_payment(db, actor, a.id, x["paid_on"], x["guide_number"], x["amount"], v),
             "Registrar")
     if key == "renewal":
@@ -204,9 +141,9 @@ def _suspend_dialog(dialog, svc, db, actor, a):
         if day is None:
             until.setText("")
             return
-        last = svc.SuspensionBasis(basis.currentData()).end(day)
-        until.setText(f"Suspensa até {format_date(last)} (último dia); volta a ficar ativa em "
-                      f"{format_date(last + timedelta(days=1))}.")
+        dates = svc.suspension_dates(basis.currentData(), day)
+        until.setText(f"Suspensa até {format_date(dates.last_day)} (último dia); volta a ficar ativa em "
+                      f"{format_date(dates.resumes_on)}.")
 
     start.changed.connect(update)
     basis.currentIndexChanged.connect(lambda _i: update())
@@ -233,16 +170,3 @@ def _deregister_dialog(key, dialog, db, actor, a):
          FieldSpec("on", "Data", "date")],
         lambda x: call(db, actor, record.id, x["reason"], x["act_number"], x["on"], record.version),
         "Descadastrar")
-
-
-def default_fee(db, renewal: bool, today: date | None):
-    """The fee in reais for the form's default: the dated parameter in UPFM × the UPFM of the year."""
-    from desktop.domain.dates import local_today
-    from desktop.services import parameters
-
-    on = today or local_today()
-    try:
-        upfm = parameters.parameter_value(db, "fee.renewal" if renewal else "fee.authorization", on)
-        return (upfm * parameters.upfm_value(db, on.year)).quantize(Decimal("0.01"))
-    except Exception:  # noqa: BLE001 — no parameter yet: the clerk types the amount of the guide
-        return None

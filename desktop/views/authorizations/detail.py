@@ -1,14 +1,17 @@
 """An authorization's detail page: the facts the desk needs (Art. 9 presentation deadline, "taxa paga em …",
 "vistoria aprovada em …", valid-until and which limit set it, the renewal's last timely day and "renovação fora do
 prazo"), what still blocks activation, every event (who, when, why, which act), every vehicle it had (Art. 8 §2),
-and ONE action bar whose buttons follow the domain's state machine (see actions.py)."""
+and ONE action bar whose buttons are the `available` actions the service returned (the domain's table of steps:
+enabled or not, the tooltip saying what would enable it); the dialogs are in actions.py."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from desktop.views.authorizations.actions import ACTIONS, build_dialog, role_names
+from desktop.domain.actions import find_action
+from desktop.views.authorizations.actions import build_dialog
 from desktop.views.formatting import format_brl, format_date, format_datetime
+from desktop.views.operations import op
 from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid
 from desktop.views.table import Column, RecordTable
 
@@ -35,7 +38,7 @@ VEHICLE_COLUMNS = (
 
 PRINTS = (("certificate", "Termo de autorização"), ("sticker", "Selo do veículo (Art. 14)"),
           ("credential", "Credencial do condutor (Art. 13, I)"))
-PRINTABLE = frozenset({"active", "impeded", "suspended"})
+PRINT_ACTION = "print"  # the step of the table drawn as the "Imprimir" menu button
 
 
 def print_job(state, db, actor, kind: str, number: str):
@@ -59,12 +62,8 @@ class AuthorizationDetailPage(DetailFrame):
         self.data = None
         self.last_dialog = None
         self.buttons: dict[str, QPushButton] = {}
-        rows = [QHBoxLayout(), QHBoxLayout()]
-        for action in ACTIONS:
-            button = QPushButton(action.text, self)
-            button.clicked.connect(lambda _checked=False, key=action.key: self.run(key))
-            rows[action.row].addWidget(button)
-            self.buttons[action.key] = button
+        self.button_rows = rows = [QHBoxLayout(), QHBoxLayout()]
+        self._buttons_in_row = [0, 0]
         # Documents of an active authorization (issued and archived by services.documents, shown before printing).
         self.print_button = QToolButton(self)
         self.print_button.setText("Imprimir")
@@ -166,26 +165,25 @@ class AuthorizationDetailPage(DetailFrame):
         self.update_buttons()
 
     def update_buttons(self) -> None:
-        a = self.data.authorization
-        for action in ACTIONS:
-            button = self.buttons[action.key]
-            permitted = self.actor.has(*action.roles)
-            available = bool(action.available(a))
-            button.setEnabled(permitted and available)
-            if not permitted:
-                button.setToolTip(f"Exige o perfil {role_names(action.roles)}.")
-            elif not available:
-                button.setToolTip(f"Não disponível na situação «{a.status_label}».")
-            else:
-                button.setToolTip("")
-
-        from desktop.domain.roles import Role
-
-        can_print = self.actor.has(Role.ATENDENTE, Role.GESTOR)
-        self.print_button.setEnabled(can_print and bool(a.number) and a.status in PRINTABLE)
-        self.print_button.setToolTip("" if self.print_button.isEnabled() else
-                                     "Exige o perfil Atendente ou Gestor." if not can_print else
-                                     "Os documentos são impressos para autorizações ativas, impedidas ou suspensas.")
+        """One button per action the service returned (created the first time), enabled as the action says and
+        with its tooltip (the article; when disabled, the status or role that would enable it)."""
+        available = self.data.authorization.available
+        for action in available:
+            if action.key == PRINT_ACTION:
+                continue
+            button = self.buttons.get(action.key)
+            if button is None:
+                button = QPushButton(action.label, self)
+                button.clicked.connect(lambda _checked=False, key=action.key: self.run(key))
+                group = min(action.group, len(self.button_rows) - 1)
+                self.button_rows[group].insertWidget(self._buttons_in_row[group], button)  # in the table's order
+                self._buttons_in_row[group] += 1
+                self.buttons[action.key] = button
+            button.setEnabled(action.enabled)
+            button.setToolTip(action.tooltip)
+        printing = find_action(available, PRINT_ACTION)
+        self.print_button.setEnabled(bool(printing and printing.enabled))
+        self.print_button.setToolTip(printing.tooltip if printing else "")
 
     def print_document(self, kind: str):
         """Issue the document in the background, then show it (PdfPreviewDialog) to print or save."""
@@ -222,13 +220,9 @@ class AuthorizationDetailPage(DetailFrame):
         return build_dialog(key, self.db, self.actor, self.data.authorization, self, self.load, self.today)
 
     def run(self, key: str) -> None:
-        from desktop.views.widgets import show_error
+        op(self, lambda: self.action_dialog(key)).success(lambda dialog: self._open(key, dialog)).run()
 
-        try:
-            dialog = self.action_dialog(key)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error)
-            return
+    def _open(self, key: str, dialog) -> None:
         self.last_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.after_action(key)

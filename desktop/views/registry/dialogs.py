@@ -3,8 +3,9 @@ not copy-pasted screens): approve, refuse with the reason, waive the inspection,
 end date and the act number, revoke, cassate, deregister, record a change communication...
 
 `ActionDialog(title, intro, fields, submit)`: `fields` say what to collect (`FieldSpec`), `submit(values)` makes
-the one service call. A `ValidationError` puts each problem next to its field; a `StaleRecordError` offers
-"Recarregar"; any other DesktopError is shown in the dialog, which stays open with what was typed.
+the one service call, made through `views.operations.op`: a `ValidationError` puts each problem next to its field;
+a `StaleRecordError` offers "Recarregar"; any other error is shown in the dialog, which stays open with what was
+typed.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLineEdit, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget)
 
 from desktop.domain.problems import Problem
+from desktop.views.operations import op
 from desktop.views.registry.fields import OptionalDateEdit, field_box, offer_reload
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
 
@@ -182,28 +184,29 @@ class ActionDialog(QDialog):
 
     # -- confirm: one service call -------------------------------------------------------------------------
     def confirm(self) -> bool:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
-
         values, problems = self.values()
         if problems:
             self._show(problems)
             return False
-        try:
-            self.result_value = self._submit(values)
-        except ValidationError as error:
-            self._show(error.problems)
+        return (op(self, lambda: self._submit(values)).fields(self._show).failure(self._failed)
+                .success(self._done).run())
+
+    def _done(self, result: Any) -> None:
+        self.result_value = result
+        self.accept()
+
+    def _failed(self, error: BaseException) -> bool:
+        """The dialog keeps what was typed: problems go next to their fields (op's `.fields`), any other refusal
+        or a database failure is shown inside the dialog; a stale record offers "Recarregar" and closes it."""
+        from desktop.errors import StaleRecordError, ValidationError
+
+        if isinstance(error, ValidationError):
             return False
-        except StaleRecordError as error:
+        if isinstance(error, StaleRecordError):
             offer_reload(self, error, self._on_stale or (lambda: None))
             self.reject()
-            return False
-        except DesktopError as error:
-            self._show_general(str(error))
-            return False
-        except Exception as error:  # noqa: BLE001 — a database failure: shown, nothing lost
-            self._show_general(error_text(error))
-            return False
-        self.accept()
+            return True
+        self._show_general(error_text(error))
         return True
 
     def _show(self, problems) -> None:

@@ -21,8 +21,9 @@ from desktop.domain import law
 from desktop.domain.driver import DRIVER_CHECKLIST, ChecklistItem, ItemKind
 from desktop.domain.formatting import format_datetime, parse_date
 from desktop.domain.problems import Problem
+from desktop.views.operations import op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
-                                           PhotoChooser, field_box, mime_of, offer_reload)
+                                           PhotoChooser, field_box, mime_of)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
@@ -154,6 +155,7 @@ class ChecklistRow(QFrame):
         self.document_name = ""
         self._content: bytes | None = None
         self._mime = ""
+        self.scan = None   # a file chosen now, stored by the service on Finish (services.registry.scans.Scan)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         condition = item.kind is ItemKind.CONDITION
         self.check = QCheckBox("Verificado: nada consta" if condition else "Conferido", self)
@@ -209,23 +211,24 @@ class ChecklistRow(QFrame):
             self.attach_file(path)
 
     def attach_file(self, path: str) -> bool:
-        """Store the scan through the attachments service (not yet linked to a driver) and remember its id."""
-        from desktop.services import attachments
+        """Keep the scan in memory (nothing is written before Finish: a cancelled wizard leaves no document);
+        the service stores it with the driver. A file not read or not accepted is said at once."""
+        from desktop.services.registry.scans import Scan, scan_problems
 
         try:
-            content = Path(path).read_bytes()
-            info = attachments.attach_document(
-                self.wizard.db, self.wizard.actor, content, Path(path).name, self.item.key,
-                number=self.number_edit.text().strip() or None, issued_on=self.issued_edit.value(),
-                expires_on=self.expires_edit.value() if self.item.has_expiry else None)
-        except Exception as error:  # noqa: BLE001 — e.g. ValidationError("content"): not a PDF/JPG/PNG
-            self.problem_label.setText(f"Não foi possível anexar: {error_text(error)}")
+            scan = Scan(Path(path).read_bytes(), Path(path).name)
+        except OSError as error:
+            problems = [Problem(self.item.key, error_text(error))]
+        else:
+            problems = scan_problems(scan, self.item.key)
+        if problems:
+            self.problem_label.setText(f"Não foi possível anexar: {problems[0].message}")
             self.problem_label.setVisible(True)
             return False
-        self.document_id = info.id
-        self.document_name = info.filename
-        self._content, self._mime = content, info.mime or mime_of(path)
-        self.file_label.setText(f"{info.filename}")
+        self.scan = scan
+        self.document_name = scan.filename
+        self._content, self._mime = scan.content, scan.mime or mime_of(path)
+        self.file_label.setText(scan.filename)
         self.view_button.setEnabled(True)
         if not self.check.isChecked():
             self.check.setChecked(True)
@@ -268,6 +271,7 @@ class ChecklistRow(QFrame):
         from desktop.services.drivers import ChecklistEntry
 
         return ChecklistEntry(key=self.item.key, present=self.check.isChecked(), document_id=self.document_id,
+                              scan=self.scan,
                               number=self.number_edit.text().strip() or None, issued_on=self.issued_edit.value(),
                               expires_on=self.expires_edit.value() if self.item.has_expiry else None)
 
@@ -516,35 +520,34 @@ class DriverWizard(QWizard):
 
     # -- Finish: one service call ----------------------------------------------------------------------------
     def accept(self) -> None:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        """Finish: the one service call (views.operations.op). Problems go to their pages; on any failure the
+        wizard stays open with what was typed."""
         from desktop.services import drivers
 
         draft = self.draft()
-        try:
-            if self.detail is None:
-                self.saved = drivers.register_driver(self.db, self.actor, draft)
-            else:
-                self.saved = drivers.update_driver(self.db, self.actor, self.detail.driver.id, draft,
-                                                   self.detail.driver.version)
-        except ValidationError as error:
-            self.show_problems(error.problems)
-            return
-        except StaleRecordError as error:
-            offer_reload(self, error, self._reload)
-            return
-        except DesktopError as error:
-            field = "cpf" if "CPF" in str(error) else None
-            if field:
-                self.show_problems([Problem(field, str(error))])
-            else:
-                QMessageBox.warning(self, "Não foi possível salvar o condutor", str(error))
-            return
-        except Exception as error:  # noqa: BLE001 — a database failure: the wizard stays open, nothing lost
-            QMessageBox.warning(self, "Não foi possível salvar o condutor", error_text(error))
-            return
-        from desktop.signals import bus
+        if self.detail is None:
+            def call():
+                return drivers.register_driver(self.db, self.actor, draft)
+        else:
+            driver = self.detail.driver
 
-        bus.data_changed.emit("drivers")
+            def call():
+                return drivers.update_driver(self.db, self.actor, driver.id, draft, driver.version)
+        (op(self, call).fields(self.show_problems).stale(self._reload).failure(self._save_failed)
+         .titled("Não foi possível salvar o condutor").changes("drivers").success(self._saved).run())
+
+    def _save_failed(self, error: BaseException) -> bool:
+        """A CPF the database refuses (already registered) is shown next to the CPF field."""
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+        if isinstance(error, DesktopError) and not isinstance(error, (ValidationError, StaleRecordError)) \
+                and "CPF" in str(error):
+            self.show_problems([Problem("cpf", str(error))])
+            return True
+        return False
+
+    def _saved(self, info) -> None:
+        self.saved = info
         super().accept()
 
     def _reload(self) -> None:

@@ -179,7 +179,7 @@ class DriverDetailPage(SubjectDetailPage):
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
-        active = d.status == "active"
+        active = d.registered
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
         self.request_button.setEnabled(desk and active)

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from desktop.domain.roles import Role
 from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
-from desktop.views.registry.fields import DocumentNumberEdit, OptionalDateEdit, field_box, offer_reload
+from desktop.views.operations import op
+from desktop.views.registry.fields import DocumentNumberEdit, OptionalDateEdit, field_box
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
@@ -155,45 +156,43 @@ class PlatformDialog(QDialog):
         return problems
 
     def save(self) -> bool:
-        from desktop.errors import ConflictError, DesktopError, StaleRecordError, ValidationError
+        """The one service call (views.operations.op); the dialog stays open on any failure."""
         from desktop.services import platforms
 
-        problems = platforms.validate_platform(self.draft(), self.today)
+        draft = self.draft()
+        problems = platforms.validate_platform(draft, self.today)
         if problems:
             self.errors.show(problems)
             return False
-        try:
-            if self.info is None:
-                self.saved = platforms.create_platform(self.db, self.actor, self.draft())
-            else:
-                self.saved = platforms.update_platform(self.db, self.actor, self.info.id, self.draft(),
-                                                       self.info.version)
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except StaleRecordError as error:
-            offer_reload(self, error, self._reload)
-            return False
-        except ConflictError as error:
-            from desktop.domain.problems import Problem
+        info = self.info
+        if info is None:
+            def call():
+                return platforms.create_platform(self.db, self.actor, draft)
+        else:
+            def call():
+                return platforms.update_platform(self.db, self.actor, info.id, draft, info.version)
+        return (op(self, call).fields(self.errors).stale(self._reload).failure(self._save_failed)
+                .changes("platforms").success(self._saved).run())
 
+    def _save_failed(self, error: BaseException) -> bool:
+        """A CNPJ or inscrição the database refuses goes next to its field; other refusals under the form."""
+        from desktop.domain.problems import Problem
+        from desktop.errors import ConflictError, StaleRecordError, ValidationError
+
+        if isinstance(error, (ValidationError, StaleRecordError)):
+            return False
+        if isinstance(error, ConflictError):
             field = "municipal_registration_number" if "inscri" in str(error).lower() else "cnpj"
             self.errors.show([Problem(field, str(error))])
-            return False
-        except DesktopError as error:
-            self.errors.clear()
-            self.general.setText(str(error))
-            self.general.setVisible(True)
-            return False
-        except Exception as error:  # noqa: BLE001
-            self.general.setText(error_text(error))
-            self.general.setVisible(True)
-            return False
-        from desktop.signals import bus
-
-        bus.data_changed.emit("platforms")
-        self.accept()
+            return True
+        self.errors.clear()
+        self.general.setText(error_text(error))
+        self.general.setVisible(True)
         return True
+
+    def _saved(self, info) -> None:
+        self.saved = info
+        self.accept()
 
     def _reload(self) -> None:
         from desktop.services import platforms
@@ -278,7 +277,7 @@ class PlatformDetailPage(DetailFrame):
         self.fill_tab(self.vehicles, lambda: self.vehicles.set_rows(detail.vehicles))
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
-        self.edit_button.setEnabled(self.actor.has(Role.ATENDENTE, Role.GESTOR) and p.status != "deregistered")
+        self.edit_button.setEnabled(self.actor.has(Role.ATENDENTE, Role.GESTOR) and p.editable)
         self.status_button.setEnabled(self.actor.has(Role.GESTOR))
 
     def edit(self) -> None:

@@ -20,8 +20,8 @@ from desktop.domain import law
 from desktop.domain.problems import Problem
 from desktop.domain.vehicle import OwnershipMode
 from desktop.views.registry.driver_wizard import UFS, _form_row, _page_errors
-from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit,
-                                           offer_reload)
+from desktop.views.operations import op
+from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
 from desktop.views.widgets import PhoneEdit, error_text
 
 PAGE_CRLV, PAGE_OWNERSHIP, PAGE_OWNER, PAGE_LESSOR = range(4)
@@ -91,6 +91,7 @@ class CrlvPage(QWizardPage):
         crlv_layout.addStretch(1)
         self.crlv_document_id: int | None = None
         self._crlv: tuple[bytes, str] | None = None
+        self.crlv_scan = None   # chosen now, stored by the service on Finish (services.registry.scans.Scan)
         self.crlv_button.clicked.connect(self.choose_crlv)
         self.crlv_view.clicked.connect(self.show_crlv)
 
@@ -142,19 +143,22 @@ class CrlvPage(QWizardPage):
             self.attach_crlv(path)
 
     def attach_crlv(self, path: str) -> bool:
-        from desktop.services import attachments
+        """Keep the CRLV scan in memory (nothing is written before Finish); the service stores it with the
+        vehicle. A file not read or not accepted is said at once."""
+        from desktop.services.registry.scans import Scan, scan_problems
 
-        wizard = self.wizard()
         try:
-            content = Path(path).read_bytes()
-            info = attachments.attach_document(wizard.db, wizard.actor, content, Path(path).name, "crlv",
-                                               number=self.renavam_edit.text().strip() or None)
-        except Exception as error:  # noqa: BLE001
-            self.errors.show([Problem("crlv_document_id", f"Não foi possível anexar: {error_text(error)}")])
+            scan = Scan(Path(path).read_bytes(), Path(path).name)
+        except OSError as error:
+            problems = [Problem("crlv_document_id", error_text(error))]
+        else:
+            problems = scan_problems(scan, "crlv_document_id")
+        if problems:
+            self.errors.show([Problem(p.field, f"Não foi possível anexar: {p.message}") for p in problems])
             return False
-        self.crlv_document_id = info.id
-        self._crlv = (content, info.mime)
-        self.crlv_label.setText(info.filename)
+        self.crlv_scan = scan
+        self._crlv = (scan.content, scan.mime)
+        self.crlv_label.setText(scan.filename)
         self.crlv_view.setEnabled(True)
         return True
 
@@ -426,7 +430,7 @@ class VehicleWizard(QWizard):
             owner_relationship=self.owner_page.relationship_combo.currentText().strip() or None if relative
             else None,
             lessor=self.lessor_page.lessor_draft() if mode in LEASES else None,
-            crlv_document_id=c.crlv_document_id)
+            crlv_document_id=c.crlv_document_id, crlv_scan=c.crlv_scan)
 
     def problems(self) -> list[Problem]:
         from desktop.services.vehicles import validate_vehicle
@@ -482,31 +486,24 @@ class VehicleWizard(QWizard):
         return target
 
     def accept(self) -> None:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        """Finish: the one service call (views.operations.op); on any failure the wizard stays open."""
         from desktop.services import vehicles
 
         draft = self.draft()
-        try:
-            if self.detail is None:
-                self.saved = vehicles.register_vehicle(self.db, self.actor, draft, on=self.today)
-            else:
-                self.saved = vehicles.update_vehicle(self.db, self.actor, self.detail.vehicle.id, draft,
-                                                     self.detail.vehicle.version, on=self.today)
-        except ValidationError as error:
-            self.show_problems(error.problems)
-            return
-        except StaleRecordError as error:
-            offer_reload(self, error, self._reload)
-            return
-        except DesktopError as error:
-            QMessageBox.warning(self, "Não foi possível salvar o veículo", str(error))
-            return
-        except Exception as error:  # noqa: BLE001
-            QMessageBox.warning(self, "Não foi possível salvar o veículo", error_text(error))
-            return
-        from desktop.signals import bus
+        if self.detail is None:
+            def call():
+                return vehicles.register_vehicle(self.db, self.actor, draft, on=self.today)
+        else:
+            vehicle = self.detail.vehicle
 
-        bus.data_changed.emit("vehicles")
+            def call():
+                return vehicles.update_vehicle(self.db, self.actor, vehicle.id, draft, vehicle.version,
+                                               on=self.today)
+        (op(self, call).fields(self.show_problems).stale(self._reload)
+         .titled("Não foi possível salvar o veículo").changes("vehicles").success(self._saved).run())
+
+    def _saved(self, info) -> None:
+        self.saved = info
         super().accept()
 
     def _reload(self) -> None:

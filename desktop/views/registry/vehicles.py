@@ -126,7 +126,7 @@ class VehicleDetailPage(SubjectDetailPage):
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
-        active = v.status == "active"
+        active = v.registered
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
         self.change_button.setEnabled(desk)
