@@ -149,7 +149,9 @@ def test_art17_a_gestor_cancels_with_a_reason_and_the_fine_is_reversed(db, peopl
     assert reversal.reverses_id == debit.id and reversal.amount_upfm == -debit.amount_upfm
     assert reversal.amount_reais == -debit.amount_reais
     assert ledger.balance(db, Infractor.driver(driver_id)) == 0
-    assert detail.actions == ()  # cancelled is final in the machine
+    # cancelled is final in the machine: every step is offered disabled, saying why (domain.auto_steps)
+    assert [a.key for a in detail.actions if a.enabled] == []
+    assert all("Cancelado" in a.reason for a in detail.actions)
     with pytest.raises(TransitionRefused):
         autos.cancel_auto(db, gestor, info.id, "de novo", cancelled.version)
 
