@@ -15,7 +15,6 @@ from desktop.domain.dates import deadline, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import NotificationForm, Penalty, fine_in_reais
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import AutoDefense, AutoJudgment, AutoNotification, Document
@@ -49,6 +48,13 @@ from desktop.services.ledger import settle_auto
 from desktop.services.parameters import parameter_value_in
 from desktop.services.penalties import apply_final_penalties, lift_penalties_in
 
+__all__ = [  # the process's infos live in enforcement.records; importable from here as before
+    "ADDRESSEES", "EXTRA_PENALTIES", "INSTANCE_LABELS", "NOTIFIER_ROLES", "PROTOCOL_ROLES", "AutoInfo", "DefenseInfo",
+    "JudgmentDraft", "JudgmentInfo", "NotificationDraft", "NotificationInfo", "Outcome", "annul_auto",
+    "annul_auto_in", "defense_info", "file_appeal", "file_appeal_in", "file_defense", "file_defense_in", "finalize",
+    "finalize_auto_in", "finalize_in", "judge", "judge_in", "judgment_info", "join_proof", "join_proof_in",
+    "make_final_in", "notification_info", "record_notification", "record_notification_in",
+]
 NOTIFIER_ROLES = step_roles("notify")
 PROTOCOL_ROLES = step_roles("defense")
 ADDRESSEES = {"driver": "Condutor", "platform": "Plataforma"}

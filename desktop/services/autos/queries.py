@@ -18,7 +18,6 @@ from desktop.models import Auto, Document, Driver, InfractionCode, Platform, Use
 from desktop.models import LedgerEntry as E
 from desktop.services.autos.commands import document_ref
 from desktop.services.enforcement.core import (
-    READER_ROLES,
     ZERO,
     Infractor,
     infractor_identity,

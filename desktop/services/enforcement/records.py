@@ -128,6 +128,11 @@ class AutoInfo:
     def infractor_name(self) -> str:
         return self.driver_name or self.platform_name
 
+    def reais_of(self, upfm: Decimal) -> Decimal:
+        """An amount of this auto's UPFM in reais (Art. 25: the UPFM value of the auto's year, half-up), e.g. the
+        fine a judgment would leave."""
+        return fine_in_reais(Decimal(upfm), self.upfm_value)
+
     @property
     def printable(self) -> bool:
         """A cancelled auto prints nothing (Art. 17: it stays only as a record)."""
