@@ -25,6 +25,7 @@ from desktop.services.enforcement.core import (
     auto_balance_in,
     auto_transition,
     debtor_of,
+    fine_in,
     load_auto,
     require_step,
     step_roles,
@@ -324,13 +325,13 @@ def _record_decision(auto, draft: JudgmentDraft) -> None:
 
 
 def _post_reduction(session, actor, auto, reduced: Decimal, on: date, reasoning: str) -> None:
-    new_reais = fine_in_reais(reduced, auto.upfm_value)
+    """Art. 25: the fine kept in part is a `reduction` entry down to `reduced` (in reais at the auto's UPFM value);
+    the auto row keeps what was drawn up — the fine shown is summed from the ledger (core.fine_in)."""
+    current_upfm, current_reais = fine_in(session, auto)
     post(session, actor, kind=EntryKind.REDUCTION, infractor=debtor_of(auto),
-         amount_upfm=-(auto.amount_upfm - reduced), upfm_value=auto.upfm_value,
-         amount_reais=-(auto.amount_reais - new_reais), effective_on=on, auto_id=auto.id,
+         amount_upfm=-(current_upfm - reduced), upfm_value=auto.upfm_value,
+         amount_reais=-(current_reais - fine_in_reais(reduced, auto.upfm_value)), effective_on=on, auto_id=auto.id,
          reason=f"Auto {auto.number} mantido em parte: {reasoning}")
-    auto.amount_upfm = reduced
-    auto.amount_reais = new_reais
 
 
 def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) -> AutoInfo:
@@ -363,13 +364,14 @@ def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_versio
     if last is not None and isinstance(draft.decided_on, date) and draft.decided_on < last.filed_on:
         problems.append(Problem("decided_on", "A decisão não pode ser anterior ao protocolo "
                                 f"({last.filed_on:%d/%m/%Y})."))
+    current_upfm = fine_in(session, auto)[0]
     if outcome is Outcome.PARTLY_UPHELD:
         reduced = draft.reduced_upfm
         if isinstance(reduced, Decimal):
             reduced = reduced.quantize(Decimal("0.0001"))
-        if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= auto.amount_upfm:
+        if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= current_upfm:
             problems.append(Problem("reduced_upfm", "Informe o novo valor da multa em UPFM, maior que zero e "
-                                    f"menor que o atual ({auto.amount_upfm.normalize():f} UPFM).", "Art. 25"))
+                                    f"menor que o atual ({current_upfm.normalize():f} UPFM).", "Art. 25"))
     if problems:
         raise ValidationError(problems)
     if outcome is Outcome.ANNULLED:
@@ -383,7 +385,7 @@ def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_versio
                        reduced_upfm=draft.reduced_upfm if outcome is Outcome.PARTLY_UPHELD else None,
                        reasoning=reasoning)
     session.add(row)
-    before = {"status": auto.status, "amount_upfm": auto.amount_upfm}
+    before = {"status": auto.status, "amount_upfm": current_upfm}
     if outcome is Outcome.ANNULLED:
         auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
         session.flush()

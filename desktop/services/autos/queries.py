@@ -20,6 +20,7 @@ from desktop.services.autos.commands import document_ref
 from desktop.services.enforcement.core import (
     ZERO,
     Infractor,
+    fine_columns,
     infractor_identity,
     load_auto,
     require_reader,
@@ -142,9 +143,10 @@ def get_auto_info(db, auto_id: int, actor=None) -> AutoInfo:
 # ---------------------------------------------------------------------------------------------------------
 
 def _summary_stmt():
+    fine_upfm, fine_reais = fine_columns()  # the fine from the ledger (debit and reductions), per listed auto
     return (select(Auto.id, Auto.number, Auto.drawn_up_at, Auto.code, InfractionCode.severity, Auto.status,
-                   Driver.name, Platform.trade_name, Vehicle.plate, User.full_name, Auto.amount_upfm,
-                   Auto.amount_reais, Auto.recurrence)
+                   Driver.name, Platform.trade_name, Vehicle.plate, User.full_name, fine_upfm, fine_reais,
+                   Auto.recurrence)
             .join(InfractionCode, InfractionCode.id == Auto.infraction_code_id)
             .outerjoin(Driver, Driver.id == Auto.infractor_driver_id)
             .outerjoin(Platform, Platform.id == Auto.infractor_platform_id)

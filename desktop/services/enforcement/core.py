@@ -11,11 +11,13 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import aliased
 
 from desktop.domain.actions import refusal
 from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
 from desktop.domain.dates import local_today
+from desktop.domain.ledger import EntryKind
 from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
@@ -100,6 +102,37 @@ def auto_balance_in(session, auto_id: int) -> tuple[Decimal, Decimal]:
     upfm, reais = session.execute(select(func.sum(LedgerEntry.amount_upfm), func.sum(LedgerEntry.amount_reais))
                                   .where(LedgerEntry.auto_id == auto_id)).one()
     return (upfm or ZERO), (reais or ZERO)
+
+
+def _fine_clause(entry=LedgerEntry):
+    """The entries that make an auto's fine (Art. 25): its debit, the reductions of its judgments, and the
+    reversal of a reduction posted in error. The reversal of the debit (a cancelled or annulled auto) voids what
+    is owed — the balance — not the fine the auto was drawn up with."""
+    reduction = aliased(LedgerEntry)
+    reversed_reductions = select(reduction.id).where(reduction.auto_id == entry.auto_id,
+                                                     reduction.kind == EntryKind.REDUCTION.value)
+    return or_(entry.kind.in_((EntryKind.DEBIT.value, EntryKind.REDUCTION.value)),
+               and_(entry.kind == EntryKind.REVERSAL.value, entry.reverses_id.in_(reversed_reductions)))
+
+
+def fine_in(session, auto) -> tuple[Decimal, Decimal]:
+    """(UPFM, reais) of the auto's fine now, summed from its ledger entries (issue 12 item 4: never a column
+    overwritten by a judgment); the amounts stored on the auto when it has no entry (rows loaded without one)."""
+    upfm, reais = session.execute(select(func.sum(LedgerEntry.amount_upfm), func.sum(LedgerEntry.amount_reais))
+                                  .where(LedgerEntry.auto_id == auto.id, _fine_clause())).one()
+    if upfm is None:
+        return auto.amount_upfm, auto.amount_reais
+    return upfm, reais
+
+
+def fine_columns() -> tuple:
+    """(UPFM, reais) of each auto's fine as correlated scalar subqueries over its entries, for a list's SELECT
+    (read only for the rows of the page, through the index on `ledger_entries.auto_id`)."""
+    entry = aliased(LedgerEntry)
+    where = and_(entry.auto_id == Auto.id, _fine_clause(entry))
+    upfm = select(func.sum(entry.amount_upfm)).where(where).correlate(Auto).scalar_subquery()
+    reais = select(func.sum(entry.amount_reais)).where(where).correlate(Auto).scalar_subquery()
+    return func.coalesce(upfm, Auto.amount_upfm), func.coalesce(reais, Auto.amount_reais)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais
 from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Authorization, Driver, InfractionCode, Platform, User, Vehicle
-from desktop.services.enforcement.core import Infractor, auto_balance_in, auto_facts_in, debtor_of
+from desktop.services.enforcement.core import Infractor, auto_balance_in, auto_facts_in, debtor_of, fine_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +171,7 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
     proposal = (assessment_view(assessment, auto.upfm_value, _recurrent_numbers(session, auto, assessment),
                                 article) if assessment is not None else None)
     balance_upfm, balance_reais = auto_balance_in(session, auto.id)
+    fine_upfm, fine_reais = fine_in(session, auto)
     facts = auto_facts_in(session, auto, today)
     actions = auto_actions(facts, actor.roles if actor is not None else None)
     return AutoInfo(
@@ -184,8 +185,8 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         authorization_id=auto.authorization_id,
         authorization_number=(authorization.number or "") if authorization else "",
         agent_id=auto.agent_id, agent_name=agent.full_name if agent else "", status=status,
-        status_label=status.label, amount_upfm=auto.amount_upfm, upfm_value=auto.upfm_value,
-        amount_reais=auto.amount_reais, recurrence=bool(auto.recurrence), assessment=assessment,
+        status_label=status.label, amount_upfm=fine_upfm, upfm_value=auto.upfm_value,
+        amount_reais=fine_reais, recurrence=bool(auto.recurrence), assessment=assessment,
         notice_joined_on=auto.notice_joined_on, defense_deadline=auto.defense_deadline,
         appeal_deadline=auto.appeal_deadline, payment_deadline=auto.payment_deadline, final_on=auto.final_on,
         cancel_reason=auto.cancel_reason, balance_upfm=balance_upfm, version=auto.version,
