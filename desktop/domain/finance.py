@@ -10,26 +10,13 @@ from enum import StrEnum
 
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "FeeStatus", "GuideStatus"]
+__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ChargeStatus", "FeeStatus", "GuideStatus"]
 
 
-class FeeStatus(StrEnum):
-    """A fee per vehicle (Art. 10; Art. 15, parágrafo único, VII: no activity without it paid)."""
-
-    OPEN = "open"
-    PAID = "paid"
-    CANCELLED = "cancelled"
-
-    @property
-    def label(self) -> str:
-        return _FEE_LABELS[self]
-
-
-_FEE_LABELS = {FeeStatus.OPEN: "Em aberto", FeeStatus.PAID: "Paga", FeeStatus.CANCELLED: "Cancelada"}
-
-
-class GuideStatus(StrEnum):
-    """A DAM, the municipal payment guide of a fee, a fine (Art. 13, XXI), the ISSQN (Art. 11) or costs (Art. 28)."""
+class ChargeStatus(StrEnum):
+    """A charge of the office: a fee per vehicle (Art. 10; Art. 15, parágrafo único, VII: no activity without it
+    paid) or a DAM, the municipal payment guide of a fee, a fine (Art. 13, XXI), the ISSQN (Art. 11) or costs
+    (Art. 28). Both live the same three statuses."""
 
     OPEN = "open"
     PAID = "paid"
@@ -37,10 +24,12 @@ class GuideStatus(StrEnum):
 
     @property
     def label(self) -> str:
-        return _GUIDE_LABELS[self]
+        return _CHARGE_LABELS[self]
 
 
-_GUIDE_LABELS = {GuideStatus.OPEN: "Em aberto", GuideStatus.PAID: "Paga", GuideStatus.CANCELLED: "Cancelada"}
+_CHARGE_LABELS = {ChargeStatus.OPEN: "Em aberto", ChargeStatus.PAID: "Paga", ChargeStatus.CANCELLED: "Cancelada"}
+FeeStatus = ChargeStatus
+GuideStatus = ChargeStatus
 
 FEE_MACHINE = StateMachine(
     name="fee", label="Taxa", states=FeeStatus, initial=FeeStatus.OPEN,
