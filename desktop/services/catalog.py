@@ -11,11 +11,17 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from sqlalchemy import func, or_, select
+
 from desktop.domain import law
 from desktop.domain.penalties import CATALOG, InfractionType, Severity, normalize_code
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models import Auto, InfractionCode
+from desktop.services import audit
+from desktop.services.audit import snapshot
+from desktop.services.base import check_version, require_role
 
 SEED_VALID_FROM = law.LAW_DATE  # Art. 30: the law is in force since its publication
 
@@ -66,10 +72,6 @@ class CodeDraft:
 
 def ensure_catalog_in(session, actor=None) -> int:
     """Insert the law's codes that have no row yet (idempotent); returns how many were added."""
-    from sqlalchemy import select
-
-    from desktop.models import InfractionCode
-
     present = set(session.scalars(select(InfractionCode.code).distinct()))
     added = 0
     for code, entry in CATALOG.items():
@@ -94,10 +96,6 @@ def _text_or_none(text: str, empty: str) -> str | None:
 def ensure_catalog(db) -> int:
     """Seed the catalogue from the law (SPEC §3 table) when codes are missing. Safe to call any time: a read
     first, a write transaction only when something is missing."""
-    from sqlalchemy import func, select
-
-    from desktop.models import InfractionCode
-
     with db.session(write=False) as s:
         present = s.scalar(select(func.count(func.distinct(InfractionCode.code)))
                            .where(InfractionCode.code.in_(list(CATALOG))))
@@ -107,7 +105,8 @@ def ensure_catalog(db) -> int:
         return ensure_catalog_in(s)
 
 
-def _needs_art13(code: str) -> bool:
+def needs_art13(code: str) -> bool:
+    """The code is Art. 26, III: the auto names the duty of Art. 13 it breaks (incisos I to XXIII)."""
     entry = CATALOG.get(normalize_code(code))
     return bool(entry and entry.needs_art13_item)
 
@@ -118,16 +117,12 @@ def _info(row, in_use: bool) -> CodeInfo:
         id=row.id, code=row.code, article=row.article, description=row.description, severity=severity,
         severity_label=severity.label, upfm=Decimal(row.upfm), extra_penalty=row.extra_penalty or "",
         recurrence_effect=row.recurrence_effect or "", valid_from=row.valid_from, valid_to=row.valid_to,
-        replaced_by_id=row.replaced_by_id, in_use=in_use, needs_art13_item=_needs_art13(row.code),
+        replaced_by_id=row.replaced_by_id, in_use=in_use, needs_art13_item=needs_art13(row.code),
         version=row.version,
     )
 
 
 def _used_ids(session, ids=None) -> set[int]:
-    from sqlalchemy import select
-
-    from desktop.models import Auto
-
     stmt = select(Auto.infraction_code_id).distinct()
     if ids is not None:
         stmt = stmt.where(Auto.infraction_code_id.in_(list(ids)))
@@ -149,10 +144,6 @@ def entry_of(row) -> InfractionType:
 
 def catalog_entries_in(session) -> dict[str, list[InfractionType]]:
     """Every version of every code, for `domain.assess(..., catalog=...)`."""
-    from sqlalchemy import select
-
-    from desktop.models import InfractionCode
-
     entries: dict[str, list[InfractionType]] = {}
     for row in session.scalars(select(InfractionCode).order_by(InfractionCode.code, InfractionCode.valid_from)):
         entries.setdefault(normalize_code(row.code), []).append(entry_of(row))
@@ -161,10 +152,6 @@ def catalog_entries_in(session) -> dict[str, list[InfractionType]]:
 
 def code_row_in_force(session, code: str, on: date):
     """The catalogue row of `code` in force on `on`, or None."""
-    from sqlalchemy import or_, select
-
-    from desktop.models import InfractionCode
-
     return session.scalar(
         select(InfractionCode)
         .where(InfractionCode.code == normalize_code(code), InfractionCode.valid_from <= on,
@@ -178,10 +165,6 @@ def code_row_in_force(session, code: str, on: date):
 
 def list_codes(db, on: date | None = None, include_closed: bool = True) -> list[CodeInfo]:
     """Every catalogue line (by code, then effective date). With `on`, only the lines in force that day."""
-    from sqlalchemy import select
-
-    from desktop.models import InfractionCode
-
     ensure_catalog(db)
     with db.session(write=False) as s:
         rows = list(s.scalars(select(InfractionCode).order_by(InfractionCode.code, InfractionCode.valid_from)))
@@ -224,8 +207,6 @@ def _problems(draft: CodeDraft) -> list[Problem]:
 
 
 def _new_row(draft: CodeDraft, actor):
-    from desktop.models import InfractionCode
-
     severity = Severity(draft.severity)
     return InfractionCode(
         code=normalize_code(draft.code), article=draft.article.strip(), description=draft.description.strip(),
@@ -237,10 +218,6 @@ def _new_row(draft: CodeDraft, actor):
 
 
 def _overlapping(session, code: str, start: date, exclude_id: int | None = None):
-    from sqlalchemy import or_, select
-
-    from desktop.models import InfractionCode
-
     stmt = select(InfractionCode).where(
         InfractionCode.code == normalize_code(code),
         or_(InfractionCode.valid_to.is_(None), InfractionCode.valid_to >= start))
@@ -251,10 +228,6 @@ def _overlapping(session, code: str, start: date, exclude_id: int | None = None)
 
 def add_code(db, actor, draft: CodeDraft) -> CodeInfo:
     """A new catalogue code (Art. 29: codes of the regulating decree). Gestor only."""
-    from desktop.services import audit
-    from desktop.services.audit import snapshot
-    from desktop.services.base import require_role
-
     require_role(actor, Role.GESTOR)
     problems = _problems(draft)
     if problems:
@@ -274,8 +247,6 @@ def add_code(db, actor, draft: CodeDraft) -> CodeInfo:
 
 
 def _load(session, code_id: int):
-    from desktop.models import InfractionCode
-
     row = session.get(InfractionCode, code_id)
     if row is None:
         raise NotFound("Código de infração não encontrado.")
@@ -284,10 +255,6 @@ def _load(session, code_id: int):
 
 def update_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """Correct a code that no auto uses yet. A code in use is never edited (closed and replaced instead)."""
-    from desktop.services import audit
-    from desktop.services.audit import snapshot
-    from desktop.services.base import check_version, require_role
-
     require_role(actor, Role.GESTOR)
     problems = _problems(draft)
     if problems:
@@ -319,10 +286,6 @@ def update_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int
 def replace_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """Close `code_id` the day before `draft.valid_from` and start the new version (Art. 29). Returns the new
     version; the old one keeps serving the autos drawn up under it."""
-    from desktop.services import audit
-    from desktop.services.audit import snapshot
-    from desktop.services.base import check_version, require_role
-
     require_role(actor, Role.GESTOR)
     problems = _problems(draft)
     with db.session() as s:
@@ -356,10 +319,6 @@ def replace_code(db, actor, code_id: int, draft: CodeDraft, expected_version: in
 
 def close_code(db, actor, code_id: int, valid_to: date, expected_version: int) -> CodeInfo:
     """End a code's vigência on `valid_to` (no auto may use it for a later infraction)."""
-    from desktop.services import audit
-    from desktop.services.audit import snapshot
-    from desktop.services.base import check_version, require_role
-
     require_role(actor, Role.GESTOR)
     with db.session() as s:
         row = _load(s, code_id)

@@ -11,6 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from desktop.domain.dates import local_today
+from desktop.services.enforcement_jobs import run_enforcement_jobs
+from desktop.services.jobs import run_due_transitions
+
 
 @dataclass(frozen=True)
 class DailyReport:
@@ -30,10 +34,6 @@ class DailyReport:
 
 
 def run_daily_jobs(db, today: date | None = None) -> DailyReport:
-    from desktop.domain.dates import local_today
-    from desktop.services.enforcement_jobs import run_enforcement_jobs
-    from desktop.services.jobs import run_due_transitions
-
     day = today or local_today()
     report = run_enforcement_jobs(db, day)   # penalties first: a suspension they start may end the same run
     changed = run_due_transitions(db, day)

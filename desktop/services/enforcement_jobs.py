@@ -12,7 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from sqlalchemy import and_, func, or_, select
+
 from desktop.domain.workflow import AutoStatus
+from desktop.models import AuthorizationEvent as Ev
+from desktop.models import Auto
+from desktop.services import audit
+from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.enforcement.core import auto_balance_in, auto_transition
+from desktop.services.penalties import PENALTY_KINDS, end_suspensions_in
+from desktop.services.process import finalize_auto_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,26 +43,12 @@ class JobReport:
 
 
 def _penalty_events(session) -> int:
-    from sqlalchemy import func, select
-
-    from desktop.models import AuthorizationEvent as Ev
-    from desktop.services.penalties import PENALTY_KINDS
-
     return int(session.scalar(select(func.count(Ev.id)).where(Ev.auto_id.is_not(None),
                                                               Ev.kind.in_(PENALTY_KINDS))) or 0)
 
 
 def run_enforcement_jobs(db, today: date) -> JobReport:
     """Run the routine for `today`; each auto in its own transaction, so one failure does not block the rest."""
-    from sqlalchemy import and_, or_, select
-
-    from desktop.models import Auto
-    from desktop.services import audit
-    from desktop.services.base import SYSTEM_ACTOR
-    from desktop.services.ledger import auto_balance_in
-    from desktop.services.penalties import end_suspensions_in
-    from desktop.services.process import finalize_in
-
     actor = SYSTEM_ACTOR
     with db.session(write=False) as s:
         before_events = _penalty_events(s)
@@ -70,7 +65,7 @@ def run_enforcement_jobs(db, today: date) -> JobReport:
                 on = auto.appeal_deadline + timedelta(days=1)
             else:
                 continue  # another desk moved it meanwhile
-            finalize_in(s, actor, auto, on)
+            finalize_auto_in(s, actor, auto, on)
             finalized.append(auto.number)
 
     with db.session(write=False) as s:
@@ -82,8 +77,6 @@ def run_enforcement_jobs(db, today: date) -> JobReport:
             auto = s.get(Auto, auto_id, with_for_update=True)
             if auto.status != AutoStatus.FINAL.value or auto_balance_in(s, auto.id)[1] <= 0:
                 continue
-            from desktop.services.autos import auto_transition
-
             auto.status = auto_transition(auto, AutoStatus.OVERDUE).value
             s.flush()
             audit.record(s, actor, "auto.overdue", "auto", auto.id, {"status": AutoStatus.FINAL.value},

@@ -13,70 +13,60 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Literal, NamedTuple
 
+from sqlalchemy import BigInteger, Numeric, String, func, select, type_coerce
+
+from desktop.domain.auto_steps import PAYABLE_STATUSES
 from desktop.domain.dates import TIMEZONE, local_today
-from desktop.domain.ledger import EntryKind, entry_problems
-from desktop.domain.ledger import LedgerEntry as DomainEntry
+from desktop.domain.documents import format_cnpj, format_cpf
+from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
-from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
-from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
+from desktop.domain.workflow import AutoStatus
+from desktop.errors import NotFound, ValidationError
+from desktop.models import Auto, Driver, Platform
+from desktop.models import LedgerEntry as E
+from desktop.services import audit
+from desktop.services.base import require_role
+from desktop.services.enforcement.core import (
+    CENT,
+    READER_ROLES,
+    UPFM_PLACES,
+    ZERO,
+    Infractor,
+    auto_balance_in,
+    auto_transition,
+    debtor_of,
+    infractor_identity,
+    load_auto,
+    require_step,
+    step_roles,
+)
+from desktop.services.enforcement.postings import (
+    ENTRY_KINDS,
+    EntryInfo,
+    entries_of_auto,
+    entry_from_row,
+    entry_info_in,
+    infractor_clause,
+    named_entries_stmt,
+    post,
+    reverse_auto_entries,
+    reverse_in,
+    reversed_ids,
+)
+from desktop.services.penalties import apply_final_penalties
 
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
-CASHIER_ROLES = (Role.ATENDENTE, Role.GESTOR)
-ZERO = Decimal(0)
-UPFM_PLACES = Decimal("0.0001")
-CENT = Decimal("0.01")
-PAYABLE_STATUSES = frozenset({AutoStatus.NOTIFIED, AutoStatus.JUDGED, AutoStatus.FINAL, AutoStatus.OVERDUE,
-                              AutoStatus.DIVIDA_ATIVA})
-"""The statuses from which the auto machine leads to `paid` (a payment is only taken on these)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Infractor:
-    """Who owes: a driver or a platform."""
-
-    kind: Literal["driver", "platform"]
-    id: int
-
-    def __post_init__(self):
-        if self.kind not in ("driver", "platform"):
-            raise ValueError(f"tipo de infrator inválido: {self.kind!r}")
-
-    @classmethod
-    def driver(cls, driver_id: int) -> Infractor:
-        return cls("driver", int(driver_id))
-
-    @classmethod
-    def platform(cls, platform_id: int) -> Infractor:
-        return cls("platform", int(platform_id))
-
-    @property
-    def label(self) -> str:
-        return "Condutor" if self.kind == "driver" else "Plataforma"
-
-
-class EntryInfo(NamedTuple):
-    """A posted entry as the screens and reports see it. An immutable named tuple, like Beancount's entries (STYLE):
-    a statement builds thousands of them, and a tuple is built several times faster than a frozen dataclass."""
-
-    id: int
-    kind: EntryKind
-    kind_label: str
-    effective_on: date
-    posted_at: datetime
-    amount_upfm: Decimal
-    upfm_value: Decimal
-    amount_reais: Decimal
-    auto_id: int | None
-    auto_number: str | None
-    reverses_id: int | None
-    guide_number: str | None
-    reason: str
-    infractor: Infractor
-    infractor_name: str
+CASHIER_ROLES = step_roles("payment")
+__all__ = [  # the shared helpers stay importable from here, where the other rooms found them
+    "CASHIER_ROLES", "CENT", "PAYABLE_STATUSES", "READER_ROLES", "UPFM_PLACES", "ZERO", "EntryInfo", "Infractor",
+    "LedgerFilter", "LedgerPage", "OverdueInfo", "PaymentDraft", "Statement", "auto_balance", "auto_balance_in",
+    "balance", "debtor_of", "divida_ativa_list", "entries_of_auto", "entry_info_in", "infractor_identity",
+    "ledger_page", "ledger_totals", "overdue_list", "post", "record_payment", "record_payment_in", "reverse_auto_entries",
+    "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids", "send_to_divida_ativa",
+    "send_to_divida_ativa_in", "settle_auto", "statement",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,144 +123,6 @@ class LedgerPage:
     next_cursor: int | None
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Helpers shared by the enforcement services (inside the caller's session)
-# ---------------------------------------------------------------------------------------------------------
-
-def debtor_of(auto) -> Infractor:
-    """The debtor of an auto (module text): its driver if any, otherwise its platform."""
-    if auto.infractor_driver_id is not None:
-        return Infractor.driver(auto.infractor_driver_id)
-    return Infractor.platform(auto.infractor_platform_id)
-
-
-def _infractor_columns(infractor: Infractor) -> dict:
-    if infractor.kind == "driver":
-        return {"infractor_driver_id": infractor.id, "infractor_platform_id": None}
-    return {"infractor_driver_id": None, "infractor_platform_id": infractor.id}
-
-
-def _infractor_clause(infractor: Infractor):
-    from desktop.models import LedgerEntry as E
-
-    if infractor.kind == "driver":
-        return E.infractor_driver_id == infractor.id
-    return E.infractor_platform_id == infractor.id
-
-
-def infractor_identity(session, infractor: Infractor) -> tuple[str, str]:
-    """(name, formatted CPF/CNPJ) of an infractor; NotFound when missing."""
-    from desktop.domain.documents import format_cnpj, format_cpf
-    from desktop.models import Driver, Platform
-
-    if infractor.kind == "driver":
-        row = session.get(Driver, infractor.id)
-        if row is None:
-            raise NotFound("Condutor não encontrado.")
-        return row.name, format_cpf(row.cpf)
-    row = session.get(Platform, infractor.id)
-    if row is None:
-        raise NotFound("Plataforma não encontrada.")
-    return row.trade_name or row.legal_name, format_cnpj(row.cnpj)
-
-
-def post(session, actor, *, kind: EntryKind, infractor: Infractor, amount_upfm: Decimal, upfm_value: Decimal,
-         amount_reais: Decimal, effective_on: date, auto_id: int | None = None, reverses_id: int | None = None,
-         reason: str | None = None, guide_number: str | None = None):
-    """Post one entry (checked by `domain.entry_problems`) and audit it. Returns the row."""
-    from desktop.models import LedgerEntry, now
-    from desktop.services import audit
-
-    amount_upfm = Decimal(amount_upfm).quantize(UPFM_PLACES)
-    problems = entry_problems(DomainEntry(kind, effective_on, amount_upfm, reason or "", origin=reverses_id))
-    if problems:
-        raise ValidationError(problems)
-    row = LedgerEntry(
-        **_infractor_columns(infractor), auto_id=auto_id, kind=EntryKind(kind).value, amount_upfm=amount_upfm,
-        upfm_value=upfm_value, amount_reais=Decimal(amount_reais).quantize(CENT), effective_on=effective_on,
-        posted_at=now(), reverses_id=reverses_id, guide_number=guide_number, reason=reason,
-        created_by=actor.user_id,
-    )
-    session.add(row)
-    session.flush()
-    audit.record(session, actor, f"ledger.{EntryKind(kind).value}", "ledger_entry", row.id, None, {
-        "kind": row.kind, "auto_id": auto_id, "amount_upfm": amount_upfm, "amount_reais": row.amount_reais,
-        "upfm_value": upfm_value, "effective_on": effective_on, "reverses_id": reverses_id, "reason": reason,
-        "guide_number": guide_number, "infractor": f"{infractor.kind}:{infractor.id}",
-    })
-    return row
-
-
-def reversed_ids(session, ids) -> set[int]:
-    from sqlalchemy import select
-
-    from desktop.models import LedgerEntry as E
-
-    ids = list(ids)
-    if not ids:
-        return set()
-    return set(session.scalars(select(E.reverses_id).where(E.reverses_id.in_(ids))))
-
-
-def reverse_in(session, actor, row, on: date, reason: str):
-    """Post the reversal of `row` (same amounts, opposite sign, pointing at it)."""
-    if row.kind == EntryKind.REVERSAL.value:
-        raise ConflictError("Um estorno não é estornado: lance um novo movimento, se for o caso.")
-    if reversed_ids(session, [row.id]):
-        raise ConflictError(f"O lançamento {row.id} já foi estornado.")
-    infractor = (Infractor.driver(row.infractor_driver_id) if row.infractor_driver_id is not None
-                 else Infractor.platform(row.infractor_platform_id))
-    return post(session, actor, kind=EntryKind.REVERSAL, infractor=infractor, amount_upfm=-row.amount_upfm,
-                upfm_value=row.upfm_value, amount_reais=-row.amount_reais, effective_on=on,
-                auto_id=row.auto_id, reverses_id=row.id, reason=reason)
-
-
-def reverse_auto_entries(session, actor, auto, on: date, reason: str) -> list:
-    """Reverse every entry of an auto that is not a payment and not yet reversed (an auto cancelled or annulled
-    is void, and so are its fine, reductions and costs). Payments stay: a credit left is to be refunded."""
-    from sqlalchemy import select
-
-    from desktop.models import LedgerEntry as E
-
-    rows = list(session.scalars(select(E).where(E.auto_id == auto.id).order_by(E.id)))
-    done = reversed_ids(session, [r.id for r in rows])
-    posted = []
-    for row in rows:
-        if row.kind in (EntryKind.PAYMENT.value, EntryKind.REVERSAL.value) or row.id in done:
-            continue
-        posted.append(reverse_in(session, actor, row, on, reason))
-    return posted
-
-
-def auto_balance_in(session, auto_id: int) -> tuple[Decimal, Decimal]:
-    """(UPFM, reais) still owed on one auto (all its entries)."""
-    from sqlalchemy import func, select
-
-    from desktop.models import LedgerEntry as E
-
-    upfm, reais = session.execute(select(func.sum(E.amount_upfm), func.sum(E.amount_reais))
-                                  .where(E.auto_id == auto_id)).one()
-    return (upfm or ZERO), (reais or ZERO)
-
-
-def _entry_columns():
-    from desktop.models import Auto
-    from desktop.models import LedgerEntry as E
-
-    return (E.id, E.kind, E.effective_on, E.posted_at, E.amount_upfm, E.upfm_value, E.amount_reais, E.auto_id,
-            Auto.number, E.reverses_id, E.guide_number, E.reason, E.infractor_driver_id, E.infractor_platform_id)
-
-
-_KINDS = {k.value: (k, k.label) for k in EntryKind}
-
-
-def _entry(r, name: str | None = None) -> EntryInfo:
-    kind, label = _KINDS[r[1]]
-    infractor = Infractor("driver", r[12]) if r[12] is not None else Infractor("platform", r[13])
-    return EntryInfo(r[0], kind, label, r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11] or "",
-                     infractor, name if name is not None else (r[14] if len(r) > 14 else "") or "")
-
-
 def _sqlite_moment(text: str) -> datetime:
     """models.types.AwareDateTime's SQLite form (UTC, no offset) → aware local date-time."""
     return datetime.fromisoformat(text + "+00:00").astimezone(TIMEZONE)
@@ -280,11 +132,6 @@ def _fast_statement_rows(session, infractor: Infractor, until: date):
     """The statement's rows read through Core, the three decimal columns fetched raw and scaled here (the stored
     forms of models.types.Dec: scaled integers on SQLite, NUMERIC on PostgreSQL). Same values as the ORM path,
     several times faster for an infractor with thousands of entries."""
-    from sqlalchemy import BigInteger, Numeric, String, select, type_coerce
-
-    from desktop.models import Auto
-    from desktop.models import LedgerEntry as E
-
     sqlite = session.get_bind().dialect.name == "sqlite"
     raw = BigInteger() if sqlite else Numeric(asdecimal=True)
     day = type_coerce(E.effective_on, String()) if sqlite else E.effective_on
@@ -293,46 +140,9 @@ def _fast_statement_rows(session, infractor: Infractor, until: date):
                    type_coerce(E.upfm_value, raw), type_coerce(E.amount_reais, raw), E.auto_id, Auto.number,
                    E.reverses_id, E.guide_number, E.reason)
             .outerjoin(Auto, Auto.id == E.auto_id)
-            .where(_infractor_clause(infractor), E.effective_on <= until)
+            .where(infractor_clause(infractor), E.effective_on <= until)
             .order_by(E.effective_on, E.id))
     return session.connection().execute(stmt).all(), sqlite
-
-
-def entries_of_auto(session, auto_id: int) -> tuple[EntryInfo, ...]:
-    from sqlalchemy import select
-
-    from desktop.models import Auto, Driver, Platform
-    from desktop.models import LedgerEntry as E
-
-    stmt = (select(*_entry_columns(), Driver.name, Platform.trade_name)
-            .outerjoin(Auto, Auto.id == E.auto_id)
-            .outerjoin(Driver, Driver.id == E.infractor_driver_id)
-            .outerjoin(Platform, Platform.id == E.infractor_platform_id)
-            .where(E.auto_id == auto_id).order_by(E.id))
-    return tuple(_entry(r, r[14] or r[15] or "") for r in session.execute(stmt))
-
-
-def entry_info_in(session, entry_id: int) -> EntryInfo:
-    from sqlalchemy import select
-
-    from desktop.models import Auto, Driver, Platform
-    from desktop.models import LedgerEntry as E
-
-    r = session.execute(select(*_entry_columns(), Driver.name, Platform.trade_name)
-                        .outerjoin(Auto, Auto.id == E.auto_id)
-                        .outerjoin(Driver, Driver.id == E.infractor_driver_id)
-                        .outerjoin(Platform, Platform.id == E.infractor_platform_id)
-                        .where(E.id == entry_id)).one_or_none()
-    if r is None:
-        raise NotFound("Lançamento não encontrado.")
-    return _entry(r, r[14] or r[15] or "")
-
-
-def _auto_transition(auto, target: AutoStatus) -> AutoStatus:
-    try:
-        return transition(AUTO_MACHINE, auto.status, target)
-    except TransitionNotAllowed as exc:
-        raise TransitionRefused(f"Auto {auto.number}: {exc}") from exc
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -341,11 +151,7 @@ def _auto_transition(auto, target: AutoStatus) -> AutoStatus:
 
 def balance(db, infractor: Infractor, until: date | None = None) -> Decimal:
     """What the infractor owes in UPFM (positive) on `until` (default: everything posted)."""
-    from sqlalchemy import func, select
-
-    from desktop.models import LedgerEntry as E
-
-    stmt = select(func.sum(E.amount_upfm)).where(_infractor_clause(infractor))
+    stmt = select(func.sum(E.amount_upfm)).where(infractor_clause(infractor))
     if until is not None:
         stmt = stmt.where(E.effective_on <= until)
     with db.session(write=False) as s:
@@ -361,8 +167,6 @@ def auto_balance(db, auto_id: int) -> Decimal:
 def statement(db, actor, infractor: Infractor, until: date | None = None) -> Statement:
     """The extrato of any infractor at any date (SPEC §3): its entries dated on or before `until` (default
     today) in date order, the running balance and the balance in UPFM and in reais."""
-    from desktop.services.base import require_role
-
     require_role(actor, *READER_ROLES)
     until = until or local_today()
     with db.session(write=False) as s:
@@ -372,7 +176,7 @@ def statement(db, actor, infractor: Infractor, until: date | None = None) -> Sta
     running: list[Decimal] = []
     total = ZERO
     total_reais = ZERO
-    kinds = _KINDS
+    kinds = ENTRY_KINDS
     day, moment = date.fromisoformat, _sqlite_moment
     for r in rows:
         kind, label = kinds[r[1]]
@@ -393,19 +197,9 @@ def ledger_page(db, actor, filter: LedgerFilter = LedgerFilter(), after: int | N
                 limit: int = 200) -> LedgerPage:
     """One page of the ledger screen, newest posted first (posting order, as a journal), by keyset on the id:
     the query reads `limit + 1` rows through the primary key, whatever the size of the table."""
-    from sqlalchemy import select
-
-    from desktop.models import Auto, Driver, Platform
-    from desktop.models import LedgerEntry as E
-    from desktop.services.base import require_role
-
     require_role(actor, *READER_ROLES)
     limit = max(1, min(int(limit), 2000))
-    stmt = (select(*_entry_columns(), Driver.name, Platform.trade_name)
-            .outerjoin(Auto, Auto.id == E.auto_id)
-            .outerjoin(Driver, Driver.id == E.infractor_driver_id)
-            .outerjoin(Platform, Platform.id == E.infractor_platform_id))
-    stmt = _filtered(stmt, filter)
+    stmt = _filtered(named_entries_stmt(), filter)
     if after is not None:
         stmt = stmt.where(E.id < after)
     stmt = stmt.order_by(E.id.desc()).limit(limit + 1)
@@ -413,15 +207,13 @@ def ledger_page(db, actor, filter: LedgerFilter = LedgerFilter(), after: int | N
         rows = s.execute(stmt).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    entries = tuple(_entry(r, r[14] or r[15] or "") for r in rows)
+    entries = tuple(entry_from_row(r) for r in rows)
     return LedgerPage(entries, entries[-1].id if more and entries else None)
 
 
 def _filtered(stmt, f: LedgerFilter):
-    from desktop.models import LedgerEntry as E
-
     if f.infractor is not None:
-        stmt = stmt.where(_infractor_clause(f.infractor))
+        stmt = stmt.where(infractor_clause(f.infractor))
     if f.kind is not None:
         stmt = stmt.where(E.kind == EntryKind(f.kind).value)
     if f.auto_id is not None:
@@ -435,11 +227,6 @@ def _filtered(stmt, f: LedgerFilter):
 
 def ledger_totals(db, actor, filter: LedgerFilter = LedgerFilter()) -> tuple[int, Decimal]:  # noqa: A002
     """(number of entries, sum in UPFM) under a filter — one aggregate query, for the screen's footer."""
-    from sqlalchemy import func, select
-
-    from desktop.models import LedgerEntry as E
-    from desktop.services.base import require_role
-
     require_role(actor, *READER_ROLES)
     stmt = _filtered(select(func.count(E.id), func.sum(E.amount_upfm)), filter)
     with db.session(write=False) as s:
@@ -451,14 +238,7 @@ def ledger_totals(db, actor, filter: LedgerFilter = LedgerFilter()) -> tuple[int
 # Payments and reversals
 # ---------------------------------------------------------------------------------------------------------
 
-def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
-    """A payment of an auto (Art. 13 XXI): a credit in reais converted to UPFM at the value of the auto's debit.
-    When the auto's balance reaches zero it becomes `paid`; a payment that settles an auto before its decision
-    is final is taken as acceptance of the auto: the decision is final that day and its penalties take effect."""
-    from desktop.models import Auto
-    from desktop.services.base import require_role
-
-    require_role(actor, *CASHIER_ROLES)
+def _payment_problems(draft: PaymentDraft) -> list[Problem]:
     problems: list[Problem] = []
     amount = draft.amount_reais
     if not isinstance(amount, Decimal) or amount <= 0:
@@ -467,71 +247,86 @@ def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
         problems.append(Problem("paid_on", "Informe a data do pagamento."))
     elif draft.paid_on > local_today():
         problems.append(Problem("paid_on", "A data do pagamento não pode ser futura."))
+    return problems
+
+
+def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
+    """`record_payment` inside the caller's transaction."""
+    require_role(actor, *CASHIER_ROLES)
+    problems = _payment_problems(draft)
+    if problems:
+        raise ValidationError(problems)
+    amount = draft.amount_reais
+    auto = load_auto(session, draft.auto_id, lock=True)
+    require_step(auto, "payment")  # Art. 13, XXI: only from the statuses the machine leads to `paid`
+    if draft.paid_on < auto.drawn_up_at.date():
+        raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
+    owed_upfm, owed_reais = auto_balance_in(session, auto.id)
+    if owed_reais > 0 and amount >= owed_reais:
+        # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
+        upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
+    else:
+        upfm = reais_to_upfm(amount, auto.upfm_value)
+    if upfm <= 0:
+        raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
+    row = post(session, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,
+               upfm_value=auto.upfm_value, amount_reais=-amount, effective_on=draft.paid_on, auto_id=auto.id,
+               guide_number=(draft.guide_number or "").strip() or None,
+               reason=(draft.note or "").strip() or None)
+    _, owed_reais = auto_balance_in(session, auto.id)
+    if owed_reais <= 0:
+        settle_auto(session, actor, auto, draft.paid_on)
+    return entry_info_in(session, row.id)
+
+
+def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
+    """A payment of an auto (Art. 13 XXI): a credit in reais converted to UPFM at the value of the auto's debit.
+    When the auto's balance reaches zero it becomes `paid`; a payment that settles an auto before its decision
+    is final is taken as acceptance of the auto: the decision is final that day and its penalties take effect."""
+    require_role(actor, *CASHIER_ROLES)
+    problems = _payment_problems(draft)
     if problems:
         raise ValidationError(problems)
     with db.session() as s:
-        auto = s.get(Auto, draft.auto_id, with_for_update=True)
-        if auto is None:
-            raise NotFound("Auto de infração não encontrado.")
-        status = AutoStatus(auto.status)
-        if status not in PAYABLE_STATUSES:
-            raise TransitionRefused(
-                f"Auto {auto.number}: não se registra pagamento de um auto «{status.label}».")
-        if draft.paid_on < auto.drawn_up_at.date():
-            raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
-        owed_upfm, owed_reais = auto_balance_in(s, auto.id)
-        if owed_reais > 0 and amount >= owed_reais:
-            # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
-            upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
-        else:
-            upfm = reais_to_upfm(amount, auto.upfm_value)
-        if upfm <= 0:
-            raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
-        row = post(s, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,
-                   upfm_value=auto.upfm_value, amount_reais=-amount, effective_on=draft.paid_on, auto_id=auto.id,
-                   guide_number=(draft.guide_number or "").strip() or None,
-                   reason=(draft.note or "").strip() or None)
-        _, owed_reais = auto_balance_in(s, auto.id)
-        if owed_reais <= 0:
-            settle_auto(s, actor, auto, draft.paid_on)
-        return entry_info_in(s, row.id)
+        return record_payment_in(s, actor, draft)
 
 
 def settle_auto(session, actor, auto, on: date) -> None:
     """Mark an auto whose balance is zero as paid (machine permitting)."""
-    from desktop.services import audit
-
     status = AutoStatus(auto.status)
     if status not in PAYABLE_STATUSES:
         return
     before = {"status": auto.status, "final_on": auto.final_on}
     accepted = status in (AutoStatus.NOTIFIED, AutoStatus.JUDGED)
-    auto.status = _auto_transition(auto, AutoStatus.PAID).value
+    auto.status = auto_transition(auto, AutoStatus.PAID).value
     if accepted and auto.final_on is None:
         auto.final_on = on
     session.flush()
     audit.record(session, actor, "auto.paid", "auto", auto.id, before,
                  {"status": auto.status, "final_on": auto.final_on})
     if accepted:
-        from desktop.services.penalties import apply_final_penalties
-
         apply_final_penalties(session, actor, auto, auto.final_on)
+
+
+def reverse_entry_in(session, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:
+    """`reverse_entry` inside the caller's transaction."""
+    require_role(actor, Role.GESTOR)
+    if not (reason or "").strip():
+        raise ValidationError([Problem("reason", "Informe o motivo do estorno.")])
+    row = session.get(E, entry_id)
+    if row is None:
+        raise NotFound("Lançamento não encontrado.")
+    rev = reverse_in(session, actor, row, on or local_today(), reason.strip())
+    return entry_info_in(session, rev.id)
 
 
 def reverse_entry(db, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:
     """A reversal of a posted entry (a returned payment, an undue cost), pointing at it. Gestor only."""
-    from desktop.models import LedgerEntry as E
-    from desktop.services.base import require_role
-
     require_role(actor, Role.GESTOR)
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo do estorno.")])
     with db.session() as s:
-        row = s.get(E, entry_id)
-        if row is None:
-            raise NotFound("Lançamento não encontrado.")
-        rev = reverse_in(s, actor, row, on or local_today(), reason.strip())
-        return entry_info_in(s, rev.id)
+        return reverse_entry_in(s, actor, entry_id, reason, on)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -539,12 +334,6 @@ def reverse_entry(db, actor, entry_id: int, reason: str, on: date | None = None)
 # ---------------------------------------------------------------------------------------------------------
 
 def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
-    from sqlalchemy import func, select
-
-    from desktop.domain.documents import format_cnpj, format_cpf
-    from desktop.models import Auto, Driver, Platform
-    from desktop.models import LedgerEntry as E
-
     sums = (select(E.auto_id.label("auto_id"), func.sum(E.amount_upfm).label("upfm"),
                    func.sum(E.amount_reais).label("reais"))
             .where(E.auto_id.is_not(None)).group_by(E.auto_id).subquery())
@@ -570,8 +359,6 @@ def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
 
 def overdue_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
     """Final autos whose payment term has passed with something still owed (SPEC §3)."""
-    from desktop.services.base import require_role
-
     require_role(actor, *READER_ROLES)
     today = today or local_today()
     with db.session(write=False) as s:
@@ -580,32 +367,33 @@ def overdue_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
 
 def divida_ativa_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
     """The autos to send to the dívida ativa: marked overdue and still owing."""
-    from desktop.services.base import require_role
-
     require_role(actor, *READER_ROLES)
     today = today or local_today()
     with db.session(write=False) as s:
         return _owed_autos(s, (AutoStatus.OVERDUE,), today)
 
 
-def send_to_divida_ativa(db, actor, auto_ids: Sequence[int], on: date | None = None) -> int:
-    """Register the listed overdue autos as sent to the dívida ativa (gestor). Returns how many moved."""
-    from desktop.models import Auto
-    from desktop.services import audit
-    from desktop.services.base import require_role
-
-    require_role(actor, Role.GESTOR)
+def send_to_divida_ativa_in(session, actor, auto_ids: Sequence[int], on: date | None = None) -> int:
+    """`send_to_divida_ativa` inside the caller's transaction."""
+    require_role(actor, *step_roles("divida_ativa"))
     on = on or local_today()
     moved = 0
-    with db.session() as s:
-        for auto_id in auto_ids:
-            auto = s.get(Auto, auto_id)
-            if auto is None:
-                raise NotFound(f"Auto de infração {auto_id} não encontrado.")
-            before = auto.status
-            auto.status = _auto_transition(auto, AutoStatus.DIVIDA_ATIVA).value
-            s.flush()
-            audit.record(s, actor, "auto.divida_ativa", "auto", auto.id, {"status": before},
-                         {"status": auto.status, "on": on})
-            moved += 1
+    for auto_id in auto_ids:
+        auto = session.get(Auto, auto_id)
+        if auto is None:
+            raise NotFound(f"Auto de infração {auto_id} não encontrado.")
+        require_step(auto, "divida_ativa")
+        before = auto.status
+        auto.status = auto_transition(auto, AutoStatus.DIVIDA_ATIVA).value
+        session.flush()
+        audit.record(session, actor, "auto.divida_ativa", "auto", auto.id, {"status": before},
+                     {"status": auto.status, "on": on})
+        moved += 1
     return moved
+
+
+def send_to_divida_ativa(db, actor, auto_ids: Sequence[int], on: date | None = None) -> int:
+    """Register the listed overdue autos as sent to the dívida ativa (gestor). Returns how many moved."""
+    require_role(actor, *step_roles("divida_ativa"))
+    with db.session() as s:
+        return send_to_divida_ativa_in(s, actor, auto_ids, on)

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from sqlalchemy import select
+
 from desktop.domain.dates import local_today, period_end
+from desktop.domain.documents import format_plate
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import AdministrativeMeasure, Assessment, Penalty, reais_to_upfm
 from desktop.domain.problems import Problem
@@ -21,11 +24,20 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import (
     AUTHORIZATION_MACHINE,
     AuthorizationStatus,
-    AutoStatus,
     TransitionNotAllowed,
     transition,
 )
-from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
+from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models import AdministrativeMeasure as Measure
+from desktop.models import Authorization, AuthorizationEvent, Auto, Driver, Vehicle, now
+from desktop.models import AuthorizationEvent as Ev
+from desktop.services import audit
+from desktop.services.audit import snapshot
+from desktop.services.base import check_version, require_role
+from desktop.services.enforcement.core import Infractor, require_step, step_roles
+from desktop.services.enforcement.postings import entry_info_in, post
+from desktop.services.enforcement.recurrence import reassess_in
+from desktop.services.parameters import upfm_value_in
 
 # Event kinds shared with the registration room (services.authorizations.EVENT_LABELS), so the authorization's
 # history reads the same whoever wrote it; an event written here carries `auto_id` (that is how this module
@@ -105,9 +117,6 @@ class MeasureInfo:
 def _change(session, actor, auth, target: AuthorizationStatus | None, kind: str, on: date, auto, reason: str,
             **fields) -> bool:
     """Move the authorization (when `target`) and record the event + audit. False when the machine refuses."""
-    from desktop.models import AuthorizationEvent, now
-    from desktop.services import audit
-
     before = {"status": auth.status, "suspended_until": auth.suspended_until, "ended_on": auth.ended_on}
     current = auth.status
     if target is not None and target.value != current:
@@ -132,8 +141,6 @@ def _change(session, actor, auth, target: AuthorizationStatus | None, kind: str,
 
 
 def _authorization_of(session, auto):
-    from desktop.models import Authorization
-
     if auto.authorization_id is None:
         return None
     return session.get(Authorization, auto.authorization_id)
@@ -151,17 +158,11 @@ def apply_immediate_effects(session, actor, auto, on: date) -> None:
 
 
 def _already_applied(session, auto_id: int) -> bool:
-    from sqlalchemy import select
-
-    from desktop.models import AuthorizationEvent as Ev
-
     return session.scalar(select(Ev.id).where(
         Ev.auto_id == auto_id, Ev.kind.in_(PENALTY_KINDS)).limit(1)) is not None
 
 
 def _deregister(session, actor, model, row_id: int, on: date, reason: str, entity: str) -> None:
-    from desktop.services import audit
-
     row = session.get(model, row_id) if row_id is not None else None
     if row is None or row.status == "deregistered":
         return
@@ -176,13 +177,9 @@ def _deregister(session, actor, model, row_id: int, on: date, reason: str, entit
 
 def apply_final_penalties(session, actor, auto, on: date) -> None:
     """The penalties of a final decision take effect on `on` (idempotent: an auto applies them once)."""
-    from desktop.models import Driver, Vehicle
-
     if _already_applied(session, auto.id):
         return
     if not auto.assessment:
-        from desktop.services.autos import reassess_in
-
         auto.assessment = reassess_in(session, auto).to_dict()
         session.flush()
     assessment = Assessment.from_dict(auto.assessment)
@@ -227,10 +224,6 @@ def _mark(session, actor, auth, penalty: Penalty, on: date, auto) -> None:
 
 
 def _last_suspension_event(session, auth_id: int):
-    from sqlalchemy import select
-
-    from desktop.models import AuthorizationEvent as Ev
-
     return session.scalar(select(Ev).where(Ev.authorization_id == auth_id,
                                            Ev.to_status == AuthorizationStatus.SUSPENDED.value)
                           .order_by(Ev.id.desc()).limit(1))
@@ -246,10 +239,6 @@ def _end_suspension(session, actor, auth, on: date, auto, reason: str) -> bool:
 def end_suspensions_in(session, actor, today: date) -> int:
     """Suspensions applied by an auto whose last day has passed → the authorization is active again (or expired
     when its validity ended meanwhile). Suspensions from elsewhere are left alone."""
-    from sqlalchemy import select
-
-    from desktop.models import Authorization, Auto
-
     ended = 0
     rows = session.scalars(select(Authorization).where(
         Authorization.status == AuthorizationStatus.SUSPENDED.value,
@@ -274,12 +263,6 @@ def lift_penalties_in(session, actor, auto, on: date, reason: str) -> None:
     """An auto cancelled or annulled: the suspension it caused ends on `on`, and the impediment of Art. 26 II it
     caused is lifted while it is still the authorization's last one. Cassation and revocation are final statuses
     of the authorization; they are recorded in the audit for the gestor."""
-    from sqlalchemy import select
-
-    from desktop.models import Authorization
-    from desktop.models import AuthorizationEvent as Ev
-    from desktop.services import audit
-
     events = session.scalars(select(Ev).where(Ev.auto_id == auto.id, Ev.kind.in_(PENALTY_KINDS + (KIND_STATUS,)))
                              .order_by(Ev.id)).all()
     for event in events:
@@ -319,11 +302,6 @@ def _penalty_key(event) -> str | None:
 
 
 def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
-    from sqlalchemy import select
-
-    from desktop.models import Authorization, Auto
-    from desktop.models import AuthorizationEvent as Ev
-
     auto = session.get(Auto, auto_id)
     if auto is None:
         return ()
@@ -361,9 +339,6 @@ def penalties_of(db, auto_id: int) -> tuple[PenaltyInfo, ...]:
 # ---------------------------------------------------------------------------------------------------------
 
 def measure_info(session, m) -> MeasureInfo:
-    from desktop.domain.documents import format_plate
-    from desktop.models import Auto, Driver, Vehicle
-
     kind = AdministrativeMeasure(m.kind)
     auto = session.get(Auto, m.auto_id) if m.auto_id else None
     driver = session.get(Driver, m.driver_id) if m.driver_id else None
@@ -373,16 +348,9 @@ def measure_info(session, m) -> MeasureInfo:
                        m.applied_on, m.released_on, m.place or "", m.cost_reais, m.note or "", m.version)
 
 
-def record_measure(db, actor, draft: MeasureDraft) -> MeasureInfo:
-    """Record an administrative measure of Art. 24 II (notice to regularize, retention/removal, seizure of
-    documents or equipment, seizure of the vehicle). Fiscal or gestor."""
-    from desktop.models import AdministrativeMeasure as Measure
-    from desktop.models import Auto, Driver, Vehicle
-    from desktop.services import audit
-    from desktop.services.audit import snapshot
-    from desktop.services.base import require_role
-
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+def record_measure_in(session, actor, draft: MeasureDraft) -> MeasureInfo:
+    """`record_measure` inside the caller's transaction."""
+    require_role(actor, *step_roles("measure"))
     problems: list[Problem] = []
     try:
         kind = AdministrativeMeasure(draft.kind)
@@ -393,87 +361,88 @@ def record_measure(db, actor, draft: MeasureDraft) -> MeasureInfo:
         problems.append(Problem("applied_on", "Informe a data da medida."))
     elif draft.applied_on > local_today():
         problems.append(Problem("applied_on", "A data da medida não pode ser futura."))
+    driver_id, vehicle_id = draft.driver_id, draft.vehicle_id
+    if draft.auto_id is not None:
+        auto = session.get(Auto, draft.auto_id)
+        if auto is None:
+            raise NotFound("Auto de infração não encontrado.")
+        require_step(auto, "measure")  # Art. 24, II: a cancelled or annulled auto sustains no measure
+        driver_id = driver_id or auto.infractor_driver_id
+        vehicle_id = vehicle_id or auto.vehicle_id
+        if isinstance(draft.applied_on, date) and draft.applied_on < auto.drawn_up_at.date():
+            problems.append(Problem("applied_on", "A medida não pode ser anterior à lavratura do auto."))
+    if driver_id is not None and session.get(Driver, driver_id) is None:
+        problems.append(Problem("driver_id", "Condutor não encontrado."))
+    if vehicle_id is not None and session.get(Vehicle, vehicle_id) is None:
+        problems.append(Problem("vehicle_id", "Veículo não encontrado."))
+    if kind in VEHICLE_MEASURES and vehicle_id is None:
+        problems.append(Problem("vehicle_id", "Indique o veículo retido, removido ou apreendido.", kind.article))
+    if driver_id is None and vehicle_id is None:
+        problems.append(Problem("driver_id", "Indique o condutor ou o veículo atingido pela medida.",
+                                "Art. 24, II"))
+    if problems:
+        raise ValidationError(problems)
+    row = Measure(auto_id=draft.auto_id, driver_id=driver_id, vehicle_id=vehicle_id, kind=kind.value,
+                  applied_on=draft.applied_on, place=(draft.place or "").strip() or None,
+                  note=(draft.note or "").strip() or None, applied_by=actor.user_id)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "measure.apply", "administrative_measure", row.id, None, snapshot(row))
+    return measure_info(session, row)
+
+
+def record_measure(db, actor, draft: MeasureDraft) -> MeasureInfo:
+    """Record an administrative measure of Art. 24 II (notice to regularize, retention/removal, seizure of
+    documents or equipment, seizure of the vehicle). Fiscal or gestor."""
+    require_role(actor, *step_roles("measure"))
     with db.session() as s:
-        driver_id, vehicle_id = draft.driver_id, draft.vehicle_id
-        if draft.auto_id is not None:
-            auto = s.get(Auto, draft.auto_id)
-            if auto is None:
-                raise NotFound("Auto de infração não encontrado.")
-            if auto.status in (AutoStatus.CANCELLED.value, AutoStatus.ANNULLED.value):
-                raise TransitionRefused(f"Auto {auto.number}: um auto {AutoStatus(auto.status).label.lower()} "
-                                        "não sustenta medida administrativa.")
-            driver_id = driver_id or auto.infractor_driver_id
-            vehicle_id = vehicle_id or auto.vehicle_id
-            if isinstance(draft.applied_on, date) and draft.applied_on < auto.drawn_up_at.date():
-                problems.append(Problem("applied_on", "A medida não pode ser anterior à lavratura do auto."))
-        if driver_id is not None and s.get(Driver, driver_id) is None:
-            problems.append(Problem("driver_id", "Condutor não encontrado."))
-        if vehicle_id is not None and s.get(Vehicle, vehicle_id) is None:
-            problems.append(Problem("vehicle_id", "Veículo não encontrado."))
-        if kind in VEHICLE_MEASURES and vehicle_id is None:
-            problems.append(Problem("vehicle_id", "Indique o veículo retido, removido ou apreendido.", kind.article))
-        if driver_id is None and vehicle_id is None:
-            problems.append(Problem("driver_id", "Indique o condutor ou o veículo atingido pela medida.",
-                                    "Art. 24, II"))
-        if problems:
-            raise ValidationError(problems)
-        row = Measure(auto_id=draft.auto_id, driver_id=driver_id, vehicle_id=vehicle_id, kind=kind.value,
-                      applied_on=draft.applied_on, place=(draft.place or "").strip() or None,
-                      note=(draft.note or "").strip() or None, applied_by=actor.user_id)
-        s.add(row)
-        s.flush()
-        audit.record(s, actor, "measure.apply", "administrative_measure", row.id, None, snapshot(row))
-        return measure_info(s, row)
+        return record_measure_in(s, actor, draft)
 
 
 def _load_measure(session, measure_id: int):
-    from desktop.models import AdministrativeMeasure as Measure
-
     row = session.get(Measure, measure_id)
     if row is None:
         raise NotFound("Medida administrativa não encontrada.")
     return row
 
 
+def release_measure_in(session, actor, measure_id: int, released_on: date, note: str,
+                       expected_version: int) -> MeasureInfo:
+    """`release_measure` inside the caller's transaction."""
+    require_role(actor, Role.FISCAL, Role.GESTOR)
+    row = _load_measure(session, measure_id)
+    check_version(row, expected_version)
+    if row.released_on is not None:
+        raise ConflictError(f"Esta medida já foi liberada em {row.released_on:%d/%m/%Y}.")
+    problems: list[Problem] = []
+    if not isinstance(released_on, date):
+        problems.append(Problem("released_on", "Informe a data da liberação."))
+    elif released_on > local_today():
+        problems.append(Problem("released_on", "A data da liberação não pode ser futura."))
+    elif released_on < row.applied_on:
+        problems.append(Problem("released_on", "A liberação não pode ser anterior à medida "
+                                f"({row.applied_on:%d/%m/%Y})."))
+    if problems:
+        raise ValidationError(problems)
+    row.released_on = released_on
+    if (note or "").strip():
+        row.note = ((row.note + "\n") if row.note else "") + f"Liberação: {note.strip()}"
+    session.flush()
+    audit.record(session, actor, "measure.release", "administrative_measure", row.id, {"released_on": None},
+                 {"released_on": released_on, "note": (note or "").strip()})
+    return measure_info(session, row)
+
+
 def release_measure(db, actor, measure_id: int, released_on: date, note: str, expected_version: int) -> MeasureInfo:
     """Release a measure (the vehicle or documents given back, the irregularity corrected)."""
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-
     require_role(actor, Role.FISCAL, Role.GESTOR)
     with db.session() as s:
-        row = _load_measure(s, measure_id)
-        check_version(row, expected_version)
-        if row.released_on is not None:
-            raise ConflictError(f"Esta medida já foi liberada em {row.released_on:%d/%m/%Y}.")
-        problems: list[Problem] = []
-        if not isinstance(released_on, date):
-            problems.append(Problem("released_on", "Informe a data da liberação."))
-        elif released_on > local_today():
-            problems.append(Problem("released_on", "A data da liberação não pode ser futura."))
-        elif released_on < row.applied_on:
-            problems.append(Problem("released_on", "A liberação não pode ser anterior à medida "
-                                    f"({row.applied_on:%d/%m/%Y})."))
-        if problems:
-            raise ValidationError(problems)
-        row.released_on = released_on
-        if (note or "").strip():
-            row.note = ((row.note + "\n") if row.note else "") + f"Liberação: {note.strip()}"
-        s.flush()
-        audit.record(s, actor, "measure.release", "administrative_measure", row.id, {"released_on": None},
-                     {"released_on": released_on, "note": (note or "").strip()})
-        return measure_info(s, row)
+        return release_measure_in(s, actor, measure_id, released_on, note, expected_version)
 
 
-def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
+def charge_costs_in(session, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
                  expected_version: int):
-    """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
-    the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
-    from desktop.models import Auto
-    from desktop.services.base import check_version, require_role
-    from desktop.services.ledger import Infractor, entry_info_in, post
-    from desktop.services.parameters import upfm_value_in
-
+    """`charge_costs` inside the caller's transaction."""
     require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
     problems: list[Problem] = []
     if not isinstance(amount_reais, Decimal) or amount_reais <= 0:
@@ -485,40 +454,44 @@ def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, re
         problems.append(Problem("on", "A data do lançamento não pode ser futura."))
     if not (reason or "").strip():
         problems.append(Problem("reason", "Descreva as despesas (remoção, estada, dias)."))
+    row = _load_measure(session, measure_id)
+    check_version(row, expected_version)
+    kind = AdministrativeMeasure(row.kind)
+    if kind not in COST_MEASURES:
+        raise ValidationError([Problem("measure_id", "Só a remoção, a retenção ou a apreensão do veículo geram "
+                                       "despesas de remoção e estada.", "Art. 28")])
+    driver_id = row.driver_id
+    if driver_id is None and row.auto_id is not None:
+        driver_id = session.get(Auto, row.auto_id).infractor_driver_id
+    if driver_id is None:
+        problems.append(Problem("measure_id", "As despesas são do condutor: a medida não indica o condutor.",
+                                "Art. 28"))
+    if isinstance(on, date) and on < row.applied_on:
+        problems.append(Problem("on", "O lançamento não pode ser anterior à medida."))
+    if problems:
+        raise ValidationError(problems)
+    value = upfm_value_in(session, on.year)
+    upfm = reais_to_upfm(amount_reais, value)
+    entry = post(session, actor, kind=EntryKind.COSTS, infractor=Infractor.driver(driver_id), amount_upfm=upfm,
+                 upfm_value=value, amount_reais=amount_reais, effective_on=on, auto_id=row.auto_id,
+                 reason=f"{kind.label} (Art. 28): {reason.strip()}")
+    row.cost_reais = (row.cost_reais or Decimal(0)) + amount_reais
+    session.flush()
+    return entry_info_in(session, entry.id)
+
+
+def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
+                 expected_version: int):
+    """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
+    the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
+    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
     with db.session() as s:
-        row = _load_measure(s, measure_id)
-        check_version(row, expected_version)
-        kind = AdministrativeMeasure(row.kind)
-        if kind not in COST_MEASURES:
-            raise ValidationError([Problem("measure_id", "Só a remoção, a retenção ou a apreensão do veículo geram "
-                                           "despesas de remoção e estada.", "Art. 28")])
-        driver_id = row.driver_id
-        if driver_id is None and row.auto_id is not None:
-            driver_id = s.get(Auto, row.auto_id).infractor_driver_id
-        if driver_id is None:
-            problems.append(Problem("measure_id", "As despesas são do condutor: a medida não indica o condutor.",
-                                    "Art. 28"))
-        if isinstance(on, date) and on < row.applied_on:
-            problems.append(Problem("on", "O lançamento não pode ser anterior à medida."))
-        if problems:
-            raise ValidationError(problems)
-        value = upfm_value_in(s, on.year)
-        upfm = reais_to_upfm(amount_reais, value)
-        entry = post(s, actor, kind=EntryKind.COSTS, infractor=Infractor.driver(driver_id), amount_upfm=upfm,
-                     upfm_value=value, amount_reais=amount_reais, effective_on=on, auto_id=row.auto_id,
-                     reason=f"{kind.label} (Art. 28): {reason.strip()}")
-        row.cost_reais = (row.cost_reais or Decimal(0)) + amount_reais
-        s.flush()
-        return entry_info_in(s, entry.id)
+        return charge_costs_in(s, actor, measure_id, amount_reais, on, reason, expected_version)
 
 
 def list_measures(db, open_only: bool = False, driver_id: int | None = None,
                   vehicle_id: int | None = None) -> list[MeasureInfo]:
     """Measures, newest first (open ones: not yet released)."""
-    from sqlalchemy import select
-
-    from desktop.models import AdministrativeMeasure as Measure
-
     stmt = select(Measure).order_by(Measure.applied_on.desc(), Measure.id.desc())
     if open_only:
         stmt = stmt.where(Measure.released_on.is_(None))

@@ -10,41 +10,55 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from enum import StrEnum
 
 from desktop.domain.dates import deadline, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import NotificationForm, Penalty, fine_in_reais
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
-from desktop.errors import ConflictError, NotFound, TransitionRefused, ValidationError
-from desktop.services.autos import (
+from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models import AutoDefense, AutoJudgment, AutoNotification, Document
+from desktop.services import audit
+from desktop.services.base import check_version, require_role
+from desktop.services.enforcement.core import (
     Attachment,
-    AutoInfo,
-    _load,
-    auto_info_in,
+    auto_balance_in,
     auto_transition,
+    debtor_of,
+    fine_in,
+    load_auto,
+    require_step,
+    step_roles,
     store_attachment,
 )
+from desktop.services.enforcement.postings import post, reverse_auto_entries
+from desktop.services.enforcement.records import (
+    INSTANCE_LABELS,
+    AutoInfo,
+    DefenseInfo,
+    JudgmentInfo,
+    NotificationInfo,
+    Outcome,
+    auto_info_in,
+    defense_info,
+    judgment_info,
+    notification_info,
+)
+from desktop.services.holidays import calendar_in
+from desktop.services.ledger import settle_auto
+from desktop.services.parameters import parameter_value_in
+from desktop.services.penalties import apply_final_penalties, lift_penalties_in
 
-NOTIFIER_ROLES = (Role.FISCAL, Role.GESTOR)
-PROTOCOL_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR)
+__all__ = [  # the process's infos live in enforcement.records; importable from here as before
+    "ADDRESSEES", "EXTRA_PENALTIES", "INSTANCE_LABELS", "NOTIFIER_ROLES", "PROTOCOL_ROLES", "AutoInfo", "DefenseInfo",
+    "JudgmentDraft", "JudgmentInfo", "NotificationDraft", "NotificationInfo", "Outcome", "annul_auto",
+    "annul_auto_in", "defense_info", "file_appeal", "file_appeal_in", "file_defense", "file_defense_in", "finalize",
+    "finalize_auto_in", "finalize_in", "judge", "judge_in", "judgment_info", "join_proof", "join_proof_in",
+    "make_final_in", "notification_info", "record_notification", "record_notification_in",
+]
+NOTIFIER_ROLES = step_roles("notify")
+PROTOCOL_ROLES = step_roles("defense")
 ADDRESSEES = {"driver": "Condutor", "platform": "Plataforma"}
-
-
-class Outcome(StrEnum):
-    UPHELD = "upheld"
-    PARTLY_UPHELD = "partly_upheld"
-    ANNULLED = "annulled"
-
-    @property
-    def label(self) -> str:
-        return {"upheld": "Auto mantido", "partly_upheld": "Auto mantido em parte (multa reduzida)",
-                "annulled": "Auto anulado"}[self.value]
-
-
-INSTANCE_LABELS = {"defense": "Defesa prévia", "appeal": "Recurso", "ex_officio": "De ofício"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,34 +70,6 @@ class NotificationDraft:
     proof_document_id: int | None = None
     proof: Attachment | None = None
     note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class NotificationInfo:
-    id: int
-    auto_id: int
-    addressee: str
-    form: NotificationForm
-    form_label: str
-    article: str
-    sent_on: date
-    proof_joined_on: date | None
-    proof_document_id: int | None
-    note: str
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class DefenseInfo:
-    id: int
-    auto_id: int
-    kind: str
-    kind_label: str
-    filed_on: date
-    summary: str
-    document_id: int | None
-    timely: bool
-    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,50 +86,11 @@ class JudgmentDraft:
     extra_penalties: frozenset = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class JudgmentInfo:
-    id: int
-    auto_id: int
-    instance: str
-    instance_label: str
-    decided_on: date
-    decided_by_name: str
-    outcome: Outcome
-    outcome_label: str
-    reduced_upfm: Decimal | None
-    reasoning: str
-
-
 EXTRA_PENALTIES = frozenset({Penalty.REVOCATION, Penalty.DRIVER_DEREGISTRATION, Penalty.VEHICLE_DEREGISTRATION,
                              Penalty.CASSATION})
 
 
-def notification_info(row) -> NotificationInfo:
-    form = NotificationForm(row.form)
-    return NotificationInfo(row.id, row.auto_id, row.addressee, form, form.label, form.article, row.sent_on,
-                            row.proof_joined_on, row.proof_document_id, row.note or "", row.version)
-
-
-def defense_info(row, auto) -> DefenseInfo:
-    limit = auto.defense_deadline if row.kind == "defense" else auto.appeal_deadline
-    return DefenseInfo(row.id, row.auto_id, row.kind, INSTANCE_LABELS[row.kind], row.filed_on, row.summary or "",
-                       row.document_id, limit is None or row.filed_on <= limit, row.version)
-
-
-def judgment_info(session, row) -> JudgmentInfo:
-    from desktop.models import User
-
-    user = session.get(User, row.decided_by) if row.decided_by else None
-    outcome = Outcome(row.outcome)
-    return JudgmentInfo(row.id, row.auto_id, row.instance, INSTANCE_LABELS.get(row.instance, row.instance),
-                        row.decided_on, user.full_name if user else "", outcome, outcome.label, row.reduced_upfm,
-                        row.reasoning)
-
-
 def _term(session, key: str, start: date) -> date:
-    from desktop.services.holidays import calendar_in
-    from desktop.services.parameters import parameter_value_in
-
     return deadline(start, int(parameter_value_in(session, key, start)), calendar_in(session))
 
 
@@ -163,8 +110,6 @@ def _not_future(problems: list[Problem], field: str, value, what: str) -> bool:
 
 def _mark_notified(session, actor, auto, joined_on: date) -> None:
     """The first proof joined makes the auto `notified` and starts the defense term (Art. 22, §2)."""
-    from desktop.services import audit
-
     if auto.status != AutoStatus.DRAWN_UP.value:
         return
     auto.status = auto_transition(auto, AutoStatus.NOTIFIED).value
@@ -176,8 +121,6 @@ def _mark_notified(session, actor, auto, joined_on: date) -> None:
 
 
 def _proof_document(session, actor, auto, document_id, attachment, problems, field):
-    from desktop.models import Document
-
     if attachment is not None:
         return store_attachment(session, actor, Attachment(attachment.filename, attachment.content,
                                                            attachment.mime, attachment.kind or field), auto).id
@@ -192,13 +135,9 @@ def _proof_document(session, actor, auto, document_id, attachment, problems, fie
     return None
 
 
-def record_notification(db, actor, auto_id: int, draft: NotificationDraft, expected_version: int) -> AutoInfo:
-    """Record one notification attempt (Art. 22, §1, I-VI) with its proof. When the proof is joined, the auto is
-    notified and the defense term runs from that day (§2)."""
-    from desktop.models import AutoNotification
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-
+def record_notification_in(session, actor, auto_id: int, draft: NotificationDraft,
+                           expected_version: int) -> AutoInfo:
+    """`record_notification` inside the caller's transaction."""
     require_role(actor, *NOTIFIER_ROLES)
     problems: list[Problem] = []
     try:
@@ -214,124 +153,146 @@ def record_notification(db, actor, auto_id: int, draft: NotificationDraft, expec
         if sent_ok and draft.proof_joined_on < draft.sent_on:
             problems.append(Problem("proof_joined_on", "A prova não pode ser juntada antes do envio.",
                                     "Art. 22, §2"))
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
+    require_step(auto, "notify")  # Art. 22, §1: only while the auto waits for its proof of notice
+    if draft.addressee == "driver" and auto.infractor_driver_id is None:
+        problems.append(Problem("addressee", "Este auto não tem condutor infrator."))
+    if draft.addressee == "platform" and auto.infractor_platform_id is None:
+        problems.append(Problem("addressee", "Este auto não tem plataforma infratora."))
+    if sent_ok and draft.sent_on < auto.drawn_up_at.date():
+        problems.append(Problem("sent_on", "A notificação não pode ser anterior à lavratura do auto."))
+    doc_id = _proof_document(session, actor, auto, draft.proof_document_id, draft.proof, problems,
+                             "notification_proof")
+    if problems:
+        raise ValidationError(problems)
+    row = AutoNotification(auto_id=auto.id, addressee=draft.addressee, form=form.value, sent_on=draft.sent_on,
+                           proof_joined_on=draft.proof_joined_on, proof_document_id=doc_id,
+                           note=(draft.note or "").strip() or None, recorded_by=actor.user_id)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "auto.notification", "auto", auto.id, None, {
+        "notification_id": row.id, "addressee": row.addressee, "form": row.form, "sent_on": row.sent_on,
+        "proof_joined_on": row.proof_joined_on, "proof_document_id": doc_id})
+    if draft.proof_joined_on is not None:
+        _mark_notified(session, actor, auto, draft.proof_joined_on)
+    session.flush()
+    return auto_info_in(session, auto, actor)
+
+
+def record_notification(db, actor, auto_id: int, draft: NotificationDraft, expected_version: int) -> AutoInfo:
+    """Record one notification attempt (Art. 22, §1, I-VI) with its proof. When the proof is joined, the auto is
+    notified and the defense term runs from that day (§2)."""
+    require_role(actor, *NOTIFIER_ROLES)
     with db.session() as s:
-        auto = _load(s, auto_id, lock=True)
-        check_version(auto, expected_version)
-        if auto.status not in (AutoStatus.DRAWN_UP.value, AutoStatus.NOTIFIED.value):
-            raise TransitionRefused(f"Auto {auto.number}: a notificação do auto só é registrada enquanto ele está "
-                                    f"«{AutoStatus.DRAWN_UP.label}» ou «{AutoStatus.NOTIFIED.label}».")
-        if draft.addressee == "driver" and auto.infractor_driver_id is None:
-            problems.append(Problem("addressee", "Este auto não tem condutor infrator."))
-        if draft.addressee == "platform" and auto.infractor_platform_id is None:
-            problems.append(Problem("addressee", "Este auto não tem plataforma infratora."))
-        if sent_ok and draft.sent_on < auto.drawn_up_at.date():
-            problems.append(Problem("sent_on", "A notificação não pode ser anterior à lavratura do auto."))
-        doc_id = _proof_document(s, actor, auto, draft.proof_document_id, draft.proof, problems, "notification_proof")
-        if problems:
-            raise ValidationError(problems)
-        row = AutoNotification(auto_id=auto.id, addressee=draft.addressee, form=form.value, sent_on=draft.sent_on,
-                               proof_joined_on=draft.proof_joined_on, proof_document_id=doc_id,
-                               note=(draft.note or "").strip() or None, recorded_by=actor.user_id)
-        s.add(row)
-        s.flush()
-        audit.record(s, actor, "auto.notification", "auto", auto.id, None, {
-            "notification_id": row.id, "addressee": row.addressee, "form": row.form, "sent_on": row.sent_on,
-            "proof_joined_on": row.proof_joined_on, "proof_document_id": doc_id})
-        if draft.proof_joined_on is not None:
-            _mark_notified(s, actor, auto, draft.proof_joined_on)
-        s.flush()
-        return auto_info_in(s, auto)
+        return record_notification_in(s, actor, auto_id, draft, expected_version)
+
+
+def join_proof_in(session, actor, notification_id: int, joined_on: date, expected_version: int,
+                  proof_document_id: int | None = None, proof: Attachment | None = None) -> AutoInfo:
+    """`join_proof` inside the caller's transaction."""
+    require_role(actor, *step_roles("join_proof"))
+    problems: list[Problem] = []
+    _not_future(problems, "proof_joined_on", joined_on, "da juntada da prova")
+    row = session.get(AutoNotification, notification_id)
+    if row is None:
+        raise NotFound("Notificação não encontrada.")
+    auto = load_auto(session, row.auto_id, lock=True)
+    check_version(auto, expected_version)
+    if row.proof_joined_on is not None:
+        raise ConflictError(f"A prova desta notificação já foi juntada em {row.proof_joined_on:%d/%m/%Y}.")
+    require_step(auto, "join_proof")  # Art. 22, §2
+    if isinstance(joined_on, date) and joined_on < row.sent_on:
+        problems.append(Problem("proof_joined_on", "A prova não pode ser juntada antes do envio.",
+                                "Art. 22, §2"))
+    doc_id = _proof_document(session, actor, auto, proof_document_id, proof, problems, "notification_proof")
+    if problems:
+        raise ValidationError(problems)
+    row.proof_joined_on = joined_on
+    if doc_id is not None:
+        row.proof_document_id = doc_id
+    session.flush()
+    audit.record(session, actor, "auto.notification_proof", "auto", auto.id, None,
+                 {"notification_id": row.id, "proof_joined_on": joined_on, "proof_document_id": doc_id})
+    _mark_notified(session, actor, auto, joined_on)
+    session.flush()
+    return auto_info_in(session, auto, actor)
 
 
 def join_proof(db, actor, notification_id: int, joined_on: date, expected_version: int,
                proof_document_id: int | None = None, proof: Attachment | None = None) -> AutoInfo:
     """Join the proof of an attempt recorded earlier (Art. 22, §2). `expected_version` is the auto's."""
-    from desktop.models import AutoNotification
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-
     require_role(actor, *NOTIFIER_ROLES)
-    problems: list[Problem] = []
-    _not_future(problems, "proof_joined_on", joined_on, "da juntada da prova")
     with db.session() as s:
-        row = s.get(AutoNotification, notification_id)
-        if row is None:
-            raise NotFound("Notificação não encontrada.")
-        auto = _load(s, row.auto_id, lock=True)
-        check_version(auto, expected_version)
-        if row.proof_joined_on is not None:
-            raise ConflictError(f"A prova desta notificação já foi juntada em {row.proof_joined_on:%d/%m/%Y}.")
-        if auto.status not in (AutoStatus.DRAWN_UP.value, AutoStatus.NOTIFIED.value):
-            raise TransitionRefused(f"Auto {auto.number}: não é mais possível juntar prova de notificação.")
-        if isinstance(joined_on, date) and joined_on < row.sent_on:
-            problems.append(Problem("proof_joined_on", "A prova não pode ser juntada antes do envio.",
-                                    "Art. 22, §2"))
-        doc_id = _proof_document(s, actor, auto, proof_document_id, proof, problems, "notification_proof")
-        if problems:
-            raise ValidationError(problems)
-        row.proof_joined_on = joined_on
-        if doc_id is not None:
-            row.proof_document_id = doc_id
-        s.flush()
-        audit.record(s, actor, "auto.notification_proof", "auto", auto.id, None,
-                     {"notification_id": row.id, "proof_joined_on": joined_on, "proof_document_id": doc_id})
-        _mark_notified(s, actor, auto, joined_on)
-        s.flush()
-        return auto_info_in(s, auto)
+        return join_proof_in(s, actor, notification_id, joined_on, expected_version, proof_document_id, proof)
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Defense and appeal
 # ---------------------------------------------------------------------------------------------------------
 
-def _file(db, actor, auto_id, kind: str, filed_on: date, summary: str, expected_version: int,
-          document_id: int | None, attachment: Attachment | None) -> AutoInfo:
-    from desktop.models import AutoDefense
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-
-    require_role(actor, *PROTOCOL_ROLES)
+def _file_in(session, actor, auto_id, kind: str, filed_on: date, summary: str, expected_version: int,
+             document_id: int | None, attachment: Attachment | None) -> AutoInfo:
+    """A defense (`kind` "defense") or an appeal ("appeal"): the step of the same key of the auto's table."""
+    require_role(actor, *step_roles(kind))
     label = INSTANCE_LABELS[kind].lower()
     problems: list[Problem] = []
     _not_future(problems, "filed_on", filed_on, f"de protocolo da {label}" if kind == "defense"
                 else "de protocolo do recurso")
     if not (summary or "").strip():
         problems.append(Problem("summary", "Resuma os argumentos apresentados.", "Art. 22"))
-    with db.session() as s:
-        auto = _load(s, auto_id, lock=True)
-        check_version(auto, expected_version)
-        target = AutoStatus.IN_DEFENSE if kind == "defense" else AutoStatus.IN_APPEAL
-        new_status = auto_transition(auto, target)
-        limit = auto.defense_deadline if kind == "defense" else auto.appeal_deadline
-        if isinstance(filed_on, date) and limit is not None and filed_on > limit:
-            problems.append(Problem("filed_on", f"Fora do prazo: o prazo terminou em {limit:%d/%m/%Y}.",
-                                    "Art. 22, §2"))
-        if isinstance(filed_on, date) and filed_on < auto.drawn_up_at.date():
-            problems.append(Problem("filed_on", "O protocolo não pode ser anterior à lavratura do auto."))
-        doc_id = _proof_document(s, actor, auto, document_id, attachment, problems, kind)
-        if problems:
-            raise ValidationError(problems)
-        row = AutoDefense(auto_id=auto.id, kind=kind, filed_on=filed_on, summary=summary.strip(),
-                          document_id=doc_id, recorded_by=actor.user_id)
-        s.add(row)
-        before = auto.status
-        auto.status = new_status.value
-        s.flush()
-        audit.record(s, actor, f"auto.{kind}", "auto", auto.id, {"status": before},
-                     {"status": auto.status, "defense_id": row.id, "filed_on": filed_on, "document_id": doc_id})
-        return auto_info_in(s, auto)
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
+    require_step(auto, kind)  # Art. 22: a defense on a notified auto, an appeal on a judged one
+    new_status = auto_transition(auto, AutoStatus.IN_DEFENSE if kind == "defense" else AutoStatus.IN_APPEAL)
+    limit = auto.defense_deadline if kind == "defense" else auto.appeal_deadline
+    if isinstance(filed_on, date) and limit is not None and filed_on > limit:
+        problems.append(Problem("filed_on", f"Fora do prazo: o prazo terminou em {limit:%d/%m/%Y}.",
+                                "Art. 22, §2"))
+    if isinstance(filed_on, date) and filed_on < auto.drawn_up_at.date():
+        problems.append(Problem("filed_on", "O protocolo não pode ser anterior à lavratura do auto."))
+    doc_id = _proof_document(session, actor, auto, document_id, attachment, problems, kind)
+    if problems:
+        raise ValidationError(problems)
+    row = AutoDefense(auto_id=auto.id, kind=kind, filed_on=filed_on, summary=summary.strip(),
+                      document_id=doc_id, recorded_by=actor.user_id)
+    session.add(row)
+    before = auto.status
+    auto.status = new_status.value
+    session.flush()
+    audit.record(session, actor, f"auto.{kind}", "auto", auto.id, {"status": before},
+                 {"status": auto.status, "defense_id": row.id, "filed_on": filed_on, "document_id": doc_id})
+    return auto_info_in(session, auto, actor)
+
+
+def file_defense_in(session, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
+                    document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
+    """`file_defense` inside the caller's transaction."""
+    return _file_in(session, actor, auto_id, "defense", filed_on, summary, expected_version, document_id,
+                    attachment)
 
 
 def file_defense(db, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
                  document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
     """Receive a defesa prévia (Art. 22) within the defense term: `notified` → `in_defense`."""
-    return _file(db, actor, auto_id, "defense", filed_on, summary, expected_version, document_id, attachment)
+    require_role(actor, *step_roles("defense"))
+    with db.session() as s:
+        return file_defense_in(s, actor, auto_id, filed_on, summary, expected_version, document_id, attachment)
+
+
+def file_appeal_in(session, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
+                   document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
+    """`file_appeal` inside the caller's transaction."""
+    return _file_in(session, actor, auto_id, "appeal", filed_on, summary, expected_version, document_id,
+                    attachment)
 
 
 def file_appeal(db, actor, auto_id: int, filed_on: date, summary: str, expected_version: int,
                 document_id: int | None = None, attachment: Attachment | None = None) -> AutoInfo:
     """Receive a recurso (Art. 22) within the appeal term: `judged` → `in_appeal`."""
-    return _file(db, actor, auto_id, "appeal", filed_on, summary, expected_version, document_id, attachment)
+    require_role(actor, *step_roles("appeal"))
+    with db.session() as s:
+        return file_appeal_in(s, actor, auto_id, filed_on, summary, expected_version, document_id, attachment)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -340,10 +301,6 @@ def file_appeal(db, actor, auto_id: int, filed_on: date, summary: str, expected_
 
 def make_final_in(session, actor, auto, on: date) -> None:
     """The decision is final on `on`: payment term starts, penalties take effect, a settled auto is paid."""
-    from desktop.services import audit
-    from desktop.services.ledger import auto_balance_in, settle_auto
-    from desktop.services.penalties import apply_final_penalties
-
     before = {"status": auto.status}
     auto.status = auto_transition(auto, AutoStatus.FINAL).value
     auto.final_on = on
@@ -368,29 +325,18 @@ def _record_decision(auto, draft: JudgmentDraft) -> None:
 
 
 def _post_reduction(session, actor, auto, reduced: Decimal, on: date, reasoning: str) -> None:
-    from desktop.services.ledger import debtor_of, post
-
-    new_reais = fine_in_reais(reduced, auto.upfm_value)
+    """Art. 25: the fine kept in part is a `reduction` entry down to `reduced` (in reais at the auto's UPFM value);
+    the auto row keeps what was drawn up — the fine shown is summed from the ledger (core.fine_in)."""
+    current_upfm, current_reais = fine_in(session, auto)
     post(session, actor, kind=EntryKind.REDUCTION, infractor=debtor_of(auto),
-         amount_upfm=-(auto.amount_upfm - reduced), upfm_value=auto.upfm_value,
-         amount_reais=-(auto.amount_reais - new_reais), effective_on=on, auto_id=auto.id,
+         amount_upfm=-(current_upfm - reduced), upfm_value=auto.upfm_value,
+         amount_reais=-(current_reais - fine_in_reais(reduced, auto.upfm_value)), effective_on=on, auto_id=auto.id,
          reason=f"Auto {auto.number} mantido em parte: {reasoning}")
-    auto.amount_upfm = reduced
-    auto.amount_reais = new_reais
 
 
-def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) -> AutoInfo:
-    """A gestor's decision (Art. 22). First instance (defense, or no defense once its term passed): upheld or
-    partly upheld → `judged` and the appeal term runs; annulled → `annulled`. Appeal: upheld or partly upheld →
-    `final` that day; annulled → `annulled`. A reduction posts a `reduction` entry; an annulment reverses the
-    auto's entries."""
-    from desktop.models import AutoJudgment
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-    from desktop.services.ledger import reverse_auto_entries
-    from desktop.services.penalties import lift_penalties_in
-
-    require_role(actor, Role.GESTOR)
+def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) -> AutoInfo:
+    """`judge` inside the caller's transaction."""
+    require_role(actor, *step_roles("judge"))
     problems: list[Problem] = []
     try:
         outcome = Outcome(draft.outcome)
@@ -403,124 +349,132 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
     extras = frozenset(Penalty(p) for p in draft.extra_penalties)
     if extras - EXTRA_PENALTIES:
         problems.append(Problem("extra_penalties", "Penalidade adicional inválida.", "Art. 24, I"))
-    with db.session() as s:
-        auto = _load(s, auto_id, lock=True)
-        check_version(auto, expected_version)
-        status = AutoStatus(auto.status)
-        if status not in (AutoStatus.NOTIFIED, AutoStatus.IN_DEFENSE, AutoStatus.IN_APPEAL):
-            raise TransitionRefused(f"Auto {auto.number}: não há defesa ou recurso a julgar "
-                                    f"(situação «{status.label}»).")
-        appeal = status is AutoStatus.IN_APPEAL
-        if status is AutoStatus.NOTIFIED and isinstance(draft.decided_on, date) and auto.defense_deadline \
-                and draft.decided_on <= auto.defense_deadline:
-            problems.append(Problem("decided_on", "O prazo de defesa prévia ainda corre até "
-                                    f"{auto.defense_deadline:%d/%m/%Y}: julgue depois dele.", "Art. 22"))
-        kind = "appeal" if appeal else "defense"
-        filed = [d for d in auto.defenses if d.kind == kind]
-        last = filed[-1] if filed else None
-        if last is not None and isinstance(draft.decided_on, date) and draft.decided_on < last.filed_on:
-            problems.append(Problem("decided_on", "A decisão não pode ser anterior ao protocolo "
-                                    f"({last.filed_on:%d/%m/%Y})."))
-        if outcome is Outcome.PARTLY_UPHELD:
-            reduced = draft.reduced_upfm
-            if isinstance(reduced, Decimal):
-                reduced = reduced.quantize(Decimal("0.0001"))
-            if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= auto.amount_upfm:
-                problems.append(Problem("reduced_upfm", "Informe o novo valor da multa em UPFM, maior que zero e "
-                                        f"menor que o atual ({auto.amount_upfm.normalize():f} UPFM).", "Art. 25"))
-        if problems:
-            raise ValidationError(problems)
-        if outcome is Outcome.ANNULLED:
-            target = AutoStatus.ANNULLED
-        else:
-            target = AutoStatus.FINAL if appeal else AutoStatus.JUDGED
-        auto_transition(auto, target)  # refuse before writing anything
-        reasoning = draft.reasoning.strip()
-        row = AutoJudgment(auto_id=auto.id, defense_id=last.id if last else None, instance=kind,
-                           decided_on=draft.decided_on, decided_by=actor.user_id, outcome=outcome.value,
-                           reduced_upfm=draft.reduced_upfm if outcome is Outcome.PARTLY_UPHELD else None,
-                           reasoning=reasoning)
-        s.add(row)
-        before = {"status": auto.status, "amount_upfm": auto.amount_upfm}
-        if outcome is Outcome.ANNULLED:
-            auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
-            s.flush()
-            why = f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}"
-            reverse_auto_entries(s, actor, auto, draft.decided_on, why)
-            lift_penalties_in(s, actor, auto, draft.decided_on, why)
-        else:
-            if outcome is Outcome.PARTLY_UPHELD:
-                _post_reduction(s, actor, auto, reduced, draft.decided_on, reasoning)
-            _record_decision(auto, draft)
-            if appeal:
-                s.flush()
-                make_final_in(s, actor, auto, draft.decided_on)
-            else:
-                auto.status = auto_transition(auto, AutoStatus.JUDGED).value
-                auto.appeal_deadline = _term(s, "term.appeal_days", draft.decided_on)
-        s.flush()
-        audit.record(s, actor, "auto.judge", "auto", auto.id, before, {
-            "status": auto.status, "judgment_id": row.id, "instance": kind, "outcome": outcome.value,
-            "reduced_upfm": row.reduced_upfm, "appeal_deadline": auto.appeal_deadline, "reasoning": reasoning})
-        return auto_info_in(s, auto)
-
-
-def finalize_in(session, actor, auto, on: date) -> None:
-    """`notified` whose defense term passed, or `judged` whose appeal term passed → `final` on `on`."""
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
     status = AutoStatus(auto.status)
-    if status is AutoStatus.NOTIFIED:
-        limit, what = auto.defense_deadline, "de defesa prévia"
-    elif status is AutoStatus.JUDGED:
-        limit, what = auto.appeal_deadline, "de recurso"
+    appeal = status is AutoStatus.IN_APPEAL
+    require_step(auto, "judge_appeal" if appeal else "judge")  # Art. 22: a defense or an appeal to judge
+    if status is AutoStatus.NOTIFIED and isinstance(draft.decided_on, date) and auto.defense_deadline \
+            and draft.decided_on <= auto.defense_deadline:
+        problems.append(Problem("decided_on", "O prazo de defesa prévia ainda corre até "
+                                f"{auto.defense_deadline:%d/%m/%Y}: julgue depois dele.", "Art. 22"))
+    kind = "appeal" if appeal else "defense"
+    filed = [d for d in auto.defenses if d.kind == kind]
+    last = filed[-1] if filed else None
+    if last is not None and isinstance(draft.decided_on, date) and draft.decided_on < last.filed_on:
+        problems.append(Problem("decided_on", "A decisão não pode ser anterior ao protocolo "
+                                f"({last.filed_on:%d/%m/%Y})."))
+    current_upfm = fine_in(session, auto)[0]
+    if outcome is Outcome.PARTLY_UPHELD:
+        reduced = draft.reduced_upfm
+        if isinstance(reduced, Decimal):
+            reduced = reduced.quantize(Decimal("0.0001"))
+        if not isinstance(reduced, Decimal) or reduced <= 0 or reduced >= current_upfm:
+            problems.append(Problem("reduced_upfm", "Informe o novo valor da multa em UPFM, maior que zero e "
+                                    f"menor que o atual ({current_upfm.normalize():f} UPFM).", "Art. 25"))
+    if problems:
+        raise ValidationError(problems)
+    if outcome is Outcome.ANNULLED:
+        target = AutoStatus.ANNULLED
     else:
-        raise TransitionRefused(f"Auto {auto.number}: a decisão só se torna definitiva pelo fim do prazo quando o "
-                                f"auto está «{AutoStatus.NOTIFIED.label}» ou «{AutoStatus.JUDGED.label}».")
+        target = AutoStatus.FINAL if appeal else AutoStatus.JUDGED
+    auto_transition(auto, target)  # refuse before writing anything
+    reasoning = draft.reasoning.strip()
+    row = AutoJudgment(auto_id=auto.id, defense_id=last.id if last else None, instance=kind,
+                       decided_on=draft.decided_on, decided_by=actor.user_id, outcome=outcome.value,
+                       reduced_upfm=draft.reduced_upfm if outcome is Outcome.PARTLY_UPHELD else None,
+                       reasoning=reasoning)
+    session.add(row)
+    before = {"status": auto.status, "amount_upfm": current_upfm}
+    if outcome is Outcome.ANNULLED:
+        auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
+        session.flush()
+        why = f"Auto {auto.number} anulado ({INSTANCE_LABELS[kind].lower()}): {reasoning}"
+        reverse_auto_entries(session, actor, auto, draft.decided_on, why)
+        lift_penalties_in(session, actor, auto, draft.decided_on, why)
+    else:
+        if outcome is Outcome.PARTLY_UPHELD:
+            _post_reduction(session, actor, auto, reduced, draft.decided_on, reasoning)
+        _record_decision(auto, draft)
+        if appeal:
+            session.flush()
+            make_final_in(session, actor, auto, draft.decided_on)
+        else:
+            auto.status = auto_transition(auto, AutoStatus.JUDGED).value
+            auto.appeal_deadline = _term(session, "term.appeal_days", draft.decided_on)
+    session.flush()
+    audit.record(session, actor, "auto.judge", "auto", auto.id, before, {
+        "status": auto.status, "judgment_id": row.id, "instance": kind, "outcome": outcome.value,
+        "reduced_upfm": row.reduced_upfm, "appeal_deadline": auto.appeal_deadline, "reasoning": reasoning})
+    return auto_info_in(session, auto, actor)
+
+
+def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) -> AutoInfo:
+    """A gestor's decision (Art. 22). First instance (defense, or no defense once its term passed): upheld or
+    partly upheld → `judged` and the appeal term runs; annulled → `annulled`. Appeal: upheld or partly upheld →
+    `final` that day; annulled → `annulled`. A reduction posts a `reduction` entry; an annulment reverses the
+    auto's entries."""
+    require_role(actor, *step_roles("judge"))
+    with db.session() as s:
+        return judge_in(s, actor, auto_id, draft, expected_version)
+
+
+def finalize_auto_in(session, actor, auto, on: date) -> None:
+    """`notified` whose defense term passed, or `judged` whose appeal term passed → `final` on `on`."""
+    require_step(auto, "finalize")  # Art. 22: the term of a notified (defense) or judged (appeal) auto
+    if AutoStatus(auto.status) is AutoStatus.NOTIFIED:
+        limit, what = auto.defense_deadline, "de defesa prévia"
+    else:
+        limit, what = auto.appeal_deadline, "de recurso"
     if limit is not None and on <= limit:
         raise ValidationError([Problem("on", f"O prazo {what} corre até {limit:%d/%m/%Y}.", "Art. 22")])
     make_final_in(session, actor, auto, on)
 
 
-def finalize(db, actor, auto_id: int, on: date, expected_version: int) -> AutoInfo:
-    """Declare the decision final once its term passed without defense or appeal (the job does it by itself)."""
-    from desktop.services.base import check_version, require_role
-
-    require_role(actor, Role.GESTOR)
+def finalize_in(session, actor, auto_id: int, on: date, expected_version: int) -> AutoInfo:
+    """`finalize` inside the caller's transaction."""
+    require_role(actor, *step_roles("finalize"))
     problems: list[Problem] = []
     if not _not_future(problems, "on", on, "da decisão definitiva"):
         raise ValidationError(problems)
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
+    finalize_auto_in(session, actor, auto, on)
+    session.flush()
+    return auto_info_in(session, auto, actor)
+
+
+def finalize(db, actor, auto_id: int, on: date, expected_version: int) -> AutoInfo:
+    """Declare the decision final once its term passed without defense or appeal (the job does it by itself)."""
+    require_role(actor, *step_roles("finalize"))
     with db.session() as s:
-        auto = _load(s, auto_id, lock=True)
-        check_version(auto, expected_version)
-        finalize_in(s, actor, auto, on)
-        s.flush()
-        return auto_info_in(s, auto)
+        return finalize_in(s, actor, auto_id, on, expected_version)
 
 
-def annul_auto(db, actor, auto_id: int, reason: str, expected_version: int, on: date | None = None) -> AutoInfo:
-    """Annul a final auto de ofício (Art. 17): its entries are reversed and the suspensions it caused end."""
-    from desktop.models import AutoJudgment
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
-    from desktop.services.ledger import reverse_auto_entries
-    from desktop.services.penalties import lift_penalties_in
-
-    require_role(actor, Role.GESTOR)
+def annul_auto_in(session, actor, auto_id: int, reason: str, expected_version: int,
+                  on: date | None = None) -> AutoInfo:
+    """`annul_auto` inside the caller's transaction."""
+    require_role(actor, *step_roles("annul"))
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError([Problem("reason", "Informe o motivo da anulação.", "Art. 17")])
     on = on or local_today()
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
+    require_step(auto, "annul")  # Art. 17: only a final, unpaid auto; before that, judge or cancel it
+    before = {"status": auto.status}
+    auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
+    session.add(AutoJudgment(auto_id=auto.id, instance="ex_officio", decided_on=on, decided_by=actor.user_id,
+                             outcome=Outcome.ANNULLED.value, reasoning=reason))
+    session.flush()
+    reverse_auto_entries(session, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
+    lift_penalties_in(session, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
+    audit.record(session, actor, "auto.annul", "auto", auto.id, before, {"status": auto.status, "reason": reason})
+    return auto_info_in(session, auto, actor)
+
+
+def annul_auto(db, actor, auto_id: int, reason: str, expected_version: int, on: date | None = None) -> AutoInfo:
+    """Annul a final auto de ofício (Art. 17): its entries are reversed and the suspensions it caused end."""
+    require_role(actor, *step_roles("annul"))
     with db.session() as s:
-        auto = _load(s, auto_id, lock=True)
-        check_version(auto, expected_version)
-        if auto.status not in (AutoStatus.FINAL.value, AutoStatus.OVERDUE.value):
-            raise TransitionRefused(f"Auto {auto.number}: só se anula de ofício um auto com decisão definitiva "
-                                    "não paga; antes disso, julgue a defesa ou cancele o auto.")
-        before = {"status": auto.status}
-        auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
-        s.add(AutoJudgment(auto_id=auto.id, instance="ex_officio", decided_on=on, decided_by=actor.user_id,
-                           outcome=Outcome.ANNULLED.value, reasoning=reason))
-        s.flush()
-        reverse_auto_entries(s, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
-        lift_penalties_in(s, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
-        audit.record(s, actor, "auto.annul", "auto", auto.id, before, {"status": auto.status, "reason": reason})
-        return auto_info_in(s, auto)
+        return annul_auto_in(s, actor, auto_id, reason, expected_version, on)

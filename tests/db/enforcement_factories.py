@@ -21,11 +21,20 @@ TODAY = date(2026, 11, 30)
 @pytest.fixture(autouse=True)
 def frozen_today(monkeypatch):
     """Autouse in every module that imports it: the enforcement services see TODAY as today."""
-    from desktop.services import autos, ledger, penalties, process
+    import importlib
 
-    for module in (autos, ledger, penalties, process):
-        monkeypatch.setattr(module, "local_today", lambda: TODAY)
+    for name in ENFORCEMENT_MODULES:
+        module = importlib.import_module(name)
+        if hasattr(module, "local_today"):
+            monkeypatch.setattr(module, "local_today", lambda: TODAY)
     return TODAY
+
+
+# Every enforcement module that reads the office's today (the services and their shared core).
+ENFORCEMENT_MODULES = (
+    "desktop.services.autos.assessment", "desktop.services.autos.commands", "desktop.services.enforcement.core",
+    "desktop.services.ledger", "desktop.services.penalties", "desktop.services.process",
+)
 
 
 # 2025: a plain value; 2026: a value whose products need half-up rounding (20 × 3,12525 = 62,505 → 62,51).

@@ -149,7 +149,9 @@ def test_art17_a_gestor_cancels_with_a_reason_and_the_fine_is_reversed(db, peopl
     assert reversal.reverses_id == debit.id and reversal.amount_upfm == -debit.amount_upfm
     assert reversal.amount_reais == -debit.amount_reais
     assert ledger.balance(db, Infractor.driver(driver_id)) == 0
-    assert detail.actions == ()  # cancelled is final in the machine
+    # cancelled is final in the machine: every step is offered disabled, saying why (domain.auto_steps)
+    assert [a.key for a in detail.actions if a.enabled] == []
+    assert all("Cancelado" in a.reason for a in detail.actions)
     with pytest.raises(TransitionRefused):
         autos.cancel_auto(db, gestor, info.id, "de novo", cancelled.version)
 
@@ -270,3 +272,71 @@ def test_art25_without_the_upfm_value_of_the_year_the_form_says_so(db, make_acto
     with pytest.raises(ValidationError):
         autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
     assert autos.count_autos(db) == 0
+
+
+def test_art26_par1_the_stored_proposal_of_a_recurrence_keeps_the_prior_autos_number(db, people):
+    """Issue 12 item 10: the auto's page read its stored proposal back with the priors' dates only; the number of
+    the earlier auto that made it a recurrence is kept beside the proposal and comes back with the auto."""
+    fiscal, _, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    prior = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 1, 5), driver_id=driver_id))
+    final_without_defense(db, fiscal, prior, date(2026, 1, 9))
+    again = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    proposal = autos.get_auto(db, again.id).auto.proposal
+    assert proposal.recurrence and proposal.recurrent_autos == (prior.number,)
+    assert proposal.amount_reais == proposal.assessment.fine_in_reais(proposal.upfm_value)  # Art. 25, from the service
+    assert autos.get_auto(db, prior.id).auto.proposal.recurrent_autos == ()
+
+
+def test_art26_par1_a_stored_proposal_without_numbers_finds_the_priors_by_code_and_day(db, people):
+    """Rows stored before the numbers were kept (or loaded in bulk) find their priors' numbers by code and day."""
+    from desktop.models import Auto
+
+    fiscal, _, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    prior = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 1, 5), driver_id=driver_id))
+    final_without_defense(db, fiscal, prior, date(2026, 1, 9))
+    again = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    with db.session() as s:
+        row = s.get(Auto, again.id)
+        row.assessment = {k: v for k, v in row.assessment.items() if k != "recurrent_autos"}
+    assert autos.get_auto(db, again.id).auto.proposal.recurrent_autos == (prior.number,)
+
+
+@pytest.mark.parametrize("key", ["defense", "appeal", "judge", "judge_appeal", "finalize", "payment",
+                                 "divida_ativa", "annul"])
+def test_art22_a_drawn_up_auto_refuses_every_step_its_table_refuses(db, people, key):
+    """The services check the same step table the buttons follow (domain.auto_steps): what the table disables on a
+    drawn-up auto, the service refuses, whatever a screen shows."""
+    from desktop.domain.actions import find_action
+
+    fiscal, gestor, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    action = find_action(autos.get_auto(db, info.id, gestor).actions, key)
+    assert not action.enabled and "Lavrado" in action.reason
+    on = date(2026, 3, 10)
+    calls = {
+        "defense": lambda: process.file_defense(db, atendente, info.id, on, "Defesa", info.version),
+        "appeal": lambda: process.file_appeal(db, atendente, info.id, on, "Recurso", info.version),
+        "judge": lambda: process.judge(db, gestor, info.id, judgment("upheld", on), info.version),
+        "judge_appeal": lambda: process.judge(db, gestor, info.id, judgment("upheld", on), info.version),
+        "finalize": lambda: process.finalize(db, gestor, info.id, on, info.version),
+        "payment": lambda: ledger.record_payment(db, atendente, ledger.PaymentDraft(info.id, on, Decimal(10))),
+        "divida_ativa": lambda: ledger.send_to_divida_ativa(db, gestor, [info.id], on),
+        "annul": lambda: process.annul_auto(db, gestor, info.id, "Motivo", info.version),
+    }
+    with pytest.raises(TransitionRefused, match="Lavrado"):
+        calls[key]()
+    assert autos.get_auto_info(db, info.id).status is AutoStatus.DRAWN_UP
+
+
+def test_art17_the_roles_of_a_step_are_the_roles_its_service_requires(db, people):
+    fiscal, gestor, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    cancel = [a for a in autos.get_auto(db, info.id, fiscal).actions if a.key == "cancel"][0]
+    assert not cancel.enabled and cancel.reason == "exige o perfil Gestor" and cancel.roles == {Role.GESTOR}
+    with pytest.raises(PermissionDenied):
+        autos.cancel_auto(db, fiscal, info.id, "Erro", info.version)
+    assert autos.cancel_auto(db, gestor, info.id, "Erro", info.version).status is AutoStatus.CANCELLED

@@ -109,7 +109,7 @@ def test_art22_defense_within_the_term_then_judgment_opens_the_appeal_term(db, p
     detail = autos.get_auto(db, auto.id)
     assert detail.defenses[0].timely and detail.defenses[0].document_id is not None
     assert detail.judgments[0].outcome_label == "Auto mantido" and detail.judgments[0].decided_by_name == "Gestor Rui"
-    assert {a.key for a in detail.actions} >= {"finalize", "payment"}  # the appeal term is over today
+    assert {a.key for a in detail.actions if a.enabled} >= {"finalize", "payment"}  # the appeal term is over today
 
 
 def test_art22_a_late_defense_is_refused(db, people, auto):
@@ -233,3 +233,26 @@ def test_art17_annulment_de_oficio_of_a_final_auto(db, people):
                               on=date(2026, 5, 4))
     assert info.status is AutoStatus.ANNULLED and ledger.balance(db, Infractor.driver(driver_id)) == 0
     assert autos.get_auto(db, auto.id).judgments[-1].instance_label == "De ofício"
+
+
+def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_auto(db, people, auto):
+    """Issue 12 item 4: a reduction is a ledger entry; the auto row keeps what was drawn up, and every amount the
+    services show (the auto, the list) is the debit plus its reductions — a reversed reduction restores it."""
+    from desktop.models import Auto
+
+    fiscal, gestor, atendente = people
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "primeira vez", info.version)
+    info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
+                                                       reduced_upfm=Decimal(20)), info.version)
+    with db.session(write=False) as s:
+        row = s.get(Auto, auto.id)
+        assert (row.amount_upfm, row.amount_reais) == (Decimal(30), Decimal("93.76"))  # as drawn up
+    assert (info.amount_upfm, info.amount_reais) == (Decimal(20), Decimal("62.51"))
+    listed = autos.list_autos(db, autos.AutoFilter(driver_id=info.driver_id)).items[0]
+    assert (listed.amount_upfm, listed.amount_reais) == (Decimal(20), Decimal("62.51"))
+    reduction = autos.get_auto(db, auto.id).entries[1]
+    ledger.reverse_entry(db, gestor, reduction.id, "Redução lançada por engano")
+    again = autos.get_auto_info(db, auto.id)
+    assert (again.amount_upfm, again.amount_reais) == (Decimal(30), Decimal("93.76"))
+    assert again.balance_upfm == Decimal(30)

@@ -154,3 +154,33 @@ def test_cancel_by_the_gestor_needs_a_reason_and_reverses_the_fine(qtbot, db, pe
     assert screen.enabled_actions() == []
     assert ledger.auto_balance(db, auto.id) == Decimal(0)
     assert "Estorno" in [e.kind_label for e in screen.entries.model.rows()]
+
+
+def test_art17_art22_each_button_is_its_action_enabled_or_saying_what_would_enable_it(qtbot, db, people, register):
+    """Issue 10 item 4: the bar draws the `Action`s the service returns (domain.auto_steps): enabled exactly when
+    the action is, the tooltip with the article, or with the status or role that would enable it."""
+    auto = recent_auto(db, people, register)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    actions = {a.key: a for a in screen.detail.actions}
+    assert set(actions) <= set(screen.buttons)
+    for key, action in actions.items():
+        assert screen.buttons[key].isEnabled() is action.enabled, key
+        assert screen.buttons[key].toolTip() == action.tooltip, key
+    assert "Art. 17" in screen.buttons["cancel"].toolTip()
+    assert "Indisponível: exige o perfil Gestor" in screen.buttons["cancel"].toolTip()
+    assert "situação for" in screen.buttons["payment"].toolTip() and "(agora: Lavrado)" in \
+        screen.buttons["payment"].toolTip()
+    assert "não há notificação aguardando a prova" in screen.buttons["join_proof"].toolTip()
+
+
+def test_art26_par1_the_proposal_panel_names_the_prior_auto_of_a_recurrence(qtbot, db, people, register):
+    """Issue 12 item 10: the page of a recurrence names the earlier auto by its number (not only its date)."""
+    from enforcement_fixtures import make_final
+
+    prior = recent_auto(db, people, register, days_ago=40)
+    make_final(db, people, prior)
+    again = recent_auto(db, people, register, days_ago=1)
+    assert again.recurrence
+    screen = open_detail(qtbot, db, people.gestor, again.id)
+    text = screen.assessment_panel.plain_text()
+    assert f"auto(s) nº {prior.number}" in text and "Reincidência encontrada" in text

@@ -51,3 +51,33 @@ def test_spec3_good_entries_have_no_problems():
     for entry in (DEBIT, COSTS, PAYMENT, LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-10"), "decisão")):
         assert entry_problems(entry) == []
     assert EntryKind.COSTS.label.endswith("(Art. 28)")
+
+
+# --- fees and payment guides as state machines (desktop.domain.finance; issue 10 item 4) --------------------
+
+@pytest.mark.parametrize("machine_name", ["FEE_MACHINE", "GUIDE_MACHINE"])
+@pytest.mark.parametrize("source, target, ok", [
+    ("open", "paid", True), ("open", "cancelled", True), ("paid", "open", False), ("paid", "cancelled", False),
+    ("cancelled", "open", False), ("cancelled", "paid", False),
+])
+def test_art10_fee_and_guide_open_to_paid_or_cancelled_only(machine_name, source, target, ok):
+    from desktop.domain import finance
+    from desktop.domain.workflow import TransitionNotAllowed, transition
+
+    machine = getattr(finance, machine_name)
+    if ok:
+        assert transition(machine, source, target) == target
+    else:
+        with pytest.raises(TransitionNotAllowed, match="não é permitido"):
+            transition(machine, source, target)
+    assert machine.terminal == {"paid", "cancelled"}
+    assert all(t.article.startswith("Art. 10") for t in machine.transitions)
+
+
+def test_fee_and_guide_statuses_are_the_tables_values_with_portuguese_labels():
+    from desktop.domain.finance import FeeStatus, GuideStatus
+    from desktop.models.finance import FEE_STATUSES, GUIDE_STATUSES
+
+    assert tuple(FeeStatus) == FEE_STATUSES and tuple(GuideStatus) == GUIDE_STATUSES
+    assert [s.label for s in FeeStatus] == ["Em aberto", "Paga", "Cancelada"]
+    assert GuideStatus.PAID.label == "Paga"

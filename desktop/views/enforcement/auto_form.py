@@ -8,7 +8,7 @@ value of the auto's year. "Lavrar auto" saves through `draw_up_auto`, which give
 from __future__ import annotations
 
 import mimetypes
-from datetime import date, datetime, time
+from datetime import date, time
 from pathlib import Path
 
 from PySide6.QtCore import QDate, QTime, QTimer
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QDateEdit, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
                                QPushButton, QScrollArea, QSplitter, QTimeEdit, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_now
 from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.lookups import Lookups, service_lookups
@@ -45,7 +46,7 @@ class AutoFormDialog(QDialog):
         self._evidence: list = []  # services.autos.Attachment
         self.setWindowTitle("Novo auto de infração")
         self.resize(1100, 720)
-        now = datetime.now()
+        now = local_now()
         self.date_edit = QDateEdit(self)
         self.date_edit.setCalendarPopup(True)
         self.date_edit.setDisplayFormat("dd/MM/yyyy")
@@ -346,30 +347,32 @@ class AutoFormDialog(QDialog):
 
     # -- save -----------------------------------------------------------------------------------------------
     def save(self) -> bool:
-        from desktop.errors import DesktopError, ValidationError
         from desktop.services import autos
+        from desktop.views.operations import op
 
         draft = self.draft()
-        try:
-            self.saved = autos.draw_up_auto(self.db, self.actor, draft)
-        except ValidationError as error:
-            self.errors.show(error.problems)
-            return False
-        except DesktopError as error:
-            self.errors.clear()
-            self.general_error.setText(str(error))
-            self.general_error.setVisible(True)
-            return False
-        from desktop.signals import bus
+        return op(self, lambda: autos.draw_up_auto(self.db, self.actor, draft)).fields(self.errors) \
+            .failure(self._refused).changes("autos").success(self._drawn_up).run()
 
+    def _refused(self, error: BaseException) -> bool:
+        """A refusal other than field problems shows in the form's general line (True: handled here)."""
+        from desktop.errors import DesktopError, ValidationError
+
+        if isinstance(error, ValidationError) or not isinstance(error, DesktopError):
+            return False
+        self.errors.clear()
+        self.general_error.setText(str(error))
+        self.general_error.setVisible(True)
+        return True
+
+    def _drawn_up(self, info) -> None:
+        self.saved = info
         self.number_label.setText(f"Auto de infração nº {self.saved.number} lavrado.")
         self.number_label.setVisible(True)
-        bus.data_changed.emit("autos")
         QMessageBox.information(self, "Auto lavrado",
                                 f"Auto de infração nº {self.saved.number} lavrado em duas vias (Art. 19).\n"
                                 f"Multa: {self._amount_text()}.")
         self.accept()
-        return True
 
     def _amount_text(self) -> str:
         from desktop.domain.formatting import format_money, format_upfm

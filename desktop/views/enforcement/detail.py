@@ -7,21 +7,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import Decimal
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QMenu, QPushButton, QScrollArea,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
-from desktop.domain.penalties import ART13_DUTIES, fine_in_reais
+from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.forms import StaleBanner
 from desktop.views.enforcement.widgets import InfoGrid
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
 
-# (key of services.autos.AutoAction, button text) — the order of the action bar.
+# (key of a step of desktop.domain.auto_steps, or of a measure action; button text) — the order of the action bar.
 ACTIONS = (
     ("notify", "Registrar notificação…"),
     ("join_proof", "Juntar prova…"),
@@ -54,48 +53,11 @@ def yes_no(value: bool) -> str:
     return "Sim" if value else "Não"
 
 
-def upfm_and_reais(upfm, upfm_value) -> str:
+def upfm_and_reais(upfm, reais) -> str:
+    """"30 UPFM = R$ 3.373,50": both amounts as the service computed them (the screen computes no money)."""
     if upfm is None:
         return ""
-    return f"{format_upfm(upfm)} = {format_money(fine_in_reais(Decimal(upfm), Decimal(upfm_value)))}"
-
-
-@dataclass(frozen=True)
-class StoredAssessment:
-    """The assessment stored when the auto was drawn up, in the shape the panel reads."""
-
-    code: str
-    article: str
-    severity_label: str
-    upfm: Decimal
-    upfm_value: Decimal
-    amount_reais: Decimal
-    recurrence: bool
-    recurrent_autos: tuple[str, ...]
-    suspension_days: int
-    suspension_months: int
-    cassation: bool
-    vehicle_seizure: bool
-    impediment: bool
-    articles: tuple[str, ...]
-    penalty_text: str
-    window_start: date | None
-
-
-def stored_assessment(auto) -> StoredAssessment | None:
-    assessment = auto.assessment
-    if assessment is None:
-        return None
-    priors = tuple(f"de {format_date(p.on)}" for p in assessment.recurrent_priors)
-    return StoredAssessment(
-        code=assessment.code, article=auto.article, severity_label=assessment.severity.label,
-        upfm=Decimal(assessment.upfm), upfm_value=Decimal(auto.upfm_value),
-        amount_reais=fine_in_reais(assessment.upfm, Decimal(auto.upfm_value)), recurrence=assessment.recurrence,
-        recurrent_autos=priors, suspension_days=assessment.suspension_days,
-        suspension_months=assessment.suspension_months, cassation=assessment.cassation,
-        vehicle_seizure=assessment.vehicle_seizure, impediment=assessment.impediment,
-        articles=tuple(assessment.articles), penalty_text=assessment.penalty_text,
-        window_start=assessment.window_start)
+    return f"{format_upfm(upfm)} = {format_money(reais)}"
 
 
 @dataclass(frozen=True)
@@ -335,12 +297,12 @@ class AutoDetailScreen(QWidget):
         if auto.cancel_reason:
             rows.append(("Motivo do cancelamento/anulação", auto.cancel_reason))
         self.data_grid.set_rows(rows)
-        proposed = stored_assessment(auto)
-        confirmed = upfm_and_reais(auto.amount_upfm, auto.upfm_value)
+        proposed = auto.proposal
+        confirmed = upfm_and_reais(auto.amount_upfm, auto.amount_reais)
         self.amount_grid.set_rows([
             ("Multa (valor atual)", confirmed),
             ("Valor da UPFM", f"{format_money(auto.upfm_value)} (ano {auto.drawn_up_at.year})"),
-            ("Saldo devedor", upfm_and_reais(auto.balance_upfm, auto.upfm_value)),
+            ("Saldo devedor", upfm_and_reais(auto.balance_upfm, auto.balance_reais)),
             ("Reincidência", yes_no(auto.recurrence)),
             ("Prova juntada em", format_date(auto.notice_joined_on)),
             ("Prazo de defesa", format_date(auto.defense_deadline)),
@@ -361,7 +323,7 @@ class AutoDetailScreen(QWidget):
         self.penalties.set_rows(detail.penalties)
         self.evidence.set_rows(detail.evidence)
         self.timeline.set_rows(timeline(detail))
-        self.print_button.setEnabled(str(auto.status) != "cancelled")
+        self.print_button.setEnabled(auto.printable)
         self._enable_buttons()
 
     # -- printing (off the UI thread: ReportLab work) ---------------------------------------------------------
@@ -398,11 +360,12 @@ class AutoDetailScreen(QWidget):
 
     # -- the action bar -------------------------------------------------------------------------------------
     def allowed_keys(self) -> set[str]:
-        return {action.key for action in self.detail.actions} if self.detail is not None else set()
+        return {a.key for a in self.detail.actions if a.enabled} if self.detail is not None else set()
 
     def _enable_buttons(self) -> None:
-        allowed = {action.key: action for action in self.detail.actions} if self.detail else {}
-        status = self.detail.auto.status_label if self.detail else ""
+        """Each button follows its `Action` (enabled, and a tooltip with the article or with what would enable it);
+        the two measure buttons follow the measure selected in their tab."""
+        actions = {action.key: action for action in self.detail.actions} if self.detail else {}
         measure = self.measures.selected()
         for key, button in self.buttons.items():
             if key == "release":
@@ -412,14 +375,11 @@ class AutoDetailScreen(QWidget):
                 enabled = measure is not None and measure.cost_reais is None and str(measure.kind) in COST_MEASURES
                 tip = "Escolha uma retenção, remoção ou apreensão de veículo sem despesas lançadas."
             else:
-                action = allowed.get(key)
-                enabled = action is not None
-                tip = (f"{action.label} ({action.article})" if action is not None
-                       else f"Não disponível: situação «{status}» ou perfil sem permissão.")
+                action = actions.get(key)
+                enabled = action is not None and action.enabled
+                tip = action.tooltip if action is not None else "Abra um auto."
             button.setEnabled(enabled)
             button.setToolTip(tip)
-        if "join_proof" in allowed and not self._pending_notifications():
-            self.buttons["join_proof"].setEnabled(False)
 
     def enabled_actions(self) -> list[str]:
         return [key for key, button in self.buttons.items() if button.isEnabled()]
@@ -439,7 +399,7 @@ class AutoDetailScreen(QWidget):
         if key in ("defense", "appeal"):
             return dialogs.DefenseDialog(db, actor, auto, key, self, today=today)
         if key in ("judge", "judge_appeal"):
-            return dialogs.JudgmentDialog(db, actor, auto, self, today=today)
+            return dialogs.JudgmentDialog(db, actor, auto, self, today=today, appeal=key == "judge_appeal")
         if key == "payment":
             return dialogs.PaymentDialog(db, actor, auto, self, today=today)
         if key == "measure":

@@ -3,8 +3,8 @@
 `ServiceDialog` lays out labelled fields, each with an error line under it, calls `submit()` on OK and maps what
 the service answers: `ValidationError` → each problem next to its field (unknown fields in the general line);
 `StaleRecordError` → `stale = True`, the dialog closes and the screen offers "Recarregar"; any other
-`DesktopError` → its Portuguese message in the general line. The dialog closes only on success, with the
-service's answer in `result_value`.
+`DesktopError` → its Portuguese message in the general line (all through `views.operations.op`). The dialog
+closes only on success, with the service's answer in `result_value`.
 """
 from __future__ import annotations
 
@@ -92,32 +92,37 @@ class ServiceDialog(QDialog):
         return []
 
     def save(self) -> bool:
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+        """Call `submit()` through `views.operations.op`: problems go next to their fields, a stale record closes
+        the dialog for the screen's "Recarregar", any other refusal shows in the general line."""
+        from desktop.views.operations import op
 
         problems = self.local_problems()
         if problems:
             self.errors.show(problems)
             return False
-        try:
-            self.result_value = self.submit()
-        except ValidationError as error:
-            self.errors.show(error.problems or [])
-            if not error.problems:
-                self.general_error.setText(str(error))
-                self.general_error.setVisible(True)
-            return False
-        except StaleRecordError as error:
+        return op(self, self.submit).fields(self.errors).failure(self._refused).success(self._accepted).run()
+
+    def _accepted(self, value: Any) -> None:
+        self.result_value = value
+        self.accept()
+
+    def _refused(self, error: BaseException) -> bool:
+        """What this dialog shows itself (True) instead of `op`'s message box."""
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+        if isinstance(error, StaleRecordError):
             self.stale = True
             self.stale_message = str(error)
             self.reject()
-            return False
-        except DesktopError as error:
+            return True
+        if isinstance(error, ValidationError) and error.problems:
+            return False   # op shows them next to the fields
+        if isinstance(error, DesktopError):
             self.errors.clear()
             self.general_error.setText(str(error))
             self.general_error.setVisible(True)
-            return False
-        self.accept()
-        return True
+            return True
+        return False
 
 
 class StaleBanner(QWidget):

@@ -178,21 +178,29 @@ class ReasonDialog(QDialog):
 
     def save(self) -> bool:
         from desktop.domain.problems import Problem
-        from desktop.errors import DesktopError, ValidationError
+        from desktop.views.operations import op
 
         if not self.reason():
             self.errors.show([Problem("reason", "Informe o motivo.")])
             return False
-        if self._submit is not None:
-            try:
-                self.result_value = self._submit(self.reason())
-            except ValidationError as error:
-                self.errors.show(error.problems)
-                return False
-            except DesktopError as error:
-                self.errors.clear()
-                self.general_error.setText(str(error))
-                self.general_error.setVisible(True)
-                return False
+        if self._submit is None:
+            self.accept()
+            return True
+        reason = self.reason()
+        return op(self, lambda: self._submit(reason)).fields(self.errors).failure(self._refused) \
+            .success(self._accepted).run()
+
+    def _accepted(self, value) -> None:
+        self.result_value = value
         self.accept()
+
+    def _refused(self, error: BaseException) -> bool:
+        """A refusal other than field problems shows in the dialog's general line (True: handled here)."""
+        from desktop.errors import DesktopError, StaleRecordError, ValidationError
+
+        if isinstance(error, ValidationError | StaleRecordError) or not isinstance(error, DesktopError):
+            return False
+        self.errors.clear()
+        self.general_error.setText(str(error))
+        self.general_error.setVisible(True)
         return True

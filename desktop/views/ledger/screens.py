@@ -12,6 +12,7 @@ from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.ledger import EntryKind
 from desktop.tasks import Task
@@ -75,7 +76,7 @@ class LedgerScreen(QWidget):
         for kind in EntryKind:
             self.kind_combo.addItem(kind.label, kind)
         self.period_check = QCheckBox("Período de", filters)
-        today = date.today()
+        today = local_today()
         self.from_edit = date_edit(filters, date(today.year, 1, 1))
         self.to_edit = date_edit(filters, today)
         for edit in (self.from_edit, self.to_edit):
@@ -233,7 +234,7 @@ class InfractorScreen(QWidget):
         self.statement = None
         self.picker = SearchPicker(infractor_search(self.lookups), "Condutor ou plataforma: nome, CPF ou CNPJ…",
                                    self, empty_text="(escolha o infrator)")
-        self.until_edit = date_edit(self, date.today())
+        self.until_edit = date_edit(self, local_today())
         self.picker.changed.connect(lambda _v: self.reload())
         self.until_edit.dateChanged.connect(lambda _d: self.reload_statement())
         self.print_button = QPushButton("Imprimir extrato…", self)
@@ -386,7 +387,7 @@ class DebtListScreen(QWidget):
     def __init__(self, db, actor, kind: str, parent=None):
         super().__init__(parent)
         self.db, self.actor, self.kind = db, actor, kind
-        self.today_edit = date_edit(self, date.today())
+        self.today_edit = date_edit(self, local_today())
         self.today_edit.dateChanged.connect(lambda _d: self.reload())
         self.table = RecordTable(OVERDUE_COLUMNS, self, filter_placeholder="Filtrar por auto, nome ou documento…")
         self.table.activated.connect(lambda row: row is not None and self.auto_opened.emit(row.auto_id))
@@ -433,21 +434,18 @@ class DebtListScreen(QWidget):
             self.send_all_button.setEnabled(bool(rows))
 
     def send(self, all_rows: bool) -> int:
-        from desktop.errors import DesktopError
         from desktop.services import ledger
-        from desktop.signals import bus
+        from desktop.views.operations import op
 
         rows = self.table.visible_rows() if all_rows else [r for r in [self.table.selected()] if r is not None]
         if not rows:
             return 0
-        try:
-            count = ledger.send_to_divida_ativa(self.db, self.actor, [r.auto_id for r in rows],
-                                                qdate_to_date(self.today_edit.date()))
-        except DesktopError as error:
-            show_error(self, error)
-            return 0
-        QMessageBox.information(self, "Dívida ativa", f"{count} auto(s) inscrito(s) em dívida ativa.")
-        self.reload()
-        bus.data_changed.emit("autos")
-        bus.data_changed.emit("ledger")
-        return count
+        ids, on = [r.auto_id for r in rows], qdate_to_date(self.today_edit.date())
+
+        def sent(count: int) -> None:
+            QMessageBox.information(self, "Dívida ativa", f"{count} auto(s) inscrito(s) em dívida ativa.")
+            self.reload()
+
+        call = (op(self, lambda: ledger.send_to_divida_ativa(self.db, self.actor, ids, on)).titled("Dívida ativa")
+                .changes("autos", "ledger").success(sent))
+        return call.result if call.run() else 0

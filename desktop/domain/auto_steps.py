@@ -1,0 +1,156 @@
+"""What can be done now on an auto de infração, as data (STYLE: Tryton — the table that refuses also draws the
+buttons). Next to `workflow.AUTO_MACHINE`: each `Step` names the statuses that allow it, the roles that may do it,
+the article behind it and, where the terms of Art. 22 decide, a condition over the auto's facts.
+
+The statuses of the steps that move the auto are read from the machine itself (`_sources`), so a step is never
+offered from a status the machine would refuse. Services check the same steps with `refusal()` before acting
+(`auto_refusal`), and return `auto_actions()` with every auto they read; screens draw their buttons from those.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from desktop.domain.actions import Action, Step, available_actions, refusal
+from desktop.domain.roles import Role
+from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
+
+__all__ = [
+    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "PAYABLE_STATUSES", "auto_actions", "auto_refusal",
+    "auto_status_label", "auto_step",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoFacts:
+    """What the conditions read: the auto's status and terms, the day the step happens and whether a notice
+    still waits for its proof (Art. 22, §2)."""
+
+    status: AutoStatus
+    today: date
+    defense_deadline: date | None = None
+    appeal_deadline: date | None = None
+    pending_proof: bool = False
+
+    @property
+    def defense_open(self) -> bool:
+        """The defense term (Art. 22, §2) runs: from the joined proof to its deadline, inclusive."""
+        return self.defense_deadline is not None and self.today <= self.defense_deadline
+
+    @property
+    def appeal_open(self) -> bool:
+        return self.appeal_deadline is not None and self.today <= self.appeal_deadline
+
+
+def _sources(target: AutoStatus) -> frozenset[str]:
+    """The statuses from which AUTO_MACHINE leads to `target` (the machine decides; this table only reads it)."""
+    return frozenset(str(t.source) for t in AUTO_MACHINE.transitions if t.target == target)
+
+
+def _day(value: date) -> str:
+    return value.strftime("%d/%m/%Y")
+
+
+def _pending_proof(facts: AutoFacts) -> str | None:
+    return None if facts.pending_proof else "não há notificação aguardando a prova"
+
+
+def _defense_term_open(facts: AutoFacts) -> str | None:
+    # Art. 22, caput and §2: the defesa prévia is received while its term runs.
+    if facts.defense_open:
+        return None
+    if facts.defense_deadline is None:
+        return "o prazo de defesa ainda não começou (falta juntar a prova da notificação)"
+    return f"o prazo de defesa terminou em {_day(facts.defense_deadline)}"
+
+
+def _appeal_term_open(facts: AutoFacts) -> str | None:
+    # Art. 22, caput: the recurso is received while its term runs.
+    if facts.appeal_open:
+        return None
+    if facts.appeal_deadline is None:
+        return "o prazo de recurso ainda não começou"
+    return f"o prazo de recurso terminou em {_day(facts.appeal_deadline)}"
+
+
+def _judgeable(facts: AutoFacts) -> str | None:
+    # Art. 22, caput: a notified auto without a defense is judged only after the defense term.
+    if facts.status is AutoStatus.NOTIFIED and facts.defense_open:
+        return f"o prazo de defesa prévia corre até {_day(facts.defense_deadline)}"  # type: ignore[arg-type]
+    return None
+
+
+def _term_over(facts: AutoFacts) -> str | None:
+    # Art. 22, caput: the decision becomes final when the defense (notified) or appeal (judged) term has passed.
+    if facts.status is AutoStatus.NOTIFIED and facts.defense_open:
+        return f"o prazo de defesa prévia corre até {_day(facts.defense_deadline)}"  # type: ignore[arg-type]
+    if facts.status is AutoStatus.JUDGED and facts.appeal_open:
+        return f"o prazo de recurso corre até {_day(facts.appeal_deadline)}"  # type: ignore[arg-type]
+    return None
+
+
+_F, _G, _A = Role.FISCAL, Role.GESTOR, Role.ATENDENTE
+_S = AutoStatus
+_NOTICE = frozenset({str(_S.DRAWN_UP), str(_S.NOTIFIED)})
+_LIVE = frozenset(str(s) for s in AutoStatus if s not in (_S.CANCELLED, _S.ANNULLED))
+
+PAYABLE_STATUSES = frozenset(AutoStatus(s) for s in _sources(_S.PAID))
+"""The statuses from which the auto machine leads to `paid` (a payment is only taken on these; Art. 13, XXI)."""
+
+AUTO_STEPS: tuple[Step, ...] = (
+    # Art. 22, §1: notices go out while the auto waits for its proof of notice.
+    Step("notify", "Registrar notificação", "Art. 22, §1", _NOTICE, frozenset({_F, _G})),
+    # Art. 22, §2: the term runs from the day the proof is joined.
+    Step("join_proof", "Juntar prova da notificação", "Art. 22, §2", _NOTICE, frozenset({_F, _G}),
+         _pending_proof),
+    Step("defense", "Registrar defesa prévia", "Art. 22, caput", _sources(_S.IN_DEFENSE),
+         frozenset({_A, _F, _G}), _defense_term_open),
+    Step("judge", "Julgar", "Art. 22, caput", frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE)}),
+         frozenset({_G}), _judgeable),
+    Step("appeal", "Registrar recurso", "Art. 22, caput", _sources(_S.IN_APPEAL), frozenset({_A, _F, _G}),
+         _appeal_term_open),
+    Step("judge_appeal", "Julgar recurso", "Art. 22, caput", frozenset({str(_S.IN_APPEAL)}), frozenset({_G})),
+    Step("finalize", "Encerrar prazo (decisão definitiva)", "Art. 22, caput",
+         frozenset({str(_S.NOTIFIED), str(_S.JUDGED)}), frozenset({_G}), _term_over),
+    Step("payment", "Registrar pagamento", "Art. 13, XXI", _sources(_S.PAID), frozenset({_A, _G})),
+    # Art. 24, II: administrative measures while the auto is not void.
+    Step("measure", "Registrar medida administrativa", "Art. 24, II", _LIVE, frozenset({_F, _G})),
+    Step("divida_ativa", "Inscrever em dívida ativa", "Art. 22, caput", _sources(_S.DIVIDA_ATIVA),
+         frozenset({_G})),
+    # Art. 17: an auto drawn up in error is cancelled before its decision is final ...
+    Step("cancel", "Cancelar auto", "Art. 17", _sources(_S.CANCELLED), frozenset({_G})),
+    # ... and a final, unpaid one is annulled de ofício.
+    Step("annul", "Anular de ofício", "Art. 17", frozenset({str(_S.FINAL), str(_S.OVERDUE)}), frozenset({_G})),
+)
+"""The auto's steps in button order."""
+del _F, _G, _A, _S
+
+_BY_KEY = {step.key: step for step in AUTO_STEPS}
+AUTO_STEP_KEYS: tuple[str, ...] = tuple(_BY_KEY)
+
+
+def auto_step(key: str) -> Step:
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise ValueError(f"passo desconhecido do auto: {key!r}") from None
+
+
+def auto_status_label(value: str) -> str:
+    try:
+        return AutoStatus(value).label
+    except ValueError:
+        return str(value)
+
+
+def auto_actions(facts: AutoFacts, roles: Iterable[Role] | None = None) -> tuple[Action, ...]:
+    """Every step as an `Action` for this auto and these roles (None: any role — the rule without the user)."""
+    held = tuple(Role) if roles is None else tuple(roles)
+    return available_actions(AUTO_STEPS, facts.status, held, facts, auto_status_label)
+
+
+def auto_refusal(key: str, facts: AutoFacts, roles: Iterable[Role] | None = None) -> str | None:
+    """Why step `key` cannot be done now (None: it can), in Portuguese; the same rule the buttons follow."""
+    held = tuple(Role) if roles is None else tuple(roles)
+    return refusal(auto_step(key), facts.status, held, facts, auto_status_label)

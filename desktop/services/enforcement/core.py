@@ -1,0 +1,193 @@
+"""The enforcement core: the auto loader, the debtor, the balance, the auto's status moves and steps, attachments.
+
+Every enforcement service (autos, process, penalties, ledger, jobs) works inside the session it is given with these
+helpers; none of them imports another service's private name for it.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import aliased
+
+from desktop.domain.actions import refusal
+from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
+from desktop.domain.dates import local_today
+from desktop.domain.ledger import EntryKind
+from desktop.domain.documents import format_cnpj, format_cpf
+from desktop.domain.roles import Role
+from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
+from desktop.errors import NotFound, PermissionDenied, TransitionRefused
+from desktop.models import Auto, AutoNotification, Document, Driver, LedgerEntry, Platform
+
+ZERO = Decimal(0)
+UPFM_PLACES = Decimal("0.0001")
+CENT = Decimal("0.01")
+READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+
+
+@dataclass(frozen=True, slots=True)
+class Infractor:
+    """Who owes: a driver or a platform."""
+
+    kind: Literal["driver", "platform"]
+    id: int
+
+    def __post_init__(self):
+        if self.kind not in ("driver", "platform"):
+            raise ValueError(f"tipo de infrator inválido: {self.kind!r}")
+
+    @classmethod
+    def driver(cls, driver_id: int) -> Infractor:
+        return cls("driver", int(driver_id))
+
+    @classmethod
+    def platform(cls, platform_id: int) -> Infractor:
+        return cls("platform", int(platform_id))
+
+    @property
+    def label(self) -> str:
+        return "Condutor" if self.kind == "driver" else "Plataforma"
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file to keep with an auto (evidence, proof of notice, defense, appeal)."""
+
+    filename: str
+    content: bytes
+    mime: str = "application/pdf"
+    kind: str = "evidence"
+
+
+def debtor_of(auto) -> Infractor:
+    """The debtor of an auto (Art. 20, 22): its driver if any, otherwise its platform."""
+    if auto.infractor_driver_id is not None:
+        return Infractor.driver(auto.infractor_driver_id)
+    return Infractor.platform(auto.infractor_platform_id)
+
+
+def load_auto(session, auto_id: int, lock: bool = False) -> Auto:
+    """The auto row (locked for update when `lock`); NotFound in Portuguese when missing."""
+    auto = session.get(Auto, auto_id, with_for_update=lock) if lock else session.get(Auto, auto_id)
+    if auto is None:
+        raise NotFound("Auto de infração não encontrado.")
+    return auto
+
+
+def require_reader(actor) -> None:
+    if actor is not None and not actor.has(*READER_ROLES):
+        raise PermissionDenied("Permissão negada: consulta restrita aos servidores da Secretaria.")
+
+
+def infractor_identity(session, infractor: Infractor) -> tuple[str, str]:
+    """(name, formatted CPF/CNPJ) of an infractor; NotFound when missing."""
+    if infractor.kind == "driver":
+        row = session.get(Driver, infractor.id)
+        if row is None:
+            raise NotFound("Condutor não encontrado.")
+        return row.name, format_cpf(row.cpf)
+    row = session.get(Platform, infractor.id)
+    if row is None:
+        raise NotFound("Plataforma não encontrada.")
+    return row.trade_name or row.legal_name, format_cnpj(row.cnpj)
+
+
+def auto_balance_in(session, auto_id: int) -> tuple[Decimal, Decimal]:
+    """(UPFM, reais) still owed on one auto: the sum of all its entries (a balance is computed, never stored)."""
+    upfm, reais = session.execute(select(func.sum(LedgerEntry.amount_upfm), func.sum(LedgerEntry.amount_reais))
+                                  .where(LedgerEntry.auto_id == auto_id)).one()
+    return (upfm or ZERO), (reais or ZERO)
+
+
+def _fine_clause(entry=LedgerEntry):
+    """The entries that make an auto's fine (Art. 25): its debit, the reductions of its judgments, and the
+    reversal of a reduction posted in error. The reversal of the debit (a cancelled or annulled auto) voids what
+    is owed — the balance — not the fine the auto was drawn up with."""
+    reduction = aliased(LedgerEntry)
+    reversed_reductions = select(reduction.id).where(reduction.auto_id == entry.auto_id,
+                                                     reduction.kind == EntryKind.REDUCTION.value)
+    return or_(entry.kind.in_((EntryKind.DEBIT.value, EntryKind.REDUCTION.value)),
+               and_(entry.kind == EntryKind.REVERSAL.value, entry.reverses_id.in_(reversed_reductions)))
+
+
+def fine_in(session, auto) -> tuple[Decimal, Decimal]:
+    """(UPFM, reais) of the auto's fine now, summed from its ledger entries (issue 12 item 4: never a column
+    overwritten by a judgment); the amounts stored on the auto when it has no entry (rows loaded without one)."""
+    upfm, reais = session.execute(select(func.sum(LedgerEntry.amount_upfm), func.sum(LedgerEntry.amount_reais))
+                                  .where(LedgerEntry.auto_id == auto.id, _fine_clause())).one()
+    if upfm is None:
+        return auto.amount_upfm, auto.amount_reais
+    return upfm, reais
+
+
+def fine_columns() -> tuple:
+    """(UPFM, reais) of each auto's fine as correlated scalar subqueries over its entries, for a list's SELECT
+    (read only for the rows of the page, through the index on `ledger_entries.auto_id`)."""
+    entry = aliased(LedgerEntry)
+    where = and_(entry.auto_id == Auto.id, _fine_clause(entry))
+    upfm = select(func.sum(entry.amount_upfm)).where(where).correlate(Auto).scalar_subquery()
+    reais = select(func.sum(entry.amount_reais)).where(where).correlate(Auto).scalar_subquery()
+    return func.coalesce(upfm, Auto.amount_upfm), func.coalesce(reais, Auto.amount_reais)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The auto's status moves and steps (desktop.domain.workflow.AUTO_MACHINE, desktop.domain.auto_steps)
+# ---------------------------------------------------------------------------------------------------------
+
+def auto_transition(auto, target: AutoStatus) -> AutoStatus:
+    """`domain.transition` on the auto machine, refused as TransitionRefused (Portuguese)."""
+    try:
+        return transition(AUTO_MACHINE, auto.status, target)
+    except TransitionNotAllowed as exc:
+        raise TransitionRefused(f"Auto {auto.number}: {exc}") from exc
+
+
+def has_pending_proof(session, auto_id: int) -> bool:
+    """A notice of the auto still waits for its proof (Art. 22, §2)."""
+    return session.scalar(select(AutoNotification.id).where(
+        AutoNotification.auto_id == auto_id, AutoNotification.proof_joined_on.is_(None)).limit(1)) is not None
+
+
+def auto_facts_in(session, auto, today: date | None = None) -> AutoFacts:
+    """What the auto's steps read (status, terms, pending proof) on `today` (default: the office's today)."""
+    return AutoFacts(AutoStatus(auto.status), today or local_today(), auto.defense_deadline,
+                     auto.appeal_deadline, has_pending_proof(session, auto.id))
+
+
+def require_step(auto, key: str, facts: AutoFacts | None = None) -> None:
+    """Refuse step `key` of the auto's table as TransitionRefused when the table refuses it. Without `facts` only
+    the statuses are checked (the caller checks the dates of the act as field problems). The roles are checked
+    before the session opens, with `require_role(actor, *auto_step(key).roles)`."""
+    step = auto_step(key)
+    checked = step if facts is not None else replace(step, condition=None)
+    reason = refusal(checked, auto.status, tuple(Role), facts, auto_status_label)
+    if reason:
+        raise TransitionRefused(f"Auto {auto.number}: {step.label.lower()} — {reason}.")
+
+
+def step_roles(key: str) -> tuple[Role, ...]:
+    """The roles that may do step `key` (for `require_role`), in a stable order."""
+    return tuple(sorted(auto_step(key).roles))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Attachments
+# ---------------------------------------------------------------------------------------------------------
+
+def store_attachment(session, actor, attachment: Attachment, auto=None) -> Document:
+    """A `documents` row holding the file (bound to the auto and its driver when given)."""
+    content = bytes(attachment.content)
+    doc = Document(
+        kind=attachment.kind or "evidence", sha256=hashlib.sha256(content).hexdigest(), content=content,
+        mime=attachment.mime or "application/octet-stream", filename=attachment.filename or "arquivo",
+        size=len(content), auto_id=auto.id if auto is not None else None,
+        driver_id=auto.infractor_driver_id if auto is not None else None,
+        vehicle_id=auto.vehicle_id if auto is not None else None, uploaded_by=actor.user_id)
+    session.add(doc)
+    session.flush()
+    return doc

@@ -1,0 +1,40 @@
+"""Recurrence (Art. 26, §§1-2): the debtor's autos with a final decision, and what the law proposes for a stored
+auto. Shared by the assessment of a new auto (services.autos) and by penalties taking effect (services.penalties)."""
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from desktop.domain.dates import TIMEZONE
+from desktop.domain.penalties import Assessment, Prior, assess
+from desktop.domain.workflow import AUTO_COUNTS_FOR_RECURRENCE
+from desktop.models import Auto
+from desktop.services.catalog import catalog_entries_in
+from desktop.services.enforcement.core import Infractor, debtor_of
+from desktop.services.parameters import parameter_value_in
+
+
+def priors_in(session, debtor: Infractor, exclude_auto_id: int | None = None) -> list[tuple[Prior, str]]:
+    """The debtor's autos with a final decision (`AUTO_COUNTS_FOR_RECURRENCE`: a cancelled or annulled auto is
+    no prior), as (Prior, number)."""
+    stmt = select(Auto.code, Auto.drawn_up_at, Auto.number).where(
+        Auto.status.in_([s.value for s in AUTO_COUNTS_FOR_RECURRENCE]))
+    if debtor.kind == "driver":
+        stmt = stmt.where(Auto.infractor_driver_id == debtor.id)
+    else:
+        stmt = stmt.where(Auto.infractor_platform_id == debtor.id, Auto.infractor_driver_id.is_(None))
+    if exclude_auto_id is not None:
+        stmt = stmt.where(Auto.id != exclude_auto_id)
+    return [(Prior(code, at.astimezone(TIMEZONE).date()), number) for code, at, number in session.execute(stmt)]
+
+
+def recurrence_window_in(session, on) -> int:
+    """The recurrence window in months on `on` (parameter `recurrence.window_months`; Art. 26, §1)."""
+    return int(parameter_value_in(session, "recurrence.window_months", on))
+
+
+def reassess_in(session, auto) -> Assessment:
+    """What the law proposes for a stored auto that has no stored proposal (rows imported or loaded in bulk):
+    the same `assess` over the debtor's final autos, the auto itself left out."""
+    on = auto.drawn_up_at.astimezone(TIMEZONE).date()
+    priors = [p for p, _ in priors_in(session, debtor_of(auto), exclude_auto_id=auto.id)]
+    return assess(auto.code, on, priors, recurrence_window_in(session, on), catalog=catalog_entries_in(session))

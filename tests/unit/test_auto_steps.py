@@ -1,0 +1,120 @@
+"""desktop.domain.auto_steps: the auto's steps as a table of statuses × roles × terms, each with its article
+(issue 10 item 4). The services refuse what this table refuses (tests/db/test_autos.py, test_process.py)."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from desktop.domain.actions import find_action
+from desktop.domain.auto_steps import (
+    AUTO_STEP_KEYS,
+    AUTO_STEPS,
+    PAYABLE_STATUSES,
+    AutoFacts,
+    auto_actions,
+    auto_refusal,
+    auto_step,
+)
+from desktop.domain.roles import Role
+from desktop.domain.workflow import AUTO_MACHINE, AutoStatus as S, allowed
+
+TODAY = date(2026, 3, 10)
+LATER = date(2026, 3, 20)
+EARLIER = date(2026, 3, 1)
+A, F, G, V, ADM = Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.VISTORIADOR, Role.ADMINISTRADOR
+
+
+def facts(status, defense=None, appeal=None, pending=False, today=TODAY):
+    return AutoFacts(S(status), today, defense, appeal, pending)
+
+
+def enabled(f, roles=None):
+    return [a.key for a in auto_actions(f, roles) if a.enabled]
+
+
+def test_every_step_cites_its_article_and_lists_its_roles():
+    assert AUTO_STEP_KEYS == ("notify", "join_proof", "defense", "judge", "appeal", "judge_appeal", "finalize",
+                              "payment", "measure", "divida_ativa", "cancel", "annul")
+    for step in AUTO_STEPS:
+        assert step.article.startswith("Art. "), step.key
+        assert step.roles, step.key
+        assert step.statuses <= {str(s) for s in S}, step.key
+
+
+@pytest.mark.parametrize("step, target", [
+    ("defense", S.IN_DEFENSE), ("appeal", S.IN_APPEAL), ("payment", S.PAID), ("divida_ativa", S.DIVIDA_ATIVA),
+    ("cancel", S.CANCELLED),
+])
+def test_status_moving_steps_are_offered_exactly_where_the_machine_allows_the_move(step, target):
+    expected = {str(s) for s in S if target in allowed(AUTO_MACHINE, s)}
+    assert set(auto_step(step).statuses) == expected
+
+
+def test_art13_xxi_payable_statuses_come_from_the_machine():
+    assert PAYABLE_STATUSES == {S.NOTIFIED, S.JUDGED, S.FINAL, S.OVERDUE, S.DIVIDA_ATIVA}
+
+
+@pytest.mark.parametrize("f, expected", [
+    # Art. 22, §1-2: a drawn-up auto is notified; its proof can be joined once a notice waits for it.
+    (facts(S.DRAWN_UP), ["notify", "measure", "cancel"]),
+    (facts(S.DRAWN_UP, pending=True), ["notify", "join_proof", "measure", "cancel"]),
+    # Art. 22, caput: inside the defense term the defense is received; after it, judgment or finality.
+    (facts(S.NOTIFIED, defense=LATER), ["notify", "defense", "payment", "measure", "cancel"]),
+    (facts(S.NOTIFIED, defense=EARLIER), ["notify", "judge", "finalize", "payment", "measure", "cancel"]),
+    (facts(S.IN_DEFENSE, defense=EARLIER), ["judge", "measure", "cancel"]),
+    (facts(S.JUDGED, appeal=LATER), ["appeal", "payment", "measure", "cancel"]),
+    (facts(S.JUDGED, appeal=EARLIER), ["finalize", "payment", "measure", "cancel"]),
+    (facts(S.IN_APPEAL), ["judge_appeal", "measure", "cancel"]),
+    # Art. 13, XXI and Art. 17: a final auto is paid, or annulled de ofício; overdue goes to the dívida ativa.
+    (facts(S.FINAL), ["payment", "measure", "annul"]),
+    (facts(S.OVERDUE), ["payment", "measure", "divida_ativa", "annul"]),
+    (facts(S.DIVIDA_ATIVA), ["payment", "measure"]),
+    (facts(S.PAID), ["measure"]),
+    (facts(S.CANCELLED), []),
+    (facts(S.ANNULLED), []),
+])
+def test_art22_steps_open_by_status_and_term(f, expected):
+    assert enabled(f) == expected
+
+
+@pytest.mark.parametrize("roles, expected", [
+    ({F}, ["notify", "defense", "measure"]),
+    ({A}, ["defense", "payment"]),
+    ({G}, ["notify", "defense", "payment", "measure", "cancel"]),
+    ({V}, []),
+    ({ADM}, []),
+    ({A, F}, ["notify", "defense", "payment", "measure"]),
+])
+def test_art17_art22_roles_decide_who_does_each_step(roles, expected):
+    assert enabled(facts(S.NOTIFIED, defense=LATER), roles) == expected
+
+
+@pytest.mark.parametrize("key, f, roles, reason", [
+    ("judge", facts(S.NOTIFIED, defense=LATER), {G}, "o prazo de defesa prévia corre até 20/03/2026"),
+    ("defense", facts(S.NOTIFIED, defense=EARLIER), {A}, "o prazo de defesa terminou em 01/03/2026"),
+    ("appeal", facts(S.JUDGED, appeal=EARLIER), {A}, "o prazo de recurso terminou em 01/03/2026"),
+    ("finalize", facts(S.JUDGED, appeal=LATER), {G}, "o prazo de recurso corre até 20/03/2026"),
+    ("join_proof", facts(S.NOTIFIED), {F}, "não há notificação aguardando a prova"),
+    ("cancel", facts(S.FINAL), {G},
+     "disponível quando a situação for Em defesa, Em recurso, Julgado, Lavrado ou Notificado "
+     "(agora: Decisão definitiva)"),
+    ("judge", facts(S.IN_DEFENSE), {F}, "exige o perfil Gestor"),
+    ("payment", facts(S.FINAL), {F}, "exige o perfil Atendente ou Gestor"),
+])
+def test_a_refused_step_says_what_would_enable_it(key, f, roles, reason):
+    assert auto_refusal(key, f, roles) == reason
+    action = find_action(auto_actions(f, roles), key)
+    assert not action.enabled and action.reason == reason
+    assert "Indisponível: " + reason in action.tooltip and action.article in action.tooltip
+
+
+def test_the_day_of_the_act_is_the_day_the_term_is_read():
+    # Art. 22, §2: a defense protocoled on the last day is received even if it is entered later.
+    assert auto_refusal("defense", facts(S.NOTIFIED, defense=TODAY, today=TODAY), {A}) is None
+    assert auto_refusal("defense", facts(S.NOTIFIED, defense=TODAY, today=LATER), {A}) is not None
+
+
+def test_unknown_step_is_an_error():
+    with pytest.raises(ValueError):
+        auto_step("fly")
