@@ -54,7 +54,7 @@ def main() -> int:
     data = stickers_data(args.stickers)
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
 
-    wall, cpu, ctx = timed(lambda: sticker.build_context(HEADER, META, data, keys.private_bytes, "sheet"), args.repeat)
+    wall, cpu, ctx = timed(lambda: sticker.make_context(HEADER, META, data, keys.private_bytes, "sheet"), args.repeat)
     print(f"sign {args.stickers} payloads (Ed25519)            wall {wall:6.3f} s  cpu {cpu:6.3f} s")
     payloads = [item.qr_payload for item in ctx.items]
     wall, cpu, _ = timed(lambda: qr.unit_paths(payloads, sticker.QR_ERROR, sticker.QR_MASK), 1)

@@ -50,7 +50,7 @@ class StickerData:
     vehicle: str = ""
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequence[StickerData],
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequence[StickerData],
                   private_key: bytes, layout: str = LAYOUT_PAGE) -> StickerContext:
     """Signs each sticker's payload with the municipality's Ed25519 key."""
     if layout not in (LAYOUT_PAGE, LAYOUT_SHEET):
@@ -64,6 +64,31 @@ def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequ
         for s in stickers
     )
     return StickerContext(header, meta, items, layout)
+
+
+def build_context(s, numbers: Sequence[str], meta: DocumentMeta, private_key: bytes,
+                  layout: str = LAYOUT_PAGE) -> StickerContext:
+    """The stickers of the active authorizations `numbers` (in that order), read from session `s` in one query
+    per 500 numbers (authorization + driver + vehicle) and signed."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import Authorization, Vehicle
+    from desktop.reports import records
+
+    found = {}
+    numbers = [n.strip() for n in numbers]
+    for start in range(0, len(numbers), 500):
+        query = (select(Authorization, Vehicle).join(Vehicle, Vehicle.id == Authorization.vehicle_id)
+                 .where(Authorization.number.in_(numbers[start:start + 500])))
+        for auth, vehicle in s.execute(query):
+            records.require_active(auth)
+            found[auth.number] = StickerData(auth.number, vehicle.plate, auth.valid_until,
+                                             records.vehicle_line(vehicle))
+    missing = [n for n in numbers if n not in found]
+    if missing:
+        raise NotFound(f"Autorização nº {missing[0]} não encontrada.")
+    return make_context(records.header(s), meta, [found[n] for n in numbers], private_key, layout)
 
 
 def render(ctx: StickerContext, workers: int = 1,
