@@ -500,3 +500,67 @@ def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk)
     assert any("Página 3 de 3" in text for _d, _t, text in state.calls)
     assert f"documento nº {issued.info.number}" in state.calls[-1][2]
     assert documents.pending_sticker_numbers(db) == []
+
+
+# ---------------------------------------------------------------------------------------------------- numbering
+def _numbered_pdf(meta) -> bytes:
+    """A one-line PDF that prints its own document number (what every real document does in its footer)."""
+    from reportlab.pdfgen.canvas import Canvas
+    buffer = io.BytesIO()
+    c = Canvas(buffer)
+    c.drawString(72, 720, f"Documento nº {meta.number}")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def test_spec4_pdf_renders_outside_the_write_transaction_and_a_number_taken_meanwhile_is_re_rendered(db, clerk):
+    """While one document renders, another desk issues a document (a write): the render holds no transaction,
+    so the other desk is not blocked; the first then re-renders with the number now next, and each archived
+    PDF prints its own number."""
+    _seed(db)
+    inner: list = []
+    renders: list[str] = []
+
+    def render(meta):
+        renders.append(meta.number)
+        if not inner:   # the other desk, in the middle of this render
+            inner.append(documents.issue_document(db, clerk, "notice", ("authorization", 1), _numbered_pdf))
+        return _numbered_pdf(meta)
+
+    outer = documents.issue_document(db, clerk, "notice", ("authorization", 1), render)
+    assert inner[0].number == "0001/2026" and outer.number == "0002/2026"
+    assert renders == ["0001/2026", "0002/2026"]                   # rendered again with the number it got
+    for info in (inner[0], outer):
+        assert f"Documento nº {info.number}" in text_of(documents.archived_bytes(db, info.number))
+
+
+def test_spec4_two_desks_issuing_at_once_numbers_unique_gap_free_each_pdf_its_own_number(db, clerk):
+    import threading
+    _seed(db)
+    barrier = threading.Barrier(2, timeout=30)
+    results: dict[str, list] = {"0007/2026": [], "0008/2026": []}
+    errors: list[BaseException] = []
+
+    def desk(number: str) -> None:
+        try:
+            barrier.wait()
+            for _ in range(4):
+                results[number].append(documents.print_certificate(db, clerk, number))
+        except BaseException as error:  # noqa: BLE001 — reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=desk, args=(n,)) for n in results]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(240)
+    assert not errors, errors
+    issued = [i for batch in results.values() for i in batch]
+    numbers = sorted(i.info.number for i in issued)
+    assert numbers == [f"{n:04d}/2026" for n in range(1, 9)]      # unique and gap-free
+    for item in issued:
+        text = text_of(documents.archived_bytes(db, item.info.number))
+        assert f"Documento nº {item.info.number}" in text
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).count() == 8
