@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
+from desktop.errors import DesktopError
 from desktop.views.reports.kinds import DATE, ENTRIES, ENTRIES_BY_KEY, issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, date_edit, error_text, qdate_to_date
 
@@ -164,8 +165,9 @@ class IssuePanel(QWidget):
 
     # -- issuing --------------------------------------------------------------------------------------------
     def issue(self):
-        """Runs the service in the background; on success opens the preview of the archived bytes."""
-        from desktop.tasks import Task
+        """Runs the service in the background (op(...).background); on success opens the preview of the archived
+        bytes. "Cancelar" (or closing the screen) while it is generated archives nothing."""
+        from desktop.views.operations import op
         from desktop.views.reports.jobs import issue_job
 
         if self.busy() or not self.issue_button.isEnabled():
@@ -184,24 +186,29 @@ class IssuePanel(QWidget):
             if not _alive(self):
                 return
             self.issue_button.setEnabled(True)
+            if issued is None:
+                self.status.setText("Emissão cancelada: nenhum documento foi arquivado.")
+                return
             self.status.setText(f"{entry.label}: documento nº {issued.info.number} emitido e arquivado.")
             self.issued.emit(issued)
             self._open_preview(issued.pdf, f"{entry.label} — {identifier} (documento nº {issued.info.number})",
                                f"{entry.kind}-{issued.info.number.replace('/', '-')}.pdf")
 
-        def failed(error):
-            from desktop.tasks import Cancelled
+        def failed(error) -> bool:
             if not _alive(self):
-                return
+                return True
             self.issue_button.setEnabled(True)
             self.status.clear()
-            if isinstance(error, Cancelled):
-                self.status.setText("Emissão cancelada: nenhum documento foi arquivado.")
-                return
-            self._show_error(error_text(error))
+            if isinstance(error, DesktopError):
+                self._show_error(error_text(error))     # next to the identifier field
+                return True
+            return False                                # a bug: op's "Erro inesperado" with the traceback
 
-        self.task = (Task(issue_job, self.db, self.actor, entry.kind, identifier, layout=layout,
-                          notice_kind=entry.notice_kind)
-                     .success(done).failure(failed)
-                     .run_in_background(self, title=entry.label, label="Gerando o documento…"))
+        db, actor = self.db, self.actor
+        operation = (op(self, lambda state: issue_job(state, db, actor, entry.kind, identifier, layout=layout,
+                                                      notice_kind=entry.notice_kind))
+                     .success(done).failure(failed).titled(entry.label)
+                     .background(entry.label, "Gerando o documento…", pass_state=True))
+        operation.run()
+        self.task = operation.task
         return self.task

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 
 def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao"):
-    """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued."""
+    """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued, or None when
+    the user cancelled (or closed the screen) before the archive: then nothing was archived (issue 12 item 16)."""
     from desktop.services import documents
+    from desktop.tasks import Cancelled
     state.progress(0, 0, "Gerando e arquivando o documento…")
-    return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind)
+    try:
+        return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind,
+                                    state=state)
+    except Cancelled:
+        return None
 
 
 def reprint_job(state, db, actor, number: str) -> bytes:
