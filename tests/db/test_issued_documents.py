@@ -190,6 +190,7 @@ def test_only_active_authorizations_get_stickers(db, clerk):
 
 def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(db, clerk):
     from desktop.reports.common import DocumentMeta
+    from desktop.domain.sticker_check import CASSADA, REPLACED
     from desktop.signing import FORGED, REVOKED, SUSPENDED, VALID
     ids = _seed(db)
     meta = DocumentMeta("0001/2026", datetime(2026, 11, 29, 10, 0, tzinfo=LOCAL_TZ))
@@ -205,8 +206,13 @@ def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(d
     check = documents.check_sticker(db, payload, today)
     assert check.status == SUSPENDED and "SUSPENSA até 29/11/2027" in check.message_pt and "Art. 24" in check.message_pt
     with db.session() as s:
+        s.query(Authorization).filter_by(number="0007/2026").one().status = "revoked"
+    check = documents.check_sticker(db, payload, today)
+    assert check.status == REVOKED and "REVOGADA" in check.message_pt
+    with db.session() as s:
         s.query(Authorization).filter_by(number="0007/2026").one().status = "cassada"
-    assert documents.check_sticker(db, payload, today).status == REVOKED
+    check = documents.check_sticker(db, payload, today)                # issue 12 item 11: not "REVOGADO"
+    assert check.status == CASSADA and "CASSADA" in check.message_pt and "REVOGAD" not in check.message_pt
     with db.session() as s:
         auth = s.query(Authorization).filter_by(number="0007/2026").one()
         auth.status = "active"
@@ -216,10 +222,45 @@ def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(d
                               registration_uf="MT")
         s.add(new_vehicle)
         s.flush()
+        s.add(AuthorizationEvent(authorization_id=auth.id, kind="substitution", from_status="active",
+                                 to_status="active", at=datetime(2026, 11, 1, 9, 0, tzinfo=LOCAL_TZ),
+                                 effective_on=date(2026, 11, 1), old_vehicle_id=auth.vehicle_id,
+                                 new_vehicle_id=new_vehicle.id))
         auth.vehicle_id = new_vehicle.id                       # Art. 8 §2: substitution
     check = documents.check_sticker(db, payload, today)
-    assert check.status == REVOKED and "RST4E56" in check.message_pt
+    assert check.status == REPLACED and "RST4E56" in check.message_pt and "Art. 8º, §2º" in check.message_pt
     assert ids
+
+
+def test_issue11_a_validly_signed_sticker_whose_data_is_not_the_registers_is_adulterado(db, clerk):
+    """The attack of issue 11 item 3: with the key, a sticker given five more years, another plate or a number the
+    register does not have still has a valid signature; the check against the register refuses each."""
+    from desktop.domain.sticker_check import TAMPERED, VALID
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import sign_sticker
+    _seed(db)
+    key, today = signing_private_key(db), date(2026, 11, 29)
+    assert documents.check_sticker(db, sign_sticker(key, "0007/2026", "QAB1D23", date(2026, 12, 31)),
+                                   today).status == VALID
+    for number, plate, until in (("0007/2026", "QAB1D23", date(2032, 12, 31)),   # five more years
+                                 ("0007/2026", "ZZZ9Z99", date(2026, 12, 31)),   # another plate
+                                 ("0404/2026", "QAB1D23", date(2026, 12, 31))):  # a number not in the register
+        check = documents.check_sticker(db, sign_sticker(key, number, plate, until), today)
+        assert check.status == TAMPERED and "ADULTERADO" in check.message_pt, (number, plate, until)
+        assert (check.number, check.plate, check.valid_until) == (number, plate, until)
+
+
+def test_issue11_offline_check_shows_the_signed_data_and_asks_to_confirm(db, clerk):
+    from desktop.domain.sticker_check import UNCONFIRMED
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import FORGED, sign_sticker
+    _seed(db)
+    public = documents.sticker_public_key(db)
+    text = sign_sticker(signing_private_key(db), "0007/2026", "QAB1D23", date(2026, 12, 31))
+    check = documents.check_sticker_offline(text, public, date(2026, 11, 29))
+    assert check.status == UNCONFIRMED and "CONFIRME A SITUAÇÃO ATUAL" in check.message_pt
+    assert (check.number, check.plate, check.valid_until) == ("0007/2026", "QAB1D23", date(2026, 12, 31))
+    assert documents.check_sticker_offline(text.replace("QAB1D23", "QAB1D24"), public).status == FORGED
 
 
 def test_dam_guide_from_payment_guide_row_with_barcode_saved(db, clerk):

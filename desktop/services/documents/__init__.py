@@ -20,7 +20,7 @@ from desktop.services.documents.printing import (
     NOTICE_KINDS, print_attendance_list, print_auto, print_autuacao_notice, print_certificate, print_credential,
     print_data_request, print_edital, print_guide, print_inspection_report, print_notice, print_statement,
 )
-from desktop.services.documents.sticker_check import check_sticker
+from desktop.services.documents.sticker_check import check_sticker, check_sticker_offline, sticker_public_key
 from desktop.services.documents.stickers import (
     STICKER_EVENT, pending_sticker_numbers, pending_stickers_job, print_pending_stickers, print_sticker,
     sticker_for_authorization,
@@ -28,10 +28,11 @@ from desktop.services.documents.stickers import (
 
 __all__ = [
     "ALL_ROLES", "DOCUMENT_KINDS", "ISSUE_ROLES", "NOTICE_KINDS", "RECORD_NAMES", "STICKER_EVENT", "Issued",
-    "IssuedInfo", "IssuedSummary", "RecordRef", "archived_bytes", "check_sticker", "issue_document",
+    "IssuedInfo", "IssuedSummary", "RecordRef", "archived_bytes", "check_sticker", "check_sticker_offline",
+    "issue_document",
     "issue_in_session", "issue_rendered", "kinds_help", "list_issued", "municipality_header",
     "pending_sticker_numbers", "pending_stickers_job", "print_attendance_list", "print_auto",
     "print_autuacao_notice", "print_certificate", "print_credential", "print_data_request", "print_edital",
     "print_guide", "print_inspection_report", "print_kind", "print_notice", "print_pending_stickers",
-    "print_statement", "print_sticker", "reprint", "sha256_hex", "sticker_for_authorization",
+    "print_statement", "print_sticker", "reprint", "sha256_hex", "sticker_for_authorization", "sticker_public_key",
 ]

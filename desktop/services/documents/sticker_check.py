@@ -1,13 +1,12 @@
-"""The sticker check (Art. 14): a scanned sticker is checked offline (signature, validity) and then against the
-register: an authorization suspended or impeded after the sticker was printed is reported as such (Art. 16 §2,
-Art. 24), a revoked, cassada or expired one as no longer valid, and a sticker of a replaced vehicle (Art. 8 §2)
-as no longer valid."""
+"""The sticker check (Art. 14): a scanned sticker is checked against its signature and then against the register
+(desktop.domain.sticker_check: every signed field compared, the authorization's situation now). Offline — no
+register at hand — the signed data and the signature's verdict are shown, and the situation must be confirmed."""
 from __future__ import annotations
 
 from datetime import date
 
 from desktop.errors import NotFound
-from desktop.reports.common import fmt_date, now
+from desktop.reports.common import now
 
 
 def _public_key(s) -> bytes:
@@ -18,41 +17,61 @@ def _public_key(s) -> bytes:
     return key
 
 
-def check_sticker(db, text: str, today: date | None = None):
-    """A scanned sticker checked offline and then against the register (desktop.signing.StickerCheck)."""
+def sticker_public_key(db) -> bytes:
+    """The municipality's public key (a desk keeps it to check stickers when the database is out of reach)."""
+    with db.session(write=False) as s:
+        return _public_key(s)
+
+
+def _register_entry(s, number: str):
     from sqlalchemy import select
 
-    from desktop.models import Authorization, Vehicle
+    from desktop.domain.sticker_check import RegisterEntry
+    from desktop.models import Authorization, AuthorizationEvent, Vehicle
     from desktop.reports import records
-    from desktop.signing import EXPIRED, REVOKED, SUSPENDED, VALID, StickerCheck, verify_sticker
+    from desktop.signing import normalize_plate
+
+    row = s.scalar(select(Authorization).where(Authorization.number == number))
+    if row is None:
+        return None
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    former = s.scalars(select(Vehicle.plate).join(AuthorizationEvent, AuthorizationEvent.old_vehicle_id == Vehicle.id)
+                       .where(AuthorizationEvent.authorization_id == row.id))
+    return RegisterEntry(number=row.number, status=row.status, status_label=records.status_label(row.status),
+                         valid_until=row.valid_until, plate=normalize_plate(vehicle.plate) if vehicle else "",
+                         former_plates=frozenset(normalize_plate(p) for p in former),
+                         suspended_until=row.suspended_until, regularize_by=row.regularize_by)
+
+
+def _signed(check):
+    from desktop.domain.sticker_check import SignedSticker
+    return SignedSticker(check.number, check.plate, check.valid_until)
+
+
+def check_sticker(db, text: str, today: date | None = None):
+    """A scanned sticker checked against its signature and the register (desktop.signing.StickerCheck; its
+    `status` is one of desktop.domain.sticker_check's)."""
+    from desktop.domain.sticker_check import register_verdict
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
 
     today = today or now().date()
     with db.session(write=False) as s:
         check = verify_sticker(text, _public_key(s), today)
         if check.status not in (VALID, EXPIRED):
             return check
-        row = s.scalar(select(Authorization).where(Authorization.number == check.number))
-        if row is None:
-            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
-                                f"Adesivo assinado, mas a autorização nº {check.number} não consta do cadastro.")
-        label = records.status_label(row.status)
-        if row.status in ("suspended", "impeded"):
-            until = row.suspended_until if row.status == "suspended" else row.regularize_by
-            extra = f" até {fmt_date(until)}" if until else ""
-            article = "Art. 24" if row.status == "suspended" else "Art. 16, §2º"
-            return StickerCheck(SUSPENDED, check.number, check.plate, check.valid_until,
-                                f"Autorização nº {check.number} {label.upper()}{extra} ({article}): o veículo "
-                                f"{check.plate} não pode prestar o serviço.")
-        if row.status in ("revoked", "cassada", "expired", "refused"):
-            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
-                                f"Autorização nº {check.number} {label.upper()}: o adesivo não vale mais.")
-        vehicle = s.get(Vehicle, row.vehicle_id)
-        if vehicle is not None and vehicle.plate.upper() != check.plate:
-            return StickerCheck(REVOKED, check.number, check.plate, check.valid_until,
-                                f"Adesivo do veículo {check.plate}, substituído na autorização nº {check.number} "
-                                f"pelo veículo {vehicle.plate} (Art. 8º, §2º): o adesivo não vale mais.")
-        if check.status == EXPIRED and row.valid_until and row.valid_until >= today:
-            return StickerCheck(EXPIRED, check.number, check.plate, check.valid_until,
-                                check.message_pt + f" A autorização foi renovada até {fmt_date(row.valid_until)}: "
-                                "o condutor deve afixar o adesivo novo.")
+        verdict = register_verdict(_signed(check), _register_entry(s, check.number), today)
+    return StickerCheck(verdict.status, check.number, check.plate, check.valid_until, verdict.message)
+
+
+def check_sticker_offline(text: str, public_key: bytes, today: date | None = None):
+    """The same check without the register: the signature's verdict, the signed data, and that the situation
+    now must be confirmed (status `unconfirmed`, or `expired` past the signed validity)."""
+    from desktop.domain.sticker_check import offline_verdict
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
+
+    today = today or now().date()
+    check = verify_sticker(text, public_key, today)
+    if check.status not in (VALID, EXPIRED):
         return check
+    verdict = offline_verdict(_signed(check), today)
+    return StickerCheck(verdict.status, check.number, check.plate, check.valid_until, verdict.message)
