@@ -605,3 +605,11 @@ def test_spec4_two_desks_issuing_at_once_numbers_unique_gap_free_each_pdf_its_ow
         assert f"Documento nº {item.info.number}" in text
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).count() == 8
+
+
+def test_issue12_20_numbers_past_9999_keep_their_order_in_the_pending_batch(db, clerk):
+    _seed(db)
+    with db.session() as s:
+        for old, new in (("0007/2026", "10000/2026"), ("0008/2026", "9999/2026"), ("0009/2026", "0010/2025")):
+            s.query(Authorization).filter_by(number=old).one().number = new
+    assert documents.pending_sticker_numbers(db) == ["0010/2025", "9999/2026", "10000/2026"]
