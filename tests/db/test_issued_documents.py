@@ -346,6 +346,13 @@ def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys)
     assert main(["print", "edital", "--id", "02/04/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
     assert "Nenhuma notificação por edital" in capsys.readouterr().err
     assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1
+    again = tmp_path / "de-novo.pdf"                                   # issue 12 item 17: the reason is kept
+    assert main(["print", "sticker", "--id", "0007/2026", "--reason", "damaged", "--out", str(again),
+                 "--db", db.url]) == 0
+    with db.session(write=False) as s:
+        event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).order_by(
+            AuthorizationEvent.id.desc()).first()
+        assert "nova emissão por dano" in event.reason
 
 
 def _seed_enforcement(db, ids, agent_id):
@@ -613,3 +620,29 @@ def test_issue12_20_numbers_past_9999_keep_their_order_in_the_pending_batch(db, 
         for old, new in (("0007/2026", "10000/2026"), ("0008/2026", "9999/2026"), ("0009/2026", "0010/2025")):
             s.query(Authorization).filter_by(number=old).one().number = new
     assert documents.pending_sticker_numbers(db) == ["0010/2025", "9999/2026", "10000/2026"]
+
+
+def test_issue12_17_a_document_in_force_is_found_and_a_new_issue_keeps_its_reason(db, clerk):
+    from desktop.models import AuditEntry
+    _seed(db)
+    assert documents.current_document(db, "sticker", "0007/2026") is None
+    batch = documents.print_pending_stickers(db, clerk)              # one PDF, linked to 0007/2026
+    in_force = documents.current_document(db, "sticker", "0008/2026")
+    assert in_force is not None and in_force.number == batch.info.number
+    assert documents.current_document(db, "credential", "0008/2026") is None
+    credential = documents.print_credential(db, clerk, "0008/2026")
+    assert documents.current_document(db, "credential", "0008/2026").number == credential.info.number
+    again = documents.print_kind(db, clerk, "sticker", "0008/2026", reason="lost")
+    assert documents.current_document(db, "sticker", "0008/2026").number == again.info.number
+    with db.session(write=False) as s:
+        event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT, act_number=again.info.number).one()
+        assert "nova emissão por extravio" in event.reason
+        entry = s.query(AuditEntry).filter_by(action="document.issue").order_by(AuditEntry.id.desc()).first()
+        assert "extravio" in str(entry.after)
+    with pytest.raises(ValueError):
+        documents.print_kind(db, clerk, "credential", "0008/2026", reason="porque sim")
+    with db.session() as s:                                          # a renewal: the old ones are out of date
+        s.query(Authorization).filter_by(number="0008/2026").one().fee_paid_on = date(2099, 1, 2)
+    assert documents.current_document(db, "sticker", "0008/2026") is None
+    assert documents.current_document(db, "credential", "0008/2026") is None
+    assert documents.current_document(db, "guide", "0009/2026") is None

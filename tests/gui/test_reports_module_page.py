@@ -237,3 +237,53 @@ def test_issue12_16_closing_the_page_while_the_document_is_generated_archives_no
     assert _archived_count(db) == 0
     err = capfd.readouterr().err
     assert "RuntimeError" not in err and "Signal source has been deleted" not in err, err
+
+
+def test_issue12_17_emitir_a_sticker_in_force_offers_the_2a_via_or_a_new_issue_with_a_reason(qtbot, db, clerk,
+                                                                                            authorizations):
+    from desktop.views.reports.issue import COPY
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    asked: list = []
+    answers = ["lost", COPY, None]
+
+    def choose(_parent, label, identifier, current):
+        asked.append((label, identifier, current.number))
+        return answers.pop(0)
+    panel.choose_reissue = choose
+    panel.choose_kind("sticker")
+    panel.id_edit.setText("0007/2026")
+    wait_task(qtbot, panel.issue())
+    assert "0001/2026" in panel.status.text() and asked == []          # none in force: issued at once
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # in force: asked, a new one for "lost"
+    wait_task(qtbot, panel.task)
+    assert asked == [("Adesivo do veículo", "0007/2026", "0001/2026")]
+    assert "0002/2026" in panel.status.text()
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # the 2ª via of the one in force
+    wait_task(qtbot, panel.task)
+    assert asked[-1][2] == "0002/2026" and "2ª via do documento nº 0002/2026" in panel.status.text()
+    assert "2ª VIA" in pdf_text(page.last_preview.pdf_bytes())
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # cancelled: nothing issued
+    assert "continua em vigor" in panel.status.text()
+    assert [r.number for r in documents.list_issued(db)] == ["0002/2026", "0001/2026"]
+
+
+def test_issue12_17_the_reissue_dialog_offers_the_copy_first_and_the_reasons(qtbot, db, clerk, authorizations):
+    from desktop.views.reports.issue import COPY, ReissueDialog
+    documents.print_sticker(db, clerk, "0007/2026")
+    current = documents.current_document(db, "sticker", "0007/2026")
+    dialog = ReissueDialog("Adesivo do veículo (Art. 14)", "0007/2026", current)
+    qtbot.addWidget(dialog)
+    assert dialog.choice() == COPY and not dialog.reason_box.isEnabled()
+    dialog.new_radio.setChecked(True)
+    assert dialog.reason_box.isEnabled() and dialog.choice() == "lost"
+    assert [dialog.reason_box.itemText(i) for i in range(dialog.reason_box.count())] == [
+        "Extravio", "Dano", "Dados alterados"]
+    dialog.reason_box.setCurrentIndex(2)
+    assert dialog.choice() == "data_changed"

@@ -49,6 +49,8 @@ ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
     "attendance": (Role.ATENDENTE, Role.GESTOR),
 }
 NUMBER_KIND = "document"     # services.numbering series of every issued document
+# Why a document in force is issued again with a new number instead of its 2ª via (issue 12 item 17).
+REISSUE_REASONS = {"lost": "extravio", "damaged": "dano", "data_changed": "dados alterados"}
 RENDER_ATTEMPTS = 4          # optimistic renders before the last one, which renders holding the number
 
 
@@ -113,7 +115,17 @@ def _check_cancel(state) -> None:
         state.check()
 
 
-def _archive(s, actor: Actor, kind: str, ref: RecordRef, meta: DocumentMeta, data: bytes) -> Issued:
+def reissue_text(reason: str | None) -> str:
+    """'extravio' for "lost"; "" for none; refuses a reason outside REISSUE_REASONS."""
+    if not reason:
+        return ""
+    if reason not in REISSUE_REASONS:
+        raise ValueError(f"Motivo de nova emissão desconhecido: {reason!r} ({', '.join(REISSUE_REASONS)}).")
+    return REISSUE_REASONS[reason]
+
+
+def _archive(s, actor: Actor, kind: str, ref: RecordRef, meta: DocumentMeta, data: bytes,
+             reason: str | None = None) -> Issued:
     from desktop.models import IssuedDocument
     from desktop.services import audit
 
@@ -126,7 +138,7 @@ def _archive(s, actor: Actor, kind: str, ref: RecordRef, meta: DocumentMeta, dat
     s.flush()
     audit.record(s, actor, "document.issue", "issued_document", row.id, None, {
         "kind": kind, "number": meta.number, "record_type": ref.record_type, "record_id": ref.record_id,
-        "sha256": digest, "size": len(data),
+        "sha256": digest, "size": len(data), **({"reissue": reissue_text(reason)} if reason else {}),
     })
     return Issued(IssuedInfo(row.id, kind, meta.number, ref.record_type, ref.record_id, digest, meta.issued_at,
                              actor.user_id, len(data), 0), data)
@@ -161,17 +173,19 @@ class _NumberTaken(Exception):
 
 def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMeta], tuple[RecordRef, Any]],
                    render: Callable[[Any], bytes], after: Callable[[Any, Issued, Any], None] | None = None,
-                   state=None, when: datetime | None = None) -> Issued:
+                   state=None, when: datetime | None = None, reason: str | None = None) -> Issued:
     """Issues one document with rendering OUTSIDE the write transaction (see the module's text).
 
     `build(session, meta) -> (RecordRef, ctx)` reads the record in a read session (ctx is a frozen context with
     a `meta` field, as every desktop.reports context); `render(ctx) -> bytes`;
     `after(session, issued, ctx)` writes what goes with the document in the same short transaction (the
     sticker's history, the guide's barcode).
-    `state` (desktop.tasks.TaskState): "Cancelar" before the commit archives nothing and spends no number."""
+    `state` (desktop.tasks.TaskState): "Cancelar" before the commit archives nothing and spends no number.
+    `reason` (a REISSUE_REASONS key): why a document in force is issued again, kept in the audit log."""
     from desktop.services.numbering import format_number, next_number, peek_last
 
     _known_kind(kind)
+    reissue_text(reason)
     issued_at = when or now()
     year = issued_at.year
     with db.session(write=False) as s:
@@ -186,7 +200,7 @@ def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMe
                 if number != ctx.meta.number:
                     raise _NumberTaken(number)
                 _check_cancel(state)
-                issued = _archive(s, actor, kind, ref, ctx.meta, data)
+                issued = _archive(s, actor, kind, ref, ctx.meta, data, reason)
                 if after is not None:
                     after(s, issued, ctx)
                 return issued
@@ -196,7 +210,7 @@ def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMe
         ctx = replace(ctx, meta=replace(ctx.meta, number=next_number(s, NUMBER_KIND, year)))
         data = render(ctx)
         _check_cancel(state)
-        issued = _archive(s, actor, kind, ref, ctx.meta, data)
+        issued = _archive(s, actor, kind, ref, ctx.meta, data, reason)
         if after is not None:
             after(s, issued, ctx)
         return issued
@@ -302,28 +316,36 @@ def _record_labels(s, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
     return labels
 
 
-def list_issued(db, record_type: str | None = None, record_id: int | None = None,
-                limit: int = 200) -> list[IssuedSummary]:
+def summaries_in(s, *conditions, limit: int = 200) -> list[IssuedSummary]:
+    """Archive rows (newest first) matching `conditions` on IssuedDocument, as list rows."""
     from sqlalchemy import select
 
     from desktop.models import IssuedDocument, User
 
     query = select(IssuedDocument.number, IssuedDocument.kind, IssuedDocument.record_type, IssuedDocument.record_id,
                    IssuedDocument.issued_at, IssuedDocument.sha256, IssuedDocument.copies, User.full_name) \
-        .outerjoin(User, User.id == IssuedDocument.issued_by)
+        .outerjoin(User, User.id == IssuedDocument.issued_by).where(*conditions) \
+        .order_by(IssuedDocument.id.desc()).limit(limit)
+    rows = s.execute(query).all()
+    labels = _record_labels(s, {(r.record_type, r.record_id) for r in rows})
+    return [IssuedSummary(r.number, r.kind, DOCUMENT_KINDS.get(r.kind, r.kind), r.record_type, r.record_id,
+                          r.issued_at, r.sha256, r.copies, r.full_name or "",
+                          labels.get((r.record_type, r.record_id),
+                                     f"{RECORD_NAMES.get(r.record_type, r.record_type)} (código {r.record_id})"))
+            for r in rows]
+
+
+def list_issued(db, record_type: str | None = None, record_id: int | None = None,
+                limit: int = 200) -> list[IssuedSummary]:
+    from desktop.models import IssuedDocument
+
+    conditions = []
     if record_type is not None:
-        query = query.where(IssuedDocument.record_type == record_type)
+        conditions.append(IssuedDocument.record_type == record_type)
     if record_id is not None:
-        query = query.where(IssuedDocument.record_id == record_id)
-    query = query.order_by(IssuedDocument.id.desc()).limit(limit)
+        conditions.append(IssuedDocument.record_id == record_id)
     with db.session(write=False) as s:
-        rows = s.execute(query).all()
-        labels = _record_labels(s, {(r.record_type, r.record_id) for r in rows})
-        return [IssuedSummary(r.number, r.kind, DOCUMENT_KINDS.get(r.kind, r.kind), r.record_type, r.record_id,
-                              r.issued_at, r.sha256, r.copies, r.full_name or "",
-                              labels.get((r.record_type, r.record_id),
-                                         f"{RECORD_NAMES.get(r.record_type, r.record_type)} (código {r.record_id})"))
-                for r in rows]
+        return summaries_in(s, *conditions, limit=limit)
 
 
 def municipality_header(db) -> MunicipalityHeader:

@@ -13,11 +13,15 @@ from desktop.services.documents.archive import DOCUMENT_KINDS, Issued
 
 
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page",
-               notice_kind: str = "autuacao", state=None) -> Issued:
+               notice_kind: str = "autuacao", state=None, reason: str | None = None) -> Issued:
     """Issues and archives one document of `kind` for the record users know as `record_number`. `state`
-    (desktop.tasks.TaskState) lets a background job's "Cancelar" stop it before anything is archived."""
+    (desktop.tasks.TaskState) lets a background job's "Cancelar" stop it before anything is archived; `reason`
+    (archive.REISSUE_REASONS) says why a sticker, credential or termo in force is issued again."""
     if kind == "sticker":
-        return stickers.print_sticker(db, actor, record_number, layout, state=state)
+        return stickers.print_sticker(db, actor, record_number, layout, state=state, reason=reason)
+    if kind in ("credential", "certificate"):
+        call = printing.print_credential if kind == "credential" else printing.print_certificate
+        return call(db, actor, record_number, state=state, reason=reason)
     if kind == "notice":
         return printing.print_notice(db, actor, notice_kind, record_number, state=state)
     if kind == "edital":
@@ -28,8 +32,7 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
                                f", por exemplo --id 12.")
         call = printing.print_inspection_report if kind == "inspection" else printing.print_attendance_list
         return call(db, actor, int(record_number), state=state)
-    by_number = {"credential": printing.print_credential, "certificate": printing.print_certificate,
-                 "guide": printing.print_guide, "statement": printing.print_statement, "auto": printing.print_auto,
+    by_number = {"guide": printing.print_guide, "statement": printing.print_statement, "auto": printing.print_auto,
                  "data_request": printing.print_data_request}
     if kind in by_number:
         return by_number[kind](db, actor, record_number, state=state)

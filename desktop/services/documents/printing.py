@@ -32,7 +32,7 @@ def _authorization_ref(s, number: str) -> RecordRef:
 
 
 # ---------------------------------------------------------------------------------------------------- authorizations
-def print_credential(db, actor: Actor, number: str, state=None) -> Issued:
+def print_credential(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The driver's credential (Art. 13, I) with the signed QR code."""
     from desktop.reports import credential
     from desktop.services.setup import signing_private_key
@@ -41,10 +41,10 @@ def print_credential(db, actor: Actor, number: str, state=None) -> Issued:
     return issue_rendered(db, actor, "credential",
                           lambda s, meta: (_authorization_ref(s, number),
                                            credential.build_context(s, number, meta, key)),
-                          credential.render, state=state)
+                          credential.render, state=state, reason=reason)
 
 
-def print_certificate(db, actor: Actor, number: str, state=None) -> Issued:
+def print_certificate(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The termo de autorização (Art. 3), signed by the gestor who issues it."""
     from desktop.reports import certificate
     from desktop.services.holidays import calendar_in
@@ -53,7 +53,7 @@ def print_certificate(db, actor: Actor, number: str, state=None) -> Issued:
     return issue_rendered(db, actor, "certificate",
                           lambda s, meta: (_authorization_ref(s, number), certificate.build_context(
                               s, number, meta, calendar_in(s), signer_name=signer)),
-                          certificate.render, state=state)
+                          certificate.render, state=state, reason=reason)
 
 
 # ---------------------------------------------------------------------------------------------------- guides

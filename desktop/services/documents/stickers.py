@@ -20,20 +20,22 @@ def _signing_key(db) -> bytes:
     return signing_private_key(db)
 
 
-def _record_events(s, actor: Actor, numbers: Sequence[str], issued: Issued) -> None:
+def _record_events(s, actor: Actor, numbers: Sequence[str], issued: Issued, reason: str | None = None) -> None:
     """The sticker in the history of each authorization printed (one query for the batch)."""
     from sqlalchemy import select
 
     from desktop.models import Authorization, AuthorizationEvent
+    from desktop.services.documents.archive import reissue_text
     when: datetime = issued.info.issued_at
     number = issued.info.number
+    why = f" — nova emissão por {reissue_text(reason)}" if reason else ""
     for start in range(0, len(numbers), 500):
         rows = s.execute(select(Authorization.id, Authorization.status)
                          .where(Authorization.number.in_(list(numbers[start:start + 500]))))
         for authorization_id, status in rows:
             s.add(AuthorizationEvent(authorization_id=authorization_id, kind=STICKER_EVENT, from_status=status,
                                      to_status=status, at=when, effective_on=when.date(), by_user_id=actor.user_id,
-                                     reason=f"Adesivo impresso (Art. 14) — documento nº {number}",
+                                     reason=f"Adesivo impresso (Art. 14) — documento nº {number}{why}",
                                      act_number=number))
 
 
@@ -55,8 +57,10 @@ def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta 
         return sticker.build_context(s, [number], meta, key, layout)
 
 
-def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=None) -> Issued:
-    """Issues and archives the sticker of authorization `number` and records it in the authorization's history."""
+def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=None,
+                  reason: str | None = None) -> Issued:
+    """Issues and archives the sticker of authorization `number` and records it in the authorization's history;
+    `reason` (archive.REISSUE_REASONS) when a sticker in force exists (issue 12 item 17)."""
     from desktop.reports import sticker
     require_role(actor, *ISSUE_ROLES["sticker"])
     key = _signing_key(db)
@@ -65,8 +69,8 @@ def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=Non
         ctx = sticker.build_context(s, [number], meta, key, layout)
         return _authorization_ref(s, number), ctx
 
-    return issue_rendered(db, actor, "sticker", build, sticker.render, state=state,
-                          after=lambda s, issued, _ctx: _record_events(s, actor, [number.strip()], issued))
+    return issue_rendered(db, actor, "sticker", build, sticker.render, state=state, reason=reason,
+                          after=lambda s, issued, _ctx: _record_events(s, actor, [number.strip()], issued, reason))
 
 
 def _number_order(number: str) -> tuple[int, int]:

@@ -3,15 +3,22 @@ widget in them, run by desktop.tasks.Task). Each calls one service, which opens 
 from __future__ import annotations
 
 
-def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao"):
+def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao",
+              reason: str | None = None, ask_in_force: bool = False):
     """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued, or None when
-    the user cancelled (or closed the screen) before the archive: then nothing was archived (issue 12 item 16)."""
+    the user cancelled (or closed the screen) before the archive: then nothing was archived (issue 12 item 16).
+    With `ask_in_force` and no `reason`, a sticker, credential or termo already in force is returned instead
+    (IssuedSummary) and nothing is issued: the screen offers its 2ª via or a new issue with a reason (item 17)."""
     from desktop.services import documents
     from desktop.tasks import Cancelled
+    if ask_in_force and reason is None:
+        in_force = documents.current_document(db, kind, identifier)
+        if in_force is not None:
+            return in_force
     state.progress(0, 0, "Gerando e arquivando o documento…")
     try:
         return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind,
-                                    state=state)
+                                    state=state, reason=reason)
     except Cancelled:
         return None
 
