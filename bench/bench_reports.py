@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from desktop.reports import _pdf, notices, sticker  # noqa: E402
+from desktop.reports import notices, qr, sticker  # noqa: E402
 from desktop.reports.common import TZ, DocumentMeta, MunicipalityHeader  # noqa: E402
 from desktop.signing import generate_keypair  # noqa: E402
 
@@ -54,11 +54,11 @@ def main() -> int:
     data = stickers_data(args.stickers)
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
 
-    wall, cpu, ctx = timed(lambda: sticker.build_context(HEADER, META, data, keys.private_bytes, "sheet"), args.repeat)
+    wall, cpu, ctx = timed(lambda: sticker.make_context(HEADER, META, data, keys.private_bytes, "sheet"), args.repeat)
     print(f"sign {args.stickers} payloads (Ed25519)            wall {wall:6.3f} s  cpu {cpu:6.3f} s")
     payloads = [item.qr_payload for item in ctx.items]
-    wall, cpu, _ = timed(lambda: _pdf.qr_unit_paths(payloads, sticker.QR_ERROR, sticker.QR_MASK), 1)
-    print(f"QR matrices + paths ({args.stickers}, qrfast)        wall {wall:6.3f} s  cpu {cpu:6.3f} s")
+    wall, cpu, _ = timed(lambda: qr.unit_paths(payloads, sticker.QR_ERROR, sticker.QR_MASK), 1)
+    print(f"QR matrices + paths ({args.stickers}, segno mask {sticker.QR_MASK})  wall {wall:6.3f} s  cpu {cpu:6.3f} s")
     for layout in ("sheet", "page"):
         ctx_l = sticker.StickerContext(ctx.header, ctx.meta, ctx.items, layout)
         for workers in (1, 2):

@@ -298,30 +298,10 @@ def spacer(height_mm: float) -> Spacer:
 
 
 # ---------------------------------------------------------------- QR code: segno matrix drawn as one path
-def qr_matrix(payload: str, error: str = "m", mask: int | None = None) -> tuple:
-    import segno
-    return segno.make(payload, error=error, micro=False, boost_error=False, mask=mask).matrix
-
-
 def qr_unit_path(payload: str, error: str = "m", mask: int | None = None) -> tuple[int, str]:
-    """(modules per side, PDF path operators) for the dark modules in module units, origin at the lower left:
-    each horizontal run of dark modules is one rectangle, and the whole set is filled at once ("f").
-    A plain tuple of str, so worker processes can compute it (see sticker.render with workers=2)."""
-    return matrix_unit_path(qr_matrix(payload, error, mask))
-
-
-def matrix_unit_path(matrix) -> tuple[int, str]:
-    from desktop.reports.qrfast import unit_path
-    return unit_path(matrix)
-
-
-def qr_unit_paths(payloads: list[str], error: str = "m", mask: int | None = None) -> list[tuple[int, str]]:
-    """Paths of many payloads. With a fixed mask, payloads of one length (the signed stickers) go through
-    desktop.reports.qrfast — the same matrices as segno, checked against it, ~7× less CPU."""
-    if mask is None:
-        return [qr_unit_path(payload, error, mask) for payload in payloads]
-    from desktop.reports.qrfast import unit_paths
-    return unit_paths(payloads, error, mask)
+    """(modules per side, PDF path operators) of `payload` (desktop.reports.qr)."""
+    from desktop.reports.qr import payload_path
+    return payload_path(payload, error, mask)
 
 
 def draw_qr_path(c: Canvas, qr: tuple[int, str], x: float, y: float, size: float) -> None:

@@ -28,11 +28,41 @@ class AttendanceContext:
     rows: tuple[AttendanceRow, ...]
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AttendanceContext:
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AttendanceContext:
     ctx = AttendanceContext(header=header, meta=meta, **fields)
     if len(ctx.rows) > ctx.capacity:
         raise ValueError(f"Convocados ({len(ctx.rows)}) acima da capacidade da turma ({ctx.capacity}).")
     return ctx
+
+
+STATUS_TEXT = {"present": "presente", "absent": "ausente", "excused": "justificada"}
+
+
+def build_context(s, session_id: int, meta: DocumentMeta) -> AttendanceContext:
+    """The attendance list of course session `session_id` (Art. 12 §2), one line per convened driver, read from
+    session `s`."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import Authorization, CourseSession, Driver
+    from desktop.reports import records
+    course = s.get(CourseSession, int(session_id))
+    if course is None:
+        raise NotFound(f"Turma nº {session_id} não encontrada.")
+    rows = []
+    for item in sorted(course.attendances, key=lambda a: a.id):
+        driver = s.get(Driver, item.driver_id)
+        number = s.scalar(select(Authorization.number).where(
+            Authorization.driver_id == driver.id, Authorization.number.is_not(None))
+            .order_by(Authorization.id.desc()).limit(1)) or "—"
+        rows.append(AttendanceRow(driver.name, driver.cpf, number, STATUS_TEXT.get(item.status, "")))
+    rows.sort(key=lambda r: r.driver_name)
+    starts = course.starts_at or datetime(course.held_on.year, course.held_on.month, course.held_on.day,
+                                          tzinfo=meta.issued_at.tzinfo)
+    return make_context(records.header(s), meta, session_number=f"{course.id:04d}/{course.held_on.year}",
+                        topic=course.topic, starts_at=starts, place=course.place,
+                        instructor=course.instructor or "—", capacity=max(course.capacity, len(rows)),
+                        rows=tuple(rows))
 
 
 def render(ctx: AttendanceContext) -> bytes:

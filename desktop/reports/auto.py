@@ -42,8 +42,66 @@ class AutoContext:
     recurrence: str = ""         # "Reincidência: auto nº 0003/2026 de 02/02/2026" when the system found one
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
     return AutoContext(header=header, meta=meta, **fields)
+
+
+def auto_row(s, number: str):
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import Auto
+    auto = s.scalar(select(Auto).where(Auto.number == number.strip()))
+    if auto is None:
+        raise NotFound(f"Auto de infração nº {number} não encontrado.")
+    return auto
+
+
+def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
+    """The auto `number` as printed, read from session `s`; `parameter(key, on) -> Decimal` gives the dated
+    parameters (the defense term, services.parameters.parameter_value_in)."""
+    from sqlalchemy import select
+
+    from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
+    from desktop.domain.penalties import Assessment, Severity
+    from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+    from desktop.reports import records
+
+    auto = auto_row(s, number)
+    code = s.get(InfractionCode, auto.infraction_code_id)
+    driver = s.get(Driver, auto.infractor_driver_id) if auto.infractor_driver_id else None
+    platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
+    vehicle = s.get(Vehicle, auto.vehicle_id) if auto.vehicle_id else None
+    authorization = s.get(Authorization, auto.authorization_id) if auto.authorization_id else None
+    agent = s.get(User, auto.agent_id) if auto.agent_id else None
+    assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
+    if driver is not None:
+        kind, name, document, address = "condutor", driver.name, driver.cpf, records.address_of(driver)
+    else:
+        kind, name, document, address = "plataforma", platform.legal_name, platform.cnpj, platform.address or ""
+    measures = []
+    for m in s.scalars(select(AdministrativeMeasure).where(AdministrativeMeasure.auto_id == auto.id)):
+        try:
+            measures.append(getattr(MeasureKind(m.kind), "label", m.kind))
+        except ValueError:
+            measures.append(m.kind)
+    if code is not None:
+        severity = Severity(code.severity)
+    else:
+        severity = assessment.severity if assessment is not None else Severity.LEVE
+    article = (code.article if code is not None else "") or (assessment.articles[0] if assessment else "")
+    return make_context(
+        records.header(s), meta, auto_number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place,
+        infractor_kind=kind, infractor_name=name, infractor_document=document, infractor_address=address or "—",
+        plate=vehicle.plate if vehicle else "", authorization_number=(authorization.number or "") if authorization
+        else "", code=auto.code, description=code.description if code is not None else auto.code,
+        legal_basis=article, severity=str(getattr(severity, "label", severity)).lower(), upfm=Decimal(auto.amount_upfm),
+        upfm_value=Decimal(auto.upfm_value), amount=Decimal(auto.amount_reais),
+        penalties=assessment.penalty_text if assessment is not None else "Multa", measures="; ".join(measures),
+        facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
+        agent_registration=agent.username if agent else "—",
+        defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
+        recurrence="Sim" if auto.recurrence else "")
 
 
 def render(ctx: AutoContext) -> bytes:

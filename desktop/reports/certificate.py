@@ -37,8 +37,26 @@ class CertificateContext:
     signer_role: str = "Secretário(a) Municipal"
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> CertificateContext:
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> CertificateContext:
     return CertificateContext(header=header, meta=meta, **fields)
+
+
+def build_context(s, number: str, meta: DocumentMeta, calendar, signer_name: str = "") -> CertificateContext:
+    """The termo of the active authorization `number`, read from session `s`; the renewal deadline is the
+    last timely day of Art. 3, §2 on `calendar` (the municipality's desktop.domain.BusinessCalendar)."""
+    from desktop.domain.dates import renewal_request_deadline
+    from desktop.reports import records
+    auth, driver, vehicle = records.active_authorization(s, number)
+    return make_context(
+        records.header(s), meta, authorization_number=auth.number, driver_name=driver.name, cpf=driver.cpf,
+        cnh_number=driver.cnh_number or "—", cnh_category=driver.cnh_category or "—",
+        address=records.full_address(driver), plate=vehicle.plate, renavam=vehicle.renavam,
+        vehicle=records.make_model(vehicle), manufacture_year=vehicle.manufacture_year,
+        model_year=vehicle.model_year, colour=vehicle.colour or "—", ownership=records.ownership_text(vehicle),
+        fee_paid_on=auth.fee_paid_on or auth.valid_until, valid_until=auth.valid_until,
+        limited_by_vehicle_age=auth.valid_until_limited_by == "vehicle_age",
+        renewal_deadline=renewal_request_deadline(auth.valid_until, calendar),
+        inspection=records.inspection_text(auth), signer_name=signer_name)
 
 
 def render(ctx: CertificateContext) -> bytes:

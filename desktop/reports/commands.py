@@ -43,6 +43,9 @@ def register(subparsers) -> None:
                                         "renewal_reminder"), default="autuacao", metavar="TIPO",
                    help="notificação: autuacao ou penalty (--id do auto), regularization ou inspection_convocation "
                         "(--id código da vistoria), renewal_reminder (--id da autorização); padrão: autuacao")
+    p.add_argument("--reason", choices=("lost", "damaged", "data_changed"), default=None, metavar="MOTIVO",
+                   help="adesivo, credencial ou termo já em vigor emitido de novo: lost (extravio), damaged (dano) "
+                        "ou data_changed (dados alterados); fica no registro de auditoria")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="lote de adesivos: processos para gerar os QR codes (padrão: 2)")
     p.set_defaults(func=cmd_print)
@@ -74,7 +77,7 @@ def cmd_print(args: argparse.Namespace) -> int:
             what = f"{count} adesivo(s) pendente(s)"
         else:
             issued = documents.print_kind(db, SYSTEM_ACTOR, args.kind, args.id, layout=args.layout or "page",
-                                          notice_kind=args.notice)
+                                          notice_kind=args.notice, reason=args.reason)
             what = documents.DOCUMENT_KINDS[args.kind]
     finally:
         db.dispose()

@@ -32,13 +32,23 @@ class CredentialContext:
     photo: bytes | None = None  # JPEG or PNG
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, *, driver_name: str, cpf: str, cnh_number: str,
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, driver_name: str, cpf: str, cnh_number: str,
                   cnh_category: str, authorization_number: str, valid_until: date, plate: str, vehicle: str,
                   private_key: bytes, photo: bytes | None = None) -> CredentialContext:
     return CredentialContext(
         header, meta, driver_name, cpf, cnh_number, cnh_category, authorization_number, valid_until, plate,
         vehicle, sign_sticker(private_key, authorization_number, plate, valid_until), photo,
     )
+
+
+def build_context(s, number: str, meta: DocumentMeta, private_key: bytes) -> CredentialContext:
+    """The credential of the active authorization `number`, read from session `s`."""
+    from desktop.reports import records
+    auth, driver, vehicle = records.active_authorization(s, number)
+    return make_context(records.header(s), meta, driver_name=driver.name, cpf=driver.cpf,
+                        cnh_number=driver.cnh_number or "—", cnh_category=driver.cnh_category or "—",
+                        authorization_number=auth.number, valid_until=auth.valid_until, plate=vehicle.plate,
+                        vehicle=records.vehicle_line(vehicle), private_key=private_key, photo=driver.photo)
 
 
 def render(ctx: CredentialContext) -> bytes:

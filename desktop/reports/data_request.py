@@ -42,11 +42,43 @@ class DataRequestContext:
         return self.notified_at + timedelta(hours=24) if (self.investigation and self.notified_at) else None
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> DataRequestContext:
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> DataRequestContext:
     bad = [f for f in fields.get("fields", ()) if f not in FIELDS_ART4_PAR1]
     if bad:
         raise ValueError(f"Campos inexistentes no Art. 4º, §1º: {', '.join(bad)}.")
     return DataRequestContext(header=header, meta=meta, **fields)
+
+
+def request_row(s, number: str):
+    """The request by its NNNN/AAAA or, for a draft without number, its internal code."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import DataRequest
+    key = number.strip()
+    row = s.scalar(select(DataRequest).where(DataRequest.number == key))
+    if row is None and key.isdigit():
+        row = s.get(DataRequest, int(key))
+    if row is None:
+        raise NotFound(f"Requisição de dados nº {number} não encontrada.")
+    return row
+
+
+def build_context(s, number: str, meta: DocumentMeta, signer_name: str = "") -> DataRequestContext:
+    """The justified request for data to a platform (Art. 4), read from session `s`."""
+    from desktop.models import Platform
+    from desktop.reports import records
+    row = request_row(s, number)
+    platform = s.get(Platform, row.platform_id)
+    wanted = [("I", row.want_origin_destination), ("II", row.want_time_distance), ("III", row.want_route),
+              ("IV", row.want_driver), ("V", row.want_fare), ("VI", row.want_rating), ("VII", bool(row.other_data))]
+    return make_context(records.header(s), meta, request_number=row.number or f"{row.id:04d}/{row.period_end.year}",
+                        platform_name=platform.legal_name, platform_cnpj=platform.cnpj,
+                        platform_address=platform.address or "—", justification=row.justification,
+                        period_start=row.period_start, period_end=row.period_end,
+                        fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
+                        investigation=bool(row.investigation), notified_at=row.notified_at,
+                        signer_name=signer_name)
 
 
 def render(ctx: DataRequestContext) -> bytes:

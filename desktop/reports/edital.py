@@ -37,8 +37,16 @@ class EditalContext:
     rows: tuple[EditalRow, ...]
     signer_name: str = ""
 
+    @property
+    def number(self) -> str:
+        """The edital's number: its own, or (empty) the document's number printed in the footer."""
+        return self.edital_number or self.meta.number
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> EditalContext:
+
+FORMS = {"notice_board": "II", "newspaper": "III", "official_gazette": "IV"}   # Art. 22, §1, II–IV
+
+
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> EditalContext:
     bad = [m for m in fields.get("means", ()) if m not in MEANS]
     if bad:
         raise ValueError(f"Forma de publicação fora do Art. 22, §1º, II–IV: {', '.join(bad)}.")
@@ -51,13 +59,56 @@ def _document(doc: str) -> str:
     return mask_cpf(d) if len(d) == 11 else fmt_cnpj(d)
 
 
+def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer_name: str = "") -> EditalContext:
+    """The edital of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`, read from
+    session `s`; `parameter(key, on)` gives the defense term."""
+    from desktop.errors import NotFound
+    from desktop.models import Auto, Driver, Platform, Vehicle
+    from desktop.reports import records
+
+    notes = first_notifications(s, sent_on)
+    if not notes:
+        raise NotFound(f"Nenhuma notificação por edital (Art. 22, §1º, II a IV) com data de {fmt_date(sent_on)}.")
+    means = tuple(sorted({FORMS[n.form] for n in notes}, key=("II", "III", "IV").index))
+    rows, seen = [], set()
+    for note in notes:
+        if note.auto_id in seen:
+            continue
+        seen.add(note.auto_id)
+        auto = s.get(Auto, note.auto_id)
+        person = None
+        if not (auto.infractor_driver_id and note.addressee == "driver") and auto.infractor_platform_id:
+            person = s.get(Platform, auto.infractor_platform_id)
+        if person is None:
+            person = s.get(Driver, auto.infractor_driver_id)
+            name, document = person.name, person.cpf
+        else:
+            name, document = person.legal_name, person.cnpj
+        plate = s.get(Vehicle, auto.vehicle_id).plate if auto.vehicle_id else ""
+        rows.append(EditalRow(auto.number, name, document, plate, auto.code, auto.drawn_up_at.date(),
+                              Decimal(auto.amount_reais)))
+    return make_context(records.header(s), meta, edital_number="", means=means, publication_date=sent_on,
+                        defense_days=int(parameter("term.defense_days", sent_on)), rows=tuple(rows),
+                        signer_name=signer_name)
+
+
+def first_notifications(s, sent_on: date) -> list:
+    """The notifications by edital dated `sent_on`, by auto."""
+    from sqlalchemy import select
+
+    from desktop.models import AutoNotification
+    return list(s.scalars(select(AutoNotification).where(
+        AutoNotification.form.in_(tuple(FORMS)), AutoNotification.sent_on == sent_on)
+        .order_by(AutoNotification.auto_id)))
+
+
 def render(ctx: EditalContext) -> bytes:
     from reportlab.lib.units import mm
 
     from desktop.reports import _pdf
     from desktop.reports._pdf import e
 
-    story = _pdf.title_block(f"EDITAL DE NOTIFICAÇÃO Nº {ctx.edital_number}",
+    story = _pdf.title_block(f"EDITAL DE NOTIFICAÇÃO Nº {ctx.number}",
                              f"Notificação de autuação por edital — Art. 22, §1º, "
                              f"{', '.join(ctx.means)} da {LAW}")
     means = "; ".join(f"{m} – {MEANS[m]}" for m in ctx.means)
@@ -76,4 +127,4 @@ def render(ctx: EditalContext) -> bytes:
     story.append(_pdf.spacer(2))
     story.append(_pdf.p(f"Total de autos relacionados: {len(ctx.rows)}.", "left"))
     story.append(_pdf.signature_block([(ctx.signer_name or "Autoridade competente", ctx.header.secretariat)]))
-    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Edital nº {ctx.edital_number}", story)
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Edital nº {ctx.number}", story)

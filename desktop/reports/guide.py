@@ -39,7 +39,7 @@ class GuideContext:
         return sum((item.amount for item in self.items), Decimal("0"))
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
                   taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
                   items, due_date: date, company_id: str) -> GuideContext:
     items = tuple(items)
@@ -53,6 +53,67 @@ def build_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_numbe
                                   txid="DAM" + febraban.guide_digits(guide_number))
     return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
                         reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload)
+
+
+PURPOSE_LABELS = {
+    "fee": "Taxa (Art. 10; Art. 15, VII)",
+    "fine": "Multa (Art. 25)",
+    "issqn": "ISSQN (Art. 11)",
+    "cost": "Remoção e estada do veículo (Art. 28)",
+}
+FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
+              "inspection": "Taxa de vistoria", "other": "Taxa"}
+
+
+def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
+    """The DAM of the open payment guide `number`, read from session `s`. Needs the municipality's FEBRABAN
+    code (Administração → Município)."""
+    from sqlalchemy import select
+
+    from desktop.errors import ConflictError, NotFound
+    from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
+    from desktop.reports import records
+    from desktop.reports.common import fmt_decimal, fmt_plate
+
+    settings = records.settings_row(s)
+    agreement = (settings.febraban_agreement or "").strip()
+    if not (agreement.isdigit() and len(agreement) == 4):
+        raise ConflictError("Informe o código FEBRABAN do município (4 dígitos) em Administração → Município "
+                            "antes de emitir guias: sem ele o código de barras não é aceito pelos bancos.")
+    row = s.scalar(select(PaymentGuide).where(PaymentGuide.number == number.strip()))
+    if row is None:
+        raise NotFound(f"Guia nº {number} não encontrada.")
+    if row.status != "open":
+        raise ConflictError(f"A guia nº {row.number} está {'paga' if row.status == 'paid' else 'cancelada'}; "
+                            "só guias em aberto são impressas. Para outra via, reimprima o documento arquivado.")
+    address = ""
+    if row.driver_id:
+        address = records.address_of(s.get(Driver, row.driver_id))
+    elif row.platform_id:
+        address = s.get(Platform, row.platform_id).address or ""
+    fee = s.scalar(select(Fee).where(Fee.guide_number == row.number))
+    parts = []
+    if row.vehicle_id:
+        vehicle = s.get(Vehicle, row.vehicle_id)
+        if fee is not None and fee.authorization_id:
+            auth = s.get(Authorization, fee.authorization_id)
+            if auth.number:
+                parts.append(f"Autorização nº {auth.number}")
+        parts.append(f"placa {fmt_plate(vehicle.plate)}")
+    if row.auto_id:
+        parts.append(f"Auto de infração nº {s.get(Auto, row.auto_id).number}")
+    purpose = PURPOSE_LABELS.get(row.purpose, row.purpose)
+    if fee is not None:
+        text = FEE_LABELS.get(fee.kind, "Taxa") + " (Código Tributário Municipal)"
+        if fee.amount_upfm is not None and fee.upfm_value is not None:
+            text += f" — {fmt_decimal(fee.amount_upfm)} UPFM × {fmt_money(fee.upfm_value)}"
+        items = [GuideItem(text, Decimal(row.amount_reais))]
+    else:
+        items = [GuideItem(purpose, Decimal(row.amount_reais))]
+    return make_context(records.header_of(settings), meta, guide_number=row.number, purpose=purpose,
+                        taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
+                        taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
+                        due_date=row.due_on, company_id=agreement)
 
 
 def render(ctx: GuideContext) -> bytes:

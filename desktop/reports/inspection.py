@@ -38,11 +38,49 @@ class InspectionReportContext:
     remarks: str = ""
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> InspectionReportContext:
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> InspectionReportContext:
     ctx = InspectionReportContext(header=header, meta=meta, **fields)
     if not ctx.approved and ctx.regularize_until is None:
         raise ValueError("Vistoria reprovada precisa do prazo de regularização (Art. 16, §2º).")
     return ctx
+
+
+def build_context(s, code, meta: DocumentMeta) -> InspectionReportContext:
+    """The laudo of performed inspection `code` (Art. 9, 15, 16), read from session `s`; a failed one carries the
+    5-day term (Art. 16 §2)."""
+    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
+    from desktop.errors import ConflictError
+    from desktop.models import Authorization, Driver, InspectionPlace, User, Vehicle
+    from desktop.reports import records
+    row = records.inspection_row(s, code)
+    if row.performed_at is None or row.result not in ("approved", "failed"):
+        raise ConflictError(f"A vistoria nº {code} ainda não foi realizada: o laudo sai depois do "
+                            "resultado registrado.")
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    auth = s.get(Authorization, row.authorization_id) if row.authorization_id else None
+    driver = s.get(Driver, auth.driver_id) if auth else None
+    inspector = s.get(User, row.inspector_id) if row.inspector_id else None
+    place = s.get(InspectionPlace, row.place_id) if row.place_id else None
+    lines = []
+    for item in row.items:
+        known = INSPECTION_ITEMS_BY_KEY.get(records.ITEM_ALIASES.get(item.item_key, item.item_key))
+        lines.append(ChecklistLine(known.label if known else item.item_key, known.article if known else "",
+                                   bool(item.passed), item.note or ""))
+    try:
+        kind = InspectionKind(row.kind).label.lower()
+    except ValueError:
+        kind = row.kind
+    approved = row.result == "approved"
+    if not approved and row.regularize_by is None:
+        raise ConflictError("Vistoria reprovada sem prazo de regularização registrado (Art. 16, §2º).")
+    return make_context(
+        records.header(s), meta, inspection_number=f"{row.id:04d}/{row.performed_at.year}", kind=kind,
+        performed_at=row.performed_at, place=getattr(place, "name", None) or "—",
+        inspector_name=inspector.full_name if inspector else "—", driver_name=driver.name if driver else "—",
+        authorization_number=(auth.number or "") if auth else "", plate=vehicle.plate, renavam=vehicle.renavam,
+        vehicle=f"{vehicle.make} {vehicle.model}, {vehicle.colour or ''}".strip(", "),
+        manufacture_year=vehicle.manufacture_year, odometer_km=None, lines=tuple(lines), approved=approved,
+        regularize_until=None if approved else row.regularize_by, remarks=row.notes or "")
 
 
 def render(ctx: InspectionReportContext) -> bytes:

@@ -56,6 +56,11 @@ class NoticeContext:
     def title(self) -> str:
         return TITLES[self.kind]
 
+    @property
+    def number(self) -> str:
+        """The notice's number: its own, or (empty) the document's number printed in the footer."""
+        return self.notice_number or self.meta.number
+
 
 def autuacao(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str, drawn_up_at: datetime,
              infraction: str, legal_basis: str, amount: Decimal, defense_days: int, notify_platform: str = "",
@@ -151,11 +156,114 @@ def renewal_reminder(header, meta, *, notice_number: str, recipient: Recipient, 
                          "Art. 3º, §§ 1º e 2º", signer_name)
 
 
+KINDS = (AUTUACAO, PENALTY, REGULARIZATION, INSPECTION_CONVOCATION, RENEWAL_REMINDER)
+
+
+def build_context(s, kind: str, key: str, meta: DocumentMeta, *, parameter, calendar,
+                  signer_name: str = "") -> NoticeContext:
+    """A notice read from session `s`, numbered as the document itself: autuação and penalty by auto number
+    (Art. 22, 24–27); regularization and inspection convocation by inspection code (Art. 16); renewal reminder
+    by authorization number (Art. 3 §2). `parameter(key, on)` gives the dated terms; `calendar` the business
+    days (desktop.domain.BusinessCalendar)."""
+    from desktop.errors import DesktopError
+    if kind in (AUTUACAO, PENALTY):
+        return _auto_notice(s, kind, key, meta, parameter, signer_name)
+    if kind == RENEWAL_REMINDER:
+        from desktop.domain.dates import renewal_request_deadline
+        from desktop.reports import records
+        auth, driver, vehicle = records.active_authorization(s, key)
+        recipient = Recipient(driver.name, driver.cpf, records.full_address(driver), vehicle.plate, auth.number)
+        return renewal_reminder(records.header(s), meta, notice_number="", recipient=recipient,
+                                valid_until=auth.valid_until,
+                                last_timely_day=renewal_request_deadline(auth.valid_until, calendar),
+                                signer_name=signer_name)
+    if kind in (REGULARIZATION, INSPECTION_CONVOCATION):
+        return _inspection_notice(s, kind, key, meta, signer_name)
+    raise DesktopError(f"Tipo de notificação desconhecido: {kind!r}. Tipos: {', '.join(KINDS)}.")
+
+
+def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext:
+    from sqlalchemy import select
+
+    from desktop.errors import ConflictError
+    from desktop.models import AutoJudgment, Platform
+    from desktop.reports import auto as auto_report
+    auto = auto_report.auto_row(s, number)
+    a = auto_report.build_context(s, number, meta, parameter)
+    recipient = Recipient(a.infractor_name, a.infractor_document, a.infractor_address, a.plate,
+                          a.authorization_number)
+    if kind == AUTUACAO:
+        platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
+        also = (platform.trade_name or platform.legal_name) if platform is not None and \
+            a.infractor_kind == "condutor" else ""
+        return autuacao(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+                        drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
+                        legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
+                        notify_platform=also, signer_name=signer_name)
+    judgment = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id)
+                        .order_by(AutoJudgment.id.desc()).limit(1))
+    if judgment is None or judgment.outcome == "annulled" or auto.payment_deadline is None:
+        raise ConflictError(f"O auto nº {a.auto_number} ainda não tem penalidade aplicada com prazo de pagamento: a "
+                            "notificação de penalidade sai depois do julgamento (Art. 22; Art. 24).")
+    amount = a.amount
+    if judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
+        amount = (Decimal(judgment.reduced_upfm) * a.upfm_value).quantize(Decimal("0.01"))
+    return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+                   decision_date=judgment.decided_on, penalties=a.penalties, amount=amount,
+                   due_date=auto.payment_deadline,
+                   appeal_days=int(parameter("term.appeal_days", judgment.decided_on)),
+                   legal_basis=a.legal_basis, signer_name=signer_name)
+
+
+def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
+    from sqlalchemy import select
+
+    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
+    from desktop.errors import ConflictError
+    from desktop.models import Authorization, Driver, DriverPlatform, InspectionPlace, Platform, Vehicle
+    from desktop.reports import records
+    row = records.inspection_row(s, code)
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    auth = s.get(Authorization, row.authorization_id) if row.authorization_id else None
+    if auth is None:
+        raise ConflictError(f"A vistoria nº {code} não está ligada a uma autorização: não há condutor a "
+                            "notificar.")
+    driver = s.get(Driver, auth.driver_id)
+    recipient = Recipient(driver.name, driver.cpf, records.address_of(driver), vehicle.plate, auth.number or "")
+    header = records.header(s)
+    if kind == REGULARIZATION:
+        if row.result != "failed" or row.regularize_by is None:
+            raise ConflictError(f"A vistoria nº {code} não foi reprovada: não há o que regularizar "
+                                "(Art. 16, §2º).")
+        labels = {key: item.label for key, item in INSPECTION_ITEMS_BY_KEY.items()}
+        pending = tuple(labels.get(records.ITEM_ALIASES.get(i.item_key, i.item_key), i.item_key)
+                        + (f" — {i.note}" if i.note else "")
+                        for i in row.items if i.passed is False) or ("Pendências registradas no laudo",)
+        reference = f"Laudo de vistoria nº {row.id:04d}/{row.performed_at.year if row.performed_at else ''}"
+        return regularization(header, meta, notice_number="", recipient=recipient, reference=reference,
+                              pending_items=pending, deadline=row.regularize_by, signer_name=signer_name)
+    if row.scheduled_start is None or row.status != "scheduled":
+        raise ConflictError(f"A vistoria nº {code} não está agendada: a convocação precisa de data e "
+                            "hora marcadas (Art. 16, §1º).")
+    place = s.get(InspectionPlace, row.place_id) if row.place_id else None
+    place_text = " – ".join(p for p in (getattr(place, "name", None), getattr(place, "address", None)) if p) or "—"
+    try:
+        inspection_kind = InspectionKind(row.kind).label.lower()
+    except ValueError:
+        inspection_kind = row.kind
+    platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
+                                                                            DriverPlatform.until.is_(None))))
+    platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
+    return inspection_convocation(header, meta, notice_number="", recipient=recipient,
+                                  scheduled_at=row.scheduled_start, place=place_text,
+                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name)
+
+
 def render(ctx: NoticeContext) -> bytes:
     from desktop.reports import _pdf
     from desktop.reports._pdf import b, e
 
-    story = _pdf.title_block(f"{ctx.title} Nº {ctx.notice_number}", f"Referência: {ctx.reference}")
+    story = _pdf.title_block(f"{ctx.title} Nº {ctx.number}", f"Referência: {ctx.reference}")
     r = ctx.recipient
     rows = [("Destinatário", r.name), ("CPF/CNPJ", fmt_document_id(r.document))]
     if r.address:
@@ -182,4 +290,4 @@ def render(ctx: NoticeContext) -> bytes:
         (ctx.signer_name or "Autoridade competente", ctx.signer_role),
         (r.name, "Recebi a notificação em ____/____/________"),
     ]))
-    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"{ctx.title.capitalize()} nº {ctx.notice_number}", story)
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"{ctx.title.capitalize()} nº {ctx.number}", story)

@@ -40,10 +40,66 @@ class StatementContext:
         return (self.balance_upfm * self.upfm_value_today).quantize(Decimal("0.01"))
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_name: str, infractor_document: str,
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_name: str, infractor_document: str,
                   as_of: date, lines, upfm_value_today: Decimal) -> StatementContext:
     kept = tuple(sorted((line for line in lines if line.day <= as_of), key=lambda line: line.day))
     return StatementContext(header, meta, infractor_name, infractor_document, as_of, kept, upfm_value_today)
+
+
+LEDGER_LABELS = {   # desktop.domain.ledger EntryKind
+    "debit": "Multa", "costs": "Despesas de remoção e estada (Art. 28)", "payment": "Pagamento",
+    "reversal": "Estorno", "reduction": "Redução",
+}
+
+
+def ledger_description(kind: str, auto_number: str, guide_number: str | None, reason: str | None) -> str:
+    text = LEDGER_LABELS.get(kind, kind.capitalize())
+    if auto_number:
+        text += f" – auto nº {auto_number}"
+    if guide_number and kind != "debit":
+        text += f" – DAM nº {guide_number}"
+    if reason and kind != "debit":
+        text += f" ({reason})"
+    return text
+
+
+def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tuple[str, int], StatementContext]:
+    """((record type, id) of the infractor, the statement) of a driver by CPF or a platform by CNPJ at `as_of`,
+    read from session `s` (the ledger lines and the UPFM value in force on `as_of`)."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import Auto, Driver, LedgerEntry, Parameter, Platform
+    from desktop.reports import records
+    from desktop.reports.common import fmt_date, only_digits
+
+    digits = only_digits(document)
+    if len(digits) == 11:
+        person = s.scalar(select(Driver).where(Driver.cpf == digits))
+        if person is None:
+            raise NotFound(f"Nenhum condutor com o CPF {document}.")
+        name, condition, record = person.name, LedgerEntry.infractor_driver_id == person.id, ("driver", person.id)
+    else:
+        person = s.scalar(select(Platform).where(Platform.cnpj == digits.upper()))
+        if person is None:
+            raise NotFound(f"Nenhuma plataforma com o CNPJ {document}.")
+        name, condition = person.legal_name, LedgerEntry.infractor_platform_id == person.id
+        record = ("platform", person.id)
+    lines = []
+    for entry in s.scalars(select(LedgerEntry).where(condition).order_by(LedgerEntry.effective_on, LedgerEntry.id)):
+        auto_number = s.get(Auto, entry.auto_id).number if entry.auto_id else ""
+        amount = Decimal(entry.amount_upfm)
+        debit, credit = (amount, Decimal("0")) if amount >= 0 else (Decimal("0"), -amount)
+        lines.append(StatementLine(entry.effective_on,
+                                   ledger_description(entry.kind, auto_number, entry.guide_number, entry.reason),
+                                   auto_number or entry.guide_number or "", debit, credit,
+                                   abs(Decimal(entry.amount_reais))))
+    upfm = s.scalar(select(Parameter.value).where(Parameter.key == "upfm_value", Parameter.valid_from <= as_of)
+                    .order_by(Parameter.valid_from.desc()).limit(1))
+    if upfm is None:
+        raise NotFound(f"Não há valor da UPFM vigente em {fmt_date(as_of)} (Administração → Parâmetros).")
+    return record, make_context(records.header(s), meta, infractor_name=name, infractor_document=digits,
+                                as_of=as_of, lines=lines, upfm_value_today=Decimal(upfm))
 
 
 def render(ctx: StatementContext) -> bytes:

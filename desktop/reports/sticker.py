@@ -50,7 +50,7 @@ class StickerData:
     vehicle: str = ""
 
 
-def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequence[StickerData],
+def make_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequence[StickerData],
                   private_key: bytes, layout: str = LAYOUT_PAGE) -> StickerContext:
     """Signs each sticker's payload with the municipality's Ed25519 key."""
     if layout not in (LAYOUT_PAGE, LAYOUT_SHEET):
@@ -64,6 +64,31 @@ def build_context(header: MunicipalityHeader, meta: DocumentMeta, stickers: Sequ
         for s in stickers
     )
     return StickerContext(header, meta, items, layout)
+
+
+def build_context(s, numbers: Sequence[str], meta: DocumentMeta, private_key: bytes,
+                  layout: str = LAYOUT_PAGE) -> StickerContext:
+    """The stickers of the active authorizations `numbers` (in that order), read from session `s` in one query
+    per 500 numbers (authorization + driver + vehicle) and signed."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound
+    from desktop.models import Authorization, Vehicle
+    from desktop.reports import records
+
+    found = {}
+    numbers = [n.strip() for n in numbers]
+    for start in range(0, len(numbers), 500):
+        query = (select(Authorization, Vehicle).join(Vehicle, Vehicle.id == Authorization.vehicle_id)
+                 .where(Authorization.number.in_(numbers[start:start + 500])))
+        for auth, vehicle in s.execute(query):
+            records.require_active(auth)
+            found[auth.number] = StickerData(auth.number, vehicle.plate, auth.valid_until,
+                                             records.vehicle_line(vehicle))
+    missing = [n for n in numbers if n not in found]
+    if missing:
+        raise NotFound(f"Autorização nº {missing[0]} não encontrada.")
+    return make_context(records.header(s), meta, [found[n] for n in numbers], private_key, layout)
 
 
 def render(ctx: StickerContext, workers: int = 1,
@@ -134,21 +159,31 @@ def render(ctx: StickerContext, workers: int = 1,
 
 
 def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
-    """QR paths of all payloads; with workers > 1 (and a batch worth it) the second half goes to a spawned
-    process while this one encodes the first half. Spawn, not fork: the GUI process has Qt threads, and Windows
-    only spawns anyway; the worker imports only desktop.reports.qrfast and segno."""
-    from desktop.reports import qrfast
+    """QR paths of all payloads (segno, fixed mask); with workers > 1 (and a batch worth it) the other chunks go to
+    spawned processes while this one encodes the first. Spawn, not fork: the GUI process has Qt threads, and
+    Windows only spawns anyway; a worker imports only desktop.reports.qr and segno, and ends with its parent
+    (`_worker_start`: a killed batch leaves no worker running)."""
+    from desktop.reports import qr
     if workers <= 1 or len(payloads) < 200:
-        return qrfast.unit_paths(payloads, QR_ERROR, QR_MASK)
+        return qr.unit_paths(payloads, QR_ERROR, QR_MASK)
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
     step = (len(payloads) + workers - 1) // workers
     chunks = [payloads[i:i + step] for i in range(0, len(payloads), step)]
-    with ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(qrfast.unit_paths, chunk, QR_ERROR, QR_MASK) for chunk in chunks[1:]]
-        first = qrfast.unit_paths(chunks[0], QR_ERROR, QR_MASK)
-        return first + [qr for future in futures for qr in future.result()]
+    with ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_worker_start, initargs=(os.getpid(),)) as pool:
+        futures = [pool.submit(qr.unit_paths, chunk, QR_ERROR, QR_MASK) for chunk in chunks[1:]]
+        first = qr.unit_paths(chunks[0], QR_ERROR, QR_MASK)
+        return first + [path for future in futures for path in future.result()]
+
+
+def _worker_start(parent_pid: int) -> None:
+    """In a batch worker: end when the parent process ends (issue 11 item 10). A killed parent never shuts its
+    pool down, and the worker would wait on its queue for minutes; a daemon thread watches the parent instead."""
+    from desktop.reports.qr import watch_parent
+    watch_parent(parent_pid)
 
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:

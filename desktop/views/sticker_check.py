@@ -1,7 +1,9 @@
 """Verificar adesivo (Art. 14): the agent pastes or scans the text of a sticker's QR code; the signature is checked
 with the municipality's public key and the authorization's current status is read from the database
-(desktop.services.documents.check_sticker). The verdict is shown big and coloured: válido, expirado, suspenso,
-revogado, falsificado or ilegível, with the number, plate, validity and the service's sentence."""
+(desktop.services.documents.check_sticker: every signed field compared with the register). The verdict is shown
+big and coloured: válido, expirado, suspenso, revogado, cassado, substituído, adulterado, falsificado or ilegível,
+with the number, plate, validity and the service's sentence. With the database out of reach, the check is made
+offline with the key kept from the first check: "confirmar situação"."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -17,7 +19,12 @@ VERDICTS = {
     "expired": ("EXPIRADO", "#ef6c00", "#ffffff"),
     "suspended": ("SUSPENSO", "#f9a825", "#000000"),
     "revoked": ("REVOGADO", "#6d4c41", "#ffffff"),
+    "cassada": ("CASSADO", "#4e342e", "#ffffff"),
+    "replaced": ("SUBSTITUÍDO", "#6d4c41", "#ffffff"),
+    "not_active": ("SEM VALIDADE", "#6d4c41", "#ffffff"),
+    "tampered": ("ADULTERADO", "#c62828", "#ffffff"),
     "forged": ("FALSIFICADO", "#c62828", "#ffffff"),
+    "unconfirmed": ("CONFIRMAR SITUAÇÃO", "#1565c0", "#ffffff"),
     "malformed": ("ILEGÍVEL", "#546e7a", "#ffffff"),
 }
 ERROR_VERDICT = ("NÃO VERIFICADO", "#546e7a", "#ffffff")
@@ -34,6 +41,7 @@ class StickerCheckWidget(QWidget):
         self.db = db
         self.task = None
         self.result = None      # the last StickerCheck
+        self._keys: dict = {}   # the municipality's public key, kept for offline checks
 
         intro = QLabel("Leia o QR code do adesivo com o leitor (ou cole o texto lido pelo celular) e tecle Enter. "
                        "A assinatura é conferida com a chave do município e a situação atual da autorização é "
@@ -123,7 +131,7 @@ class StickerCheckWidget(QWidget):
             self.result = None
             self._show(ERROR_VERDICT, error_text(error))
 
-        self.task = Task(check_job, self.db, text).success(done).failure(failed).run_in_background(
+        self.task = Task(check_job, self.db, text, self._keys).success(done).failure(failed).run_in_background(
             self, show_progress=False)
         return self.task
 
@@ -134,6 +142,12 @@ class StickerCheckWidget(QWidget):
             if result.status == "forged":
                 self.details_title.setText("Dados impressos no adesivo — NÃO CONFIÁVEIS (assinatura inválida):")
                 self.details_title.setStyleSheet("color: #c62828; font-weight: bold;")
+            elif result.status == "tampered":
+                self.details_title.setText("Dados assinados no adesivo — NÃO SÃO OS DO CADASTRO:")
+                self.details_title.setStyleSheet("color: #c62828; font-weight: bold;")
+            elif result.status == "unconfirmed":
+                self.details_title.setText("Dados assinados no adesivo — situação atual NÃO consultada no cadastro:")
+                self.details_title.setStyleSheet("color: #1565c0; font-weight: bold;")
             else:
                 self.details_title.setText("Dados do adesivo, conferidos pela assinatura do município:")
                 self.details_title.setStyleSheet("color: #555;")

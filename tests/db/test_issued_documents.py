@@ -190,6 +190,7 @@ def test_only_active_authorizations_get_stickers(db, clerk):
 
 def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(db, clerk):
     from desktop.reports.common import DocumentMeta
+    from desktop.domain.sticker_check import CASSADA, REPLACED
     from desktop.signing import FORGED, REVOKED, SUSPENDED, VALID
     ids = _seed(db)
     meta = DocumentMeta("0001/2026", datetime(2026, 11, 29, 10, 0, tzinfo=LOCAL_TZ))
@@ -205,8 +206,13 @@ def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(d
     check = documents.check_sticker(db, payload, today)
     assert check.status == SUSPENDED and "SUSPENSA até 29/11/2027" in check.message_pt and "Art. 24" in check.message_pt
     with db.session() as s:
+        s.query(Authorization).filter_by(number="0007/2026").one().status = "revoked"
+    check = documents.check_sticker(db, payload, today)
+    assert check.status == REVOKED and "REVOGADA" in check.message_pt
+    with db.session() as s:
         s.query(Authorization).filter_by(number="0007/2026").one().status = "cassada"
-    assert documents.check_sticker(db, payload, today).status == REVOKED
+    check = documents.check_sticker(db, payload, today)                # issue 12 item 11: not "REVOGADO"
+    assert check.status == CASSADA and "CASSADA" in check.message_pt and "REVOGAD" not in check.message_pt
     with db.session() as s:
         auth = s.query(Authorization).filter_by(number="0007/2026").one()
         auth.status = "active"
@@ -216,10 +222,45 @@ def test_art14_check_sticker_valid_then_suspended_revoked_and_replaced_vehicle(d
                               registration_uf="MT")
         s.add(new_vehicle)
         s.flush()
+        s.add(AuthorizationEvent(authorization_id=auth.id, kind="substitution", from_status="active",
+                                 to_status="active", at=datetime(2026, 11, 1, 9, 0, tzinfo=LOCAL_TZ),
+                                 effective_on=date(2026, 11, 1), old_vehicle_id=auth.vehicle_id,
+                                 new_vehicle_id=new_vehicle.id))
         auth.vehicle_id = new_vehicle.id                       # Art. 8 §2: substitution
     check = documents.check_sticker(db, payload, today)
-    assert check.status == REVOKED and "RST4E56" in check.message_pt
+    assert check.status == REPLACED and "RST4E56" in check.message_pt and "Art. 8º, §2º" in check.message_pt
     assert ids
+
+
+def test_issue11_a_validly_signed_sticker_whose_data_is_not_the_registers_is_adulterado(db, clerk):
+    """The attack of issue 11 item 3: with the key, a sticker given five more years, another plate or a number the
+    register does not have still has a valid signature; the check against the register refuses each."""
+    from desktop.domain.sticker_check import TAMPERED, VALID
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import sign_sticker
+    _seed(db)
+    key, today = signing_private_key(db), date(2026, 11, 29)
+    assert documents.check_sticker(db, sign_sticker(key, "0007/2026", "QAB1D23", date(2026, 12, 31)),
+                                   today).status == VALID
+    for number, plate, until in (("0007/2026", "QAB1D23", date(2032, 12, 31)),   # five more years
+                                 ("0007/2026", "ZZZ9Z99", date(2026, 12, 31)),   # another plate
+                                 ("0404/2026", "QAB1D23", date(2026, 12, 31))):  # a number not in the register
+        check = documents.check_sticker(db, sign_sticker(key, number, plate, until), today)
+        assert check.status == TAMPERED and "ADULTERADO" in check.message_pt, (number, plate, until)
+        assert (check.number, check.plate, check.valid_until) == (number, plate, until)
+
+
+def test_issue11_offline_check_shows_the_signed_data_and_asks_to_confirm(db, clerk):
+    from desktop.domain.sticker_check import UNCONFIRMED
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import FORGED, sign_sticker
+    _seed(db)
+    public = documents.sticker_public_key(db)
+    text = sign_sticker(signing_private_key(db), "0007/2026", "QAB1D23", date(2026, 12, 31))
+    check = documents.check_sticker_offline(text, public, date(2026, 11, 29))
+    assert check.status == UNCONFIRMED and "CONFIRME A SITUAÇÃO ATUAL" in check.message_pt
+    assert (check.number, check.plate, check.valid_until) == ("0007/2026", "QAB1D23", date(2026, 12, 31))
+    assert documents.check_sticker_offline(text.replace("QAB1D23", "QAB1D24"), public).status == FORGED
 
 
 def test_dam_guide_from_payment_guide_row_with_barcode_saved(db, clerk):
@@ -305,6 +346,13 @@ def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys)
     assert main(["print", "edital", "--id", "02/04/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
     assert "Nenhuma notificação por edital" in capsys.readouterr().err
     assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1
+    again = tmp_path / "de-novo.pdf"                                   # issue 12 item 17: the reason is kept
+    assert main(["print", "sticker", "--id", "0007/2026", "--reason", "damaged", "--out", str(again),
+                 "--db", db.url]) == 0
+    with db.session(write=False) as s:
+        event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).order_by(
+            AuthorizationEvent.id.desc()).first()
+        assert "nova emissão por dano" in event.reason
 
 
 def _seed_enforcement(db, ids, agent_id):
@@ -500,3 +548,101 @@ def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk)
     assert any("Página 3 de 3" in text for _d, _t, text in state.calls)
     assert f"documento nº {issued.info.number}" in state.calls[-1][2]
     assert documents.pending_sticker_numbers(db) == []
+
+
+# ---------------------------------------------------------------------------------------------------- numbering
+def _numbered_pdf(meta) -> bytes:
+    """A one-line PDF that prints its own document number (what every real document does in its footer)."""
+    from reportlab.pdfgen.canvas import Canvas
+    buffer = io.BytesIO()
+    c = Canvas(buffer)
+    c.drawString(72, 720, f"Documento nº {meta.number}")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def test_spec4_pdf_renders_outside_the_write_transaction_and_a_number_taken_meanwhile_is_re_rendered(db, clerk):
+    """While one document renders, another desk issues a document (a write): the render holds no transaction,
+    so the other desk is not blocked; the first then re-renders with the number now next, and each archived
+    PDF prints its own number."""
+    _seed(db)
+    inner: list = []
+    renders: list[str] = []
+
+    def render(meta):
+        renders.append(meta.number)
+        if not inner:   # the other desk, in the middle of this render
+            inner.append(documents.issue_document(db, clerk, "notice", ("authorization", 1), _numbered_pdf))
+        return _numbered_pdf(meta)
+
+    outer = documents.issue_document(db, clerk, "notice", ("authorization", 1), render)
+    assert inner[0].number == "0001/2026" and outer.number == "0002/2026"
+    assert renders == ["0001/2026", "0002/2026"]                   # rendered again with the number it got
+    for info in (inner[0], outer):
+        assert f"Documento nº {info.number}" in text_of(documents.archived_bytes(db, info.number))
+
+
+def test_spec4_two_desks_issuing_at_once_numbers_unique_gap_free_each_pdf_its_own_number(db, clerk):
+    import threading
+    _seed(db)
+    barrier = threading.Barrier(2, timeout=30)
+    results: dict[str, list] = {"0007/2026": [], "0008/2026": []}
+    errors: list[BaseException] = []
+
+    def desk(number: str) -> None:
+        try:
+            barrier.wait()
+            for _ in range(4):
+                results[number].append(documents.print_certificate(db, clerk, number))
+        except BaseException as error:  # noqa: BLE001 — reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=desk, args=(n,)) for n in results]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(240)
+    assert not errors, errors
+    issued = [i for batch in results.values() for i in batch]
+    numbers = sorted(i.info.number for i in issued)
+    assert numbers == [f"{n:04d}/2026" for n in range(1, 9)]      # unique and gap-free
+    for item in issued:
+        text = text_of(documents.archived_bytes(db, item.info.number))
+        assert f"Documento nº {item.info.number}" in text
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).count() == 8
+
+
+def test_issue12_20_numbers_past_9999_keep_their_order_in_the_pending_batch(db, clerk):
+    _seed(db)
+    with db.session() as s:
+        for old, new in (("0007/2026", "10000/2026"), ("0008/2026", "9999/2026"), ("0009/2026", "0010/2025")):
+            s.query(Authorization).filter_by(number=old).one().number = new
+    assert documents.pending_sticker_numbers(db) == ["0010/2025", "9999/2026", "10000/2026"]
+
+
+def test_issue12_17_a_document_in_force_is_found_and_a_new_issue_keeps_its_reason(db, clerk):
+    from desktop.models import AuditEntry
+    _seed(db)
+    assert documents.current_document(db, "sticker", "0007/2026") is None
+    batch = documents.print_pending_stickers(db, clerk)              # one PDF, linked to 0007/2026
+    in_force = documents.current_document(db, "sticker", "0008/2026")
+    assert in_force is not None and in_force.number == batch.info.number
+    assert documents.current_document(db, "credential", "0008/2026") is None
+    credential = documents.print_credential(db, clerk, "0008/2026")
+    assert documents.current_document(db, "credential", "0008/2026").number == credential.info.number
+    again = documents.print_kind(db, clerk, "sticker", "0008/2026", reason="lost")
+    assert documents.current_document(db, "sticker", "0008/2026").number == again.info.number
+    with db.session(write=False) as s:
+        event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT, act_number=again.info.number).one()
+        assert "nova emissão por extravio" in event.reason
+        entry = s.query(AuditEntry).filter_by(action="document.issue").order_by(AuditEntry.id.desc()).first()
+        assert "extravio" in str(entry.after)
+    with pytest.raises(ValueError):
+        documents.print_kind(db, clerk, "credential", "0008/2026", reason="porque sim")
+    with db.session() as s:                                          # a renewal: the old ones are out of date
+        s.query(Authorization).filter_by(number="0008/2026").one().fee_paid_on = date(2099, 1, 2)
+    assert documents.current_document(db, "sticker", "0008/2026") is None
+    assert documents.current_document(db, "credential", "0008/2026") is None
+    assert documents.current_document(db, "guide", "0009/2026") is None

@@ -173,3 +173,117 @@ def test_statement_by_cpf_is_issued_and_a_guide_without_febraban_code_is_refused
     wait_task(qtbot, panel.issue())
     assert "código FEBRABAN" in panel.field_error.text()
     assert [d.kind for d in documents.list_issued(db)] == ["statement"]
+
+
+def _slow_sticker_render(monkeypatch, started, release):
+    """The sticker render waits for `release` (so the test acts while the document is being generated)."""
+    from desktop.reports import sticker
+    original = sticker.render
+
+    def slow(ctx, *args, **kwargs):
+        started.set()
+        release.wait(20)
+        return original(ctx, *args, **kwargs)
+    monkeypatch.setattr(sticker, "render", slow)
+
+
+def _archived_count(db) -> int:
+    from desktop.models import IssuedDocument
+    with db.session(write=False) as s:
+        return s.query(IssuedDocument).count()
+
+
+def test_issue12_16_cancel_while_the_document_is_generated_archives_nothing(qtbot, db, clerk, authorizations,
+                                                                            monkeypatch):
+    import threading
+    started, release = threading.Event(), threading.Event()
+    _slow_sticker_render(monkeypatch, started, release)
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    panel.choose_kind("sticker")
+    panel.id_edit.setText("0007/2026")
+    task = panel.issue()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    qtbot.waitUntil(lambda: task._dialog is not None, timeout=5000)   # the progress dialog, after 600 ms
+    from PySide6.QtWidgets import QPushButton
+    cancel = next(b for b in task._dialog.findChildren(QPushButton) if b.text() == "Cancelar")
+    cancel.click()
+    release.set()
+    wait_task(qtbot, task)
+    assert _archived_count(db) == 0
+    assert "cancelada" in panel.status.text() and "nenhum documento" in panel.status.text()
+    assert page.last_preview is None and panel.issue_button.isEnabled()
+
+
+def test_issue12_16_closing_the_page_while_the_document_is_generated_archives_nothing_and_never_raises(
+        qtbot, db, clerk, authorizations, monkeypatch, capfd):
+    import threading
+    started, release = threading.Event(), threading.Event()
+    _slow_sticker_render(monkeypatch, started, release)
+    from desktop.views.reports import ReportsPage
+    page = ReportsPage(db, clerk)
+    page.show()
+    panel = page.issue_panel
+    panel.choose_kind("sticker")
+    panel.id_edit.setText("0007/2026")
+    task = panel.issue()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    page.close()
+    page.deleteLater()
+    qtbot.wait(50)                  # the page is destroyed while its job runs
+    release.set()
+    qtbot.waitUntil(lambda: task.finished, timeout=30000)
+    qtbot.wait(100)
+    assert _archived_count(db) == 0
+    err = capfd.readouterr().err
+    assert "RuntimeError" not in err and "Signal source has been deleted" not in err, err
+
+
+def test_issue12_17_emitir_a_sticker_in_force_offers_the_2a_via_or_a_new_issue_with_a_reason(qtbot, db, clerk,
+                                                                                            authorizations):
+    from desktop.views.reports.issue import COPY
+    page = make_page(qtbot, db, clerk)
+    panel = page.issue_panel
+    asked: list = []
+    answers = ["lost", COPY, None]
+
+    def choose(_parent, label, identifier, current):
+        asked.append((label, identifier, current.number))
+        return answers.pop(0)
+    panel.choose_reissue = choose
+    panel.choose_kind("sticker")
+    panel.id_edit.setText("0007/2026")
+    wait_task(qtbot, panel.issue())
+    assert "0001/2026" in panel.status.text() and asked == []          # none in force: issued at once
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # in force: asked, a new one for "lost"
+    wait_task(qtbot, panel.task)
+    assert asked == [("Adesivo do veículo", "0007/2026", "0001/2026")]
+    assert "0002/2026" in panel.status.text()
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # the 2ª via of the one in force
+    wait_task(qtbot, panel.task)
+    assert asked[-1][2] == "0002/2026" and "2ª via do documento nº 0002/2026" in panel.status.text()
+    assert "2ª VIA" in pdf_text(page.last_preview.pdf_bytes())
+    close_preview(page)
+
+    wait_task(qtbot, panel.issue())                                     # cancelled: nothing issued
+    assert "continua em vigor" in panel.status.text()
+    assert [r.number for r in documents.list_issued(db)] == ["0002/2026", "0001/2026"]
+
+
+def test_issue12_17_the_reissue_dialog_offers_the_copy_first_and_the_reasons(qtbot, db, clerk, authorizations):
+    from desktop.views.reports.issue import COPY, ReissueDialog
+    documents.print_sticker(db, clerk, "0007/2026")
+    current = documents.current_document(db, "sticker", "0007/2026")
+    dialog = ReissueDialog("Adesivo do veículo (Art. 14)", "0007/2026", current)
+    qtbot.addWidget(dialog)
+    assert dialog.choice() == COPY and not dialog.reason_box.isEnabled()
+    dialog.new_radio.setChecked(True)
+    assert dialog.reason_box.isEnabled() and dialog.choice() == "lost"
+    assert [dialog.reason_box.itemText(i) for i in range(dialog.reason_box.count())] == [
+        "Extravio", "Dano", "Dados alterados"]
+    dialog.reason_box.setCurrentIndex(2)
+    assert dialog.choice() == "data_changed"

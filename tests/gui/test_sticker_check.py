@@ -99,3 +99,39 @@ def test_sticker_check_opens_from_the_reports_page_in_its_own_window(qtbot, db, 
     assert "Leia o QR code" in dialog.widget.message.text()
     shoot(dialog, "15-verificar-adesivo-janela")
     dialog.close()
+
+
+def test_issue12_11_a_cassada_authorization_says_cassado_not_revogado(qtbot, db, authorizations):
+    from desktop.models import Authorization
+
+    widget = make_widget(qtbot, db)
+    with db.session() as s:
+        s.query(Authorization).filter_by(number="0009/2026").one().status = "cassada"
+    assert check(qtbot, widget, payload(db, "0009/2026", "QAB2D02")) == "CASSADO"
+    assert "CASSADA" in widget.message.text() and "REVOGAD" not in widget.message.text().upper()
+
+
+def test_issue11_a_signed_sticker_with_five_more_years_is_adulterado(qtbot, db, authorizations):
+    widget = make_widget(qtbot, db)
+    forged = payload(db, until=valid_until() + timedelta(days=5 * 365))
+    assert check(qtbot, widget, forged) == "ADULTERADO"
+    assert "#c62828" in widget.verdict.styleSheet() and "NÃO SÃO OS DO CADASTRO" in widget.details_title.text()
+    shoot(widget, "16-verificar-adesivo-adulterado")
+
+
+def test_issue11_with_the_database_out_of_reach_the_check_is_offline_and_asks_to_confirm(qtbot, db, authorizations,
+                                                                                        monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from desktop.services import documents
+
+    widget = make_widget(qtbot, db)
+    assert check(qtbot, widget, payload(db)).lower() == "válido"        # the public key is kept
+
+    def unreachable(*_args, **_kwargs):
+        raise OperationalError("SELECT 1", None, ConnectionError("servidor fora do ar"))
+    monkeypatch.setattr(documents, "check_sticker", unreachable)
+    assert check(qtbot, widget, payload(db)) == "CONFIRMAR SITUAÇÃO"
+    assert "CONFIRME A SITUAÇÃO ATUAL" in widget.message.text() and widget.details.isVisible()
+    assert widget.number_label.text() == "0007/2026" and "NÃO consultada" in widget.details_title.text()
+    shoot(widget, "17-verificar-adesivo-sem-cadastro")

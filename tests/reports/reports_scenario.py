@@ -44,11 +44,11 @@ def meta(number: str = "0042/2026") -> DocumentMeta:
 def sticker_ctx(n: int = 1, layout: str = sticker.LAYOUT_PAGE):
     data = [sticker.StickerData(f"{7 + i:04d}/2026", "QAB1D23" if i == 0 else f"QAB{i % 10}C{i % 100:02d}",
                                 date(2026, 12, 31), "Chevrolet Onix – prata") for i in range(n)]
-    return sticker.build_context(HEADER, meta(), data, KEYS.private_bytes, layout)
+    return sticker.make_context(HEADER, meta(), data, KEYS.private_bytes, layout)
 
 
 def credential_ctx():
-    return credential.build_context(
+    return credential.make_context(
         HEADER, meta(), driver_name="Joana Araújo Conceição", cpf="12345678909", cnh_number="01234567890",
         cnh_category="B", authorization_number="0007/2026", valid_until=date(2026, 12, 31), plate="QAB1D23",
         vehicle="Chevrolet Onix 1.0 – prata", private_key=KEYS.private_bytes, photo=brasao_png(),
@@ -56,7 +56,7 @@ def credential_ctx():
 
 
 def certificate_ctx():
-    return certificate.build_context(
+    return certificate.make_context(
         HEADER, meta(), authorization_number="0007/2026", driver_name="Joana Araújo Conceição", cpf="12345678909",
         cnh_number="01234567890", cnh_category="B", address="Rua Cipriano Curvo, 100, Centro, Chapada dos Guimarães–MT",
         plate="QAB1D23", renavam="00123456789", vehicle="Chevrolet Onix 1.0", manufacture_year=2019,
@@ -67,7 +67,7 @@ def certificate_ctx():
 
 
 def auto_ctx():
-    return auto.build_context(
+    return auto.make_context(
         HEADER, meta(), auto_number="0003/2026", drawn_up_at=datetime(2026, 3, 14, 22, 40, tzinfo=TZ),
         place="Praça Dom Wunibaldo, Centro", infractor_kind="condutor", infractor_name="Joana Araújo Conceição",
         infractor_document="12345678909", infractor_address="Rua Cipriano Curvo, 100, Centro", plate="QAB1D23",
@@ -110,7 +110,7 @@ def notice_ctxs():
 
 
 def data_request_ctx():
-    return data_request.build_context(
+    return data_request.make_context(
         HEADER, meta(), request_number="0002/2026", platform_name="Rota Certa Tecnologia Ltda",
         platform_cnpj="11222333000181", platform_address="Av. Paulista, 1000, São Paulo–SP",
         justification="Apuração de denúncia de embarque na via pública (Art. 7º) na noite de 14/03/2026.",
@@ -127,7 +127,7 @@ def edital_ctx(n: int = 3):
                      ("Rota Certa Tecnologia Ltda", "11222333000181", "", "ART26-III", Decimal("111.00")),
                      ("João Ninguém da Silva", "98765432100", "QAB2C02", "ART27", Decimal("222.00")),
                  ] * ((n + 2) // 3)) if i < n)
-    return edital.build_context(HEADER, meta(), edital_number="0001/2026", means=("II", "IV"),
+    return edital.make_context(HEADER, meta(), edital_number="0001/2026", means=("II", "IV"),
                                 publication_date=date(2026, 4, 2), defense_days=15, rows=rows)
 
 
@@ -141,7 +141,7 @@ def inspection_ctx(approved: bool = False):
         inspection.ChecklistLine("Adesivo municipal no painel, lado direito", "Art. 14", True),
         inspection.ChecklistLine("Higiene e limpeza", "Art. 13, XIII", True),
     )
-    return inspection.build_context(
+    return inspection.make_context(
         HEADER, meta(), inspection_number="0005/2026", kind="anual (Art. 16)",
         performed_at=datetime(2026, 3, 13, 9, 0, tzinfo=TZ), place="Pátio da Secretaria", inspector_name="Paulo Reis",
         driver_name="Joana Araújo Conceição", authorization_number="0007/2026", plate="QAB1D23",
@@ -159,7 +159,7 @@ def statement_ctx():
         statement.StatementLine(date(2027, 1, 5), "Multa futura", "0001/2027", Decimal("10"), Decimal("0"),
                                 Decimal("60.00")),
     ]
-    return statement.build_context(HEADER, meta(), infractor_name="Joana Araújo Conceição",
+    return statement.make_context(HEADER, meta(), infractor_name="Joana Araújo Conceição",
                                    infractor_document="12345678909", as_of=date(2026, 11, 29), lines=lines,
                                    upfm_value_today=Decimal("5.55"))
 
@@ -168,7 +168,7 @@ def attendance_ctx(n: int = 4):
     names = ["Joana Araújo Conceição", "Sebastião Gonçalves", "Márcia Antônia Pires", "Luís Ângelo Frota"]
     rows = tuple(attendance.AttendanceRow(names[i % 4], f"{i:03d}45678909"[:11], f"{7 + i:04d}/2026")
                  for i in range(n))
-    return attendance.build_context(HEADER, meta(), session_number="0002/2026",
+    return attendance.make_context(HEADER, meta(), session_number="0002/2026",
                                     topic="Normas de conduta e atendimento a pessoas com deficiência",
                                     starts_at=datetime(2026, 12, 3, 14, 0, tzinfo=TZ), place="Auditório da Prefeitura",
                                     instructor="Regina Campos", capacity=30, rows=rows)
@@ -176,7 +176,7 @@ def attendance_ctx(n: int = 4):
 
 def guide_ctx(pix_key: str | None = "12345678000195"):
     header = MunicipalityHeader(HEADER.name, HEADER.uf, HEADER.secretariat, PHONE, HEADER.brasao_png, pix_key)
-    return guide.build_context(
+    return guide.make_context(
         header, meta(), guide_number="0009/2026", purpose="Taxa de autorização (Art. 10; Art. 15, VII)",
         taxpayer_name="Joana Araújo Conceição", taxpayer_document="12345678909",
         taxpayer_address="Rua Cipriano Curvo, 100, Centro, Chapada dos Guimarães–MT",

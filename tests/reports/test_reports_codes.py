@@ -128,3 +128,9 @@ def test_sticker_malformed_payloads(text):
 
 def test_sticker_message_is_what_is_signed():
     assert sticker_message("0001/2026", "abc1234", date(2026, 2, 3)) == "TPA1|0001/2026|ABC1234|03/02/2026"
+
+
+def test_issue12_20_guide_number_10000_goes_into_the_barcode():
+    assert febraban.guide_digits("10000/2026") == "202610000"
+    barcode = febraban.arrecadacao_barcode(Decimal("27.75"), "0123", date(2026, 12, 15), "10000/2026")
+    assert barcode.endswith("202610000".zfill(17)) and len(barcode) == 44

@@ -144,7 +144,7 @@ def test_art4_par2_data_request_with_24_hour_term():
 
 def test_art4_data_request_refuses_fields_outside_par1():
     with pytest.raises(ValueError, match="Art. 4º, §1º"):
-        data_request.build_context(s.HEADER, s.meta(), request_number="1/2026", platform_name="X",
+        data_request.make_context(s.HEADER, s.meta(), request_number="1/2026", platform_name="X",
                                    platform_cnpj="11222333000181", platform_address="", justification="j",
                                    period_start=datetime(2026, 1, 1).date(), period_end=datetime(2026, 1, 2).date(),
                                    fields=("VIII",), other_fields="", investigation=False, notified_at=None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from desktop.errors import DesktopError
 from desktop.views.formatting import format_datetime
 from desktop.views.reports.kinds import issue_roles, may_issue, record_text, roles_text
 from desktop.views.table import Column, RecordTable
@@ -117,7 +118,8 @@ class ArchivePanel(QWidget):
 
     # -- reprint --------------------------------------------------------------------------------------------
     def reprint(self):
-        from desktop.tasks import Task
+        """The archived bytes with the "Nª via" stamp, in the background (op(...).background)."""
+        from desktop.views.operations import op
         from desktop.views.reports.jobs import reprint_job
 
         row = self.table.selected()
@@ -133,14 +135,20 @@ class ArchivePanel(QWidget):
             self._say(f"{label} do documento nº {row.number} ({row.kind_label}) pronta para imprimir.")
             self._open_preview(data, f"{row.kind_label} — documento nº {row.number} ({label})",
                                f"{row.kind}-{row.number.replace('/', '-')}-{label.replace('ª ', 'a-')}.pdf")
-            from desktop.signals import bus
-            bus.data_changed.emit("issued_document")
 
-        def failed(error):
-            if _alive(self):
+        def failed(error) -> bool:
+            if not _alive(self):
+                return True
+            if isinstance(error, DesktopError):
                 self._say(error_text(error), error=True)
+                return True
+            return False                                # a bug: op's "Erro inesperado" with the traceback
 
         self._say("")
-        self.reprint_task = (Task(reprint_job, self.db, self.actor, row.number).success(done).failure(failed)
-                             .run_in_background(self, title="Reimprimir", label="Preparando a reimpressão…"))
+        db, actor, number = self.db, self.actor, row.number
+        operation = (op(self, lambda state: reprint_job(state, db, actor, number)).changes("issued_document")
+                     .success(done).failure(failed).titled("Reimprimir")
+                     .background("Reimprimir", "Preparando a reimpressão…", pass_state=True))
+        operation.run()
+        self.reprint_task = operation.task
         return self.reprint_task

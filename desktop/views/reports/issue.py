@@ -4,9 +4,11 @@ what the preview shows is the archived document), then the preview opens to prin
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+                               QListWidget, QListWidgetItem, QPushButton, QRadioButton, QSplitter, QVBoxLayout,
+                               QWidget)
 
+from desktop.errors import DesktopError
 from desktop.views.reports.kinds import DATE, ENTRIES, ENTRIES_BY_KEY, issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, date_edit, error_text, qdate_to_date
 
@@ -163,11 +165,11 @@ class IssuePanel(QWidget):
             self.id_edit.setStyleSheet("border: 1px solid #c62828; background: #fff5f5;")
 
     # -- issuing --------------------------------------------------------------------------------------------
-    def issue(self):
-        """Runs the service in the background; on success opens the preview of the archived bytes."""
-        from desktop.tasks import Task
-        from desktop.views.reports.jobs import issue_job
-
+    def issue(self, reason: str | None = None):
+        """Runs the service in the background (op(...).background); on success opens the preview of the archived
+        bytes. "Cancelar" (or closing the screen) while it is generated archives nothing. When the sticker,
+        credential or termo of the authorization is already in force, `choose_reissue` asks first: its 2ª via
+        (the archived bytes) or a new issue with a reason (issue 12 item 17)."""
         if self.busy() or not self.issue_button.isEnabled():
             return None
         entry = self.entry()
@@ -176,6 +178,13 @@ class IssuePanel(QWidget):
             self._show_error(f"Preencha o campo “{entry.field_label}” ({entry.placeholder}).")
             return None
         self._clear_error()
+        return self._issue(entry, identifier, reason)
+
+    def _issue(self, entry, identifier: str, reason: str | None):
+        from desktop.services.documents import REISSUABLE_KINDS, IssuedSummary
+        from desktop.views.operations import op
+        from desktop.views.reports.jobs import issue_job
+
         self.issue_button.setEnabled(False)
         self.status.setText("Gerando o documento…")
         layout = self.layout_box.currentData() if entry.layout_choice else "page"
@@ -184,24 +193,122 @@ class IssuePanel(QWidget):
             if not _alive(self):
                 return
             self.issue_button.setEnabled(True)
+            if issued is None:
+                self.status.setText("Emissão cancelada: nenhum documento foi arquivado.")
+                return
+            if isinstance(issued, IssuedSummary):
+                self._in_force(entry, identifier, issued)
+                return
             self.status.setText(f"{entry.label}: documento nº {issued.info.number} emitido e arquivado.")
             self.issued.emit(issued)
             self._open_preview(issued.pdf, f"{entry.label} — {identifier} (documento nº {issued.info.number})",
                                f"{entry.kind}-{issued.info.number.replace('/', '-')}.pdf")
 
-        def failed(error):
-            from desktop.tasks import Cancelled
+        def failed(error) -> bool:
+            if not _alive(self):
+                return True
+            self.issue_button.setEnabled(True)
+            self.status.clear()
+            if isinstance(error, DesktopError):
+                self._show_error(error_text(error))     # next to the identifier field
+                return True
+            return False                                # a bug: op's "Erro inesperado" with the traceback
+
+        db, actor = self.db, self.actor
+        ask = entry.kind in REISSUABLE_KINDS
+        operation = (op(self, lambda state: issue_job(state, db, actor, entry.kind, identifier, layout=layout,
+                                                      notice_kind=entry.notice_kind, reason=reason,
+                                                      ask_in_force=ask))
+                     .success(done).failure(failed).titled(entry.label)
+                     .background(entry.label, "Gerando o documento…", pass_state=True))
+        operation.run()
+        self.task = operation.task
+        return self.task
+
+    # -- a document in force (issue 12 item 17) ----------------------------------------------------------------
+    def _in_force(self, entry, identifier: str, current) -> None:
+        choice = self.choose_reissue(self, entry.label, identifier, current)
+        if choice is None:
+            self.status.setText(f"Nada emitido: o documento nº {current.number} continua em vigor.")
+        elif choice == COPY:
+            self._reprint(entry, current)
+        else:
+            self._issue(entry, identifier, choice)
+
+    def _reprint(self, entry, current) -> None:
+        from desktop.views.operations import op
+        from desktop.views.reports.jobs import reprint_job
+
+        def done(data: bytes) -> None:
             if not _alive(self):
                 return
             self.issue_button.setEnabled(True)
-            self.status.clear()
-            if isinstance(error, Cancelled):
-                self.status.setText("Emissão cancelada: nenhum documento foi arquivado.")
-                return
-            self._show_error(error_text(error))
+            self.status.setText(f"2ª via do documento nº {current.number} ({entry.label}) pronta para imprimir.")
+            self._open_preview(data, f"{entry.label} — documento nº {current.number} (nova via)",
+                               f"{entry.kind}-{current.number.replace('/', '-')}-via.pdf")
 
-        self.task = (Task(issue_job, self.db, self.actor, entry.kind, identifier, layout=layout,
-                          notice_kind=entry.notice_kind)
-                     .success(done).failure(failed)
-                     .run_in_background(self, title=entry.label, label="Gerando o documento…"))
-        return self.task
+        def failed(error) -> bool:
+            if not _alive(self):
+                return True
+            self.issue_button.setEnabled(True)
+            if isinstance(error, DesktopError):
+                self._show_error(error_text(error))
+                return True
+            return False
+
+        self.issue_button.setEnabled(False)
+        db, actor = self.db, self.actor
+        operation = (op(self, lambda state: reprint_job(state, db, actor, current.number))
+                     .changes("issued_document").success(done).failure(failed).titled("Reimprimir")
+                     .background("Reimprimir", "Preparando a 2ª via…", pass_state=True))
+        operation.run()
+        self.task = operation.task
+
+    @staticmethod
+    def choose_reissue(parent, label: str, identifier: str, current):
+        """COPY, a REISSUE_REASONS key, or None (cancel). Replaced in tests."""
+        dialog = ReissueDialog(label, identifier, current, parent)
+        return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+COPY = "copy"
+
+
+class ReissueDialog(QDialog):
+    """"O adesivo desta autorização já foi emitido (documento nº …)": 2ª via of the archived bytes, or a new
+    issue (new number) with its reason — lost, damaged, data changed."""
+
+    def __init__(self, label: str, identifier: str, current, parent=None):
+        from desktop.services.documents import REISSUE_REASONS
+        from desktop.views.formatting import format_datetime
+
+        super().__init__(parent)
+        self.setWindowTitle(f"{label} já emitido")
+        text = QLabel(f"{label} de {identifier} já foi emitido e está em vigor: documento nº {current.number}, "
+                      f"em {format_datetime(current.issued_at)}"
+                      f"{' por ' + current.issued_by_name if current.issued_by_name else ''}.\n\n"
+                      "Para outra cópia do mesmo documento, imprima a 2ª via (o arquivo emitido, com o carimbo de "
+                      "via). Uma nova emissão recebe outro número: informe o motivo.", self)
+        text.setWordWrap(True)
+        self.copy_radio = QRadioButton(f"2ª via do documento nº {current.number}", self)
+        self.new_radio = QRadioButton("Nova emissão, com novo número, pelo motivo:", self)
+        self.copy_radio.setChecked(True)
+        self.reason_box = QComboBox(self)
+        for key, reason in REISSUE_REASONS.items():
+            self.reason_box.addItem(reason.capitalize(), key)
+        self.reason_box.setEnabled(False)
+        self.new_radio.toggled.connect(self.reason_box.setEnabled)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Continuar")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addWidget(self.copy_radio)
+        layout.addWidget(self.new_radio)
+        layout.addWidget(self.reason_box)
+        layout.addWidget(buttons)
+
+    def choice(self) -> str:
+        return COPY if self.copy_radio.isChecked() else self.reason_box.currentData()

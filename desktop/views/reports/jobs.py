@@ -3,11 +3,24 @@ widget in them, run by desktop.tasks.Task). Each calls one service, which opens 
 from __future__ import annotations
 
 
-def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao"):
-    """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued."""
+def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao",
+              reason: str | None = None, ask_in_force: bool = False):
+    """Issues, numbers and archives one document (desktop.services.documents.print_kind) → Issued, or None when
+    the user cancelled (or closed the screen) before the archive: then nothing was archived (issue 12 item 16).
+    With `ask_in_force` and no `reason`, a sticker, credential or termo already in force is returned instead
+    (IssuedSummary) and nothing is issued: the screen offers its 2ª via or a new issue with a reason (item 17)."""
     from desktop.services import documents
+    from desktop.tasks import Cancelled
+    if ask_in_force and reason is None:
+        in_force = documents.current_document(db, kind, identifier)
+        if in_force is not None:
+            return in_force
     state.progress(0, 0, "Gerando e arquivando o documento…")
-    return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind)
+    try:
+        return documents.print_kind(db, actor, kind, identifier, layout=layout, notice_kind=notice_kind,
+                                    state=state, reason=reason)
+    except Cancelled:
+        return None
 
 
 def reprint_job(state, db, actor, number: str) -> bytes:
@@ -27,6 +40,19 @@ def pending_job(state, db) -> list[str]:
     return documents.pending_sticker_numbers(db)
 
 
-def check_job(state, db, text: str):
+def check_job(state, db, text: str, keys: dict | None = None):
+    """The sticker against its signature and the register. `keys` keeps the municipality's public key from the
+    first check: when the database is out of reach later, the check is made offline (signed data, the
+    signature's verdict, "confirme a situação atual")."""
+    from sqlalchemy.exc import DBAPIError
+
     from desktop.services import documents
-    return documents.check_sticker(db, text)
+    keys = {} if keys is None else keys
+    try:
+        if "public" not in keys:
+            keys["public"] = documents.sticker_public_key(db)
+        return documents.check_sticker(db, text)
+    except DBAPIError:
+        if "public" not in keys:
+            raise
+        return documents.check_sticker_offline(text, keys["public"])

@@ -1,0 +1,200 @@
+"""Issuing each kind of document but the sticker (desktop.services.documents.stickers): the role check, the
+context built from the database by the document's own `desktop.reports.<kind>.build_context`, and the archive
+(`issue_rendered`: rendered outside the write transaction, numbered and archived in a short one).
+
+Every `print_*` takes `state` (desktop.tasks.TaskState) when run as a background job: "Cancelar" before the
+commit archives nothing."""
+from __future__ import annotations
+
+from datetime import date
+
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError
+from desktop.reports.common import now
+from desktop.services.base import Actor, require_role
+from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
+
+
+def _parameter(s):
+    """The dated parameters (terms) as the reports ask them: `parameter(key, on) -> Decimal`."""
+    from desktop.services.parameters import parameter_value_in
+    return lambda key, on: parameter_value_in(s, key, on)
+
+
+def _signer(actor: Actor) -> str:
+    from desktop.reports import records
+    return records.signer(actor)
+
+
+def _authorization_ref(s, number: str) -> RecordRef:
+    from desktop.reports import records
+    return RecordRef("authorization", records.authorization_row(s, number).id)
+
+
+# ---------------------------------------------------------------------------------------------------- authorizations
+def print_credential(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
+    """The driver's credential (Art. 13, I) with the signed QR code."""
+    from desktop.reports import credential
+    from desktop.services.setup import signing_private_key
+    require_role(actor, *ISSUE_ROLES["credential"])
+    key = signing_private_key(db)
+    return issue_rendered(db, actor, "credential",
+                          lambda s, meta: (_authorization_ref(s, number),
+                                           credential.build_context(s, number, meta, key)),
+                          credential.render, state=state, reason=reason)
+
+
+def print_certificate(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
+    """The termo de autorização (Art. 3), signed by the gestor who issues it."""
+    from desktop.reports import certificate
+    from desktop.services.holidays import calendar_in
+    require_role(actor, *ISSUE_ROLES["certificate"])
+    signer = actor.full_name if actor.has(Role.GESTOR) else ""
+    return issue_rendered(db, actor, "certificate",
+                          lambda s, meta: (_authorization_ref(s, number), certificate.build_context(
+                              s, number, meta, calendar_in(s), signer_name=signer)),
+                          certificate.render, state=state, reason=reason)
+
+
+# ---------------------------------------------------------------------------------------------------- guides
+def print_guide(db, actor: Actor, number: str, state=None) -> Issued:
+    """The DAM of payment guide `number` (fees and fines), with the FEBRABAN barcode and, when the municipality
+    has a PIX key, the PIX BR Code. Needs the municipality's FEBRABAN code (Administração → Município). The
+    barcode printed is stored on the guide (for the bank's return file) with the archive."""
+    from sqlalchemy import select
+
+    from desktop.models import PaymentGuide
+    from desktop.reports import guide
+    require_role(actor, *ISSUE_ROLES["guide"])
+
+    def build(s, meta):
+        ctx = guide.build_context(s, number, meta)
+        row_id = s.scalar(select(PaymentGuide.id).where(PaymentGuide.number == ctx.guide_number))
+        return RecordRef("payment_guide", row_id), ctx
+
+    def store_barcode(s, issued, ctx):
+        row = s.get(PaymentGuide, issued.info.record_id)
+        if row.barcode != ctx.barcode:
+            row.barcode = ctx.barcode
+
+    return issue_rendered(db, actor, "guide", build, guide.render, after=store_barcode, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- statement
+def print_statement(db, actor: Actor, document: str, as_of: date | None = None, state=None) -> Issued:
+    """The infractor's statement (driver by CPF or platform by CNPJ) at `as_of` (today by default)."""
+    from desktop.reports import statement
+    require_role(actor, *ISSUE_ROLES["statement"])
+    as_of = as_of or now().date()
+
+    def build(s, meta):
+        record, ctx = statement.build_context(s, document, as_of, meta)
+        return RecordRef(*record), ctx
+
+    return issue_rendered(db, actor, "statement", build, statement.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- autos
+def _auto_ref(s, number: str, refuse_cancelled: bool = False) -> RecordRef:
+    from desktop.reports import auto as auto_report
+    auto = auto_report.auto_row(s, number)
+    if refuse_cancelled and auto.status == "cancelled":
+        raise ConflictError(f"O auto nº {auto.number} foi cancelado; só a via arquivada pode ser reimpressa.")
+    return RecordRef("auto", auto.id)
+
+
+def print_auto(db, actor: Actor, number: str, state=None) -> Issued:
+    """The auto de infração in two copies, "Via do processo" and "Via do infrator" (Art. 19)."""
+    from desktop.reports import auto as auto_report
+    require_role(actor, *ISSUE_ROLES["auto"])
+    return issue_rendered(db, actor, "auto",
+                          lambda s, meta: (_auto_ref(s, number, refuse_cancelled=True),
+                                           auto_report.build_context(s, number, meta, _parameter(s))),
+                          auto_report.render, state=state)
+
+
+NOTICE_KINDS = ("autuacao", "penalty", "regularization", "inspection_convocation", "renewal_reminder")
+
+
+def _notice_ref(s, notice_kind: str, key: str) -> RecordRef:
+    from desktop.reports import records
+    if notice_kind in ("autuacao", "penalty"):
+        return _auto_ref(s, key)
+    if notice_kind == "renewal_reminder":
+        return _authorization_ref(s, key)
+    return RecordRef("inspection", records.inspection_row(s, key).id)
+
+
+def print_autuacao_notice(db, actor: Actor, auto_number: str, state=None) -> Issued:
+    """Notice of the auto to the infractor (Art. 22), the platform named as also notified when there is one."""
+    return print_notice(db, actor, "autuacao", auto_number, state=state)
+
+
+def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=None) -> Issued:
+    """A notice by kind: autuação and penalty by auto number (Art. 22, 24–27); regularization and inspection
+    convocation by inspection code (Art. 16); renewal reminder by authorization number (Art. 3 §2)."""
+    from desktop.errors import DesktopError
+    from desktop.reports import notices
+    from desktop.services.holidays import calendar_in
+    if notice_kind not in NOTICE_KINDS:
+        raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
+    require_role(actor, *ISSUE_ROLES["notice"])
+    signer = _signer(actor)
+
+    def build(s, meta):
+        ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
+                                    calendar=calendar_in(s), signer_name=signer)
+        return _notice_ref(s, notice_kind, record_number), ctx
+
+    return issue_rendered(db, actor, "notice", build, notices.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- inspections
+def print_inspection_report(db, actor: Actor, inspection_id: int, state=None) -> Issued:
+    """The laudo of a performed inspection (Art. 9, 15, 16), with the 5-day term when failed (Art. 16 §2)."""
+    from desktop.reports import inspection
+    require_role(actor, *ISSUE_ROLES["inspection"])
+    return issue_rendered(db, actor, "inspection",
+                          lambda s, meta: (RecordRef("inspection", int(inspection_id)),
+                                           inspection.build_context(s, inspection_id, meta)),
+                          inspection.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- courses
+def print_attendance_list(db, actor: Actor, session_id: int, state=None) -> Issued:
+    """The attendance list of a course session (Art. 12 §2), one line per convened driver."""
+    from desktop.reports import attendance
+    require_role(actor, *ISSUE_ROLES["attendance"])
+    return issue_rendered(db, actor, "attendance",
+                          lambda s, meta: (RecordRef("course_session", int(session_id)),
+                                           attendance.build_context(s, session_id, meta)),
+                          attendance.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- edital
+def print_edital(db, actor: Actor, sent_on: date, state=None) -> Issued:
+    """The edital list of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`."""
+    from desktop.reports import edital
+    require_role(actor, *ISSUE_ROLES["edital"])
+    signer = _signer(actor)
+
+    def build(s, meta):
+        ctx = edital.build_context(s, sent_on, meta, _parameter(s), signer_name=signer)
+        return RecordRef("auto", edital.first_notifications(s, sent_on)[0].auto_id), ctx
+
+    return issue_rendered(db, actor, "edital", build, edital.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- platforms
+def print_data_request(db, actor: Actor, number: str, state=None) -> Issued:
+    """The justified request for data to a platform (Art. 4), with the 24-hour term of §2 when it serves an
+    investigation; `number` is the request's NNNN/AAAA or, for a draft without number, its internal code."""
+    from desktop.reports import data_request
+    require_role(actor, *ISSUE_ROLES["data_request"])
+    signer = _signer(actor)
+
+    def build(s, meta):
+        ctx = data_request.build_context(s, number, meta, signer_name=signer)
+        return RecordRef("data_request", data_request.request_row(s, number).id), ctx
+
+    return issue_rendered(db, actor, "data_request", build, data_request.render, state=state)

@@ -1,0 +1,77 @@
+"""The sticker check (Art. 14): a scanned sticker is checked against its signature and then against the register
+(desktop.domain.sticker_check: every signed field compared, the authorization's situation now). Offline — no
+register at hand — the signed data and the signature's verdict are shown, and the situation must be confirmed."""
+from __future__ import annotations
+
+from datetime import date
+
+from desktop.errors import NotFound
+from desktop.reports.common import now
+
+
+def _public_key(s) -> bytes:
+    from desktop.reports import records
+    key = records.settings_row(s).signing_public_key
+    if key is None:
+        raise NotFound("A chave de assinatura do município não foi criada (configuração inicial).")
+    return key
+
+
+def sticker_public_key(db) -> bytes:
+    """The municipality's public key (a desk keeps it to check stickers when the database is out of reach)."""
+    with db.session(write=False) as s:
+        return _public_key(s)
+
+
+def _register_entry(s, number: str):
+    from sqlalchemy import select
+
+    from desktop.domain.sticker_check import RegisterEntry
+    from desktop.models import Authorization, AuthorizationEvent, Vehicle
+    from desktop.reports import records
+    from desktop.signing import normalize_plate
+
+    row = s.scalar(select(Authorization).where(Authorization.number == number))
+    if row is None:
+        return None
+    vehicle = s.get(Vehicle, row.vehicle_id)
+    former = s.scalars(select(Vehicle.plate).join(AuthorizationEvent, AuthorizationEvent.old_vehicle_id == Vehicle.id)
+                       .where(AuthorizationEvent.authorization_id == row.id))
+    return RegisterEntry(number=row.number, status=row.status, status_label=records.status_label(row.status),
+                         valid_until=row.valid_until, plate=normalize_plate(vehicle.plate) if vehicle else "",
+                         former_plates=frozenset(normalize_plate(p) for p in former),
+                         suspended_until=row.suspended_until, regularize_by=row.regularize_by)
+
+
+def _signed(check):
+    from desktop.domain.sticker_check import SignedSticker
+    return SignedSticker(check.number, check.plate, check.valid_until)
+
+
+def check_sticker(db, text: str, today: date | None = None):
+    """A scanned sticker checked against its signature and the register (desktop.signing.StickerCheck; its
+    `status` is one of desktop.domain.sticker_check's)."""
+    from desktop.domain.sticker_check import register_verdict
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
+
+    today = today or now().date()
+    with db.session(write=False) as s:
+        check = verify_sticker(text, _public_key(s), today)
+        if check.status not in (VALID, EXPIRED):
+            return check
+        verdict = register_verdict(_signed(check), _register_entry(s, check.number), today)
+    return StickerCheck(verdict.status, check.number, check.plate, check.valid_until, verdict.message)
+
+
+def check_sticker_offline(text: str, public_key: bytes, today: date | None = None):
+    """The same check without the register: the signature's verdict, the signed data, and that the situation
+    now must be confirmed (status `unconfirmed`, or `expired` past the signed validity)."""
+    from desktop.domain.sticker_check import offline_verdict
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
+
+    today = today or now().date()
+    check = verify_sticker(text, public_key, today)
+    if check.status not in (VALID, EXPIRED):
+        return check
+    verdict = offline_verdict(_signed(check), today)
+    return StickerCheck(verdict.status, check.number, check.plate, check.valid_until, verdict.message)
