@@ -179,13 +179,14 @@ def test_running_the_checklist_fails_impedes_nothing_before_activation_and_print
     assert info.regularize_by == detail.booking.regularize_by and info.inspection_approved_on is None
     assert messages[-1][1] == "Vistoria reprovada"
     # The calendar shows the done inspection; its laudo is printed from it, previewed and read back.
-    done = page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
+    done = page.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
     assert "Reprovada" in page.grid.text_at(*done)
     page.grid.set_current(*done)
     assert page.report_button.isEnabled() and not page.run_button.isEnabled()
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
-    page.print_report()
+    page.print_report()  # rendered on a worker (op().background), previewed back on the UI thread
+    qtbot.waitUntil(lambda: bool(previews), timeout=20000)
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(previews[-1].pdf_bytes())).pages)
     assert "Bancos sujos" in text or "higiene" in text.lower()
     assert "REPROVAD" in text.upper()
@@ -205,6 +206,7 @@ def test_print_the_convocation_notice_of_a_booking(qtbot, db, office, messages):
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
     page.print_convocation()
+    qtbot.waitUntil(lambda: bool(previews) or bool(messages), timeout=20000)
     assert previews, messages
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(previews[-1].pdf_bytes())).pages)
     assert "José Pereira".upper() in text.upper() and f"{day:%d/%m/%Y}" in text
@@ -266,7 +268,7 @@ def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db,
     desk.grid.set_current(*desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
     desk._confirm = lambda title, text: "Art. 26, I" in text
     desk.no_show()
-    cell = desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
+    cell = desk.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
     assert "Não compareceu" in desk.grid.text_at(*cell)
     # The fiscal sees it and opens the auto form filled with it.
     page = InspectionsPage(db, staff.fiscal)
