@@ -68,9 +68,10 @@ __all__ = [
     "AuthorizationInfo", "AuthorizationEventInfo", "AuthorizationRow", "AuthorizationDetail", "SuspensionBasis",
     "AUTHORIZATION_SORTS", "EVENT_LABELS",
     "request_authorization", "start_analysis", "analysis_problems", "approve_authorization", "refuse_authorization",
-    "waive_inspection", "record_inspection_result", "record_fee_payment", "request_renewal", "substitute_vehicle",
+    "waive_inspection", "record_inspection_result", "record_inspection_result_in", "record_fee_payment",
+    "request_renewal", "substitute_vehicle",
     "suspend_authorization", "revoke_authorization", "cassate_authorization", "get_authorization",
-    "authorization_detail", "list_authorizations",
+    "authorization_detail", "list_authorizations", "status_label",
 ]
 
 S = AuthorizationStatus
@@ -207,8 +208,12 @@ class AuthorizationDetail:
 # Reading
 # ---------------------------------------------------------------------------------------------------------
 
-def _label(status: str | None) -> str:
+def status_label(status: str | None) -> str:
+    """The authorization status as the screens name it ("" for none)."""
     return S(status).label if status else ""
+
+
+_label = status_label  # the name services/inspections.py imported before status_label was public
 
 
 def _validity_reason(a: Authorization, manufacture_year: int) -> str:
@@ -270,7 +275,7 @@ def _info(session: Session, a: Authorization, calendar=None) -> AuthorizationInf
     if a.suspended_until and a.status == S.SUSPENDED:
         facts.append(f"Suspensa até {format_date(a.suspended_until)}")
     return AuthorizationInfo(
-        id=a.id, number=a.number, status=a.status, status_label=_label(a.status), driver_id=a.driver_id,
+        id=a.id, number=a.number, status=a.status, status_label=status_label(a.status), driver_id=a.driver_id,
         driver_name=driver.name, driver_cpf_display=format_cpf(driver.cpf), vehicle_id=a.vehicle_id,
         plate_display=format_plate(vehicle.plate), manufacture_year=vehicle.manufacture_year,
         protocol_number=a.protocol_number, protocol_date=a.protocol_date, analysis_started_on=a.analysis_started_on,
@@ -294,7 +299,7 @@ def _event_infos(session: Session, events) -> tuple[AuthorizationEventInfo, ...]
                   .all()) if vehicle_ids else {}
     return tuple(AuthorizationEventInfo(
         id=e.id, kind=e.kind, kind_label=EVENT_LABELS.get(e.kind, e.kind), from_status=e.from_status,
-        from_label=_label(e.from_status), to_status=e.to_status, to_label=_label(e.to_status), at=e.at,
+        from_label=status_label(e.from_status), to_status=e.to_status, to_label=status_label(e.to_status), at=e.at,
         effective_on=e.effective_on,
         by_name=names.get(e.by_user_id, "") if e.by_user_id else "Sistema (rotina automática)",
         reason=e.reason, act_number=e.act_number,
@@ -334,7 +339,7 @@ def authorization_rows(session: Session, auths) -> tuple[AuthorizationRow, ...]:
     plates = dict(session.execute(select(Vehicle.id, Vehicle.plate)
                                   .where(Vehicle.id.in_({a.vehicle_id for a in auths}))).all())
     return tuple(AuthorizationRow(
-        id=a.id, number=a.number, status=a.status, status_label=_label(a.status), driver_id=a.driver_id,
+        id=a.id, number=a.number, status=a.status, status_label=status_label(a.status), driver_id=a.driver_id,
         driver_name=drivers.get(a.driver_id, ""), plate_display=format_plate(plates.get(a.vehicle_id, "")),
         protocol_date=a.protocol_date, valid_until=a.valid_until,
         driver_cpf_display=format_cpf(cpfs[a.driver_id]) if a.driver_id in cpfs else "",
@@ -592,7 +597,7 @@ def request_renewal(db, actor: Actor, authorization_id: int, requested_on: date,
     with db.session() as s:
         a = _load(s, authorization_id, expected_version)
         if a.status not in (S.ACTIVE, S.IMPEDED, S.SUSPENDED) or a.valid_until is None:
-            raise TransitionRefused(f"Autorização {_label(a.status).lower()}: só uma autorização ativa, impedida "
+            raise TransitionRefused(f"Autorização {status_label(a.status).lower()}: só uma autorização ativa, impedida "
                                     "ou suspensa pode ser renovada.")
         if a.renewal_requested_on is not None:
             raise ValidationError([Problem("renewal", f"A renovação já foi solicitada em "
@@ -626,7 +631,8 @@ def substitute_vehicle(db, actor: Actor, authorization_id: int, new_vehicle_id: 
     with db.session() as s:
         a = _load(s, authorization_id, expected_version)
         if a.status not in (S.APPROVED, S.ACTIVE, S.IMPEDED):
-            raise TransitionRefused(f"Autorização {_label(a.status).lower()}: o veículo não pode ser substituído.")
+            raise TransitionRefused(f"Autorização {status_label(a.status).lower()}: "
+                                    "o veículo não pode ser substituído.")
         new = get_or_404(s, Vehicle, new_vehicle_id, "Veículo")
         if new.id == a.vehicle_id:
             raise ValidationError([Problem("vehicle", "Escolha um veículo diferente do atual.", "Art. 8, §2")])
@@ -814,53 +820,61 @@ def deregister_subject(session: Session, actor: Actor, subject, *, entity: str, 
 
 def record_inspection_result(db, actor: Actor, authorization_id: int, approved: bool, on: date | None = None,
                              note: str = "", expected_version: int | None = None) -> AuthorizationInfo:
-    """The result of the vehicle's inspection: the initial one after approval (Art. 9), the new vehicle's after a
-    substitution (Art. 8 §2), or a re-inspection. Approved may activate or lift the impediment; failed gives 5
-    days to regularize and impedes an active authorization (Art. 16 §2)."""
+    """The result of the vehicle's inspection in its own transaction (see `record_inspection_result_in`)."""
+    with db.session() as s:
+        return record_inspection_result_in(s, actor, authorization_id, approved, on=on, note=note,
+                                           expected_version=expected_version)
+
+
+def record_inspection_result_in(s: Session, actor: Actor, authorization_id: int, approved: bool,
+                                on: date | None = None, note: str = "",
+                                expected_version: int | None = None) -> AuthorizationInfo:
+    """The result of the vehicle's inspection, inside the given transaction: the initial one after approval
+    (Art. 9), the new vehicle's after a substitution (Art. 8 §2), or a re-inspection. Approved may activate or
+    lift the impediment; failed gives 5 days to regularize and impedes an active authorization (Art. 16 §2)."""
     require_role(actor, Role.VISTORIADOR)
     on = on or local_today()
     _not_future(on, "on", "da vistoria")
     if not approved and not (note or "").strip():
         raise ValidationError([Problem("note", "Descreva o que reprovou o veículo.", "Art. 16, §2")])
-    with db.session() as s:
-        a = _load(s, authorization_id, expected_version)
-        if a.status not in (S.APPROVED, S.ACTIVE, S.IMPEDED):
-            raise TransitionRefused(f"Autorização {_label(a.status).lower()}: não há vistoria a registrar.")
-        before = _snapshot(a)
-        last_substitution = s.execute(
-            select(AuthorizationEvent.id).where(AuthorizationEvent.authorization_id == a.id,
-                                                AuthorizationEvent.kind == "substitution")
-            .order_by(AuthorizationEvent.id.desc()).limit(1)).scalar_one_or_none()
-        if a.status == S.APPROVED:
-            kind = "substitution" if last_substitution else "initial"
-        elif a.status == S.IMPEDED:
-            kind = "substitution" if last_substitution and a.inspection_approved_on is None else "reinspection"
+    a = _load(s, authorization_id, expected_version)
+    if a.status not in (S.APPROVED, S.ACTIVE, S.IMPEDED):
+        raise TransitionRefused(f"Autorização {status_label(a.status).lower()}: não há vistoria a registrar.")
+    before = _snapshot(a)
+    last_substitution = s.execute(
+        select(AuthorizationEvent.id).where(AuthorizationEvent.authorization_id == a.id,
+                                            AuthorizationEvent.kind == "substitution")
+        .order_by(AuthorizationEvent.id.desc()).limit(1)).scalar_one_or_none()
+    if a.status == S.APPROVED:
+        kind = "substitution" if last_substitution else "initial"
+    elif a.status == S.IMPEDED:
+        kind = "substitution" if last_substitution and a.inspection_approved_on is None else "reinspection"
+    else:
+        kind = "annual"
+    regularize_by = None if approved else regularization_deadline(on, calendar_in(s))
+    performed = now() if on == local_today() else datetime.combine(on, time(12, 0), tzinfo=now().tzinfo)
+    s.add(Inspection(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, inspector_id=actor.user_id,
+                     status="done", result="approved" if approved else "failed", performed_at=performed,
+                     notes=(note or "").strip() or None, regularize_by=regularize_by,
+                     created_by=actor.user_id))
+    result = "aprovada" if approved else f"reprovada: {note.strip()}"
+    if approved:
+        a.inspection_approved_on = on
+        a.regularize_by = None
+        if a.status == S.IMPEDED:
+            _move(s, actor, a, S.ACTIVE, "inspection", on=on, reason=f"Vistoria {result}")
         else:
-            kind = "annual"
-        regularize_by = None if approved else regularization_deadline(on, calendar_in(s))
-        performed = now() if on == local_today() else datetime.combine(on, time(12, 0), tzinfo=now().tzinfo)
-        s.add(Inspection(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, inspector_id=actor.user_id,
-                         status="done", result="approved" if approved else "failed", performed_at=performed,
-                         notes=(note or "").strip() or None, regularize_by=regularize_by,
-                         created_by=actor.user_id))
-        result = "aprovada" if approved else f"reprovada: {note.strip()}"
-        if approved:
-            a.inspection_approved_on = on
-            a.regularize_by = None
-            if a.status == S.IMPEDED:
-                _move(s, actor, a, S.ACTIVE, "inspection", on=on, reason=f"Vistoria {result}")
-            else:
-                _event(s, actor, a, "inspection", a.status, on=on, reason=f"Vistoria {result}")
+            _event(s, actor, a, "inspection", a.status, on=on, reason=f"Vistoria {result}")
+    else:
+        a.regularize_by = regularize_by
+        text = f"Vistoria {result} — regularizar até {format_date(regularize_by)} (Art. 16, §2)"
+        if a.status == S.ACTIVE:
+            _move(s, actor, a, S.IMPEDED, "inspection", on=on, reason=text)
         else:
-            a.regularize_by = regularize_by
-            text = f"Vistoria {result} — regularizar até {format_date(regularize_by)} (Art. 16, §2)"
-            if a.status == S.ACTIVE:
-                _move(s, actor, a, S.IMPEDED, "inspection", on=on, reason=text)
-            else:
-                _event(s, actor, a, "inspection", a.status, on=on, reason=text)
-        _audit(s, actor, a, "inspection", before)
-        _try_activate(s, actor, a)
-        return _info(s, a)
+            _event(s, actor, a, "inspection", a.status, on=on, reason=text)
+    _audit(s, actor, a, "inspection", before)
+    _try_activate(s, actor, a)
+    return _info(s, a)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -930,7 +944,7 @@ def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str
         else:
             total = count(s, select(Authorization.id).where(*conditions))
         rows = tuple(AuthorizationRow(
-            id=r.id, number=r.number, status=r.status, status_label=_label(r.status), driver_id=r.driver_id,
+            id=r.id, number=r.number, status=r.status, status_label=status_label(r.status), driver_id=r.driver_id,
             driver_name=r.name, plate_display=format_plate(r.plate), protocol_date=r.protocol_date,
             valid_until=r.valid_until, driver_cpf_display=format_cpf(r.cpf),
             renewal_late=bool(r.renewal_late)) for r in result)
