@@ -40,6 +40,7 @@ from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.models.admin import User
 from desktop.models.inspections import InspectionItem, InspectionPlace
 from desktop.models.types import now
+from desktop.services.authorizations import record_inspection_result_in
 from desktop.services.base import Actor, require_role
 from desktop.services.holidays import calendar_in
 from desktop.services.inspections.common import (
@@ -325,22 +326,6 @@ def _required_keys(kind: str) -> tuple[str, ...]:
     return keys
 
 
-def _record_on_authorization(s: Session, actor: Actor, authorization_id: int, approved: bool, on: date,
-                             note: str, expected_version: int):
-    """The authorization's side of the result (services.authorizations), in this transaction."""
-    from contextlib import contextmanager
-
-    from desktop.services import authorizations as auth_service
-
-    class _Joined:
-        @contextmanager
-        def session(self, write: bool = True):
-            yield s
-
-    return auth_service.record_inspection_result(_Joined(), actor, authorization_id, approved, on=on, note=note,
-                                                 expected_version=expected_version)
-
-
 def run_inspection_in(s: Session, actor: Actor, inspection_id: int, results: Sequence[ItemResult], note: str = "",
                       expected_version: int | None = None) -> InspectionDetail:
     """Record what the inspector checked (Art. 2 §1, 13 XIII-XV, 14, 15 I-VIII): approved when every required
@@ -370,7 +355,7 @@ def run_inspection_in(s: Session, actor: Actor, inspection_id: int, results: Seq
         a = s.get(Authorization, row.authorization_id)
         status_before = a.status
         last_id = s.scalar(select(func.max(Inspection.id))) or 0
-        info = _record_on_authorization(s, actor, a.id, approved, day, text, a.version)
+        info = record_inspection_result_in(s, actor, a.id, approved, on=day, note=text, expected_version=a.version)
         s.flush()
         # The lifecycle wrote its own "done" row; this booking is that inspection: keep one row.
         extra = s.scalars(select(Inspection).where(Inspection.id > last_id,
