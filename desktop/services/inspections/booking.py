@@ -19,10 +19,15 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from desktop.domain import INSPECTION_CHECKLIST, INSPECTION_ITEMS_BY_KEY, TIMEZONE, format_plate
-from desktop.domain import inspection_problems
-from desktop.domain.inspection import InspectionKind, InspectionResult, InspectionStatus, inspection_outcome
-from desktop.domain.inspection import kind_problem
+from desktop.domain import INSPECTION_CHECKLIST, INSPECTION_ITEMS_BY_KEY, TIMEZONE, format_plate, inspection_problems
+from desktop.domain.inspection import (
+    INSPECTION_MACHINE,
+    InspectionKind,
+    InspectionResult,
+    InspectionStatus,
+    inspection_outcome,
+    kind_problem,
+)
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.scheduling import (
@@ -35,6 +40,7 @@ from desktop.domain.scheduling import (
     generate_slots,
     term_problem,
 )
+from desktop.domain.workflow import TransitionNotAllowed, transition
 from desktop.errors import ConflictError, TransitionRefused, ValidationError
 from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.models.admin import User
@@ -106,6 +112,14 @@ def _check_free(session: Session, slot: Slot, vehicle_id: int, ignore_id: int | 
 def _term(session: Session, a: Authorization, kind: str) -> tuple[date | None, str]:
     return booking_term(kind, approved_on=a.decided_on if kind == InspectionKind.INITIAL else None,
                         regularize_by=a.regularize_by, calendar=calendar_in(session))
+
+
+def _move(row: Inspection, target: InspectionStatus) -> str:
+    """The booking's new status through the domain's state machine (require_step refused the rest already)."""
+    try:
+        return transition(INSPECTION_MACHINE, row.status, target).value
+    except TransitionNotAllowed as refused:
+        raise TransitionRefused(str(refused)) from None
 
 
 def _check_kind(a: Authorization, kind: str) -> None:
@@ -258,6 +272,7 @@ def move_inspection_in(s: Session, actor: Actor, inspection_id: int, inspector_i
         raise ValidationError([problem])
     _check_free(s, slot, row.vehicle_id, ignore_id=row.id)
     old = row.scheduled_start
+    row.status = _move(row, InspectionStatus.SCHEDULED)  # remarcada: still scheduled
     row.inspector_id = slot.inspector_id
     row.place_id = slot.place_id
     row.scheduled_start = slot.start
@@ -283,7 +298,7 @@ def cancel_inspection_in(s: Session, actor: Actor, inspection_id: int, reason: s
     row = load(s, inspection_id, expected_version)
     require_step(row, "cancel", actor)
     before = snapshot(row)
-    row.status = InspectionStatus.CANCELLED.value
+    row.status = _move(row, InspectionStatus.CANCELLED)
     row.cancel_reason = why
     s.flush()
     audit_row(s, actor, "cancel", row, before, reason=why)
@@ -302,7 +317,7 @@ def record_no_show_in(s: Session, actor: Actor, inspection_id: int, expected_ver
     row = load(s, inspection_id, expected_version)
     require_step(row, "no_show", actor)
     before = snapshot(row)
-    row.status = InspectionStatus.NO_SHOW.value
+    row.status = _move(row, InspectionStatus.NO_SHOW)
     row.notes = "; ".join(p for p in (row.notes, (note or "").strip()) if p) or None
     s.flush()
     audit_row(s, actor, "no_show", row, before)
@@ -368,7 +383,7 @@ def run_inspection_in(s: Session, actor: Actor, inspection_id: int, results: Seq
     else:
         row.regularize_by = None
         outcome = inspection_outcome(approved, "", "")
-    row.status = InspectionStatus.DONE.value
+    row.status = _move(row, InspectionStatus.DONE)
     row.result = (InspectionResult.APPROVED if approved else InspectionResult.FAILED).value
     row.performed_at = row.performed_at or now()
     row.notes = "; ".join(p for p in (row.notes, text) if p) or None
