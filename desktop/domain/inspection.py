@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 
 from desktop.domain import law
@@ -270,6 +271,13 @@ def _status_label(value: str) -> str:
 
 def booking_actions(status: str, roles, facts: BookingFacts | None = None) -> tuple[Action, ...]:
     """Every booking step as an Action for this booking and this user (enabled, or the reason it is not)."""
+    return _booking_actions(str(status), frozenset(Role(r) for r in roles), facts)
+
+
+@lru_cache(maxsize=1024)
+def _booking_actions(status: str, roles: frozenset[Role], facts: BookingFacts | None) -> tuple[Action, ...]:
+    # A week of the calendar has hundreds of bookings but a handful of (status, day) pairs: the frozen actions
+    # are computed once per pair (≈ 0.09 ms each otherwise).
     return available_actions(BOOKING_STEPS, status, roles, facts, _status_label)
 
 
