@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain import TIMEZONE, InspectionKind, format_date, format_plate, local_today
 from desktop.domain.actions import Action
+from desktop.domain.dates import WEEKDAY_NAMES
 from desktop.domain.inspection import (
     LIVE_STATUSES,
     SCHEDULER_ROLES,
@@ -39,7 +40,7 @@ CONFIGURERS = (Role.GESTOR, Role.ADMINISTRADOR)
 ENFORCERS = (Role.FISCAL, Role.GESTOR)
 STATUS_LABELS = {s.value: s.label for s in InspectionStatus}
 RESULT_LABELS = {**{r.value: r.label for r in InspectionResult}, None: ""}
-WEEKDAYS = ("Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo")
+WEEKDAYS = tuple(name.capitalize() for name in WEEKDAY_NAMES)  # "Segunda-feira" … "Domingo"
 LIVE = tuple(s.value for s in LIVE_STATUSES)  # the statuses that hold a slot ("scheduled")
 SCHEDULED = InspectionStatus.SCHEDULED.value
 
