@@ -338,6 +338,7 @@ def test_issue12_items8_9_failed_first_inspection_message_and_the_reinspection_i
     cell = page.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
     text = page.grid.text_at(*cell)
     assert "Inicial" in text and "Reprovada" in text and "Revistoria" in text
+    assert page.grid.rowHeight(cell[0]) > 44  # the row grows so no booking hides under another
     page.grid.set_current(*cell)
     assert page.run_button.isEnabled() and page.report_button.isEnabled()  # run the live one, print the past one
     assert "Revistoria" in page.detail.text() and "Reprovada" in page.detail.text()

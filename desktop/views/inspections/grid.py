@@ -31,11 +31,15 @@ def booking_text(b) -> str:
 
 
 def slot_text(slot) -> str:
-    """Every booking the slot holds, the past ones (with their result) then the live one; "Livre" when none."""
-    lines = [f"{booking_text(b)}\n{b.result_label or b.status_label}" for b in slot.past]
-    if slot.booking is not None:
-        lines.append(booking_text(slot.booking))
-    return "\n".join(lines) if lines else "Livre"
+    """Every booking the slot holds, the past ones (with their result) then the live one; "Livre" when none.
+    Two or more take one line each (plate · kind · situation), so none hides below the others."""
+    held = slot.bookings
+    if not held:
+        return "Livre"
+    if len(held) == 1:
+        b = held[0]
+        return booking_text(b) if b.live else f"{booking_text(b)}\n{b.result_label or b.status_label}"
+    return "\n".join(f"{b.plate_display} · {b.kind_label} · {b.result_label or b.status_label}" for b in held)
 
 
 def slot_tooltip(slot) -> str:
@@ -169,6 +173,7 @@ class ScheduleGrid(QTableView):
         col_of = {(d, i.id): n for n, (d, i) in enumerate(columns)}
         row_of = {t: n for n, t in enumerate(times)}
         cells: dict[tuple[int, int], _Cell] = {}
+        crowded: set[int] = set()  # rows with a slot holding more than one booking: taller, so all show
         for (d, i), col in col_of.items():
             if d in data.closed_days:
                 for row in range(len(times)):
@@ -191,9 +196,13 @@ class ScheduleGrid(QTableView):
             cell = _Cell(slot_text(s), brush, s, flags=flags, foreground=GREEN if not s.bookings else None,
                          tooltip=slot_tooltip(s))
             cells[(row_of[local.time()], col)] = cell
+            if len(s.bookings) > 1:
+                crowded.add(row_of[local.time()])
         self.grid_model.reset([t.strftime("%H:%M") for t in times],
                               [f"{WEEKDAY_SHORT[d.weekday()]} {d:%d/%m}\n{i.full_name}" for d, i in columns], cells)
         self.verticalHeader().setDefaultSectionSize(44)
+        for row in sorted(crowded):
+            self.resizeRowToContents(row)
 
     def _fill_month(self, data, inspector_id) -> None:
         first = data.first - timedelta(days=data.first.weekday())
