@@ -228,3 +228,23 @@ def test_art9_art16_par2_what_a_result_does_to_the_authorization(approved, befor
 def test_art9_the_checklist_form_says_a_failure_before_activation_does_not_impede():
     assert "impedida" not in failure_preview("approved") and "Art. 9" in failure_preview("approved")
     assert "impedida" in failure_preview("active") and "Art. 16, §2" in failure_preview("active")
+
+
+def test_the_inspections_service_imports_no_private_name_of_another_service():
+    """Issue 10 item 1: one service calls another's session form (`_in`), never its private helpers or a fake
+    Database standing for a transaction."""
+    import ast
+    from pathlib import Path
+
+    import desktop.services.inspections as package
+
+    folder = Path(package.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("desktop.services") \
+                    and not (node.module or "").startswith("desktop.services.inspections"):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name} importa nomes privados de {node.module}: {private}"
+            if isinstance(node, ast.ClassDef):
+                assert node.name != "_InTransaction", path.name
