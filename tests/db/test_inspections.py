@@ -119,13 +119,13 @@ def test_two_desks_booking_the_same_slot_at_once_one_wins_the_other_gets_a_clear
     barrier = threading.Barrier(2, timeout=10)
     if db.is_postgresql:
         # Both desks pass the service's check before either inserts: the unique index decides.
-        original = svc._check_free
+        original = svc.booking._check_free
 
         def check_then_wait(*args, **kw):
             original(*args, **kw)
             barrier.wait()
 
-        monkeypatch.setattr(svc, "_check_free", check_then_wait)
+        monkeypatch.setattr(svc.booking, "_check_free", check_then_wait)
     results: dict[int, object] = {}
 
     def desk_books(aid):
@@ -300,3 +300,76 @@ def test_art16_par1_extraordinary_on_notification_records_the_day_notified(db, o
     # An initial inspection does not apply to an active authorization.
     with pytest.raises(TransitionRefused, match="Art. 9"):
         svc.book_inspection(db, office.clerk, a.id, "initial", office.second.user_id, at(day, 9))
+
+
+def test_issue12_item8_art9_failed_first_inspection_keeps_the_request_approved_and_says_so(db, office):
+    a = approved(db, office)
+    b = _book_today(db, office, a)
+    detail = svc.run_inspection(db, office.inspector, b.id, all_pass(hygiene="Bancos sujos"),
+                                expected_version=b.version)
+    info = auth.get_authorization(db, office.clerk, a.id)
+    assert info.status == S.APPROVED and info.regularize_by == detail.booking.regularize_by
+    # It never operated: not impeded. Art. 9 (approved vehicle before activation), Art. 16 §2 (5 days).
+    assert "continua Aprovada" in detail.outcome and "Art. 9" in detail.outcome
+    assert "Art. 16, §2" in detail.outcome and "impedida" not in detail.outcome
+    assert f"{info.regularize_by:%d/%m/%Y}" in detail.outcome
+    # An active one that fails is impeded, and the outcome says that instead.
+    act = active(db, office)
+    e = _book_today(db, office, act, "extraordinary", 9)
+    failed = svc.run_inspection(db, office.inspector, e.id, all_pass(no_damage="Para-choque solto"),
+                                expected_version=e.version)
+    assert auth.get_authorization(db, office.clerk, act.id).status == S.IMPEDED
+    assert "fica impedida" in failed.outcome
+
+
+def test_issue12_item9_a_slot_holds_every_booking_and_a_done_one_frees_it(db, office):
+    a = approved(db, office)
+    b = _book_today(db, office, a, hour=8)
+    failed = svc.run_inspection(db, office.inspector, b.id, all_pass(hygiene="Bancos sujos"),
+                                expected_version=b.version)
+    slot_of = lambda data: next(s for s in data.slots  # noqa: E731
+                                if (s.inspector_id, s.start) == (office.inspector.user_id, at(TODAY, 8)))
+    done_slot = slot_of(svc.calendar_data(db, office.clerk, TODAY, TODAY))
+    assert done_slot.free and done_slot.booking is None and [x.id for x in done_slot.past] == [b.id]
+    # The re-inspection (Art. 16, §2) takes the same slot: both show, the live one is the booking.
+    re = svc.book_inspection(db, office.clerk, a.id, "reinspection", office.inspector.user_id, at(TODAY, 8))
+    slot = slot_of(svc.calendar_data(db, office.clerk, TODAY, TODAY))
+    assert slot.booking.id == re.id and [x.id for x in slot.past] == [failed.booking.id]
+    assert [x.id for x in slot.bookings] == [b.id, re.id] and not slot.free
+    svc.run_inspection(db, office.inspector, re.id, all_pass(), expected_version=re.version)
+    slot = slot_of(svc.calendar_data(db, office.clerk, TODAY, TODAY))
+    assert [x.id for x in slot.past] == [b.id, re.id] and slot.free
+    assert [x.result for x in slot.past] == ["failed", "approved"]
+
+
+def test_bookings_carry_the_actions_of_the_reading_user_with_the_reason(db, office):
+    a = approved(db, office)
+    day = next_open_day(db, TODAY)
+    b = svc.book_inspection(db, office.clerk, a.id, "initial", office.inspector.user_id, at(day, 9))
+    by_key = {x.key: x for x in b.actions}
+    assert by_key["move"].enabled and by_key["cancel"].enabled and by_key["convocation"].enabled
+    assert not by_key["report"].enabled and "Realizada" in by_key["report"].reason
+    seen = svc.get_inspection(db, office.inspector, b.id).booking
+    run = next(x for x in seen.actions if x.key == "run")
+    assert not run.enabled and f"{day:%d/%m/%Y}" in run.reason  # Art. 15: recorded on the day
+    with pytest.raises(ValidationError, match="registrado no dia"):
+        svc.run_inspection(db, office.inspector, b.id, all_pass(), expected_version=b.version)
+
+
+def test_session_forms_work_inside_a_transaction_they_are_given(db, office):
+    a = approved(db, office)
+    day = next_open_day(db, TODAY)
+
+    class Rollback(Exception):
+        pass
+
+    with pytest.raises(Rollback):
+        with db.session() as s:
+            b = svc.book_inspection_in(s, office.clerk, a.id, "initial", office.inspector.user_id, at(day, 9))
+            moved = svc.move_inspection_in(s, office.clerk, b.id, office.inspector.user_id, at(day, 10),
+                                           "Pedido do condutor", b.version)
+            assert moved.start == at(day, 10)
+            assert svc.calendar_data_in(s, office.clerk, day, day).slots
+            raise Rollback  # the caller's transaction decides: nothing of it stays
+    with db.session(write=False) as s:
+        assert s.scalar(select(func.count()).select_from(Inspection)) == 0

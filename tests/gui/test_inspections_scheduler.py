@@ -179,13 +179,14 @@ def test_running_the_checklist_fails_impedes_nothing_before_activation_and_print
     assert info.regularize_by == detail.booking.regularize_by and info.inspection_approved_on is None
     assert messages[-1][1] == "Vistoria reprovada"
     # The calendar shows the done inspection; its laudo is printed from it, previewed and read back.
-    done = page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
+    done = page.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
     assert "Reprovada" in page.grid.text_at(*done)
     page.grid.set_current(*done)
     assert page.report_button.isEnabled() and not page.run_button.isEnabled()
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
-    page.print_report()
+    page.print_report()  # rendered on a worker (op().background), previewed back on the UI thread
+    qtbot.waitUntil(lambda: bool(previews), timeout=20000)
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(previews[-1].pdf_bytes())).pages)
     assert "Bancos sujos" in text or "higiene" in text.lower()
     assert "REPROVAD" in text.upper()
@@ -205,6 +206,7 @@ def test_print_the_convocation_notice_of_a_booking(qtbot, db, office, messages):
     previews = []
     page._exec = lambda dialog: previews.append(dialog) or True
     page.print_convocation()
+    qtbot.waitUntil(lambda: bool(previews) or bool(messages), timeout=20000)
     assert previews, messages
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(previews[-1].pdf_bytes())).pages)
     assert "José Pereira".upper() in text.upper() and f"{day:%d/%m/%Y}" in text
@@ -266,7 +268,7 @@ def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db,
     desk.grid.set_current(*desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
     desk._confirm = lambda title, text: "Art. 26, I" in text
     desk.no_show()
-    cell = desk.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id)
+    cell = desk.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
     assert "Não compareceu" in desk.grid.text_at(*cell)
     # The fiscal sees it and opens the auto form filled with it.
     page = InspectionsPage(db, staff.fiscal)
@@ -285,3 +287,74 @@ def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db,
     assert form.driver_picker.value() is not None
     assert "Não compareceu" in form.description_edit.toPlainText() and "Art. 26, I" in form.description_edit.toPlainText()
     shoot(page, "no_shows_for_the_fiscal")
+
+
+def test_issue12_items8_9_failed_first_inspection_message_and_the_reinspection_in_its_slot(qtbot, db, office,
+                                                                                          messages):
+    from desktop.services import inspections as svc
+    from desktop.services.holidays import calendar
+    staff, a = office
+    if calendar(db).holiday_name(today()):
+        pytest.skip("hoje é feriado: sem horários")
+    b = svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(today(), 9))
+    page = InspectionsPage(db, staff.clerk)
+    qtbot.addWidget(page)
+    page.resize(1300, 750)
+    page.set_view("day", today())
+    page.grid.set_current(*page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
+
+    def fail(dialog):
+        dialog.mark_all_conforming()
+        dialog.set_item("hygiene", False, "Bancos sujos")
+        assert "impedida" not in dialog.result_label.text() and "Art. 9" in dialog.result_label.text()
+        dialog.submit()
+        return dialog.result() == dialog.DialogCode.Accepted
+
+    page._exec = fail
+    page.run()
+    # Item 8: the request never operated — it stays Aprovada (Art. 9); 5 days for the re-inspection (Art. 16 §2).
+    kind, title, text = messages[-1]
+    assert title == "Vistoria reprovada" and "continua Aprovada" in text and "impedida" not in text
+    assert "Art. 9" in text and "Art. 16, §2" in text
+    # The failed inspection frees its slot: a double-click there books (the re-inspection), not runs.
+    cell = page.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
+    slot = page.grid.slot_at(*cell)
+    assert slot.free and "Reprovada" in page.grid.text_at(*cell)
+    opened = []
+
+    def book_reinspection(dialog):
+        opened.append(dialog)
+        assert isinstance(dialog, BookDialog)
+        dialog.set_kind("reinspection")
+        assert dialog.select_authorization(a.id)
+        assert "Art. 16, §2" in dialog.term.text()
+        dialog.submit()
+        return dialog.result() == dialog.DialogCode.Accepted
+
+    page._exec = book_reinspection
+    page.slot_activated(slot)
+    assert opened and messages[-1][1] == "Vistoria agendada"
+    # Item 9: the cell shows both bookings, the failed one and the re-inspection booked in its slot.
+    cell = page.grid.cell_of(lambda s: any(x.id == b.id for x in s.bookings))
+    text = page.grid.text_at(*cell)
+    assert "Inicial" in text and "Reprovada" in text and "Revistoria" in text
+    assert page.grid.rowHeight(cell[0]) > 44  # the row grows so no booking hides under another
+    page.grid.set_current(*cell)
+    assert page.run_button.isEnabled() and page.report_button.isEnabled()  # run the live one, print the past one
+    assert "Revistoria" in page.detail.text() and "Reprovada" in page.detail.text()
+    shoot(page, "reinspection_in_the_failed_slot")
+
+
+def test_disabled_booking_buttons_say_what_would_enable_them(qtbot, db, office, messages):
+    from desktop.services import inspections as svc
+    staff, a = office
+    day = open_day(db, today())
+    b = svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(day, 10))
+    page = InspectionsPage(db, staff.fiscal)
+    qtbot.addWidget(page)
+    page.set_view("day", day)
+    assert "Selecione uma vistoria" in page.move_button.toolTip()
+    page.grid.set_current(*page.grid.cell_of(lambda s: s.booking is not None and s.booking.id == b.id))
+    assert not page.move_button.isEnabled() and "exige o perfil" in page.move_button.toolTip()
+    assert not page.report_button.isEnabled() and "Realizada" in page.report_button.toolTip()
+    assert page.convocation_button.isEnabled()

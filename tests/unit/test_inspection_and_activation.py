@@ -100,3 +100,151 @@ def test_art24_suspension_ends(code, prior, start, end):
     assessment = assess(code, D(2026, 5, 10), priors)
     assert assessment.suspends is (end is not None)
     assert assessment.suspension_end(start) == end
+
+
+# ------------------------------------------------------------------ which inspection, when (domain data)
+
+from desktop.domain.inspection import (  # noqa: E402 — grouped with the tests that read them
+    BOOKING_STEPS,
+    INSPECTION_MACHINE,
+    BookingFacts,
+    InspectionStatus,
+    booking_actions,
+    booking_refusal,
+    failure_preview,
+    inspection_outcome,
+    kind_problem,
+    kind_statuses,
+)
+from desktop.domain.roles import Role  # noqa: E402
+from desktop.domain.workflow import TransitionNotAllowed, transition  # noqa: E402
+
+
+@pytest.mark.parametrize("kind, status, applies", [
+    ("initial", "approved", True),          # Art. 9: the approved request's vehicle, before activation
+    ("initial", "active", False),
+    ("initial", "impeded", False),
+    ("substitution", "approved", True),     # Art. 8, §2: the new vehicle
+    ("substitution", "impeded", True),
+    ("substitution", "active", False),
+    ("reinspection", "approved", True),     # Art. 16, §2: after a failed first inspection
+    ("reinspection", "impeded", True),      # Art. 16, §2: after a failed inspection of an active one
+    ("reinspection", "active", False),
+    ("annual", "active", True),             # Art. 16, caput
+    ("annual", "impeded", False),
+    ("annual", "approved", False),
+    ("extraordinary", "active", True),      # Art. 16, §1
+    ("extraordinary", "impeded", True),
+    ("extraordinary", "suspended", False),
+    ("annual", "expired", False),
+])
+def test_art9_art16_art8_par2_which_authorization_statuses_allow_each_inspection_kind(kind, status, applies):
+    problem = kind_problem(kind, status)
+    assert (problem is None) == applies
+    assert (status in kind_statuses(kind)) == applies
+    if problem is not None:
+        assert problem.article == InspectionKind(kind).article and problem.article in problem.message
+
+
+def test_an_unknown_kind_is_a_form_problem():
+    assert kind_problem("yearly", "active").message == "Escolha o tipo de vistoria."
+
+
+@pytest.mark.parametrize("current, target, allowed", [
+    ("scheduled", "scheduled", True),   # moved (remarcada) with a reason
+    ("scheduled", "done", True),
+    ("scheduled", "no_show", True),     # Art. 26, I
+    ("scheduled", "cancelled", True),
+    ("done", "scheduled", False),       # a re-inspection is a new booking (Art. 16, §2)
+    ("done", "cancelled", False),
+    ("no_show", "done", False),
+    ("cancelled", "scheduled", False),
+])
+def test_inspection_state_machine_refuses_every_move_it_does_not_list(current, target, allowed):
+    if allowed:
+        assert transition(INSPECTION_MACHINE, current, target) == InspectionStatus(target)
+    else:
+        with pytest.raises(TransitionNotAllowed, match="Vistoria"):
+            transition(INSPECTION_MACHINE, current, target)
+    assert INSPECTION_MACHINE.terminal == {InspectionStatus.DONE, InspectionStatus.NO_SHOW,
+                                           InspectionStatus.CANCELLED}
+
+
+TODAY = D(2026, 3, 10)
+CLERK, INSPECTOR, FISCAL = {Role.ATENDENTE}, {Role.VISTORIADOR}, {Role.FISCAL}
+
+
+@pytest.mark.parametrize("status, roles, day, key, enabled, reason", [
+    ("scheduled", CLERK, TODAY, "move", True, ""),
+    ("scheduled", FISCAL, TODAY, "move", False, "exige o perfil"),
+    ("done", CLERK, TODAY, "move", False, "situação for Agendada (agora: Realizada)"),
+    ("scheduled", CLERK, TODAY, "cancel", True, ""),
+    ("no_show", CLERK, TODAY, "cancel", False, "agora: Não compareceu"),
+    ("scheduled", INSPECTOR, TODAY, "run", True, ""),                 # Art. 15: on the day
+    ("scheduled", INSPECTOR, D(2026, 3, 11), "run", False, "marcada para 11/03/2026"),
+    ("scheduled", CLERK, TODAY, "run", False, "exige o perfil Vistoriador"),
+    ("scheduled", INSPECTOR, D(2026, 3, 9), "no_show", True, ""),     # Art. 26, I: on the day or after
+    ("scheduled", INSPECTOR, D(2026, 3, 11), "no_show", False, "ainda não aconteceu"),
+    ("scheduled", FISCAL, TODAY, "convocation", True, ""),
+    ("done", FISCAL, TODAY, "convocation", False, "agora: Realizada"),
+    ("done", INSPECTOR, TODAY, "report", True, ""),                    # the laudo of a done inspection
+    ("scheduled", INSPECTOR, TODAY, "report", False, "situação for Realizada"),
+    ("done", CLERK, TODAY, "report", False, "exige o perfil"),
+])
+def test_booking_actions_say_what_is_possible_now_and_why_not(status, roles, day, key, enabled, reason):
+    facts = BookingFacts(day, TODAY)
+    action = next(a for a in booking_actions(status, roles, facts) if a.key == key)
+    assert action.enabled == enabled
+    assert reason in action.reason
+    assert (booking_refusal(key, status, roles, facts) is None) == enabled
+    if not enabled:
+        assert "Indisponível" in action.tooltip
+
+
+def test_every_booking_step_follows_the_machine_and_cites_what_it_needs():
+    for step in BOOKING_STEPS:
+        for status in step.statuses:
+            assert status in {s.value for s in InspectionStatus}
+    assert {s.key for s in BOOKING_STEPS} == {"move", "cancel", "run", "no_show", "convocation", "report"}
+
+
+@pytest.mark.parametrize("approved, before, after, words, absent", [
+    # Issue 12 item 8 — a failed FIRST inspection: the request never operated, so it is not impeded; it
+    # stays Aprovada until the vehicle is approved (Art. 9) and the re-inspection has 5 days (Art. 16, §2).
+    (False, "approved", "approved", ("continua Aprovada", "Art. 9", "até 16/03/2026", "Art. 16, §2"), "impedida"),
+    (False, "active", "impeded", ("fica impedida", "até 16/03/2026", "Art. 16, §2"), "Aprovada"),
+    (False, "impeded", "impeded", ("continua impedida", "novo prazo"), "Aprovada"),
+    (True, "impeded", "active", ("deixa de estar impedida", "Art. 16, §2"), "reprovada"),
+    (True, "approved", "approved", ("quando a taxa for paga",), "impedida"),
+    (True, "approved", "active", ("está ativa",), "impedida"),
+])
+def test_art9_art16_par2_what_a_result_does_to_the_authorization(approved, before, after, words, absent):
+    text = inspection_outcome(approved, before, after, D(2026, 3, 16))
+    for word in words:
+        assert word in text
+    assert absent not in text
+
+
+def test_art9_the_checklist_form_says_a_failure_before_activation_does_not_impede():
+    assert "impedida" not in failure_preview("approved") and "Art. 9" in failure_preview("approved")
+    assert "impedida" in failure_preview("active") and "Art. 16, §2" in failure_preview("active")
+
+
+def test_the_inspections_service_imports_no_private_name_of_another_service():
+    """Issue 10 item 1: one service calls another's session form (`_in`), never its private helpers or a fake
+    Database standing for a transaction."""
+    import ast
+    from pathlib import Path
+
+    import desktop.services.inspections as package
+
+    folder = Path(package.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("desktop.services") \
+                    and not (node.module or "").startswith("desktop.services.inspections"):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name} importa nomes privados de {node.module}: {private}"
+            if isinstance(node, ast.ClassDef):
+                assert node.name != "_InTransaction", path.name

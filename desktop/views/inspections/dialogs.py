@@ -1,5 +1,5 @@
 """The scheduler's dialogs: book a slot, move a booking (with the reason), run an inspection (the checklist).
-Each one calls one service on OK and stays open with the message when the service refuses."""
+Each one calls one service on OK through `op(...)` and stays open with the message when the service refuses."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -8,16 +8,27 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from desktop.domain import INSPECTION_CHECKLIST, TIMEZONE, InspectionKind
+from desktop.domain.inspection import failure_preview, kind_statuses
 from desktop.domain.roles import Role
+from desktop.errors import DesktopError, StaleRecordError
 from desktop.views.formatting import format_date
+from desktop.views.operations import op
 from desktop.views.widgets import error_label, error_text
 
 MAX_LISTED = 400  # the first free slots, in time order (the calendar shows them all)
 KIND_CHOICES = [(k.value, f"{k.label} ({k.article})") for k in InspectionKind]
-# Which authorization statuses each kind applies to (for the list of the dialog; the service decides).
-KIND_STATUSES = {"initial": ("approved",), "substitution": ("approved", "impeded"),
-                 "reinspection": ("approved", "impeded"), "annual": ("active",),
-                 "extraordinary": ("active", "impeded")}
+
+
+def inline(label):
+    """An `op(...).failure()` callback that shows a refusal of the service in the dialog's own error label (the
+    dialog stays open); a stale record and unexpected errors go on to op's message boxes."""
+    def show(error: BaseException) -> bool:
+        if not isinstance(error, DesktopError) or isinstance(error, StaleRecordError):
+            return False
+        label.setText(error_text(error))
+        label.setVisible(True)
+        return True
+    return show
 
 
 def slot_text(slot, names: dict[int, str]) -> str:
@@ -108,12 +119,12 @@ class BookDialog(QDialog):
     def load_authorizations(self) -> None:
         self.authorizations.clear()
         self.authorization_ids: list[int] = []
-        try:
-            page = self._auth.list_authorizations(self.db, self.actor, self.search.text(),
-                                                  statuses=KIND_STATUSES[self.kind.currentData()], limit=50)
-        except Exception as exc:  # noqa: BLE001 - shown to the user
-            self._show_error(exc)
-            return
+        statuses = kind_statuses(self.kind.currentData())  # the kind's statuses (domain: KIND_STATUSES)
+        op(self, lambda: self._auth.list_authorizations(self.db, self.actor, self.search.text(), statuses=statuses,
+                                                        limit=50)) \
+            .failure(inline(self.error)).success(self._show_authorizations).run()
+
+    def _show_authorizations(self, page) -> None:
         for row in page.rows:
             item = QListWidgetItem(f"{row.number or '(sem número)'} — {row.plate_display} — {row.driver_name} "
                                    f"({row.status_label})")
@@ -140,12 +151,11 @@ class BookDialog(QDialog):
         self.slots.clear()
         if authorization_id is None:
             return
-        try:
-            options = self._service.booking_options(self.db, self.actor, authorization_id,
-                                                    self.kind.currentData())
-        except Exception as exc:  # noqa: BLE001
-            self._show_error(exc)
-            return
+        kind = self.kind.currentData()
+        op(self, lambda: self._service.booking_options(self.db, self.actor, authorization_id, kind)) \
+            .failure(inline(self.error)).success(self._show_options).run()
+
+    def _show_options(self, options) -> None:
         self.error.setVisible(False)
         if options.term_last_day:
             self.term.setText(f"Até {format_date(options.term_last_day)} ({options.term_article}). "
@@ -158,21 +168,24 @@ class BookDialog(QDialog):
         authorization_id = self.current_authorization()
         slot, outside = self.slots.chosen()
         if authorization_id is None or slot is None:
-            self._show_error(ValueError("Escolha a autorização e um horário livre."))
+            self.error.setText("Escolha a autorização e um horário livre.")
+            self.error.setVisible(True)
             return
-        try:
-            self.result_booking = self._service.book_inspection(
-                self.db, self.actor, authorization_id, self.kind.currentData(), slot.inspector_id, slot.start,
-                override_term=outside, reason=self.reason.text())
-        except Exception as exc:  # noqa: BLE001
-            self._show_error(exc)
-            self.load_slots()
-            return
-        self.accept()
+        kind, reason = self.kind.currentData(), self.reason.text()
+        show = inline(self.error)
 
-    def _show_error(self, exc: BaseException) -> None:
-        self.error.setText(error_text(exc) if not isinstance(exc, ValueError) else str(exc))
-        self.error.setVisible(True)
+        def refused(error: BaseException) -> bool:
+            self.load_slots()  # another desk may have taken the slot: offer what is free now, then say why
+            return show(error)
+
+        op(self, lambda: self._service.book_inspection(self.db, self.actor, authorization_id, kind,
+                                                       slot.inspector_id, slot.start, override_term=outside,
+                                                       reason=reason)) \
+            .failure(refused).success(self._booked).run()
+
+    def _booked(self, booking) -> None:
+        self.result_booking = booking
+        self.accept()
 
 
 class MoveDialog(QDialog):
@@ -202,12 +215,9 @@ class MoveDialog(QDialog):
         if target is None:
             layout.addWidget(QLabel("Novo horário", self))
             layout.addWidget(self.slots)
-            try:
-                options = service.booking_options(db, actor, booking.authorization_id, booking.kind)
-                self.slots.fill(options, names, actor.has(Role.GESTOR))
-            except Exception as exc:  # noqa: BLE001
-                self.error.setText(error_text(exc))
-                self.error.setVisible(True)
+            op(self, lambda: service.booking_options(db, actor, booking.authorization_id, booking.kind)) \
+                .failure(inline(self.error)) \
+                .success(lambda options: self.slots.fill(options, names, actor.has(Role.GESTOR))).run()
         else:
             self.slots.setVisible(False)
             layout.addWidget(QLabel(f"Novo horário: {slot_text(target, names)}", self))
@@ -223,14 +233,14 @@ class MoveDialog(QDialog):
             self.error.setText("Escolha o novo horário.")
             self.error.setVisible(True)
             return
-        try:
-            self.result_booking = self._service.move_inspection(
-                self.db, self.actor, self.booking.id, slot.inspector_id, slot.start, self.reason.text(),
-                self.booking.version, override_term=outside)
-        except Exception as exc:  # noqa: BLE001
-            self.error.setText(error_text(exc))
-            self.error.setVisible(True)
-            return
+        reason = self.reason.text()
+        op(self, lambda: self._service.move_inspection(self.db, self.actor, self.booking.id, slot.inspector_id,
+                                                       slot.start, reason, self.booking.version,
+                                                       override_term=outside)) \
+            .failure(inline(self.error)).success(self._moved).run()
+
+    def _moved(self, booking) -> None:
+        self.result_booking = booking
         self.accept()
 
 
@@ -323,9 +333,9 @@ class RunInspectionDialog(QDialog):
         values = [self.PASS_VALUES[c.currentIndex()] for c in self.results.values()]
         failed = sum(1 for v in values if v is False)
         open_ = sum(1 for v in values if v is None)
-        if failed:
+        if failed:  # what a failure does depends on the authorization (Art. 9 before activation; Art. 16, §2)
             text = (f"<b style='color:#b00020'>Resultado: reprovada</b> — {failed} item(ns) não conforme(s): "
-                    "prazo de 5 dias para regularizar e autorização impedida (Art. 16, §2).")
+                    f"{failure_preview(self.booking.authorization_status)}")
         elif open_:
             text = f"{open_} item(ns) a verificar."
         else:
@@ -338,13 +348,13 @@ class RunInspectionDialog(QDialog):
                      for key, combo in self.results.items() if combo.currentIndex() > 0)
 
     def submit(self) -> None:
-        try:
-            self.detail = self._service.run_inspection(self.db, self.actor, self.booking.id, self.item_results(),
-                                                       self.general_note.text(), self.booking.version)
-        except Exception as exc:  # noqa: BLE001
-            self.error.setText(error_text(exc))
-            self.error.setVisible(True)
-            return
+        results, note = self.item_results(), self.general_note.text()
+        op(self, lambda: self._service.run_inspection(self.db, self.actor, self.booking.id, results, note,
+                                                      self.booking.version)) \
+            .failure(inline(self.error)).success(self._recorded).run()
+
+    def _recorded(self, detail) -> None:
+        self.detail = detail
         self.accept()
 
 

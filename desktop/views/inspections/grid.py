@@ -30,6 +30,23 @@ def booking_text(b) -> str:
     return f"{b.plate_display} · {b.kind_label}{who}"
 
 
+def slot_text(slot) -> str:
+    """Every booking the slot holds, the past ones (with their result) then the live one; "Livre" when none.
+    Two or more take one line each (plate · kind · situation), so none hides below the others."""
+    held = slot.bookings
+    if not held:
+        return "Livre"
+    if len(held) == 1:
+        b = held[0]
+        return booking_text(b) if b.live else f"{booking_text(b)}\n{b.result_label or b.status_label}"
+    return "\n".join(f"{b.plate_display} · {b.kind_label} · {b.result_label or b.status_label}" for b in held)
+
+
+def slot_tooltip(slot) -> str:
+    return "\n\n".join(f"{b.kind_label} — {b.plate_display} ({b.result_label or b.status_label})\n{b.driver_name}\n"
+                        f"Autorização {b.authorization_number or '(sem número)'}" for b in slot.bookings)
+
+
 class _Cell:
     __slots__ = ("text", "brush", "foreground", "tooltip", "slot", "day", "flags")
 
@@ -92,8 +109,7 @@ class ScheduleModel(QAbstractTableModel):
         mime = QMimeData()
         for index in indexes:
             cell = self.cells.get((index.row(), index.column()))
-            if cell is not None and cell.slot is not None and cell.slot.booking is not None \
-                    and cell.slot.booking.status == "scheduled":
+            if cell is not None and cell.slot is not None and cell.slot.booking is not None:  # the live one
                 mime.setData(MIME, f"{index.row()},{index.column()}".encode())
                 break
         return mime
@@ -157,6 +173,7 @@ class ScheduleGrid(QTableView):
         col_of = {(d, i.id): n for n, (d, i) in enumerate(columns)}
         row_of = {t: n for n, t in enumerate(times)}
         cells: dict[tuple[int, int], _Cell] = {}
+        crowded: set[int] = set()  # rows with a slot holding more than one booking: taller, so all show
         for (d, i), col in col_of.items():
             if d in data.closed_days:
                 for row in range(len(times)):
@@ -166,20 +183,26 @@ class ScheduleGrid(QTableView):
             col = col_of.get((local.date(), s.inspector_id))
             if col is None:
                 continue
-            b = s.booking
-            if b is None:
-                cell = _Cell("Livre", FREE, s, flags=_SELECTABLE | Qt.ItemFlag.ItemIsDropEnabled, foreground=GREEN)
-            elif b.status != "scheduled":
-                cell = _Cell(f"{booking_text(b)}\n{b.result_label or b.status_label}",
-                             FAILED if b.result == "failed" or b.status == "no_show" else DONE, s, flags=_SELECTABLE)
+            # A slot shows every booking it holds; one without a live booking is free (a done or missed
+            # booking frees its slot: a re-inspection may take it) and takes a dropped booking.
+            last = s.past[-1] if s.past else None
+            if s.booking is not None:
+                brush, flags = TAKEN, _SELECTABLE | Qt.ItemFlag.ItemIsDragEnabled
+            elif last is not None:
+                brush = FAILED if last.failed_or_missed else DONE
+                flags = _SELECTABLE | Qt.ItemFlag.ItemIsDropEnabled
             else:
-                cell = _Cell(booking_text(b), TAKEN, s, flags=_SELECTABLE | Qt.ItemFlag.ItemIsDragEnabled,
-                             tooltip=f"{b.kind_label} — {b.plate_display}\n{b.driver_name}\n"
-                                     f"Autorização {b.authorization_number or '(sem número)'}")
+                brush, flags = FREE, _SELECTABLE | Qt.ItemFlag.ItemIsDropEnabled
+            cell = _Cell(slot_text(s), brush, s, flags=flags, foreground=GREEN if not s.bookings else None,
+                         tooltip=slot_tooltip(s))
             cells[(row_of[local.time()], col)] = cell
+            if len(s.bookings) > 1:
+                crowded.add(row_of[local.time()])
         self.grid_model.reset([t.strftime("%H:%M") for t in times],
                               [f"{WEEKDAY_SHORT[d.weekday()]} {d:%d/%m}\n{i.full_name}" for d, i in columns], cells)
         self.verticalHeader().setDefaultSectionSize(44)
+        for row in sorted(crowded):
+            self.resizeRowToContents(row)
 
     def _fill_month(self, data, inspector_id) -> None:
         first = data.first - timedelta(days=data.first.weekday())
@@ -195,16 +218,19 @@ class ScheduleGrid(QTableView):
                 if d < data.first or d > data.last:
                     continue
                 slots = per_day.get(d, [])
-                taken = [s.booking for s in slots if s.booking]
+                taken = [s.booking for s in slots if s.booking is not None]
+                held = [b for s in slots for b in s.bookings]
                 if d in data.closed_days:
                     text, brush = f"{d:%d}\n{data.closed_days[d]}", CLOSED
                 elif not slots:
                     text, brush = f"{d:%d}\nSem atendimento", CLOSED
                 else:
-                    plates = ", ".join(b.plate_display for b in taken[:3]) + (" …" if len(taken) > 3 else "")
+                    plates = ", ".join(b.plate_display for b in held[:3]) + (" …" if len(held) > 3 else "")
                     text = f"{d:%d}\n{len(taken)} marcada(s), {len(slots) - len(taken)} livre(s)"
+                    if len(held) > len(taken):
+                        text += f", {len(held) - len(taken)} encerrada(s)"
                     text += f"\n{plates}" if plates else ""
-                    brush = TAKEN if taken else FREE
+                    brush = TAKEN if held else FREE
                 cells[(w, wd)] = _Cell(text, brush, day=d, flags=_SELECTABLE)
         self.grid_model.reset([f"{(first + timedelta(weeks=w)):%d/%m}" for w in range(weeks)],
                               ["Segunda", "Terça", "Quarta", "Quinta", "Sexta", "Sábado", "Domingo"], cells)
@@ -256,7 +282,7 @@ class ScheduleGrid(QTableView):
     def dragMoveEvent(self, event) -> None:
         target = self.indexAt(event.position().toPoint())
         slot = self.slot_at(target.row(), target.column()) if target.isValid() else None
-        if event.mimeData().hasFormat(MIME) and slot is not None and slot.booking is None:
+        if event.mimeData().hasFormat(MIME) and slot is not None and slot.free:
             event.acceptProposedAction()
         else:
             event.ignore()
@@ -271,6 +297,6 @@ class ScheduleGrid(QTableView):
         source = self.slot_at(row, col)
         target_index = self.indexAt(event.position().toPoint())
         target = self.slot_at(target_index.row(), target_index.column()) if target_index.isValid() else None
-        if source is None or source.booking is None or target is None or target.booking is not None:
+        if source is None or source.booking is None or target is None or not target.free:
             return
         self.move_requested.emit(source.booking, target)

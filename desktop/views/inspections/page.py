@@ -13,19 +13,24 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QFormLayout, QGroupBox, QHBox
                                QWidget)
 
 from desktop.domain import TIMEZONE
+from desktop.domain.actions import find_action
+from desktop.domain.dates import WEEKDAY_NAMES
+from desktop.domain.formatting import MONTH_NAMES
+from desktop.domain.inspection import BOOKING_STEPS, SCHEDULER_ROLES
 from desktop.domain.roles import Role
 from desktop.signals import bus
 from desktop.views.formatting import format_date
 from desktop.views.inspections.dialogs import BookDialog, MoveDialog, ReasonDialog, RunInspectionDialog
 from desktop.views.inspections.grid import ScheduleGrid
+from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import date_edit, qdate_to_date, show_error, show_info
+from desktop.views.widgets import date_edit, qdate_to_date, show_info
 
 MODES = (("day", "Dia"), ("week", "Semana"), ("month", "Mês"))
-WEEKDAYS = ("Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo")
-MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-          "novembro", "dezembro")
+WEEKDAYS = tuple(name.capitalize() for name in WEEKDAY_NAMES)  # "Segunda-feira" … "Domingo"
+MONTHS = MONTH_NAMES
 RELOAD_ON = {"inspections", "authorizations", "holidays", "users"}
+NOTHING_SELECTED = "Selecione uma vistoria na agenda."
 
 
 def period(mode: str, anchor: date) -> tuple[date, date]:
@@ -63,12 +68,15 @@ class InspectionsPage(QWidget):
         self.period_label = QLabel(self)
         self.inspector = QComboBox(self)
         self.book_button = QPushButton("Agendar…", self)
-        self.move_button = QPushButton("Remarcar…", self)
-        self.cancel_button = QPushButton("Cancelar vistoria…", self)
-        self.run_button = QPushButton("Realizar vistoria…", self)
-        self.no_show_button = QPushButton("Registrar ausência", self)
-        self.convocation_button = QPushButton("Imprimir convocação", self)
-        self.report_button = QPushButton("Imprimir laudo", self)
+        # One button per booking step of the domain's table; each is enabled (or says why not) from the
+        # actions of the selected slot's bookings (services.inspections.BookingInfo.actions).
+        self.action_buttons = {step.key: QPushButton(step.label, self) for step in BOOKING_STEPS}
+        self.move_button = self.action_buttons["move"]
+        self.cancel_button = self.action_buttons["cancel"]
+        self.run_button = self.action_buttons["run"]
+        self.no_show_button = self.action_buttons["no_show"]
+        self.convocation_button = self.action_buttons["convocation"]
+        self.report_button = self.action_buttons["report"]
         self.grid = ScheduleGrid(self)
         self.detail = QLabel(self)
         self.detail.setWordWrap(True)
@@ -81,8 +89,7 @@ class InspectionsPage(QWidget):
         top.addWidget(QLabel("Vistoriador", self))
         top.addWidget(self.inspector)
         actions = QHBoxLayout()
-        for b in (self.book_button, self.move_button, self.cancel_button, self.run_button, self.no_show_button,
-                  self.convocation_button, self.report_button):
+        for b in (self.book_button, *self.action_buttons.values()):
             actions.addWidget(b)
         actions.addStretch(1)
         splitter = QSplitter(self)
@@ -180,6 +187,7 @@ class InspectionsPage(QWidget):
         self.tabs.currentChanged.connect(self.tab_changed)
         bus.data_changed.connect(self._data_changed)
         self._apply_roles()
+        self.select_slot(None)
         self.reload()
 
     # ------------------------------------------------------------------------------------------ helpers
@@ -203,23 +211,39 @@ class InspectionsPage(QWidget):
         return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
 
     def _changed(self, *entities: str) -> None:
+        """A dialog saved (through op): tell the other screens, then reload this one once."""
         self._alone_reload = False
         for entity in entities:
             bus.data_changed.emit(entity)
         self._alone_reload = True
         self.reload()
 
+    def _save(self, call, *entities: str, then=None) -> bool:
+        """A write of this page through op(): refusals become messages, the change is announced to the other
+        screens and this page reloads once (not once per entity)."""
+        def saved(result) -> None:
+            self.reload()
+            if then is not None:
+                then(result)
+
+        self._alone_reload = False
+        try:
+            return op(self, call).changes(*entities).stale(self.reload).success(saved).run()
+        finally:
+            self._alone_reload = True
+
+    def _read(self, call, show) -> bool:
+        """A read through op(): a refusal is a message box, the result goes to `show`."""
+        return op(self, call).success(show).run()
+
     def _data_changed(self, entity: str) -> None:
         if entity in RELOAD_ON and self._alone_reload:
             self.reload()
 
     def _apply_roles(self) -> None:
-        schedules = self.actor.has(Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR)
-        for b in (self.book_button, self.move_button, self.cancel_button, self.bulk_button):
+        schedules = self.actor.has(*SCHEDULER_ROLES)
+        for b in (self.book_button, self.bulk_button):
             b.setEnabled(schedules)
-        self.run_button.setEnabled(self.actor.has(Role.VISTORIADOR))
-        self.no_show_button.setEnabled(self.actor.has(Role.VISTORIADOR, Role.GESTOR))
-        self.report_button.setEnabled(self.actor.has(Role.VISTORIADOR, Role.GESTOR))
         self.no_show_auto.setEnabled(self.actor.has(Role.FISCAL))
         self.impeded_auto.setEnabled(self.actor.has(Role.FISCAL))
         enforcer = self.actor.has(Role.FISCAL, Role.GESTOR, Role.VISTORIADOR)
@@ -260,11 +284,11 @@ class InspectionsPage(QWidget):
 
     def reload(self) -> None:
         first, last = self.current_period()
-        try:
-            self.data = self.service.calendar_data(self.db, self.actor, first, last)
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
+        self._read(lambda: self.service.calendar_data(self.db, self.actor, first, last),
+                   lambda data: self._show_calendar(data, first, last))
+
+    def _show_calendar(self, data, first: date, last: date) -> None:
+        self.data = data
         self.names = {i.id: i.full_name for i in self.data.inspectors}
         chosen = self.inspector.currentData()
         self.inspector.blockSignals(True)
@@ -292,18 +316,37 @@ class InspectionsPage(QWidget):
         elif not self.data.slots:
             self.detail.setText("Nenhum horário de atendimento neste período.")
 
+    def _candidates(self, slot=None) -> list:
+        """The bookings of the selected slot, in the order a step looks for its target: the live one, then the
+        past ones from the newest."""
+        slot = slot if slot is not None else self.selected_slot
+        if slot is None:
+            return []
+        return ([slot.booking] if slot.booking is not None else []) + list(reversed(slot.past))
+
+    def _action(self, key: str):
+        """(booking, action) for the step `key` on the selected slot: the first booking where it is enabled,
+        else the first booking's (disabled, with its reason); (None, None) when the slot holds no booking."""
+        found = []
+        for booking in self._candidates():
+            action = find_action(booking.actions, key)
+            if action is not None:
+                if action.enabled:
+                    return booking, action
+                found.append((booking, action))
+        return found[0] if found else (None, None)
+
+    def _target(self, key: str):
+        """The booking the step `key` applies to now, or None."""
+        booking, action = self._action(key)
+        return booking if action is not None and action.enabled else None
+
     def select_slot(self, slot) -> None:
         self.selected_slot = slot
-        booking = slot.booking if slot is not None else None
-        scheduled = booking is not None and booking.status == "scheduled"
-        schedules = self.actor.has(Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR)
-        self.move_button.setEnabled(scheduled and schedules)
-        self.cancel_button.setEnabled(scheduled and schedules)
-        self.run_button.setEnabled(scheduled and self.actor.has(Role.VISTORIADOR))
-        self.no_show_button.setEnabled(scheduled and self.actor.has(Role.VISTORIADOR, Role.GESTOR))
-        self.convocation_button.setEnabled(scheduled and booking.authorization_id is not None)
-        self.report_button.setEnabled(booking is not None and booking.result is not None
-                                      and self.actor.has(Role.VISTORIADOR, Role.GESTOR))
+        for key, button in self.action_buttons.items():
+            _booking, action = self._action(key)
+            button.setEnabled(bool(action and action.enabled))
+            button.setToolTip(action.tooltip if action is not None else NOTHING_SELECTED)
         if slot is None:
             self.detail.setText("Selecione um horário. Duplo clique em um horário livre agenda; arraste uma "
                                 "vistoria para um horário livre para remarcá-la.")
@@ -312,11 +355,11 @@ class InspectionsPage(QWidget):
         where = self.data.places.get(slot.place_id, "") if self.data else ""
         text = (f"<b>{format_date(local.date())} {local:%H:%M}–{slot.end.astimezone(TIMEZONE):%H:%M}</b><br>"
                 f"Vistoriador: {self.names.get(slot.inspector_id, '')}<br>Local: {where or '—'}<br>")
-        if booking is None:
+        if slot.booking is None:
             text += "<br>Horário livre."
-        else:
-            text += (f"<br><b>{booking.kind_label}</b> — {booking.status_label}<br>Placa: {booking.plate_display}"
-                     f"<br>Condutor: {booking.driver_name}<br>Autorização: "
+        for booking in reversed(self._candidates(slot)):
+            text += (f"<br><br><b>{booking.kind_label}</b> — {booking.result_label or booking.status_label}<br>"
+                     f"Placa: {booking.plate_display}<br>Condutor: {booking.driver_name}<br>Autorização: "
                      f"{booking.authorization_number or '(sem número)'}")
             if booking.term_end:
                 text += f"<br>Prazo: até {format_date(booking.term_end)}"
@@ -325,9 +368,9 @@ class InspectionsPage(QWidget):
         self.detail.setText(text)
 
     def slot_activated(self, slot) -> None:
-        if slot.booking is None:
+        if slot.free:  # no live booking: a done or missed one frees its slot
             self.book(slot)
-        elif self.actor.has(Role.VISTORIADOR):
+        elif self._target("run") is not None:
             self.run()
 
     # ------------------------------------------------------------------------------------------ actions
@@ -341,10 +384,9 @@ class InspectionsPage(QWidget):
                       f"{format_date(local.date())} às {local:%H:%M} com {b.inspector_name}.")
 
     def move(self, target=None) -> None:
-        slot = self.selected_slot
-        if slot is None or slot.booking is None:
-            return
-        self.move_to(slot.booking, target)
+        booking = self._target("move")
+        if booking is not None:
+            self.move_to(booking, target)
 
     def move_to(self, booking, target) -> None:
         dialog = MoveDialog(self.db, self.actor, booking, self.names, target, self)
@@ -352,50 +394,38 @@ class InspectionsPage(QWidget):
             self._changed("inspections")
 
     def cancel(self) -> None:
-        slot = self.selected_slot
-        if slot is None or slot.booking is None:
+        booking = self._target("cancel")
+        if booking is None:
             return
         dialog = ReasonDialog("Cancelar vistoria", f"Motivo do cancelamento da vistoria de "
-                              f"{slot.booking.plate_display}:", self)
+                              f"{booking.plate_display}:", self)
         if not self._exec(dialog):
             return
-        try:
-            self.service.cancel_inspection(self.db, self.actor, slot.booking.id, dialog.text.text(),
-                                           slot.booking.version)
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
-        self._changed("inspections")
+        reason = dialog.text.text()
+        self._save(lambda: self.service.cancel_inspection(self.db, self.actor, booking.id, reason, booking.version),
+                   "inspections")
 
     def run(self) -> None:
-        slot = self.selected_slot
-        if slot is None or slot.booking is None:
+        booking = self._target("run")
+        if booking is None:
             return
-        dialog = RunInspectionDialog(self.db, self.actor, slot.booking, self)
+        dialog = RunInspectionDialog(self.db, self.actor, booking, self)
         if self._exec(dialog):
-            booking = dialog.detail.booking
+            detail = dialog.detail
             self._changed("inspections", "authorizations")
-            if booking.result == "failed":
-                show_info(self, "Vistoria reprovada", f"{booking.plate_display}: reprovada. Prazo para regularizar "
-                          f"até {format_date(booking.regularize_by)} (Art. 16, §2); a autorização fica impedida "
-                          "até a revistoria aprovar.")
-            else:
-                show_info(self, "Vistoria aprovada", f"{booking.plate_display}: vistoria aprovada.")
-            self.last_inspection = booking
+            title = "Vistoria reprovada" if detail.booking.failed_or_missed else "Vistoria aprovada"
+            show_info(self, title, f"{detail.booking.plate_display}: {detail.outcome}")
+            self.last_inspection = detail.booking
 
     def no_show(self) -> None:
-        slot = self.selected_slot
-        if slot is None or slot.booking is None:
+        booking = self._target("no_show")
+        if booking is None:
             return
-        if not self._confirm("Registrar ausência", f"{slot.booking.plate_display} não compareceu à vistoria? "
+        if not self._confirm("Registrar ausência", f"{booking.plate_display} não compareceu à vistoria? "
                              "A ausência vai para a lista do fiscal (Art. 26, I)."):
             return
-        try:
-            self.service.record_no_show(self.db, self.actor, slot.booking.id, slot.booking.version)
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
-        self._changed("inspections")
+        self._save(lambda: self.service.record_no_show(self.db, self.actor, booking.id, booking.version),
+                   "inspections")
 
     def _preview(self, issued, title: str) -> None:
         from desktop.views.pdf_preview import PdfPreviewDialog
@@ -403,32 +433,31 @@ class InspectionsPage(QWidget):
         self.last_preview = dialog
         self._exec(dialog)
 
+    def _print(self, call, title: str, label: str, heading: str) -> None:
+        """Render and archive a document on a worker (op().background(): progress after 600 ms, "Cancelar"),
+        then preview it here, on the UI thread."""
+        self.print_op = op(self, call).background(title, label).changes("documents").titled(title) \
+            .success(lambda issued: self._preview(issued, f"{heading} {issued.info.number}"))
+        self.print_op.run()
+
     def print_convocation(self) -> None:
-        slot = self.selected_slot
-        if slot is None or slot.booking is None:
+        booking = self._target("convocation")
+        if booking is None:
             return
         from desktop.services import documents
-        try:
-            issued = documents.print_notice(self.db, self.actor, "inspection_convocation", str(slot.booking.id))
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
-        self._preview(issued, f"Convocação para vistoria {issued.info.number}")
+        db, actor, code = self.db, self.actor, str(booking.id)
+        self._print(lambda: documents.print_notice(db, actor, "inspection_convocation", code),
+                    "Convocação para vistoria", "Gerando a convocação…", "Convocação para vistoria")
 
     def print_report(self) -> None:
         """The laudo of the selected inspection (done), or of the last one run here."""
-        from desktop.services import documents
-        slot = self.selected_slot
-        booking = slot.booking if slot is not None and slot.booking is not None and slot.booking.result else None
-        booking = booking or getattr(self, "last_inspection", None)
+        booking = self._target("report") or getattr(self, "last_inspection", None)
         if booking is None:
             return
-        try:
-            issued = documents.print_inspection_report(self.db, self.actor, booking.id)
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
-        self._preview(issued, f"Laudo de vistoria {issued.info.number}")
+        from desktop.services import documents
+        db, actor, inspection_id = self.db, self.actor, booking.id
+        self._print(lambda: documents.print_inspection_report(db, actor, inspection_id),
+                    "Laudo de vistoria", "Gerando o laudo…", "Laudo de vistoria")
 
     def draw_up_auto(self, candidate) -> None:
         """The fiscal's auto for a candidate, in the Fiscalização form, filled with the driver, the vehicle, the
@@ -466,10 +495,7 @@ class InspectionsPage(QWidget):
             self.load_config()
 
     def _load(self, table, fetch) -> None:
-        try:
-            table.set_rows(fetch())
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
+        self._read(fetch, table.set_rows)
 
     def load_annual(self) -> None:
         year, month = self.annual_month.currentData()
@@ -477,24 +503,25 @@ class InspectionsPage(QWidget):
         self.annual_count.setText(f"{len(self.annual_table.model.rows())} vistoria(s) anual(is) a agendar.")
 
     def bulk_schedule(self) -> None:
-        from desktop.tasks import Task
         year, month = self.annual_month.currentData()
         first, last = qdate_to_date(self.bulk_first.date()), qdate_to_date(self.bulk_last.date())
+        db, actor, job = self.db, self.actor, self.service.schedule_annual_job
         self.bulk_button.setEnabled(False)
-        self.bulk_task = (Task(self.service.schedule_annual_job, self.db, self.actor, year, month, first, last)
-                          .success(self._bulk_done).failure(self._bulk_failed)
-                          .run_in_background(self, title="Agendamento em lote", label="Agendando vistorias anuais…"))
+        self.bulk_op = op(self, lambda state: job(state, db, actor, year, month, first, last)) \
+            .background("Agendamento em lote", "Agendando vistorias anuais…", pass_state=True) \
+            .changes("inspections").titled("Agendamento em lote").success(self._bulk_done).failure(self._bulk_failed)
+        self.bulk_op.run()
+        self.bulk_task = self.bulk_op.task
 
     def _bulk_done(self, result) -> None:
         self.bulk_button.setEnabled(True)
         self.bulk_result = result
-        self._changed("inspections")
         self.load_annual()
         show_info(self, "Agendamento em lote", result.message)
 
-    def _bulk_failed(self, error) -> None:
+    def _bulk_failed(self, error) -> bool:
         self.bulk_button.setEnabled(True)
-        show_error(self, error)
+        return False  # op() shows the message
 
     # ------------------------------------------------------------------------------------------ configuration
     def _build_config(self) -> QWidget:
@@ -584,16 +611,17 @@ class InspectionsPage(QWidget):
         return box
 
     def load_config(self) -> None:
-        try:
-            inspectors = self.service.list_inspectors(self.db, self.actor)
-            places = self.service.list_places(self.db, self.actor)
-            self.schedule_table.set_rows(self.service.list_schedules(self.db, self.actor))
+        def fetch():
             today = self.service.today()
-            self.blocked_table.set_rows(self.service.list_blocked_days(self.db, self.actor, today,
-                                                                       today + timedelta(days=90)))
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return
+            return (self.service.list_inspectors(self.db, self.actor), self.service.list_places(self.db, self.actor),
+                    self.service.list_schedules(self.db, self.actor),
+                    self.service.list_blocked_days(self.db, self.actor, today, today + timedelta(days=90)))
+        self._read(fetch, self._show_config)
+
+    def _show_config(self, loaded) -> None:
+        inspectors, places, schedules, blocked = loaded
+        self.schedule_table.set_rows(schedules)
+        self.blocked_table.set_rows(blocked)
         for combo, everyone in ((self.cfg_inspector, False), (self.block_inspector, True)):
             combo.clear()
             if everyone:
@@ -606,14 +634,8 @@ class InspectionsPage(QWidget):
             self.cfg_place.addItem(p.name, p.id)
 
     def _config_call(self, fn, *args, **kw) -> bool:
-        try:
-            fn(self.db, self.actor, *args, **kw)
-        except Exception as exc:  # noqa: BLE001
-            show_error(self, exc)
-            return False
-        self.load_config()
-        self._changed("inspections")
-        return True
+        return self._save(lambda: fn(self.db, self.actor, *args, **kw), "inspections",
+                          then=lambda _result: self.load_config())
 
     def add_schedule(self) -> None:
         start, end = self.cfg_start.time(), self.cfg_end.time()
