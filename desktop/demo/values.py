@@ -103,14 +103,6 @@ def plates(rng: random.Random, n: int, mercosul_share: float = 0.6) -> list[str]
     return [plate_from_index(i, rng.random() < mercosul_share) for i in idx]
 
 
-def format_cpf(c: str) -> str:
-    return f"{c[:3]}.{c[3:6]}.{c[6:9]}-{c[9:]}"
-
-
-def format_cnpj(c: str) -> str:
-    return f"{c[:2]}.{c[2:5]}.{c[5:8]}/{c[8:12]}-{c[12:]}"
-
-
 def fold(text: str) -> str:
     """Lower case without accents, for the search columns (domain.fold when present does the same)."""
     return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()

@@ -13,8 +13,8 @@ from types import MappingProxyType
 
 from desktop.domain import clock, law
 from desktop.domain.clock import TIMEZONE  # the one constant (re-exported here)
+from desktop.domain.formatting import WEEKDAY_NAMES  # the one table of names
 
-WEEKDAY_NAMES = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
 MUNICIPAL_HOLIDAY_NAME = "Feriado municipal"
 
 

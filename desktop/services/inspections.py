@@ -31,6 +31,7 @@ from desktop.domain import (
     inspection_problems,
     local_today,
 )
+from desktop.domain.formatting import weekday_names
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.scheduling import (
@@ -75,7 +76,7 @@ CONFIGURERS = (Role.GESTOR, Role.ADMINISTRADOR)
 ENFORCERS = (Role.FISCAL, Role.GESTOR)
 STATUS_LABELS = {"scheduled": "Agendada", "done": "Realizada", "no_show": "Não compareceu", "cancelled": "Cancelada"}
 RESULT_LABELS = {"approved": "Aprovada", "failed": "Reprovada", None: ""}
-WEEKDAYS = ("Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo")
+WEEKDAYS = weekday_names(capital=True)      # "Segunda-feira" … "Domingo" (the one table, domain.formatting)
 
 # Which authorization statuses each kind of inspection applies to.
 _KIND_STATUSES = {

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QFormLayout, QGroupBox, QHBox
                                QWidget)
 
 from desktop.domain import TIMEZONE
+from desktop.domain.formatting import MONTH_NAMES, weekday_names
 from desktop.domain.roles import Role
 from desktop.signals import bus
 from desktop.views.formatting import format_date
@@ -22,9 +23,8 @@ from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error, show_info
 
 MODES = (("day", "Dia"), ("week", "Semana"), ("month", "Mês"))
-WEEKDAYS = ("Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo")
-MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-          "novembro", "dezembro")
+WEEKDAYS = weekday_names(capital=True)      # the one table of names (domain.formatting)
+MONTHS = MONTH_NAMES
 RELOAD_ON = {"inspections", "authorizations", "holidays", "users"}
 
 
