@@ -11,22 +11,13 @@ from __future__ import annotations
 from decimal import Decimal
 from importlib import import_module
 
+_DOMAIN = "desktop.domain.formatting"
 # name here → (module, name there)
-_FROM_DOMAIN = {
-    "format_date": ("desktop.domain.formatting", "format_date"),
-    "format_datetime": ("desktop.domain.formatting", "format_datetime"),
-    "format_time": ("desktop.domain.formatting", "format_time"),
-    "format_brl": ("desktop.domain.formatting", "format_money"),
-    "format_integer": ("desktop.domain.formatting", "format_integer"),
-    "format_upfm": ("desktop.domain.formatting", "format_upfm"),
-    "format_cpf": ("desktop.domain.formatting", "format_cpf"),
-    "format_cnpj": ("desktop.domain.formatting", "format_cnpj"),
-    "format_plate": ("desktop.domain.formatting", "format_plate"),
-    "format_phone": ("desktop.domain.formatting", "format_phone"),
-    "phone_digits": ("desktop.domain.formatting", "phone_digits"),
-    "parse_decimal_br": ("desktop.domain.formatting", "parse_decimal"),
-    "fold": ("desktop.domain.text", "fold"),
-}
+_FROM_DOMAIN = {name: (_DOMAIN, name) for name in (
+    "format_date", "format_datetime", "format_time", "format_integer", "format_upfm", "format_cpf", "format_cnpj",
+    "format_plate", "format_phone", "phone_digits")}
+_FROM_DOMAIN.update(format_brl=(_DOMAIN, "format_money"), parse_decimal_br=(_DOMAIN, "parse_decimal"),
+                    fold=("desktop.domain.text", "fold"))
 
 __all__ = sorted([*_FROM_DOMAIN, "format_decimal_br"])
 
@@ -42,7 +33,7 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return __all__
+    return sorted({*globals(), *__all__})
 
 
 def format_decimal_br(value: Decimal | int | None, places: int | None = None) -> str:
