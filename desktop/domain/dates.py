@@ -10,12 +10,11 @@ from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from types import MappingProxyType
-from zoneinfo import ZoneInfo
 
-from desktop.domain import law
+from desktop.domain import clock, law
+from desktop.domain.clock import TIMEZONE  # the one constant (re-exported here)
+from desktop.domain.formatting import WEEKDAY_NAMES  # the one table of names
 
-TIMEZONE = ZoneInfo("America/Cuiaba")
-WEEKDAY_NAMES = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
 MUNICIPAL_HOLIDAY_NAME = "Feriado municipal"
 
 
@@ -248,9 +247,10 @@ def platform_data_due(notified_at: datetime) -> datetime:
 
 
 def local_now() -> datetime:
-    """The current date-time in Chapada dos Guimarães (America/Cuiaba)."""
-    return datetime.now(TIMEZONE)
+    """The current date-time in Chapada dos Guimarães (America/Cuiaba), from the one clock (domain.clock)."""
+    return clock.now()
 
 
 def local_today() -> date:
-    return local_now().date()
+    """Today in America/Cuiaba, from the one clock (domain.clock)."""
+    return clock.today()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from desktop.domain.formatting import format_cnpj, format_cpf, format_plate, mask_cpf  # noqa: F401 — re-exported
 from desktop.domain.problems import Problem
 from desktop.domain.text import only_alphanumerics, only_digits
 
@@ -49,22 +50,6 @@ def normalize_cpf(value: str | None) -> str:
     return only_digits(value)
 
 
-def format_cpf(value: str | None) -> str:
-    """CPF with its mask, 000.000.000-00 (the value is returned unchanged if it does not have 11 digits)."""
-    digits = only_digits(value)
-    if len(digits) != 11:
-        return (value or "").strip()
-    return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
-
-
-def mask_cpf(value: str | None) -> str:
-    """The CPF as printed on public documents (LGPD): only the middle six digits shown, ***.456.789-**."""
-    digits = only_digits(value)
-    if len(digits) != 11:
-        return "***.***.***-**"
-    return f"***.{digits[3:6]}.{digits[6:9]}-**"
-
-
 def validate_cpf(value: str | None, field: str = "cpf", required: bool = True) -> Problem | None:
     text = (value or "").strip()
     if not text:
@@ -81,14 +66,6 @@ def validate_cpf(value: str | None, field: str = "cpf", required: bool = True) -
 def normalize_cnpj(value: str | None) -> str:
     """The 14 characters of a CNPJ, upper case, as stored (numeric or the new alphanumeric form)."""
     return only_alphanumerics(value)
-
-
-def format_cnpj(value: str | None) -> str:
-    """CNPJ with its mask, 00.000.000/0000-00 (also the alphanumeric CNPJ, e.g. 12.ABC.345/01DE-35)."""
-    key = only_alphanumerics(value)
-    if not _CNPJ_SHAPE.match(key):
-        return (value or "").strip()
-    return f"{key[:2]}.{key[2:5]}.{key[5:8]}/{key[8:12]}-{key[12:]}"
 
 
 def validate_cnpj(value: str | None, field: str = "cnpj", required: bool = True) -> Problem | None:
@@ -145,16 +122,6 @@ def normalize_plate(value: str | None) -> str:
 
 def is_mercosul_plate(value: str | None) -> bool:
     return bool(_MERCOSUL_PLATE.match(normalize_plate(value)))
-
-
-def format_plate(value: str | None) -> str:
-    """The plate as shown: old plates ABC-1234, Mercosul plates ABC1D23 (SPEC §1)."""
-    plate = normalize_plate(value)
-    if _OLD_PLATE.match(plate):
-        return f"{plate[:3]}-{plate[3:]}"
-    if _MERCOSUL_PLATE.match(plate):
-        return plate
-    return (value or "").strip().upper()
 
 
 def mercosul_equivalent(value: str | None) -> str:

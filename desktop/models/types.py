@@ -17,17 +17,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import JSON, BigInteger, DateTime, Numeric, String
 from sqlalchemy.types import TypeDecorator
 
-LOCAL_TZ = ZoneInfo("America/Cuiaba")
+from desktop.domain import clock
+from desktop.domain.clock import TIMEZONE as LOCAL_TZ  # the one time zone constant
 
 
 def now() -> datetime:
-    """The current moment, timezone-aware, in the municipality's zone."""
-    return datetime.now(LOCAL_TZ)
+    """The current moment, timezone-aware, in the municipality's zone (the one clock, domain.clock)."""
+    return clock.now()
 
 
 class AwareDateTime(TypeDecorator):

@@ -3,15 +3,28 @@
 render never reads the database (STYLE: Tryton's get_context → render)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
+
+from desktop.domain import clock
+from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
+from desktop.domain.formatting import (  # noqa: F401 — mask_cpf is re-exported for the documents
+    format_cnpj,
+    format_cpf,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_document,
+    format_long_date,
+    format_money,
+    format_plate,
+    mask_cpf,
+)
+from desktop.domain.text import only_digits  # noqa: F401 — re-exported for the documents
 
 LAW = "Lei nº 2.103/2025"
 LAW_FULL = "Lei Municipal nº 2.103, de 04 de junho de 2025"
-TZ = ZoneInfo("America/Cuiaba")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,71 +57,33 @@ class DocumentMeta:
 
 
 def now() -> datetime:
-    return datetime.now(TZ)
+    """The issue moment of a document: the program's one clock (desktop.domain.clock)."""
+    return clock.now()
+
+
+# pt-BR formatting: the one locale module (desktop.domain.formatting); these are its names as the documents
+# have always called them. Documents print "—" for a missing date and "dd/mm/aaaa às HH:MM" for a moment.
+fmt_cpf = format_cpf
+fmt_cnpj = format_cnpj
+fmt_document_id = format_document
+fmt_plate = format_plate
+fmt_money = format_money
+fmt_date_long = format_long_date
 
 
 def fmt_date(value: date | None) -> str:
-    """dd/mm/aaaa (babel's short pt_BR format)."""
-    if value is None:
-        return "—"
-    from babel.dates import format_date
-    return format_date(value, "dd/MM/yyyy", locale="pt_BR")
-
-
-def fmt_date_long(value: date) -> str:
-    """'29 de novembro de 2026'."""
-    from babel.dates import format_date
-    return format_date(value, "d 'de' MMMM 'de' yyyy", locale="pt_BR")
+    """dd/mm/aaaa; "—" when there is no date."""
+    return format_date(value, empty="—")
 
 
 def fmt_datetime(value: datetime) -> str:
     """dd/mm/aaaa às HH:MM, in Cuiabá time."""
-    local = value.astimezone(TZ)
-    return f"{fmt_date(local.date())} às {local:%H:%M}"
-
-
-def fmt_money(value: Decimal) -> str:
-    """R$ 1.234,56 with a normal space (the non-breaking space of babel extracts badly from PDFs)."""
-    from babel.numbers import format_currency
-    return format_currency(Decimal(value), "BRL", locale="pt_BR").replace("\xa0", " ")
+    return format_datetime(value, sep=" às ")
 
 
 def fmt_decimal(value: Decimal, places: int = 2) -> str:
-    from babel.numbers import format_decimal
-    pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(Decimal(value), format=pattern, locale="pt_BR")
-
-
-def only_digits(text: str) -> str:
-    return re.sub(r"\D", "", text or "")
-
-
-def fmt_cpf(cpf: str) -> str:
-    d = only_digits(cpf)
-    return f"{d[:3]}.{d[3:6]}.{d[6:9]}-{d[9:]}" if len(d) == 11 else cpf
-
-
-def mask_cpf(cpf: str) -> str:
-    """LGPD: '123.456.789-09' → '***.456.789-**' (the form the federal government uses for publication)."""
-    d = only_digits(cpf)
-    return f"***.{d[3:6]}.{d[6:9]}-**" if len(d) == 11 else "***"
-
-
-def fmt_cnpj(cnpj: str) -> str:
-    d = only_digits(cnpj)
-    return f"{d[:2]}.{d[2:5]}.{d[5:8]}/{d[8:12]}-{d[12:]}" if len(d) == 14 else cnpj
-
-
-def fmt_document_id(doc: str) -> str:
-    """A CPF or CNPJ, formatted by its length."""
-    d = only_digits(doc)
-    return fmt_cpf(d) if len(d) == 11 else fmt_cnpj(d) if len(d) == 14 else doc
-
-
-def fmt_plate(plate: str) -> str:
-    """ABC1234 → ABC-1234 (old pattern); Mercosul ABC1D23 stays as it is."""
-    p = re.sub(r"[\s\-]", "", plate or "").upper()
-    return f"{p[:3]}-{p[3:]}" if re.fullmatch(r"[A-Z]{3}\d{4}", p) else p
+    """1.234,56 with exactly `places` decimals."""
+    return format_decimal(value, places)
 
 
 VERIFICATION_NOTE = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from desktop.domain.formatting import format_integer
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_plate
 
 
@@ -100,7 +101,7 @@ def render(ctx: InspectionReportContext) -> bytes:
                     f"RENAVAM {ctx.renavam}"),
     ]
     if ctx.odometer_km is not None:
-        rows.append(("Hodômetro", f"{ctx.odometer_km:,} km".replace(",", ".")))
+        rows.append(("Hodômetro", f"{format_integer(ctx.odometer_km)} km"))
     story.append(_pdf.field_table(rows))
     story.append(_pdf.p("Itens verificados", "h2"))
     rows = [[line.item, line.article, "Conforme" if line.ok else "NÃO CONFORME", line.note] for line in ctx.lines]

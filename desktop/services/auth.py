@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from desktop.domain.problems import Problem
 from desktop.errors import AccountLocked, AuthenticationError, ValidationError
 
-TZ = ZoneInfo("America/Cuiaba")
+from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
 MAX_FAILED_LOGINS = 5
 LOCK_MINUTES = 15
 MIN_PASSWORD_LENGTH = 8

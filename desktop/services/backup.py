@@ -22,11 +22,10 @@ import subprocess
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from desktop.errors import DesktopError
 
-TZ = ZoneInfo("America/Cuiaba")
+from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_CUSTOM_MAGIC = b"PGDMP"
 

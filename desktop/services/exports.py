@@ -18,6 +18,16 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
+from desktop.domain.formatting import (
+    format_cep,
+    format_cnpj,
+    format_cpf,
+    format_date,
+    format_datetime,
+    format_document,
+    format_plate,
+    local_datetime,
+)
 from desktop.domain.roles import Role
 from desktop.errors import ValidationError
 from desktop.domain.problems import Problem
@@ -127,39 +137,8 @@ class ExportResult:
 
 # ------------------------------------------------------------------------------------------------- cell formats
 
-def _fmt_date(d: date) -> str:
-    return f"{d.day:02d}/{d.month:02d}/{d.year:04d}"
-
-
-def _fmt_cpf(c: str | None) -> str:
-    if not c:
-        return ""
-    return f"{c[:3]}.{c[3:6]}.{c[6:9]}-{c[9:]}" if len(c) == 11 else c
-
-
-def _fmt_cnpj(c: str | None) -> str:
-    if not c:
-        return ""
-    return f"{c[:2]}.{c[2:5]}.{c[5:8]}/{c[8:12]}-{c[12:]}" if len(c) == 14 else c
-
-
-def _fmt_doc(c: str | None) -> str:
-    if not c:
-        return ""
-    return _fmt_cpf(c) if len(c) == 11 else _fmt_cnpj(c)
-
-
-def _fmt_plate(p: str | None) -> str:
-    if not p:
-        return ""
-    if len(p) == 7 and p[4].isdigit():
-        return f"{p[:3]}-{p[3:]}"
-    return p
-
-
-def _fmt_zip(z: str | None) -> str:
-    return f"{z[:5]}-{z[5:]}" if z and len(z) == 8 else (z or "")
-
+# Documents, plates, CEP and dates come from the one locale module (desktop.domain.formatting). A number cell
+# is NOT the screen's "1.234,56": spreadsheets read "1234,56" (no thousands dot) as a number.
 
 def _trim(value: Decimal) -> Decimal:
     """Drop the storage scale but keep at least the cents: 40.0000 → 40.00, 112.450000 → 112.45, 0.1234 stays."""
@@ -174,13 +153,8 @@ def csv_cell(value) -> str:
         return ""
     if isinstance(value, bool):
         return "Sim" if value else "Não"
-    if isinstance(value, datetime):
-        from desktop.models.types import LOCAL_TZ
-
-        local = value.astimezone(LOCAL_TZ) if value.tzinfo else value
-        return f"{_fmt_date(local.date())} {local.hour:02d}:{local.minute:02d}"
-    if isinstance(value, date):
-        return _fmt_date(value)
+    if isinstance(value, date):          # a datetime too: dd/mm/aaaa HH:MM in Cuiabá time
+        return format_datetime(value) if isinstance(value, datetime) else format_date(value)
     if isinstance(value, Decimal):
         return f"{_trim(value):f}".replace(".", ",")
     if isinstance(value, float):
@@ -192,9 +166,7 @@ def _xlsx_cell(value):
     if isinstance(value, Decimal):
         return _trim(value)
     if isinstance(value, datetime):
-        from desktop.models.types import LOCAL_TZ
-
-        return (value.astimezone(LOCAL_TZ) if value.tzinfo else value).replace(tzinfo=None)
+        return local_datetime(value).replace(tzinfo=None)
     if isinstance(value, bool):
         return "Sim" if value else "Não"
     return value
@@ -213,7 +185,7 @@ def _q_platforms():
                   P.app_insurance_valid_until, P.contact_name, P.phone, P.email, P.address).order_by(P.trade_name, P.id)
 
     def row(r):
-        return [_fmt_cnpj(r.cnpj), r.legal_name, r.trade_name, PLATFORM_STATUS_LABELS.get(r.status, r.status),
+        return [format_cnpj(r.cnpj), r.legal_name, r.trade_name, PLATFORM_STATUS_LABELS.get(r.status, r.status),
                 r.municipal_registration_number, r.municipal_registration_date, r.app_insurance_policy,
                 r.app_insurance_insurer, r.app_insurance_valid_until, r.contact_name, r.phone, r.email, r.address]
     return stmt, row
@@ -229,7 +201,7 @@ def _q_drivers():
                   D.deregistered_on).order_by(D.id)
 
     def row(r):
-        return [_fmt_cpf(r.cpf), r.name, r.birth_date, r.address, r.district, r.city, r.uf, _fmt_zip(r.zip_code),
+        return [format_cpf(r.cpf), r.name, r.birth_date, r.address, r.district, r.city, r.uf, format_cep(r.zip_code),
                 r.phone, r.email, r.cnh_number, r.cnh_category, r.cnh_expiry, bool(r.cnh_ear), r.nit,
                 REGISTRATION_LABELS.get(r.status, r.status), r.deregistered_on]
     return stmt, row
@@ -249,11 +221,11 @@ def _q_vehicles():
             .outerjoin(L, L.id == V.lessor_id).order_by(V.id))
 
     def row(r):
-        return [_fmt_plate(r.plate), r.renavam, r.chassis, r.make, r.model, r.manufacture_year, r.model_year,
+        return [format_plate(r.plate), r.renavam, r.chassis, r.make, r.model, r.manufacture_year, r.model_year,
                 r.colour, r.doors, r.seats, bool(r.air_conditioning), r.registration_municipality,
                 r.registration_uf, bool(r.compulsory_insurance_paid),
-                ownership_label(r.ownership_mode), r.owner_name, _fmt_doc(r.owner_document),
-                r.lessor_name, _fmt_doc(r.lessor_document), vehicle_last_service_day(r.manufacture_year),
+                ownership_label(r.ownership_mode), r.owner_name, format_document(r.owner_document),
+                r.lessor_name, format_document(r.lessor_document), vehicle_last_service_day(r.manufacture_year),
                 REGISTRATION_LABELS.get(r.status, r.status)]
     return stmt, row
 
@@ -277,7 +249,7 @@ def _q_authorizations():
         label = labels.get(r.status)
         if label is None:
             label = labels[r.status] = authorization_status_label(r.status)
-        return [r.number, label, r.driver_name, _fmt_cpf(r.cpf), _fmt_plate(r.plate), r.protocol_number,
+        return [r.number, label, r.driver_name, format_cpf(r.cpf), format_plate(r.plate), r.protocol_number,
                 r.protocol_date, r.decided_on, r.fee_paid_on, r.inspection_approved_on, r.inspection_waived_on,
                 r.activated_on, r.valid_until, _label("ValidityLimit", r.valid_until_limited_by),
                 r.renewal_count, r.suspended_until, r.ended_on]
@@ -301,7 +273,7 @@ def _q_inspections():
 
     def row(r):
         return [r.id, INSPECTION_KIND_LABELS.get(r.kind, r.kind), INSPECTION_STATUS_LABELS.get(r.status, r.status),
-                INSPECTION_RESULT_LABELS.get(r.result or "", ""), _fmt_plate(r.plate), r.authorization_number,
+                INSPECTION_RESULT_LABELS.get(r.result or "", ""), format_plate(r.plate), r.authorization_number,
                 r.scheduled_start, r.performed_at, r.inspector, r.place, r.regularize_by, r.notes]
     return stmt, row
 
@@ -324,9 +296,9 @@ def _q_autos():
 
     def row(r):
         infractor = r.driver_name or r.platform_name
-        document = _fmt_cpf(r.cpf) if r.driver_name else _fmt_cnpj(r.cnpj)
+        document = format_cpf(r.cpf) if r.driver_name else format_cnpj(r.cnpj)
         return [r.number, _label("AutoStatus", r.status), r.code, r.drawn_up_at, r.place, infractor,
-                document, _fmt_plate(r.plate), r.authorization_number, r.amount_upfm, r.upfm_value, r.amount_reais,
+                document, format_plate(r.plate), r.authorization_number, r.amount_upfm, r.upfm_value, r.amount_reais,
                 bool(r.recurrence), r.defense_deadline, r.appeal_deadline, r.payment_deadline, r.final_on,
                 r.cancel_reason]
     return stmt, row
@@ -348,7 +320,7 @@ def _q_ledger():
 
     def row(r):
         infractor = r.driver_name or r.platform_name
-        document = _fmt_cpf(r.cpf) if r.driver_name else _fmt_cnpj(r.cnpj)
+        document = format_cpf(r.cpf) if r.driver_name else format_cnpj(r.cnpj)
         return [r.id, r.effective_on, _label("EntryKind", r.kind), infractor, document, r.auto_number,
                 r.amount_upfm, r.upfm_value, r.amount_reais, r.reverses_id, r.guide_number, r.reason, r.posted_at]
     return stmt, row

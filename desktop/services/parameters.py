@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from desktop.domain.formatting import format_date, format_decimal, format_money
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -112,16 +113,13 @@ def spec_of(key: str) -> ParameterSpec:
 
 def format_value(value: Decimal, unit: str) -> str:
     """`R$ 1.234,56`, `5,00 %`, `15 dias` — as the screens and messages show a parameter."""
-    from babel.numbers import format_currency, format_decimal
-
     if unit == "R$":
-        return format_currency(value, "BRL", locale="pt_BR")
-    text = format_decimal(value, locale="pt_BR", decimal_quantization=False)
+        return format_money(value, nbsp=True)
+    text = format_decimal(value)
     return text if unit == "0/1" else f"{text} {unit}"
 
 
-def _fmt_date(d: date) -> str:
-    return d.strftime("%d/%m/%Y")
+_fmt_date = format_date
 
 
 def validate(key: str, valid_from: object, value: object) -> list[Problem]:

@@ -8,10 +8,11 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
-from registry_factories import TODAY, active, approved, desk  # noqa: F401 - desk is a fixture
+from registry_factories import TODAY as SUITE_TODAY
+from registry_factories import active, approved, desk  # noqa: F401 - desk is a fixture
 from sqlalchemy import func, select
 
-from desktop.domain import TIMEZONE, INSPECTION_CHECKLIST, AuthorizationStatus
+from desktop.domain import TIMEZONE, INSPECTION_CHECKLIST, AuthorizationStatus, BusinessCalendar, clock
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, PermissionDenied, TransitionRefused, ValidationError
 from desktop.models import Authorization, Inspection
@@ -20,6 +21,18 @@ from desktop.services import inspections as svc
 from desktop.services.holidays import calendar
 
 S = AuthorizationStatus
+
+# Inspections are booked and run "today", so today must be an open day: the suite's day, or the first one after
+# it that is not a holiday (the suite may start on 25/12). Every test here runs on that day.
+TODAY = SUITE_TODAY
+while BusinessCalendar().holiday_name(TODAY):
+    TODAY += timedelta(days=1)
+
+
+@pytest.fixture(autouse=True)
+def open_today():
+    with clock.frozen(datetime.combine(TODAY, time(10), tzinfo=TIMEZONE), advancing=True):
+        yield
 
 
 def next_open_day(db, after: date) -> date:
@@ -170,9 +183,6 @@ def test_move_needs_a_reason_keeps_it_and_frees_the_old_slot(db, office):
 
 
 def _book_today(db, office, a, kind="initial", hour=8):
-    cal = calendar(db)
-    if cal.holiday_name(TODAY):
-        pytest.skip("hoje é feriado: não há horários")
     return svc.book_inspection(db, office.clerk, a.id, kind, office.inspector.user_id, at(TODAY, hour))
 
 

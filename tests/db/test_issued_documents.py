@@ -533,6 +533,7 @@ class _FakeState:
 
 
 def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk):
+    from desktop.domain.dates import local_today
     from desktop.services.numbering import peek_last
     _seed(db)
     cancelled = _FakeState(stop_after=2)
@@ -540,7 +541,7 @@ def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk)
         documents.pending_stickers_job(cancelled, db, clerk, layout="page", workers=1)
     assert documents.pending_sticker_numbers(db) == ["0007/2026", "0008/2026", "0009/2026"]
     with db.session(write=False) as s:
-        assert s.query(IssuedDocument).count() == 0 and peek_last(s, "document", datetime.now().year) == 0
+        assert s.query(IssuedDocument).count() == 0 and peek_last(s, "document", local_today().year) == 0
     state = _FakeState()
     issued = documents.pending_stickers_job(state, db, clerk, layout="page", workers=1)
     assert issued.info.number.startswith("0001/")

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QComboBox, QDateEdit, QDialog, QDialogButtonBox, 
                                QPushButton, QScrollArea, QSplitter, QTimeEdit, QVBoxLayout, QWidget)
 
 from desktop.domain.dates import local_now
+from desktop.domain.formatting import format_upfm
 from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.lookups import Lookups, service_lookups
@@ -28,8 +29,7 @@ MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
 
 
 def code_label(code) -> str:
-    upfm = format(code.upfm.normalize(), "f").replace(".", ",")
-    return f"{code.code} ({code.severity_label}, {upfm} UPFM) — {code.description}"
+    return f"{code.code} ({code.severity_label}, {format_upfm(code.upfm)}) — {code.description}"
 
 
 class AutoFormDialog(QDialog):

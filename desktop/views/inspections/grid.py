@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.domain import TIMEZONE
+from desktop.domain.formatting import weekday_names
 from desktop.signals import guard_none_refcount
 
 guard_none_refcount()  # the week view makes thousands of void Qt calls: see desktop/signals.py
@@ -233,7 +234,7 @@ class ScheduleGrid(QTableView):
                     brush = TAKEN if held else FREE
                 cells[(w, wd)] = _Cell(text, brush, day=d, flags=_SELECTABLE)
         self.grid_model.reset([f"{(first + timedelta(weeks=w)):%d/%m}" for w in range(weeks)],
-                              ["Segunda", "Terça", "Quarta", "Quinta", "Sexta", "Sábado", "Domingo"], cells)
+                              list(weekday_names(capital=True, short=True)), cells)
         self.verticalHeader().setDefaultSectionSize(70)
 
     # ------------------------------------------------------------------------------------------- reading

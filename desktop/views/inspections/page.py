@@ -14,8 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QFormLayout, QGroupBox, QHBox
 
 from desktop.domain import TIMEZONE
 from desktop.domain.actions import find_action
-from desktop.domain.dates import WEEKDAY_NAMES
-from desktop.domain.formatting import MONTH_NAMES
+from desktop.domain.formatting import MONTH_NAMES, weekday_names
 from desktop.domain.inspection import BOOKING_STEPS, SCHEDULER_ROLES
 from desktop.domain.roles import Role
 from desktop.signals import bus
@@ -27,7 +26,7 @@ from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_info
 
 MODES = (("day", "Dia"), ("week", "Semana"), ("month", "Mês"))
-WEEKDAYS = tuple(name.capitalize() for name in WEEKDAY_NAMES)  # "Segunda-feira" … "Domingo"
+WEEKDAYS = weekday_names(capital=True)      # the one table of names (domain.formatting)
 MONTHS = MONTH_NAMES
 RELOAD_ON = {"inspections", "authorizations", "holidays", "users"}
 NOTHING_SELECTED = "Selecione uma vistoria na agenda."

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout
 
+from desktop.domain.formatting import format_integer
 from desktop.views.paged import PagedColumn, PagedModel, PagedView, offset_pages
 from desktop.views.table import ROW_ROLE
 
@@ -167,7 +168,7 @@ class PagedList(PagedView):
         if total is None:
             self.count_label.setText(f"{self.model.rowCount()}+ registros")
         else:
-            self.count_label.setText("1 registro" if total == 1 else f"{total:,} registros".replace(",", "."))
+            self.count_label.setText("1 registro" if total == 1 else f"{format_integer(total)} registros")
         self.selection_changed.emit(None)
         self.reloaded.emit()
 
