@@ -21,7 +21,6 @@ from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.drivers import driver_rows
-from desktop.services.vehicles import vehicle_rows
 from desktop.services.search import (
     FRONT_DESK,
     Page,
@@ -36,6 +35,7 @@ from desktop.services.search import (
     require_reader,
     search_terms,
 )
+from desktop.services.vehicles import vehicle_rows
 
 __all__ = [
     "PlatformDraft", "PlatformInfo", "PlatformRow", "PlatformDetail", "PLATFORM_SORTS", "PLATFORM_STATUS_LABELS",

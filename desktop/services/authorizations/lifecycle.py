@@ -31,6 +31,12 @@ from desktop.domain.roles import Role
 from desktop.errors import ConflictError, TransitionRefused, ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Driver, Fee, Inspection, Vehicle
 from desktop.models.types import now
+from desktop.services.authorizations.queries import (
+    AuthorizationInfo,
+    analysis_problems_of,
+    authorization_facts,
+    authorization_info,
+)
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.holidays import calendar_in
 from desktop.services.numbering import next_number
@@ -43,12 +49,6 @@ from desktop.services.registry.events import (
 )
 from desktop.services.registry.history import status_label
 from desktop.services.search import FRONT_DESK, get_or_404
-from desktop.services.authorizations.queries import (
-    AuthorizationInfo,
-    analysis_problems_of,
-    authorization_facts,
-    authorization_info,
-)
 from desktop.services.vehicles import stored_vehicle_problems
 
 S = AuthorizationStatus
