@@ -36,11 +36,14 @@ from desktop.services.autos.queries import (
     InfractorPage,
     allowed_actions,
     count_autos,
+    count_autos_in,
     get_auto,
     get_auto_in,
     get_auto_info,
     infractor_page,
+    infractor_page_in,
     list_autos,
+    list_autos_in,
 )
 from desktop.services.enforcement.core import (
     READER_ROLES,
@@ -60,8 +63,8 @@ __all__ = [
     "INFRACTOR_PAGE_LIMIT", "READER_ROLES", "ZERO", "AssessmentView", "Attachment", "AutoDetail", "AutoDraft",
     "AutoFilter", "AutoInfo", "AutoPage", "AutoSummary", "DocumentRef", "EntryInfo", "Infractor", "InfractorPage",
     "allowed_actions", "assess_in", "attach_to_auto", "attach_to_auto_in", "auto_info_in", "auto_transition",
-    "cancel_auto", "cancel_auto_in", "count_autos", "debtor_of", "document_ref", "draft_debtor", "draft_problems",
+    "cancel_auto", "cancel_auto_in", "count_autos", "count_autos_in", "debtor_of", "document_ref", "draft_debtor", "draft_problems",
     "draft_problems_in", "draw_up_auto", "draw_up_auto_in", "get_auto", "get_auto_in", "get_auto_info",
-    "infractor_page", "list_autos", "preview_assessment", "priors_in", "reassess_in", "require_reader",
+    "infractor_page", "infractor_page_in", "list_autos", "list_autos_in", "preview_assessment", "priors_in", "reassess_in", "require_reader",
     "store_attachment",
 ]
