@@ -60,13 +60,13 @@ from desktop.services.penalties import apply_final_penalties
 
 CASHIER_ROLES = step_roles("payment")
 __all__ = [  # the shared helpers stay importable from here, where the other rooms found them
-    "CASHIER_ROLES", "CENT", "PAYABLE_STATUSES", "READER_ROLES", "UPFM_PLACES", "ZERO", "EntryInfo", "Infractor",
-    "LedgerFilter", "LedgerPage", "OverdueInfo", "PaymentDraft", "Statement", "auto_balance", "auto_balance_in",
-    "balance", "balance_in", "debtor_of", "divida_ativa_list_in", "ledger_page_in", "ledger_totals_in",
-    "overdue_list_in", "statement_in", "divida_ativa_list", "entries_of_auto", "entry_info_in", "infractor_identity",
-    "ledger_page", "ledger_totals", "overdue_list", "post", "record_payment", "record_payment_in", "reverse_auto_entries",
-    "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids", "send_to_divida_ativa",
-    "send_to_divida_ativa_in", "settle_auto", "statement",
+    "CASHIER_ROLES", "CENT", "EntryInfo", "Infractor", "LedgerFilter", "LedgerPage", "OverdueInfo",
+    "PAYABLE_STATUSES", "PaymentDraft", "READER_ROLES", "Statement", "UPFM_PLACES", "ZERO", "auto_balance",
+    "auto_balance_in", "balance", "balance_in", "debtor_of", "divida_ativa_list", "divida_ativa_list_in",
+    "entries_of_auto", "entry_info_in", "infractor_identity", "ledger_page", "ledger_page_in", "ledger_totals",
+    "ledger_totals_in", "overdue_list", "overdue_list_in", "post", "record_payment", "record_payment_in",
+    "reverse_auto_entries", "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids",
+    "send_to_divida_ativa", "send_to_divida_ativa_in", "settle_auto", "statement", "statement_in",
 ]
 
 
