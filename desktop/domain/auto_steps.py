@@ -56,22 +56,23 @@ def _pending_proof(facts: AutoFacts) -> str | None:
     return None if facts.pending_proof else "não há notificação aguardando a prova"
 
 
-def _defense_term_open(facts: AutoFacts) -> str | None:
-    # Art. 22, caput and §2: the defesa prévia is received while its term runs.
-    if facts.defense_open:
+def _term_open(deadline: date | None, today: date, what: str, not_started: str = "") -> str | None:
+    """None while the term of `what` runs on `today` (its deadline inclusive), else why it does not."""
+    if deadline is not None and today <= deadline:
         return None
-    if facts.defense_deadline is None:
-        return "o prazo de defesa ainda não começou (falta juntar a prova da notificação)"
-    return f"o prazo de defesa terminou em {_day(facts.defense_deadline)}"
+    if deadline is None:
+        return f"o prazo de {what} ainda não começou{not_started}"
+    return f"o prazo de {what} terminou em {_day(deadline)}"
+
+
+def _defense_term_open(facts: AutoFacts) -> str | None:
+    # Art. 22, caput and §2: the defesa prévia is received while its term runs (from the joined proof).
+    return _term_open(facts.defense_deadline, facts.today, "defesa", " (falta juntar a prova da notificação)")
 
 
 def _appeal_term_open(facts: AutoFacts) -> str | None:
     # Art. 22, caput: the recurso is received while its term runs.
-    if facts.appeal_open:
-        return None
-    if facts.appeal_deadline is None:
-        return "o prazo de recurso ainda não começou"
-    return f"o prazo de recurso terminou em {_day(facts.appeal_deadline)}"
+    return _term_open(facts.appeal_deadline, facts.today, "recurso")
 
 
 def _judgeable(facts: AutoFacts) -> str | None:

@@ -167,9 +167,14 @@ def list_codes(db, on: date | None = None, include_closed: bool = True) -> list[
     """Every catalogue line (by code, then effective date). With `on`, only the lines in force that day."""
     ensure_catalog(db)
     with db.session(write=False) as s:
-        rows = list(s.scalars(select(InfractionCode).order_by(InfractionCode.code, InfractionCode.valid_from)))
-        used = _used_ids(s)
-        infos = [_info(r, r.id in used) for r in rows]
+        return list_codes_in(s, on, include_closed)
+
+
+def list_codes_in(session, on: date | None = None, include_closed: bool = True) -> list[CodeInfo]:
+    """`list_codes` inside the caller's session (the catalogue seeded already: `ensure_catalog_in`)."""
+    rows = list(session.scalars(select(InfractionCode).order_by(InfractionCode.code, InfractionCode.valid_from)))
+    used = _used_ids(session)
+    infos = [_info(r, r.id in used) for r in rows]
     if on is not None:
         infos = [i for i in infos if i.in_force(on)]
     elif not include_closed:
@@ -226,24 +231,30 @@ def _overlapping(session, code: str, start: date, exclude_id: int | None = None)
     return session.scalars(stmt).first()
 
 
-def add_code(db, actor, draft: CodeDraft) -> CodeInfo:
-    """A new catalogue code (Art. 29: codes of the regulating decree). Gestor only."""
+def add_code_in(session, actor, draft: CodeDraft) -> CodeInfo:
+    """`add_code` inside the caller's transaction."""
     require_role(actor, Role.GESTOR)
     problems = _problems(draft)
     if problems:
         raise ValidationError(problems)
+    ensure_catalog_in(session)
+    clash = _overlapping(session, draft.code, draft.valid_from)
+    if clash is not None:
+        raise ConflictError(
+            f"O código {clash.code} já está em vigor desde {clash.valid_from:%d/%m/%Y}. "
+            "Para mudar a sua redação ou gravidade, encerre-o e substitua-o por uma nova versão.")
+    row = _new_row(draft, actor)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "infraction_code.add", "infraction_code", row.id, None, snapshot(row))
+    return _info(row, False)
+
+
+def add_code(db, actor, draft: CodeDraft) -> CodeInfo:
+    """A new catalogue code (Art. 29: codes of the regulating decree). Gestor only."""
+    require_role(actor, Role.GESTOR)
     with db.session() as s:
-        ensure_catalog_in(s)
-        clash = _overlapping(s, draft.code, draft.valid_from)
-        if clash is not None:
-            raise ConflictError(
-                f"O código {clash.code} já está em vigor desde {clash.valid_from:%d/%m/%Y}. "
-                "Para mudar a sua redação ou gravidade, encerre-o e substitua-o por uma nova versão.")
-        row = _new_row(draft, actor)
-        s.add(row)
-        s.flush()
-        audit.record(s, actor, "infraction_code.add", "infraction_code", row.id, None, snapshot(row))
-        return _info(row, False)
+        return add_code_in(s, actor, draft)
 
 
 def _load(session, code_id: int):
@@ -253,81 +264,99 @@ def _load(session, code_id: int):
     return row
 
 
-def update_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
-    """Correct a code that no auto uses yet. A code in use is never edited (closed and replaced instead)."""
+def update_code_in(session, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
+    """`update_code` inside the caller's transaction."""
     require_role(actor, Role.GESTOR)
     problems = _problems(draft)
     if problems:
         raise ValidationError(problems)
+    row = _load(session, code_id)
+    check_version(row, expected_version)
+    if _used_ids(session, [row.id]):
+        raise ConflictError(
+            f"O código {row.code} já foi usado em autos de infração e não pode ser alterado: "
+            "encerre a sua vigência e substitua-o por uma nova versão (Art. 29).")
+    if normalize_code(draft.code) != row.code and _overlapping(session, draft.code, draft.valid_from, row.id):
+        raise ConflictError(f"O código {normalize_code(draft.code)} já está em vigor nessa data.")
+    before = snapshot(row)
+    severity = Severity(draft.severity)
+    row.code = normalize_code(draft.code)
+    row.article = draft.article.strip()
+    row.description = draft.description.strip()
+    row.severity = severity.value
+    row.upfm = Decimal(severity.upfm)
+    row.extra_penalty = (draft.extra_penalty or "").strip() or None
+    row.recurrence_effect = (draft.recurrence_effect or "").strip() or None
+    row.valid_from = draft.valid_from
+    session.flush()
+    audit.record(session, actor, "infraction_code.update", "infraction_code", row.id, before, snapshot(row))
+    return _info(row, False)
+
+
+def update_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
+    """Correct a code that no auto uses yet. A code in use is never edited (closed and replaced instead)."""
+    require_role(actor, Role.GESTOR)
     with db.session() as s:
-        row = _load(s, code_id)
-        check_version(row, expected_version)
-        if _used_ids(s, [row.id]):
-            raise ConflictError(
-                f"O código {row.code} já foi usado em autos de infração e não pode ser alterado: "
-                "encerre a sua vigência e substitua-o por uma nova versão (Art. 29).")
-        if normalize_code(draft.code) != row.code and _overlapping(s, draft.code, draft.valid_from, row.id):
-            raise ConflictError(f"O código {normalize_code(draft.code)} já está em vigor nessa data.")
-        before = snapshot(row)
-        severity = Severity(draft.severity)
-        row.code = normalize_code(draft.code)
-        row.article = draft.article.strip()
-        row.description = draft.description.strip()
-        row.severity = severity.value
-        row.upfm = Decimal(severity.upfm)
-        row.extra_penalty = (draft.extra_penalty or "").strip() or None
-        row.recurrence_effect = (draft.recurrence_effect or "").strip() or None
-        row.valid_from = draft.valid_from
-        s.flush()
-        audit.record(s, actor, "infraction_code.update", "infraction_code", row.id, before, snapshot(row))
-        return _info(row, False)
+        return update_code_in(s, actor, code_id, draft, expected_version)
+
+
+def replace_code_in(session, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
+    """`replace_code` inside the caller's transaction."""
+    require_role(actor, Role.GESTOR)
+    problems = _problems(draft)
+    old = _load(session, code_id)
+    check_version(old, expected_version)
+    if isinstance(draft.valid_from, date) and draft.valid_from <= old.valid_from:
+        problems.append(Problem("valid_from", "A nova versão deve começar depois do início da vigência da "
+                                f"atual ({old.valid_from:%d/%m/%Y})."))
+    if normalize_code(draft.code or "") != old.code:
+        problems.append(Problem("code", f"A substituição mantém o código {old.code}; para outro código, "
+                                "cadastre um código novo."))
+    if problems:
+        raise ValidationError(problems)
+    if old.replaced_by_id is not None:
+        raise ConflictError(f"Esta versão do código {old.code} já foi substituída.")
+    later = _overlapping(session, old.code, draft.valid_from, old.id)
+    if later is not None:
+        raise ConflictError(f"Já existe uma versão do código {old.code} vigente a partir de "
+                            f"{later.valid_from:%d/%m/%Y}.")
+    before = snapshot(old)
+    new = _new_row(draft, actor)
+    session.add(new)
+    session.flush()
+    old.valid_to = draft.valid_from - timedelta(days=1)
+    old.replaced_by_id = new.id
+    session.flush()
+    audit.record(session, actor, "infraction_code.close", "infraction_code", old.id, before, snapshot(old))
+    audit.record(session, actor, "infraction_code.add", "infraction_code", new.id, None, snapshot(new))
+    return _info(new, False)
 
 
 def replace_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """Close `code_id` the day before `draft.valid_from` and start the new version (Art. 29). Returns the new
     version; the old one keeps serving the autos drawn up under it."""
     require_role(actor, Role.GESTOR)
-    problems = _problems(draft)
     with db.session() as s:
-        old = _load(s, code_id)
-        check_version(old, expected_version)
-        if isinstance(draft.valid_from, date) and draft.valid_from <= old.valid_from:
-            problems.append(Problem("valid_from", "A nova versão deve começar depois do início da vigência da "
-                                    f"atual ({old.valid_from:%d/%m/%Y})."))
-        if normalize_code(draft.code or "") != old.code:
-            problems.append(Problem("code", f"A substituição mantém o código {old.code}; para outro código, "
-                                    "cadastre um código novo."))
-        if problems:
-            raise ValidationError(problems)
-        if old.replaced_by_id is not None:
-            raise ConflictError(f"Esta versão do código {old.code} já foi substituída.")
-        later = _overlapping(s, old.code, draft.valid_from, old.id)
-        if later is not None:
-            raise ConflictError(f"Já existe uma versão do código {old.code} vigente a partir de "
-                                f"{later.valid_from:%d/%m/%Y}.")
-        before = snapshot(old)
-        new = _new_row(draft, actor)
-        s.add(new)
-        s.flush()
-        old.valid_to = draft.valid_from - timedelta(days=1)
-        old.replaced_by_id = new.id
-        s.flush()
-        audit.record(s, actor, "infraction_code.close", "infraction_code", old.id, before, snapshot(old))
-        audit.record(s, actor, "infraction_code.add", "infraction_code", new.id, None, snapshot(new))
-        return _info(new, False)
+        return replace_code_in(s, actor, code_id, draft, expected_version)
+
+
+def close_code_in(session, actor, code_id: int, valid_to: date, expected_version: int) -> CodeInfo:
+    """`close_code` inside the caller's transaction."""
+    require_role(actor, Role.GESTOR)
+    row = _load(session, code_id)
+    check_version(row, expected_version)
+    if not isinstance(valid_to, date) or valid_to < row.valid_from:
+        raise ValidationError([Problem("valid_to", "O fim da vigência não pode ser anterior ao seu início "
+                                       f"({row.valid_from:%d/%m/%Y}).")])
+    before = snapshot(row)
+    row.valid_to = valid_to
+    session.flush()
+    audit.record(session, actor, "infraction_code.close", "infraction_code", row.id, before, snapshot(row))
+    return _info(row, bool(_used_ids(session, [row.id])))
 
 
 def close_code(db, actor, code_id: int, valid_to: date, expected_version: int) -> CodeInfo:
     """End a code's vigência on `valid_to` (no auto may use it for a later infraction)."""
     require_role(actor, Role.GESTOR)
     with db.session() as s:
-        row = _load(s, code_id)
-        check_version(row, expected_version)
-        if not isinstance(valid_to, date) or valid_to < row.valid_from:
-            raise ValidationError([Problem("valid_to", "O fim da vigência não pode ser anterior ao seu início "
-                                           f"({row.valid_from:%d/%m/%Y}).")])
-        before = snapshot(row)
-        row.valid_to = valid_to
-        s.flush()
-        audit.record(s, actor, "infraction_code.close", "infraction_code", row.id, before, snapshot(row))
-        return _info(row, bool(_used_ids(s, [row.id])))
+        return close_code_in(s, actor, code_id, valid_to, expected_version)

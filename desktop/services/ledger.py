@@ -60,12 +60,13 @@ from desktop.services.penalties import apply_final_penalties
 
 CASHIER_ROLES = step_roles("payment")
 __all__ = [  # the shared helpers stay importable from here, where the other rooms found them
-    "CASHIER_ROLES", "CENT", "PAYABLE_STATUSES", "READER_ROLES", "UPFM_PLACES", "ZERO", "EntryInfo", "Infractor",
-    "LedgerFilter", "LedgerPage", "OverdueInfo", "PaymentDraft", "Statement", "auto_balance", "auto_balance_in",
-    "balance", "debtor_of", "divida_ativa_list", "entries_of_auto", "entry_info_in", "infractor_identity",
-    "ledger_page", "ledger_totals", "overdue_list", "post", "record_payment", "record_payment_in", "reverse_auto_entries",
-    "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids", "send_to_divida_ativa",
-    "send_to_divida_ativa_in", "settle_auto", "statement",
+    "CASHIER_ROLES", "CENT", "EntryInfo", "Infractor", "LedgerFilter", "LedgerPage", "OverdueInfo",
+    "PAYABLE_STATUSES", "PaymentDraft", "READER_ROLES", "Statement", "UPFM_PLACES", "ZERO", "auto_balance",
+    "auto_balance_in", "balance", "balance_in", "debtor_of", "divida_ativa_list", "divida_ativa_list_in",
+    "entries_of_auto", "entry_info_in", "infractor_identity", "ledger_page", "ledger_page_in", "ledger_totals",
+    "ledger_totals_in", "overdue_list", "overdue_list_in", "post", "record_payment", "record_payment_in",
+    "reverse_auto_entries", "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids",
+    "send_to_divida_ativa", "send_to_divida_ativa_in", "settle_auto", "statement", "statement_in",
 ]
 
 
@@ -149,13 +150,18 @@ def _fast_statement_rows(session, infractor: Infractor, until: date):
 # Reading
 # ---------------------------------------------------------------------------------------------------------
 
-def balance(db, infractor: Infractor, until: date | None = None) -> Decimal:
-    """What the infractor owes in UPFM (positive) on `until` (default: everything posted)."""
+def balance_in(session, infractor: Infractor, until: date | None = None) -> Decimal:
+    """`balance` inside the caller's transaction."""
     stmt = select(func.sum(E.amount_upfm)).where(infractor_clause(infractor))
     if until is not None:
         stmt = stmt.where(E.effective_on <= until)
+    return session.scalar(stmt) or ZERO
+
+
+def balance(db, infractor: Infractor, until: date | None = None) -> Decimal:
+    """What the infractor owes in UPFM (positive) on `until` (default: everything posted)."""
     with db.session(write=False) as s:
-        return s.scalar(stmt) or ZERO
+        return balance_in(s, infractor, until)
 
 
 def auto_balance(db, auto_id: int) -> Decimal:
@@ -168,10 +174,16 @@ def statement(db, actor, infractor: Infractor, until: date | None = None) -> Sta
     """The extrato of any infractor at any date (SPEC §3): its entries dated on or before `until` (default
     today) in date order, the running balance and the balance in UPFM and in reais."""
     require_role(actor, *READER_ROLES)
-    until = until or local_today()
     with db.session(write=False) as s:
-        name, document = infractor_identity(s, infractor)
-        rows, scaled = _fast_statement_rows(s, infractor, until)
+        return statement_in(s, actor, infractor, until)
+
+
+def statement_in(session, actor, infractor: Infractor, until: date | None = None) -> Statement:
+    """`statement` inside the caller's session."""
+    require_role(actor, *READER_ROLES)
+    until = until or local_today()
+    name, document = infractor_identity(session, infractor)
+    rows, scaled = _fast_statement_rows(session, infractor, until)
     entries = []
     running: list[Decimal] = []
     total = ZERO
@@ -198,13 +210,19 @@ def ledger_page(db, actor, filter: LedgerFilter = LedgerFilter(), after: int | N
     """One page of the ledger screen, newest posted first (posting order, as a journal), by keyset on the id:
     the query reads `limit + 1` rows through the primary key, whatever the size of the table."""
     require_role(actor, *READER_ROLES)
+    with db.session(write=False) as s:
+        return ledger_page_in(s, actor, filter, after, limit)
+
+
+def ledger_page_in(session, actor, filter: LedgerFilter = LedgerFilter(), after: int | None = None,  # noqa: A002
+                   limit: int = 200) -> LedgerPage:
+    """`ledger_page` inside the caller's session."""
+    require_role(actor, *READER_ROLES)
     limit = max(1, min(int(limit), 2000))
     stmt = _filtered(named_entries_stmt(), filter)
     if after is not None:
         stmt = stmt.where(E.id < after)
-    stmt = stmt.order_by(E.id.desc()).limit(limit + 1)
-    with db.session(write=False) as s:
-        rows = s.execute(stmt).all()
+    rows = session.execute(stmt.order_by(E.id.desc()).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
     entries = tuple(entry_from_row(r) for r in rows)
@@ -228,9 +246,14 @@ def _filtered(stmt, f: LedgerFilter):
 def ledger_totals(db, actor, filter: LedgerFilter = LedgerFilter()) -> tuple[int, Decimal]:  # noqa: A002
     """(number of entries, sum in UPFM) under a filter — one aggregate query, for the screen's footer."""
     require_role(actor, *READER_ROLES)
-    stmt = _filtered(select(func.count(E.id), func.sum(E.amount_upfm)), filter)
     with db.session(write=False) as s:
-        count, total = s.execute(stmt).one()
+        return ledger_totals_in(s, actor, filter)
+
+
+def ledger_totals_in(session, actor, filter: LedgerFilter = LedgerFilter()) -> tuple[int, Decimal]:  # noqa: A002
+    """`ledger_totals` inside the caller's session."""
+    require_role(actor, *READER_ROLES)
+    count, total = session.execute(_filtered(select(func.count(E.id), func.sum(E.amount_upfm)), filter)).one()
     return int(count or 0), total or ZERO
 
 
@@ -357,20 +380,32 @@ def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
     return result
 
 
+def overdue_list_in(session, actor, today: date | None = None) -> list[OverdueInfo]:
+    """`overdue_list` inside the caller's transaction."""
+    require_role(actor, *READER_ROLES)
+    today = today or local_today()
+    return _owed_autos(session, (AutoStatus.FINAL, AutoStatus.OVERDUE), today)
+
+
 def overdue_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
     """Final autos whose payment term has passed with something still owed (SPEC §3)."""
     require_role(actor, *READER_ROLES)
-    today = today or local_today()
     with db.session(write=False) as s:
-        return _owed_autos(s, (AutoStatus.FINAL, AutoStatus.OVERDUE), today)
+        return overdue_list_in(s, actor, today)
+
+
+def divida_ativa_list_in(session, actor, today: date | None = None) -> list[OverdueInfo]:
+    """`divida_ativa_list` inside the caller's transaction."""
+    require_role(actor, *READER_ROLES)
+    today = today or local_today()
+    return _owed_autos(session, (AutoStatus.OVERDUE,), today)
 
 
 def divida_ativa_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
     """The autos to send to the dívida ativa: marked overdue and still owing."""
     require_role(actor, *READER_ROLES)
-    today = today or local_today()
     with db.session(write=False) as s:
-        return _owed_autos(s, (AutoStatus.OVERDUE,), today)
+        return divida_ativa_list_in(s, actor, today)
 
 
 def send_to_divida_ativa_in(session, actor, auto_ids: Sequence[int], on: date | None = None) -> int:

@@ -328,10 +328,15 @@ def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
     return tuple(result)
 
 
+def penalties_of_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
+    """`penalties_of` inside the caller's transaction."""
+    return penalties_in(session, auto_id)
+
+
 def penalties_of(db, auto_id: int) -> tuple[PenaltyInfo, ...]:
     """The penalties an auto put in force, with their end and the day they were lifted."""
     with db.session(write=False) as s:
-        return penalties_in(s, auto_id)
+        return penalties_of_in(s, auto_id)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -489,9 +494,9 @@ def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, re
         return charge_costs_in(s, actor, measure_id, amount_reais, on, reason, expected_version)
 
 
-def list_measures(db, open_only: bool = False, driver_id: int | None = None,
+def list_measures_in(session, open_only: bool = False, driver_id: int | None = None,
                   vehicle_id: int | None = None) -> list[MeasureInfo]:
-    """Measures, newest first (open ones: not yet released)."""
+    """`list_measures` inside the caller's transaction."""
     stmt = select(Measure).order_by(Measure.applied_on.desc(), Measure.id.desc())
     if open_only:
         stmt = stmt.where(Measure.released_on.is_(None))
@@ -499,5 +504,11 @@ def list_measures(db, open_only: bool = False, driver_id: int | None = None,
         stmt = stmt.where(Measure.driver_id == driver_id)
     if vehicle_id is not None:
         stmt = stmt.where(Measure.vehicle_id == vehicle_id)
+    return [measure_info(session, m) for m in session.scalars(stmt.limit(2000))]
+
+
+def list_measures(db, open_only: bool = False, driver_id: int | None = None,
+                  vehicle_id: int | None = None) -> list[MeasureInfo]:
+    """Measures, newest first (open ones: not yet released)."""
     with db.session(write=False) as s:
-        return [measure_info(s, m) for m in s.scalars(stmt.limit(2000))]
+        return list_measures_in(s, open_only, driver_id, vehicle_id)

@@ -10,6 +10,7 @@ The names below are the package's public API, importable from `desktop.services.
 """
 from __future__ import annotations
 
+from desktop.domain.actions import Action
 from desktop.services.autos.assessment import (
     AutoDraft,
     assess_in,
@@ -36,11 +37,14 @@ from desktop.services.autos.queries import (
     InfractorPage,
     allowed_actions,
     count_autos,
+    count_autos_in,
     get_auto,
     get_auto_in,
     get_auto_info,
     infractor_page,
+    infractor_page_in,
     list_autos,
+    list_autos_in,
 )
 from desktop.services.enforcement.core import (
     READER_ROLES,
@@ -56,12 +60,16 @@ from desktop.services.enforcement.postings import EntryInfo
 from desktop.services.enforcement.records import AssessmentView, AutoInfo, DocumentRef, auto_info_in
 from desktop.services.enforcement.recurrence import priors_in, reassess_in
 
+AutoAction = Action
+"""The name docs/contracts.md gives the actions of an auto: now the domain's `Action` (key, label, article, enabled,
+reason, group, roles) built from `desktop.domain.auto_steps`."""
+
 __all__ = [
-    "INFRACTOR_PAGE_LIMIT", "READER_ROLES", "ZERO", "AssessmentView", "Attachment", "AutoDetail", "AutoDraft",
-    "AutoFilter", "AutoInfo", "AutoPage", "AutoSummary", "DocumentRef", "EntryInfo", "Infractor", "InfractorPage",
-    "allowed_actions", "assess_in", "attach_to_auto", "attach_to_auto_in", "auto_info_in", "auto_transition",
-    "cancel_auto", "cancel_auto_in", "count_autos", "debtor_of", "document_ref", "draft_debtor", "draft_problems",
-    "draft_problems_in", "draw_up_auto", "draw_up_auto_in", "get_auto", "get_auto_in", "get_auto_info",
-    "infractor_page", "list_autos", "preview_assessment", "priors_in", "reassess_in", "require_reader",
-    "store_attachment",
+    "AssessmentView", "Attachment", "AutoAction", "AutoDetail", "AutoDraft", "AutoFilter", "AutoInfo", "AutoPage",
+    "AutoSummary", "DocumentRef", "EntryInfo", "INFRACTOR_PAGE_LIMIT", "Infractor", "InfractorPage", "READER_ROLES",
+    "ZERO", "allowed_actions", "assess_in", "attach_to_auto", "attach_to_auto_in", "auto_info_in",
+    "auto_transition", "cancel_auto", "cancel_auto_in", "count_autos", "count_autos_in", "debtor_of",
+    "document_ref", "draft_debtor", "draft_problems", "draft_problems_in", "draw_up_auto", "draw_up_auto_in",
+    "get_auto", "get_auto_in", "get_auto_info", "infractor_page", "infractor_page_in", "list_autos",
+    "list_autos_in", "preview_assessment", "priors_in", "reassess_in", "require_reader", "store_attachment",
 ]

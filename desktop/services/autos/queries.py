@@ -189,41 +189,57 @@ def list_autos(db, filter: AutoFilter = AutoFilter(), after: int | None = None, 
                limit: int = 100) -> AutoPage:
     """Autos by status, infractor, code, agent and period, newest first, by keyset on the id (`after` = the
     previous page's `next_cursor`)."""
+    with db.session(write=False) as s:
+        return list_autos_in(s, filter, after, limit)
+
+
+def list_autos_in(session, filter: AutoFilter = AutoFilter(), after: int | None = None,  # noqa: A002
+                  limit: int = 100) -> AutoPage:
+    """`list_autos` inside the caller's session."""
     limit = max(1, min(int(limit), 1000))
     stmt = _apply_filter(_summary_stmt(), filter)
     if after is not None:
         stmt = stmt.where(Auto.id < after)
-    stmt = stmt.order_by(Auto.id.desc()).limit(limit + 1)
-    with db.session(write=False) as s:
-        rows = s.execute(stmt).all()
+    rows = session.execute(stmt.order_by(Auto.id.desc()).limit(limit + 1)).all()
     items = tuple(_summary(r) for r in rows[:limit])
     return AutoPage(items, items[-1].id if len(rows) > limit and items else None)
 
 
-def count_autos(db, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
+def count_autos_in(session, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
+    """`count_autos` inside the caller's transaction."""
     stmt = (select(func.count(Auto.id))
             .outerjoin(Driver, Driver.id == Auto.infractor_driver_id)
             .outerjoin(Platform, Platform.id == Auto.infractor_platform_id)
             .outerjoin(Vehicle, Vehicle.id == Auto.vehicle_id))
+    return int(session.scalar(_apply_filter(stmt, filter)) or 0)
+
+
+def count_autos(db, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
     with db.session(write=False) as s:
-        return int(s.scalar(_apply_filter(stmt, filter)) or 0)
+        return count_autos_in(s, filter)
 
 
 def infractor_page(db, actor, infractor: Infractor) -> InfractorPage:
     """A driver's or a platform's page: its autos (newest first), those found as recurrences, what it owes and
     how much of it is overdue."""
     require_reader(actor)
+    with db.session(write=False) as s:
+        return infractor_page_in(s, actor, infractor)
+
+
+def infractor_page_in(session, actor, infractor: Infractor) -> InfractorPage:
+    """`infractor_page` inside the caller's session."""
+    require_reader(actor)
     column = Auto.infractor_driver_id if infractor.kind == "driver" else Auto.infractor_platform_id
     entry_column = E.infractor_driver_id if infractor.kind == "driver" else E.infractor_platform_id
-    with db.session(write=False) as s:
-        name, document = infractor_identity(s, infractor)
-        rows = s.execute(_summary_stmt().where(column == infractor.id).order_by(Auto.id.desc())
-                         .limit(INFRACTOR_PAGE_LIMIT)).all()
-        upfm, reais = s.execute(select(func.sum(E.amount_upfm), func.sum(E.amount_reais))
-                                .where(entry_column == infractor.id)).one()
-        overdue = s.scalar(select(func.sum(E.amount_upfm)).join(Auto, Auto.id == E.auto_id).where(
-            entry_column == infractor.id,
-            Auto.status.in_([AutoStatus.OVERDUE.value, AutoStatus.DIVIDA_ATIVA.value])))
+    name, document = infractor_identity(session, infractor)
+    rows = session.execute(_summary_stmt().where(column == infractor.id).order_by(Auto.id.desc())
+                           .limit(INFRACTOR_PAGE_LIMIT)).all()
+    upfm, reais = session.execute(select(func.sum(E.amount_upfm), func.sum(E.amount_reais))
+                                  .where(entry_column == infractor.id)).one()
+    overdue = session.scalar(select(func.sum(E.amount_upfm)).join(Auto, Auto.id == E.auto_id).where(
+        entry_column == infractor.id,
+        Auto.status.in_([AutoStatus.OVERDUE.value, AutoStatus.DIVIDA_ATIVA.value])))
     autos = tuple(_summary(r) for r in rows)
     return InfractorPage(infractor, name, document, autos, tuple(a for a in autos if a.recurrence),
                          upfm or ZERO, reais or ZERO, overdue or ZERO)
