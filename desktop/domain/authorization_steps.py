@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from desktop.domain.actions import Action, Step, available_actions, refusal
+from desktop.domain.steps import Action, Step, available_actions, refusal
 from desktop.domain.formatting import format_date
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTHORIZATION_MACHINE, AuthorizationStatus as S

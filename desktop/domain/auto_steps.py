@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from desktop.domain.actions import Action, Step, available_actions, refusal
+from desktop.domain.steps import Action, Step, available_actions, refusal
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from desktop.domain import law
-from desktop.domain.actions import Action, Step, available_actions, refusal
+from desktop.domain.steps import Action, Step, available_actions, refusal
 from desktop.domain.dates import BusinessCalendar, deadline
 from desktop.domain.formatting import format_date
 from desktop.domain.problems import Problem

@@ -308,7 +308,7 @@ def test_art26_par1_a_stored_proposal_without_numbers_finds_the_priors_by_code_a
 def test_art22_a_drawn_up_auto_refuses_every_step_its_table_refuses(db, people, key):
     """The services check the same step table the buttons follow (domain.auto_steps): what the table disables on a
     drawn-up auto, the service refuses, whatever a screen shows."""
-    from desktop.domain.actions import find_action
+    from desktop.domain.steps import find_action
 
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)

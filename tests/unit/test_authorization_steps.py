@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from desktop.domain.actions import find_action
+from desktop.domain.steps import find_action
 from desktop.domain.authorization import SuspensionBasis, fee_in_reais, fee_parameter
 from desktop.domain.authorization_steps import (
     AUTHORIZATION_STEPS,

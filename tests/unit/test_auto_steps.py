@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from desktop.domain.actions import find_action
+from desktop.domain.steps import find_action
 from desktop.domain.auto_steps import (
     AUTO_STEP_KEYS,
     AUTO_STEPS,

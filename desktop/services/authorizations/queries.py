@@ -25,7 +25,7 @@ from desktop.domain import (
     local_today,
     renewal_request_deadline,
 )
-from desktop.domain.actions import Action
+from desktop.domain.steps import Action
 from desktop.domain.authorization import SuspensionBasis, fee_in_reais, fee_parameter
 from desktop.domain.authorization_steps import AuthorizationFacts, authorization_actions, is_renewal_fee
 from desktop.domain.problems import Problem

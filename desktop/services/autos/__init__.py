@@ -10,7 +10,7 @@ The names below are the package's public API, importable from `desktop.services.
 """
 from __future__ import annotations
 
-from desktop.domain.actions import Action
+from desktop.domain.steps import Action
 from desktop.services.autos.assessment import (
     AutoDraft,
     assess_in,

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, or_, select
 
-from desktop.domain.actions import Action
+from desktop.domain.steps import Action
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Severity, normalize_code

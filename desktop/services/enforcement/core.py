@@ -14,7 +14,7 @@ from typing import Literal
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import aliased
 
-from desktop.domain.actions import refusal
+from desktop.domain.steps import refusal
 from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
 from desktop.domain.dates import local_today
 from desktop.domain.ledger import EntryKind

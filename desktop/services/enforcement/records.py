@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from sqlalchemy import select
 
-from desktop.domain.actions import Action
+from desktop.domain.steps import Action
 from desktop.domain.auto_steps import auto_actions
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate

@@ -11,7 +11,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain import TIMEZONE, InspectionKind, format_date, format_plate, local_today
-from desktop.domain.actions import Action
+from desktop.domain.steps import Action
 from desktop.domain.dates import WEEKDAY_NAMES
 from desktop.domain.inspection import (
     LIVE_STATUSES,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from desktop.domain.actions import find_action
+from desktop.domain.steps import find_action
 from desktop.views.authorizations.actions import build_dialog
 from desktop.views.formatting import format_brl, format_date, format_datetime
 from desktop.views.operations import op

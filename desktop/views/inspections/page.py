@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QFormLayout, QGroupBox, QHBox
                                QWidget)
 
 from desktop.domain import TIMEZONE
-from desktop.domain.actions import find_action
+from desktop.domain.steps import find_action
 from desktop.domain.formatting import MONTH_NAMES, weekday_names
 from desktop.domain.inspection import BOOKING_STEPS, SCHEDULER_ROLES
 from desktop.domain.roles import Role

@@ -1,9 +1,9 @@
-"""desktop.domain.actions: what can be done now, with the reason when it cannot (Issue 10 item 4)."""
+"""desktop.domain.steps: what can be done now, with the reason when it cannot (Issue 10 item 4)."""
 from __future__ import annotations
 
 import pytest
 
-from desktop.domain.actions import Step, available_actions, find_action, is_enabled, refusal
+from desktop.domain.steps import Step, available_actions, find_action, is_enabled, refusal
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AuthorizationStatus as S
 
