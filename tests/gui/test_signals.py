@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # fresh interpreter, without anything from desktop/: the counts of True and None must not fall. PySide6 6.12.0
 # takes one reference per call (and aborts in bool_dealloc after ~1,000); 6.7.0-6.11.3 do not, but they
 # cannot be used here (desktop/signals.py says why).
-PROBE = textwrap.dedent("""
+SETUP = textwrap.dedent("""
     import sys
     from PySide6.QtCore import QCoreApplication, QObject, Signal
     import PySide6
@@ -23,6 +23,8 @@ PROBE = textwrap.dedent("""
     job = Job()
     seen = []
     job.progressed.connect(lambda done, total, text: seen.append(done))
+""")
+PROBE = SETUP + textwrap.dedent("""
     def lost(obj, call, n=20000, chunk=100):
         for start in range(0, n, chunk):      # stop at the first leak, before the interpreter aborts
             before = sys.getrefcount(obj)
@@ -64,16 +66,7 @@ def test_the_guard_is_still_needed():
 
 def test_a_program_that_emits_many_signals_exits_cleanly():
     """20,000 emits (a progress bar over a big import) must not abort the interpreter at exit (bool_dealloc)."""
-    code = textwrap.dedent("""
-        import sys
-        from PySide6.QtCore import QCoreApplication, QObject, Signal
-        app = QCoreApplication([])
-        import desktop.signals
-        class Job(QObject):
-            progressed = Signal(int, int, str)
-        job = Job()
-        seen = []
-        job.progressed.connect(lambda done, total, text: seen.append(done))
+    code = SETUP.replace("import PySide6\n", "import desktop.signals\n") + textwrap.dedent("""
         for i in range(20000):
             job.progressed.emit(i, 20000, "linha")
         assert len(seen) == 20000
