@@ -8,7 +8,7 @@ value of the auto's year. "Lavrar auto" saves through `draw_up_auto`, which give
 from __future__ import annotations
 
 import mimetypes
-from datetime import date, datetime, time
+from datetime import date, time
 from pathlib import Path
 
 from PySide6.QtCore import QDate, QTime, QTimer
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QDateEdit, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
                                QPushButton, QScrollArea, QSplitter, QTimeEdit, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_now
 from desktop.domain.formatting import format_upfm
 from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
@@ -45,7 +46,7 @@ class AutoFormDialog(QDialog):
         self._evidence: list = []  # services.autos.Attachment
         self.setWindowTitle("Novo auto de infração")
         self.resize(1100, 720)
-        now = datetime.now()
+        now = local_now()
         self.date_edit = QDateEdit(self)
         self.date_edit.setCalendarPopup(True)
         self.date_edit.setDisplayFormat("dd/MM/yyyy")

@@ -11,6 +11,7 @@ from PySide6.QtCore import QDate, QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_datetime, format_money, format_upfm
 from desktop.domain.workflow import AutoStatus
 from desktop.tasks import Task
@@ -70,7 +71,7 @@ class AutosListScreen(QWidget):
         self.infractor_picker = SearchPicker(self._search_infractors, "Infrator: nome, CPF ou CNPJ…", filters,
                                              empty_text="Todos os infratores")
         self.period_check = QCheckBox("Período de", filters)
-        today = date.today()
+        today = local_today()
         self.from_edit = date_edit(filters, today - timedelta(days=365))
         self.to_edit = date_edit(filters, today)
         for edit in (self.from_edit, self.to_edit):

@@ -11,6 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_money, format_upfm
 from desktop.domain.penalties import Severity
 from desktop.views.enforcement.forms import ServiceDialog
@@ -111,7 +112,7 @@ class CodeDialog(ServiceDialog):
             self.severity_combo.addItem(f"{severity.label} — {severity.upfm} UPFM ({severity.article})", severity)
         if replacing is not None:
             self.severity_combo.setCurrentIndex(self.severity_combo.findData(replacing.severity))
-        self.valid_from_edit = date_edit(self, today or date.today())
+        self.valid_from_edit = date_edit(self, today or local_today())
         self.extra_edit = QLineEdit(replacing.extra_penalty if replacing else "", self)
         self.recurrence_edit = QLineEdit(replacing.recurrence_effect if replacing else "", self)
         self.add_field("code", "Código:", self.code_edit)

@@ -12,6 +12,7 @@ from decimal import Decimal
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_money, format_upfm
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
 from desktop.domain.problems import Problem
@@ -84,7 +85,7 @@ class NotificationDialog(AutoDialog):
 
     def __init__(self, db, actor, auto, parent=None, today: date | None = None):
         super().__init__(db, actor, auto, "Registrar notificação", parent)
-        today = today or date.today()
+        today = today or local_today()
         self.set_intro("Registre cada tentativa de notificação. O prazo de defesa começa no dia em que a prova "
                        "da notificação é juntada ao processo (Art. 22, §2).")
         self.addressee_combo = QComboBox(self)
@@ -140,7 +141,7 @@ class JoinProofDialog(AutoDialog):
         for notification in notifications:
             self.notification_combo.addItem(
                 f"{notification.form_label} — enviada em {format_date(notification.sent_on)}", notification.id)
-        self.joined_edit = date_edit(self, today or date.today())
+        self.joined_edit = date_edit(self, today or local_today())
         self.proof_file = FileField("notification_proof", self)
         self.add_field("notification_id", "Tentativa:", self.notification_combo)
         self.add_field("joined_on", "Juntada em:", self.joined_edit)
@@ -165,7 +166,7 @@ class DefenseDialog(AutoDialog):
         if deadline is not None:
             self.set_intro(f"Prazo para {'a defesa' if kind == 'defense' else 'o recurso'}: até "
                            f"<b>{format_date(deadline)}</b> (Art. 22).")
-        self.filed_edit = date_edit(self, today or date.today())
+        self.filed_edit = date_edit(self, today or local_today())
         self.summary_edit = _text_edit(self, "Resumo dos argumentos apresentados")
         self.file_field = FileField(kind, self)
         self.add_field("filed_on", "Protocolada em:", self.filed_edit)
@@ -208,7 +209,7 @@ class JudgmentDialog(AutoDialog):
             self.outcome_buttons[outcome] = button
             outcome_layout.addWidget(button)
         self.outcome_buttons[Outcome.UPHELD].setChecked(True)
-        self.decided_edit = date_edit(self, today or date.today())
+        self.decided_edit = date_edit(self, today or local_today())
         self.reduced_edit = DecimalEdit(self, places=None)
         self.reduced_edit.setPlaceholderText("novo total em UPFM, ex.: 15")
         self.reduced_edit.textChanged.connect(lambda _t: self._show_result())
@@ -336,7 +337,7 @@ class DateActionDialog(AutoDialog):
         super().__init__(db, actor, auto, title, parent, ok_text=ok_text)
         self._call = call
         self.set_intro(explanation)
-        self.date_edit = date_edit(self, today or date.today())
+        self.date_edit = date_edit(self, today or local_today())
         self.add_field("on", "Data:", self.date_edit)
 
     def submit(self):
@@ -354,7 +355,7 @@ class PaymentDialog(AutoDialog):
 
             self.set_intro(f"Saldo do auto: <b>{format_upfm(balance)} = "
                            f"{format_money(fine_in_reais(balance, Decimal(auto.upfm_value)))}</b>.")
-        self.paid_edit = date_edit(self, today or date.today())
+        self.paid_edit = date_edit(self, today or local_today())
         self.amount_edit = DecimalEdit(self, prefix="R$ ")
         self.guide_edit = QLineEdit(self)
         self.guide_edit.setPlaceholderText("nº do DAM, ex.: 0012/2026")
@@ -389,7 +390,7 @@ class MeasureDialog(AutoDialog):
         self.kind_combo = QComboBox(self)
         for measure in AdministrativeMeasure:
             self.kind_combo.addItem(f"{measure.label} ({measure.article})", measure)
-        self.applied_edit = date_edit(self, today or date.today())
+        self.applied_edit = date_edit(self, today or local_today())
         self.place_edit = QLineEdit(self)
         self.place_edit.setPlaceholderText("Pátio, depósito ou local onde ficou o veículo ou o documento")
         self.note_edit = _text_edit(self)
@@ -419,7 +420,7 @@ class MeasureReleaseDialog(ServiceDialog):
         self.db, self.actor, self.measure = db, actor, measure
         self.set_intro(f"{measure.kind_label} aplicada em {format_date(measure.applied_on)}"
                        f"{' — ' + measure.place if measure.place else ''}.")
-        self.released_edit = date_edit(self, today or date.today())
+        self.released_edit = date_edit(self, today or local_today())
         self.note_edit = _text_edit(self, "ex.: veículo regularizado e devolvido ao condutor")
         self.add_field("released_on", "Liberada em:", self.released_edit)
         self.add_field("note", "Observação:", self.note_edit)
@@ -441,7 +442,7 @@ class CostsDialog(ServiceDialog):
         self.db, self.actor, self.measure = db, actor, measure
         self.set_intro("O valor é lançado no extrato do condutor, convertido em UPFM pelo valor do ano da data "
                        "informada (Art. 28).")
-        self.on_edit = date_edit(self, today or date.today())
+        self.on_edit = date_edit(self, today or local_today())
         self.amount_edit = DecimalEdit(self, prefix="R$ ")
         self.reason_edit = QLineEdit(self)
         self.reason_edit.setPlaceholderText("ex.: guincho e 3 diárias no pátio municipal")

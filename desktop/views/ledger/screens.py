@@ -12,6 +12,7 @@ from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QMessageBox, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
+from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.ledger import EntryKind
 from desktop.tasks import Task
@@ -75,7 +76,7 @@ class LedgerScreen(QWidget):
         for kind in EntryKind:
             self.kind_combo.addItem(kind.label, kind)
         self.period_check = QCheckBox("Período de", filters)
-        today = date.today()
+        today = local_today()
         self.from_edit = date_edit(filters, date(today.year, 1, 1))
         self.to_edit = date_edit(filters, today)
         for edit in (self.from_edit, self.to_edit):
@@ -233,7 +234,7 @@ class InfractorScreen(QWidget):
         self.statement = None
         self.picker = SearchPicker(infractor_search(self.lookups), "Condutor ou plataforma: nome, CPF ou CNPJ…",
                                    self, empty_text="(escolha o infrator)")
-        self.until_edit = date_edit(self, date.today())
+        self.until_edit = date_edit(self, local_today())
         self.picker.changed.connect(lambda _v: self.reload())
         self.until_edit.dateChanged.connect(lambda _d: self.reload_statement())
         self.print_button = QPushButton("Imprimir extrato…", self)
@@ -386,7 +387,7 @@ class DebtListScreen(QWidget):
     def __init__(self, db, actor, kind: str, parent=None):
         super().__init__(parent)
         self.db, self.actor, self.kind = db, actor, kind
-        self.today_edit = date_edit(self, date.today())
+        self.today_edit = date_edit(self, local_today())
         self.today_edit.dateChanged.connect(lambda _d: self.reload())
         self.table = RecordTable(OVERDUE_COLUMNS, self, filter_placeholder="Filtrar por auto, nome ou documento…")
         self.table.activated.connect(lambda row: row is not None and self.auto_opened.emit(row.auto_id))
