@@ -138,7 +138,11 @@ def date_edit(parent=None, value: date | None = None) -> QDateEdit:
     edit = QDateEdit(parent)
     edit.setCalendarPopup(True)
     edit.setDisplayFormat("dd/MM/yyyy")
-    edit.setDate(QDate(value) if value else QDate.currentDate())
+    if value is None:
+        from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
+
+        value = local_today()
+    edit.setDate(QDate(value))
     return edit
 
 

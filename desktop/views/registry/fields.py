@@ -131,7 +131,9 @@ class OptionalDateEdit(QWidget):
     def _changed(self) -> None:
         # Opening the calendar on "sem data" should start at today, not in 1900.
         if self.edit.date() == NO_DATE:
-            today = QDate.currentDate()
+            from desktop.domain.dates import local_today   # the one clock, Cuiabá's date
+
+            today = QDate(local_today())
             self.edit.calendarWidget().setCurrentPage(today.year(), today.month())
         self.clear_button.setEnabled(self.edit.date() != NO_DATE)
         self.changed.emit()
