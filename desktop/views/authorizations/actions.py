@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from desktop.domain.inspection import failure_preview
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 
 
@@ -57,8 +58,8 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
     if key == "inspection":
         return dialog(
             "Resultado da vistoria",
-            "Vistoria inicial (Art. 9), do novo veículo (Art. 8, §2) ou nova vistoria. Reprovada: 5 dias para "
-            "regularizar, com a autorização impedida (Art. 16, §2).",
+            "Vistoria inicial (Art. 9), do novo veículo (Art. 8, §2) ou nova vistoria. Reprovada: "
+            + failure_preview(a.status),
             [FieldSpec("approved", "Resultado", "combo", options=((True, "Aprovada"), (False, "Reprovada"))),
              FieldSpec("on", "Data da vistoria", "date"),
              FieldSpec("note", "Observações", "multiline", required=False,
