@@ -286,10 +286,14 @@ def _q_autos():
     from desktop.models import Driver as D
     from desktop.models import Platform as P
     from desktop.models import Vehicle as V
+    # local: the enforcement core imports SQLAlchemy and the models, paid only when an export runs
+    from desktop.services.enforcement.core import fine_columns
 
+    # the fine in force: summed from the auto's ledger entries (debit, reductions), never the drawn-up column
+    fine_upfm, fine_reais = fine_columns()
     stmt = (select(Auto.number, Auto.status, Auto.code, Auto.drawn_up_at, Auto.place, D.name.label("driver_name"),
                    D.cpf, P.trade_name.label("platform_name"), P.cnpj, V.plate, A.number.label("authorization_number"),
-                   Auto.amount_upfm, Auto.upfm_value, Auto.amount_reais, Auto.recurrence, Auto.defense_deadline,
+                   fine_upfm.label("amount_upfm"), Auto.upfm_value, fine_reais.label("amount_reais"), Auto.recurrence, Auto.defense_deadline,
                    Auto.appeal_deadline, Auto.payment_deadline, Auto.final_on, Auto.cancel_reason)
             .outerjoin(D, D.id == Auto.infractor_driver_id).outerjoin(P, P.id == Auto.infractor_platform_id)
             .outerjoin(V, V.id == Auto.vehicle_id).outerjoin(A, A.id == Auto.authorization_id).order_by(Auto.id))
