@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 import uuid
+from types import SimpleNamespace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -42,11 +43,12 @@ def _fill(db: Database, n: int) -> float:
         at = base + timedelta(seconds=i)
         before = audit.canonical_json({"status": "requested", "n": i})
         after = audit.canonical_json({"status": "active", "n": i, "fee": Decimal("112.45")})
-        fields = audit._fields(at, None, "sistema", "authorization.status", "authorization", str(i), before, after)
-        h = audit._entry_hash(prev, fields)
-        rows.append({"at": at, "user_id": None, "username": "sistema", "action": "authorization.status",
-                     "entity": "authorization", "entity_id": str(i), "before": before, "after": after,
-                     "prev_hash": prev, "hash": h})
+        row = {"at": at, "user_id": None, "username": "sistema", "action": "authorization.status",
+               "entity": "authorization", "entity_id": str(i), "before": before, "after": after,
+               "prev_hash": prev}
+        h = audit._stored_entry_hash(prev, SimpleNamespace(**row))
+        row["hash"] = h
+        rows.append(row)
         prev = h
         if len(rows) == 20000:
             with db.engine.begin() as conn:

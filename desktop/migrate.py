@@ -84,7 +84,8 @@ def upgrade(db: Database, revision: str = "head", backup: bool = True) -> Path |
     if before == head() and revision == "head":
         return None
     copy = backup_sqlite(db, before) if (backup and db.is_sqlite) else None
-    had_key = db.is_sqlite and _has_private_key_column(db.sqlite_path)
+    # only an existing database can hold the old key column (a new one is being created, maybe by two desks)
+    had_key = db.is_sqlite and before is not None and _has_private_key_column(db.sqlite_path)
     _run(db, lambda cfg: command.upgrade(cfg, revision))
     if had_key and not _has_private_key_column(db.sqlite_path):
         # Migration 0005 moved the private signing key to the key store (issue 11): no copy of the database may
@@ -234,8 +235,9 @@ def setup_server(db: Database, app_role: str = APP_ROLE, app_password: str | Non
         grant_app_role(conn, app_role)
         for key, value in (("owner_role", owner_role), ("app_role", app_role)):
             conn.exec_driver_sql(
-                "INSERT INTO database_marks (key, value, at) VALUES (%(k)s, %(v)s, now()) "
-                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at", {"k": key, "v": value})
+                "INSERT INTO database_marks (key, value, at, version) VALUES (%(k)s, %(v)s, now(), 1) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at, "
+                "version = database_marks.version + 1", {"k": key, "v": value})
         conn.commit()
     return owner_role, app_role
 

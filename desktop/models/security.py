@@ -10,11 +10,11 @@ from datetime import date, datetime
 from sqlalchemy import LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from desktop.models.base import Base, user_fk
+from desktop.models.base import Base, Versioned, user_fk
 from desktop.models.types import AwareDateTime
 
 
-class AuditCheckpoint(Base):
+class AuditCheckpoint(Versioned, Base):
     """The head of the audit chain on one day — last id, its hash, the count of entries — signed with the
     secretariat's Ed25519 key (services.audit). `message` is the exact signed text; `signature` is base64url."""
 
@@ -33,7 +33,7 @@ class AuditCheckpoint(Base):
     user_id: Mapped[int | None] = user_fk()
 
 
-class SigningKey(Base):
+class SigningKey(Versioned, Base):
     """A public key of the secretariat and the period it signed in (issue 11: old stickers and checkpoints still
     verify after a rotation). The private key is never stored here."""
 
@@ -49,7 +49,7 @@ class SigningKey(Base):
     note: Mapped[str] = mapped_column(Text, default="")
 
 
-class DatabaseMark(Base):
+class DatabaseMark(Versioned, Base):
     """A fact the database states about itself, by key: `demo` (made by the demo loader, no legal value)."""
 
     __tablename__ = "database_marks"

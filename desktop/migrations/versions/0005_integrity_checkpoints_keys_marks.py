@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("signature", sa.String(length=100), nullable=False),
         sa.Column("made_by", sa.String(length=60), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=True),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f("fk_audit_checkpoints_user_id_users")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_audit_checkpoints")),
     )
@@ -51,6 +52,7 @@ def upgrade() -> None:
         sa.Column("created_by", sa.Integer(), nullable=True),
         sa.Column("holder", sa.Text(), nullable=False),
         sa.Column("note", sa.Text(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["created_by"], ["users.id"], name=op.f("fk_signing_keys_created_by_users")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_signing_keys")),
         sa.UniqueConstraint("fingerprint", name=op.f("uq_signing_keys_fingerprint")),
@@ -60,6 +62,7 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=40), nullable=False),
         sa.Column("value", sa.Text(), nullable=False),
         sa.Column("at", AwareDateTime(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_database_marks")),
     )
     _append_only("audit_checkpoints", CHECKPOINT_MESSAGE)
@@ -76,11 +79,12 @@ def upgrade() -> None:
 
             holder = keystore.store(bytes(row[1]))
         keys = sa.table("signing_keys", sa.column("fingerprint"), sa.column("public_key"),
-                        sa.column("valid_from", AwareDateTime()), sa.column("holder"), sa.column("note"))
+                        sa.column("valid_from", AwareDateTime()), sa.column("holder"), sa.column("note"),
+                        sa.column("version"))
         bind.execute(keys.insert().values(
             fingerprint=hashlib.sha256(public).hexdigest(), public_key=public,
             valid_from=datetime(2025, 1, 1, tzinfo=UTC), holder=holder,
-            note="Chave criada na configuração inicial"))
+            note="Chave criada na configuração inicial", version=1))
     with op.batch_alter_table("municipality") as batch:
         batch.drop_column("signing_private_key")
 
