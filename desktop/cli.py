@@ -373,11 +373,11 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
 def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from desktop.services import audit
+    from desktop.services import checkpoints
 
     db = open_existing(args)
     try:
-        cp, check, pdf = audit.checkpoint_term(db, _cli_actor())
+        cp, check, pdf = checkpoints.checkpoint_term(db, _cli_actor())
     finally:
         db.dispose()
     out = Path(args.out)

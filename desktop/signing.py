@@ -32,7 +32,7 @@ MALFORMED = "malformed"
 SUSPENDED = "suspended"   # added by the service layer, which knows the authorization's status
 REVOKED = "revoked"       # added by the service layer (revogada, cassada, descadastrada)
 
-_NUMBER_RE = re.compile(r"^\d{4}/\d{4}$")
+_NUMBER_RE = re.compile(r"^\d{4,}/\d{4}$")  # numbers grow past 9999 (issue 12 item 20)
 _PLATE_RE = re.compile(r"^[A-Z]{3}\d[A-Z0-9]\d{2}$")   # ABC1234 and the Mercosul ABC1D23
 _DATE_RE = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$")
 _SIGNATURE_CHARS = 86   # 64 bytes in base64url without padding

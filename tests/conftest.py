@@ -16,6 +16,12 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "C.UTF-8")
+# The secretariat's signing key lives outside the database, in the desk's key store (desktop/keystore.py): the
+# suite keeps the keys it makes in a folder of its own, never in the user's real one (subprocesses inherit it).
+if "DESKTOP_KEY_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["DESKTOP_KEY_DIR"] = tempfile.mkdtemp(prefix="chapada-test-keys-")
 
 from datetime import datetime  # noqa: E402
 

@@ -10,8 +10,8 @@ exclusive. Triggers in the database refuse UPDATE and DELETE of audit rows.
 
 The chain alone proves nothing against someone who can write the table: a re-chained log is as consistent as
 the true one. So the head of the chain (last id, its hash, the count of entries, the day) is signed with the
-secretariat's Ed25519 key in a **checkpoint** (issue 11): the routine of the day (`daily_checkpoint`) and a
-gestor on demand (`make_checkpoint`). `verify` checks the chain against every stored checkpoint and, with
+secretariat's Ed25519 key in a **checkpoint** (issue 11): the routine of the day (`checkpoints.daily_checkpoint`)
+and a gestor on demand (`checkpoints.make_checkpoint`), which fetch the key and call `make_checkpoint_in` here. `verify` checks the chain against every stored checkpoint and, with
 `against=`, against a published one (the "termo de verificação", `reports/audit_checkpoint.py`), so that
 removing the stored checkpoints together with the tail still shows.
 
@@ -319,52 +319,6 @@ def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today
     session.add(row)
     session.flush()
     return _checkpoint_of(row)
-
-
-def make_checkpoint(db, actor: Actor, today: date | None = None) -> Checkpoint:
-    """A gestor signs the head of the chain now (issue 11). Needs the secretariat's private key on this desk."""
-    from desktop.services.base import require_role
-    from desktop.services.setup import signing_private_key
-
-    require_role(actor, Role.GESTOR)
-    key = signing_private_key(db)
-    with db.session() as s:
-        return make_checkpoint_in(s, actor, key, today)
-
-
-def daily_checkpoint(db, today: date | None = None) -> Checkpoint | None:
-    """The routine of the day: one checkpoint per day, as SYSTEM_ACTOR; None when today's exists already or this
-    desk holds no private key (it verifies, it cannot sign). Idempotent: several desks the same day sign once."""
-    from desktop.domain.dates import local_today
-    from desktop.errors import DesktopError
-    from desktop.services.setup import signing_private_key
-
-    day = today or local_today()
-    with db.session(write=False) as s:
-        if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
-            return None
-    try:
-        key = signing_private_key(db)
-    except DesktopError:
-        return None
-    with db.session() as s:
-        if s.get_bind().dialect.name == "postgresql":
-            s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK_KEY})
-        if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
-            return None
-        return make_checkpoint_in(s, SYSTEM_ACTOR, key, day, reason="rotina do dia")
-
-
-def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkpoint, AuditCheck, bytes]:
-    """A gestor signs the head now and gets the "termo de verificação" PDF for publication
-    (`reports/audit_checkpoint.py`); the chain is verified first and the verdict printed on the termo."""
-    from desktop.reports import audit_checkpoint
-
-    cp = make_checkpoint(db, actor, today)
-    check = verify(db)
-    with db.session(write=False) as s:
-        ctx = audit_checkpoint.build_context(s, cp, check.ok, check.reason, issued_by=actor.full_name)
-    return cp, check, audit_checkpoint.render(ctx)
 
 
 def latest_checkpoint_in(session: Session) -> Checkpoint | None:

@@ -134,3 +134,12 @@ def test_issue12_20_guide_number_10000_goes_into_the_barcode():
     assert febraban.guide_digits("10000/2026") == "202610000"
     barcode = febraban.arrecadacao_barcode(Decimal("27.75"), "0123", date(2026, 12, 15), "10000/2026")
     assert barcode.endswith("202610000".zfill(17)) and len(barcode) == 44
+
+
+def test_issue12_20_sticker_number_10000_signs_and_verifies():
+    from desktop.signing import VALID, generate_keypair, sign_sticker, verify_sticker
+
+    keys = generate_keypair()
+    text = sign_sticker(keys.private_bytes, "10000/2026", "ABC1D23", date(2027, 3, 10))
+    check = verify_sticker(text, keys.public_bytes, date(2026, 12, 1))
+    assert check.status == VALID and check.number == "10000/2026"

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from desktop.models import AuditEntry
 from desktop.services import audit
+from desktop.services import checkpoints
 from desktop.services.base import SYSTEM_ACTOR
 
 from tests.security.conftest import tamper
@@ -49,7 +50,7 @@ def _rechain_from(db, start_id, change=None):
 
 def test_issue11_attack1_untouched_chain_with_checkpoint_is_integro(db, configured):
     _entries(db, 5)
-    cp = audit.make_checkpoint(db, configured)
+    cp = checkpoints.make_checkpoint(db, configured)
     check = audit.verify(db)
     assert check.ok and check.checkpoints == 1, check.reason
     assert "ponto(s) de verificação" in check.reason
@@ -60,7 +61,7 @@ def test_issue11_attack1_untouched_chain_with_checkpoint_is_integro(db, configur
 
 def test_issue11_attack1_changed_entry_rechained_after_is_reported_as_rechained_stretch(db, configured):
     _entries(db, 6)
-    audit.make_checkpoint(db, configured)
+    checkpoints.make_checkpoint(db, configured)
     target = _rows(db)[3].id
     _rechain_from(db, target, change=(target, '{"v":"forjado"}'))
     check = audit.verify(db)
@@ -87,7 +88,7 @@ def test_issue11_attack1_removed_entry_in_the_middle_is_found(db, configured):
 
 
 def test_issue11_attack1_removed_checkpointed_entry_with_rechain_is_found(db, configured):
-    cp = audit.make_checkpoint(db, configured)
+    cp = checkpoints.make_checkpoint(db, configured)
     _entries(db, 2)
     tamper(db, f"DELETE FROM audit_entries WHERE id = {cp.last_id}")
     _rechain_from(db, cp.last_id + 1)
@@ -97,7 +98,7 @@ def test_issue11_attack1_removed_checkpointed_entry_with_rechain_is_found(db, co
 
 def test_issue11_attack1_removed_tail_is_found(db, configured):
     _entries(db, 3)
-    cp = audit.make_checkpoint(db, configured)
+    cp = checkpoints.make_checkpoint(db, configured)
     tamper(db, f"DELETE FROM audit_entries WHERE id >= {cp.last_id - 1}")
     check = audit.verify(db)
     assert not check.ok and check.problem == "tail_removed", check.reason
@@ -107,7 +108,7 @@ def test_issue11_attack1_removed_tail_is_found(db, configured):
 
 def test_issue11_attack1_appended_entry_is_allowed_but_a_forged_checkpoint_is_not(db, configured):
     _entries(db, 2)
-    cp = audit.make_checkpoint(db, configured)
+    cp = checkpoints.make_checkpoint(db, configured)
     forged = cp.line.replace(f"|{cp.entry_count}|", f"|{cp.entry_count + 1}|", 1)
     check = audit.verify(db, against=audit.parse_checkpoint(forged))
     assert not check.ok and check.problem == "checkpoint_signature"
@@ -118,7 +119,7 @@ def test_issue11_attack1_appended_entry_is_allowed_but_a_forged_checkpoint_is_no
 
 def test_issue11_attack1_tail_and_stored_checkpoints_removed_still_show_against_the_published_one(db, configured):
     _entries(db, 3)
-    published = audit.make_checkpoint(db, configured).line
+    published = checkpoints.make_checkpoint(db, configured).line
     _entries(db, 2, label="y")
     tamper(db, "DELETE FROM audit_checkpoints", f"DELETE FROM audit_entries WHERE id >= {_rows(db)[-4].id}")
     assert audit.verify(db).ok   # nothing stored to compare with any more...
@@ -129,10 +130,10 @@ def test_issue11_attack1_tail_and_stored_checkpoints_removed_still_show_against_
 def test_issue11_daily_checkpoint_is_made_once_a_day(db, configured):
     from datetime import date
 
-    first = audit.daily_checkpoint(db, date(2026, 12, 1))
+    first = checkpoints.daily_checkpoint(db, date(2026, 12, 1))
     assert first is not None and first.made_by == SYSTEM_ACTOR.username
-    assert audit.daily_checkpoint(db, date(2026, 12, 1)) is None
-    assert audit.daily_checkpoint(db, date(2026, 12, 2)) is not None
+    assert checkpoints.daily_checkpoint(db, date(2026, 12, 1)) is None
+    assert checkpoints.daily_checkpoint(db, date(2026, 12, 2)) is not None
     assert audit.verify(db).checkpoints == 2
 
 
@@ -143,4 +144,17 @@ def test_issue11_only_a_gestor_signs_a_checkpoint_on_demand(db, configured, make
     from desktop.errors import PermissionDenied
 
     with pytest.raises(PermissionDenied):
-        audit.make_checkpoint(db, make_actor(Role.ATENDENTE))
+        checkpoints.make_checkpoint(db, make_actor(Role.ATENDENTE))
+
+
+def test_issue11_the_routine_of_the_day_signs_the_head_of_the_chain(db, configured):
+    """The routine of the day (services.daily, run after every login and when the day turns) makes the day's
+    checkpoint, so a desk that only logs in every morning still anchors the chain."""
+    from datetime import date
+
+    from desktop.services.daily import run_daily_jobs
+
+    report = run_daily_jobs(db, date(2026, 12, 3))
+    assert report.checkpoint_made and "Ponto de verificação" in report.describe()
+    assert audit.latest_checkpoint(db).day == date(2026, 12, 3)
+    assert run_daily_jobs(db, date(2026, 12, 3)).checkpoint_made is False   # once a day

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from desktop import cli, migrate
 from desktop.db import Database
 from desktop.services import audit, holidays, setup
+from desktop.services import checkpoints
 
 from tests.security.conftest import pg_base_url
 
@@ -75,7 +76,7 @@ def test_issue11_attack2_application_role_cannot_touch_append_only_rows_or_trigg
             ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("112.45")),
             setup.AdminDraft("gestora", "Gestora", "senha-forte-1"))
         holidays.add_holiday(app_db, first, date(2026, 10, 15), "Aniversário do município")
-        audit.make_checkpoint(app_db, first)
+        checkpoints.make_checkpoint(app_db, first)
         assert audit.verify(app_db).ok
         for sql in REFUSED:
             with app_db.engine.connect() as conn:

@@ -19,6 +19,7 @@ from desktop.domain.roles import Role
 from desktop.errors import PermissionDenied
 from desktop.models import AuditEntry
 from desktop.services import audit, setup
+from desktop.services import checkpoints
 from desktop.signing import generate_keypair, sign_sticker, verify_sticker
 
 
@@ -48,7 +49,7 @@ def test_issue11_attack3_the_database_holds_no_private_key(db, configured):
 
 def test_issue11_attack3_a_copy_of_the_database_on_another_desk_verifies_but_cannot_sign(db, configured,
                                                                                           monkeypatch, tmp_path):
-    checkpoint = audit.make_checkpoint(db, configured)
+    checkpoint = checkpoints.make_checkpoint(db, configured)
     signed = sign_sticker(setup.signing_private_key(db), "0001/2026", "ABC1D23", date(2027, 1, 1))
     # another desk: its own (empty) key store
     monkeypatch.setenv("DESKTOP_KEY_DIR", str(tmp_path / "outra-estacao"))
@@ -57,8 +58,8 @@ def test_issue11_attack3_a_copy_of_the_database_on_another_desk_verifies_but_can
         setup.signing_private_key(db)
     assert "não assina" in str(exc.value) and "estação" in str(exc.value)
     with pytest.raises(keystore.KeyUnavailable):
-        audit.make_checkpoint(db, configured)
-    assert audit.daily_checkpoint(db, date(2030, 1, 1)) is None
+        checkpoints.make_checkpoint(db, configured)
+    assert checkpoints.daily_checkpoint(db, date(2030, 1, 1)) is None
     check = audit.verify(db)
     assert check.ok and check.checkpoints == 1 and checkpoint.last_id
     assert verify_sticker(signed, _public(db), date(2026, 12, 1)).ok
@@ -127,14 +128,14 @@ def test_issue11_new_sqlite_file_and_folder_are_readable_by_the_user_alone(tmp_p
 
 def test_issue11_key_rotation_is_a_gestor_act_audited_and_old_signatures_still_verify(db, configured, make_actor):
     old_public = _public(db)
-    first = audit.make_checkpoint(db, configured)
+    first = checkpoints.make_checkpoint(db, configured)
     with pytest.raises(PermissionDenied):
         setup.rotate_signing_key(db, make_actor(Role.ATENDENTE), "troca anual")
     new = setup.rotate_signing_key(db, configured, "troca anual")
     assert new.current and _public(db) == new.public_key != old_public
     keys = setup.signing_keys(db)
     assert [k.current for k in keys] == [True, False] and keys[1].valid_to is not None
-    second = audit.make_checkpoint(db, configured)
+    second = checkpoints.make_checkpoint(db, configured)
     assert second.key_fingerprint != first.key_fingerprint
     check = audit.verify(db)
     assert check.ok and check.checkpoints == 2, check.reason

@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from desktop import cli
 from desktop.db import sqlite_url
 from desktop.services import audit
+from desktop.services import checkpoints
 
 from tests.security.conftest import tamper
 
@@ -74,7 +75,7 @@ def test_issue11_termo_pdf_carries_the_signed_head_and_verify_against_it(db, con
 
 
 def test_issue11_termo_text_fallback_reads_the_printed_line(db, configured, tmp_path):
-    cp = audit.make_checkpoint(db, configured)
+    cp = checkpoints.make_checkpoint(db, configured)
     paper = tmp_path / "digitado.txt"
     paper.write_text(f"Publicado no Diário Oficial:\n{cp.line}\n", encoding="utf-8")
     assert audit.read_published_checkpoint(paper).line == cp.line

@@ -1,0 +1,59 @@
+"""Signing the head of the audit chain with the secretariat's key (issue 11): the gestor's checkpoint on demand,
+the routine of the day's checkpoint, and the signed "termo de verificação" for publication.
+
+Kept apart from `services.audit` because it needs the desk's private key (`services.setup`), and setup itself
+writes the audit log: audit → setup → audit would be an import cycle (issue 10, item 2).
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select, text
+
+from desktop.domain.dates import local_today
+from desktop.domain.roles import Role
+from desktop.errors import DesktopError
+from desktop.models import AuditCheckpoint
+from desktop.services.audit import (AUDIT_LOCK_KEY, AuditCheck, Checkpoint, make_checkpoint_in, verify)
+from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
+from desktop.services.setup import signing_private_key
+
+
+def make_checkpoint(db, actor: Actor, today: date | None = None) -> Checkpoint:
+    """A gestor signs the head of the chain now (issue 11). Needs the secretariat's private key on this desk."""
+    require_role(actor, Role.GESTOR)
+    key = signing_private_key(db)
+    with db.session() as s:
+        return make_checkpoint_in(s, actor, key, today)
+
+
+def daily_checkpoint(db, today: date | None = None) -> Checkpoint | None:
+    """The routine of the day: one checkpoint per day, as SYSTEM_ACTOR; None when today's exists already or this
+    desk holds no private key (it verifies, it cannot sign). Idempotent: several desks the same day sign once."""
+    day = today or local_today()
+    with db.session(write=False) as s:
+        if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
+            return None
+    try:
+        key = signing_private_key(db)
+    except DesktopError:
+        return None
+    with db.session() as s:
+        if s.get_bind().dialect.name == "postgresql":
+            s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK_KEY})
+        if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
+            return None
+        return make_checkpoint_in(s, SYSTEM_ACTOR, key, day, reason="rotina do dia")
+
+
+def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkpoint, AuditCheck, bytes]:
+    """A gestor signs the head now and gets the "termo de verificação" PDF for publication
+    (`reports/audit_checkpoint.py`); the chain is verified first and the verdict printed on the termo."""
+    # local: ReportLab is imported only when a termo is printed (start-up cost)
+    from desktop.reports import audit_checkpoint
+
+    cp = make_checkpoint(db, actor, today)
+    check = verify(db)
+    with db.session(write=False) as s:
+        ctx = audit_checkpoint.build_context(s, cp, check.ok, check.reason, issued_by=actor.full_name)
+    return cp, check, audit_checkpoint.render(ctx)
