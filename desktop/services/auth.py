@@ -106,7 +106,7 @@ def _now(now: datetime | None) -> datetime:
 
 def actor_of(user):
     """The `Actor` of a user row."""
-    from desktop.services.base import Actor
+    from desktop.services.base import Actor  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     return Actor(user_id=user.id, username=user.username, full_name=user.full_name, roles=frozenset(user.roles))
 
@@ -122,8 +122,8 @@ def login(db, username: str, password: str, now: datetime | None = None):
     from sqlalchemy import select, update
 
     from desktop.models.admin import User
-    from desktop.services import audit
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     moment = _now(now)
     name = normalize_username(username)
@@ -191,7 +191,7 @@ def login(db, username: str, password: str, now: datetime | None = None):
 def change_own_password(db, actor, old: str, new: str) -> None:
     """The logged-in user changes their own password (the only user service that needs no administrador)."""
     from desktop.models.admin import User
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if actor.user_id is None:
         raise AuthenticationError("Somente um usuário identificado pode trocar a própria senha.")

@@ -78,7 +78,7 @@ def _published_passwords_must_change(db) -> list[str]:
     from sqlalchemy import select, update
 
     from desktop.models import User
-    from desktop.services.auth import verify_password
+    from desktop.services.auth import verify_password  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     names = [u for u, _, _ in STAFF] + [ADMIN_USERNAME, "admin.demo"]
     published = (DEMO_PASSWORD, ADMIN_PASSWORD)

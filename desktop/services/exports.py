@@ -408,8 +408,8 @@ def iter_rows(db, kind: str, batch: int = 2000) -> Iterator[list]:
 
 def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
     """Write the list `kind` to `path` (.csv or .xlsx by the extension) and record the export in the audit log."""
-    from desktop.services import audit
-    from desktop.services.base import require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if kind not in HEADERS:
         raise ValidationError([Problem("kind", f"Tipo de exportação desconhecido: {kind}. Use: "

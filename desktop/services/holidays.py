@@ -54,8 +54,8 @@ def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> Hol
     from sqlalchemy import select
 
     from desktop.models.admin import Holiday
-    from desktop.services import audit
-    from desktop.services.base import require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     problems: list[Problem] = []
@@ -87,8 +87,8 @@ def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> Hol
 def remove_holiday(db, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A002 - contract name
     """Deactivate a holiday, with the reason (the row stays, for the history of deadlines)."""
     from desktop.models.admin import Holiday
-    from desktop.services import audit
-    from desktop.services.base import require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     reason = (reason or "").strip()

@@ -228,8 +228,8 @@ def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") 
     from sqlalchemy import func, select
 
     from desktop.models.admin import Parameter
-    from desktop.services import audit
-    from desktop.services.base import require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     problems = validate(key, valid_from, value)

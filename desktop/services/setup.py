@@ -146,7 +146,7 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
 
 
 def admin_problems(admin: AdminDraft) -> list[Problem]:
-    from desktop.services.auth import normalize_username, password_problems, username_problems
+    from desktop.services.auth import normalize_username, password_problems, username_problems  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     problems = username_problems(admin.username)
     if not (admin.full_name or "").strip():
@@ -191,8 +191,8 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
     from sqlalchemy import select
 
     from desktop.models.admin import MunicipalitySettings, Parameter, User
-    from desktop.services import audit, parameters
-    from desktop.services.auth import actor_of, hash_password, normalize_username
+    from desktop.services import audit, parameters  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.auth import actor_of, hash_password, normalize_username  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     problems = municipality_problems(municipality, initial=True) + admin_problems(admin)
     if problems:
@@ -337,8 +337,8 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
 
     from desktop import keystore
     from desktop.models import SigningKey, now
-    from desktop.services import audit
-    from desktop.services.base import require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.signing import fingerprint
 
     require_role(actor, Role.GESTOR)
@@ -366,8 +366,8 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
 
 def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:
     """Change the settings (administrador). The UPFM fields of the draft are ignored (see Parâmetros)."""
-    from desktop.services import audit
-    from desktop.services.base import check_version, require_role
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import check_version, require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, Role.ADMINISTRADOR)
     problems = municipality_problems(draft, initial=False)

@@ -74,7 +74,7 @@ def _snapshot(user) -> dict:
 
 
 def _require_admin(actor) -> None:
-    from desktop.services.base import require_role
+    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, Role.ADMINISTRADOR)
 
@@ -181,7 +181,7 @@ def count_users(db) -> int:
 
 def create_user(db, actor, draft: UserDraft) -> UserInfo:
     from desktop.models.admin import User
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
     problems = _draft_problems(draft, creating=True)
@@ -202,8 +202,8 @@ def create_user(db, actor, draft: UserDraft) -> UserInfo:
 
 def update_user(db, actor, user_id: int, draft: UserDraft, expected_version: int) -> UserInfo:
     """Change name, user name, roles, active flag and (when `draft.password` is given) the password."""
-    from desktop.services import audit
-    from desktop.services.base import check_version
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.base import check_version  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
     problems = _draft_problems(draft, creating=False)
@@ -239,7 +239,7 @@ def update_user(db, actor, user_id: int, draft: UserDraft, expected_version: int
 
 def reset_password(db, actor, user_id: int, new_password: str) -> UserInfo:
     """A new password set by the administrador; the user must change it at the next log in. Also unlocks."""
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
     with db.session() as s:
@@ -259,7 +259,7 @@ def reset_password(db, actor, user_id: int, new_password: str) -> UserInfo:
 
 def unlock_user(db, actor, user_id: int) -> UserInfo:
     """Clear the wrong-password count and the lock (SPEC: the administrador can unlock)."""
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
     with db.session() as s:

@@ -127,7 +127,7 @@ def reissue_text(reason: str | None) -> str:
 def _archive(s, actor: Actor, kind: str, ref: RecordRef, meta: DocumentMeta, data: bytes,
              reason: str | None = None) -> Issued:
     from desktop.models import IssuedDocument
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if not data.startswith(b"%PDF"):
         raise ValueError("O documento a arquivar não é um PDF.")
@@ -155,7 +155,7 @@ def issue_in_session(s, actor: Actor, kind: str, record_ref: RecordRef,
     the document's meta) and archives the bytes with their SHA-256 and the audit log. The number is consumed
     only if the transaction commits. It renders while holding the number: for a document of the program, use
     `issue_rendered`, which renders outside the transaction."""
-    from desktop.services.numbering import next_number
+    from desktop.services.numbering import next_number  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _known_kind(kind)
     issued_at = when or now()
@@ -182,7 +182,7 @@ def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMe
     sticker's history, the guide's barcode).
     `state` (desktop.tasks.TaskState): "Cancelar" before the commit archives nothing and spends no number.
     `reason` (a REISSUE_REASONS key): why a document in force is issued again, kept in the audit log."""
-    from desktop.services.numbering import format_number, next_number, peek_last
+    from desktop.services.numbering import format_number, next_number, peek_last  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _known_kind(kind)
     reissue_text(reason)
@@ -266,7 +266,7 @@ def reprint(db, actor: Actor, number: str) -> bytes:
     """The archived bytes of document `number` with an "Nª via" stamp on every page (2ª via on the first
     reprint); counts the copy and writes the audit log. Never a new rendering."""
     from desktop.reports.reprint import stamp_copy
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     with db.session() as s:
         row = _row_by_number(s, number)

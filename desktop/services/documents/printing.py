@@ -17,7 +17,7 @@ from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, i
 
 def _parameter(s):
     """The dated parameters (terms) as the reports ask them: `parameter(key, on) -> Decimal`."""
-    from desktop.services.parameters import parameter_value_in
+    from desktop.services.parameters import parameter_value_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     return lambda key, on: parameter_value_in(s, key, on)
 
 
@@ -35,7 +35,7 @@ def _authorization_ref(s, number: str) -> RecordRef:
 def print_credential(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The driver's credential (Art. 13, I) with the signed QR code."""
     from desktop.reports import credential
-    from desktop.services.setup import signing_private_key
+    from desktop.services.setup import signing_private_key  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["credential"])
     key = signing_private_key(db)
     return issue_rendered(db, actor, "credential",
@@ -47,7 +47,7 @@ def print_credential(db, actor: Actor, number: str, state=None, reason: str | No
 def print_certificate(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The termo de autorização (Art. 3), signed by the gestor who issues it."""
     from desktop.reports import certificate
-    from desktop.services.holidays import calendar_in
+    from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["certificate"])
     signer = actor.full_name if actor.has(Role.GESTOR) else ""
     return issue_rendered(db, actor, "certificate",
@@ -135,7 +135,7 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
     convocation by inspection code (Art. 16); renewal reminder by authorization number (Art. 3 §2)."""
     from desktop.errors import DesktopError
     from desktop.reports import notices
-    from desktop.services.holidays import calendar_in
+    from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     if notice_kind not in NOTICE_KINDS:
         raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
     require_role(actor, *ISSUE_ROLES["notice"])

@@ -9,14 +9,14 @@ from datetime import datetime
 from desktop.errors import ConflictError
 from desktop.reports.common import DocumentMeta, now
 from desktop.services.base import Actor, require_role
-from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
+from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered, reissue_text
 
 STICKER_EVENT = "sticker"   # authorization_events.kind written when a sticker is printed
 
 
 def _signing_key(db) -> bytes:
     """The municipality's private signing key, wherever desktop.services.setup keeps it."""
-    from desktop.services.setup import signing_private_key
+    from desktop.services.setup import signing_private_key  # lazy: SQLAlchemy loads once the database is used (start-up)
     return signing_private_key(db)
 
 
@@ -25,7 +25,6 @@ def _record_events(s, actor: Actor, numbers: Sequence[str], issued: Issued, reas
     from sqlalchemy import select
 
     from desktop.models import Authorization, AuthorizationEvent
-    from desktop.services.documents.archive import reissue_text
     when: datetime = issued.info.issued_at
     number = issued.info.number
     why = f" — nova emissão por {reissue_text(reason)}" if reason else ""
@@ -75,7 +74,7 @@ def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=Non
 
 def _number_order(number: str) -> tuple[int, int]:
     """'0007/2026' → (2026, 7); numbers grow past 9999 (issue 12 item 20), so they are ordered as integers."""
-    from desktop.services.numbering import parse_number
+    from desktop.services.numbering import parse_number  # lazy: SQLAlchemy loads once the database is used (start-up)
     try:
         sequence, year = parse_number(number)
     except ValueError:
