@@ -137,6 +137,8 @@ def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_
     if meta.issued_by:
         left += f" por {meta.issued_by}"
     c.drawString(margin, y, left)
+    if header.demo:
+        draw_demo_mark(c, page_w)
     if page_label:
         draw_page_label(c, page_label, page_w, margin)
     c.setFont(regular, 6.3)
@@ -146,10 +148,29 @@ def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_
     for line in _wrap(VERIFICATION_NOTE, regular, 6.3, page_w - 2 * margin):
         text.textLine(line)
     c.drawText(text)
+    if header.audit_checkpoint:
+        # issue 11: the newest signed head of the audit chain, to match this paper with the published termo
+        c.drawString(margin, 4 * mm, f"Registro de auditoria — ponto de verificação {header.audit_checkpoint}")
     if header.ouvidoria_phone:
         c.drawRightString(page_w - margin, 4 * mm,
                           f"Ouvidoria Municipal (sugestões e denúncias): {header.ouvidoria_phone}")
     c.setFillColor(colors.black)
+
+
+DEMO_MARK = "DEMONSTRAÇÃO — SEM VALOR LEGAL"
+
+
+def draw_demo_mark(c: Canvas, page_w: float = PAGE_W) -> None:
+    """Across the page of every document printed from a demo database (issue 11: demo is demo)."""
+    page_h = c._pagesize[1]
+    c.saveState()
+    c.setFillColor(colors.Color(0.78, 0.16, 0.16, alpha=0.35))
+    size = fit_size(DEMO_MARK, fonts()[1], 40, (page_w ** 2 + page_h ** 2) ** 0.5 * 0.8)
+    c.setFont(fonts()[1], size)
+    c.translate(page_w / 2, page_h / 2)
+    c.rotate(54.7 if page_h > page_w else 35)
+    c.drawCentredString(0, 0, DEMO_MARK)
+    c.restoreState()
 
 
 def draw_page_label(c: Canvas, text: str, page_w: float = PAGE_W, margin: float = MARGIN) -> None:

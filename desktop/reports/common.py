@@ -37,6 +37,10 @@ class MunicipalityHeader:
     ouvidoria_phone: str = ""
     brasao_png: bytes | None = None
     pix_key: str | None = None
+    # Issue 11: a demo database prints "DEMONSTRAÇÃO — SEM VALOR LEGAL" across every page, and every document
+    # carries the short hash of the newest signed audit checkpoint in its footer.
+    demo: bool = False
+    audit_checkpoint: str | None = None
 
     @property
     def title(self) -> str:

@@ -110,7 +110,7 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
         items = [GuideItem(text, Decimal(row.amount_reais))]
     else:
         items = [GuideItem(purpose, Decimal(row.amount_reais))]
-    return make_context(records.header_of(settings), meta, guide_number=row.number, purpose=purpose,
+    return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
                         due_date=row.due_on, company_id=agreement)

@@ -16,15 +16,24 @@ def settings_row(s):
     return row
 
 
-def header_of(row) -> MunicipalityHeader:
+def header_of(row, session=None) -> MunicipalityHeader:
+    """The letterhead from the settings row; with the session, also the demo mark and the newest audit
+    checkpoint's short hash that the footer prints (issue 11)."""
+    demo, checkpoint = False, None
+    if session is not None:
+        # local: the services' session-level readers, imported only when a document is built
+        from desktop.services.audit import latest_checkpoint_short_hash
+        from desktop.services.demo import is_demo
+
+        demo, checkpoint = is_demo(session), latest_checkpoint_short_hash(session)
     return MunicipalityHeader(name=row.name, uf=row.uf, secretariat=row.secretariat,
                               ouvidoria_phone=row.ouvidoria_phone or "", brasao_png=row.brasao_png,
-                              pix_key=row.pix_key)
+                              pix_key=row.pix_key, demo=demo, audit_checkpoint=checkpoint)
 
 
 def header(s) -> MunicipalityHeader:
-    """The letterhead from the municipality's settings row."""
-    return header_of(settings_row(s))
+    """The letterhead from the municipality's settings row, with the demo mark and the audit checkpoint."""
+    return header_of(settings_row(s), s)
 
 
 def status_label(status: str) -> str:
