@@ -10,22 +10,23 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
+from desktop.domain import sticker_check as verdict
 from desktop.views.formatting import format_date
 from desktop.views.widgets import error_text
 
 # status → (word shown, background, foreground)
 VERDICTS = {
-    "valid": ("VÁLIDO", "#2e7d32", "#ffffff"),
-    "expired": ("EXPIRADO", "#ef6c00", "#ffffff"),
-    "suspended": ("SUSPENSO", "#f9a825", "#000000"),
-    "revoked": ("REVOGADO", "#6d4c41", "#ffffff"),
-    "cassada": ("CASSADO", "#4e342e", "#ffffff"),
-    "replaced": ("SUBSTITUÍDO", "#6d4c41", "#ffffff"),
-    "not_active": ("SEM VALIDADE", "#6d4c41", "#ffffff"),
-    "tampered": ("ADULTERADO", "#c62828", "#ffffff"),
-    "forged": ("FALSIFICADO", "#c62828", "#ffffff"),
-    "unconfirmed": ("CONFIRMAR SITUAÇÃO", "#1565c0", "#ffffff"),
-    "malformed": ("ILEGÍVEL", "#546e7a", "#ffffff"),
+    verdict.VALID: ("VÁLIDO", "#2e7d32", "#ffffff"),
+    verdict.EXPIRED: ("EXPIRADO", "#ef6c00", "#ffffff"),
+    verdict.SUSPENDED: ("SUSPENSO", "#f9a825", "#000000"),
+    verdict.REVOKED: ("REVOGADO", "#6d4c41", "#ffffff"),
+    verdict.CASSADA: ("CASSADO", "#4e342e", "#ffffff"),
+    verdict.REPLACED: ("SUBSTITUÍDO", "#6d4c41", "#ffffff"),
+    verdict.NOT_ACTIVE: ("SEM VALIDADE", "#6d4c41", "#ffffff"),
+    verdict.TAMPERED: ("ADULTERADO", "#c62828", "#ffffff"),
+    verdict.FORGED: ("FALSIFICADO", "#c62828", "#ffffff"),
+    verdict.UNCONFIRMED: ("CONFIRMAR SITUAÇÃO", "#1565c0", "#ffffff"),
+    verdict.MALFORMED: ("ILEGÍVEL", "#546e7a", "#ffffff"),
 }
 ERROR_VERDICT = ("NÃO VERIFICADO", "#546e7a", "#ffffff")
 
@@ -139,13 +140,13 @@ class StickerCheckWidget(QWidget):
         self.result = result
         self._show(VERDICTS.get(result.status, ERROR_VERDICT), result.message_pt)
         if result.number:
-            if result.status == "forged":
+            if result.status == verdict.FORGED:
                 self.details_title.setText("Dados impressos no adesivo — NÃO CONFIÁVEIS (assinatura inválida):")
                 self.details_title.setStyleSheet("color: #c62828; font-weight: bold;")
-            elif result.status == "tampered":
+            elif result.status == verdict.TAMPERED:
                 self.details_title.setText("Dados assinados no adesivo — NÃO SÃO OS DO CADASTRO:")
                 self.details_title.setStyleSheet("color: #c62828; font-weight: bold;")
-            elif result.status == "unconfirmed":
+            elif result.status == verdict.UNCONFIRMED:
                 self.details_title.setText("Dados assinados no adesivo — situação atual NÃO consultada no cadastro:")
                 self.details_title.setStyleSheet("color: #1565c0; font-weight: bold;")
             else:
