@@ -48,7 +48,7 @@ def print_job(state, db, actor, kind: str, number: str):
     state.progress(0, 0, "Gerando o documento…")
     call = {"certificate": documents.print_certificate, "sticker": documents.print_sticker,
             "credential": documents.print_credential}[kind]
-    return call(db, actor, number)
+    return call(db, actor, number, state=state)   # "Cancelar" before the archive: nothing archived
 
 
 def _d(value) -> str:

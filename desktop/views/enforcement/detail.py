@@ -344,8 +344,8 @@ class AutoDetailScreen(QWidget):
 
         def job(state):
             if kind == "auto":
-                return documents.print_auto(db, actor, number)
-            return documents.print_notice(db, actor, kind, number)
+                return documents.print_auto(db, actor, number, state=state)
+            return documents.print_notice(db, actor, kind, number, state=state)
 
         def show(issued):
             from desktop.views.pdf_preview import PdfPreviewDialog

@@ -435,7 +435,7 @@ class InspectionsPage(QWidget):
     def _print(self, call, title: str, label: str, heading: str) -> None:
         """Render and archive a document on a worker (op().background(): progress after 600 ms, "Cancelar"),
         then preview it here, on the UI thread."""
-        self.print_op = op(self, call).background(title, label).changes("documents").titled(title) \
+        self.print_op = op(self, call).background(title, label, pass_state=True).changes("documents").titled(title) \
             .success(lambda issued: self._preview(issued, f"{heading} {issued.info.number}"))
         self.print_op.run()
 
@@ -445,7 +445,7 @@ class InspectionsPage(QWidget):
             return
         from desktop.services import documents
         db, actor, code = self.db, self.actor, str(booking.id)
-        self._print(lambda: documents.print_notice(db, actor, "inspection_convocation", code),
+        self._print(lambda state: documents.print_notice(db, actor, "inspection_convocation", code, state=state),
                     "Convocação para vistoria", "Gerando a convocação…", "Convocação para vistoria")
 
     def print_report(self) -> None:
@@ -455,7 +455,7 @@ class InspectionsPage(QWidget):
             return
         from desktop.services import documents
         db, actor, inspection_id = self.db, self.actor, booking.id
-        self._print(lambda: documents.print_inspection_report(db, actor, inspection_id),
+        self._print(lambda state: documents.print_inspection_report(db, actor, inspection_id, state=state),
                     "Laudo de vistoria", "Gerando o laudo…", "Laudo de vistoria")
 
     def draw_up_auto(self, candidate) -> None:

@@ -352,7 +352,7 @@ class InfractorScreen(QWidget):
         db, actor, document, until = self.db, self.actor, self.page.document, qdate_to_date(self.until_edit.date())
 
         def job(state):
-            return documents.print_statement(db, actor, document, until)
+            return documents.print_statement(db, actor, document, until, state=state)
 
         def show(issued):
             from desktop.views.pdf_preview import PdfPreviewDialog
