@@ -123,14 +123,14 @@ def test_issue11_with_the_database_out_of_reach_the_check_is_offline_and_asks_to
                                                                                         monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from desktop.services import documents
+    from desktop.services.documents import sticker_check as service
 
     widget = make_widget(qtbot, db)
     assert check(qtbot, widget, payload(db)).lower() == "válido"        # the public key is kept
 
     def unreachable(*_args, **_kwargs):
         raise OperationalError("SELECT 1", None, ConnectionError("servidor fora do ar"))
-    monkeypatch.setattr(documents, "check_sticker", unreachable)
+    monkeypatch.setattr(service, "check_sticker", unreachable)   # the server goes away
     assert check(qtbot, widget, payload(db)) == "CONFIRMAR SITUAÇÃO"
     assert "CONFIRME A SITUAÇÃO ATUAL" in widget.message.text() and widget.details.isVisible()
     assert widget.number_label.text() == "0007/2026" and "NÃO consultada" in widget.details_title.text()

@@ -23,7 +23,8 @@ from desktop.services.documents.printing import (
     print_data_request, print_edital, print_guide, print_inspection_report, print_notice, print_statement,
 )
 from desktop.services.documents.reissue import REISSUABLE_KINDS, current_document
-from desktop.services.documents.sticker_check import check_sticker, check_sticker_offline, sticker_public_key
+from desktop.services.documents.sticker_check import (check_sticker, check_sticker_keeping_key, check_sticker_offline,
+                                                      sticker_public_key)
 from desktop.services.documents.stickers import (
     STICKER_EVENT, pending_sticker_numbers, pending_stickers_job, print_pending_stickers, print_sticker,
     sticker_for_authorization,
@@ -32,7 +33,7 @@ from desktop.services.documents.stickers import (
 __all__ = [
     "ALL_ROLES", "DOCUMENT_KINDS", "ISSUE_ROLES", "NOTICE_KINDS", "RECORD_NAMES", "REISSUABLE_KINDS",
     "REISSUE_REASONS", "STICKER_EVENT", "Issued", "current_document",
-    "IssuedInfo", "IssuedSummary", "RecordRef", "archived_bytes", "check_sticker", "check_sticker_offline",
+    "IssuedInfo", "IssuedSummary", "RecordRef", "archived_bytes", "check_sticker", "check_sticker_keeping_key", "check_sticker_offline",
     "issue_document",
     "issue_in_session", "issue_rendered", "kinds_help", "list_issued", "municipality_header",
     "pending_sticker_numbers", "pending_stickers_job", "print_attendance_list", "print_auto",

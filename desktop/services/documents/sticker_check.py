@@ -75,3 +75,19 @@ def check_sticker_offline(text: str, public_key: bytes, today: date | None = Non
         return check
     verdict = offline_verdict(_signed(check), today)
     return StickerCheck(verdict.status, check.number, check.plate, check.valid_until, verdict.message)
+
+
+def check_sticker_keeping_key(db, text: str, keys: dict, today: date | None = None):
+    """The check an agent's desk makes scan after scan: against the register while the database answers,
+    keeping the municipality's public key (in `keys["public"]`) from the first check; when the database is out of
+    reach later, offline (the signed data, the signature's verdict and "confirme a situação atual")."""
+    from sqlalchemy.exc import DBAPIError  # lazy: SQLAlchemy loads once the database is used (start-up)
+
+    try:
+        if "public" not in keys:
+            keys["public"] = sticker_public_key(db)
+        return check_sticker(db, text, today)
+    except DBAPIError:
+        if "public" not in keys:
+            raise
+        return check_sticker_offline(text, keys["public"], today)

@@ -44,15 +44,5 @@ def check_job(state, db, text: str, keys: dict | None = None):
     """The sticker against its signature and the register. `keys` keeps the municipality's public key from the
     first check: when the database is out of reach later, the check is made offline (signed data, the
     signature's verdict, "confirme a situação atual")."""
-    from sqlalchemy.exc import DBAPIError
-
     from desktop.services import documents
-    keys = {} if keys is None else keys
-    try:
-        if "public" not in keys:
-            keys["public"] = documents.sticker_public_key(db)
-        return documents.check_sticker(db, text)
-    except DBAPIError:
-        if "public" not in keys:
-            raise
-        return documents.check_sticker_offline(text, keys["public"])
+    return documents.check_sticker_keeping_key(db, text, {} if keys is None else keys)
