@@ -28,6 +28,7 @@ from desktop.domain import (
 )
 from desktop.domain.driver import normalize_cnh_category
 from desktop.domain.problems import Problem
+from desktop.domain.registration import REGISTRATION_LABELS
 from desktop.domain.text import only_digits
 from desktop.errors import ValidationError
 from desktop.models import Authorization, Driver, DriverChecklistItem, DriverPlatform, Platform
@@ -67,7 +68,7 @@ __all__ = [
     "update_checklist_in", "deregister_driver_in", "list_drivers_in",
 ]
 
-DRIVER_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
+DRIVER_STATUS_LABELS = REGISTRATION_LABELS   # one word per status, as exports print it (issue 12 item 13)
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _UF = re.compile(r"^[A-Za-z]{2}$")
 _PHOTO_MIMES = ("image/jpeg", "image/png")

@@ -91,7 +91,7 @@ EXPORT_ROLES: dict[str, tuple[Role, ...]] = {
 
 PLATFORM_STATUS_LABELS = {"pending": "Pendente", "active": "Registrada", "suspended": "Suspensa",
                           "deregistered": "Descadastrada"}
-REGISTRATION_LABELS = {"active": "Ativo", "deregistered": "Descadastrado"}
+from desktop.domain.registration import REGISTRATION_LABELS  # noqa: E402 — the screen's words (issue 12 item 13)
 INSPECTION_KIND_LABELS = {"initial": "Inicial", "annual": "Anual", "extraordinary": "Extraordinária",
                           "substitution": "Substituição de veículo", "reinspection": "Revistoria"}
 INSPECTION_STATUS_LABELS = {"scheduled": "Agendada", "done": "Realizada", "no_show": "Não compareceu",

@@ -31,6 +31,7 @@ from desktop.domain import (
     vehicle_problems,
 )
 from desktop.domain.problems import Problem
+from desktop.domain.registration import REGISTRATION_LABELS
 from desktop.domain.text import only_alphanumerics
 from desktop.errors import ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Driver, Lessor, Vehicle
@@ -66,7 +67,7 @@ __all__ = [
     "update_vehicle_in", "deregister_vehicle_in", "list_vehicles_in",
 ]
 
-VEHICLE_STATUS_LABELS = {"active": "Cadastrado", "deregistered": "Descadastrado"}
+VEHICLE_STATUS_LABELS = REGISTRATION_LABELS   # one word per status, as exports print it (issue 12 item 13)
 LESSOR_KIND_BY_MODE = {OwnershipMode.COMPANY_LEASE: "company", OwnershipMode.INDIVIDUAL_LEASE: "individual"}
 
 

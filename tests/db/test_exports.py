@@ -101,3 +101,16 @@ def test_lgpd_roles_and_bad_extension(db, make_actor, tmp_path):
     with pytest.raises(ValidationError):
         exports.export(db, make_actor(Role.GESTOR), "drivers", tmp_path / "d.txt")
     assert not (tmp_path / "d.csv").exists()
+
+
+def test_issue12_13_exports_say_the_screens_word_for_each_registration_status(db, admin_actor, tmp_path):
+    """One word per status everywhere: a registered driver or vehicle is "Cadastrado" on screen and in the
+    export (it said "Ativo"), a descadastrado one (Art. 24, I, d) "Descadastrado"."""
+    from desktop.services import drivers, vehicles
+
+    load_demo(db, drivers=20, seed=9, today=TODAY)
+    for kind, labels in (("drivers", drivers.DRIVER_STATUS_LABELS), ("vehicles", vehicles.VEHICLE_STATUS_LABELS)):
+        rows = _read_csv(exports.export(db, admin_actor, kind, tmp_path / f"{kind}.csv").path)
+        words = {dict(zip(rows[0], r))["Situação"] for r in rows[1:]}
+        assert "Cadastrado" in words and "Ativo" not in words, words
+        assert words <= set(labels.values())
