@@ -363,3 +363,40 @@ def findings_of(code: str | None) -> tuple[Situation, ...]:
         except ValueError:
             continue
     return tuple(out)
+
+
+# Art. 4, §1: the data the Município may request (the flags of desktop.models.platforms.DataRequest).
+DATA_FIELDS: dict[str, tuple[str, str]] = {
+    "want_origin_destination": ("I", "origem e destino da viagem"),
+    "want_time_distance": ("II", "tempo e distância da viagem"),
+    "want_route": ("III", "mapa do trajeto da viagem"),
+    "want_driver": ("IV", "identificação do condutor"),
+    "want_fare": ("V", "composição do valor pago"),
+    "want_rating": ("VI", "avaliação do serviço pelo usuário"),
+}
+
+
+def validate_data_request(justification: str | None, period_start: date | None, period_end: date | None,
+                          wanted: Mapping[str, bool], other_data: str | None, investigation: bool,
+                          notified_at: datetime | None, now: datetime) -> list:
+    """Every problem of a data request at once (Art. 4): justified (caput), a period, at least one field of §1
+    (VII, other data, described in words); the notification date-time, when given, is not in the future."""
+    from desktop.domain.problems import Problem
+
+    problems = []
+    if not (justification or "").strip():
+        problems.append(Problem("justification", "Informe a justificativa da requisição.", "Art. 4, caput"))
+    if period_start is None:
+        problems.append(Problem("period_start", "Informe o início do período dos dados."))
+    if period_end is None:
+        problems.append(Problem("period_end", "Informe o fim do período dos dados."))
+    if period_start and period_end and period_end < period_start:
+        problems.append(Problem("period_end", "O fim do período não pode ser anterior ao início."))
+    if not any(wanted.get(k) for k in DATA_FIELDS) and not (other_data or "").strip():
+        problems.append(Problem("fields", "Marque ao menos um dos dados do §1 (I a VII).", "Art. 4, §1"))
+    if notified_at is not None:
+        if notified_at.tzinfo is None:
+            problems.append(Problem("notified_at", "A data-hora da notificação precisa do fuso horário."))
+        elif notified_at > now:
+            problems.append(Problem("notified_at", "A notificação não pode estar no futuro."))
+    return problems
