@@ -217,3 +217,42 @@ def test_fuzz_random_bytes_refused_with_a_message_zero_rows(db, desk, content):
     except ValidationError as exc:
         assert exc.problems and all(pr.message for pr in exc.problems)
     assert count_rows(db) == 0
+
+
+# ------------------------------------------------------------------------------------------------- commands
+
+def test_cli_import_platform_list_and_export_reconciliation(db, desk, tmp_path, capsys):
+    from pathlib import Path
+
+    from desktop import cli
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "lista-plataforma-exemplo.csv"
+    make_platform(db, desk)
+    delivered = (TODAY - timedelta(days=1)).strftime("%d/%m/%Y")
+    code = cli.main(["--db", db.url, "import", "platform-list", "--platform", "11.222.333/0001-81",
+                     "--delivered", delivered, str(example)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "5 linhas" in out.out and "condutor desconhecido: 5" in out.out and "veículo desconhecido: 5" in out.out
+    target = tmp_path / "conc.csv"
+    assert cli.main(["--db", db.url, "export", "reconciliation", "--platform", "11222333000181",
+                     "--out", str(target)]) == 0
+    rows = list(csv.reader(target.read_text(encoding="utf-8-sig").splitlines(), delimiter=";"))
+    assert rows[0] == list(svc.EXPORT_HEADERS) and len(rows) == 11
+
+
+def test_cli_refused_list_exit_1_every_error_line_nothing_stored(db, desk, tmp_path, capsys):
+    from desktop import cli
+
+    make_platform(db, desk)
+    bad = tmp_path / "ruim.csv"
+    bad.write_bytes(csv_of(line("529.982.247-24", "ABC1234", owner="52998224725"), line(cpf(), "AB-12")))
+    code = cli.main(["--db", db.url, "import", "platform-list", "--platform", "11.222.333/0001-81",
+                     "--delivered", TODAY.strftime("%d/%m/%Y"), str(bad)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "linha 2, coluna CPF do condutor:" in err and "linha 3, coluna Placa:" in err
+    assert count_rows(db) == 0
+    assert cli.main(["--db", db.url, "import", "platform-list", "--platform", "11.222.333/0001-81",
+                     "--delivered", "31/02/2026", str(bad)]) == 1
+    assert "DD/MM/AAAA" in capsys.readouterr().err
