@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from desktop.domain import law
 from desktop.domain.dates import BusinessCalendar, platform_data_due, platform_list_due
@@ -102,7 +103,7 @@ class ListLine:
     @property
     def pair(self) -> tuple[str, str]:
         """The key of the pair: plates compare in Mercosul form (ABC-1234 is ABC1C34), CPFs by digits."""
-        return mercosul_equivalent(self.plate), self.driver_cpf
+        return plate_key(self.plate), self.driver_cpf
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +117,27 @@ class LineError:
         return f"{where}: {self.message}"
 
 
+# The validators are pure and their Problems immutable: within a list the same CPF comes back (driver and owner,
+# a driver with two vehicles), so each distinct value is checked once.
+_check_cpf = lru_cache(maxsize=65536)(validate_cpf)
+_check_cnpj = lru_cache(maxsize=16384)(validate_cnpj)
+_check_cnh = lru_cache(maxsize=65536)(validate_cnh)
+_check_plate = lru_cache(maxsize=65536)(validate_plate)
+_check_renavam = lru_cache(maxsize=65536)(validate_renavam)
+# The Mercosul form of a plate, the key plates compare by (ABC-1234 is ABC1C34).
+plate_key = lru_cache(maxsize=131072)(mercosul_equivalent)
+_cpf_text = lru_cache(maxsize=131072)(format_cpf)
+_plate_text = lru_cache(maxsize=131072)(format_plate)
+
+
 def _owner_problem(value: str) -> str | None:
     text = value.strip()
     if not text:
         return "Informe o CPF ou o CNPJ do proprietário."
     if len(only_alphanumerics(text)) == 11 and only_digits(text) == only_alphanumerics(text):
-        problem = validate_cpf(text, "owner_document")
+        problem = _check_cpf(text, "owner_document")
     elif len(only_alphanumerics(text)) == 14:
-        problem = validate_cnpj(text, "owner_document")
+        problem = _check_cnpj(text, "owner_document")
     else:
         return f"«{text[:40]}» não é um CPF (11 dígitos) nem um CNPJ (14 caracteres)."
     return problem.message if problem else None
@@ -139,8 +153,8 @@ def validate_line(line: int, cells: Mapping[str, str]) -> tuple[ListLine | None,
         if message:
             errors.append(LineError(line, LIST_COLUMNS[key], message))
 
-    for key, check in (("driver_cpf", validate_cpf), ("cnh", validate_cnh), ("plate", validate_plate),
-                       ("renavam", validate_renavam)):
+    for key, check in (("driver_cpf", _check_cpf), ("cnh", _check_cnh), ("plate", _check_plate),
+                       ("renavam", _check_renavam)):
         problem = check(text[key], key)
         add(key, problem.message if problem else None)
     for key, what in (("driver_name", "o nome do condutor"), ("owner_name", "o nome do proprietário")):
@@ -311,34 +325,35 @@ class LineResult:
 def reconcile_line(cpf: str, plate: str, owner_document: str | None, driver: KnownDriver | None,
                    vehicle: KnownVehicle | None) -> LineResult:
     """Everything one line shows against the register (the fiscal decides what to do with it)."""
-    key = mercosul_equivalent(plate)
+    key = plate_key(plate)
     found: list[Finding] = []
     if driver is None:
         found.append(Finding(Situation.UNKNOWN_DRIVER,
-                             f"O CPF {format_cpf(cpf)} não está no cadastro de condutores."))
+                             f"O CPF {_cpf_text(cpf)} não está no cadastro de condutores."))
     if vehicle is None:
         found.append(Finding(Situation.UNKNOWN_VEHICLE,
-                             f"A placa {format_plate(plate)} não está no cadastro de veículos."))
+                             f"A placa {_plate_text(plate)} não está no cadastro de veículos."))
     driver_plate = driver.authorized_plate if driver else None
     vehicle_cpf = vehicle.authorized_cpf if vehicle else None
     if driver_plate != key:
         if driver_plate or vehicle_cpf:
             parts = []
             if driver_plate:
-                parts.append(f"o condutor está autorizado com a placa {format_plate(driver_plate)}")
+                parts.append(f"o condutor está autorizado com a placa {_plate_text(driver_plate)}")
             if vehicle_cpf:
-                parts.append(f"a placa está autorizada para o condutor {format_cpf(vehicle_cpf)}")
+                parts.append(f"a placa está autorizada para o condutor {_cpf_text(vehicle_cpf)}")
             found.append(Finding(Situation.PAIR_MISMATCH, "; ".join(parts).capitalize() + "."))
         elif driver is not None or vehicle is not None:
             who = []
             if driver is not None:
-                who.append(f"o condutor {format_cpf(cpf)}")
+                who.append(f"o condutor {_cpf_text(cpf)}")
             if vehicle is not None:
-                who.append(f"o veículo {format_plate(plate)}")
+                who.append(f"o veículo {_plate_text(plate)}")
             found.append(Finding(Situation.NO_AUTHORIZATION,
                                  f"Sem autorização ativa para {' nem para '.join(who)} "
                                  "(pedido em análise ou indeferido não é autorização)."))
-    if vehicle is not None and vehicle.owner_document and owner_document:
+    if vehicle is not None and vehicle.owner_document and owner_document \
+            and vehicle.owner_document != owner_document:
         if only_alphanumerics(vehicle.owner_document) != only_alphanumerics(owner_document):
             found.append(Finding(Situation.OWNER_MISMATCH,
                                  f"A lista diz proprietário {owner_document}; o cadastro diz "
@@ -349,7 +364,7 @@ def reconcile_line(cpf: str, plate: str, owner_document: str | None, driver: Kno
 def not_listed(authorized: Iterable[KnownDriver], listed_cpfs: set[str]) -> list[Finding]:
     """Authorized drivers on none of the platforms' current lists (Art. 5, VIII)."""
     return [Finding(Situation.NOT_LISTED,
-                    f"{d.name} ({format_cpf(d.cpf)}), autorizado com a placa {format_plate(d.authorized_plate)}, "
+                    f"{d.name} ({_cpf_text(d.cpf)}), autorizado com a placa {_plate_text(d.authorized_plate)}, "
                     "não está na lista atual de nenhuma plataforma.")
             for d in authorized if d.authorized_plate and d.cpf not in listed_cpfs]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 
 from desktop.domain import local_today
-from desktop.domain.documents import format_cpf, format_plate, mercosul_equivalent, normalize_cnpj
+from desktop.domain.documents import format_cpf, format_plate, normalize_cnpj
 from desktop.domain.platform_lists import (
     KnownDriver,
     KnownVehicle,
@@ -29,6 +29,7 @@ from desktop.domain.platform_lists import (
     is_list_overdue,
     next_list_due,
     not_listed,
+    plate_key,
     reconcile_line,
 )
 from desktop.domain.problems import Problem
@@ -154,7 +155,7 @@ def _register_in(session) -> _Register:
     plate_of_vehicle = dict(session.execute(select(Vehicle.id, Vehicle.plate)).all())
     cpf_of_driver = {}
     drivers: dict[str, KnownDriver] = {}
-    auth_plate = {d: mercosul_equivalent(plate_of_vehicle.get(v)) for d, v in auths}
+    auth_plate = {d: plate_key(plate_of_vehicle.get(v)) for d, v in auths}
     for did, cpf, name in session.execute(select(Driver.id, Driver.cpf, Driver.name)):
         cpf_of_driver[did] = cpf
         drivers[cpf] = KnownDriver(did, cpf, name, auth_plate.get(did))
@@ -165,7 +166,7 @@ def _register_in(session) -> _Register:
     for vid, plate, renavam, mode, owner, lessor_id in session.execute(
             select(Vehicle.id, Vehicle.plate, Vehicle.renavam, Vehicle.ownership_mode, Vehicle.owner_document,
                    Vehicle.lessor_id)):
-        key = mercosul_equivalent(plate)
+        key = plate_key(plate)
         expected = owner or lessors.get(lessor_id)
         if not expected and mode == "own":
             expected = auth_cpf.get(vid)  # an own vehicle belongs to the driver it is authorized for
@@ -175,7 +176,7 @@ def _register_in(session) -> _Register:
 
 
 def _reconcile(reg: _Register, cpf: str, plate: str, owner: str | None):
-    key = mercosul_equivalent(plate)
+    key = plate_key(plate)
     return reconcile_line(cpf, plate, owner, reg.drivers.get(cpf), reg.vehicles.get(key))
 
 
@@ -232,7 +233,7 @@ def import_list_in(session, actor: Actor, platform_id: int, content: bytes, file
         result = _reconcile(reg, item.driver_cpf, item.plate, item.owner_document)
         for f in result.findings:
             counts[f.situation.value] += 1
-        known = reg.renavams.get(mercosul_equivalent(item.plate))
+        known = reg.renavams.get(plate_key(item.plate))
         if known and known != item.renavam:
             renavam_differs.append((item.line, item.renavam, known))
         values.append({"list_id": plist.id, "line_number": item.line, "plate": item.plate,
