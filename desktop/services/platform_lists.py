@@ -192,6 +192,14 @@ def _previous_due_in(session, platform: Platform, calendar) -> date | None:
     return next_list_due(last, calendar, platform.municipal_registration_date)
 
 
+def _row_values(list_id: int, item: ListLine, result) -> dict:
+    """One platform_list_rows row, for the executemany."""
+    return {"list_id": list_id, "line_number": item.line, "plate": item.plate, "driver_cpf": item.driver_cpf,
+            "driver_name": item.driver_name[:200], "owner_name": item.owner_name[:200],
+            "owner_document": item.owner_document, "vehicle_id": result.vehicle_id, "driver_id": result.driver_id,
+            "discrepancy": result.code, "version": 1}
+
+
 def import_list_in(session, actor: Actor, platform_id: int, content: bytes, filename: str, delivered_on: date,
                    parsed=None) -> ImportReport:
     """Store a whole list or nothing (Art. 5, VIII): every error of every line refuses the file."""
@@ -236,11 +244,7 @@ def import_list_in(session, actor: Actor, platform_id: int, content: bytes, file
         known = reg.renavams.get(plate_key(item.plate))
         if known and known != item.renavam:
             renavam_differs.append((item.line, item.renavam, known))
-        values.append({"list_id": plist.id, "line_number": item.line, "plate": item.plate,
-                       "driver_cpf": item.driver_cpf, "driver_name": item.driver_name[:200],
-                       "owner_name": item.owner_name[:200], "owner_document": item.owner_document,
-                       "vehicle_id": result.vehicle_id, "driver_id": result.driver_id,
-                       "discrepancy": result.code, "version": 1})
+        values.append(_row_values(plist.id, item, result))
     if values:
         session.execute(insert(PlatformListRow), values)
     by_situation = tuple((s.label, counts[s.value]) for s in Situation if counts[s.value])
@@ -477,11 +481,7 @@ def make_demo_lists_in(session, actor: Actor, today: date | None = None) -> dict
             values = []
             for item in parsed_lines:
                 result = _reconcile(reg, item.driver_cpf, item.plate, item.owner_document)
-                values.append({"list_id": plist.id, "line_number": item.line, "plate": item.plate,
-                               "driver_cpf": item.driver_cpf, "driver_name": item.driver_name,
-                               "owner_name": item.owner_name, "owner_document": item.owner_document,
-                               "vehicle_id": result.vehicle_id, "driver_id": result.driver_id,
-                               "discrepancy": result.code, "version": 1})
+                values.append(_row_values(plist.id, item, result))
             if values:
                 session.execute(insert(PlatformListRow), values)
             audit.record(session, actor, "platform_list.import", "platform", platform.id, None,
