@@ -115,11 +115,10 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from desktop.views.platforms import RECON_COLUMNS
-    from desktop.views.table import RecordTable
+    from desktop.views.platforms import RECON_COLUMNS, ReconciliationTable
 
     app = QApplication.instance() or QApplication([])
-    table = RecordTable(RECON_COLUMNS)
+    table = ReconciliationTable(RECON_COLUMNS)
     for attempt in range(3):
         wall, cpu = time.perf_counter(), time.process_time()
         rec = platform_lists.reconciliation(db, actor, platform_id=p.id)

@@ -39,6 +39,9 @@ def test_art5_viii_import_example_file_and_see_discrepancies(qtbot, page, messag
     assert page.lists.model.rowCount() == 1
     labels = {page.reconciliation.model.row_at(i).label for i in range(page.reconciliation.model.rowCount())}
     assert {"condutor desconhecido", "veículo desconhecido"} <= labels
+    page.reconciliation.filter_edit.setText("veiculo desconhecido")   # accents and case do not matter
+    assert page.reconciliation.proxy.rowCount() == 5
+    page.reconciliation.filter_edit.setText("")
     assert "Próxima lista" in page.due.text() and "ATRASADA" not in page.due.text()
     # a line drafts the auto form, filled with its facts (not saved: the fiscal decides)
     page.reconciliation.view.selectRow(0)
