@@ -11,6 +11,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     audit checkpoint --out F     assina o ponto de verificação e grava o termo em PDF
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
+    export reconciliation --platform CNPJ --out ARQUIVO   conciliação da última lista da plataforma
+    import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
 
 Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
 Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
@@ -166,9 +168,20 @@ def build_parser() -> argparse.ArgumentParser:
     uu.set_defaults(func=cmd_users_unlock)
 
     p = add("export", "exporta uma lista para planilha (.csv com ; em UTF-8, ou .xlsx)", cmd_export)
-    p.add_argument("kind", choices=EXPORT_KINDS, metavar="TIPO",
-                   help="o que exportar: " + ", ".join(EXPORT_KINDS))
+    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation",), metavar="TIPO",
+                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation",)))
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo .csv ou .xlsx")
+    p.add_argument("--platform", metavar="CNPJ",
+                   help="reconciliation: CNPJ da plataforma (a conciliação da sua última lista, em .csv)")
+
+    p = add("import", "importa arquivos entregues pelas plataformas", _needs_subcommand)
+    import_sub = p.add_subparsers(dest="import_command", metavar="tipo", title="tipos", parser_class=_Parser)
+    pl = import_sub.add_parser("platform-list", parents=[common],
+                               help="lista de 60 dias de condutores e veículos (Art. 5º, VIII), CSV ou XLSX")
+    pl.add_argument("--platform", required=True, metavar="CNPJ", help="CNPJ da plataforma")
+    pl.add_argument("--delivered", required=True, metavar="DD/MM/AAAA", help="data em que a lista foi entregue")
+    pl.add_argument("file", metavar="ARQUIVO", help="arquivo .csv ou .xlsx no formato publicado")
+    pl.set_defaults(func=cmd_import_platform_list)
 
     # Commands of other rooms (print...), when their module exists.
     if importlib.util.find_spec("desktop.reports.commands") is not None:
@@ -471,16 +484,67 @@ def cmd_users_unlock(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_import_platform_list(args: argparse.Namespace) -> int:
+    """exit 0 and the summary when stored; exit 1 and every error line when refused (nothing stored)."""
+    from datetime import datetime
+
+    from desktop.services import platform_lists
+
+    try:
+        delivered = datetime.strptime(args.delivered.strip(), "%d/%m/%Y").date()
+    except ValueError:
+        print(f"Erro: data de entrega inválida: {args.delivered!r} (use DD/MM/AAAA).", file=sys.stderr)
+        return EXIT_FAILURE
+    try:
+        with open(args.file, "rb") as handle:
+            content = handle.read()
+    except OSError as exc:
+        print(f"Erro: não foi possível ler {args.file}: {exc.strerror or exc}.", file=sys.stderr)
+        return EXIT_FAILURE
+    db = _open(args)
+    try:
+        actor = _cli_actor()
+        platform_id = platform_lists.platform_by_cnpj(db, actor, args.platform)
+        report = platform_lists.import_list(db, actor, platform_id, content, args.file, delivered)
+    finally:
+        db.dispose()
+    print(report.summary())
+    return EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from desktop.services import exports
 
+<<<<<<< HEAD
     db = open_existing(args)
+=======
+    if args.kind == "reconciliation":
+        return _export_reconciliation(args)
+    db = _open(args)
+>>>>>>> h/platforms
     started = time.perf_counter()
     try:
         result = exports.export(db, _cli_actor(), args.kind, args.out)
     finally:
         db.dispose()
     print(f"{result.rows} linhas exportadas para {result.path} em {time.perf_counter() - started:.1f} s.")
+    return EXIT_OK
+
+
+def _export_reconciliation(args: argparse.Namespace) -> int:
+    from desktop.services import platform_lists
+
+    if not args.platform:
+        print("Erro: informe --platform CNPJ para exportar a conciliação.", file=sys.stderr)
+        return EXIT_USAGE
+    db = _open(args)
+    try:
+        actor = _cli_actor()
+        rows = platform_lists.export_reconciliation(
+            db, actor, args.out, platform_id=platform_lists.platform_by_cnpj(db, actor, args.platform))
+    finally:
+        db.dispose()
+    print(f"{rows} linhas de conciliação exportadas para {args.out}.")
     return EXIT_OK
 
 

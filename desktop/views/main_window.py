@@ -35,9 +35,7 @@ MODULES: tuple[Module, ...] = (
     Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections:InspectionsPage"),
     Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
     Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.ledger:FinancePage"),
-    Module("plataformas", "Plataformas", "plataformas.svg", unavailable=(
-        "Módulo Plataformas: ainda não disponível nesta versão. Será entregue com a importação das listas "
-        "entregues a cada 60 dias e as requisições de dados às plataformas (Art. 4 a 6).")),
+    Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms:PlatformsPage"),
     Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),

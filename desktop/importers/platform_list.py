@@ -1,0 +1,162 @@
+"""Reader and validator of a platform's 60-day list (Art. 5, VIII; format in docs/platform-list-format.md).
+
+`read_platform_list(content, filename)` never raises on bad input: it returns a `ParsedList` whose `errors` name
+every problem of every line (`linha N, coluna X: …`); the list may be stored only when there is none.
+
+- XLSX (recognised by its bytes, not its name): the first sheet, every cell read as text (pandas + openpyxl).
+- CSV: UTF-8 with or without BOM, or Windows-1252; `;` or `,` as separator (the one of the header row). Lines are
+  split by the standard `csv` module rather than pandas' tokenizer, which stops at the first line with the wrong
+  number of cells; here every such line is named. Every cell stays text: a CPF that starts with 0 keeps its zero.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from dataclasses import dataclass
+
+from desktop.domain.platform_lists import (
+    LIST_COLUMNS,
+    LineError,
+    ListLine,
+    duplicate_errors,
+    match_columns,
+    validate_line,
+)
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_ERRORS = 5000  # beyond this many the report says how many more there are
+_ZIP_MAGIC = b"PK\x03\x04"
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary .xls
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedList:
+    lines: tuple[ListLine, ...]
+    errors: tuple[str, ...]
+    ignored_columns: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()          # what the reader did that the user should know (sheet used, encoding)
+    error_count: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _refused(message: str, notes: tuple[str, ...] = ()) -> ParsedList:
+    return ParsedList((), (message,), notes=notes, error_count=1)
+
+
+def _decode(content: bytes) -> tuple[str, str] | None:
+    for encoding, label in (("utf-8-sig", "UTF-8"), ("cp1252", "Windows-1252")):
+        try:
+            return content.decode(encoding), label
+        except UnicodeDecodeError:
+            continue
+    return None
+
+
+def _csv_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, ...]] | str:
+    decoded = _decode(content)
+    if decoded is None:
+        return ("linha 1: o arquivo não está em UTF-8 nem em Windows-1252; salve-o como CSV UTF-8 "
+                "ou envie em XLSX.")
+    text, encoding = decoded
+    if "\x00" in text:
+        return "linha 1: o arquivo tem bytes nulos: não é um CSV de texto (salve como CSV UTF-8 ou XLSX)."
+    first = text.split("\n", 1)[0]
+    delimiter = ";" if first.count(";") >= first.count(",") else ","
+    rows: list[tuple[int, list[str]]] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    start = 1
+    try:
+        for cells in reader:
+            rows.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        return f"linha {reader.line_num or 1}: o arquivo não pôde ser lido como CSV ({exc})."
+    return rows, (f"CSV em {encoding}, separador «{delimiter}».",)
+
+
+def _xlsx_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, ...]] | str:
+    import pandas as pd
+
+    try:
+        with pd.ExcelFile(io.BytesIO(content), engine="openpyxl") as book:
+            names = book.sheet_names
+            if not names:
+                return "linha 1: a planilha não tem nenhuma aba."
+            frame = pd.read_excel(book, sheet_name=names[0], header=None, dtype=str, keep_default_na=False,
+                                  na_filter=False)
+    except Exception as exc:  # noqa: BLE001 - any unreadable workbook is a message, never a crash
+        return f"linha 1: o arquivo XLSX não pôde ser lido ({exc.__class__.__name__}); salve-o de novo no Excel."
+    notes = (f"XLSX: lida a primeira aba, «{names[0]}»"
+             + (f" (as outras {len(names) - 1} foram ignoradas)." if len(names) > 1 else "."),)
+    rows = [(i + 1, ["" if v is None else str(v) for v in values])
+            for i, values in enumerate(frame.itertuples(index=False, name=None))]
+    return rows, notes
+
+
+def read_platform_list(content: bytes, filename: str = "") -> ParsedList:
+    """Read and validate a whole list; every error of every line, or the clean lines."""
+    content = bytes(content or b"")
+    if not content.strip():
+        return _refused("linha 1: o arquivo está vazio.")
+    if len(content) > MAX_FILE_BYTES:
+        return _refused(f"linha 1: o arquivo tem {len(content) // (1024 * 1024)} MB; o máximo é "
+                        f"{MAX_FILE_BYTES // (1024 * 1024)} MB.")
+    if content.startswith(_OLE_MAGIC):
+        return _refused("linha 1: planilha no formato antigo do Excel (.xls); salve como XLSX ou CSV.")
+    if content.startswith(_ZIP_MAGIC):
+        read = _xlsx_rows(content) if zipfile.is_zipfile(io.BytesIO(content)) else \
+            "linha 1: o arquivo parece compactado mas está corrompido."
+    else:
+        read = _csv_rows(content)
+    if isinstance(read, str):
+        return _refused(read)
+    rows, notes = read
+    return validate_rows(rows, notes)
+
+
+def validate_rows(rows: list[tuple[int, list[str]]], notes: tuple[str, ...] = ()) -> ParsedList:
+    """Validate rows already split in cells: (file line, cells), the first one being the header."""
+    rows = [(n, cells) for n, cells in rows if any(str(c).strip() for c in cells)]
+    if not rows:
+        return _refused("linha 1: o arquivo não tem cabeçalho nem linhas.", notes)
+    header_line, header = rows[0]
+    match = match_columns([str(c) for c in header])
+    errors: list[LineError] = []
+    for name in match.missing:
+        errors.append(LineError(header_line, name, "coluna obrigatória ausente no cabeçalho "
+                                                   "(veja o formato publicado da lista)."))
+    for name in match.repeated:
+        errors.append(LineError(header_line, name, "coluna repetida no cabeçalho."))
+    if errors:
+        return _finish((), errors, match.ignored, notes)
+    if len(rows) == 1:
+        return _finish((), [LineError(header_line, "", "a lista não tem nenhuma linha além do cabeçalho.")],
+                       match.ignored, notes)
+    width = len(header)
+    lines: list[ListLine] = []
+    for number, cells in rows[1:]:
+        if len(cells) > width and any(str(c).strip() for c in cells[width:]):
+            errors.append(LineError(number, "", f"a linha tem {len(cells)} células e o cabeçalho {width}."))
+            continue
+        values = {key: (str(cells[i]) if i < len(cells) else "") for key, i in match.positions.items()}
+        line, problems = validate_line(number, values)
+        if line is None:
+            errors.extend(problems)
+        else:
+            lines.append(line)
+    errors.extend(duplicate_errors(lines))
+    return _finish(tuple(lines), errors, match.ignored, notes)
+
+
+def _finish(lines, errors: list[LineError], ignored, notes) -> ParsedList:
+    if not errors:
+        return ParsedList(tuple(lines), (), tuple(ignored), tuple(notes), 0)
+    errors.sort(key=lambda e: (e.line, list(LIST_COLUMNS.values()).index(e.column) if e.column else -1))
+    shown = [str(e) for e in errors[:MAX_ERRORS]]
+    if len(errors) > MAX_ERRORS:
+        shown.append(f"… e mais {len(errors) - MAX_ERRORS} erros.")
+    return ParsedList((), tuple(shown), tuple(ignored), tuple(notes), len(errors))

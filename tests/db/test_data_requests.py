@@ -1,0 +1,117 @@
+"""Requests for data to a platform (Art. 4): justified, with the period and the fields of §1 I-VII; the 24-hour
+term of §2 from the notification date-time; the answer with its date-time and file; a late answer flagged.
+Each test runs on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from registry_factories import TODAY, desk  # noqa: F401 - desk is a fixture
+from sqlalchemy import select
+
+from desktop.domain import local_now
+from desktop.errors import ConflictError, PermissionDenied, ValidationError
+from desktop.models.registry import Document
+from desktop.services import data_requests as svc
+from desktop.services import platforms
+from desktop.services.data_requests import DataRequestDraft
+from desktop.services.platforms import PlatformDraft
+
+
+@pytest.fixture
+def platform(db, desk):
+    return platforms.create_platform(db, desk.clerk, PlatformDraft(
+        cnpj="11.222.333/0001-81", legal_name="Mobilidade Chapada Ltda", trade_name="Vai Já",
+        municipal_registration_number="IM-1", municipal_registration_date=TODAY - timedelta(days=30)))
+
+
+def draft(platform, **kw) -> DataRequestDraft:
+    base = dict(platform_id=platform.id, justification="Denúncia de cobrança acima da tarifa.",
+                period_start=TODAY - timedelta(days=30), period_end=TODAY - timedelta(days=1),
+                want_rating=False, other_data="registro de cancelamentos", investigation=True)
+    base.update(kw)
+    return DataRequestDraft(**base)
+
+
+def test_art4_caput_and_par1_every_problem_at_once(db, desk, platform):
+    with pytest.raises(ValidationError) as err:
+        svc.create_data_request(db, desk.fiscal, draft(
+            platform, justification=" ", period_end=TODAY - timedelta(days=60), want_origin_destination=False,
+            want_time_distance=False, want_route=False, want_driver=False, want_fare=False, other_data=""))
+    assert {p.field for p in err.value.problems} == {"justification", "period_end", "fields"}
+    with pytest.raises(PermissionDenied):
+        svc.create_data_request(db, desk.clerk, draft(platform))
+
+
+def test_art4_par2_24_hours_from_notification_countdown_and_late_answer(db, desk, platform):
+    r = svc.create_data_request(db, desk.fiscal, draft(platform))
+    assert r.status == "draft" and r.due_at is None and r.fields == ("I", "II", "III", "IV", "V", "VII")
+    assert [a.key for a in r.actions if a.enabled] == ["notify", "print", "cancel"]
+    notified = local_now() - timedelta(hours=25)
+    r = svc.notify_data_request(db, desk.fiscal, r.id, notified, r.version)
+    assert r.due_at == notified + timedelta(hours=24) and r.late and r.countdown.startswith("vencido há 01:")
+    with pytest.raises(ConflictError, match="Registrar notificação"):
+        svc.notify_data_request(db, desk.fiscal, r.id, notified, r.version)
+    r = svc.answer_data_request(db, desk.fiscal, r.id, local_now() - timedelta(minutes=5), b"viagem;origem\n",
+                                "C:\\respostas\\dados.csv", r.version)
+    assert r.status == "answered" and r.late and r.countdown == "respondida com atraso"
+    with db.session(write=False) as s:
+        doc = s.get(Document, r.answer_document_id)
+        assert doc.filename == "dados.csv" and doc.platform_id == platform.id and doc.mime == "text/csv"
+    assert [x.id for x in svc.data_requests_of(db, desk.clerk, platform.id)] == [r.id]
+
+
+def test_art4_par2_answered_in_time_and_open_within_term(db, desk, platform):
+    notified = local_now() - timedelta(hours=2)
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=notified))
+    assert r.status == "sent" and not r.late and r.countdown.startswith("faltam 21:")
+    r = svc.answer_data_request(db, desk.fiscal, r.id, local_now(), b"x", "a.json", r.version)
+    assert not r.late and r.countdown == "respondida no prazo"
+
+
+def test_request_without_investigation_has_no_term(db, desk, platform):
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, investigation=False,
+                                                       notified_at=local_now() - timedelta(days=5)))
+    assert r.due_at is None and not r.late and r.countdown == "sem prazo legal"
+
+
+def test_answer_needs_file_and_a_sane_date_and_cancel_needs_reason(db, desk, platform):
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=1)))
+    with pytest.raises(ValidationError) as err:
+        svc.answer_data_request(db, desk.fiscal, r.id, local_now() - timedelta(hours=3), b"", "", r.version)
+    assert {p.field for p in err.value.problems} == {"answered_at", "file"}
+    with pytest.raises(ValidationError):
+        svc.cancel_data_request(db, desk.fiscal, r.id, " ", r.version)
+    r = svc.cancel_data_request(db, desk.fiscal, r.id, "Enviada por engano", r.version)
+    assert r.status == "cancelled" and not any(a.enabled for a in r.actions if a.key != "print")
+
+
+def test_ofício_prints_through_the_documents_service(db, desk, platform):
+    from io import BytesIO
+
+    from decimal import Decimal
+
+    from pypdf import PdfReader
+
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55"), pix_key="12345678000195",
+    ), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=1)))
+    issued = svc.print_data_request(db, desk.fiscal, r.id)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages)
+    assert "REQUISIÇÃO DE DADOS" in text and "Mobilidade Chapada" in text
+
+
+def test_demo_requests_answered_open_and_late(db, desk, platform):
+    from desktop.services.base import SYSTEM_ACTOR
+
+    with db.session() as s:
+        assert svc.make_demo_data_requests_in(s, SYSTEM_ACTOR) == {"requests": 4}
+    rows = svc.data_requests_of(db, desk.clerk, platform.id)
+    assert sorted((r.status, r.late) for r in rows) == [
+        ("answered", False), ("answered", True), ("sent", False), ("sent", True)]
+    with db.session(write=False) as s:
+        assert s.execute(select(Document)).first() is None

@@ -1,0 +1,91 @@
+"""The Plataformas module (issue 14): a fiscal imports a list from the published example file, sees its
+discrepancies, drafts an auto from one line, registers a data request and sees its countdown (Art. 4-6)."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from enforcement_fixtures import *  # noqa: F401,F403 - people, register fixtures
+
+from desktop.domain import local_now, local_today
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "lista-plataforma-exemplo.csv"
+
+
+@pytest.fixture
+def page(qtbot, db, people, register):
+    from desktop.views.platforms import PlatformsPage
+
+    widget = PlatformsPage(db, people.fiscal)
+    qtbot.addWidget(widget)
+    widget.select_platform(register.platform)
+    return widget
+
+
+def test_module_is_a_real_screen_now():
+    from desktop.views.main_window import MODULES
+
+    entry = next(m for m in MODULES if m.key == "plataformas")
+    assert entry.factory == "desktop.views.platforms:PlatformsPage" and not entry.unavailable
+
+
+def test_art5_viii_import_example_file_and_see_discrepancies(qtbot, page, messages):
+    assert page.platform_id is not None
+    assert page.import_file(str(EXAMPLE), local_today() - timedelta(days=1)) is not False
+    qtbot.waitUntil(lambda: page.last_report is not None, timeout=20000)
+    assert page.last_report.rows == 5
+    assert messages and messages[-1][1] == "Lista importada" and "condutor desconhecido: 5" in messages[-1][2]
+    assert page.lists.model.rowCount() == 1
+    labels = {page.reconciliation.model.row_at(i).label for i in range(page.reconciliation.model.rowCount())}
+    assert {"condutor desconhecido", "veículo desconhecido"} <= labels
+    page.reconciliation.filter_edit.setText("veiculo desconhecido")   # accents and case do not matter
+    assert page.reconciliation.proxy.rowCount() == 5
+    page.reconciliation.filter_edit.setText("")
+    assert "Próxima lista" in page.due.text() and "ATRASADA" not in page.due.text()
+    # a line drafts the auto form, filled with its facts (not saved: the fiscal decides)
+    page.reconciliation.view.selectRow(0)
+    line = page.reconciliation.selected()
+    dialog = page.auto_form(line)
+    qtbot.addWidget(dialog)
+    text = dialog.description_edit.toPlainText()
+    assert f"linha {line.line}" in text and line.label in text and "Art. 3" in text
+    assert dialog.platform_picker.value() == page.platform_id
+
+
+def test_refused_list_shows_every_line_and_stores_nothing(qtbot, page, messages, tmp_path):
+    bad = tmp_path / "ruim.csv"
+    bad.write_text("CPF do condutor;Placa\n52998224725;ABC1234\n", encoding="utf-8")
+    page.import_file(str(bad), local_today())
+    qtbot.waitUntil(lambda: bool(messages), timeout=20000)
+    kind, _title, text = messages[-1]
+    assert kind in ("warning", "critical") and "linha 1, coluna CNH" in text and "linha 1, coluna RENAVAM" in text
+    assert page.lists.model.rowCount() == 0 and page.last_report is None
+
+
+def test_art4_par2_register_data_request_and_see_countdown(qtbot, page, messages):
+    dialog = page.request_dialog()
+    qtbot.addWidget(dialog)
+    dialog.justification.setPlainText("Apuração de denúncia da Ouvidoria")
+    dialog.investigation.setChecked(True)
+    dialog.notified.setChecked(True)
+    from PySide6.QtCore import QDateTime
+
+    before = local_now() - timedelta(hours=1)
+    dialog.notified_at.setDateTime(QDateTime(before.date(), before.time().replace(second=0, microsecond=0)))
+    assert dialog.save(), messages
+    page.show_platform()
+    assert page.requests_table.model.rowCount() == 1
+    assert "faltam 2" in page.countdown.text() and "Art. 4º, §2º" in page.countdown.text()
+    first = page.countdown.text()
+    qtbot.wait(1100)
+    assert page.timer.isActive() and page.countdown.text() != first  # a live countdown
+
+
+def test_data_request_form_shows_problems_next_to_fields(qtbot, page, messages):
+    dialog = page.request_dialog()
+    qtbot.addWidget(dialog)
+    for box in dialog.checks.values():
+        box.setChecked(False)
+    assert not dialog.save()
+    assert dialog.saved is None and page.requests_table.model.rowCount() == 0
