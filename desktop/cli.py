@@ -515,13 +515,9 @@ def cmd_import_platform_list(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from desktop.services import exports
 
-<<<<<<< HEAD
-    db = open_existing(args)
-=======
     if args.kind == "reconciliation":
         return _export_reconciliation(args)
-    db = _open(args)
->>>>>>> h/platforms
+    db = open_existing(args)   # read-only: never creates or migrates a database (issue 11)
     started = time.perf_counter()
     try:
         result = exports.export(db, _cli_actor(), args.kind, args.out)
@@ -537,7 +533,7 @@ def _export_reconciliation(args: argparse.Namespace) -> int:
     if not args.platform:
         print("Erro: informe --platform CNPJ para exportar a conciliação.", file=sys.stderr)
         return EXIT_USAGE
-    db = _open(args)
+    db = open_existing(args)
     try:
         actor = _cli_actor()
         rows = platform_lists.export_reconciliation(

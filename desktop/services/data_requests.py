@@ -291,7 +291,7 @@ def get_data_request(db, actor: Actor, request_id: int) -> DataRequestInfo:
 
 def print_data_request(db, actor: Actor, request_id: int):
     """The ofício (the documents service numbers, archives and renders it)."""
-    from desktop.services import documents
+    from desktop.services import documents  # lazy: ReportLab and the documents package load only to print
 
     return documents.print_data_request(db, actor, str(request_id))
 
