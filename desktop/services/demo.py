@@ -115,5 +115,17 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress=None, force: b
         if not marked and not own_records(db):
             _unmark(db)
         raise
+    _platform_records(db, today)
     _published_passwords_must_change(db)
     return summary
+
+
+def _platform_records(db, today=None) -> None:
+    """Issue 14 in the demo: 60-day lists on time, late and overdue carrying each kind of discrepancy, and data
+    requests answered, open and late (Art. 4, 5 VIII), made through the Plataformas services after the load."""
+    from desktop.services import data_requests, platform_lists  # lazy: loaded only when a demo is made
+    from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
+
+    with db.session() as s:
+        platform_lists.make_demo_lists_in(s, SYSTEM_ACTOR, today)
+        data_requests.make_demo_data_requests_in(s, SYSTEM_ACTOR)

@@ -256,3 +256,33 @@ def test_cli_refused_list_exit_1_every_error_line_nothing_stored(db, desk, tmp_p
     assert cli.main(["--db", db.url, "import", "platform-list", "--platform", "11.222.333/0001-81",
                      "--delivered", "31/02/2026", str(bad)]) == 1
     assert "DD/MM/AAAA" in capsys.readouterr().err
+
+
+def test_issue14_the_demo_holds_lists_on_time_late_and_overdue_and_data_requests_in_each_state(db):
+    """A new user sees each case of the Plataformas module in the demo database (issue 14, "Done when")."""
+    from sqlalchemy import func, select
+
+    from desktop.models import DataRequest, PlatformList, PlatformListRow
+    from desktop.services import data_requests, demo, platform_lists
+    from desktop.services.base import SYSTEM_ACTOR
+
+    demo.load_demo(db, drivers=40, seed=14)
+    dues = platform_lists.due_dates(db, SYSTEM_ACTOR)
+    assert any(d.overdue for d in dues) and any(not d.overdue for d in dues)
+    with db.session(write=False) as s:
+        assert s.scalar(select(func.count()).select_from(PlatformList)) >= 3
+        kinds = set(s.scalars(select(PlatformListRow.discrepancy).distinct()))
+        platform_ids = set(s.scalars(select(DataRequest.platform_id)))
+    assert len(kinds - {None}) >= 3, kinds
+    requests = [r for pid in platform_ids for r in data_requests.data_requests_of(db, SYSTEM_ACTOR, pid)]
+    assert len(requests) >= 4
+
+
+def test_issue14_art5_viii_the_routine_of_the_day_counts_the_overdue_lists(db):
+    from desktop.services import demo
+    from desktop.services.daily import run_daily_jobs
+
+    demo.load_demo(db, drivers=40, seed=14)
+    report = run_daily_jobs(db)
+    assert report.overdue_platform_lists >= 1
+    assert "lista de 60 dias vencida (Art. 5, VIII)" in report.describe()
