@@ -546,7 +546,8 @@ def _with_stored_scans(s: Session, actor: Actor, draft: DriverDraft) -> DriverDr
 
 
 def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
-    """Register driver in its own transaction (see `register_driver_in`), storing the wizard's scans first."""
+    """Register driver in its own transaction (see `register_driver_in`), storing the wizard's scans
+    first in the same transaction."""
     with db.session() as s:
         return register_driver_in(s, actor, _with_stored_scans(s, actor, draft))
 
@@ -574,7 +575,8 @@ def update_driver_in(s: Session, actor: Actor, driver_id: int, draft: DriverDraf
 
 
 def update_driver(db, actor: Actor, driver_id: int, draft: DriverDraft, expected_version: int) -> DriverInfo:
-    """Update driver in its own transaction (see `update_driver_in`), storing the wizard's scans first."""
+    """Update driver in its own transaction (see `update_driver_in`), storing the wizard's scans
+    first in the same transaction."""
     with db.session() as s:
         return update_driver_in(s, actor, driver_id, _with_stored_scans(s, actor, draft), expected_version)
 

@@ -552,7 +552,8 @@ def _with_stored_scan(s: Session, actor: Actor, draft: VehicleDraft, on: date | 
 
 
 def register_vehicle(db, actor: Actor, draft: VehicleDraft, on: date | None = None) -> VehicleInfo:
-    """Register vehicle in its own transaction (see `register_vehicle_in`), storing the wizard's scan first."""
+    """Register vehicle in its own transaction (see `register_vehicle_in`), storing the wizard's scan
+    first in the same transaction."""
     with db.session() as s:
         return register_vehicle_in(s, actor, _with_stored_scan(s, actor, draft, on), on)
 
@@ -580,7 +581,8 @@ def update_vehicle_in(s: Session, actor: Actor, vehicle_id: int, draft: VehicleD
 
 def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expected_version: int,
                    on: date | None = None) -> VehicleInfo:
-    """Update vehicle in its own transaction (see `update_vehicle_in`), storing the wizard's scan first."""
+    """Update vehicle in its own transaction (see `update_vehicle_in`), storing the wizard's scan
+    first in the same transaction."""
     with db.session() as s:
         return update_vehicle_in(s, actor, vehicle_id, _with_stored_scan(s, actor, draft, on), expected_version, on)
 
