@@ -23,7 +23,8 @@ from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.services.search import FRONT_DESK, require_reader, user_names
 
-__all__ = ["DocumentInfo", "attach_document", "document_content", "list_documents", "detect_mime",
+__all__ = ["DocumentInfo", "attach_document", "attach_document_in", "document_content", "document_content_in",
+           "list_documents", "list_documents_in", "detect_mime",
            "MAX_DOCUMENT_BYTES", "ACCEPTED_MIMES", "CheckedFile", "check_attachment", "attachment_problems",
            "safe_filename", "MAX_IMAGE_PIXELS"]
 
@@ -199,11 +200,12 @@ def _problems(content: bytes, filename: str, kind: str, issued_on, expires_on) -
     return problems
 
 
-def attach_document(db, actor: Actor, content: bytes, filename: str, kind: str, *, number: str | None = None,
-                    issued_on: date | None = None, expires_on: date | None = None, driver_id: int | None = None,
-                    vehicle_id: int | None = None, platform_id: int | None = None,
-                    authorization_id: int | None = None, lessor_id: int | None = None) -> DocumentInfo:
-    """Keep a scan. The same bytes of the same kind for the same owner give back the row already kept."""
+def attach_document_in(session, actor: Actor, content: bytes, filename: str, kind: str, *,
+                       number: str | None = None, issued_on: date | None = None, expires_on: date | None = None,
+                       driver_id: int | None = None, vehicle_id: int | None = None, platform_id: int | None = None,
+                       authorization_id: int | None = None, lessor_id: int | None = None) -> DocumentInfo:
+    """Same as `attach_document` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     require_role(actor, *FRONT_DESK, Role.VISTORIADOR)
     content = bytes(content or b"")
     problems = _problems(content, filename, kind, issued_on, expires_on)
@@ -212,30 +214,40 @@ def attach_document(db, actor: Actor, content: bytes, filename: str, kind: str, 
     digest = hashlib.sha256(content).hexdigest()
     owners = {"driver_id": driver_id, "vehicle_id": vehicle_id, "platform_id": platform_id,
               "authorization_id": authorization_id, "lessor_id": lessor_id}
+    same = select(Document).where(Document.sha256 == digest, Document.kind == kind.strip())
+    for col, value in owners.items():
+        column = getattr(Document, col)
+        same = same.where(column == value if value is not None else column.is_(None))
+    existing = session.execute(same.order_by(Document.id).limit(1)).scalar_one_or_none()
+    if existing is not None:
+        return document_infos(session, [existing])[0]
+    doc = Document(
+        kind=kind.strip(), number=(number or "").strip() or None, issued_on=issued_on, expires_on=expires_on,
+        sha256=digest, content=content, mime=detect_mime(content),
+        filename=safe_filename(filename, detect_mime(content)),
+        size=len(content), uploaded_by=actor.user_id, **owners,
+    )
+    session.add(doc)
+    session.flush()
+    audit.record(session, actor, "document.attach", "document", doc.id, None, {
+        "kind": doc.kind, "filename": doc.filename, "sha256": digest, "size": doc.size,
+        **{k: v for k, v in owners.items() if v is not None}})
+    for col, value in owners.items():
+        if value is not None:
+            audit.record(session, actor, "document.attach", col.removesuffix("_id"), value, None,
+                         {"document_id": doc.id, "kind": doc.kind, "filename": doc.filename})
+    return document_infos(session, [doc])[0]
+
+
+def attach_document(db, actor: Actor, content: bytes, filename: str, kind: str, *, number: str | None = None,
+                    issued_on: date | None = None, expires_on: date | None = None, driver_id: int | None = None,
+                    vehicle_id: int | None = None, platform_id: int | None = None,
+                    authorization_id: int | None = None, lessor_id: int | None = None) -> DocumentInfo:
+    """Keep a scan. The same bytes of the same kind for the same owner give back the row already kept."""
     with db.session() as s:
-        same = select(Document).where(Document.sha256 == digest, Document.kind == kind.strip())
-        for col, value in owners.items():
-            column = getattr(Document, col)
-            same = same.where(column == value if value is not None else column.is_(None))
-        existing = s.execute(same.order_by(Document.id).limit(1)).scalar_one_or_none()
-        if existing is not None:
-            return document_infos(s, [existing])[0]
-        doc = Document(
-            kind=kind.strip(), number=(number or "").strip() or None, issued_on=issued_on, expires_on=expires_on,
-            sha256=digest, content=content, mime=detect_mime(content),
-            filename=safe_filename(filename, detect_mime(content)),
-            size=len(content), uploaded_by=actor.user_id, **owners,
-        )
-        s.add(doc)
-        s.flush()
-        audit.record(s, actor, "document.attach", "document", doc.id, None, {
-            "kind": doc.kind, "filename": doc.filename, "sha256": digest, "size": doc.size,
-            **{k: v for k, v in owners.items() if v is not None}})
-        for col, value in owners.items():
-            if value is not None:
-                audit.record(s, actor, "document.attach", col.removesuffix("_id"), value, None,
-                             {"document_id": doc.id, "kind": doc.kind, "filename": doc.filename})
-        return document_infos(s, [doc])[0]
+        return attach_document_in(s, actor, content, filename, kind, number=number, issued_on=issued_on,
+                                  expires_on=expires_on, driver_id=driver_id, vehicle_id=vehicle_id,
+                                  platform_id=platform_id, authorization_id=authorization_id, lessor_id=lessor_id)
 
 
 def link_documents(session, actor: Actor, document_ids, **owner) -> None:
@@ -257,15 +269,21 @@ def link_documents(session, actor: Actor, document_ids, **owner) -> None:
                          {"document_id": doc.id, "kind": doc.kind, "filename": doc.filename})
 
 
+def document_content_in(session, actor: Actor, document_id: int) -> tuple[DocumentInfo, bytes]:
+    """Same as `document_content` inside the transaction the caller opened
+    (the role check and the audit record included)."""
+    require_reader(actor)
+    doc = session.execute(select(Document).options(undefer(Document.content))
+                    .where(Document.id == document_id)).scalar_one_or_none()
+    if doc is None:
+        raise NotFound(f"Documento não encontrado (código {document_id}).")
+    return document_infos(session, [doc])[0], bytes(doc.content or b"")
+
+
 def document_content(db, actor: Actor, document_id: int) -> tuple[DocumentInfo, bytes]:
     """The scan and its bytes, for the viewer inside the program."""
-    require_reader(actor)
     with db.session(write=False) as s:
-        doc = s.execute(select(Document).options(undefer(Document.content))
-                        .where(Document.id == document_id)).scalar_one_or_none()
-        if doc is None:
-            raise NotFound(f"Documento não encontrado (código {document_id}).")
-        return document_infos(s, [doc])[0], bytes(doc.content or b"")
+        return document_content_in(s, actor, document_id)
 
 
 def documents_of(session, **owner) -> tuple[DocumentInfo, ...]:
@@ -276,12 +294,18 @@ def documents_of(session, **owner) -> tuple[DocumentInfo, ...]:
     return document_infos(session, session.execute(stmt.order_by(Document.id.desc())).scalars())
 
 
-def list_documents(db, actor: Actor, *, driver_id: int | None = None, vehicle_id: int | None = None,
-                   platform_id: int | None = None, authorization_id: int | None = None) -> list[DocumentInfo]:
+def list_documents_in(session, actor: Actor, *, driver_id: int | None = None, vehicle_id: int | None = None,
+                      platform_id: int | None = None, authorization_id: int | None = None) -> list[DocumentInfo]:
     require_reader(actor)
     owner = {"driver_id": driver_id, "vehicle_id": vehicle_id, "platform_id": platform_id,
              "authorization_id": authorization_id}
     if all(v is None for v in owner.values()):
         raise ValueError("informe de qual registro são os documentos")
+    return list(documents_of(session, **owner))
+
+
+def list_documents(db, actor: Actor, *, driver_id: int | None = None, vehicle_id: int | None = None,
+                   platform_id: int | None = None, authorization_id: int | None = None) -> list[DocumentInfo]:
     with db.session(write=False) as s:
-        return list(documents_of(s, **owner))
+        return list_documents_in(s, actor, driver_id=driver_id, vehicle_id=vehicle_id, platform_id=platform_id,
+                                 authorization_id=authorization_id)

@@ -188,27 +188,33 @@ def login(db, username: str, password: str, now: datetime | None = None):
     return actor
 
 
-def change_own_password(db, actor, old: str, new: str) -> None:
-    """The logged-in user changes their own password (the only user service that needs no administrador)."""
+def change_own_password_in(session, actor, old: str, new: str) -> None:
+    """Same as `change_own_password` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from desktop.models.admin import User
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if actor.user_id is None:
         raise AuthenticationError("Somente um usuário identificado pode trocar a própria senha.")
+    user = session.get(User, actor.user_id)
+    if user is None or not user.active:
+        raise AuthenticationError("Usuário inexistente ou desativado.")
+    if not verify_password(user.password_hash, old or ""):
+        raise ValidationError([Problem("old_password", "A senha atual não confere.")])
+    problems = password_problems(new, "new_password", user.username)
+    if new and old == new:
+        problems.append(Problem("new_password", "A nova senha deve ser diferente da atual."))
+    if problems:
+        raise ValidationError(problems)
+    user.password_hash = hash_password(new)
+    user.must_change_password = False
+    session.flush()
+    audit.record(session, actor, "user.password_changed", "user", str(user.id), None,
+                 {"password": "alterada pelo próprio usuário"})
+
+
+def change_own_password(db, actor, old: str, new: str) -> None:
+    """The logged-in user changes their own password (the only user service that needs no administrador)."""
     with db.session() as s:
-        user = s.get(User, actor.user_id)
-        if user is None or not user.active:
-            raise AuthenticationError("Usuário inexistente ou desativado.")
-        if not verify_password(user.password_hash, old or ""):
-            raise ValidationError([Problem("old_password", "A senha atual não confere.")])
-        problems = password_problems(new, "new_password", user.username)
-        if new and old == new:
-            problems.append(Problem("new_password", "A nova senha deve ser diferente da atual."))
-        if problems:
-            raise ValidationError(problems)
-        user.password_hash = hash_password(new)
-        user.must_change_password = False
-        s.flush()
-        audit.record(s, actor, "user.password_changed", "user", str(user.id), None,
-                     {"password": "alterada pelo próprio usuário"})
+        return change_own_password_in(s, actor, old, new)
 

@@ -39,7 +39,7 @@ from desktop.services.attachments import DocumentInfo, documents_of, link_docume
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.changes import changes_of
 from desktop.services.registry.deregistration import deregister_record
-from desktop.services.registry.scans import Scan, store_scan
+from desktop.services.registry.scans import Scan, store_scan_in
 from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
@@ -530,26 +530,27 @@ def register_driver_in(s: Session, actor: Actor, draft: DriverDraft) -> DriverIn
     return _info(s, d)
 
 
-def _with_stored_scans(db, actor: Actor, draft: DriverDraft) -> DriverDraft:
-    """The wizard's scans kept in memory, stored once the draft passed its checks (issue 12, item 22); the
-    transaction that saves the driver links them. The `_in` forms take drafts whose scans are stored."""
+def _with_stored_scans(s: Session, actor: Actor, draft: DriverDraft) -> DriverDraft:
+    """The wizard's scans kept in memory, stored once the draft passed its checks (issue 12, item 22), in the
+    transaction that saves the driver and links them (a refused save leaves no scan behind). The `_in` forms take
+    drafts whose scans are stored."""
     if not any(e.scan for e in draft.checklist):
         return draft
     require_role(actor, *FRONT_DESK)
     problems = driver_data_problems(draft, local_today())
     if problems:
         raise ValidationError(problems)
-    entries = tuple(replace(e, scan=None, document_id=store_scan(
-        db, actor, e.scan, e.key, number=e.number, issued_on=e.issued_on, expires_on=e.expires_on))
+    entries = tuple(replace(e, scan=None, document_id=store_scan_in(
+        s, actor, e.scan, e.key, number=e.number, issued_on=e.issued_on, expires_on=e.expires_on))
         if e.scan else e for e in draft.checklist)
     return replace(draft, checklist=entries)
 
 
 def register_driver(db, actor: Actor, draft: DriverDraft) -> DriverInfo:
-    """Register driver in its own transaction (see `register_driver_in`), storing the wizard's scans first."""
-    draft = _with_stored_scans(db, actor, draft)
+    """Register driver in its own transaction (see `register_driver_in`), storing the wizard's scans
+    first in the same transaction."""
     with db.session() as s:
-        return register_driver_in(s, actor, draft)
+        return register_driver_in(s, actor, _with_stored_scans(s, actor, draft))
 
 
 def update_driver_in(s: Session, actor: Actor, driver_id: int, draft: DriverDraft,
@@ -575,10 +576,10 @@ def update_driver_in(s: Session, actor: Actor, driver_id: int, draft: DriverDraf
 
 
 def update_driver(db, actor: Actor, driver_id: int, draft: DriverDraft, expected_version: int) -> DriverInfo:
-    """Update driver in its own transaction (see `update_driver_in`), storing the wizard's scans first."""
-    draft = _with_stored_scans(db, actor, draft)
+    """Update driver in its own transaction (see `update_driver_in`), storing the wizard's scans
+    first in the same transaction."""
     with db.session() as s:
-        return update_driver_in(s, actor, driver_id, draft, expected_version)
+        return update_driver_in(s, actor, driver_id, _with_stored_scans(s, actor, draft), expected_version)
 
 
 def update_checklist_in(s: Session, actor: Actor, driver_id: int, entries: tuple[ChecklistEntry, ...],

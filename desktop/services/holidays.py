@@ -50,7 +50,7 @@ def list_holidays(db, year: int | None = None, include_inactive: bool = True) ->
         return [_info(h) for h in s.scalars(stmt)]
 
 
-def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> HolidayInfo:
+def add_holiday_in(session, actor, day: date, name: str, kind: str = "municipal") -> HolidayInfo:
     from sqlalchemy import select
 
     from desktop.models.admin import Holiday
@@ -72,20 +72,25 @@ def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> Hol
         problems.append(Problem("kind", "Escolha o tipo: feriado municipal ou ponto facultativo."))
     if problems:
         raise ValidationError(problems)
+    clash = session.scalar(select(Holiday).where(Holiday.day == day, Holiday.active.is_(True)))
+    if clash is not None:
+        raise ConflictError(f"Já existe um feriado ativo em {day:%d/%m/%Y}: {clash.name}.")
+    row = Holiday(day=day, name=name, kind=kind, active=True)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "holiday.add", "holiday", str(row.id), None,
+                 {"day": day.isoformat(), "name": name, "kind": kind})
+    return _info(row)
+
+
+def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> HolidayInfo:
     with db.session() as s:
-        clash = s.scalar(select(Holiday).where(Holiday.day == day, Holiday.active.is_(True)))
-        if clash is not None:
-            raise ConflictError(f"Já existe um feriado ativo em {day:%d/%m/%Y}: {clash.name}.")
-        row = Holiday(day=day, name=name, kind=kind, active=True)
-        s.add(row)
-        s.flush()
-        audit.record(s, actor, "holiday.add", "holiday", str(row.id), None,
-                     {"day": day.isoformat(), "name": name, "kind": kind})
-        return _info(row)
+        return add_holiday_in(s, actor, day, name, kind)
 
 
-def remove_holiday(db, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A002 - contract name
-    """Deactivate a holiday, with the reason (the row stays, for the history of deadlines)."""
+def remove_holiday_in(session, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A002 - contract name
+    """Same as `remove_holiday` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from desktop.models.admin import Holiday
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
@@ -94,19 +99,24 @@ def remove_holiday(db, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A00
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError([Problem("reason", "Informe o motivo da exclusão do feriado.")])
+    row = session.get(Holiday, id)
+    if row is None:
+        raise NotFound(f"Feriado nº {id} não encontrado.")
+    if not row.active:
+        raise ConflictError(f"O feriado de {row.day:%d/%m/%Y} já foi excluído.")
+    row.active = False
+    row.removed_reason = reason
+    session.flush()
+    audit.record(session, actor, "holiday.remove", "holiday", str(row.id),
+                 {"day": row.day.isoformat(), "name": row.name, "active": True},
+                 {"active": False, "reason": reason})
+    return _info(row)
+
+
+def remove_holiday(db, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A002 - contract name
+    """Deactivate a holiday, with the reason (the row stays, for the history of deadlines)."""
     with db.session() as s:
-        row = s.get(Holiday, id)
-        if row is None:
-            raise NotFound(f"Feriado nº {id} não encontrado.")
-        if not row.active:
-            raise ConflictError(f"O feriado de {row.day:%d/%m/%Y} já foi excluído.")
-        row.active = False
-        row.removed_reason = reason
-        s.flush()
-        audit.record(s, actor, "holiday.remove", "holiday", str(row.id),
-                     {"day": row.day.isoformat(), "name": row.name, "active": True},
-                     {"active": False, "reason": reason})
-        return _info(row)
+        return remove_holiday_in(s, actor, id, reason)
 
 
 def municipal_holidays(session) -> dict[date, str]:

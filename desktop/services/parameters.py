@@ -221,10 +221,9 @@ def current_parameters(db, on: date) -> list[ParameterValue]:
     return out
 
 
-def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") -> ParameterValue:
-    """Record a new value of `key` valid from `valid_from` (gestor or administrador). Never overwrites: the
-    same key and date twice is refused, and so is a date before the latest one already recorded (which would
-    rewrite the past); the UPFM value may still be entered for a year that has none."""
+def set_parameter_in(session, actor, key: str, valid_from: date, value, note: str = "") -> ParameterValue:
+    """Same as `set_parameter` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from sqlalchemy import func, select
 
     from desktop.models.admin import Parameter
@@ -238,42 +237,55 @@ def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") 
     spec = PARAMETERS[key]
     number = _to_decimal(value)
     note = (note or "").strip()
-    with db.session() as s:
-        same = s.scalar(select(Parameter.id).where(Parameter.key == key, Parameter.valid_from == valid_from))
-        if same is not None:
-            current = s.get(Parameter, same)
-            raise ConflictError(
-                f"{spec.label}: já existe um valor vigente a partir de {_fmt_date(valid_from)} "
-                f"({format_value(_normalize(current.value, spec), spec.unit)}). Os valores não são alterados: "
-                f"cadastre o novo valor com outra data de início."
+    same = session.scalar(select(Parameter.id).where(Parameter.key == key, Parameter.valid_from == valid_from))
+    if same is not None:
+        current = session.get(Parameter, same)
+        raise ConflictError(
+            f"{spec.label}: já existe um valor vigente a partir de {_fmt_date(valid_from)} "
+            f"({format_value(_normalize(current.value, spec), spec.unit)}). Os valores não são alterados: "
+            f"cadastre o novo valor com outra data de início."
+        )
+    latest = session.scalar(select(func.max(Parameter.valid_from)).where(Parameter.key == key))
+    if latest is not None and valid_from < latest:
+        year_free = key == "upfm_value" and session.scalar(
+            select(func.count()).select_from(Parameter).where(
+                Parameter.key == key,
+                Parameter.valid_from >= date(valid_from.year, 1, 1),
+                Parameter.valid_from <= date(valid_from.year, 12, 31),
             )
-        latest = s.scalar(select(func.max(Parameter.valid_from)).where(Parameter.key == key))
-        if latest is not None and valid_from < latest:
-            year_free = key == "upfm_value" and s.scalar(
-                select(func.count()).select_from(Parameter).where(
-                    Parameter.key == key,
-                    Parameter.valid_from >= date(valid_from.year, 1, 1),
-                    Parameter.valid_from <= date(valid_from.year, 12, 31),
-                )
-            ) == 0
-            if not year_free:
-                raise ConflictError(
-                    f"{spec.label}: já há valor vigente a partir de {_fmt_date(latest)}. Um novo valor deve "
-                    f"valer a partir dessa data ou depois — o histórico não é reescrito."
-                )
-        row = Parameter(key=key, valid_from=valid_from, value=number, note=note, created_by=actor.user_id)
-        s.add(row)
-        s.flush()
-        audit.record(s, actor, "parameter.set", "parameter", str(row.id), None,
-                     {"key": key, "valid_from": valid_from.isoformat(), "value": str(number), "note": note})
-        result = ParameterValue(key, spec.label, spec.unit, valid_from, _normalize(number, spec), note,
-                                actor.username, row.id)
+        ) == 0
+        if not year_free:
+            raise ConflictError(
+                f"{spec.label}: já há valor vigente a partir de {_fmt_date(latest)}. Um novo valor deve "
+                f"valer a partir dessa data ou depois — o histórico não é reescrito."
+            )
+    row = Parameter(key=key, valid_from=valid_from, value=number, note=note, created_by=actor.user_id)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "parameter.set", "parameter", str(row.id), None,
+                 {"key": key, "valid_from": valid_from.isoformat(), "value": str(number), "note": note})
+    result = ParameterValue(key, spec.label, spec.unit, valid_from, _normalize(number, spec), note,
+                            actor.username, row.id)
     return result
+
+
+def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") -> ParameterValue:
+    """Record a new value of `key` valid from `valid_from` (gestor or administrador). Never overwrites: the
+    same key and date twice is refused, and so is a date before the latest one already recorded (which would
+    rewrite the past); the UPFM value may still be entered for a year that has none."""
+    with db.session() as s:
+        return set_parameter_in(s, actor, key, valid_from, value, note)
+
+
+def set_upfm_value_in(session, actor, year: int, value, note: str = "") -> ParameterValue:
+    """Same as `set_upfm_value`, inside the transaction the caller opened."""
+    return set_parameter_in(session, actor, "upfm_value", date(year, 1, 1), value, note)
 
 
 def set_upfm_value(db, actor, year: int, value, note: str = "") -> ParameterValue:
     """The UPFM value of a year (valid from 1 January of that year)."""
-    return set_parameter(db, actor, "upfm_value", date(year, 1, 1), value, note)
+    with db.session() as s:
+        return set_upfm_value_in(s, actor, year, value, note)
 
 
 def parameter_value_in(session, key: str, on: date) -> Decimal:

@@ -329,10 +329,9 @@ def signing_keys(db) -> list[SigningKeyInfo]:
                                current is not None and bytes(r.public_key) == bytes(current)) for r in rows]
 
 
-def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
-    """A gestor replaces the secretariat's signing key (issue 11): a new pair, the private half to this desk's key
-    store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
-    carry signatures of the new key."""
+def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
+    """Same as `rotate_signing_key` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from sqlalchemy import select
 
     from desktop import keystore
@@ -347,25 +346,33 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
     private, public = new_signing_key()
     holder = keystore.store(private, key_passphrase)
     moment = now()
+    row = _load(session)
+    old = bytes(row.signing_public_key) if row.signing_public_key else None
+    if old is not None:
+        for key in session.scalars(select(SigningKey).where(SigningKey.valid_to.is_(None))):
+            key.valid_to = moment
+    new = SigningKey(fingerprint=fingerprint(public), public_key=public, valid_from=moment,
+                     created_by=actor.user_id, holder=holder, note=reason.strip())
+    session.add(new)
+    row.signing_public_key = public
+    session.flush()
+    audit.record(session, actor, "signing_key.rotate", "municipality", "1",
+                 {"key": fingerprint(old) if old else None},
+                 {"key": new.fingerprint, "holder": holder, "reason": reason.strip()})
+    return SigningKeyInfo(new.fingerprint, public, new.valid_from, None, holder, new.note, True)
+
+
+def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
+    """A gestor replaces the secretariat's signing key (issue 11): a new pair, the private half to this desk's key
+    store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
+    carry signatures of the new key."""
     with db.session() as s:
-        row = _load(s)
-        old = bytes(row.signing_public_key) if row.signing_public_key else None
-        if old is not None:
-            for key in s.scalars(select(SigningKey).where(SigningKey.valid_to.is_(None))):
-                key.valid_to = moment
-        new = SigningKey(fingerprint=fingerprint(public), public_key=public, valid_from=moment,
-                         created_by=actor.user_id, holder=holder, note=reason.strip())
-        s.add(new)
-        row.signing_public_key = public
-        s.flush()
-        audit.record(s, actor, "signing_key.rotate", "municipality", "1",
-                     {"key": fingerprint(old) if old else None},
-                     {"key": new.fingerprint, "holder": holder, "reason": reason.strip()})
-        return SigningKeyInfo(new.fingerprint, public, new.valid_from, None, holder, new.note, True)
+        return rotate_signing_key_in(s, actor, reason, key_passphrase)
 
 
-def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:
-    """Change the settings (administrador). The UPFM fields of the draft are ignored (see Parâmetros)."""
+def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:
+    """Same as `update_municipality` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import check_version, require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -373,20 +380,25 @@ def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: i
     problems = municipality_problems(draft, initial=False)
     if problems:
         raise ValidationError(problems)
+    row = _load(session)
+    check_version(row, expected_version)
+    before = _settings_snapshot(row)
+    row.name = draft.name.strip()
+    row.uf = draft.uf.strip().upper()
+    row.secretariat = draft.secretariat.strip()
+    row.ouvidoria_phone = draft.ouvidoria_phone.strip()
+    if draft.brasao_png is not None:
+        row.brasao_png = draft.brasao_png
+    row.pix_key = normalize_pix_key(draft.pix_key) or None
+    row.cnpj = _clean_cnpj(draft.cnpj)
+    row.address = (draft.address or "").strip() or None
+    row.febraban_agreement = (draft.febraban_agreement or "").strip() or None
+    session.flush()
+    audit.record(session, actor, "municipality.update", "municipality", "1", before, _settings_snapshot(row))
+    return _info(row)
+
+
+def update_municipality(db, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:
+    """Change the settings (administrador). The UPFM fields of the draft are ignored (see Parâmetros)."""
     with db.session() as s:
-        row = _load(s)
-        check_version(row, expected_version)
-        before = _settings_snapshot(row)
-        row.name = draft.name.strip()
-        row.uf = draft.uf.strip().upper()
-        row.secretariat = draft.secretariat.strip()
-        row.ouvidoria_phone = draft.ouvidoria_phone.strip()
-        if draft.brasao_png is not None:
-            row.brasao_png = draft.brasao_png
-        row.pix_key = normalize_pix_key(draft.pix_key) or None
-        row.cnpj = _clean_cnpj(draft.cnpj)
-        row.address = (draft.address or "").strip() or None
-        row.febraban_agreement = (draft.febraban_agreement or "").strip() or None
-        s.flush()
-        audit.record(s, actor, "municipality.update", "municipality", "1", before, _settings_snapshot(row))
-        return _info(row)
+        return update_municipality_in(s, actor, draft, expected_version)

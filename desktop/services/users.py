@@ -26,7 +26,8 @@ from desktop.services.auth import (
 
 __all__ = [
     "UserDraft", "UserInfo", "list_users", "get_user", "find_user", "create_user", "update_user",
-    "reset_password", "unlock_user", "format_datetime",
+    "reset_password", "unlock_user", "format_datetime", "list_users_in", "get_user_in", "create_user_in",
+    "update_user_in", "reset_password_in", "unlock_user_in",
 ]
 
 
@@ -130,20 +131,28 @@ def _username_taken(s, username: str, except_id: int | None = None) -> bool:
     return s.scalar(stmt) is not None
 
 
-def list_users(db, actor) -> list[UserInfo]:
+def list_users_in(session, actor) -> list[UserInfo]:
     from sqlalchemy import select
 
     from desktop.models.admin import User
 
     _require_admin(actor)
+    return [_info(u) for u in session.scalars(select(User).order_by(User.username))]
+
+
+def list_users(db, actor) -> list[UserInfo]:
     with db.session(write=False) as s:
-        return [_info(u) for u in s.scalars(select(User).order_by(User.username))]
+        return list_users_in(s, actor)
+
+
+def get_user_in(session, actor, user_id: int) -> UserInfo:
+    _require_admin(actor)
+    return _info(_load(session, user_id))
 
 
 def get_user(db, actor, user_id: int) -> UserInfo:
-    _require_admin(actor)
     with db.session(write=False) as s:
-        return _info(_load(s, user_id))
+        return get_user_in(s, actor, user_id)
 
 
 def find_user(db, username: str) -> UserInfo:
@@ -179,7 +188,7 @@ def count_users(db) -> int:
         return s.scalar(select(func.count()).select_from(User)) or 0
 
 
-def create_user(db, actor, draft: UserDraft) -> UserInfo:
+def create_user_in(session, actor, draft: UserDraft) -> UserInfo:
     from desktop.models.admin import User
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -188,20 +197,25 @@ def create_user(db, actor, draft: UserDraft) -> UserInfo:
     if problems:
         raise ValidationError(problems)
     username = normalize_username(draft.username)
+    if _username_taken(session, username):
+        raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
+    user = User(username=username, full_name=draft.full_name.strip(), password_hash=hash_password(draft.password),
+                active=draft.active, failed_logins=0)
+    user.set_roles(draft.roles)
+    session.add(user)
+    session.flush()
+    audit.record(session, actor, "user.create", "user", str(user.id), None, _snapshot(user))
+    return _info(user)
+
+
+def create_user(db, actor, draft: UserDraft) -> UserInfo:
     with db.session() as s:
-        if _username_taken(s, username):
-            raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
-        user = User(username=username, full_name=draft.full_name.strip(), password_hash=hash_password(draft.password),
-                    active=draft.active, failed_logins=0)
-        user.set_roles(draft.roles)
-        s.add(user)
-        s.flush()
-        audit.record(s, actor, "user.create", "user", str(user.id), None, _snapshot(user))
-        return _info(user)
+        return create_user_in(s, actor, draft)
 
 
-def update_user(db, actor, user_id: int, draft: UserDraft, expected_version: int) -> UserInfo:
-    """Change name, user name, roles, active flag and (when `draft.password` is given) the password."""
+def update_user_in(session, actor, user_id: int, draft: UserDraft, expected_version: int) -> UserInfo:
+    """Same as `update_user` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import check_version  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -210,65 +224,82 @@ def update_user(db, actor, user_id: int, draft: UserDraft, expected_version: int
     if problems:
         raise ValidationError(problems)
     username = normalize_username(draft.username)
+    user = _load(session, user_id)
+    check_version(user, expected_version)
+    before = _snapshot(user)
+    was_admin = user.active and Role.ADMINISTRADOR in user.roles
+    stays_admin = draft.active and Role.ADMINISTRADOR in draft.roles
+    if was_admin and not stays_admin and _other_active_admins(session, user.id) == 0:
+        raise ConflictError(
+            "Este é o último administrador ativo: ele não pode ser desativado nem perder o papel de "
+            "administrador. Dê o papel a outro usuário antes."
+        )
+    if username != user.username and _username_taken(session, username, user.id):
+        raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
+    user.username = username
+    user.full_name = draft.full_name.strip()
+    user.active = draft.active
+    user.set_roles(draft.roles)
+    after = _snapshot(user)
+    if draft.password is not None:
+        user.password_hash = hash_password(draft.password)
+        user.must_change_password = True
+        after["password"] = "redefinida pelo administrador"
+    session.flush()
+    audit.record(session, actor, "user.update", "user", str(user.id), before, after)
+    return _info(user)
+
+
+def update_user(db, actor, user_id: int, draft: UserDraft, expected_version: int) -> UserInfo:
+    """Change name, user name, roles, active flag and (when `draft.password` is given) the password."""
     with db.session() as s:
-        user = _load(s, user_id)
-        check_version(user, expected_version)
-        before = _snapshot(user)
-        was_admin = user.active and Role.ADMINISTRADOR in user.roles
-        stays_admin = draft.active and Role.ADMINISTRADOR in draft.roles
-        if was_admin and not stays_admin and _other_active_admins(s, user.id) == 0:
-            raise ConflictError(
-                "Este é o último administrador ativo: ele não pode ser desativado nem perder o papel de "
-                "administrador. Dê o papel a outro usuário antes."
-            )
-        if username != user.username and _username_taken(s, username, user.id):
-            raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
-        user.username = username
-        user.full_name = draft.full_name.strip()
-        user.active = draft.active
-        user.set_roles(draft.roles)
-        after = _snapshot(user)
-        if draft.password is not None:
-            user.password_hash = hash_password(draft.password)
-            user.must_change_password = True
-            after["password"] = "redefinida pelo administrador"
-        s.flush()
-        audit.record(s, actor, "user.update", "user", str(user.id), before, after)
-        return _info(user)
+        return update_user_in(s, actor, user_id, draft, expected_version)
+
+
+def reset_password_in(session, actor, user_id: int, new_password: str) -> UserInfo:
+    """Same as `reset_password` inside the transaction the caller opened
+    (the role check and the audit record included)."""
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+
+    _require_admin(actor)
+    user = _load(session, user_id)
+    problems = password_problems(new_password, "password", user.username)
+    if problems:
+        raise ValidationError(problems)
+    user.password_hash = hash_password(new_password)
+    user.must_change_password = True
+    user.failed_logins = 0
+    user.locked_until = None
+    session.flush()
+    audit.record(session, actor, "user.reset_password", "user", str(user.id), None,
+                 {"password": "redefinida pelo administrador", "unlocked": True})
+    return _info(user)
 
 
 def reset_password(db, actor, user_id: int, new_password: str) -> UserInfo:
     """A new password set by the administrador; the user must change it at the next log in. Also unlocks."""
+    with db.session() as s:
+        return reset_password_in(s, actor, user_id, new_password)
+
+
+def unlock_user_in(session, actor, user_id: int) -> UserInfo:
+    """Same as `unlock_user` inside the transaction the caller opened
+    (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
-    with db.session() as s:
-        user = _load(s, user_id)
-        problems = password_problems(new_password, "password", user.username)
-        if problems:
-            raise ValidationError(problems)
-        user.password_hash = hash_password(new_password)
-        user.must_change_password = True
-        user.failed_logins = 0
-        user.locked_until = None
-        s.flush()
-        audit.record(s, actor, "user.reset_password", "user", str(user.id), None,
-                     {"password": "redefinida pelo administrador", "unlocked": True})
-        return _info(user)
+    user = _load(session, user_id)
+    before = {"failed_logins": user.failed_logins,
+              "locked_until": user.locked_until.isoformat() if user.locked_until else None}
+    user.failed_logins = 0
+    user.locked_until = None
+    session.flush()
+    audit.record(session, actor, "user.unlock", "user", str(user.id), before,
+                 {"failed_logins": 0, "locked_until": None})
+    return _info(user)
 
 
 def unlock_user(db, actor, user_id: int) -> UserInfo:
     """Clear the wrong-password count and the lock (SPEC: the administrador can unlock)."""
-    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-
-    _require_admin(actor)
     with db.session() as s:
-        user = _load(s, user_id)
-        before = {"failed_logins": user.failed_logins,
-                  "locked_until": user.locked_until.isoformat() if user.locked_until else None}
-        user.failed_logins = 0
-        user.locked_until = None
-        s.flush()
-        audit.record(s, actor, "user.unlock", "user", str(user.id), before,
-                     {"failed_logins": 0, "locked_until": None})
-        return _info(user)
+        return unlock_user_in(s, actor, user_id)

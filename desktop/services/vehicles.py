@@ -41,7 +41,7 @@ from desktop.services.attachments import DocumentInfo, documents_of, link_docume
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.changes import changes_of
 from desktop.services.registry.deregistration import deregister_record
-from desktop.services.registry.scans import Scan, store_scan
+from desktop.services.registry.scans import Scan, store_scan_in
 from desktop.services.registry.history import authorization_rows, event_timeline
 from desktop.services.search import (
     FRONT_DESK,
@@ -538,24 +538,25 @@ def register_vehicle_in(s: Session, actor: Actor, draft: VehicleDraft, on: date 
     return _info(s, v)
 
 
-def _with_stored_scan(db, actor: Actor, draft: VehicleDraft, on: date | None) -> VehicleDraft:
-    """The wizard's CRLV scan kept in memory, stored once the draft passed its checks (issue 12, item 22); the
-    transaction that saves the vehicle links it. The `_in` forms take drafts whose scan is stored."""
+def _with_stored_scan(s: Session, actor: Actor, draft: VehicleDraft, on: date | None) -> VehicleDraft:
+    """The wizard's CRLV scan kept in memory, stored once the draft passed its checks (issue 12, item 22), in the
+    transaction that saves the vehicle and links it (a refused save leaves no scan behind). The `_in` forms take
+    drafts whose scan is stored."""
     if draft.crlv_scan is None:
         return draft
     require_role(actor, *FRONT_DESK)
     problems = _save_problems(draft, on or local_today())
     if problems:
         raise ValidationError(problems)
-    document_id = store_scan(db, actor, draft.crlv_scan, "crlv", number=(draft.renavam or "").strip() or None)
+    document_id = store_scan_in(s, actor, draft.crlv_scan, "crlv", number=(draft.renavam or "").strip() or None)
     return replace(draft, crlv_scan=None, crlv_document_id=document_id)
 
 
 def register_vehicle(db, actor: Actor, draft: VehicleDraft, on: date | None = None) -> VehicleInfo:
-    """Register vehicle in its own transaction (see `register_vehicle_in`), storing the wizard's scan first."""
-    draft = _with_stored_scan(db, actor, draft, on)
+    """Register vehicle in its own transaction (see `register_vehicle_in`), storing the wizard's scan
+    first in the same transaction."""
     with db.session() as s:
-        return register_vehicle_in(s, actor, draft, on)
+        return register_vehicle_in(s, actor, _with_stored_scan(s, actor, draft, on), on)
 
 
 def update_vehicle_in(s: Session, actor: Actor, vehicle_id: int, draft: VehicleDraft, expected_version: int,
@@ -581,10 +582,10 @@ def update_vehicle_in(s: Session, actor: Actor, vehicle_id: int, draft: VehicleD
 
 def update_vehicle(db, actor: Actor, vehicle_id: int, draft: VehicleDraft, expected_version: int,
                    on: date | None = None) -> VehicleInfo:
-    """Update vehicle in its own transaction (see `update_vehicle_in`), storing the wizard's scan first."""
-    draft = _with_stored_scan(db, actor, draft, on)
+    """Update vehicle in its own transaction (see `update_vehicle_in`), storing the wizard's scan
+    first in the same transaction."""
     with db.session() as s:
-        return update_vehicle_in(s, actor, vehicle_id, draft, expected_version, on)
+        return update_vehicle_in(s, actor, vehicle_id, _with_stored_scan(s, actor, draft, on), expected_version, on)
 
 
 def deregister_vehicle_in(s: Session, actor: Actor, vehicle_id: int, reason: str, act_number: str | None,

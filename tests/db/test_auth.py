@@ -111,3 +111,18 @@ def test_clerk_cannot_unlock_users(db, clerk, make_actor):
     other = make_actor(Role.ATENDENTE, Role.FISCAL)
     with pytest.raises(PermissionDenied):
         users.unlock_user(db, other, users.find_user(db, "clara").id)
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def test_change_own_password_in_joins_the_callers_transaction(db, clerk):
+    actor = auth.login(db, "clara", "senha-da-clara", now=T0)
+    before = _actions(db)
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            auth.change_own_password_in(s, actor, "senha-da-clara", "nova-senha-123")
+            raise _Undo
+    assert _actions(db) == before
+    assert auth.login(db, "clara", "senha-da-clara", now=T0).username == "clara"

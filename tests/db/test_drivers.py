@@ -206,3 +206,46 @@ def test_issue12_item22_scans_kept_by_the_wizard_are_stored_on_finish_and_linked
     detail = svc.driver_detail(db, desk.clerk, info.id)
     line = next(x for x in detail.checklist if x.key == "criminal_record")
     assert line.document_id and [d.kind for d in detail.documents] == ["criminal_record"] and documents() == 1
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def _document_count(db) -> int:
+    from sqlalchemy import func, select
+
+    from desktop.models import Document
+
+    with db.session(write=False) as s:
+        return s.scalar(select(func.count()).select_from(Document))
+
+
+def test_refused_registration_leaves_no_scan_behind(db, desk):
+    from desktop.services.registry.scans import Scan
+
+    number = cpf()
+    svc.register_driver(db, desk.clerk, driver_draft(cpf=number))
+    checklist = full_checklist(cnh=ChecklistEntry("cnh", number="123", expires_on=TODAY + timedelta(days=400),
+                                                  scan=Scan(PDF, "cnh.pdf")))
+    with pytest.raises(ConflictError, match="CPF"):
+        svc.register_driver(db, desk.clerk, driver_draft(cpf=number, name="Outro", checklist=checklist))
+    assert _document_count(db) == 0
+    info = svc.register_driver(db, desk.clerk, driver_draft(checklist=checklist))
+    assert [d.filename for d in svc.driver_detail(db, desk.fiscal, info.id).documents] == ["cnh.pdf"]
+    assert _document_count(db) == 1
+
+
+def test_attachment_session_forms_join_the_callers_transaction(db, desk):
+    from desktop.services import attachments
+
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            doc = attachments.attach_document_in(s, desk.clerk, PDF, "cnh.pdf", "CNH")
+            assert attachments.document_content_in(s, desk.clerk, doc.id)[1] == PDF
+            raise _Undo
+    assert _document_count(db) == 0
+    info = svc.register_driver(db, desk.clerk, driver_draft())
+    doc = attachments.attach_document(db, desk.clerk, PDF, "cnh.pdf", "CNH", driver_id=info.id)
+    with db.session(write=False) as s:
+        assert [d.id for d in attachments.list_documents_in(s, desk.fiscal, driver_id=info.id)] == [doc.id]

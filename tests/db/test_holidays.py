@@ -44,3 +44,27 @@ def test_ponto_facultativo_and_duplicates(db, make_actor):
 def test_clerk_cannot_edit_holidays(db, make_actor):
     with pytest.raises(PermissionDenied):
         holidays.add_holiday(db, make_actor(Role.ATENDENTE), date(2026, 7, 26), "Sant'Ana")
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def test_session_forms_join_the_callers_transaction(db, make_actor):
+    gestor = make_actor(Role.GESTOR)
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            added = holidays.add_holiday_in(s, gestor, date(2026, 7, 27), "Feriado de Sant'Ana")
+            assert added.active
+            raise _Undo
+    assert holidays.list_holidays(db, 2026) == []
+    kept = holidays.add_holiday(db, gestor, date(2026, 7, 27), "Feriado de Sant'Ana")
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            assert not holidays.remove_holiday_in(s, gestor, kept.id, "Decreto revogado").active
+            raise _Undo
+    assert [h.active for h in holidays.list_holidays(db, 2026)] == [True]
+    clerk = make_actor(Role.ATENDENTE)
+    with pytest.raises(PermissionDenied):
+        with db.session() as s:
+            holidays.add_holiday_in(s, clerk, date(2026, 8, 3), "Outro")

@@ -87,3 +87,22 @@ def test_current_parameters_show_defaults_and_values(db, make_actor):
     current = {p.key: p for p in P.current_parameters(db, date(2026, 5, 1))}
     assert current["upfm_value"].value == Decimal("117.51")
     assert current["iss.rate"].valid_from is None and current["iss.rate"].value == 5
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def test_session_forms_join_the_callers_transaction(db, make_actor):
+    gestor = make_actor(Role.GESTOR)
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            P.set_parameter_in(s, gestor, "term.defense_days", date(2026, 3, 1), 20, "Decreto 10/2026")
+            assert P.set_upfm_value_in(s, gestor, 2026, "117,51").value == Decimal("117.51")
+            assert P.parameter_value_in(s, "term.defense_days", date(2026, 3, 1)) == 20
+            raise _Undo
+    assert P.list_parameters(db) == []
+    clerk = make_actor(Role.ATENDENTE)
+    with pytest.raises(PermissionDenied):
+        with db.session() as s:
+            P.set_upfm_value_in(s, clerk, 2026, "117,51")

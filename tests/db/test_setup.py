@@ -108,3 +108,29 @@ def test_default_parameters_valid_from_the_law(db):
     setup.initialize(db, _draft(), ADMIN)
     assert parameters.parameter_value(db, "term.defense_days", date(2025, 6, 4)) == 15
     assert parameters.parameter_value(db, "iss.rate", date(2026, 1, 1)) == 5
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def test_session_forms_join_the_callers_transaction(db, make_actor):
+    admin = setup.initialize(db, _draft(), ADMIN)
+    info = setup.get_municipality(db)
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            changed = setup.update_municipality_in(s, admin, _draft(secretariat="Secretaria de Fazenda"),
+                                                   info.version)
+            assert changed.secretariat == "Secretaria de Fazenda"
+            raise _Undo
+    assert setup.get_municipality(db) == info
+    keys = setup.signing_keys(db)
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            assert setup.rotate_signing_key_in(s, admin, "troca anual").current
+            raise _Undo
+    assert setup.signing_keys(db) == keys and setup.get_municipality(db) == info
+    clerk = make_actor(Role.ATENDENTE)
+    with pytest.raises(PermissionDenied):
+        with db.session() as s:
+            setup.update_municipality_in(s, clerk, _draft(), info.version)

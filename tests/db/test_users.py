@@ -83,3 +83,32 @@ def test_reset_password_unlocks_and_asks_for_a_change(db, admin_actor):
     after = users.reset_password(db, admin_actor, info.id, "provisoria-123")
     assert after.must_change_password and after.locked_until is None and after.failed_logins == 0
     assert auth.login(db, "pedro.fiscal", "provisoria-123").username == "pedro.fiscal"
+
+
+class _Undo(Exception):
+    """Raised inside a caller's transaction to roll it back."""
+
+
+def test_session_forms_join_the_callers_transaction(db, admin_actor, make_actor):
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            created = users.create_user_in(s, admin_actor, _draft())
+            assert users.get_user_in(s, admin_actor, created.id).username == "pedro.fiscal"
+            assert [u.username for u in users.list_users_in(s, admin_actor)] == ["admin", "pedro.fiscal"]
+            raise _Undo
+    assert [u.username for u in users.list_users(db, admin_actor)] == ["admin"]
+    info = users.create_user(db, admin_actor, _draft())
+    with pytest.raises(_Undo):
+        with db.session() as s:
+            users.update_user_in(s, admin_actor, info.id, _draft(full_name="Outro Nome", password=None),
+                                 info.version)
+            users.reset_password_in(s, admin_actor, info.id, "outra-senha-boa")
+            users.unlock_user_in(s, admin_actor, info.id)
+            raise _Undo
+    kept = users.get_user(db, admin_actor, info.id)
+    assert (kept.full_name, kept.version, kept.must_change_password) == ("Pedro Rondon", info.version, False)
+    assert auth.login(db, "pedro.fiscal", "senha-do-pedro").user_id == info.id
+    clerk = make_actor(Role.ATENDENTE)
+    with pytest.raises(PermissionDenied):
+        with db.session(write=False) as s:
+            users.list_users_in(s, clerk)

@@ -196,3 +196,17 @@ def test_art8_par3_iv_find_lessor_gives_name_and_vehicle_count(db, desk):
     sol = svc.find_lessor(db, desk.clerk, company.document_number)
     assert (sol.kind, sol.vehicle_count, sol.problem) == ("company", 1, None) and "/" in sol.document_display
     assert svc.find_lessor(db, desk.clerk, "123") is None
+
+
+def test_refused_registration_leaves_no_crlv_scan_behind(db, desk):
+    from sqlalchemy import func, select
+
+    from desktop.models import Document
+    from desktop.services.registry.scans import Scan
+
+    svc.register_vehicle(db, desk.clerk, vehicle_draft(plate="QWE1A24"))
+    scan = Scan(b"\xff\xd8\xff\xe0" + b"\x00" * 32, "crlv.jpg")
+    with pytest.raises(ConflictError, match="placa"):
+        svc.register_vehicle(db, desk.clerk, vehicle_draft(plate="QWE-1A24", crlv_scan=scan))
+    with db.session(write=False) as s:
+        assert s.scalar(select(func.count()).select_from(Document)) == 0
