@@ -112,3 +112,16 @@ def test_missing_data_is_shown_next_to_the_fields(qtbot, db, people, register, l
     assert form.errors.is_invalid("art13_item")
     assert form.errors.is_invalid("driver_id") or "infrator" in form.general_error.text().lower()
     shoot(form, "auto_form_problems.png")
+
+
+def test_issue12_12_the_form_proposes_the_time_in_cuiaba_not_the_machines_zone(qtbot, db, people, lookups):
+    """Every legal date-time is America/Cuiabá: the auto form proposes the office's clock (the first wave took
+    the machine's naive time, so an auto drawn up at 04:58 in Cuiabá printed 08:56 on a UTC machine)."""
+    from datetime import datetime, timezone
+
+    from desktop.domain import clock
+
+    instant = datetime(2026, 6, 10, 8, 58, tzinfo=timezone.utc)     # 04:58 in Cuiabá (UTC−4)
+    with clock.frozen(instant):
+        dialog = open_form(qtbot, db, people, lookups)
+    assert (dialog.time_edit.time().hour(), dialog.time_edit.time().minute()) == (4, 58)

@@ -233,3 +233,18 @@ def test_reprint_stamps_every_page_of_a_two_copy_auto():
 
 def test_rendering_is_deterministic_so_the_archive_hash_means_something():
     assert notices.render(s.notice_ctxs()[notices.AUTUACAO]) == notices.render(s.notice_ctxs()[notices.AUTUACAO])
+
+
+def test_issue12_12_a_legal_date_time_prints_in_cuiaba_whatever_zone_it_comes_in():
+    """The auto's date-time and the footer's issue moment are both America/Cuiabá (UTC−4): an instant held in
+    UTC (12:56Z) prints 08:56 on the auto and in the footer — never the machine's zone."""
+    import dataclasses
+    from datetime import timezone
+
+    from desktop.reports import auto as auto_report
+
+    moment = datetime(2026, 11, 18, 12, 56, tzinfo=timezone.utc)
+    ctx = dataclasses.replace(s.auto_ctx(), drawn_up_at=moment,
+                              meta=dataclasses.replace(s.meta(), issued_at=moment))
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(auto_report.render(ctx))).pages)
+    assert "18/11/2026 às 08:56" in text and "12:56" not in text
