@@ -300,6 +300,7 @@ class PlatformsPage(QWidget):
         splitter.addWidget(self.platforms)
         splitter.addWidget(detail)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([380, 920])   # the platform list shows its four columns (name, last list, due, situation)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.reload()
