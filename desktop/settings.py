@@ -18,6 +18,7 @@ APP_NAME = "ChapadaTransporte"
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
+    backup_folder: str | None = None   # automatic backups of this desk (Administração → Cópias de segurança)
 
 
 def settings_path() -> Path:
@@ -44,6 +45,9 @@ def load_settings() -> Settings:
         values["database_url"] = None
     elif isinstance(url, str) and not url.strip():
         values["database_url"] = None
+    folder = values.get("backup_folder")
+    if folder is not None and (not isinstance(folder, str) or not folder.strip()):
+        values["backup_folder"] = None
     return Settings(**values)
 
 

@@ -22,6 +22,12 @@ if "DESKTOP_KEY_DIR" not in os.environ:
     import tempfile
 
     os.environ["DESKTOP_KEY_DIR"] = tempfile.mkdtemp(prefix="chapada-test-keys-")
+# Nor the user's settings file (database URL, backup folder): one of the suite's own.
+if "DESKTOP_SETTINGS_FILE" not in os.environ:
+    import tempfile
+
+    os.environ["DESKTOP_SETTINGS_FILE"] = os.path.join(tempfile.mkdtemp(prefix="chapada-test-settings-"),
+                                                       "settings.json")
 
 from datetime import datetime  # noqa: E402
 
