@@ -357,6 +357,22 @@ class Startup:
         self.daily.finished.connect(lambda report: status.showMessage(report.describe(), 20000))
         self.daily.failed.connect(lambda text: status.showMessage("Rotinas do dia não executadas: " + text))
         QTimer.singleShot(800, self.daily.start)
+        self._start_auto_backup()
+
+    def _start_auto_backup(self) -> None:
+        """The day's automatic copy (issue 17), after the routines of the day, in the background: the first login
+        of each day (and the turn of the day on a desk left open) copies, verifies and rotates; the result goes
+        to the status bar, an alert never stops the program."""
+        from PySide6.QtCore import QTimer
+
+        from desktop.views.daily_jobs import DayRoutineRunner, auto_backup_job
+
+        actor = self.window.actor
+        self.backups = DayRoutineRunner(self.db, job=lambda state, db, today: auto_backup_job(state, db, today, actor),
+                                        parent=self.window, entities=())
+        self.backups.finished.connect(self.window.show_backup_outcome)
+        self.backups.failed.connect(lambda text: self.window.show_backup_outcome(None, text))
+        QTimer.singleShot(3000, self.backups.start)
 
     def _quit(self) -> None:
         self.app.quit()

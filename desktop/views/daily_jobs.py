@@ -81,6 +81,15 @@ class DayRoutineRunner(QObject):
 DailyJobsRunner = DayRoutineRunner
 
 
+def auto_backup_job(state, db, today: date | None = None, actor=None):
+    """The day's automatic copy (issue 17): made once per day, verified, rotated. Its outcome never raises."""
+    from desktop.services.auto_backup import run_auto_backup
+    from desktop.services.base import SYSTEM_ACTOR
+
+    state.progress(0, 0, "Fazendo a cópia de segurança do dia…")
+    return run_auto_backup(db, actor or SYSTEM_ACTOR, on=today)
+
+
 def _alive(obj: QObject) -> bool:
     import shiboken6
 

@@ -117,11 +117,29 @@ class MainWindow(QMainWindow):
         self.security_label.setStyleSheet("padding: 0 8px; color: #b00020; font-weight: bold;")
         self.security_label.setVisible(bool(self.security_label.text()))
         self.statusBar().addPermanentWidget(self.security_label)
+        self.backup_label = QLabel(self)   # the day's automatic copy (issue 17), once it has run
+        self.backup_label.setVisible(False)
+        self.statusBar().addPermanentWidget(self.backup_label)
         self._watch_session()
         # No module is opened at start (each screen is created when first chosen, so the main window appears
         # at once even with 100,000 drivers). The home page takes the focus, or the sidebar would pick its first
         # row by itself when the window is activated.
         self.home.setFocus()
+
+    def show_backup_outcome(self, outcome, failure: str | None = None) -> None:
+        """The automatic copy's result in the status bar: green when made or already made today, red when the
+        folder is missing, not chosen or the copy failed (an alert, never a crash)."""
+        if outcome is None:
+            text, alert = f"Cópia de segurança não feita: {failure}", True
+        else:
+            text, alert = outcome.message, outcome.alert
+        short = "Cópia de segurança do dia: " + ("ATENÇÃO" if alert else "ok")
+        self.backup_label.setText(short)
+        self.backup_label.setToolTip(text)
+        self.backup_label.setStyleSheet("padding: 0 8px; color: %s; font-weight: bold;"
+                                        % ("#b00020" if alert else "#1b5e20"))
+        self.backup_label.setVisible(True)
+        self.statusBar().showMessage(text, 20000)
 
     def _security_warning(self, demo_label: str) -> str:
         """Issue 11: the status bar says when the data has no legal value, or when this desk connects to

@@ -105,7 +105,8 @@ def test_administration_is_shown_to_the_administrator_with_its_tabs(qtbot, db, a
     window = MainWindow(db, admin)
     qtbot.addWidget(window)
     page = window.open_module("administracao")
-    assert page.tab_titles() == ["Usuários", "Parâmetros", "Feriados municipais", "Município", "Banco de dados"]
+    assert page.tab_titles() == ["Usuários", "Parâmetros", "Feriados municipais", "Município", "Banco de dados",
+                                 "Cópias de segurança"]
 
 
 def test_a_clerk_does_not_see_administration(qtbot, db, admin):

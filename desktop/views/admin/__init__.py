@@ -1,4 +1,5 @@
-"""Administração: users and roles, dated parameters, municipal holidays, municipality data, database settings.
+"""Administração: users and roles, dated parameters, municipal holidays, municipality data, database settings,
+automatic backups.
 
 Each tab is its own widget owning its operations (STYLE: no god window); this page only arranges them and
 shows the tabs the user's roles can use (the services still check every call).
@@ -19,6 +20,7 @@ TABS = (
     ("Feriados municipais", "desktop.views.admin.holidays:HolidaysScreen", ADMIN_OR_GESTOR),
     ("Município", "desktop.views.admin.municipality:MunicipalityScreen", ADMIN),
     ("Banco de dados", "desktop.views.database_settings:DatabaseSettingsScreen", ADMIN),
+    ("Cópias de segurança", "desktop.views.admin.backups:BackupsScreen", ADMIN),
 )
 
 
