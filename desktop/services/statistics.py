@@ -138,18 +138,47 @@ class Series:
     values: tuple[float, ...]
 
 
+TEXT, INT, MONEY, DEC1, PCT = "text", "int", "money", "dec1", "pct"
+
+
+def cell_text(value, kind: str) -> str:
+    """A cell as the screen and the PDF show it (pt-BR); None is an empty cell, a dash where a rate has no base."""
+    if value is None:
+        return "—" if kind in (DEC1, PCT) else ""
+    if kind == INT:
+        return format_integer(int(value))
+    if kind == MONEY:
+        return format_money(Decimal(value))
+    if kind == DEC1:
+        return format_decimal(Decimal(str(value)).quantize(Decimal("0.1")), 1)
+    if kind == PCT:
+        return f"{format_decimal(Decimal(str(value)).quantize(Decimal('0.1')), 1)} %"
+    return str(value)
+
+
 @dataclass(frozen=True, slots=True)
 class StatTable:
+    """`values`: the rows as numbers (int, Decimal, float) and labels, for Excel; `kinds` says how each column
+    prints; `rows` / `totals` are the same cells as text, for the screen and the PDF."""
     key: str
     title: str
     subtitle: str
     headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    kinds: tuple[str, ...]
+    values: tuple[tuple, ...]
     months: tuple[str, ...]                 # the x axis (month labels)
     series: tuple[Series, ...]              # one line/bar per series
     chart: str = "bar"                      # "bar" | "stacked" | "line"
     unit: str = ""                          # axis label
-    totals: tuple[str, ...] = field(default=())
+    total_values: tuple = field(default=())
+
+    @property
+    def rows(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(cell_text(v, k) for v, k in zip(row, self.kinds)) for row in self.values)
+
+    @property
+    def totals(self) -> tuple[str, ...]:
+        return tuple(cell_text(v, k) for v, k in zip(self.total_values, self.kinds))
 
     @property
     def empty(self) -> bool:
@@ -223,12 +252,12 @@ def authorizations_by_status_in(s, actor: Actor, period: Period) -> StatTable:
             level[status] += n
         per_month.append({st.value: max(level[st.value], 0) for st in statuses})
     headers = ("Mês",) + tuple(st.label for st in SHOWN_STATUSES) + ("Encerradas (total)",)
-    rows = tuple((m.label,) + tuple(format_integer(c[st.value]) for st in SHOWN_STATUSES)
-                 + (format_integer(sum(c[st.value] for st in ENDED_STATUSES)),)
-                 for m, c in zip(period.months, per_month))
+    values = tuple((m.label,) + tuple(c[st.value] for st in SHOWN_STATUSES)
+                   + (sum(c[st.value] for st in ENDED_STATUSES),) for m, c in zip(period.months, per_month))
     series = tuple(Series(st.label, tuple(float(c[st.value]) for c in per_month)) for st in SHOWN_STATUSES)
     return StatTable("authorizations_by_status", "Autorizações por situação",
-                     f"Situação no último dia de cada mês — {period.label}", headers, rows,
+                     f"Situação no último dia de cada mês — {period.label}", headers,
+                     (TEXT,) + (INT,) * (len(headers) - 1), values,
                      tuple(m.label for m in period.months), series, chart="stacked", unit="autorizações")
 
 
@@ -241,11 +270,11 @@ def new_authorizations_in(s, actor: Actor, period: Period) -> StatTable:
     counts = dict(s.execute(select(month, func.count()).where(A.activated_on >= period.start,
                                                               A.activated_on < period.end).group_by(month)).all())
     values = [counts.get(m.key, 0) for m in period.months]
-    rows = tuple((m.label, format_integer(v)) for m, v in zip(period.months, values))
     return StatTable("new_authorizations", "Novas autorizações por mês",
                      f"Autorizações ativadas pela primeira vez — {period.label}", ("Mês", "Novas autorizações"),
-                     rows, tuple(m.label for m in period.months), (Series("Novas", tuple(map(float, values))),),
-                     unit="autorizações", totals=("Total", format_integer(sum(values))))
+                     (TEXT, INT), tuple((m.label, v) for m, v in zip(period.months, values)),
+                     tuple(m.label for m in period.months), (Series("Novas", tuple(map(float, values))),),
+                     unit="autorizações", total_values=("Total", sum(values)))
 
 
 def time_to_activation_in(s, actor: Actor, period: Period) -> StatTable:
@@ -270,12 +299,11 @@ def time_to_activation_in(s, actor: Actor, period: Period) -> StatTable:
         med.append(float(median(values)) if values else 0.0)
         p90.append(float(quantiles(values, n=10, method="inclusive")[-1]) if len(values) >= 2
                    else (values[0] if values else 0.0))
-    rows = tuple((m.label, format_integer(n), format_decimal(Decimal(str(a)), 1) if n else "—",
-                  format_decimal(Decimal(str(b)), 1) if n else "—")
-                 for m, n, a, b in zip(period.months, count, med, p90))
+    values = tuple((m.label, n, a if n else None, b if n else None)
+                   for m, n, a, b in zip(period.months, count, med, p90))
     return StatTable("time_to_activation", "Tempo do requerimento à ativação",
                      f"Dias corridos do protocolo à ativação, por mês de ativação — {period.label}",
-                     ("Mês", "Ativações", "Mediana (dias)", "90% em até (dias)"), rows,
+                     ("Mês", "Ativações", "Mediana (dias)", "90% em até (dias)"), (TEXT, INT, DEC1, DEC1), values,
                      tuple(m.label for m in period.months),
                      (Series("Mediana", tuple(med)), Series("90º percentil", tuple(p90))), chart="line", unit="dias")
 
@@ -302,22 +330,20 @@ def inspections_in(s, actor: Actor, period: Period) -> StatTable:
         else:
             approved[m] += n
     keys = [m.key for m in period.months]
-    rows = tuple((m.label, format_integer(approved[k] + failed[k]), format_integer(approved[k]),
-                  format_integer(failed[k]),
-                  f"{format_decimal(Decimal(100 * failed[k]) / (approved[k] + failed[k]), 1)} %"
-                  if approved[k] + failed[k] else "—", format_integer(no_show[k]))
-                 for m, k in zip(period.months, keys))
+    values = tuple((m.label, approved[k] + failed[k], approved[k], failed[k],
+                    Decimal(100 * failed[k]) / (approved[k] + failed[k]) if approved[k] + failed[k] else None,
+                    no_show[k]) for m, k in zip(period.months, keys))
     return StatTable("inspections", "Vistorias realizadas e reprovadas",
                      f"Por mês de realização — {period.label}",
-                     ("Mês", "Realizadas", "Aprovadas", "Reprovadas", "Reprovação", "Não comparecimentos"), rows,
+                     ("Mês", "Realizadas", "Aprovadas", "Reprovadas", "Reprovação", "Não comparecimentos"),
+                     (TEXT, INT, INT, INT, PCT, INT), values,
                      tuple(m.label for m in period.months),
                      (Series("Aprovadas", tuple(float(approved[k]) for k in keys)),
                       Series("Reprovadas", tuple(float(failed[k]) for k in keys)),
                       Series("Não comparecimentos", tuple(float(no_show[k]) for k in keys))),
                      chart="stacked", unit="vistorias",
-                     totals=("Total", format_integer(sum(approved.values()) + sum(failed.values())),
-                             format_integer(sum(approved.values())), format_integer(sum(failed.values())), "",
-                             format_integer(sum(no_show.values()))))
+                     total_values=("Total", sum(approved.values()) + sum(failed.values()), sum(approved.values()),
+                                   sum(failed.values()), None, sum(no_show.values())))
 
 
 # ------------------------------------------------------------------------------------------------------- autos
@@ -343,8 +369,7 @@ def autos_by_code_in(s, actor: Actor, period: Period) -> StatTable:
     _check(actor, period)
     counts, codes = _autos_by_code(s, period, only_recurrence=False)
     keys = [m.key for m in period.months]
-    rows = tuple((code,) + tuple(format_integer(counts[code][k]) for k in keys)
-                 + (format_integer(sum(counts[code].values())),) for code in codes)
+    values = tuple((code,) + tuple(counts[code][k] for k in keys) + (sum(counts[code].values()),) for code in codes)
     month_totals = [sum(counts[c][k] for c in codes) for k in keys]
     shown = codes[:8]
     series = [Series(code, tuple(float(counts[code][k]) for k in keys)) for code in shown]
@@ -352,10 +377,10 @@ def autos_by_code_in(s, actor: Actor, period: Period) -> StatTable:
         series.append(Series("Outros códigos", tuple(float(sum(counts[c][k] for c in codes[8:])) for k in keys)))
     return StatTable("autos_by_code", "Autos de infração por código",
                      f"Autos lavrados por código do catálogo e mês — {period.label}",
-                     ("Código",) + tuple(m.label for m in period.months) + ("Total",), rows,
+                     ("Código",) + tuple(m.label for m in period.months) + ("Total",),
+                     (TEXT,) + (INT,) * (len(keys) + 1), values,
                      tuple(m.label for m in period.months), tuple(series), chart="stacked", unit="autos",
-                     totals=("Total",) + tuple(format_integer(v) for v in month_totals)
-                     + (format_integer(sum(month_totals)),))
+                     total_values=("Total",) + tuple(month_totals) + (sum(month_totals),))
 
 
 def recurrences_in(s, actor: Actor, period: Period) -> StatTable:
@@ -366,14 +391,13 @@ def recurrences_in(s, actor: Actor, period: Period) -> StatTable:
     keys = [m.key for m in period.months]
     rec = [sum(counts[c][k] for c in codes) for k in keys]
     total = [sum(v[k] for v in all_counts.values()) for k in keys]
-    rows = tuple((m.label, format_integer(r), format_integer(t),
-                  f"{format_decimal(Decimal(100 * r) / t, 1)} %" if t else "—")
-                 for m, r, t in zip(period.months, rec, total))
+    values = tuple((m.label, r, t, Decimal(100 * r) / t if t else None)
+                   for m, r, t in zip(period.months, rec, total))
     return StatTable("recurrences", "Reincidências",
                      f"Autos lavrados como reincidência (Art. 26, §§ 1º e 2º) — {period.label}",
-                     ("Mês", "Reincidências", "Autos no mês", "Proporção"), rows,
+                     ("Mês", "Reincidências", "Autos no mês", "Proporção"), (TEXT, INT, INT, PCT), values,
                      tuple(m.label for m in period.months), (Series("Reincidências", tuple(map(float, rec))),),
-                     unit="autos", totals=("Total", format_integer(sum(rec)), format_integer(sum(total)), ""))
+                     unit="autos", total_values=("Total", sum(rec), sum(total), None))
 
 
 # ------------------------------------------------------------------------------------------------------ revenue
@@ -414,20 +438,19 @@ def revenue_in(s, actor: Actor, period: Period) -> StatTable:
     fines, fees, issqn = _fine_revenue(s, period), _fee_revenue(s, period), _issqn_revenue(s, period)
     keys = [m.key for m in period.months]
     zero = Decimal("0.00")
-    rows = tuple((m.label, format_money(fines.get(k, zero)), format_money(fees.get(k, zero)),
-                  format_money(issqn.get(k, zero)),
-                  format_money(fines.get(k, zero) + fees.get(k, zero) + issqn.get(k, zero)))
-                 for m, k in zip(period.months, keys))
+    values = tuple((m.label, fines.get(k, zero), fees.get(k, zero), issqn.get(k, zero),
+                    fines.get(k, zero) + fees.get(k, zero) + issqn.get(k, zero))
+                   for m, k in zip(period.months, keys))
     tf, te, ti = (sum((d.get(k, zero) for k in keys), zero) for d in (fines, fees, issqn))
     return StatTable("revenue", "Arrecadação por mês",
                      f"Valores recebidos, pela data do pagamento — {period.label}",
-                     ("Mês", "Multas", "Taxas", "ISSQN", "Total"), rows, tuple(m.label for m in period.months),
+                     ("Mês", "Multas", "Taxas", "ISSQN", "Total"), (TEXT, MONEY, MONEY, MONEY, MONEY), values,
+                     tuple(m.label for m in period.months),
                      (Series("Multas", tuple(float(fines.get(k, zero)) for k in keys)),
                       Series("Taxas", tuple(float(fees.get(k, zero)) for k in keys)),
                       Series("ISSQN", tuple(float(issqn.get(k, zero)) for k in keys))),
                      chart="stacked", unit="R$",
-                     totals=("Total", format_money(tf), format_money(te), format_money(ti),
-                             format_money(tf + te + ti)))
+                     total_values=("Total", tf, te, ti, tf + te + ti))
 
 
 def divida_ativa_in(s, actor: Actor, period: Period) -> StatTable:
@@ -446,14 +469,13 @@ def divida_ativa_in(s, actor: Actor, period: Period) -> StatTable:
         counts[m], owed[m] = n, v or Decimal("0.00")
     keys = [m.key for m in period.months]
     zero = Decimal("0.00")
-    rows = tuple((m.label, format_integer(counts.get(k, 0)), format_money(owed.get(k, zero)))
-                 for m, k in zip(period.months, keys))
+    values = tuple((m.label, counts.get(k, 0), owed.get(k, zero)) for m, k in zip(period.months, keys))
     return StatTable("divida_ativa", "Dívida ativa",
                      f"Autos inscritos em dívida ativa e saldo devedor, por mês de vencimento — {period.label}",
-                     ("Mês de vencimento", "Autos", "Saldo devedor"), rows, tuple(m.label for m in period.months),
+                     ("Mês de vencimento", "Autos", "Saldo devedor"), (TEXT, INT, MONEY), values,
+                     tuple(m.label for m in period.months),
                      (Series("Saldo devedor (R$)", tuple(float(owed.get(k, zero)) for k in keys)),),
-                     unit="R$", totals=("Total", format_integer(sum(counts.values())),
-                                        format_money(sum(owed.values(), zero))))
+                     unit="R$", total_values=("Total", sum(counts.values()), sum(owed.values(), zero)))
 
 
 # ------------------------------------------------------------------------------------------------- the catalogue
@@ -504,5 +526,99 @@ def all_statistics(db, actor: Actor, period: Period, state=None) -> list[StatTab
     return out
 
 
-__all__ = ["BY_KEY", "Month", "Period", "STATISTICS", "Series", "StatTable", "all_statistics", "period_problems",
+# ------------------------------------------------------------------------------------------- PDF, XLSX, report
+
+def _period_ref(period: Period):
+    from desktop.services.documents import RecordRef  # lazy: ReportLab and the archive load only when a PDF is made
+
+    return RecordRef("period", period.last.year * 100 + period.last.month)
+
+
+def export_pdf(db, actor: Actor, keys, period: Period, state=None):
+    """The chosen statistics as a numbered, archived PDF (charts with their tables). Returns the `Issued`."""
+    from desktop.reports import records
+    from desktop.reports import statistics as report
+    from desktop.services.documents import issue_rendered  # lazy: ReportLab and the archive load only when a PDF is made
+
+    keys = list(keys)
+    for key in keys:
+        if key not in BY_KEY:
+            raise ValidationError([Problem("statistic", f"Estatística desconhecida: {key}.")])
+    _check(actor, period)
+
+    def build(s, meta):
+        tables = tuple(statistic_in(s, actor, key, period) for key in keys)
+        title = tables[0].title if len(tables) == 1 else "Estatísticas"
+        return _period_ref(period), report.StatisticsContext(records.header(s), meta, title.upper(),
+                                                              f"Período: {period.label}", tables)
+
+    return issue_rendered(db, actor, "statistics", build, report.render, state=state)
+
+
+def export_xlsx(db, actor: Actor, keys, period: Period) -> bytes:
+    """The chosen statistics as an Excel workbook, one sheet each, numbers as numbers."""
+    from desktop.reports import statistics as report
+
+    with db.session(write=False) as s:
+        tables = [statistic_in(s, actor, key, period) for key in keys]
+    return report.render_xlsx(tables)
+
+
+def report_summary(tables: dict[str, StatTable], month: Month) -> tuple[tuple[str, str], ...]:
+    """The management report's key figures for its month, read from the month's row of each statistic."""
+    def row(key: str) -> tuple:
+        table = tables[key]
+        return next((r for r in table.values if r[0] == month.label), ())
+
+    status = tables["authorizations_by_status"]
+    active = row("authorizations_by_status")
+    active_count = active[status.headers.index(AuthorizationStatus.ACTIVE.label)] if active else 0
+    inspections, revenue, new = row("inspections"), row("revenue"), row("new_authorizations")
+    autos = tables["autos_by_code"]
+    col = autos.headers.index(month.label) if month.label in autos.headers else None
+    autos_month = sum(r[col] for r in autos.values) if col is not None else 0
+    debt = tables["divida_ativa"].total_values
+    return (
+        ("Autorizações ativas no fim do mês", cell_text(active_count, INT)),
+        ("Novas autorizações no mês", cell_text(new[1] if new else 0, INT)),
+        ("Vistorias realizadas / reprovadas", f"{cell_text(inspections[1] if inspections else 0, INT)} / "
+                                              f"{cell_text(inspections[3] if inspections else 0, INT)}"),
+        ("Autos de infração lavrados no mês", cell_text(autos_month, INT)),
+        ("Arrecadação do mês (multas, taxas, ISSQN)", cell_text(revenue[4] if revenue else 0, MONEY)),
+        ("Dívida ativa (autos inscritos, saldo dos 12 meses)",
+         f"{cell_text(debt[1], INT)} — {cell_text(debt[2], MONEY)}" if debt else "—"),
+    )
+
+
+def management_report(db, actor: Actor, month: Month, state=None):
+    """The monthly management report (relatório gerencial) for the secretary: the month's key figures, then every
+    statistic over the 12 months ending with it. Numbered and archived; gestor and administrador."""
+    from desktop.reports import records
+    from desktop.reports import statistics as report
+    from desktop.services.documents import issue_rendered  # lazy: ReportLab and the archive load only when a PDF is made
+
+    require_role(actor, Role.GESTOR, Role.ADMINISTRADOR)
+    if month > Month.of(today()):
+        raise ValidationError([Problem("month", "O mês do relatório ainda não começou.")])
+    period = Period.last_months(12, month.first_day)
+    _check(actor, period)
+
+    def build(s, meta):
+        tables = {}
+        for i, definition in enumerate(STATISTICS):
+            if state is not None:
+                state.progress(i, len(STATISTICS) + 1, definition.title)
+                state.check()
+            tables[definition.key] = definition.compute(s, actor, period)
+        return _period_ref(period), report.StatisticsContext(
+            records.header(s), meta, "RELATÓRIO GERENCIAL MENSAL",
+            f"{month_name(month.month, capital=True)} de {month.year} — séries de {period.label}",
+            tuple(tables.values()), report_summary(tables, month))
+
+    if state is not None:
+        state.progress(0, len(STATISTICS) + 1, "Calculando as estatísticas…")
+    return issue_rendered(db, actor, "management_report", build, report.render, state=state)
+
+
+__all__ = ["export_pdf", "export_xlsx", "management_report", "report_summary", "BY_KEY", "Month", "Period", "STATISTICS", "Series", "StatTable", "all_statistics", "period_problems",
            "statistic", "statistic_in"]

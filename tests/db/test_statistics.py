@@ -132,3 +132,44 @@ def test_all_statistics_for_the_report_and_refusals(demo, gestor, make_actor):
         st.statistic(demo, gestor, "revenue", Period(Month(2026, 11), Month(2025, 1)))
     with pytest.raises(ValidationError):
         st.statistic(demo, gestor, "nao-existe", PERIOD)
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_management_report_pdf_has_every_statistic_and_is_archived(demo, gestor):
+    from desktop.services import documents
+
+    issued = st.management_report(demo, gestor, Month(2026, 11))
+    assert issued.pdf.startswith(b"%PDF")
+    text = _pdf_text(issued.pdf)
+    assert "RELATÓRIO GERENCIAL MENSAL" in text and "Novembro de 2026" in text
+    for definition in st.STATISTICS:
+        assert definition.title in text
+    assert "Arrecadação do mês" in text
+    archived = [d for d in documents.list_issued(demo) if d.kind == "management_report"]
+    assert [d.number for d in archived] == [issued.info.number]
+    assert documents.archived_bytes(demo, issued.info.number) == issued.pdf
+    with pytest.raises(ValidationError):
+        st.management_report(demo, gestor, Month(2027, 1))
+
+
+def test_export_pdf_of_one_statistic_and_xlsx_keeps_numbers(demo, gestor):
+    import io
+
+    from openpyxl import load_workbook
+
+    issued = st.export_pdf(demo, gestor, ["revenue"], PERIOD)
+    assert "ARRECADAÇÃO POR MÊS" in _pdf_text(issued.pdf)
+    data = st.export_xlsx(demo, gestor, ["revenue", "autos_by_code"], PERIOD)
+    wb = load_workbook(io.BytesIO(data))
+    assert wb.sheetnames == ["Arrecadação por mês", "Autos de infração por código"]
+    ws = wb["Arrecadação por mês"]
+    assert [c.value for c in ws[4]] == ["Mês", "Multas", "Taxas", "ISSQN", "Total"]
+    assert ws.cell(5, 1).value == "dez/2025" and isinstance(ws.cell(5, 2).value, (int, float))
+    assert ws.cell(ws.max_row, 1).value == "Total"
