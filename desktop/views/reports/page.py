@@ -52,6 +52,13 @@ class ReportsPage(QWidget):
         self.tabs.addTab(self.archive_panel, "Documentos emitidos")
         self.tabs.addTab(self.batch_panel, "Adesivos pendentes")
         self.tabs.addTab(self.check_widget, "Verificar adesivo")
+        self.statistics_panel = None
+        if actor.has(Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR):
+            from desktop.views.reports.statistics import StatisticsPanel
+
+            self.statistics_panel = StatisticsPanel(db, actor, lambda pdf, title, name: self.open_preview(
+                pdf, title, name), self)
+            self.tabs.addTab(self.statistics_panel, "Estatísticas")
 
         head = QHBoxLayout()
         head.addWidget(title, 1)
@@ -76,6 +83,8 @@ class ReportsPage(QWidget):
             self.archive_panel.load()
         elif widget is self.batch_panel and not self.batch_panel.busy():
             self.batch_panel.load()
+        elif widget is self.statistics_panel and self.statistics_panel.list.currentRow() < 0:
+            self.statistics_panel.list.setCurrentRow(0)   # the first statistic, computed when first shown
         self._loaded.add(index)
 
     def _data_changed(self, entity: str) -> None:
@@ -94,7 +103,7 @@ class ReportsPage(QWidget):
 
     def show_tab(self, name: str) -> QWidget:
         widget = {"issue": self.issue_panel, "archive": self.archive_panel, "batch": self.batch_panel,
-                  "check": self.check_widget}[name]
+                  "check": self.check_widget, "statistics": self.statistics_panel}[name]
         self.tabs.setCurrentWidget(widget)
         return widget
 
