@@ -252,9 +252,35 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
         help_menu = self.menuBar().addMenu("Aj&uda")
+        self.manual_action = QAction("Manual", self)
+        self.manual_action.setShortcut(QKeySequence.StandardKey.HelpContents)   # F1
+        self.manual_action.triggered.connect(self.open_manual)
+        help_menu.addAction(self.manual_action)
         about_action = QAction("Sobre", self)
         about_action.triggered.connect(self.about)
         help_menu.addAction(about_action)
+
+    def current_module_key(self) -> str | None:
+        """The key of the module on screen (None on the home page)."""
+        current = self.stack.currentWidget()
+        return next((key for key, page in self.pages.items() if page is current), None)
+
+    def open_manual(self):
+        """Ajuda → Manual (F1): the manual inside the program, at the chapter of the open module (issue 17)."""
+        from desktop.manual import chapter_page, manual_path
+
+        path = manual_path()
+        if path is None:
+            QMessageBox.information(self, "Manual", "O manual não foi encontrado nesta instalação. Ele é gerado "
+                                                    "com o comando python tools/manual.py.")
+            return None
+        from desktop.views.pdf_preview import PdfPreviewDialog
+
+        dialog = PdfPreviewDialog(path.read_bytes(), "Manual do usuário", self, suggested_name="manual.pdf")
+        self.manual_dialog = dialog
+        dialog.show()
+        dialog.go_to_page(chapter_page(self.current_module_key()))   # once shown: the view has its pages laid out
+        return dialog
 
     def configure_database(self) -> None:
         from desktop.views.database_settings import DatabaseSettingsDialog
