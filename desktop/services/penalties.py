@@ -198,7 +198,13 @@ def apply_final_penalties(session, actor, auto, on: date) -> None:
     the article of the rule applied (a cassation cites Art. 26, §2 only on a recurrence of Art. 26, V)."""
     if _already_applied(session, auto.id):
         return
-    chosen = {o.penalty: o for o in decided_penalties(session, auto)}
+    applied = decided_penalties(session, auto)
+    decision = dict((auto.assessment or {}).get("decision") or {})
+    if "penalties" not in decision:  # final with no judgment: keep what took effect, with its articles
+        decision.update(code=code_in_force_in(session, auto), penalties=[o.to_dict() for o in applied])
+        auto.assessment = {**(auto.assessment or {}), "decision": decision}
+        session.flush()
+    chosen = {o.penalty: o for o in applied}
     auth = _authorization_of(session, auto)
     where = f"auto {auto.number}"
     cassation = chosen.get(Penalty.CASSATION.value)
