@@ -14,6 +14,7 @@ from decimal import Decimal
 from desktop.domain.dates import TIMEZONE, deadline, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import (
+    CATALOG,
     NotificationForm,
     PenaltyOption,
     UnknownInfractionCode,
@@ -30,6 +31,7 @@ from desktop.models import AutoDefense, AutoJudgment, AutoNotification, AutoWaiv
 from desktop.services import audit
 from desktop.services.base import check_version, require_role
 from desktop.services.enforcement.core import (
+    READER_ROLES,
     Attachment,
     auto_balance_in,
     auto_transition,
@@ -65,7 +67,8 @@ __all__ = [  # the process's infos live in enforcement.records; importable from 
     "ADDRESSEES", "INSTANCE_LABELS", "NOTIFIER_ROLES", "PROTOCOL_ROLES", "AutoInfo", "DefenseInfo",
     "JudgmentDraft", "JudgmentInfo", "NotificationDraft", "NotificationInfo", "Outcome", "annul_auto",
     "annul_auto_in", "defense_info", "file_appeal", "file_appeal_in", "file_defense", "file_defense_in", "finalize",
-    "finalize_auto_in", "finalize_in", "decision_choices", "decision_choices_in", "judge", "judge_in", "judgment_info", "record_waiver",
+    "finalize_auto_in", "finalize_in", "decision_choices", "decision_choices_in", "RequalificationTarget", "requalification_targets",
+    "requalification_targets_in", "judge", "judge_in", "judgment_info", "record_waiver",
     "record_waiver_in", "WaiverDraft", "join_proof", "join_proof_in",
     "make_final_in", "notification_info", "record_notification", "record_notification_in",
 ]
@@ -492,9 +495,50 @@ def judge(db, actor, auto_id: int, draft: JudgmentDraft, expected_version: int) 
         return judge_in(s, actor, auto_id, draft, expected_version)
 
 
+@dataclass(frozen=True, slots=True)
+class RequalificationTarget:
+    """A catalogue code a partial decision may requalify the auto to, with its Art. 25 amount."""
+
+    code: str
+    article: str
+    description: str
+    severity_label: str
+    upfm: int
+    amount_reais: Decimal
+
+    @property
+    def text(self) -> str:
+        return f"{self.code} — {self.article} ({self.severity_label}, {self.upfm} UPFM): {self.description}"
+
+
+def requalification_targets_in(session, actor, auto_id: int) -> tuple[RequalificationTarget, ...]:
+    """`requalification_targets` inside the caller's session."""
+    require_role(actor, *READER_ROLES)
+    auto = load_auto(session, auto_id)
+    on = auto.drawn_up_at.astimezone(TIMEZONE).date()
+    catalog = catalog_entries_in(session)
+    current = lookup(code_in_force_in(session, auto), catalog, on)
+    fine = fine_in(session, auto)[0]
+    targets = []
+    for code in sorted(set(CATALOG) | set(catalog)):
+        entry = lookup(code, catalog, on)
+        if not requalification_problems(current, entry, on, fine):
+            targets.append(RequalificationTarget(entry.code, entry.article, entry.description, entry.severity.label,
+                                                 entry.upfm, fine_in_reais(entry.upfm, auto.upfm_value)))
+    return tuple(sorted(targets, key=lambda t: (-t.upfm, t.code)))
+
+
+def requalification_targets(db, actor, auto_id: int) -> tuple[RequalificationTarget, ...]:
+    """The codes a partial decision may requalify the auto to (issue 12 item 1): in force on the infraction's date,
+    other than the code in force, whose Art. 25 amount is not above the fine in force — for the dialog's picker."""
+    require_role(actor, *READER_ROLES)
+    with db.session(write=False) as s:
+        return requalification_targets_in(s, actor, auto_id)
+
+
 def decision_choices_in(session, actor, auto_id: int, code: str | None = None) -> tuple[PenaltyOption, ...]:
     """`decision_choices` inside the caller's session."""
-    require_role(actor, *step_roles("judge"))
+    require_role(actor, *READER_ROLES)
     auto = load_auto(session, auto_id)
     try:
         return decision_options_in(session, auto, normalize_code(code) if code else code_in_force_in(session, auto))
@@ -505,7 +549,7 @@ def decision_choices_in(session, actor, auto_id: int, code: str | None = None) -
 def decision_choices(db, actor, auto_id: int, code: str | None = None) -> tuple[PenaltyOption, ...]:
     """The penalties a decision on the auto may apply under `code` (default: the code in force), each with its
     article — the judgment dialog shows only these (issue 12 item 2)."""
-    require_role(actor, *step_roles("judge"))
+    require_role(actor, *READER_ROLES)
     with db.session(write=False) as s:
         return decision_choices_in(s, actor, auto_id, code)
 
