@@ -93,3 +93,39 @@ def test_issue12_item7_a_payment_above_the_balance_needs_the_gestors_confirmatio
     assert "Restituição devida" in kinds
     (refund,) = ledger.refunds(db, people.gestor)
     assert refund.amount_reais == Decimal("1000000.00") - auto.amount_reais
+
+
+def test_issue12_item1_a_requalified_auto_shows_prints_and_exports_the_code_and_amount_in_force(
+        qtbot, db, people, register, tmp_path):
+    """The printed auto said "Multa 15 UPFM" beside the catalogue's 30: now the page, the PDF and the export carry
+    the code in force (ART26-III, 20 UPFM, Art. 25 II) and keep the original code in the history."""
+    import csv
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import exports, process
+
+    auto = judged_auto(db, people, register, code="ART26-IV")
+    auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso", auto.version)
+    process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
+        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado no recurso.", requalified_code="ART26-III"),
+        auto.version)
+    screen = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert screen.data_grid.text("Infração").startswith("ART26-III — Art. 26, III (Média)")
+    assert "lavrado como ART26-IV" in screen.data_grid.text("Infração")
+    assert "20 UPFM = R$ 2.249,00" in screen.amount_grid.text("Multa (valor atual)")
+    task = screen.print_auto()
+    qtbot.waitUntil(lambda: task.finished, timeout=20000)
+    assert task.error is None, task.error
+    if screen.preview is not None:
+        qtbot.addWidget(screen.preview)
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
+    assert "ART26-III (requalificado por decisão; lavrado como ART26-IV)" in text
+    assert "20 UPFM" in text and "30 UPFM" not in text and "R$ 2.249,00" in text
+    admin = people.gestor
+    path = exports.export(db, admin, "autos", tmp_path / "autos.csv").path
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter=";"))
+    data = dict(zip(rows[0], rows[1]))
+    assert (data["Código"], data["Código lavrado"], data["UPFM"]) == ("ART26-III", "ART26-IV", "20,00")
