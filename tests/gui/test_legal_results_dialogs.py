@@ -129,3 +129,29 @@ def test_issue12_item1_a_requalified_auto_shows_prints_and_exports_the_code_and_
         rows = list(csv.reader(handle, delimiter=";"))
     data = dict(zip(rows[0], rows[1]))
     assert (data["Código"], data["Código lavrado"], data["UPFM"]) == ("ART26-III", "ART26-IV", "20,00")
+
+
+def test_issue12_items_1_7_the_ledger_screen_lists_refunds_and_never_reverses_a_requalification(
+        qtbot, db, people, register, lookups):
+    from desktop.domain.ledger import EntryKind
+    from desktop.services import ledger, process
+    from desktop.views.ledger.screens import LedgerScreen
+
+    auto = judged_auto(db, people, register, code="ART26-IV")
+    ledger.record_payment(db, people.atendente, ledger.PaymentDraft(auto.id, local_today(), auto.amount_reais))
+    from desktop.services.autos import get_auto_info
+
+    auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso",
+                               get_auto_info(db, auto.id).version)
+    process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
+        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado.", requalified_code="ART26-III"), auto.version)
+    screen = LedgerScreen(db, people.gestor, lookups=lookups)
+    qtbot.addWidget(screen)
+    screen.kind_combo.setCurrentIndex(screen.kind_combo.findData(EntryKind.REFUND))
+    (refund,) = screen.table.loaded_rows()
+    assert refund.kind_label == "Restituição devida" and refund.amount_reais == Decimal("1124.50")
+    screen.kind_combo.setCurrentIndex(screen.kind_combo.findData(EntryKind.REQUALIFICATION))
+    screen.table.select_row(0)
+    assert "ART26-III" in screen.table.loaded_rows()[0].reason
+    assert not screen.reverse_button.isEnabled()
+    qtbot.waitUntil(lambda: screen.totals_task.finished)
