@@ -80,6 +80,8 @@ def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot,
     assert check.isChecked() and not check.isEnabled()                   # upheld: every penalty of the code
     dialog.set_outcome(Outcome.PARTLY_UPHELD)
     assert check.isEnabled()
+    hint = dialog.sizeHint()   # fits the 1366×768 office screen above a Windows taskbar (issue 12 item 23)
+    assert hint.width() <= 1366 and hint.height() <= 728, hint
     check.setChecked(False)
     assert dialog.draft().penalties == frozenset() and dialog.draft().requalified_code is None
     assert "só a multa" in dialog.result_label.text()
