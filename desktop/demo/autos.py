@@ -3,6 +3,7 @@ defenses, judgments, measures, guides and the ledger (debits, payments, reductio
 from __future__ import annotations
 
 import bisect
+import hashlib
 from datetime import timedelta
 from decimal import Decimal
 
@@ -10,8 +11,14 @@ from desktop.demo import fees, timelines
 from desktop.demo.authorizations import EVENT_COLS
 from desktop.domain import ART13_DUTIES, AUTO_COUNTS_FOR_RECURRENCE, CATALOG, Prior, assess, fine_in_reais, \
     reais_to_upfm
+from desktop.domain.penalties import penalty_options
 from desktop.models import AUTO_STATUSES, NOTIFICATION_FORMS
 from desktop.services.parameters import parameter_value_in
+
+# issue 12 item 1: "mantido em parte" requalifies to another catalogue code whose Art. 25 amount applies (grave 30
+# → média 20; média 20 → leve 10) — never a figure of its own (the first wave printed 5 and 15 UPFM).
+REQUALIFY = {"ART26-IV": "ART26-III", "ART26-III": "ART26-I"}
+WAIVER_PDF = b"%PDF-1.4\n% Desistencia do prazo de recurso, assinada pelo infrator (demonstracao)\n%%EOF\n"
 
 AUTO_PLACES = (
     "Praça Dom Wunibaldo, Centro", "Rodovia MT-251, km 50, Portão do Inferno", "Rua Quinco Caldas, Centro",
@@ -56,7 +63,7 @@ def run(ctx) -> None:
         if code in ("ART26-V", "ART26-VI") and status in final_like:
             # A 12-month suspension proposed when the authorization had already expired: nothing to suspend
             # (services.penalties records "penalty not applied"); active ones keep their status.
-            for _ in range(12 if ended_pool else 0):
+            for _ in range(60 if ended_pool else 0):
                 c = ended_pool[int(rng.random() * len(ended_pool))]
                 late = timelines.random_timeline(ctx, status, k, not_before=c["ended"])
                 if late is not None and late["final_on"] >= c["ended"] and late["drawn"] >= c["activated"]:
@@ -92,6 +99,9 @@ def run(ctx) -> None:
             priors.setdefault(debtor(p), []).append(Prior(p["code"], p["t"]["drawn"]))
 
     auto_rows, notes_rows, def_rows, judg_rows, ledger_rows, measure_rows, guides = [], [], [], [], [], [], []
+    waiver_rows, doc_rows = [], []
+    wid = w.next_id("auto_waivers")
+    docid = w.next_id("documents")
     aid = w.next_id("autos")
     nid = w.next_id("auto_notifications")
     did = w.next_id("auto_defenses")
@@ -128,23 +138,36 @@ def run(ctx) -> None:
         art13 = ctx.pick(duties) if code == "ART26-III" else None
         desc = description + (f" — Art. 13, {art13}: {ART13_DUTIES[art13]}" if art13 else "")
         decided, appeal_decided = t.get("decided"), t.get("appeal_decided")
-        outcome = reduced = None
+        waived = (status == "paid" and decided is not None and not t.get("appeal_filed") and not r.get("ended")
+                  and p.get("k", 1) % 2 == 0 and t.get("appeal_deadline") and t["final_on"] > decided)
+        if waived:
+            # issue 12 item 3: the infractor's written waiver of the appeal makes the decision final that day.
+            t = dict(t)
+            waiver_on = min(decided + timedelta(days=2), t["appeal_deadline"])
+            shift = t["final_on"] - waiver_on
+            t["final_on"], t["payment_deadline"] = waiver_on, ctx.business(t["payment_deadline"] - shift)
+        outcome = requalified = None
         if decided is not None:
             if status == "annulled":
                 outcome = "annulled"
-            elif p.get("k", 1) % 4 == 0 and code in ("ART26-I", "ART26-II", "ART26-III", "ART26-IV"):
+            elif p.get("k", 1) % 4 == 0 and code in REQUALIFY:
                 outcome = "partly_upheld"
-                reduced = (upfm / 2).quantize(Decimal("0.0001"))
+                requalified = REQUALIFY[code]
             else:
                 outcome = "upheld"
+        new_upfm = Decimal(CATALOG[requalified].upfm) if requalified else upfm
         if outcome in ("upheld", "partly_upheld"):
-            # process._record_decision: the gestor's choice of penalties beside the proposal.
+            # process._record_decision: the code in force and the penalties its catalogue line names (issue 12
+            # item 2), each with its article.
+            in_force = requalified or code
+            recurrent = assess(in_force, drawn, priors.get((driver_id, platform_id), ()), window).recurrence
             proposal = dict(proposal)
-            proposal["decision"] = {"apply_proposed": True, "extra": sorted(p["extra"]),
+            proposal["decision"] = {"code": in_force,
+                                    "penalties": [o.to_dict() for o in penalty_options(CATALOG[in_force],
+                                                                                       recurrent)],
                                     "decided_on": (appeal_decided or decided).isoformat()}
+        # the auto row keeps what was drawn up (issue 12 item 4); the fine in force is the ledger's
         amount_upfm, amount_reais = upfm, reais
-        if reduced is not None:                     # process._post_reduction: the auto keeps the new amount
-            amount_upfm, amount_reais = reduced, fine_in_reais(reduced, value)
         joined = t.get("joined")
         if joined is not None:
             notes_rows.append((nid, aid, "platform" if platform_id else "driver", forms[(i + aid) % len(forms)],
@@ -167,12 +190,13 @@ def run(ctx) -> None:
         if decided is not None:
             reasoning = ("Auto mantido: infração comprovada pelo agente." if outcome == "upheld" else
                          "Auto anulado: vício na identificação do veículo." if outcome == "annulled" else
-                         "Multa reduzida à metade: circunstâncias atenuantes comprovadas.")
-            judg_rows.append((jid, aid, defense_id, "defense", w.d(decided), gestor, outcome, w.dec(reduced, 4),
-                              reasoning, 1, ts_now))
+                         f"Requalificado para {requalified}: o fato descrito corresponde a "
+                         f"{CATALOG[requalified].article}.")
+            judg_rows.append((jid, aid, defense_id, "defense", w.d(decided), gestor, outcome,
+                              w.dec(new_upfm if requalified else None, 4), requalified, reasoning, 1, ts_now))
             jid += 1
         if appeal_decided is not None:
-            judg_rows.append((jid, aid, appeal_id, "appeal", w.d(appeal_decided), gestor, "upheld", None,
+            judg_rows.append((jid, aid, appeal_id, "appeal", w.d(appeal_decided), gestor, "upheld", None, None,
                               "Recurso improvido: mantida a decisão de primeira instância.", 1, ts_now))
             jid += 1
         cancelled = status == "cancelled"
@@ -183,7 +207,7 @@ def run(ctx) -> None:
             desc, fiscal, status, w.dec(amount_upfm, 4), w.dec(value, 6), w.dec(amount_reais, 2),
             assessment.recurrence, stored if "decision" not in proposal else w.json(proposal), w.d(joined),
             w.d(t.get("defense_deadline")),
-            w.d(t.get("appeal_deadline")), w.d(t.get("payment_deadline")), w.d(t.get("final_on")),
+            w.d(t.get("appeal_deadline")), w.d(t.get("payment_deadline")), w.d(t.get("final_on")),  # waiver: sooner
             "Erro na identificação da placa no auto." if cancelled else None, gestor if cancelled else None,
             w.at(cancelled_on, 15) if cancelled else None, 1, ts_now,
         ))
@@ -194,11 +218,25 @@ def run(ctx) -> None:
                             f"Multa do auto {number} ({code}; {assessment.articles[0]})", fiscal))
         lid += 1
         owed_upfm, owed_reais = amount_upfm, amount_reais
-        if reduced is not None:
-            ledger_rows.append((lid, driver_id, platform_id, aid, "reduction", w.dec(reduced - upfm, 4),
-                                w.dec(value, 6), w.dec(amount_reais - reais, 2), w.d(decided),
-                                w.at(decided, 11), None, None, f"Auto {number} mantido em parte: {reasoning}",
-                                gestor))
+        if requalified is not None:
+            # process._post_requalification: the difference to the new code's Art. 25 amount, naming it
+            new = CATALOG[requalified]
+            new_reais = fine_in_reais(new_upfm, value)
+            ledger_rows.append((lid, driver_id, platform_id, aid, "requalification", w.dec(new_upfm - upfm, 4),
+                                w.dec(value, 6), w.dec(new_reais - reais, 2), w.d(decided),
+                                w.at(decided, 11), None, None,
+                                f"Auto {number} mantido em parte: requalificado de {code} para {requalified} "
+                                f"({new.article}; {new.severity.label}, {new.upfm} UPFM, {new.severity.article})"
+                                f" — {reasoning}", gestor))
+            lid += 1
+            owed_upfm, owed_reais = new_upfm, new_reais
+        paid_before = None
+        if status == "annulled" and decided is not None and p.get("k", 0) % 3 == 0 and joined is not None:
+            # issue 12 item 3: paid before the decision was final; the annulment turns it into a refund
+            paid_before = max(joined, decided - timedelta(days=1))
+            ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-upfm, 4), w.dec(value, 6),
+                                w.dec(-reais, 2), w.d(paid_before), w.at(paid_before, 9), None, None, None,
+                                ctx.clerks[i & 1]))
             lid += 1
         if status in ("cancelled", "annulled"):
             why = (f"Auto {number} cancelado: erro na identificação da placa no auto." if cancelled
@@ -207,6 +245,20 @@ def run(ctx) -> None:
             ledger_rows.append((lid, driver_id, platform_id, aid, "reversal", w.dec(-upfm, 4), w.dec(value, 6),
                                 w.dec(-reais, 2), w.d(undone), w.at(undone, 16), debit_id, None, why, gestor))
             lid += 1
+            if paid_before is not None:   # postings.refund_surplus_in: what the municipality owes back
+                ledger_rows.append((lid, driver_id, platform_id, aid, "refund", w.dec(upfm, 4), w.dec(value, 6),
+                                    w.dec(reais, 2), w.d(undone), w.at(undone, 16), None, None,
+                                    f"Restituição ao infrator — auto {number}: {why}", gestor))
+                lid += 1
+        if waived:
+            doc_rows.append((docid, "waiver", w.ts(ctx.dt(t["final_on"], 10, 0)), None, None,
+                             hashlib.sha256(WAIVER_PDF).hexdigest(), WAIVER_PDF, None, "application/pdf", f"desistencia-{aid}.pdf",
+                             len(WAIVER_PDF), driver_id, None, None, None, None, aid, ctx.clerks[i & 1]))
+            waiver_rows.append((wid, aid, "appeal", w.d(t["final_on"]),
+                                "O infrator desiste do prazo de recurso e reconhece a infração.", docid,
+                                ctx.clerks[i & 1], 1, ts_now))
+            wid += 1
+            docid += 1
         if code == "ART27" and driver_id and status in final_like:
             # Art. 27 parágrafo único / Art. 24, II, d: the vehicle seized on a recurrence (retained otherwise,
             # Art. 24, II, b); Art. 28: removal and storage costs charged to the driver.
@@ -278,7 +330,12 @@ def run(ctx) -> None:
     w.insert("auto_defenses", ("id", "auto_id", "kind", "filed_on", "summary", "document_id", "recorded_by",
                                "version", "created_at"), def_rows)
     w.insert("auto_judgments", ("id", "auto_id", "defense_id", "instance", "decided_on", "decided_by", "outcome",
-                                "reduced_upfm", "reasoning", "version", "created_at"), judg_rows)
+                                "reduced_upfm", "requalified_code", "reasoning", "version", "created_at"), judg_rows)
+    w.insert("documents", ("id", "kind", "created_at", "number", "issued_on", "sha256", "content", "storage_path",
+                           "mime", "filename", "size", "driver_id", "vehicle_id", "platform_id", "lessor_id",
+                           "authorization_id", "auto_id", "uploaded_by"), doc_rows)
+    w.insert("auto_waivers", ("id", "auto_id", "instance", "filed_on", "statement", "document_id", "recorded_by",
+                              "version", "created_at"), waiver_rows)
     w.insert("administrative_measures", ("id", "auto_id", "driver_id", "vehicle_id", "kind", "applied_on",
                                          "released_on", "place", "cost_reais", "note", "applied_by", "version",
                                          "created_at"), measure_rows)

@@ -26,7 +26,7 @@ def deregistrations(ctx) -> None:
             continue
         plan = r.get("deregistration_plan")
         reason = (f"Descadastramento do condutor (Art. 24, I, d) — auto {plan['number']}" if plan
-                  else "Descadastramento do condutor após a revogação da autorização (Art. 24, I, d)")
+                  else "Descadastramento do condutor a pedido, com o fim da autorização")
         rows.append((w.d(r["ended"]), reason, ctx.driver_ids[r["i"]]))
     w.update("drivers", ("deregistered_on", "deregistration_reason"), "id", rows)
 

@@ -42,7 +42,7 @@ def plan_suspension(ctx, r: dict) -> None:
         plan = add_plan(ctx, r, "ART26-VI", t)
         start = t["final_on"]
         until = period_end(start, months=12)
-        article = "Art. 24, parágrafo único"
+        article = "Art. 26, VI, b; Art. 24, parágrafo único"
     else:
         # Art. 26, §1: street boarding again within 12 months — 30 days.
         t2 = timelines.final_timeline(ctx, today - timedelta(days=28), today - timedelta(days=1), "appeal")
@@ -68,47 +68,28 @@ def plan_end(ctx, r: dict) -> None:
         t1 = timelines.final_timeline(ctx, act + timedelta(days=60), act + timedelta(days=75), "term")
         first = add_plan(ctx, r, "ART26-V", t1, "paid")
         f1 = t1["final_on"]
-        # A gestor who also deregisters the driver decides it in a judgment (the appeal's, here).
+        # issue 12 item 2: the cassation is the only penalty §2 adds (no deregistration: no article names it
+        # for Art. 26, V; a driver deregistered afterwards is so by his own act, drivers stage).
         lo = f1 + timedelta(days=75 if deregistered else 45)
         t2 = timelines.final_timeline(ctx, lo, max(lo, min(today - timedelta(days=1), f1 + timedelta(days=250))),
                                       "appeal" if deregistered else "term")
-        extra = ("driver_deregistration",) if deregistered else ()
-        second = add_plan(ctx, r, "ART26-V", t2, extra=extra)
-        if deregistered:
-            r["deregistration_plan"] = second
+        second = add_plan(ctx, r, "ART26-V", t2)
         until = period_end(f1, months=12)
         r["suspended_until"] = until
         r["ended"] = t2["final_on"]
         penalty_event(ctx, r, "suspension", "active", "suspended", f1,
-                      f"Suspensão da autorização até {until:%d/%m/%Y} (Art. 24, parágrafo único) — "
-                      "auto {auto}", first, ctx.gestor)
+                      f"Suspensão da autorização até {until:%d/%m/%Y} (Art. 26, V, b; Art. 24, parágrafo único) "
+                      "— auto {auto}", first, ctx.gestor)
         penalty_event(ctx, r, "cassation", "suspended", "cassada", r["ended"],
-                      "Cassação da autorização (Art. 24, I, e; Art. 26, §2) — auto {auto}", second,
-                      ctx.gestor)
-        if deregistered:
-            penalty_event(ctx, r, "deregistration", "cassada", "cassada", r["ended"],
-                          "Descadastramento do condutor (Art. 24, I, d) — auto {auto}", second, ctx.gestor)
+                      "Cassação da autorização (Art. 26, §2) — auto {auto}", second, ctx.gestor)
         return
-    # Revoked: by the gestor in the judgment of an Art. 26, III auto (Art. 24, I, c), or at the driver's request.
-    if i % 2 == 0:
-        lo = act + timedelta(days=75)
-        t = timelines.final_timeline(ctx, lo, max(lo, today - timedelta(days=1)), "appeal")
-        extra = ("revocation", "driver_deregistration") if deregistered else ("revocation",)
-        plan = add_plan(ctx, r, "ART26-III", t, extra=extra)
-        if deregistered:
-            r["deregistration_plan"] = plan
-        r["ended"] = t["final_on"]
-        penalty_event(ctx, r, "revocation", "active", "revoked", r["ended"],
-                      "Revogação da autorização (Art. 24, I, c) — auto {auto}", plan, ctx.gestor)
-        if deregistered:
-            penalty_event(ctx, r, "deregistration", "revoked", "revoked", r["ended"],
-                          "Descadastramento do condutor (Art. 24, I, d) — auto {auto}", plan, ctx.gestor)
-    else:
-        ended = ctx.rand_day(act + timedelta(days=10), today - timedelta(days=1))
-        r["ended"] = max(act, min(ended, today - timedelta(days=1), r["valid_until"]))
-        reason = ctx.pick(("Revogação a pedido do condutor.",
-                           "Revogação: veículo vendido sem substituição (Art. 8, §2)."))
-        penalty_event(ctx, r, "revocation", "active", "revoked", r["ended"], reason, None, ctx.gestor)
+    # Revoked at the driver's request (issue 12 item 2: no law code names a revocation as a penalty; only a
+    # decree code that names it could, services.penalties).
+    ended = ctx.rand_day(act + timedelta(days=10), today - timedelta(days=1))
+    r["ended"] = max(act, min(ended, today - timedelta(days=1), r["valid_until"]))
+    reason = ctx.pick(("Revogação a pedido do condutor.",
+                       "Revogação: veículo vendido sem substituição (Art. 8, §2)."))
+    penalty_event(ctx, r, "revocation", "active", "revoked", r["ended"], reason, None, ctx.gestor)
 
 
 def plan_past_suspension(ctx, r: dict) -> None:

@@ -17,8 +17,8 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 
 __all__ = [
-    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "PAYABLE_STATUSES", "auto_actions", "auto_refusal",
-    "auto_status_label", "auto_step",
+    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "PAYABLE_STATUSES", "WAIVER_STATUSES", "auto_actions",
+    "auto_refusal", "auto_status_label", "auto_step",
 ]
 
 
@@ -97,7 +97,13 @@ _NOTICE = frozenset({str(_S.DRAWN_UP), str(_S.NOTIFIED)})
 _LIVE = frozenset(str(s) for s in AutoStatus if s not in (_S.CANCELLED, _S.ANNULLED))
 
 PAYABLE_STATUSES = frozenset(AutoStatus(s) for s in _sources(_S.PAID))
-"""The statuses from which the auto machine leads to `paid` (a payment is only taken on these; Art. 13, XXI)."""
+"""The statuses from which the auto machine leads to `paid`: a final decision (settled when its balance is zero)."""
+_PAYMENT_OPEN = frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE), str(_S.JUDGED), str(_S.IN_APPEAL)}) \
+    | frozenset(str(s) for s in PAYABLE_STATUSES)
+"""A payment is taken once the infractor is notified, before the decision is final too (issue 12 item 3: paying is
+not a waiver; the payment is kept and the auto is `paid` when the decision becomes final)."""
+WAIVER_STATUSES = frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE), str(_S.JUDGED), str(_S.IN_APPEAL)})
+"""Where a written waiver (desistência) of the defense or of the appeal makes the decision final (Art. 22)."""
 
 AUTO_STEPS: tuple[Step, ...] = (
     # Art. 22, §1: notices go out while the auto waits for its proof of notice.
@@ -114,7 +120,9 @@ AUTO_STEPS: tuple[Step, ...] = (
     Step("judge_appeal", "Julgar recurso", "Art. 22, caput", frozenset({str(_S.IN_APPEAL)}), frozenset({_G})),
     Step("finalize", "Encerrar prazo (decisão definitiva)", "Art. 22, caput",
          frozenset({str(_S.NOTIFIED), str(_S.JUDGED)}), frozenset({_G}), _term_over),
-    Step("payment", "Registrar pagamento", "Art. 13, XXI", _sources(_S.PAID), frozenset({_A, _G})),
+    # Art. 22: the infractor's written waiver (desistência) of the defense or the appeal makes the decision final.
+    Step("waiver", "Registrar desistência", "Art. 22, caput", WAIVER_STATUSES, frozenset({_A, _F, _G})),
+    Step("payment", "Registrar pagamento", "Art. 13, XXI", _PAYMENT_OPEN, frozenset({_A, _G})),
     # Art. 24, II: administrative measures while the auto is not void.
     Step("measure", "Registrar medida administrativa", "Art. 24, II", _LIVE, frozenset({_F, _G})),
     Step("divida_ativa", "Inscrever em dívida ativa", "Art. 22, caput", _sources(_S.DIVIDA_ATIVA),

@@ -21,6 +21,8 @@ class EntryKind(StrEnum):
     PAYMENT = "payment"        # a payment, converted at the UPFM value of the debit
     REDUCTION = "reduction"    # the fine reduced by a decision
     REVERSAL = "reversal"      # an entry undone (auto cancelled or annulled, payment returned), pointing at it
+    REQUALIFICATION = "requalification"  # a partial decision: the fine of the new code (Art. 25) minus the old
+    REFUND = "refund"          # what the municipality owes back: a payment above what is owed (issue 12 item 7)
 
     @property
     def label(self) -> str:
@@ -38,9 +40,21 @@ _ENTRY_LABELS = {
     EntryKind.PAYMENT: "Pagamento",
     EntryKind.REDUCTION: "Redução",
     EntryKind.REVERSAL: "Estorno",
+    EntryKind.REQUALIFICATION: "Requalificação (Art. 25)",
+    EntryKind.REFUND: "Restituição devida",
 }
 _ENTRY_SIGNS = {EntryKind.DEBIT: 1, EntryKind.COSTS: 1, EntryKind.PAYMENT: -1, EntryKind.REDUCTION: -1,
-                EntryKind.REVERSAL: 0}
+                EntryKind.REVERSAL: 0, EntryKind.REQUALIFICATION: -1, EntryKind.REFUND: 1}
+REASONED_KINDS = frozenset({EntryKind.REVERSAL, EntryKind.REDUCTION, EntryKind.REQUALIFICATION, EntryKind.REFUND})
+"""Entries that must say why (a reversal, a reduction, a requalification naming the new code, a refund)."""
+
+
+def refund_due(balance_upfm: Decimal, balance_reais: Decimal) -> tuple[Decimal, Decimal] | None:
+    """A debt's balance below zero is never left as a credit (issue 12 item 7): the surplus paid is a `refund`
+    entry of the opposite amount, what the municipality owes back. None when nothing is owed back."""
+    if balance_reais < 0 or (balance_reais == 0 and balance_upfm < 0):
+        return -balance_upfm, -balance_reais
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +80,9 @@ def entry_problems(entry: LedgerEntry) -> list[Problem]:
     elif entry.kind.sign and (entry.amount > 0) != (entry.kind.sign > 0):
         direction = "positivo (débito)" if entry.kind.sign > 0 else "negativo (crédito)"
         problems.append(Problem("amount", f"Lançamento de {entry.kind.label.lower()} deve ser {direction}."))
-    if entry.kind in (EntryKind.REVERSAL, EntryKind.REDUCTION) and not entry.reason.strip():
-        problems.append(Problem("reason", "Informe o motivo do estorno ou da redução."))
+    if entry.kind in REASONED_KINDS and not entry.reason.strip():
+        problems.append(Problem("reason", "Informe o motivo do estorno, da redução, da requalificação ou da "
+                                          "restituição."))
     if entry.kind is EntryKind.REVERSAL and entry.origin is None:
         problems.append(Problem("origin", "O estorno deve indicar o lançamento que desfaz."))
     return problems

@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from desktop.domain import law
 from desktop.domain.dates import add_months_clamped
+from desktop.domain.problems import Problem
 
 CENT = Decimal("0.01")
 
@@ -98,6 +99,10 @@ class InfractionType:
     recurrence_vehicle_seizure: bool = False
     penalty_articles: tuple[str, ...] = ()
     recurrence_articles: tuple[str, ...] = ()
+    penalty_basis: str = ""
+    revocation: bool = False
+    driver_deregistration: bool = False
+    vehicle_deregistration: bool = False
     needs_art13_item: bool = False
     valid_from: date | None = None
     valid_until: date | None = None
@@ -179,6 +184,7 @@ _CATALOG_ENTRIES = (
         description="Agredir fisicamente o Agente Fiscalizador do Município no exercício de suas funções",
         legal_text="Agredir fisicamente o Agente Fiscalizador do Município no exercício de suas funções.",
         suspension_months=law.SUSPENSION_MONTHS, penalty_articles=("Art. 24, parágrafo único",),
+        penalty_basis="Art. 26, V, b; Art. 24, parágrafo único",
         recurrence_cassation=True, recurrence_articles=("Art. 26, §2",),
     ),
     InfractionType(
@@ -187,6 +193,7 @@ _CATALOG_ENTRIES = (
         legal_text=("Oferecer cartões ou similares indicando os dados do motorista ou de outro, objetivando "
                     "prestar serviço fora do contrato específico previsto nesta lei."),
         suspension_months=law.SUSPENSION_MONTHS, penalty_articles=("Art. 24, parágrafo único",),
+        penalty_basis="Art. 26, VI, b; Art. 24, parágrafo único",
     ),
     InfractionType(
         code="ART27", article="Art. 27", severity=Severity.GRAVISSIMA,
@@ -489,3 +496,119 @@ _NOTIFICATION_LABELS = {
     NotificationForm.POST: ("Aviso por via postal ou carta com AR", "Art. 22, §1, V"),
     NotificationForm.ELECTRONIC: ("Meio eletrônico com prova de recebimento", "Art. 22, §1, VI"),
 }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a decision may apply (issue 12 items 1-2): only the penalties the catalogue names, each with its article;
+# a partial decision ("mantido em parte") is a requalification to another code and/or a penalty not upheld.
+# ---------------------------------------------------------------------------------------------------------
+
+VEHICLE_SEIZURE = "vehicle_seizure"
+"""The seizure of the vehicle of Art. 27 parágrafo único (an administrative measure, Art. 24, II, d)."""
+
+_OPTION_LABELS = {**{p.value: p.label for p in Penalty}, VEHICLE_SEIZURE: "Apreensão do veículo até a regularização"}
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyOption:
+    """One penalty a decision on a code may apply, with the article that names it for this case.
+
+    `penalty` is a `Penalty` value (never "fine": the fine of Art. 25 always applies) or "vehicle_seizure";
+    `days`/`months` the length of a suspension."""
+
+    penalty: str
+    article: str
+    days: int = 0
+    months: int = 0
+
+    @property
+    def label(self) -> str:
+        text = _OPTION_LABELS.get(self.penalty, self.penalty)
+        if self.months:
+            text += f" por {self.months} meses"
+        if self.days:
+            text += f" por {self.days} dias"
+        return text
+
+    @property
+    def text(self) -> str:
+        """"Suspensão da autorização por 30 dias (Art. 26, §1)"."""
+        return f"{self.label} ({self.article})"
+
+    def to_dict(self) -> dict:
+        return {"penalty": self.penalty, "article": self.article, "days": self.days, "months": self.months}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "PenaltyOption":
+        return cls(str(data["penalty"]), str(data.get("article", "")), int(data.get("days", 0)),
+                   int(data.get("months", 0)))
+
+
+def penalty_options(entry: InfractionType, recurrence: bool) -> tuple[PenaltyOption, ...]:
+    """The penalties (beyond the fine) a decision on an infraction of `entry` may apply, never others:
+    those its code names for every occurrence (Art. 26 V b and VI b: suspension for 12 months, Art. 24 parágrafo
+    único; a decree code: what it names, under its own article) and, on a recurrence, those of the recurrence rule
+    (Art. 26 §1: suspension for 30 days; §2: cassation; Art. 27 parágrafo único: seizure of the vehicle).
+    The immediate impediment of Art. 26 II is not a decision's: it applies when the auto is drawn up."""
+    basis = entry.penalty_basis or "; ".join(dict.fromkeys((entry.article, *entry.penalty_articles)))
+    options: list[PenaltyOption] = []
+    if entry.suspension_days or entry.suspension_months:
+        options.append(PenaltyOption(Penalty.SUSPENSION.value, basis, entry.suspension_days,
+                                     entry.suspension_months))
+    for flag, penalty in ((entry.cassation, Penalty.CASSATION), (entry.revocation, Penalty.REVOCATION),
+                          (entry.driver_deregistration, Penalty.DRIVER_DEREGISTRATION),
+                          (entry.vehicle_deregistration, Penalty.VEHICLE_DEREGISTRATION)):
+        if flag:
+            options.append(PenaltyOption(penalty.value, basis))
+    if entry.vehicle_seizure:
+        options.append(PenaltyOption(VEHICLE_SEIZURE, f"{basis}; Art. 24, II, d"))
+    if recurrence and entry.has_recurrence_effect:
+        rule = "; ".join(entry.recurrence_articles) or entry.article
+        if entry.recurrence_suspension_days or entry.recurrence_suspension_months:
+            options.append(PenaltyOption(Penalty.SUSPENSION.value, rule, entry.recurrence_suspension_days,
+                                         entry.recurrence_suspension_months))
+        if entry.recurrence_cassation and not entry.cassation:
+            options.append(PenaltyOption(Penalty.CASSATION.value, rule))
+        if entry.recurrence_vehicle_seizure and not entry.vehicle_seizure:
+            options.append(PenaltyOption(VEHICLE_SEIZURE, f"{rule}; Art. 24, II, d"))
+    return tuple(options)
+
+
+def decision_options(code: str, on: date, prior: Iterable[Prior] = (),
+                     window_months: int = law.DEFAULT_RECURRENCE_WINDOW_MONTHS, *,
+                     catalog: CatalogEntries | None = None) -> tuple[PenaltyOption, ...]:
+    """`penalty_options` of the code in force on the infraction's date `on`, recurrence decided as in `assess`."""
+    entry = lookup(code, catalog, on)
+    return penalty_options(entry, assess(code, on, prior, window_months, catalog=catalog).recurrence)
+
+
+def penalty_choice_problems(chosen: Iterable[str], options: Iterable[PenaltyOption], code: str) -> list[Problem]:
+    """A penalty chosen that the catalogue does not name for this code and case (Art. 24, I; Art. 26; Art. 27):
+    refused, naming it."""
+    allowed = {o.penalty for o in options}
+    problems = []
+    for penalty in sorted({str(c) for c in chosen} - allowed):
+        label = _OPTION_LABELS.get(penalty, penalty)
+        problems.append(Problem(
+            "penalties", f"A penalidade «{label}» não está prevista para a infração {code} neste caso: a decisão "
+            "só aplica as penalidades que o catálogo e as regras de reincidência nomeiam.",
+            "Art. 24, I; Art. 26; Art. 27"))
+    return problems
+
+
+def requalification_problems(current: InfractionType, new: InfractionType, on: date,
+                             current_upfm: Decimal) -> list[Problem]:
+    """A partial decision requalifies to another catalogue code in force on the date of the infraction, whose
+    Art. 25 amount then applies; "mantido em parte" never raises the fine (Art. 25; Art. 22)."""
+    problems = []
+    if normalize_code(new.code) == normalize_code(current.code):
+        problems.append(Problem("requalified_code", f"Escolha um código diferente do atual ({current.code}).",
+                                "Art. 25"))
+    elif not new.in_force(on):
+        problems.append(Problem("requalified_code", f"O código {new.code} não estava em vigor em "
+                                f"{on:%d/%m/%Y}, data da infração.", "Art. 26"))
+    elif Decimal(new.upfm) > Decimal(current_upfm):
+        problems.append(Problem("requalified_code", f"A requalificação para {new.code} ({new.severity.label}, "
+                                f"{new.upfm} UPFM) aumentaria a multa em vigor ({Decimal(current_upfm).normalize():f}"
+                                " UPFM): o auto mantido em parte não agrava a multa.", new.severity.article))
+    return problems

@@ -222,14 +222,13 @@ AUTO_MACHINE = StateMachine(
         Transition(U.NOTIFIED, U.IN_DEFENSE, "Registrar defesa", "Art. 22, caput"),
         Transition(U.NOTIFIED, U.JUDGED, "Julgar sem defesa", "Art. 22, caput"),
         Transition(U.NOTIFIED, U.FINAL, "Encerrar prazo sem defesa", "Art. 22, caput"),
-        Transition(U.NOTIFIED, U.PAID, "Registrar pagamento", "Art. 13, XXI"),
         Transition(U.NOTIFIED, U.CANCELLED, "Cancelar", "Art. 17"),
         Transition(U.IN_DEFENSE, U.JUDGED, "Julgar defesa (auto mantido)", "Art. 22, caput"),
         Transition(U.IN_DEFENSE, U.ANNULLED, "Julgar defesa procedente (anular)", "Art. 22, caput"),
+        Transition(U.IN_DEFENSE, U.FINAL, "Registrar desistência", "Art. 22, caput"),
         Transition(U.IN_DEFENSE, U.CANCELLED, "Cancelar", "Art. 17"),
         Transition(U.JUDGED, U.IN_APPEAL, "Registrar recurso", "Art. 22, caput"),
         Transition(U.JUDGED, U.FINAL, "Encerrar prazo de recurso", "Art. 22, caput"),
-        Transition(U.JUDGED, U.PAID, "Registrar pagamento", "Art. 13, XXI"),
         Transition(U.JUDGED, U.CANCELLED, "Cancelar", "Art. 17"),
         Transition(U.IN_APPEAL, U.FINAL, "Julgar recurso (auto mantido)", "Art. 22, caput"),
         Transition(U.IN_APPEAL, U.ANNULLED, "Julgar recurso procedente (anular)", "Art. 22, caput"),
@@ -244,7 +243,9 @@ AUTO_MACHINE = StateMachine(
     ),
 )
 """Auto statuses (SPEC §3 auto flow). Paid, cancelled and annulled are final; a reduction of the fine is a ledger
-entry, not a status."""
+entry, not a status. Payment is not a waiver (issue 12 item 3): an auto is `paid` only once its decision is final
+(the appeal term ended, the appeal was judged, or a written waiver — desistência — was filed); a payment made
+before stays in the ledger and the auto keeps its status until then."""
 
 MACHINES: Mapping[str, StateMachine] = MappingProxyType({m.name: m for m in (AUTHORIZATION_MACHINE, AUTO_MACHINE)})
 del A, U

@@ -36,6 +36,7 @@ from desktop.models.enforcement import (
     Auto,
     AutoDefense,
     AutoJudgment,
+    AutoWaiver,
     AutoNotification,
     InfractionCode,
     LedgerEntry,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from desktop.domain.ledger import EntryKind
@@ -23,7 +23,9 @@ NOTIFICATION_FORMS = tuple(f.value for f in NotificationForm)  # Art. 22 §1 I-V
 DEFENSE_KINDS = ("defense", "appeal")
 JUDGMENT_OUTCOMES = ("upheld", "partly_upheld", "annulled")
 MEASURE_KINDS = tuple(m.value for m in MeasureKind)  # Art. 24 II a)-d)
-LEDGER_KINDS = tuple(k.value for k in EntryKind)  # debit, costs, payment, reduction, reversal
+LEDGER_KINDS = tuple(k.value for k in EntryKind)  # debit, costs, payment, reduction, reversal, requalification, refund
+WAIVER_INSTANCES = ("defense", "appeal")
+PAYMENT_GUIDE_WHERE = "kind = 'payment' AND guide_number IS NOT NULL"
 
 class InfractionCode(Versioned, Created, Base):
     """A catalog code (SPEC table; Art. 26-27; new ones for the regulating decree, Art. 29). A code in use is
@@ -149,8 +151,25 @@ class AutoJudgment(Versioned, Created, Base):
     decided_on: Mapped[date]
     decided_by: Mapped[int | None] = user_fk()
     outcome: Mapped[str] = mapped_column(String(20))
-    reduced_upfm: Mapped[Decimal | None] = mapped_column(Dec(4))
+    reduced_upfm: Mapped[Decimal | None] = mapped_column(Dec(4))  # partly upheld: the fine in force after it
+    requalified_code: Mapped[str | None] = mapped_column(String(30))  # issue 12 item 1: the code in force after it
     reasoning: Mapped[str] = mapped_column(Text)
+
+
+class AutoWaiver(Versioned, Created, Base):
+    """The infractor's written waiver (desistência) of the defense or of the appeal, with its document: the
+    decision becomes final that day (Art. 22; issue 12 item 3 — paying is not a waiver)."""
+
+    __tablename__ = "auto_waivers"
+    __table_args__ = (one_of("instance", WAIVER_INSTANCES),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    auto_id: Mapped[int] = mapped_column(ForeignKey("autos.id"), index=True)
+    instance: Mapped[str] = mapped_column(String(20))
+    filed_on: Mapped[date]
+    statement: Mapped[str] = mapped_column(Text, default="")
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"))
+    recorded_by: Mapped[int | None] = user_fk()
 
 
 class AdministrativeMeasure(Versioned, Created, Base):
@@ -189,14 +208,21 @@ class LedgerEntry(Base):
                         name="has_infractor"),
         CheckConstraint("kind <> 'reversal' OR (reverses_id IS NOT NULL AND reason IS NOT NULL)",
                         name="reversal_points_at_origin"),
-        CheckConstraint("kind <> 'reduction' OR reason IS NOT NULL", name="reduction_has_reason"),
-        # desktop.domain.ledger: debits and costs increase the debt, payments and reductions decrease it.
+        CheckConstraint("kind NOT IN ('reduction', 'requalification', 'refund') OR reason IS NOT NULL",
+                        name="reduction_has_reason"),
+        # desktop.domain.ledger: debits, costs and refunds increase the balance, payments, reductions and
+        # requalifications decrease it.
         CheckConstraint(
-            "(kind IN ('debit', 'costs') AND amount_upfm > 0)"
-            " OR (kind IN ('payment', 'reduction') AND amount_upfm < 0)"
+            "(kind IN ('debit', 'costs', 'refund') AND amount_upfm > 0)"
+            " OR (kind IN ('payment', 'reduction', 'requalification') AND amount_upfm < 0)"
             " OR (kind = 'reversal' AND amount_upfm <> 0)",
             name="sign_matches_kind",
         ),
+        # issue 12 item 5: an entry is reversed once, by two desks at once either (NULLs do not collide).
+        Index("uq_ledger_entries_reverses_id", "reverses_id", unique=True),
+        # issue 12 item 7: one bank guide pays one debt.
+        Index("uq_ledger_entries_payment_guide", "guide_number", unique=True,
+              sqlite_where=text(PAYMENT_GUIDE_WHERE), postgresql_where=text(PAYMENT_GUIDE_WHERE)),
         Index(None, "infractor_driver_id", "effective_on"),
         Index(None, "infractor_platform_id", "effective_on"),
     )

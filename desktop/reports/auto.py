@@ -40,6 +40,7 @@ class AutoContext:
     agent_registration: str
     defense_days: int = 15       # parameter term.defense_days
     recurrence: str = ""         # "Reincidência: auto nº 0003/2026 de 02/02/2026" when the system found one
+    original_code: str = ""      # issue 12 item 1: the code it was drawn up with, when a decision requalified it
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
@@ -90,14 +91,33 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     else:
         severity = assessment.severity if assessment is not None else Severity.LEVE
     article = (code.article if code is not None else "") or (assessment.articles[0] if assessment else "")
+    description = code.description if code is not None else auto.code
+    # issue 12 items 1 and 4: the code and the fine in force (the ledger), the decision's penalties
+    from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
+    from desktop.services.enforcement.core import code_in_force_in, fine_in  # lazy: shared enforcement reads
+
+    in_force = code_in_force_in(s, auto)
+    if in_force != auto.code:
+        try:
+            entry = lookup(in_force, None, auto.drawn_up_at.date())
+            article, severity, description = entry.article, entry.severity, entry.description
+        except UnknownInfractionCode:
+            pass
+    upfm, amount = fine_in(s, auto)
+    penalties = assessment.penalty_text if assessment is not None else "Multa"
+    decided = ((auto.assessment or {}).get("decision") or {}).get("penalties")
+    if decided is not None:
+        options = [PenaltyOption.from_dict(p).text for p in decided]
+        penalties = "; ".join([f"Multa de {fmt_decimal(upfm, 0)} UPFM ({severity.article})", *options])
     return make_context(
         records.header(s), meta, auto_number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place,
         infractor_kind=kind, infractor_name=name, infractor_document=document, infractor_address=address or "—",
         plate=vehicle.plate if vehicle else "", authorization_number=(authorization.number or "") if authorization
-        else "", code=auto.code, description=code.description if code is not None else auto.code,
-        legal_basis=article, severity=str(getattr(severity, "label", severity)).lower(), upfm=Decimal(auto.amount_upfm),
-        upfm_value=Decimal(auto.upfm_value), amount=Decimal(auto.amount_reais),
-        penalties=assessment.penalty_text if assessment is not None else "Multa", measures="; ".join(measures),
+        else "", code=in_force, description=description,
+        legal_basis=article, severity=str(getattr(severity, "label", severity)).lower(), upfm=Decimal(upfm),
+        upfm_value=Decimal(auto.upfm_value), amount=Decimal(amount),
+        penalties=penalties, measures="; ".join(measures),
+        original_code=auto.code if in_force != auto.code else "",
         facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
         agent_registration=agent.username if agent else "—",
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
@@ -134,7 +154,8 @@ def _copy(ctx: AutoContext, copy: str) -> list:
     ]))
     story.append(_pdf.p("Infração", "h2"))
     story.append(_pdf.field_table([
-        ("Código", ctx.code),
+        ("Código", ctx.code + (f" (requalificado por decisão; lavrado como {ctx.original_code})"
+                               if ctx.original_code else "")),
         ("Descrição", ctx.description),
         ("Enquadramento", f"{ctx.legal_basis} da {LAW}"),
         ("Natureza", f"{ctx.severity} (Art. 25)"),

@@ -128,6 +128,11 @@ CONSTRAINT_MESSAGES: dict[str, str] = {
     "uq_trip_rows_platform_id_external_id": "Esta viagem já foi importada desta plataforma.",
     "uq_issued_documents_kind_number": "Já existe um documento emitido deste tipo com este número.",
     "uq_data_requests_number": "Já existe uma requisição de dados com este número.",
+    "uq_ledger_entries_reverses_id":
+        "Este lançamento já foi estornado (talvez por outra estação neste instante): um lançamento só pode ser "
+        "estornado uma vez. Nada foi gravado.",
+    "uq_ledger_entries_payment_guide":
+        "Esta guia já foi usada em outro pagamento: uma guia paga um só débito. Nada foi gravado.",
 }
 GENERIC_UNIQUE = "Já existe um registro com estes dados."
 GENERIC_INTEGRITY = "A alteração foi recusada pelo banco de dados: ela quebra uma regra de integridade dos registros."

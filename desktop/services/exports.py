@@ -58,7 +58,7 @@ INSPECTION_HEADERS = (
 AUTO_HEADERS = (
     "Número", "Situação", "Código", "Lavrado em", "Local", "Infrator", "CPF/CNPJ", "Placa", "Autorização",
     "UPFM", "Valor da UPFM (R$)", "Valor (R$)", "Reincidência", "Prazo de defesa", "Prazo de recurso",
-    "Vencimento", "Definitivo em", "Motivo do cancelamento",
+    "Vencimento", "Definitivo em", "Motivo do cancelamento", "Código lavrado",
 )
 LEDGER_HEADERS = (
     "Lançamento", "Data", "Tipo", "Infrator", "CPF/CNPJ", "Auto", "UPFM", "Valor da UPFM (R$)", "Valor (R$)",
@@ -287,11 +287,13 @@ def _q_autos():
     from desktop.models import Platform as P
     from desktop.models import Vehicle as V
     # local: the enforcement core imports SQLAlchemy and the models, paid only when an export runs
-    from desktop.services.enforcement.core import fine_columns
+    from desktop.services.enforcement.core import code_in_force_column, fine_columns
 
-    # the fine in force: summed from the auto's ledger entries (debit, reductions), never the drawn-up column
+    # the fine in force: summed from the auto's ledger entries (debit, requalifications), never the drawn-up
+    # column; the code in force (issue 12 item 1) and, last, the code it was drawn up with
     fine_upfm, fine_reais = fine_columns()
-    stmt = (select(Auto.number, Auto.status, Auto.code, Auto.drawn_up_at, Auto.place, D.name.label("driver_name"),
+    stmt = (select(Auto.number, Auto.status, code_in_force_column().label("code"), Auto.code.label("drawn_code"),
+                   Auto.drawn_up_at, Auto.place, D.name.label("driver_name"),
                    D.cpf, P.trade_name.label("platform_name"), P.cnpj, V.plate, A.number.label("authorization_number"),
                    fine_upfm.label("amount_upfm"), Auto.upfm_value, fine_reais.label("amount_reais"), Auto.recurrence, Auto.defense_deadline,
                    Auto.appeal_deadline, Auto.payment_deadline, Auto.final_on, Auto.cancel_reason)
@@ -304,7 +306,7 @@ def _q_autos():
         return [r.number, _label("AutoStatus", r.status), r.code, r.drawn_up_at, r.place, infractor,
                 document, format_plate(r.plate), r.authorization_number, r.amount_upfm, r.upfm_value, r.amount_reais,
                 bool(r.recurrence), r.defense_deadline, r.appeal_deadline, r.payment_deadline, r.final_on,
-                r.cancel_reason]
+                r.cancel_reason, r.drawn_code]
     return stmt, row
 
 

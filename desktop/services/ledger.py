@@ -24,8 +24,9 @@ from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
-from desktop.errors import NotFound, ValidationError
-from desktop.models import Auto, Driver, Platform
+from desktop.domain.formatting import format_money
+from desktop.errors import ConflictError, NotFound, PermissionDenied, ValidationError
+from desktop.models import Auto, Driver, PaymentGuide, Platform
 from desktop.models import LedgerEntry as E
 from desktop.services import audit
 from desktop.services.base import require_role
@@ -53,10 +54,10 @@ from desktop.services.enforcement.postings import (
     named_entries_stmt,
     post,
     reverse_auto_entries,
+    refund_surplus_in,
     reverse_in,
     reversed_ids,
 )
-from desktop.services.penalties import apply_final_penalties
 
 CASHIER_ROLES = step_roles("payment")
 __all__ = [  # the shared helpers stay importable from here, where the other rooms found them
@@ -65,7 +66,8 @@ __all__ = [  # the shared helpers stay importable from here, where the other roo
     "auto_balance_in", "balance", "balance_in", "debtor_of", "divida_ativa_list", "divida_ativa_list_in",
     "entries_of_auto", "entry_info_in", "infractor_identity", "ledger_page", "ledger_page_in", "ledger_totals",
     "ledger_totals_in", "overdue_list", "overdue_list_in", "post", "record_payment", "record_payment_in",
-    "reverse_auto_entries", "reverse_entry", "reverse_entry_in", "reverse_in", "reversed_ids",
+    "refund_surplus_in", "refunds", "refunds_in", "reverse_auto_entries", "reverse_entry", "reverse_entry_in",
+    "reverse_in", "reversed_ids",
     "send_to_divida_ativa", "send_to_divida_ativa_in", "settle_auto", "statement", "statement_in",
 ]
 
@@ -86,11 +88,15 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class PaymentDraft:
+    """A payment of an auto. `confirm_overpayment`: a gestor confirms an amount above the balance (issue 12 item
+    7); the surplus is then a `refund` entry, never a credit."""
+
     auto_id: int
     paid_on: date
     amount_reais: Decimal
     guide_number: str | None = None
     note: str = ""
+    confirm_overpayment: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +290,21 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
     require_step(auto, "payment")  # Art. 13, XXI: only from the statuses the machine leads to `paid`
     if draft.paid_on < auto.drawn_up_at.date():
         raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
+    guide = (draft.guide_number or "").strip() or None
+    if guide is not None:
+        _check_guide(session, auto, guide)
     owed_upfm, owed_reais = auto_balance_in(session, auto.id)
+    surplus = amount - max(owed_reais, ZERO)
+    if surplus > 0:
+        # issue 12 item 7: above the balance only when a gestor confirms it; the surplus is owed back (refund).
+        if not draft.confirm_overpayment:
+            raise ValidationError([Problem(
+                "amount_reais", f"O valor pago ({format_money(amount)}) é maior que o saldo do auto "
+                f"({format_money(max(owed_reais, ZERO))}). Confira o valor; se o infrator pagou mesmo a mais, um "
+                "gestor confirma o excesso, que fica registrado como restituição devida.")])
+        if not actor.has(Role.GESTOR):
+            raise PermissionDenied("Só um gestor confirma um pagamento acima do saldo do auto (o excesso vira "
+                                   "restituição devida).")
     if owed_reais > 0 and amount >= owed_reais:
         # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
         upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
@@ -294,18 +314,38 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
         raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
     row = post(session, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,
                upfm_value=auto.upfm_value, amount_reais=-amount, effective_on=draft.paid_on, auto_id=auto.id,
-               guide_number=(draft.guide_number or "").strip() or None,
-               reason=(draft.note or "").strip() or None)
+               guide_number=guide, reason=(draft.note or "").strip() or None)
+    if surplus > 0:
+        refund_surplus_in(session, actor, auto, draft.paid_on,
+                          f"pagamento de {format_money(amount)} acima do saldo, confirmado pelo gestor")
     _, owed_reais = auto_balance_in(session, auto.id)
     if owed_reais <= 0:
         settle_auto(session, actor, auto, draft.paid_on)
     return entry_info_in(session, row.id)
 
 
+def _check_guide(session, auto, guide: str) -> None:
+    """One bank guide pays one debt (issue 12 item 7): a guide already used by a payment, or a DAM issued for
+    another debt, is refused (the unique index of migration 0008 also refuses two desks at once)."""
+    used = session.execute(select(E.auto_id, Auto.number).outerjoin(Auto, Auto.id == E.auto_id).where(
+        E.kind == EntryKind.PAYMENT.value, E.guide_number == guide).limit(1)).first()
+    if used is not None:
+        where = "neste auto" if used.auto_id == auto.id else f"no auto {used.number}"
+        raise ValidationError([Problem("guide_number", f"A guia {guide} já foi usada em um pagamento {where}: "
+                                                       "uma guia paga um só débito.")])
+    issued = session.execute(select(PaymentGuide.purpose, PaymentGuide.auto_id)
+                             .where(PaymentGuide.number == guide)).first()
+    if issued is not None and (issued.purpose != "fine" or issued.auto_id not in (None, auto.id)):
+        raise ValidationError([Problem("guide_number", f"A guia {guide} foi emitida para outro débito: uma guia "
+                                                       "paga um só débito.")])
+
+
 def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
     """A payment of an auto (Art. 13 XXI): a credit in reais converted to UPFM at the value of the auto's debit.
-    When the auto's balance reaches zero it becomes `paid`; a payment that settles an auto before its decision
-    is final is taken as acceptance of the auto: the decision is final that day and its penalties take effect."""
+    When the balance of an auto whose decision is final reaches zero it becomes `paid`. Paying is not a waiver
+    (issue 12 item 3): a payment before the decision is final is kept, the auto keeps its status and its terms,
+    and it becomes `paid` on the day the decision is final (process.make_final_in). An amount above the balance
+    is refused unless a gestor confirms it (`confirm_overpayment`); the surplus is then a `refund` entry."""
     require_role(actor, *CASHIER_ROLES)
     problems = _payment_problems(draft)
     if problems:
@@ -315,20 +355,32 @@ def record_payment(db, actor, draft: PaymentDraft) -> EntryInfo:
 
 
 def settle_auto(session, actor, auto, on: date) -> None:
-    """Mark an auto whose balance is zero as paid (machine permitting)."""
+    """Mark an auto whose decision is final and whose balance is zero as paid. Before the decision is final the
+    auto keeps its status (issue 12 item 3: paying is not a waiver; the penalties take effect on the final date,
+    in process.make_final_in, never here)."""
     status = AutoStatus(auto.status)
     if status not in PAYABLE_STATUSES:
         return
-    before = {"status": auto.status, "final_on": auto.final_on}
-    accepted = status in (AutoStatus.NOTIFIED, AutoStatus.JUDGED)
+    before = {"status": auto.status}
     auto.status = auto_transition(auto, AutoStatus.PAID).value
-    if accepted and auto.final_on is None:
-        auto.final_on = on
     session.flush()
-    audit.record(session, actor, "auto.paid", "auto", auto.id, before,
-                 {"status": auto.status, "final_on": auto.final_on})
-    if accepted:
-        apply_final_penalties(session, actor, auto, auto.final_on)
+    audit.record(session, actor, "auto.paid", "auto", auto.id, before, {"status": auto.status, "paid_on": on})
+
+
+def refunds_in(session, actor) -> tuple[EntryInfo, ...]:
+    """`refunds` inside the caller's session."""
+    require_role(actor, *READER_ROLES)
+    reversed_refunds = select(E.reverses_id).where(E.reverses_id.is_not(None))
+    stmt = (named_entries_stmt().where(E.kind == EntryKind.REFUND.value, E.id.not_in(reversed_refunds))
+            .order_by(E.effective_on, E.id))
+    return tuple(entry_from_row(r) for r in session.execute(stmt))
+
+
+def refunds(db, actor) -> tuple[EntryInfo, ...]:
+    """What the municipality owes back (issue 12 item 7): every `refund` entry not reversed, oldest first."""
+    require_role(actor, *READER_ROLES)
+    with db.session(write=False) as s:
+        return refunds_in(s, actor)
 
 
 def reverse_entry_in(session, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:
@@ -339,6 +391,9 @@ def reverse_entry_in(session, actor, entry_id: int, reason: str, on: date | None
     row = session.get(E, entry_id)
     if row is None:
         raise NotFound("Lançamento não encontrado.")
+    if row.kind == EntryKind.REQUALIFICATION.value:
+        raise ConflictError("A requalificação decorre da decisão do auto: não é estornada sozinha. Só uma nova "
+                            "decisão (o julgamento do recurso) ou a anulação do auto a alteram.")
     rev = reverse_in(session, actor, row, on or local_today(), reason.strip())
     return entry_info_in(session, rev.id)
 

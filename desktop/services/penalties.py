@@ -18,7 +18,7 @@ from sqlalchemy import select
 from desktop.domain.dates import local_today, period_end
 from desktop.domain.documents import format_plate
 from desktop.domain.ledger import EntryKind
-from desktop.domain.penalties import AdministrativeMeasure, Assessment, Penalty, reais_to_upfm
+from desktop.domain.penalties import AdministrativeMeasure, Assessment, Penalty, PenaltyOption, reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.workflow import (
@@ -34,9 +34,9 @@ from desktop.models import AuthorizationEvent as Ev
 from desktop.services import audit
 from desktop.services.audit import snapshot
 from desktop.services.base import check_version, require_role
-from desktop.services.enforcement.core import Infractor, require_step, step_roles
+from desktop.services.enforcement.core import Infractor, code_in_force_in, require_step, step_roles
 from desktop.services.enforcement.postings import entry_info_in, post
-from desktop.services.enforcement.recurrence import reassess_in
+from desktop.services.enforcement.recurrence import decision_options_in, reassess_in
 from desktop.services.parameters import upfm_value_in
 
 # Event kinds shared with the registration room (services.authorizations.EVENT_LABELS), so the authorization's
@@ -52,7 +52,7 @@ PENALTY_KINDS = (KIND_SUSPENSION, KIND_CASSATION, KIND_REVOCATION, KIND_DEREGIST
 IMPEDIMENT = "impediment"
 _LABELS = {
     Penalty.SUSPENSION.value: (Penalty.SUSPENSION.label, Penalty.SUSPENSION.article),
-    Penalty.CASSATION.value: (Penalty.CASSATION.label, "Art. 24, I, e; Art. 26, §2"),
+    Penalty.CASSATION.value: (Penalty.CASSATION.label, Penalty.CASSATION.article),
     Penalty.REVOCATION.value: (Penalty.REVOCATION.label, Penalty.REVOCATION.article),
     Penalty.DRIVER_DEREGISTRATION.value: (Penalty.DRIVER_DEREGISTRATION.label, Penalty.DRIVER_DEREGISTRATION.article),
     Penalty.VEHICLE_DEREGISTRATION.value: (Penalty.VEHICLE_DEREGISTRATION.label,
@@ -175,52 +175,75 @@ def _deregister(session, actor, model, row_id: int, on: date, reason: str, entit
                  {"status": row.status, "deregistered_on": on, "reason": reason})
 
 
-def apply_final_penalties(session, actor, auto, on: date) -> None:
-    """The penalties of a final decision take effect on `on` (idempotent: an auto applies them once)."""
-    if _already_applied(session, auto.id):
-        return
+def decided_penalties(session, auto) -> tuple[PenaltyOption, ...]:
+    """The penalties the auto's decision applies (issue 12 item 2), each with its article: those the judgment
+    chose (`decision.penalties`), or — finalized with no judgment — all the catalogue names for its code and
+    recurrence. Decisions stored before issue 12 (`apply_proposed`/`extra`) read as they were taken."""
+    decision = (auto.assessment or {}).get("decision") or {}
+    if "penalties" in decision:
+        return tuple(PenaltyOption.from_dict(p) for p in decision["penalties"])
     if not auto.assessment:
         auto.assessment = reassess_in(session, auto).to_dict()
         session.flush()
-    assessment = Assessment.from_dict(auto.assessment)
-    decision = auto.assessment.get("decision") or {}
-    proposed = bool(decision.get("apply_proposed", True))
-    extras = {Penalty(p) for p in decision.get("extra", ())}
+    options = decision_options_in(session, auto, code_in_force_in(session, auto))
+    if decision and not decision.get("apply_proposed", True):
+        options = ()
+    legacy = tuple(PenaltyOption(Penalty(p).value, Penalty(p).article) for p in decision.get("extra", ()))
+    return tuple(options) + legacy
+
+
+def apply_final_penalties(session, actor, auto, on: date) -> None:
+    """The penalties of a final decision take effect on `on`, the day the decision is final (idempotent: an auto
+    applies them once). Only those the catalogue names for the code in force (issue 12 item 2); each event cites
+    the article of the rule applied (a cassation cites Art. 26, §2 only on a recurrence of Art. 26, V)."""
+    if _already_applied(session, auto.id):
+        return
+    applied = decided_penalties(session, auto)
+    decision = dict((auto.assessment or {}).get("decision") or {})
+    if "penalties" not in decision:  # final with no judgment: keep what took effect, with its articles
+        decision.update(code=code_in_force_in(session, auto), penalties=[o.to_dict() for o in applied])
+        auto.assessment = {**(auto.assessment or {}), "decision": decision}
+        session.flush()
+    chosen = {o.penalty: o for o in applied}
     auth = _authorization_of(session, auto)
-    cassation = (proposed and assessment.cassation) or Penalty.CASSATION in extras
-    revocation = bool(extras & {Penalty.REVOCATION, Penalty.DRIVER_DEREGISTRATION, Penalty.VEHICLE_DEREGISTRATION})
     where = f"auto {auto.number}"
+    cassation = chosen.get(Penalty.CASSATION.value)
+    revocation = chosen.get(Penalty.REVOCATION.value)
+    suspension = chosen.get(Penalty.SUSPENSION.value)
     if auth is not None:
-        if cassation:
+        if cassation is not None:
             _change(session, actor, auth, AuthorizationStatus.CASSADA, KIND_CASSATION, on,
-                    auto, f"Cassação da autorização (Art. 24, I, e; Art. 26, §2) — {where}", ended_on=on)
-        elif revocation:
+                    auto, f"Cassação da autorização ({cassation.article}) — {where}", ended_on=on)
+        elif revocation is not None:
             _change(session, actor, auth, AuthorizationStatus.REVOKED, KIND_REVOCATION,
-                    on, auto, f"Revogação da autorização (Art. 24, I, c) — {where}", ended_on=on)
-        elif proposed and assessment.suspends:
-            end = period_end(on, days=assessment.suspension_days, months=assessment.suspension_months)
-            article = "Art. 26, §1" if assessment.suspension_days else "Art. 24, parágrafo único"
+                    on, auto, f"Revogação da autorização ({revocation.article}) — {where}", ended_on=on)
+        elif suspension is not None:
+            end = period_end(on, days=suspension.days, months=suspension.months)
             until = max(end, auth.suspended_until) if auth.status == AuthorizationStatus.SUSPENDED.value \
                 and auth.suspended_until else end
             _change(session, actor, auth, AuthorizationStatus.SUSPENDED, KIND_SUSPENSION,
-                    on, auto, f"Suspensão da autorização até {end:%d/%m/%Y} ({article}) — {where}",
+                    on, auto, f"Suspensão da autorização até {end:%d/%m/%Y} ({suspension.article}) — {where}",
                     suspended_until=until)
-    if Penalty.DRIVER_DEREGISTRATION in extras and auto.infractor_driver_id is not None:
+    driver = chosen.get(Penalty.DRIVER_DEREGISTRATION.value)
+    if driver is not None and auto.infractor_driver_id is not None:
         _deregister(session, actor, Driver, auto.infractor_driver_id, on,
-                    f"Descadastramento do condutor (Art. 24, I, d) — {where}", "driver")
+                    f"Descadastramento do condutor ({driver.article}) — {where}", "driver")
         if auth is not None:
-            _mark(session, actor, auth, Penalty.DRIVER_DEREGISTRATION, on, auto)
-    if Penalty.VEHICLE_DEREGISTRATION in extras and auto.vehicle_id is not None:
+            _mark(session, actor, auth, Penalty.DRIVER_DEREGISTRATION, on, auto, driver.article)
+    vehicle = chosen.get(Penalty.VEHICLE_DEREGISTRATION.value)
+    if vehicle is not None and auto.vehicle_id is not None:
         _deregister(session, actor, Vehicle, auto.vehicle_id, on,
-                    f"Descadastramento do veículo (Art. 24, I, f) — {where}", "vehicle")
+                    f"Descadastramento do veículo ({vehicle.article}) — {where}", "vehicle")
         if auth is not None:
-            _mark(session, actor, auth, Penalty.VEHICLE_DEREGISTRATION, on, auto)
+            _mark(session, actor, auth, Penalty.VEHICLE_DEREGISTRATION, on, auto, vehicle.article)
+    # The seizure of the vehicle (Art. 27 parágrafo único) is an administrative measure the fiscal records
+    # (record_measure, Art. 24, II, d): the decision names it, the measure carries it out.
 
 
-def _mark(session, actor, auth, penalty: Penalty, on: date, auto) -> None:
+def _mark(session, actor, auth, penalty: Penalty, on: date, auto, article: str) -> None:
     """An event (no status change) so the auto's page lists the deregistration among its penalties."""
     _change(session, actor, auth, None, KIND_DEREGISTRATION, on, auto,
-            f"{penalty.label} ({penalty.article}) — auto {auto.number}")
+            f"{penalty.label} ({article}) — auto {auto.number}")
 
 
 def _last_suspension_event(session, auth_id: int):
@@ -307,17 +330,24 @@ def penalties_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
         return ()
     events = session.scalars(select(Ev).where(Ev.auto_id == auto_id).order_by(Ev.id)).all()
     assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
+    decided = {p["penalty"]: PenaltyOption.from_dict(p)
+               for p in ((auto.assessment or {}).get("decision") or {}).get("penalties", ())}
     result = []
     for e in events:
         key = _penalty_key(e)
         if key is None:
             continue
         label, article = _LABELS.get(key, (key, ""))
+        option = decided.get(key)
+        if option is not None:
+            article = option.article  # issue 12 item 2: each penalty cites the rule that was applied
         auth = session.get(Authorization, e.authorization_id)
         ends_on = None
         lifted = None
         if key == Penalty.SUSPENSION.value:
-            if assessment is not None and assessment.suspends:
+            if option is not None and (option.days or option.months):
+                ends_on = period_end(e.effective_on, days=option.days, months=option.months)
+            elif assessment is not None and assessment.suspends:
                 ends_on = assessment.suspension_end(e.effective_on)
             # the end written by this module's job or by the registration room's (services.jobs)
             lifted = session.scalar(select(Ev.effective_on).where(

@@ -217,11 +217,14 @@ def test_art26_demo_autos_store_the_proposal_of_assess_with_real_recurrences(db)
             LedgerEntry.kind == "costs", LedgerEntry.auto_id.in_(seized))) == len(seized)
 
 
-def test_art25_partly_upheld_autos_keep_the_reduced_amount_and_the_reduction_entry(db):
-    """process.judge (partly upheld): the auto's amounts become the reduced value; a reduction entry posts the
-    difference on the day of the decision."""
-    from desktop.domain import fine_in_reais
+def test_art25_partly_upheld_autos_are_requalified_to_a_catalogue_code(db):
+    """Issue 12 item 1 (the first wave's demo carried 5 UPFM for a leve and 15 for a grave): a partial decision
+    requalifies to another code whose Art. 25 amount applies; the auto row keeps what was drawn up (item 4); a
+    requalification entry names the new code on the day of the decision; every fine in force is an Art. 25
+    amount; the code in force is the requalified one."""
+    from desktop.domain import CATALOG, fine_in_reais
     from desktop.models import AutoJudgment
+    from desktop.services.enforcement.core import code_in_force_in, fine_in
 
     _load(db)
     with db.session(write=False) as s:
@@ -229,16 +232,38 @@ def test_art25_partly_upheld_autos_keep_the_reduced_amount_and_the_reduction_ent
         assert partly
         for j in partly:
             auto = s.get(Auto, j.auto_id)
-            assert auto.amount_upfm == j.reduced_upfm
-            assert auto.amount_reais == fine_in_reais(j.reduced_upfm, auto.upfm_value)
+            assert j.requalified_code and j.requalified_code != auto.code
+            assert code_in_force_in(s, auto) == j.requalified_code
+            assert j.reduced_upfm == CATALOG[j.requalified_code].upfm
+            assert auto.amount_upfm == CATALOG[auto.code].upfm          # as drawn up
             entries = s.scalars(select(LedgerEntry).where(LedgerEntry.auto_id == auto.id)).all()
-            debit = next(e for e in entries if e.kind == "debit")
-            reduction = next(e for e in entries if e.kind == "reduction")
-            assert reduction.effective_on == j.decided_on
-            assert debit.amount_upfm + reduction.amount_upfm == auto.amount_upfm
-            assert debit.amount_reais + reduction.amount_reais == auto.amount_reais
+            requalification = next(e for e in entries if e.kind == "requalification")
+            assert requalification.effective_on == j.decided_on and j.requalified_code in requalification.reason
+            assert fine_in(s, auto) == (j.reduced_upfm, fine_in_reais(j.reduced_upfm, auto.upfm_value))
             if auto.status == "paid":
                 assert sum(e.amount_reais for e in entries) == 0
+        assert not s.scalars(select(LedgerEntry).where(LedgerEntry.kind == "reduction")).all()
+        for auto in s.scalars(select(Auto).where(Auto.status.not_in(("cancelled", "annulled")))):
+            assert fine_in(s, auto)[0] in (10, 20, 30, 40), auto.number   # Art. 25, I-IV only
+
+
+def test_issue12_item3_the_demo_shows_a_waived_appeal_and_a_refund(db):
+    from desktop.models import AutoWaiver, Document
+
+    _load(db)
+    with db.session(write=False) as s:
+        waivers = s.scalars(select(AutoWaiver)).all()
+        assert waivers
+        for waiver in waivers:
+            auto = s.get(Auto, waiver.auto_id)
+            assert auto.final_on == waiver.filed_on and waiver.filed_on <= auto.appeal_deadline
+            assert s.get(Document, waiver.document_id).kind == "waiver"
+        refunds = s.scalars(select(LedgerEntry).where(LedgerEntry.kind == "refund")).all()
+        assert refunds
+        for refund in refunds:
+            auto = s.get(Auto, refund.auto_id)
+            assert auto.status == "annulled"
+            assert s.scalar(select(func.sum(LedgerEntry.amount_reais)).where(LedgerEntry.auto_id == auto.id)) == 0
 
 
 def test_art22_open_autos_still_have_their_terms_running_after_the_daily_jobs(db):
@@ -284,8 +309,10 @@ def test_art24_penalty_events_use_the_services_kinds_and_name_their_auto(db):
     with db.session(write=False) as s:
         events = s.scalars(select(AuthorizationEvent).order_by(AuthorizationEvent.id)).all()
         kinds = Counter(e.kind for e in events)
-        for kind in ("suspension", "suspension_end", "cassation", "revocation", "deregistration"):
+        for kind in ("suspension", "suspension_end", "cassation", "revocation"):
             assert kinds[kind] > 0, kind
+        # issue 12 item 2: no law code names a deregistration or a revocation as an auto's penalty
+        assert not [e for e in events if e.kind in ("deregistration", "revocation") and e.auto_id is not None]
         # No penalty hides behind a generic status change.
         assert not [e for e in events if e.kind == "status" and e.to_status in ("suspended", "cassada", "revoked")]
         for e in events:
@@ -317,7 +344,6 @@ def test_art24_penalty_events_use_the_services_kinds_and_name_their_auto(db):
             marks = [e for e in a.events if e.kind == "deregistration"]
             if marks:
                 assert driver.deregistration_reason.endswith(s.get(Auto, marks[0].auto_id).number)
-        assert any(e.kind == "deregistration" for _, a in gone for e in a.events)
         # Every suspended or cassada authorization got there through an auto; the auto's page lists it.
         for a in s.scalars(select(Authorization).where(Authorization.status.in_(("suspended", "cassada")))):
             last = [e for e in a.events if e.kind in PENALTY_KINDS][-1]
@@ -349,7 +375,8 @@ def test_demo_covers_every_state_code_and_ledger_kind(db):
         assert set(s.scalars(select(Authorization.status))) == set(AUTHORIZATION_STATUSES)
         pairs = {(st, c) for st, c in s.execute(select(Auto.status, Auto.code))}
         assert {(st, c) for st in AUTO_STATUSES for c in CATALOG} <= pairs
-        assert set(s.scalars(select(LedgerEntry.kind))) == {"debit", "costs", "payment", "reduction", "reversal"}
+        assert set(s.scalars(select(LedgerEntry.kind))) == {"debit", "costs", "payment", "requalification",
+                                                             "reversal", "refund"}
         assert set(s.scalars(select(AutoJudgment.outcome))) == {"upheld", "partly_upheld", "annulled"}
         # Reversals point at what they undo: debits of cancelled/annulled autos and payments returned by the bank.
         from sqlalchemy.orm import aliased
@@ -369,7 +396,8 @@ def test_demo_covers_every_state_code_and_ledger_kind(db):
             for auto_id in ids:
                 owed = s.scalar(select(func.sum(LedgerEntry.amount_reais)).where(LedgerEntry.auto_id == auto_id))
                 assert owed > 0
-        # Paid autos are settled to zero; cancelled and annulled ones reversed to zero.
+        # Paid autos are settled to zero; cancelled and annulled ones reversed to zero (a payment before the
+        # annulment balanced by its refund).
         for status in ("paid", "cancelled", "annulled"):
             for auto_id in s.scalars(select(Auto.id).where(Auto.status == status)):
                 total = s.scalar(select(func.sum(LedgerEntry.amount_upfm)).where(LedgerEntry.auto_id == auto_id))

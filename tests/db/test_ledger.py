@@ -71,15 +71,26 @@ def test_no_payment_before_notification_nor_in_the_future(db, people):
     assert {p.field for p in err.value.problems} == {"amount_reais", "paid_on"}
 
 
-def test_art13_XXI_paying_before_the_decision_accepts_it_and_the_penalty_takes_effect(db, people):
+def test_issue12_item3_paying_before_the_decision_is_final_does_not_end_the_appeal_term(db, people):
+    """The first wave took a payment in full as acceptance: final that day, suspension from the payment. Payment is
+    not a waiver: the auto keeps its status and terms; it is final when the term ends without appeal, and the
+    penalty takes effect on that final date; then the auto is paid."""
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+
     fiscal, _, atendente = people
     driver_id, _, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     notify(db, fiscal, auto, date(2026, 3, 3))
     ledger.record_payment(db, atendente, PaymentDraft(auto.id, date(2026, 3, 6), Decimal("93.76")))
     paid = autos.get_auto_info(db, auto.id)
-    assert paid.status is AutoStatus.PAID and paid.final_on == date(2026, 3, 6)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 6))
+    assert paid.status is AutoStatus.NOTIFIED and paid.final_on is None and paid.balance_reais == 0
+    assert paid.defense_deadline == date(2026, 3, 18)
+    assert "defense" in {a.key for a in paid.actions if a.enabled} or paid.defense_deadline >= date(2026, 3, 6)
+    assert authorization_row(db, auth_id)[0] == "active"  # nothing takes effect on the payment
+    run_enforcement_jobs(db, date(2026, 3, 19))  # the defense term ended without defense
+    final = autos.get_auto_info(db, auto.id)
+    assert final.status is AutoStatus.PAID and final.final_on == date(2026, 3, 19)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
     # a paid auto is a final prior: recurrence counts it
     assert autos.preview_assessment(db, draft("ART26-VI", date(2026, 5, 4), driver_id=driver_id)).recurrence
 

@@ -134,29 +134,41 @@ def test_a_suspension_not_applied_by_an_auto_is_left_alone(db, people):
     assert authorization_row(db, auth_id)[0] == "suspended"
 
 
-def test_the_gestor_confirms_or_drops_the_proposed_penalty_and_may_deregister(db, people):
+def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names(db, people):
+    """The first wave let a gestor tick revocation or deregistration on any auto and drop a suspension on an
+    "upheld" decision. Now: an upheld ART26-VI applies its 12-month suspension (Art. 26, VI, b); a penalty the code
+    does not name is refused in Portuguese; dropping the suspension is a partial decision."""
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+
     fiscal, gestor, atendente = people
     driver_id, vehicle_id, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     info = notify(db, fiscal, auto, date(2026, 3, 3))
-    info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19),
-                                                       apply_proposed_penalties=False), info.version)
+    choices = process.decision_choices(db, gestor, auto.id)
+    assert [(c.penalty, c.months, c.article) for c in choices] == [
+        ("suspension", 12, "Art. 26, VI, b; Art. 24, parágrafo único")]
+    with pytest.raises(ValidationError, match="Descadastramento do condutor.*não está prevista"):
+        process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19), penalties=frozenset(
+            {Penalty.SUSPENSION, Penalty.DRIVER_DEREGISTRATION})), info.version)
+    with pytest.raises(ValidationError, match="mantido em parte"):
+        process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19), penalties=frozenset()),
+                      info.version)
+    info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 19), penalties=frozenset()),
+                         info.version)
+    assert info.amount_upfm == Decimal(30)  # the fine of Art. 25 III stays
     run_enforcement_jobs(db, date(2026, 4, 10))
     assert autos.get_auto_info(db, auto.id).status is AutoStatus.FINAL
-    assert authorization_row(db, auth_id)[0] == "active"  # the gestor did not keep the suspension
+    assert authorization_row(db, auth_id)[0] == "active"  # the decision did not uphold the suspension
 
     other_driver, _, other_auth = authorized_driver(db)
-    auto = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 2), driver_id=other_driver))
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=other_driver))
     info = notify(db, fiscal, auto, date(2026, 3, 3))
-    info = process.judge(db, gestor, auto.id, judgment(
-        "upheld", date(2026, 3, 19), extra_penalties=frozenset({Penalty.DRIVER_DEREGISTRATION})), info.version)
+    info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19)), info.version)
     run_enforcement_jobs(db, date(2026, 4, 10))
-    assert authorization_row(db, other_auth)[0] == "revoked"
-    with db.session(write=False) as s:
-        driver = s.get(Driver, other_driver)
-        assert (driver.status, driver.deregistered_on) == ("deregistered", date(2026, 4, 7))
-    kinds = {p.kind for p in penalties.penalties_of(db, auto.id)}
-    assert kinds == {Penalty.REVOCATION.value, Penalty.DRIVER_DEREGISTRATION.value}
+    assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 7))
+    (applied,) = penalties.penalties_of(db, auto.id)
+    assert (applied.kind, applied.article) == ("suspension", "Art. 26, VI, b; Art. 24, parágrafo único")
+    assert applied.ends_on == date(2027, 4, 7)
 
 
 def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):

@@ -147,22 +147,41 @@ def test_art22_judging_without_defense_waits_for_the_term(db, people, auto):
     assert info.status is AutoStatus.JUDGED
 
 
-def test_art25_partly_upheld_posts_a_reduction_pointing_reason(db, people, auto):
+def test_art25_partly_upheld_requalifies_to_another_code_whose_amount_applies(db, people, auto):
+    """Issue 12 item 1 (the first wave took any smaller figure): "mantido em parte" requalifies ART26-IV (grave,
+    30 UPFM) to ART26-III (média, 20 UPFM, Art. 25 II); the difference is a requalification entry naming the new
+    code; the auto keeps its original code in its history and shows the code in force."""
     fiscal, gestor, atendente = people
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "primeira vez", info.version)
-    with pytest.raises(ValidationError):
-        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20), reduced_upfm=Decimal(30)),
-                      info.version)  # not lower than the fine
+    with pytest.raises(TypeError):  # no free amount any more
+        judgment("partly_upheld", date(2026, 3, 20), reduced_upfm=Decimal(20))
+    with pytest.raises(ValidationError, match="aumentaria a multa") as refused:  # 40 UPFM > 30: never worse
+        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20), requalified_code="ART26-V"),
+                      info.version)
+    assert refused.value.problems[0].field == "requalified_code"
+    with pytest.raises(ValidationError, match="código diferente"):
+        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
+                                                    requalified_code="ART26-IV"), info.version)
+    with pytest.raises(ValidationError, match="só cabe na decisão"):
+        process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 20), requalified_code="ART26-III"),
+                      info.version)
+    with pytest.raises(ValidationError, match="requalifique"):  # nothing partial in it
+        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20)), info.version)
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Atenuante reconhecida",
-                                                       reduced_upfm=Decimal(20)), info.version)
+                                                       requalified_code="art26-iii"), info.version)
     assert info.status is AutoStatus.JUDGED and info.amount_upfm == Decimal(20)
+    assert (info.code, info.original_code, info.article) == ("ART26-III", "ART26-IV", "Art. 26, III")
+    assert info.requalified and info.severity.value == "media"
     assert info.amount_reais == Decimal("62.51") and info.balance_upfm == Decimal(20)
-    debit, reduction = autos.get_auto(db, auto.id).entries
-    assert reduction.kind is EntryKind.REDUCTION and reduction.amount_upfm == Decimal(-10)
-    assert debit.amount_reais + reduction.amount_reais == Decimal("62.51")
-    assert "Atenuante reconhecida" in reduction.reason
+    detail = autos.get_auto(db, auto.id)
+    debit, requalification = detail.entries
+    assert requalification.kind is EntryKind.REQUALIFICATION and requalification.amount_upfm == Decimal(-10)
+    assert debit.amount_reais + requalification.amount_reais == Decimal("62.51")
+    assert "ART26-III" in requalification.reason and "Atenuante reconhecida" in requalification.reason
+    assert detail.judgments[-1].requalified_code == "ART26-III"
+    assert detail.judgments[-1].reduced_upfm == Decimal(20)
 
 
 def test_art22_defense_upheld_annuls_the_auto_and_reverses_the_fine(db, people, auto):
@@ -236,23 +255,26 @@ def test_art17_annulment_de_oficio_of_a_final_auto(db, people):
 
 
 def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_auto(db, people, auto):
-    """Issue 12 item 4: a reduction is a ledger entry; the auto row keeps what was drawn up, and every amount the
-    services show (the auto, the list) is the debit plus its reductions — a reversed reduction restores it."""
+    """Issue 12 item 4: a requalification is a ledger entry; the auto row keeps what was drawn up, and every amount
+    the services show (the auto, the list) is the debit plus its requalifications. The requalification follows the
+    decision: it is not reversed by itself (only a new decision or the annulment changes it)."""
+    from desktop.errors import ConflictError
     from desktop.models import Auto
 
     fiscal, gestor, atendente = people
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "primeira vez", info.version)
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
-                                                       reduced_upfm=Decimal(20)), info.version)
+                                                       requalified_code="ART26-III"), info.version)
     with db.session(write=False) as s:
         row = s.get(Auto, auto.id)
-        assert (row.amount_upfm, row.amount_reais) == (Decimal(30), Decimal("93.76"))  # as drawn up
+        assert (row.amount_upfm, row.amount_reais, row.code) == (Decimal(30), Decimal("93.76"), "ART26-IV")
     assert (info.amount_upfm, info.amount_reais) == (Decimal(20), Decimal("62.51"))
     listed = autos.list_autos(db, autos.AutoFilter(driver_id=info.driver_id)).items[0]
     assert (listed.amount_upfm, listed.amount_reais) == (Decimal(20), Decimal("62.51"))
-    reduction = autos.get_auto(db, auto.id).entries[1]
-    ledger.reverse_entry(db, gestor, reduction.id, "Redução lançada por engano")
+    assert listed.code == "ART26-III"
+    requalification = autos.get_auto(db, auto.id).entries[1]
+    with pytest.raises(ConflictError, match="decisão"):
+        ledger.reverse_entry(db, gestor, requalification.id, "Lançada por engano")
     again = autos.get_auto_info(db, auto.id)
-    assert (again.amount_upfm, again.amount_reais) == (Decimal(30), Decimal("93.76"))
-    assert again.balance_upfm == Decimal(30)
+    assert (again.amount_upfm, again.amount_reais) == (Decimal(20), Decimal("62.51"))

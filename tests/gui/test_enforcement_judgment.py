@@ -1,5 +1,6 @@
-"""Issue 6 — the gestor's judgment dialog (Art. 22): upheld, partly upheld with a reduced amount, annulled; the
-reasoning is required; the dialog shows the resulting amount; the ledger gets the reduction or the reversal."""
+"""Issue 6 and issue 12 items 1-2 — the gestor's judgment dialog (Art. 22): upheld, partly upheld (a requalification
+to another catalogue code and/or a penalty left out), annulled; the reasoning is required; only the penalties the
+catalogue names are shown; the dialog shows the resulting fine; the ledger gets the requalification or reversal."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -33,35 +34,60 @@ def open_dialog(qtbot, db, actor, auto):
     return dialog
 
 
-def test_art22_partly_upheld_reduces_the_fine_and_posts_a_reduction(qtbot, db, people, register):
+def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, db, people, register):
+    """The first wave took a free amount ("15 UPFM" for a grave); now "mantido em parte" picks another catalogue
+    code, whose Art. 25 amount applies, and the ledger gets a requalification entry naming it."""
     from desktop.services import autos, ledger
     from desktop.services.process import Outcome
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
-    assert not dialog.form.isRowVisible(dialog._rows["reduced_upfm"])   # only for "partly upheld"
-    from desktop.domain.penalties import Penalty
-
-    dialog.extra_checks[Penalty.REVOCATION].setChecked(True)
-    assert dialog.draft().extra_penalties == frozenset({Penalty.REVOCATION})
-    dialog.extra_checks[Penalty.REVOCATION].setChecked(False)
+    assert not dialog.form.isRowVisible(dialog._rows["requalified_code"])   # only for "partly upheld"
+    assert not hasattr(dialog, "reduced_edit")                            # no free amount any more
     assert "30 UPFM = R$ 3.373,50" in dialog.result_label.text()
     dialog.set_outcome(Outcome.PARTLY_UPHELD)
-    assert dialog.form.isRowVisible(dialog._rows["reduced_upfm"])
-    dialog.reduced_edit.setText("15")
-    assert "15 UPFM = R$ 1.686,75" in dialog.result_label.text()
-    assert "redução de 15 UPFM" in dialog.result_label.text()
+    assert dialog.form.isRowVisible(dialog._rows["requalified_code"])
+    offered = [dialog.code_combo.itemData(i) for i in range(dialog.code_combo.count())]
+    assert offered == [None, "ART26-VI", "ART26-III", "ART26-I", "ART26-II"]  # never above 30 UPFM (Art. 25)
+    dialog.set_code("ART26-III")
+    assert "ART26-III — 20 UPFM = R$ 2.249,00" in dialog.result_label.text()
+    assert "requalificação de −10 UPFM" in dialog.result_label.text()
     assert not dialog.save()                                             # no reasoning yet
     assert dialog.errors.is_invalid("reasoning")
-    dialog.reasoning_edit.setPlainText("Circunstâncias atenuantes comprovadas; multa reduzida à metade.")
+    dialog.reasoning_edit.setPlainText("O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
     shoot(dialog, "judgment_partly_upheld.png")
     assert dialog.save()
     judged = dialog.result_value
-    assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(15)
+    assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(20)
+    assert (judged.code, judged.original_code) == ("ART26-III", "ART26-IV")
     detail = autos.get_auto(db, auto.id, people.gestor)
-    kinds = [str(e.kind) for e in detail.entries]
-    assert "reduction" in kinds
-    assert ledger.auto_balance(db, auto.id) == Decimal(15)
+    requalification = [e for e in detail.entries if str(e.kind) == "requalification"]
+    assert len(requalification) == 1 and "ART26-III" in requalification[0].reason
+    assert ledger.auto_balance(db, auto.id) == Decimal(20)
+
+
+def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot, db, people, register):
+    """A first ART26-IV offers no revocation, cassation or deregistration (the first wave offered all four);
+    an ART26-VI offers its 12-month suspension citing Art. 26, VI, b — kept when upheld, droppable in part."""
+    from desktop.services.process import Outcome
+
+    dialog = open_dialog(qtbot, db, people.gestor, auto_in_defense(db, people, register))
+    assert dialog.penalty_checks == {} and dialog.no_penalty_label.isVisibleTo(dialog)
+    auto = auto_in_defense(db, people, register, code="ART26-VI")
+    dialog = open_dialog(qtbot, db, people.gestor, auto)
+    (check,) = dialog.penalty_checks.values()
+    assert check.text() == "Suspensão da autorização por 12 meses (Art. 26, VI, b; Art. 24, parágrafo único)"
+    assert check.isChecked() and not check.isEnabled()                   # upheld: every penalty of the code
+    dialog.set_outcome(Outcome.PARTLY_UPHELD)
+    assert check.isEnabled()
+    hint = dialog.sizeHint()   # fits the 1366×768 office screen above a Windows taskbar (issue 12 item 23)
+    assert hint.width() <= 1366 and hint.height() <= 728, hint
+    check.setChecked(False)
+    assert dialog.draft().penalties == frozenset() and dialog.draft().requalified_code is None
+    assert "só a multa" in dialog.result_label.text()
+    dialog.reasoning_edit.setPlainText("A suspensão não se justifica: primeira ocorrência, sem passageiros.")
+    assert dialog.save()
+    assert str(dialog.result_value.status) == "judged"
 
 
 def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, people, register):
@@ -71,8 +97,8 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
     dialog.set_outcome(Outcome.ANNULLED)
-    assert not dialog.form.isRowVisible(dialog._rows["reduced_upfm"])
-    assert not dialog.form.isRowVisible(dialog._rows["extra_penalties"])   # nothing to add to a void auto
+    assert not dialog.form.isRowVisible(dialog._rows["requalified_code"])
+    assert not dialog.form.isRowVisible(dialog._rows["penalties"])   # nothing to apply on a void auto
     assert "0 UPFM = R$ 0,00" in dialog.result_label.text() and "estornada" in dialog.result_label.text()
     dialog.reasoning_edit.setPlainText("Defesa procedente: o embarque foi contratado pela plataforma.")
     shoot(dialog, "judgment_annulled.png")
@@ -81,17 +107,16 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
     assert ledger.auto_balance(db, auto.id) == Decimal(0)
 
 
-def test_a_reduction_not_below_the_fine_is_refused_next_to_the_field(qtbot, db, people, register):
+def test_a_partial_decision_that_changes_nothing_is_refused_next_to_the_field(qtbot, db, people, register):
     from desktop.services.process import Outcome
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
     dialog.set_outcome(Outcome.PARTLY_UPHELD)
-    dialog.reduced_edit.setText("30")
-    dialog.reasoning_edit.setPlainText("Sem redução de fato.")
+    dialog.reasoning_edit.setPlainText("Sem mudança de fato.")
     assert not dialog.save()
-    assert dialog.errors.is_invalid("reduced_upfm")
-    assert "menor que 30 UPFM" in dialog.errors.message("reduced_upfm")
+    assert dialog.errors.is_invalid("requalified_code")
+    assert "escolha o novo código" in dialog.errors.message("requalified_code")
 
 
 def test_a_fiscal_cannot_judge_the_service_says_why(qtbot, db, people, register):

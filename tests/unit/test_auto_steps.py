@@ -35,7 +35,7 @@ def enabled(f, roles=None):
 
 def test_every_step_cites_its_article_and_lists_its_roles():
     assert AUTO_STEP_KEYS == ("notify", "join_proof", "defense", "judge", "appeal", "judge_appeal", "finalize",
-                              "payment", "measure", "divida_ativa", "cancel", "annul")
+                              "waiver", "payment", "measure", "divida_ativa", "cancel", "annul")
     for step in AUTO_STEPS:
         assert step.article.startswith("Art. "), step.key
         assert step.roles, step.key
@@ -43,8 +43,8 @@ def test_every_step_cites_its_article_and_lists_its_roles():
 
 
 @pytest.mark.parametrize("step, target", [
-    ("defense", S.IN_DEFENSE), ("appeal", S.IN_APPEAL), ("payment", S.PAID), ("divida_ativa", S.DIVIDA_ATIVA),
-    ("cancel", S.CANCELLED),
+    ("defense", S.IN_DEFENSE), ("appeal", S.IN_APPEAL), ("divida_ativa", S.DIVIDA_ATIVA),
+    ("cancel", S.CANCELLED), ("waiver", S.FINAL),
 ])
 def test_status_moving_steps_are_offered_exactly_where_the_machine_allows_the_move(step, target):
     expected = {str(s) for s in S if target in allowed(AUTO_MACHINE, s)}
@@ -52,7 +52,15 @@ def test_status_moving_steps_are_offered_exactly_where_the_machine_allows_the_mo
 
 
 def test_art13_xxi_payable_statuses_come_from_the_machine():
-    assert PAYABLE_STATUSES == {S.NOTIFIED, S.JUDGED, S.FINAL, S.OVERDUE, S.DIVIDA_ATIVA}
+    # issue 12 item 3 (the first wave let a payment settle a notified or judged auto): only a final decision is
+    # settled as paid; paying is not a waiver.
+    assert PAYABLE_STATUSES == {S.FINAL, S.OVERDUE, S.DIVIDA_ATIVA}
+    assert S.PAID not in allowed(AUTO_MACHINE, S.NOTIFIED) and S.PAID not in allowed(AUTO_MACHINE, S.JUDGED)
+
+
+def test_issue12_item3_a_payment_is_taken_before_the_decision_is_final_without_moving_the_auto():
+    assert set(auto_step("payment").statuses) == {str(s) for s in (
+        S.NOTIFIED, S.IN_DEFENSE, S.JUDGED, S.IN_APPEAL, S.FINAL, S.OVERDUE, S.DIVIDA_ATIVA)}
 
 
 @pytest.mark.parametrize("f, expected", [
@@ -60,12 +68,13 @@ def test_art13_xxi_payable_statuses_come_from_the_machine():
     (facts(S.DRAWN_UP), ["notify", "measure", "cancel"]),
     (facts(S.DRAWN_UP, pending=True), ["notify", "join_proof", "measure", "cancel"]),
     # Art. 22, caput: inside the defense term the defense is received; after it, judgment or finality.
-    (facts(S.NOTIFIED, defense=LATER), ["notify", "defense", "payment", "measure", "cancel"]),
-    (facts(S.NOTIFIED, defense=EARLIER), ["notify", "judge", "finalize", "payment", "measure", "cancel"]),
-    (facts(S.IN_DEFENSE, defense=EARLIER), ["judge", "measure", "cancel"]),
-    (facts(S.JUDGED, appeal=LATER), ["appeal", "payment", "measure", "cancel"]),
-    (facts(S.JUDGED, appeal=EARLIER), ["finalize", "payment", "measure", "cancel"]),
-    (facts(S.IN_APPEAL), ["judge_appeal", "measure", "cancel"]),
+    # issue 12 item 3: the written waiver (desistência) until the decision is final; a payment is taken all along.
+    (facts(S.NOTIFIED, defense=LATER), ["notify", "defense", "waiver", "payment", "measure", "cancel"]),
+    (facts(S.NOTIFIED, defense=EARLIER), ["notify", "judge", "finalize", "waiver", "payment", "measure", "cancel"]),
+    (facts(S.IN_DEFENSE, defense=EARLIER), ["judge", "waiver", "payment", "measure", "cancel"]),
+    (facts(S.JUDGED, appeal=LATER), ["appeal", "waiver", "payment", "measure", "cancel"]),
+    (facts(S.JUDGED, appeal=EARLIER), ["finalize", "waiver", "payment", "measure", "cancel"]),
+    (facts(S.IN_APPEAL), ["judge_appeal", "waiver", "payment", "measure", "cancel"]),
     # Art. 13, XXI and Art. 17: a final auto is paid, or annulled de ofício; overdue goes to the dívida ativa.
     (facts(S.FINAL), ["payment", "measure", "annul"]),
     (facts(S.OVERDUE), ["payment", "measure", "divida_ativa", "annul"]),
@@ -79,12 +88,12 @@ def test_art22_steps_open_by_status_and_term(f, expected):
 
 
 @pytest.mark.parametrize("roles, expected", [
-    ({F}, ["notify", "defense", "measure"]),
-    ({A}, ["defense", "payment"]),
-    ({G}, ["notify", "defense", "payment", "measure", "cancel"]),
+    ({F}, ["notify", "defense", "waiver", "measure"]),
+    ({A}, ["defense", "waiver", "payment"]),
+    ({G}, ["notify", "defense", "waiver", "payment", "measure", "cancel"]),
     ({V}, []),
     ({ADM}, []),
-    ({A, F}, ["notify", "defense", "payment", "measure"]),
+    ({A, F}, ["notify", "defense", "waiver", "payment", "measure"]),
 ])
 def test_art17_art22_roles_decide_who_does_each_step(roles, expected):
     assert enabled(facts(S.NOTIFIED, defense=LATER), roles) == expected

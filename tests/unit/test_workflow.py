@@ -32,9 +32,10 @@ AUTHORIZATION_ALLOWED = {
 }
 AUTO_ALLOWED = {
     U.DRAWN_UP: {U.NOTIFIED, U.CANCELLED},                                       # Art. 19, 22
-    U.NOTIFIED: {U.IN_DEFENSE, U.JUDGED, U.FINAL, U.PAID, U.CANCELLED},          # Art. 22 §§1-2
-    U.IN_DEFENSE: {U.JUDGED, U.ANNULLED, U.CANCELLED},
-    U.JUDGED: {U.IN_APPEAL, U.FINAL, U.PAID, U.CANCELLED},
+    # issue 12 item 3: paying is not a waiver (no notified/judged → paid); a written waiver makes it final.
+    U.NOTIFIED: {U.IN_DEFENSE, U.JUDGED, U.FINAL, U.CANCELLED},                  # Art. 22 §§1-2
+    U.IN_DEFENSE: {U.JUDGED, U.FINAL, U.ANNULLED, U.CANCELLED},
+    U.JUDGED: {U.IN_APPEAL, U.FINAL, U.CANCELLED},
     U.IN_APPEAL: {U.FINAL, U.ANNULLED, U.CANCELLED},
     U.FINAL: {U.PAID, U.OVERDUE, U.ANNULLED},
     U.OVERDUE: {U.PAID, U.DIVIDA_ATIVA, U.ANNULLED},

@@ -11,7 +11,7 @@ from sqlalchemy import func, or_, select
 from desktop.domain.steps import Action
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
-from desktop.domain.penalties import Severity, normalize_code
+from desktop.domain.penalties import Severity, UnknownInfractionCode, lookup, normalize_code
 from desktop.domain.text import fold
 from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Document, Driver, InfractionCode, Platform, User, Vehicle, starts_with
@@ -20,6 +20,7 @@ from desktop.services.autos.commands import document_ref
 from desktop.services.enforcement.core import (
     ZERO,
     Infractor,
+    code_in_force_column,
     fine_columns,
     infractor_identity,
     load_auto,
@@ -144,9 +145,10 @@ def get_auto_info(db, auto_id: int, actor=None) -> AutoInfo:
 
 def _summary_stmt():
     fine_upfm, fine_reais = fine_columns()  # the fine from the ledger (debit and reductions), per listed auto
-    return (select(Auto.id, Auto.number, Auto.drawn_up_at, Auto.code, InfractionCode.severity, Auto.status,
-                   Driver.name, Platform.trade_name, Vehicle.plate, User.full_name, fine_upfm, fine_reais,
-                   Auto.recurrence)
+    # the code in force (issue 12 item 1): the requalified one after a partial decision
+    return (select(Auto.id, Auto.number, Auto.drawn_up_at, code_in_force_column(), InfractionCode.severity,
+                   Auto.status, Driver.name, Platform.trade_name, Vehicle.plate, User.full_name, fine_upfm,
+                   fine_reais, Auto.recurrence, Auto.code)
             .join(InfractionCode, InfractionCode.id == Auto.infraction_code_id)
             .outerjoin(Driver, Driver.id == Auto.infractor_driver_id)
             .outerjoin(Platform, Platform.id == Auto.infractor_platform_id)
@@ -157,6 +159,11 @@ def _summary_stmt():
 def _summary(r) -> AutoSummary:
     status = AutoStatus(r[5])
     severity = Severity(r[4])
+    if r[3] != r[13]:  # requalified: the severity of the code in force
+        try:
+            severity = lookup(r[3]).severity
+        except UnknownInfractionCode:
+            pass
     return AutoSummary(r[0], r[1], r[2], r[3], severity, status, status.label, r[6] or r[7] or "",
                        format_plate(r[8]) if r[8] else "", r[9] or "", r[10], r[11], bool(r[12]))
 

@@ -22,7 +22,7 @@ from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
-from desktop.models import Auto, AutoNotification, Document, Driver, LedgerEntry, Platform
+from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Driver, LedgerEntry, Platform
 
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")
@@ -104,14 +104,17 @@ def auto_balance_in(session, auto_id: int) -> tuple[Decimal, Decimal]:
     return (upfm or ZERO), (reais or ZERO)
 
 
+FINE_KINDS = (EntryKind.DEBIT.value, EntryKind.REDUCTION.value, EntryKind.REQUALIFICATION.value)
+
+
 def _fine_clause(entry=LedgerEntry):
-    """The entries that make an auto's fine (Art. 25): its debit, the reductions of its judgments, and the
-    reversal of a reduction posted in error. The reversal of the debit (a cancelled or annulled auto) voids what
-    is owed — the balance — not the fine the auto was drawn up with."""
+    """The entries that make an auto's fine (Art. 25): its debit, the requalifications (and old reductions) of its
+    judgments, and the reversal of one of those posted in error. The reversal of the debit (a cancelled or annulled
+    auto) voids what is owed — the balance — not the fine the auto was drawn up with."""
     reduction = aliased(LedgerEntry)
     reversed_reductions = select(reduction.id).where(reduction.auto_id == entry.auto_id,
-                                                     reduction.kind == EntryKind.REDUCTION.value)
-    return or_(entry.kind.in_((EntryKind.DEBIT.value, EntryKind.REDUCTION.value)),
+                                                     reduction.kind.in_(FINE_KINDS[1:]))
+    return or_(entry.kind.in_(FINE_KINDS),
                and_(entry.kind == EntryKind.REVERSAL.value, entry.reverses_id.in_(reversed_reductions)))
 
 
@@ -123,6 +126,24 @@ def fine_in(session, auto) -> tuple[Decimal, Decimal]:
     if upfm is None:
         return auto.amount_upfm, auto.amount_reais
     return upfm, reais
+
+
+def code_in_force_in(session, auto) -> str:
+    """The catalogue code in force on an auto (issue 12 item 1): the code of its last partial decision that
+    requalified it, else the code it was drawn up with (which the auto keeps, in `autos.code`, as its history)."""
+    code = session.scalar(select(AutoJudgment.requalified_code).where(
+        AutoJudgment.auto_id == auto.id, AutoJudgment.requalified_code.is_not(None))
+        .order_by(AutoJudgment.id.desc()).limit(1))
+    return code or auto.code
+
+
+def code_in_force_column():
+    """`code_in_force_in` as a correlated scalar subquery, for a list's or an export's SELECT."""
+    judgment = aliased(AutoJudgment)
+    last = (select(judgment.requalified_code)
+            .where(judgment.auto_id == Auto.id, judgment.requalified_code.is_not(None))
+            .order_by(judgment.id.desc()).limit(1).correlate(Auto).scalar_subquery())
+    return func.coalesce(last, Auto.code)
 
 
 def fine_columns() -> tuple:

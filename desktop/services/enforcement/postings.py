@@ -8,12 +8,12 @@ from typing import NamedTuple
 
 from sqlalchemy import select
 
-from desktop.domain.ledger import EntryKind, entry_problems
+from desktop.domain.ledger import EntryKind, entry_problems, refund_due
 from desktop.domain.ledger import LedgerEntry as DomainEntry
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Auto, Driver, LedgerEntry, Platform, now
 from desktop.services import audit
-from desktop.services.enforcement.core import CENT, UPFM_PLACES, Infractor
+from desktop.services.enforcement.core import CENT, UPFM_PLACES, Infractor, auto_balance_in, debtor_of
 
 
 class EntryInfo(NamedTuple):
@@ -77,6 +77,9 @@ def post(session, actor, *, kind: EntryKind, infractor: Infractor, amount_upfm: 
     return row
 
 
+REVERSED_TWICE = "O lançamento {id} já foi estornado: um lançamento só pode ser estornado uma vez."
+
+
 def reversed_ids(session, ids) -> set[int]:
     ids = list(ids)
     if not ids:
@@ -89,7 +92,9 @@ def reverse_in(session, actor, row, on: date, reason: str) -> LedgerEntry:
     if row.kind == EntryKind.REVERSAL.value:
         raise ConflictError("Um estorno não é estornado: lance um novo movimento, se for o caso.")
     if reversed_ids(session, [row.id]):
-        raise ConflictError(f"O lançamento {row.id} já foi estornado.")
+        raise ConflictError(REVERSED_TWICE.format(id=row.id))
+    # Two desks at once: both pass the check above; the unique index on `reverses_id` (migration 0008) refuses
+    # the second insert, which services.base.CONSTRAINT_MESSAGES turns into the same Portuguese refusal.
     infractor = (Infractor.driver(row.infractor_driver_id) if row.infractor_driver_id is not None
                  else Infractor.platform(row.infractor_platform_id))
     return post(session, actor, kind=EntryKind.REVERSAL, infractor=infractor, amount_upfm=-row.amount_upfm,
@@ -98,16 +103,34 @@ def reverse_in(session, actor, row, on: date, reason: str) -> LedgerEntry:
 
 
 def reverse_auto_entries(session, actor, auto, on: date, reason: str) -> list[LedgerEntry]:
-    """Reverse every entry of an auto that is not a payment and not yet reversed (an auto cancelled or annulled
-    is void, and so are its fine, reductions and costs). Payments stay: a credit left is to be refunded."""
+    """Reverse every entry of an auto that is not a payment, a refund or a reversal and not yet reversed (an auto
+    cancelled or annulled is void, and so are its fine, requalifications and costs). Payments stay: the credit
+    they leave becomes a `refund` entry (issue 12 item 3), posted here too."""
     rows = list(session.scalars(select(LedgerEntry).where(LedgerEntry.auto_id == auto.id).order_by(LedgerEntry.id)))
     done = reversed_ids(session, [r.id for r in rows])
     posted = []
+    kept = (EntryKind.PAYMENT.value, EntryKind.REVERSAL.value, EntryKind.REFUND.value)
     for row in rows:
-        if row.kind in (EntryKind.PAYMENT.value, EntryKind.REVERSAL.value) or row.id in done:
+        if row.kind in kept or row.id in done:
             continue
         posted.append(reverse_in(session, actor, row, on, reason))
+    refund = refund_surplus_in(session, actor, auto, on, reason)
+    if refund is not None:
+        posted.append(refund)
     return posted
+
+
+def refund_surplus_in(session, actor, auto, on: date, reason: str) -> LedgerEntry | None:
+    """What was paid on an auto above what it owes now (a payment above the balance confirmed by a gestor, a
+    payment before a decision annulled or requalified lower) is never left as a credit: it is a `refund` entry,
+    what the municipality owes back (issue 12 items 3 and 7). None when nothing is owed back."""
+    due = refund_due(*auto_balance_in(session, auto.id))
+    if due is None:
+        return None
+    upfm, reais = due
+    return post(session, actor, kind=EntryKind.REFUND, infractor=debtor_of(auto), amount_upfm=upfm,
+                upfm_value=auto.upfm_value, amount_reais=reais, effective_on=on, auto_id=auto.id,
+                reason=f"Restituição ao infrator — auto {auto.number}: {reason}")
 
 
 def entry_columns():

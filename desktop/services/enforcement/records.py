@@ -16,10 +16,18 @@ from desktop.domain.steps import Action
 from desktop.domain.auto_steps import auto_actions
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
-from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais
+from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais, lookup
 from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Authorization, Driver, InfractionCode, Platform, User, Vehicle
-from desktop.services.enforcement.core import Infractor, auto_balance_in, auto_facts_in, debtor_of, fine_in
+from desktop.services.catalog import code_row_in_force
+from desktop.services.enforcement.core import (
+    Infractor,
+    auto_balance_in,
+    auto_facts_in,
+    code_in_force_in,
+    debtor_of,
+    fine_in,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +124,12 @@ class AutoInfo:
     balance_reais: Decimal = Decimal(0)
     proposal: AssessmentView | None = None   # the stored proposal with its amounts in reais (None: not stored)
     actions: tuple[Action, ...] = ()         # every step of domain.auto_steps, enabled or with its reason
+    original_code: str = ""                  # the code it was drawn up with (`code` is the code in force)
+
+    @property
+    def requalified(self) -> bool:
+        """A partial decision requalified it (issue 12 item 1): `code` differs from `original_code`."""
+        return bool(self.original_code) and self.original_code != self.code
 
     @property
     def infractor(self) -> Infractor:
@@ -168,6 +182,15 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
     article = code_row.article if code_row is not None else (assessment.articles[0] if assessment else "")
     severity = Severity(code_row.severity) if code_row is not None else (
         assessment.severity if assessment else Severity.LEVE)
+    code = code_in_force_in(session, auto)
+    if code != auto.code:  # issue 12 item 1: the code in force after a partial decision, with its article
+        on = auto.drawn_up_at.astimezone(TIMEZONE).date()
+        row = code_row_in_force(session, code, on)
+        if row is not None:
+            article, severity = row.article, Severity(row.severity)
+        else:
+            entry = lookup(code, None, on)
+            article, severity = entry.article, entry.severity
     proposal = (assessment_view(assessment, auto.upfm_value, _recurrent_numbers(session, auto, assessment),
                                 article) if assessment is not None else None)
     balance_upfm, balance_reais = auto_balance_in(session, auto.id)
@@ -175,7 +198,8 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
     facts = auto_facts_in(session, auto, today)
     actions = auto_actions(facts, actor.roles if actor is not None else None)
     return AutoInfo(
-        id=auto.id, number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place, code=auto.code,
+        id=auto.id, number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place, code=code,
+        original_code=auto.code,
         article=article, severity=severity,
         art13_item=auto.art13_item, description=auto.description,
         driver_id=auto.infractor_driver_id, driver_name=driver.name if driver else "",
@@ -204,7 +228,8 @@ class Outcome(StrEnum):
 
     @property
     def label(self) -> str:
-        return {"upheld": "Auto mantido", "partly_upheld": "Auto mantido em parte (multa reduzida)",
+        return {"upheld": "Auto mantido", "partly_upheld": "Auto mantido em parte (requalificado ou penalidade "
+                                                           "afastada)",
                 "annulled": "Auto anulado"}[self.value]
 
 
@@ -251,6 +276,7 @@ class JudgmentInfo:
     outcome_label: str
     reduced_upfm: Decimal | None
     reasoning: str
+    requalified_code: str | None = None
 
 
 def notification_info(row) -> NotificationInfo:
@@ -270,4 +296,4 @@ def judgment_info(session, row) -> JudgmentInfo:
     outcome = Outcome(row.outcome)
     return JudgmentInfo(row.id, row.auto_id, row.instance, INSTANCE_LABELS.get(row.instance, row.instance),
                         row.decided_on, user.full_name if user else "", outcome, outcome.label, row.reduced_upfm,
-                        row.reasoning)
+                        row.reasoning, row.requalified_code)

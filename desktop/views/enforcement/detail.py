@@ -29,6 +29,7 @@ ACTIONS = (
     ("appeal", "Receber recurso…"),
     ("judge_appeal", "Julgar recurso…"),
     ("finalize", "Tornar definitiva…"),
+    ("waiver", "Registrar desistência…"),
     ("payment", "Registrar pagamento…"),
     ("measure", "Medida administrativa…"),
     ("release", "Liberar medida…"),
@@ -79,7 +80,7 @@ def timeline(detail) -> list[TimelineItem]:
     """Everything that happened to the auto, oldest first (built from the detail; nothing stored twice)."""
     auto = detail.auto
     items = [TimelineItem(auto.drawn_up_at, "Auto lavrado",
-                          f"{auto.code} — {format_upfm(auto.amount_upfm)} — agente {auto.agent_name or ''}")]
+                          f"{auto.original_code or auto.code} — agente {auto.agent_name or ''}")]
     for n in detail.notifications:
         items.append(TimelineItem(n.sent_on, "Notificação enviada", f"{n.form_label} ({n.article})"))
         if n.proof_joined_on:
@@ -91,6 +92,8 @@ def timeline(detail) -> list[TimelineItem]:
     for j in detail.judgments:
         what = "Julgamento da defesa" if j.instance == "defense" else "Julgamento do recurso"
         reduced = f" — novo valor {format_upfm(j.reduced_upfm)}" if j.reduced_upfm is not None else ""
+        if j.requalified_code:
+            reduced = f" — requalificado para {j.requalified_code}{reduced}"
         items.append(TimelineItem(j.decided_on, what, f"{j.outcome_label}{reduced} — {j.decided_by_name or ''}"))
     for m in detail.measures:
         items.append(TimelineItem(m.applied_on, "Medida aplicada", f"{m.kind_label} ({m.article})"))
@@ -132,7 +135,8 @@ JUDGMENT_COLUMNS = (
     Column("Instância", lambda j: "Defesa" if j.instance == "defense" else "Recurso"),
     Column("Data", lambda j: j.decided_on),
     Column("Decisão", lambda j: j.outcome_label),
-    Column("Novo valor", lambda j: j.reduced_upfm, lambda v: format_upfm(v) if v is not None else ""),
+    Column("Requalificado para", lambda j: j.requalified_code or ""),
+    Column("Multa em vigor", lambda j: j.reduced_upfm, lambda v: format_upfm(v) if v is not None else ""),
     Column("Gestor", lambda j: j.decided_by_name),
     Column("Fundamentação", lambda j: j.reasoning),
 )
@@ -287,6 +291,8 @@ class AutoDetailScreen(QWidget):
         if auto.platform_id is not None:
             infractors.append(("Plataforma", auto.platform_name))
         code_text = f"{auto.code} — {auto.article} ({auto.severity.label})"
+        if auto.requalified:  # issue 12 item 1: the code in force; the original stays in the history
+            code_text += f" — requalificado; lavrado como {auto.original_code}"
         rows = [("Número", auto.number), ("Situação", auto.status_label),
                 ("Lavrado em", format_datetime(auto.drawn_up_at)), ("Local", auto.place), *infractors,
                 ("Veículo", auto.plate or ""), ("Autorização", auto.authorization_number or ""),
@@ -398,6 +404,8 @@ class AutoDetailScreen(QWidget):
             return dialogs.JoinProofDialog(db, actor, auto, self._pending_notifications(), self, today=today)
         if key in ("defense", "appeal"):
             return dialogs.DefenseDialog(db, actor, auto, key, self, today=today)
+        if key == "waiver":
+            return dialogs.WaiverDialog(db, actor, auto, self, today=today)
         if key in ("judge", "judge_appeal"):
             return dialogs.JudgmentDialog(db, actor, auto, self, today=today, appeal=key == "judge_appeal")
         if key == "payment":

@@ -183,24 +183,29 @@ class DefenseDialog(AutoDialog):
 
 
 class JudgmentDialog(AutoDialog):
-    """The gestor's decision: upheld, partly upheld with a reduced amount, or annulled; reasoning required.
-    Shows the amount that results from the choice before it is saved."""
+    """The gestor's decision: upheld, partly upheld, or annulled; reasoning required (issue 12 items 1-2).
+
+    "Mantido em parte" is a requalification to another catalogue code (a picker of the codes the service offers,
+    each with its Art. 25 amount — no free amount) and/or leaving out a penalty the decision does not uphold. The
+    penalties shown are only those the catalogue names for the code and the recurrence rules, each with its
+    article (`process.decision_choices`). Shows the fine that results before it is saved."""
 
     def __init__(self, db, actor, auto, parent=None, today: date | None = None, appeal: bool = False):
+        from desktop.services import process
         from desktop.services.process import Outcome
 
         super().__init__(db, actor, auto, "Julgar recurso" if appeal else "Julgar defesa", parent, ok_text="Julgar",
-                         width=600)
-        self.set_intro(f"Valor atual da multa: <b>{format_upfm(auto.amount_upfm)} = "
-                       f"{format_money(auto.amount_reais)}</b> (UPFM de {auto.drawn_up_at.year}: "
-                       f"{format_money(auto.upfm_value)}).")
+                         width=640)
+        self.set_intro(f"Código em vigor: <b>{auto.code}</b> ({auto.article}). Valor atual da multa: "
+                       f"<b>{format_upfm(auto.amount_upfm)} = {format_money(auto.amount_reais)}</b> "
+                       f"(UPFM de {auto.drawn_up_at.year}: {format_money(auto.upfm_value)}).")
         self.outcome_group = QButtonGroup(self)
         self.outcome_buttons: dict = {}
         outcomes = QWidget(self)
         outcome_layout = QVBoxLayout(outcomes)
         outcome_layout.setContentsMargins(0, 0, 0, 0)
         texts = {Outcome.UPHELD: "Auto mantido (defesa improcedente)",
-                 Outcome.PARTLY_UPHELD: "Auto mantido em parte — multa reduzida",
+                 Outcome.PARTLY_UPHELD: "Auto mantido em parte — requalificação e/ou penalidade afastada",
                  Outcome.ANNULLED: "Auto anulado (defesa procedente)"}
         for outcome in Outcome:
             button = QRadioButton(texts.get(outcome, outcome.label), outcomes)
@@ -209,39 +214,34 @@ class JudgmentDialog(AutoDialog):
             outcome_layout.addWidget(button)
         self.outcome_buttons[Outcome.UPHELD].setChecked(True)
         self.decided_edit = date_edit(self, today or local_today())
-        self.reduced_edit = DecimalEdit(self, places=None)
-        self.reduced_edit.setPlaceholderText("novo total em UPFM, ex.: 15")
-        self.reduced_edit.textChanged.connect(lambda _t: self._show_result())
+        # Art. 25: the new code's amount applies — the picker lists only the codes the service allows
+        self.code_combo = QComboBox(self)
+        self.code_combo.addItem(f"Manter o código {auto.code}", None)
+        self.targets = {t.code: t for t in process.requalification_targets(db, actor, auto.id)}
+        for target in self.targets.values():
+            self.code_combo.addItem(target.text, target.code)
+        self.code_combo.currentIndexChanged.connect(lambda _i: self._code_changed())
         self.reasoning_edit = _text_edit(self, "Fundamentação da decisão (obrigatória)")
-        self.apply_penalties_check = QCheckBox("Aplicar as penalidades propostas quando a decisão for definitiva",
-                                               self)
-        self.apply_penalties_check.setChecked(True)
-        # Art. 24, I: penalties the gestor may add to the fine (they take effect when the decision is final)
-        from desktop.domain.penalties import Penalty
-
-        extras = QWidget(self)
-        extras_layout = QVBoxLayout(extras)
-        extras_layout.setContentsMargins(0, 0, 0, 0)
-        extras_layout.setSpacing(2)
-        self.extra_checks: dict = {}
-        for penalty in (Penalty.REVOCATION, Penalty.CASSATION, Penalty.DRIVER_DEREGISTRATION,
-                        Penalty.VEHICLE_DEREGISTRATION):
-            check = QCheckBox(f"{penalty.label} ({penalty.article})", extras)
-            extras_layout.addWidget(check)
-            self.extra_checks[penalty] = check
+        self.penalties_box = QWidget(self)
+        self.penalties_layout = QVBoxLayout(self.penalties_box)
+        self.penalties_layout.setContentsMargins(0, 0, 0, 0)
+        self.penalties_layout.setSpacing(2)
+        self.penalty_checks: dict = {}
+        self.no_penalty_label = QLabel("Só a multa: o código não prevê outra penalidade neste caso.", self)
+        self.no_penalty_label.setWordWrap(True)
+        self.penalties_layout.addWidget(self.no_penalty_label)
         self.result_label = QLabel(self)
         self.result_label.setStyleSheet("font-weight: bold;")
         self.result_label.setWordWrap(True)
         self.add_field("outcome", "Decisão:", outcomes)
-        self.add_field("reduced_upfm", "Novo valor (UPFM):", self.reduced_edit)
+        self.add_field("requalified_code", "Requalificar para:", self.code_combo)
         self.add_field("decided_on", "Data da decisão:", self.decided_edit)
         self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
-        self.add_field("apply_proposed_penalties", "", self.apply_penalties_check)
-        self.add_field("extra_penalties", "Penalidades adicionais:", extras)
+        self.add_field("penalties", "Penalidades (além da multa):", self.penalties_box)
         self.body.addWidget(self.result_label)
         for button in self.outcome_buttons.values():
             button.toggled.connect(self._outcome_changed)
-        self._outcome_changed()
+        self._code_changed()
 
     def outcome(self):
         for outcome, button in self.outcome_buttons.items():
@@ -252,60 +252,84 @@ class JudgmentDialog(AutoDialog):
     def set_outcome(self, outcome) -> None:
         self.outcome_buttons[outcome].setChecked(True)
 
+    def set_code(self, code: str | None) -> None:
+        self.code_combo.setCurrentIndex(max(0, self.code_combo.findData(code)))
+
+    def chosen_code(self) -> str | None:
+        from desktop.services.process import Outcome
+
+        return self.code_combo.currentData() if self.outcome() == Outcome.PARTLY_UPHELD else None
+
+    def _code_changed(self) -> None:
+        """The penalties of the code chosen (and of its recurrence rule), each with its article."""
+        from desktop.services import process
+
+        for check in self.penalty_checks.values():
+            self.penalties_layout.removeWidget(check)
+            check.deleteLater()
+        self.penalty_checks = {}
+        options = process.decision_choices(self.db, self.actor, self.auto.id, self.code_combo.currentData())
+        for option in options:
+            check = QCheckBox(option.text, self.penalties_box)
+            check.setChecked(True)
+            check.toggled.connect(lambda _c: self._show_result())
+            self.penalties_layout.addWidget(check)
+            self.penalty_checks[option.penalty] = check
+        self.no_penalty_label.setVisible(not options)
+        self._outcome_changed()
+
     def _outcome_changed(self, *_args) -> None:
         from desktop.services.process import Outcome
 
-        partly = self.outcome() == Outcome.PARTLY_UPHELD
-        self.set_field_visible("reduced_upfm", partly)
-        self.set_field_visible("apply_proposed_penalties", self.outcome() != Outcome.ANNULLED)
-        self.set_field_visible("extra_penalties", self.outcome() != Outcome.ANNULLED)
+        outcome = self.outcome()
+        partly = outcome == Outcome.PARTLY_UPHELD
+        self.set_field_visible("requalified_code", partly)
+        self.set_field_visible("penalties", outcome != Outcome.ANNULLED)
+        for check in self.penalty_checks.values():
+            if not partly:
+                check.setChecked(True)   # an upheld auto applies every penalty its code names
+            check.setEnabled(partly)     # only a partial decision leaves one out
         self._show_result()
 
-    def reduced(self) -> Decimal | None:
-        try:
-            return self.reduced_edit.value()
-        except ValueError:
-            return None
-
-    def resulting_upfm(self) -> Decimal | None:
+    def resulting_upfm(self) -> Decimal:
         from desktop.services.process import Outcome
 
         outcome = self.outcome()
         if outcome == Outcome.ANNULLED:
             return Decimal(0)
-        if outcome == Outcome.PARTLY_UPHELD:
-            return self.reduced()
+        code = self.chosen_code()
+        if code is not None:
+            return Decimal(self.targets[code].upfm)
         return Decimal(self.auto.amount_upfm)
+
+    def chosen_penalties(self) -> frozenset:
+        return frozenset(key for key, check in self.penalty_checks.items() if check.isChecked())
 
     def _show_result(self) -> None:
         from desktop.services.process import Outcome
 
         amount = self.resulting_upfm()
-        if amount is None:
-            self.result_label.setText("Informe o novo valor em UPFM para ver a multa resultante.")
-            return
         reais = self.auto.reais_of(amount)
-        text = f"Multa resultante: {format_upfm(amount)} = {format_money(reais)}"
+        code = self.chosen_code() or self.auto.code
+        text = f"Multa resultante: {code} — {format_upfm(amount)} = {format_money(reais)}"
         if self.outcome() == Outcome.ANNULLED:
             text += " — a multa é estornada no extrato e o auto é anulado."
-        elif self.outcome() == Outcome.PARTLY_UPHELD and amount < Decimal(self.auto.amount_upfm):
-            difference = Decimal(self.auto.amount_upfm) - amount
-            text += f" — redução de {format_upfm(difference)} lançada no extrato."
+        else:
+            if amount < Decimal(self.auto.amount_upfm):
+                difference = Decimal(self.auto.amount_upfm) - amount
+                text += f" — requalificação de −{format_upfm(difference)} lançada no extrato."
+            kept = [c.text() for c in self.penalty_checks.values() if c.isChecked()]
+            text += ". Penalidades: " + ("; ".join(kept) if kept else "só a multa") + "."
         self.result_label.setText(text)
 
     def local_problems(self) -> list:
         from desktop.services.process import Outcome
 
         problems = []
-        if self.outcome() == Outcome.PARTLY_UPHELD:
-            try:
-                value = self.reduced_edit.value()
-            except ValueError as error:
-                problems.append(Problem("reduced_upfm", str(error)))
-            else:
-                if value <= 0 or value >= Decimal(self.auto.amount_upfm):
-                    problems.append(Problem("reduced_upfm", "O novo valor deve ser maior que zero e menor que "
-                                                            f"{format_upfm(self.auto.amount_upfm)}."))
+        if self.outcome() == Outcome.PARTLY_UPHELD and self.chosen_code() is None \
+                and len(self.chosen_penalties()) == len(self.penalty_checks):
+            problems.append(Problem("requalified_code", "Mantido em parte: escolha o novo código e/ou desmarque a "
+                                                        "penalidade que a decisão não mantém."))
         if not self.reasoning_edit.toPlainText().strip():
             problems.append(Problem("reasoning", "Informe a fundamentação da decisão."))
         return problems
@@ -316,15 +340,46 @@ class JudgmentDialog(AutoDialog):
         outcome = self.outcome()
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
                              reasoning=self.reasoning_edit.toPlainText().strip(),
-                             reduced_upfm=self.reduced() if outcome == Outcome.PARTLY_UPHELD else None,
-                             apply_proposed_penalties=self.apply_penalties_check.isChecked(),
-                             extra_penalties=frozenset(p for p, check in self.extra_checks.items()
-                                                       if check.isChecked() and outcome != Outcome.ANNULLED))
+                             requalified_code=self.chosen_code(),
+                             penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties())
 
     def submit(self):
         from desktop.services import process
 
         return process.judge(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
+
+
+class WaiverDialog(AutoDialog):
+    """The infractor's written waiver (desistência) of the defense or the appeal, with the signed document: the
+    decision becomes final on that day and its penalties take effect (Art. 22; paying is not a waiver)."""
+
+    def __init__(self, db, actor, auto, parent=None, today: date | None = None):
+        super().__init__(db, actor, auto, "Registrar desistência", parent, ok_text="Registrar desistência")
+        self.set_intro("A desistência escrita do infrator torna a decisão <b>definitiva</b> na data do protocolo; "
+                       "as penalidades passam a valer nesse dia. O pagamento da multa, sozinho, não é desistência "
+                       "(Art. 22).")
+        self.filed_edit = date_edit(self, today or local_today())
+        self.statement_edit = _text_edit(self, "ex.: desiste do recurso e reconhece a infração")
+        self.file_field = FileField("waiver", self)
+        self.add_field("filed_on", "Protocolada em:", self.filed_edit)
+        self.add_field("statement", "Declaração:", self.statement_edit)
+        self.add_field("attachment", "Desistência assinada (arquivo):", self.file_field)
+
+    def local_problems(self) -> list:
+        if self.file_field.attachment() is None:
+            return [Problem("attachment", "Anexe a desistência escrita, assinada pelo infrator.")]
+        return []
+
+    def draft(self):
+        from desktop.services.process import WaiverDraft
+
+        return WaiverDraft(filed_on=qdate_to_date(self.filed_edit.date()),
+                           statement=self.statement_edit.toPlainText().strip(), attachment=self.file_field.attachment())
+
+    def submit(self):
+        from desktop.services import process
+
+        return process.record_waiver(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
 
 class DateActionDialog(AutoDialog):
@@ -354,10 +409,31 @@ class PaymentDialog(AutoDialog):
         self.guide_edit = QLineEdit(self)
         self.guide_edit.setPlaceholderText("nº do DAM, ex.: 0012/2026")
         self.note_edit = QLineEdit(self)
+        # issue 12 item 7: an amount above the balance only with a gestor's confirmation; the surplus is a refund
+        self.confirm_check = QCheckBox("Confirmo o pagamento acima do saldo (gestor): o excesso fica registrado como "
+                                       "restituição devida ao infrator", self)
+        self.confirm_check.setVisible(False)
+        self.amount_edit.textChanged.connect(lambda _t: self._amount_changed())
         self.add_field("paid_on", "Pago em:", self.paid_edit)
         self.add_field("amount_reais", "Valor pago (R$):", self.amount_edit)
         self.add_field("guide_number", "Guia (DAM):", self.guide_edit)
         self.add_field("note", "Observação:", self.note_edit)
+        self.add_field("confirm_overpayment", "", self.confirm_check)
+        self.set_field_visible("confirm_overpayment", False)
+
+    def overpaid(self) -> bool:
+        try:
+            value = self.amount_edit.value()
+        except ValueError:
+            return False
+        return value is not None and value > max(Decimal(self.auto.balance_reais), Decimal(0))
+
+    def _amount_changed(self) -> None:
+        over = self.overpaid()
+        self.set_field_visible("confirm_overpayment", over)
+        self.confirm_check.setVisible(over)
+        if not over:
+            self.confirm_check.setChecked(False)
 
     def local_problems(self) -> list:
         try:
@@ -372,7 +448,8 @@ class PaymentDialog(AutoDialog):
         draft = ledger.PaymentDraft(auto_id=self.auto.id, paid_on=qdate_to_date(self.paid_edit.date()),
                                     amount_reais=self.amount_edit.value(),
                                     guide_number=self.guide_edit.text().strip() or None,
-                                    note=self.note_edit.text().strip())
+                                    note=self.note_edit.text().strip(),
+                                    confirm_overpayment=self.overpaid() and self.confirm_check.isChecked())
         return ledger.record_payment(self.db, self.actor, draft)
 
 

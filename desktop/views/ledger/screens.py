@@ -161,8 +161,10 @@ class LedgerScreen(QWidget):
     def _selection_changed(self, entry) -> None:
         from desktop.domain.roles import Role
 
+        # a reversal is never reversed; a requalification follows its decision (services.ledger.reverse_entry)
         self.reverse_button.setEnabled(entry is not None and self.actor.has(Role.GESTOR)
-                                       and str(entry.kind) != EntryKind.REVERSAL.value)
+                                       and str(entry.kind) not in (EntryKind.REVERSAL.value,
+                                                                   EntryKind.REQUALIFICATION.value))
 
     def reverse_dialog(self):
         """The dialog that reverses the selected entry (a returned payment, an undue cost) with its reason."""
