@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Smoke test of the PyInstaller bundle (issue 17), called by .ci/run after `pyinstaller packaging/desktop.spec`:
+#   packaging/smoke_bundle.sh [BUNDLE_DIR] [PYTHON]
+# BUNDLE_DIR defaults to dist/TransporteAplicativo; PYTHON (for the checks of the PDFs: pypdf, zxing-cpp) to python3.
+# The executable runs offscreen from an empty folder with a clean environment (no PYTHONPATH, no source tree, no
+# system fonts: DESKTOP_NO_SYSTEM_FONTS), so a module or resource missing from the bundle fails here, not in an
+# office. It: checks the installation (fonts, icons, migrations, Qt plugins, printing), creates a database, loads a
+# small demo, starts the program and reaches the login window and then the main window (the start-up probe of
+# desktop.app), runs `audit verify`, prints a sticker batch and a guide and checks in the PDFs that the fonts are
+# the bundle's DejaVu, the brasão is embedded, the QR code and the FEBRABAN barcode read back; then reports the
+# bundle's size (fails above MAX_MB) and what takes the space.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUNDLE="$(cd "${1:-$ROOT/dist/TransporteAplicativo}" && pwd)"
+PYTHON="${2:-python3}"
+MAX_MB="${MAX_MB:-250}"
+EXE="$BUNDLE/TransporteAplicativo"
+[ -x "$EXE" ] || { echo "smoke: executável não encontrado: $EXE" >&2; exit 1; }
+
+WORK="$(mktemp -d -t smoke-bundle-XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+started=$(date +%s)
+
+say() { printf '\nsmoke: %s\n' "$*"; }
+fail() { printf 'smoke: FALHOU: %s\n' "$*" >&2; exit 1; }
+
+# The bundle alone: nothing of the checkout, nothing of the developer's settings or keys.
+run() {
+    env -i PATH=/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
+        DESKTOP_SETTINGS_FILE="$WORK/settings.json" DESKTOP_KEY_DIR="$WORK/keys" DESKTOP_KEY_STORE=file \
+        DESKTOP_NO_SYSTEM_FONTS=1 DESKTOP_DEBUG= "$@"
+}
+mkdir -p "$WORK/home"
+DB="sqlite:///$WORK/transporte.sqlite3"
+
+say "versão do pacote: $(cat "$BUNDLE/_internal/VERSION")"
+say "check-install (arquivos e plugins do Qt dentro do pacote)"
+run "$EXE" check-install || fail "check-install"
+
+say "banco novo + demonstração pequena"
+run "$EXE" --db "$DB" migrate || fail "migrate"
+run "$EXE" --db "$DB" demo --drivers 40 --seed 7 || fail "demo"
+
+say "sonda de início: janela de login e janela principal (offscreen)"
+probe="$WORK/probe.jsonl"
+run env DESKTOP_STARTUP_PROBE=1 DESKTOP_PROBE_USER=admin DESKTOP_PROBE_PASSWORD=admin12345 \
+    timeout 120 "$EXE" --db "$DB" > "$probe" || { cat "$probe"; fail "o programa não abriu (código $?)"; }
+for event in login_shown database_open login_accepted main_shown; do
+    grep -q "\"event\": \"$event\"" "$probe" || { cat "$probe"; fail "a sonda não registrou $event"; }
+done
+"$PYTHON" - "$probe" <<'EOF'
+import json, sys
+events = {e["event"]: e["time"] for e in map(json.loads, open(sys.argv[1]))}
+print(f"  login em {events['login_shown'] - events['run_gui']:.2f} s, janela principal em "
+      f"{events['main_shown'] - events['run_gui']:.2f} s (desde run_gui)")
+EOF
+
+say "audit verify"
+run "$EXE" --db "$DB" audit verify || fail "audit verify"
+
+say "impressão: adesivos pendentes (2 processos para os QR) e uma guia"
+run "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
+guide=$("$PYTHON" -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"select number from payment_guides where status='open' order by id limit 1\").fetchone(); print(r[0] if r else '')" "$WORK/transporte.sqlite3")
+[ -n "$guide" ] || fail "a demonstração não tem guia em aberto"
+run "$EXE" --db "$DB" print guide --id "$guide" --out "$WORK/guia.pdf" || fail "print guide $guide"
+
+for pdf in adesivos guia; do
+    fonts=$(pdffonts "$WORK/$pdf.pdf")
+    echo "$fonts" | grep -q "DejaVuSans " || { echo "$fonts"; fail "$pdf.pdf sem a fonte DejaVuSans embutida"; }
+    echo "$fonts" | grep -q "DejaVuSans-Bold" || { echo "$fonts"; fail "$pdf.pdf sem DejaVuSans-Bold"; }
+    if echo "$fonts" | grep -q "Helvetica"; then echo "$fonts"; fail "$pdf.pdf caiu na Helvetica (fonte fora do pacote)"; fi
+    images=$(pdfimages -list "$WORK/$pdf.pdf" | tail -n +3 | wc -l)
+    [ "$images" -ge 1 ] || fail "$pdf.pdf sem o brasão (nenhuma imagem)"
+    echo "  $pdf.pdf: DejaVuSans embutida, $images imagem(ns) (brasão)"
+done
+pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/adesivos.pdf" "$WORK/adesivo"
+pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/guia.pdf" "$WORK/guia"
+"$PYTHON" - "$WORK" "$guide" <<'EOF'
+import glob, sys
+import zxingcpp
+from PIL import Image
+work, guide = sys.argv[1], sys.argv[2]
+def codes(prefix):
+    image = Image.open(sorted(glob.glob(f"{work}/{prefix}*.png"))[0])
+    return [(r.format.name, r.text) for r in zxingcpp.read_barcodes(image)]
+sticker = codes("adesivo")
+qr = [text for kind, text in sticker if kind == "QRCode"]
+assert qr, f"QR do adesivo não lido: {sticker}"
+print(f"  adesivo: QR lido ({len(qr[0])} caracteres: {qr[0][:40]}…)")
+dam = codes("guia")
+itf = [text for kind, text in dam if kind == "ITF"]
+assert itf and len(itf[0]) == 44 and itf[0].startswith("8"), f"código de barras FEBRABAN da guia não lido: {dam}"
+print(f"  guia {guide}: código de barras FEBRABAN lido ({itf[0]})")
+EOF
+
+elapsed=$(( $(date +%s) - started ))
+say "tamanho do pacote"
+total_kb=$(du -sk "$BUNDLE" | cut -f1)
+total_mb=$(( (total_kb + 1023) / 1024 ))
+echo "  $BUNDLE: ${total_mb} MB (limite ${MAX_MB} MB); o que ocupa mais (15 pastas):"
+du -k "$BUNDLE" | sort -rn | sed -n '2,16p' | awk -v base="$BUNDLE/" '{sub(base, "", $2); printf "  %7.1f MB  %s\n", $1/1024, $2}'
+echo "  maiores arquivos:"
+find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn | head -8 | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
+[ "$total_mb" -lt "$MAX_MB" ] || fail "o pacote tem ${total_mb} MB, acima de ${MAX_MB} MB"
+say "pacote em ordem (${elapsed} s de testes)"
