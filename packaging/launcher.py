@@ -23,16 +23,24 @@ def _message_box(code: int, text: str) -> None:
     del app
 
 
-def _gui_ran() -> bool:
-    widgets = sys.modules.get("PySide6.QtWidgets")
-    return widgets is not None and widgets.QApplication.instance() is not None
+def starts_gui(argv: list[str]) -> bool:
+    """No command word (only `--db URL`): the program opens its window, which shows its own messages."""
+    rest, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--db":
+            skip = True
+        elif not arg.startswith("--db="):
+            rest.append(arg)
+    return not any(not arg.startswith("-") for arg in rest) and not {"-h", "--help"} & set(rest)
 
 
 def run(argv: list[str] | None = None, show=_message_box) -> int:
     from desktop.cli import main
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if sys.stdout is not None and sys.stderr is not None:
+    if (sys.stdout is not None and sys.stderr is not None) or starts_gui(argv):
         return main(argv)
     captured = io.StringIO()
     saved = sys.stdout, sys.stderr
@@ -44,8 +52,7 @@ def run(argv: list[str] | None = None, show=_message_box) -> int:
     finally:
         sys.stdout, sys.stderr = saved
     text = captured.getvalue()
-    if text.strip() and not _gui_ran():
-        show(code, text)
+    show(code, text)
     return code
 
 

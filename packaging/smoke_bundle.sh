@@ -42,11 +42,16 @@ run "$EXE" check-install || fail "check-install"
 say "banco novo + demonstração pequena"
 run "$EXE" --db "$DB" migrate || fail "migrate"
 run "$EXE" --db "$DB" demo --drivers 40 --seed 7 || fail "demo"
+# the demo's admin must change its provisional password at the first log in: the probe logs in as a user of its own
+run "$EXE" --db "$DB" users add --username sonda.admin --name "Sonda do pacote" --roles administrador,gestor \
+    --password sonda-2025-pacote || fail "users add"
 
 say "sonda de início: janela de login e janela principal (offscreen)"
 probe="$WORK/probe.jsonl"
-run env DESKTOP_STARTUP_PROBE=1 DESKTOP_PROBE_USER=admin DESKTOP_PROBE_PASSWORD=admin12345 \
-    timeout 120 "$EXE" --db "$DB" > "$probe" || { cat "$probe"; fail "o programa não abriu (código $?)"; }
+rc=0
+run env DESKTOP_STARTUP_PROBE=1 DESKTOP_PROBE_USER=sonda.admin DESKTOP_PROBE_PASSWORD=sonda-2025-pacote \
+    timeout 120 "$EXE" --db "$DB" > "$probe" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$probe"; fail "o programa não chegou à janela principal (código $rc; 124 = 120 s)"; }
 for event in login_shown database_open login_accepted main_shown; do
     grep -q "\"event\": \"$event\"" "$probe" || { cat "$probe"; fail "a sonda não registrou $event"; }
 done
