@@ -118,6 +118,23 @@ def qt_checks() -> list[Check]:
     return checks
 
 
+def process_checks() -> list[Check]:
+    """A worker process started the way the sticker batch starts its QR workers (spawn): in the frozen program it
+    runs the .exe again, which must hand over to multiprocessing (packaging/launcher.py, freeze_support)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from desktop.reports import qr, sticker
+
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            paths_ = pool.submit(qr.unit_paths, ["TPA-VERIFICACAO"], sticker.QR_ERROR, sticker.QR_MASK).result(60)
+        ok = len(paths_) == 1 and paths_[0][0] > 0
+        return [Check("processos do lote de adesivos", ok, f"QR de {paths_[0][0]} módulos feito por outro processo")]
+    except Exception as error:  # noqa: BLE001
+        return [Check("processos do lote de adesivos", False, f"{type(error).__name__}: {error}")]
+
+
 def _sample_pdf() -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
@@ -134,7 +151,7 @@ def run(with_qt: bool = True, out=None) -> int:
     import sys
 
     out = out or sys.stdout
-    checks = file_checks() + (qt_checks() if with_qt else [])
+    checks = file_checks() + process_checks() + (qt_checks() if with_qt else [])
     for check in checks:
         print(f"{'OK   ' if check.ok else 'FALHA'} {check.name}: {check.detail}", file=out)
     failed = [c for c in checks if not c.ok]

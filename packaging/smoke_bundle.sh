@@ -6,7 +6,8 @@
 # system fonts: DESKTOP_NO_SYSTEM_FONTS), so a module or resource missing from the bundle fails here, not in an
 # office. It: checks the installation (fonts, icons, migrations, Qt plugins, printing), creates a database, loads a
 # small demo, starts the program and reaches the login window and then the main window (the start-up probe of
-# desktop.app), runs `audit verify`, prints a sticker batch and a guide and checks in the PDFs that the fonts are
+# desktop.app), runs `audit verify` (and signs a checkpoint), makes a backup, exports .xlsx and .csv, prints a
+# sticker batch (QR codes in worker processes) and a guide and checks in the PDFs that the fonts are
 # the bundle's DejaVu, the brasão is embedded, the QR code and the FEBRABAN barcode read back; then reports the
 # bundle's size (fails above MAX_MB) and what takes the space.
 set -euo pipefail
@@ -62,8 +63,16 @@ print(f"  login em {events['login_shown'] - events['run_gui']:.2f} s, janela pri
       f"{events['main_shown'] - events['run_gui']:.2f} s (desde run_gui)")
 EOF
 
-say "audit verify"
+say "audit verify, um ponto de verificação assinado (chave no arquivo da estação) e verify de novo"
 run "$EXE" --db "$DB" audit verify || fail "audit verify"
+run "$EXE" --db "$DB" audit checkpoint --out "$WORK/termo.pdf" || fail "audit checkpoint"
+run "$EXE" --db "$DB" audit verify --against "$WORK/termo.pdf" || fail "audit verify --against"
+
+say "cópia de segurança (o atalho do menu Iniciar) e exportações (.xlsx, .csv)"
+run "$EXE" --db "$DB" backup --out "$WORK/copia.sqlite3" || fail "backup"
+run "$EXE" --db "sqlite:///$WORK/copia.sqlite3" audit verify || fail "audit verify da cópia"
+run "$EXE" --db "$DB" export authorizations --out "$WORK/autorizacoes.xlsx" || fail "export .xlsx"
+run "$EXE" --db "$DB" export drivers --out "$WORK/condutores.csv" || fail "export .csv"
 
 say "impressão: adesivos pendentes (2 processos para os QR) e uma guia"
 run "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
@@ -75,10 +84,14 @@ for pdf in adesivos guia; do
     fonts=$(pdffonts "$WORK/$pdf.pdf")
     echo "$fonts" | grep -q "DejaVuSans " || { echo "$fonts"; fail "$pdf.pdf sem a fonte DejaVuSans embutida"; }
     echo "$fonts" | grep -q "DejaVuSans-Bold" || { echo "$fonts"; fail "$pdf.pdf sem DejaVuSans-Bold"; }
-    if echo "$fonts" | grep -q "Helvetica"; then echo "$fonts"; fail "$pdf.pdf caiu na Helvetica (fonte fora do pacote)"; fi
-    images=$(pdfimages -list "$WORK/$pdf.pdf" | tail -n +3 | wc -l)
-    [ "$images" -ge 1 ] || fail "$pdf.pdf sem o brasão (nenhuma imagem)"
-    echo "  $pdf.pdf: DejaVuSans embutida, $images imagem(ns) (brasão)"
+    # (ReportLab lists its initial Helvetica, never used, in every PDF; without DejaVu the text would be
+    # Helvetica-Bold too, and the DejaVu lines above would be missing: DESKTOP_NO_SYSTEM_FONTS is set)
+    if echo "$fonts" | grep -q "Helvetica-Bold"; then echo "$fonts"; fail "$pdf.pdf caiu na Helvetica (fonte fora do pacote)"; fi
+    # the demo brasão is 240 × 280 px (resources/brasao/brasao-demo.png); poppler's complaints about ReportLab's
+    # form resources go to /dev/null
+    brasoes=$(pdfimages -list "$WORK/$pdf.pdf" 2>/dev/null | awk 'NR > 2 && $4 == 240 && $5 == 280' | wc -l)
+    [ "$brasoes" -ge 1 ] || { pdfimages -list "$WORK/$pdf.pdf" 2>/dev/null; fail "$pdf.pdf sem o brasão"; }
+    echo "  $pdf.pdf: DejaVuSans embutida, brasão 240 × 280 em $brasoes lugar(es)"
 done
 pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/adesivos.pdf" "$WORK/adesivo"
 pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/guia.pdf" "$WORK/guia"
@@ -105,7 +118,7 @@ say "tamanho do pacote"
 total_kb=$(du -sk "$BUNDLE" | cut -f1)
 total_mb=$(( (total_kb + 1023) / 1024 ))
 echo "  $BUNDLE: ${total_mb} MB (limite ${MAX_MB} MB); o que ocupa mais (15 pastas):"
-du -k "$BUNDLE" | sort -rn | sed -n '2,16p' | awk -v base="$BUNDLE/" '{sub(base, "", $2); printf "  %7.1f MB  %s\n", $1/1024, $2}'
+du -k --max-depth=3 "$BUNDLE" | sort -rn | sed -n '2,16p' | awk -v base="$BUNDLE/" '{sub(base, "", $2); printf "  %7.1f MB  %s\n", $1/1024, $2}'
 echo "  maiores arquivos:"
 find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn | head -8 | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
 [ "$total_mb" -lt "$MAX_MB" ] || fail "o pacote tem ${total_mb} MB, acima de ${MAX_MB} MB"

@@ -75,7 +75,8 @@ def test_check_install_passes_in_the_checkout(fresh_paths, qapp, capsys):
     assert install_check.run(with_qt=True) == 0
     out = capsys.readouterr().out
     assert "FALHA" not in out and "verificações em ordem" in out
-    for name in ("fonte DejaVuSans", "ícones", "migrações", "Qt imagens", "QtPdf", "impressão (Qt)"):
+    for name in ("fonte DejaVuSans", "ícones", "migrações", "processos do lote de adesivos", "Qt imagens", "QtPdf",
+                 "impressão (Qt)"):
         assert f"OK    {name}" in out
 
 
