@@ -58,6 +58,18 @@ def sheet_for(points: QSizeF) -> QPageLayout:
     return QPageLayout(size, orientation, QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
 
 
+def apply_sheet(printer, points: QSizeF) -> None:
+    """Put the sheet for a page of `points` on `printer`: size and orientation, the whole sheet addressable from
+    its corner (`setFullPage`, which also puts the layout in full-page mode, so zero margins are accepted). Set
+    one by one: a Windows driver with minimum margins may refuse a whole layout at once, and the printer would
+    then keep its own paper size."""
+    layout = sheet_for(points)
+    printer.setFullPage(True)
+    printer.setPageSize(layout.pageSize())
+    printer.setPageOrientation(layout.orientation())
+    printer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
+
+
 def page_pixels(points: QSizeF, dpi: int) -> QSize:
     """A page's size in printer dots: its real size (points, 1/72 inch) at `dpi`."""
     return QSize(round(points.width() / 72 * dpi), round(points.height() / 72 * dpi))
@@ -89,8 +101,7 @@ def print_pdf(pdf_bytes: bytes, printer, first: int = 0, last: int | None = None
         first = max(0, first)
         if first > last:
             return 0
-        printer.setFullPage(True)
-        printer.setPageLayout(sheet_for(document.pagePointSize(first)))
+        apply_sheet(printer, document.pagePointSize(first))
         painter = QPainter()
         if not painter.begin(printer):
             raise PrintError("A impressora não pôde iniciar a impressão (verifique se está ligada e disponível).")
@@ -98,7 +109,7 @@ def print_pdf(pdf_bytes: bytes, printer, first: int = 0, last: int | None = None
         try:
             for index in range(first, last + 1):
                 if printed:
-                    printer.setPageLayout(sheet_for(document.pagePointSize(index)))
+                    apply_sheet(printer, document.pagePointSize(index))
                     if not printer.newPage():
                         raise PrintError("A impressora recusou uma nova página.")
                 _paint_page(painter, document, index, printer.resolution())

@@ -47,11 +47,17 @@ def test_a_page_range_prints_only_those_pages(qapp, tmp_path):
     assert len(PdfReader(str(printed)).pages) == 1
 
 
-def test_a_landscape_page_gets_a_landscape_a4_sheet(qapp):
+def test_a_landscape_page_gets_a_landscape_a4_sheet(qapp, tmp_path):
     from PySide6.QtCore import QSizeF
     from PySide6.QtGui import QPageLayout
 
-    from desktop.views.printing import page_pixels, sheet_for
+    from desktop.views.printing import apply_sheet, page_pixels, sheet_for
+    printer = pdf_printer(tmp_path / "x.pdf", 150)
+    apply_sheet(printer, QSizeF(841.89, 595.28))
+    on_printer = printer.pageLayout()
+    assert printer.fullPage() and on_printer.orientation() == QPageLayout.Orientation.Landscape
+    sheet = on_printer.fullRect(QPageLayout.Unit.Millimeter)
+    assert abs(sheet.width() - 297) < 0.01 and abs(sheet.height() - 210) < 0.01
     layout = sheet_for(QSizeF(841.89, 595.28))
     assert layout.orientation() == QPageLayout.Orientation.Landscape
     full = layout.fullRect(QPageLayout.Unit.Millimeter)
