@@ -15,6 +15,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUNDLE="$(cd "${1:-$ROOT/dist/TransporteAplicativo}" && pwd)"
 PYTHON="${2:-python3}"
+# absolute: the script works from a temporary folder (a relative venv path from .ci/run would no longer resolve)
+case "$PYTHON" in */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;; *) PYTHON="$(command -v "$PYTHON")" ;; esac
 MAX_MB="${MAX_MB:-250}"
 EXE="$BUNDLE/TransporteAplicativo"
 [ -x "$EXE" ] || { echo "smoke: executável não encontrado: $EXE" >&2; exit 1; }
