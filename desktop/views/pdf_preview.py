@@ -140,12 +140,14 @@ class PdfPreviewDialog(QDialog):
     def print_dialog(self) -> int:
         """QPrintDialog, then the archived bytes at their real size (desktop.views.printing); returns the pages
         printed (0 when cancelled). The printer comes from `self.printer_factory(title)` (tests: a PDF file)."""
-        from desktop.views.printing import PrintError, ask_and_print, new_printer
+        from desktop.views.printing import PrintCancelled, PrintError, ask_and_print, new_printer
 
         factory = getattr(self, "printer_factory", None) or new_printer
         try:
             return ask_and_print(self._bytes, self.windowTitle(), self, self.page_count(),
                                  printer=factory(self.windowTitle()))
+        except PrintCancelled:
+            return 0
         except PrintError as error:
             QMessageBox.warning(self, "Imprimir", str(error))
             return 0

@@ -127,3 +127,51 @@ def test_cancelling_the_print_dialog_prints_nothing(qtbot, tmp_path):
     QTimer.singleShot(50, cancel)
     assert ask_and_print(sticker.render(s.sticker_ctx(1)), "Adesivo", None, printer=pdf_printer(printed, 150)) == 0
     assert not printed.exists()
+
+
+def test_progress_is_reported_and_false_cancels_the_job(qapp, tmp_path):
+    from desktop.views.printing import PrintCancelled, print_pdf
+    data = sticker.render(s.sticker_ctx(3))
+    seen = []
+    assert print_pdf(data, pdf_printer(tmp_path / "a.pdf", 150), progress=lambda d, t: seen.append((d, t))) == 3
+    assert seen[0] == (0, 3) and seen[-1] == (3, 3) and (2, 3) in seen
+    calls = []
+
+    def stop_on_the_second_page(done, total):
+        calls.append(done)
+        return done < 1
+
+    printer = pdf_printer(tmp_path / "b.pdf", 150)
+    with pytest.raises(PrintCancelled, match="nada foi enviado"):
+        print_pdf(data, printer, progress=stop_on_the_second_page)
+    assert calls[-1] == 1
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+def test_cancelar_in_the_progress_window_stops_the_job_and_the_preview_says_nothing(qtbot, tmp_path):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtPrintSupport import QPrintDialog
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    from desktop.views.pdf_preview import PdfPreviewDialog
+    preview = PdfPreviewDialog(sticker.render(s.sticker_ctx(6)), "Adesivos", None)
+    qtbot.addWidget(preview)
+    preview.printer_factory = lambda title: pdf_printer(tmp_path / "lote.pdf", 600)
+    steps = []
+
+    def drive():
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QPrintDialog):
+            steps.append("imprimir")
+            dialog.accept()
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, QProgressDialog) and w.isVisible()]
+        if windows and "cancelar" not in steps:
+            steps.append("cancelar")
+            windows[0].cancel()
+            return
+        QTimer.singleShot(20, drive)
+
+    QTimer.singleShot(20, drive)
+    preview.show()
+    assert preview.print_dialog() == 0
+    assert steps == ["imprimir", "cancelar"]
