@@ -9,6 +9,7 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     demo [--drivers N] [--seed S] [--force]   dados de demonstração
     audit verify [--against F]   confere a cadeia de hashes com os pontos de verificação assinados
     audit checkpoint --out F     assina o ponto de verificação e grava o termo em PDF
+    check-install [--no-qt]      confere a instalação (fontes, ícones, migrações, plugins do Qt; issue 17)
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
     export reconciliation --platform CNPJ --out ARQUIVO   conciliação da última lista da plataforma
@@ -183,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("file", metavar="ARQUIVO", help="arquivo .csv ou .xlsx no formato publicado")
     pl.set_defaults(func=cmd_import_platform_list)
 
+    p = add("check-install", "confere a instalação: fontes, ícones, migrações e os plugins do Qt (imagens, PDF, "
+                             "impressão); sai com 1 e diz o que falta", cmd_check_install)
+    p.add_argument("--no-qt", action="store_true", help="só os arquivos (sem abrir o Qt)")
+
     # Commands of other rooms (print...), when their module exists.
     if importlib.util.find_spec("desktop.reports.commands") is not None:
         module = importlib.import_module("desktop.reports.commands")
@@ -285,6 +290,12 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if granted:
         print(f"Permissões do usuário da aplicação {granted} atualizadas.")
     return EXIT_OK
+
+
+def cmd_check_install(args: argparse.Namespace) -> int:
+    from desktop import install_check
+
+    return install_check.run(with_qt=not args.no_qt)
 
 
 def cmd_setup_server(args: argparse.Namespace) -> int:

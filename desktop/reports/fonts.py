@@ -1,20 +1,18 @@
-"""Locating `resources/` and registering the embedded fonts (DejaVu Sans) in ReportLab.
+"""Registering the embedded fonts (DejaVu Sans) in ReportLab.
 
-Where `resources/` lives:
-1. `DESKTOP_RESOURCES` (environment), when set — for an installer that puts it elsewhere;
-2. `desktop/resources/` inside the package — where pyproject's package-data (`resources/**/*` relative to
-   the `desktop` package) would install it;
-3. `resources/` at the repository root, beside the `desktop` package — a source checkout;
-4. beside a frozen executable (PyInstaller's `sys._MEIPASS`).
+Where `resources/` lives is decided in one place, `desktop.paths` (environment override, the PyInstaller bundle,
+the package, the source checkout); `resource_candidates` and `resources_dir` are re-exported here.
 If the font files are in none of these, the system's DejaVu (Debian: fonts-dejavu-core) is used; and if that is
 missing too, ReportLab's Helvetica, so a document still prints (accents then depend on the viewer).
+`DESKTOP_NO_SYSTEM_FONTS=1` turns the system fallback off (the bundle's smoke test: fonts must come from inside).
 """
 from __future__ import annotations
 
 import os
-import sys
 from functools import lru_cache
 from pathlib import Path
+
+from desktop.paths import resource_candidates, resources_dir  # noqa: F401 — re-exported
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
@@ -27,36 +25,13 @@ _SYSTEM_FONT_DIRS = (
 )
 
 
-def resource_candidates() -> list[Path]:
-    package_dir = Path(__file__).resolve().parent.parent          # .../desktop
-    candidates = []
-    if os.environ.get("DESKTOP_RESOURCES"):
-        candidates.append(Path(os.environ["DESKTOP_RESOURCES"]))
-    candidates.append(package_dir / "resources")
-    candidates.append(package_dir.parent / "resources")
-    if getattr(sys, "_MEIPASS", None):
-        candidates.append(Path(sys._MEIPASS) / "resources")
-    return candidates
-
-
-@lru_cache(maxsize=1)
-def resources_dir() -> Path | None:
-    """The first candidate folder that holds `fonts/DejaVuSans.ttf`, else the first that exists, else None."""
-    candidates = resource_candidates()
-    for folder in candidates:
-        if (folder / "fonts" / _FILES[REGULAR]).is_file():
-            return folder
-    for folder in candidates:
-        if folder.is_dir():
-            return folder
-    return None
-
-
 def font_file(name: str) -> Path | None:
     filename = _FILES[name]
     folder = resources_dir()
     if folder is not None and (folder / "fonts" / filename).is_file():
         return folder / "fonts" / filename
+    if os.environ.get("DESKTOP_NO_SYSTEM_FONTS"):
+        return None
     for system_dir in _SYSTEM_FONT_DIRS:
         if (system_dir / filename).is_file():
             return system_dir / filename

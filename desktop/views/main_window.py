@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
@@ -14,8 +13,7 @@ from PySide6.QtWidgets import (QLabel, QListWidget, QListWidgetItem, QMainWindow
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from desktop.domain.roles import Role
-
-ICONS = Path(__file__).resolve().parents[2] / "resources" / "icons"
+from desktop.paths import resource
 
 
 @dataclass(frozen=True)
@@ -91,8 +89,8 @@ class MainWindow(QMainWindow):
         self.sidebar.setStyleSheet("QListWidget { font-size: 11pt; } QListWidget::item { padding: 8px 6px; }")
         for module in self.modules:
             item = QListWidgetItem(module.label, self.sidebar)
-            icon_path = ICONS / module.icon
-            if icon_path.exists():
+            icon_path = resource("icons", module.icon)
+            if icon_path is not None and icon_path.exists():
                 item.setIcon(QIcon(str(icon_path)))
             item.setData(Qt.ItemDataRole.UserRole, module.key)
         self.stack = QStackedWidget(self)

@@ -1,12 +1,13 @@
 """Preview of a rendered document before it goes to paper (issue 7): QtPdf's QPdfView with zoom, page navigation,
-"Imprimir…" (QPrintDialog; each page rendered by QPdfDocument at the printer's resolution) and
+"Imprimir…" (QPrintDialog, then `desktop.views.printing.print_pdf`: each page rendered by QPdfDocument at the
+printer's resolution, at its real size on A4, never fitted to the page) and
 "Salvar como PDF…". The dialog receives bytes: it never renders documents and never touches the database."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRect, QSize, Qt
-from PySide6.QtGui import QImage, QKeySequence, QPainter
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF
+from PySide6.QtGui import QKeySequence
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QSpinBox,
@@ -77,6 +78,7 @@ class PdfPreviewDialog(QDialog):
         self.view.zoomFactorChanged.connect(self._show_zoom)
         self.view.zoomModeChanged.connect(self._show_zoom)
         self.view.pageNavigator().currentPageChanged.connect(self._page_changed)
+        self.printer_factory = None   # None: desktop.views.printing.new_printer
         self.print_button.clicked.connect(self.print_dialog)
         self.save_button.clicked.connect(self.save_dialog)
         self.close_button.clicked.connect(self.accept)
@@ -135,41 +137,25 @@ class PdfPreviewDialog(QDialog):
         return target
 
     # ------------------------------------------------------------------ print
-    def print_dialog(self) -> None:
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        printer.setDocName(self.windowTitle())
-        dialog = QPrintDialog(printer, self)
-        dialog.setMinMax(1, self.page_count())
-        dialog.setWindowTitle("Imprimir")
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            first, last = printer.fromPage(), printer.toPage()
-            if first == 0 and last == 0:
-                first, last = 1, self.page_count()
-            self.print_to(printer, first - 1, last - 1)
+    def print_dialog(self) -> int:
+        """QPrintDialog, then the archived bytes at their real size (desktop.views.printing); returns the pages
+        printed (0 when cancelled). The printer comes from `self.printer_factory(title)` (tests: a PDF file)."""
+        from desktop.views.printing import PrintCancelled, PrintError, ask_and_print, new_printer
+
+        factory = getattr(self, "printer_factory", None) or new_printer
+        try:
+            return ask_and_print(self._bytes, self.windowTitle(), self, self.page_count(),
+                                 printer=factory(self.windowTitle()))
+        except PrintCancelled:
+            return 0
+        except PrintError as error:
+            QMessageBox.warning(self, "Imprimir", str(error))
+            return 0
 
     def print_to(self, printer, first: int = 0, last: int | None = None) -> int:
-        """Paints pages first..last (0-based, inclusive) on `printer`; returns how many were painted.
-        Each page is rendered by QtPdf at the printer's resolution, centred and scaled to the printable area."""
-        last = self.page_count() - 1 if last is None else min(last, self.page_count() - 1)
-        painter = QPainter()
-        if not painter.begin(printer):
-            return 0
-        painted = 0
-        try:
-            dpi = printer.resolution()
-            for index in range(first, last + 1):
-                if painted:
-                    printer.newPage()
-                points = self.document.pagePointSize(index)
-                size = QSize(round(points.width() / 72 * dpi), round(points.height() / 72 * dpi))
-                image: QImage = self.document.render(index, size)
-                area = painter.viewport()
-                scaled = size.scaled(area.size(), Qt.AspectRatioMode.KeepAspectRatio)
-                target = QRect(area.x() + (area.width() - scaled.width()) // 2,
-                               area.y() + (area.height() - scaled.height()) // 2, scaled.width(), scaled.height())
-                painter.drawImage(target, image)
-                painted += 1
-        finally:
-            painter.end()
-        return painted
+        """Paints pages first..last (0-based, inclusive) on `printer` without a dialog; returns how many were
+        painted. Each page is rendered by QtPdf at the printer's resolution, at its real size from the sheet's
+        origin (no fit-to-page: the cut marks of stickers and credentials must measure true)."""
+        from desktop.views.printing import print_pdf
+
+        return print_pdf(self._bytes, printer, first, last)

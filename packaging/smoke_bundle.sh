@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Smoke test of the PyInstaller bundle (issue 17), called by .ci/run after `pyinstaller packaging/desktop.spec`:
+#   packaging/smoke_bundle.sh [BUNDLE_DIR] [PYTHON]
+# BUNDLE_DIR defaults to dist/TransporteAplicativo; PYTHON (for the checks of the PDFs: pypdf, zxing-cpp) to python3.
+# The executable runs offscreen from an empty folder with a clean environment (no PYTHONPATH, no source tree, no
+# system fonts: DESKTOP_NO_SYSTEM_FONTS), so a module or resource missing from the bundle fails here, not in an
+# office. It: checks the installation (fonts, icons, migrations, Qt plugins, printing), creates a database, loads a
+# small demo, starts the program and reaches the login window and then the main window (the start-up probe of
+# desktop.app), runs `audit verify` (and signs a checkpoint), makes a backup, exports .xlsx and .csv, prints a
+# sticker batch (QR codes in worker processes) and a guide and checks in the PDFs that the fonts are
+# the bundle's DejaVu, the brasão is embedded, the QR code and the FEBRABAN barcode read back; then reports the
+# bundle's size (fails above MAX_MB) and what takes the space.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUNDLE="$(cd "${1:-$ROOT/dist/TransporteAplicativo}" && pwd)"
+PYTHON="${2:-python3}"
+# absolute: the script works from a temporary folder (a relative venv path from .ci/run would no longer resolve)
+case "$PYTHON" in */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;; *) PYTHON="$(command -v "$PYTHON")" ;; esac
+MAX_MB="${MAX_MB:-250}"
+EXE="$BUNDLE/TransporteAplicativo"
+[ -x "$EXE" ] || { echo "smoke: executável não encontrado: $EXE" >&2; exit 1; }
+
+WORK="$(mktemp -d -t smoke-bundle-XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+started=$(date +%s)
+
+say() { printf '\nsmoke: %s\n' "$*"; }
+fail() { printf 'smoke: FALHOU: %s\n' "$*" >&2; exit 1; }
+
+# The bundle alone: nothing of the checkout, nothing of the developer's settings or keys.
+run() {
+    env -i PATH=/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
+        DESKTOP_SETTINGS_FILE="$WORK/settings.json" DESKTOP_KEY_DIR="$WORK/keys" DESKTOP_KEY_STORE=file \
+        DESKTOP_NO_SYSTEM_FONTS=1 DESKTOP_DEBUG= "$@"
+}
+mkdir -p "$WORK/home"
+DB="sqlite:///$WORK/transporte.sqlite3"
+
+say "versão do pacote: $(cat "$BUNDLE/_internal/VERSION")"
+say "check-install (arquivos e plugins do Qt dentro do pacote)"
+run "$EXE" check-install || fail "check-install"
+
+say "banco novo + demonstração pequena"
+run "$EXE" --db "$DB" migrate || fail "migrate"
+run "$EXE" --db "$DB" demo --drivers 40 --seed 7 || fail "demo"
+# the demo's admin must change its provisional password at the first log in: the probe logs in as a user of its own
+run "$EXE" --db "$DB" users add --username sonda.admin --name "Sonda do pacote" --roles administrador,gestor \
+    --password sonda-2025-pacote || fail "users add"
+
+say "sonda de início: janela de login e janela principal (offscreen)"
+probe="$WORK/probe.jsonl"
+rc=0
+run env DESKTOP_STARTUP_PROBE=1 DESKTOP_PROBE_USER=sonda.admin DESKTOP_PROBE_PASSWORD=sonda-2025-pacote \
+    timeout 120 "$EXE" --db "$DB" > "$probe" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$probe"; fail "o programa não chegou à janela principal (código $rc; 124 = 120 s)"; }
+for event in login_shown database_open login_accepted main_shown; do
+    grep -q "\"event\": \"$event\"" "$probe" || { cat "$probe"; fail "a sonda não registrou $event"; }
+done
+"$PYTHON" - "$probe" <<'EOF'
+import json, sys
+events = {e["event"]: e["time"] for e in map(json.loads, open(sys.argv[1]))}
+print(f"  login em {events['login_shown'] - events['run_gui']:.2f} s, janela principal em "
+      f"{events['main_shown'] - events['run_gui']:.2f} s (desde run_gui)")
+EOF
+
+say "audit verify, um ponto de verificação assinado (chave no arquivo da estação) e verify de novo"
+run "$EXE" --db "$DB" audit verify || fail "audit verify"
+run "$EXE" --db "$DB" audit checkpoint --out "$WORK/termo.pdf" || fail "audit checkpoint"
+run "$EXE" --db "$DB" audit verify --against "$WORK/termo.pdf" || fail "audit verify --against"
+
+say "cópia de segurança (o atalho do menu Iniciar) e exportações (.xlsx, .csv)"
+run "$EXE" --db "$DB" backup --out "$WORK/copia.sqlite3" || fail "backup"
+run "$EXE" --db "sqlite:///$WORK/copia.sqlite3" audit verify || fail "audit verify da cópia"
+run "$EXE" --db "$DB" export authorizations --out "$WORK/autorizacoes.xlsx" || fail "export .xlsx"
+run "$EXE" --db "$DB" export drivers --out "$WORK/condutores.csv" || fail "export .csv"
+
+say "impressão: adesivos pendentes (2 processos para os QR) e uma guia"
+run "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
+guide=$("$PYTHON" -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"select number from payment_guides where status='open' order by id limit 1\").fetchone(); print(r[0] if r else '')" "$WORK/transporte.sqlite3")
+[ -n "$guide" ] || fail "a demonstração não tem guia em aberto"
+run "$EXE" --db "$DB" print guide --id "$guide" --out "$WORK/guia.pdf" || fail "print guide $guide"
+
+for pdf in adesivos guia; do
+    fonts=$(pdffonts "$WORK/$pdf.pdf")
+    echo "$fonts" | grep -q "DejaVuSans " || { echo "$fonts"; fail "$pdf.pdf sem a fonte DejaVuSans embutida"; }
+    echo "$fonts" | grep -q "DejaVuSans-Bold" || { echo "$fonts"; fail "$pdf.pdf sem DejaVuSans-Bold"; }
+    # (ReportLab lists its initial Helvetica, never used, in every PDF; without DejaVu the text would be
+    # Helvetica-Bold too, and the DejaVu lines above would be missing: DESKTOP_NO_SYSTEM_FONTS is set)
+    if echo "$fonts" | grep -q "Helvetica-Bold"; then echo "$fonts"; fail "$pdf.pdf caiu na Helvetica (fonte fora do pacote)"; fi
+    # the demo brasão is 240 × 280 px (resources/brasao/brasao-demo.png); poppler's complaints about ReportLab's
+    # form resources go to /dev/null
+    brasoes=$(pdfimages -list "$WORK/$pdf.pdf" 2>/dev/null | awk 'NR > 2 && $4 == 240 && $5 == 280' | wc -l)
+    [ "$brasoes" -ge 1 ] || { pdfimages -list "$WORK/$pdf.pdf" 2>/dev/null; fail "$pdf.pdf sem o brasão"; }
+    echo "  $pdf.pdf: DejaVuSans embutida, brasão 240 × 280 em $brasoes lugar(es)"
+done
+pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/adesivos.pdf" "$WORK/adesivo"
+pdftoppm -r 300 -gray -f 1 -l 1 -png "$WORK/guia.pdf" "$WORK/guia"
+"$PYTHON" - "$WORK" "$guide" <<'EOF'
+import glob, sys
+import zxingcpp
+from PIL import Image
+work, guide = sys.argv[1], sys.argv[2]
+def codes(prefix):
+    image = Image.open(sorted(glob.glob(f"{work}/{prefix}*.png"))[0])
+    return [(r.format.name, r.text) for r in zxingcpp.read_barcodes(image)]
+sticker = codes("adesivo")
+qr = [text for kind, text in sticker if kind == "QRCode"]
+assert qr, f"QR do adesivo não lido: {sticker}"
+print(f"  adesivo: QR lido ({len(qr[0])} caracteres: {qr[0][:40]}…)")
+dam = codes("guia")
+itf = [text for kind, text in dam if kind == "ITF"]
+assert itf and len(itf[0]) == 44 and itf[0].startswith("8"), f"código de barras FEBRABAN da guia não lido: {dam}"
+print(f"  guia {guide}: código de barras FEBRABAN lido ({itf[0]})")
+EOF
+
+elapsed=$(( $(date +%s) - started ))
+say "tamanho do pacote"
+total_kb=$(du -sk "$BUNDLE" | cut -f1)
+total_mb=$(( (total_kb + 1023) / 1024 ))
+echo "  $BUNDLE: ${total_mb} MB (limite ${MAX_MB} MB); o que ocupa mais (15 pastas):"
+du -k --max-depth=3 "$BUNDLE" | sort -rn | sed -n '2,16p' | awk -v base="$BUNDLE/" '{sub(base, "", $2); printf "  %7.1f MB  %s\n", $1/1024, $2}'
+echo "  maiores arquivos:"
+find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn | head -8 | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
+[ "$total_mb" -lt "$MAX_MB" ] || fail "o pacote tem ${total_mb} MB, acima de ${MAX_MB} MB"
+say "pacote em ordem (${elapsed} s de testes)"
