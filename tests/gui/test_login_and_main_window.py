@@ -10,7 +10,7 @@ from desktop.views.main_window import MainWindow
 
 ADMIN_USER, ADMIN_PASSWORD = "admin", "senha-forte-2025"  # as created by the `admin` fixture (conftest)
 
-EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas",
+EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas", "Cursos",
                  "Relatórios", "Administração"]
 
 

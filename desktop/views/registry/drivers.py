@@ -41,13 +41,13 @@ def _date(value) -> str:
     return format_date(value) if value else ""
 
 
-def fetch_drivers(db, actor):
+def fetch_drivers(db, actor, due=lambda: ""):
     def fetch(query, offset, limit):
         from desktop.services import drivers
 
         return drivers.list_drivers(db, actor, text=query.text, status=query.status or None,
                                     sort=query.sort or "name", descending=query.descending, offset=offset,
-                                    limit=limit)
+                                    limit=limit, due=due())
     return fetch
 
 
@@ -246,7 +246,7 @@ class DriversScreen(ListDetailScreen):
         self.last_dialog = None
         self.new_button = self.add_button("Novo condutor…", self.new_driver)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
-        paged = PagedList(DRIVER_COLUMNS, fetch_drivers(db, actor), self.list_page,
+        paged = PagedList(DRIVER_COLUMNS, fetch_drivers(db, actor, lambda: self.due), self.list_page,
                           filter_placeholder="Filtrar por nome ou CPF (\"joao\" encontra \"João\")…",
                           statuses=driver_statuses())
         paged.set_widths((280, 120, 130, 110, 100))
