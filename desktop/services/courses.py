@@ -266,6 +266,11 @@ def convocation_count_in(s: Session, actor: Actor, kind: str, on: date | None = 
                                                           .subquery())) or 0)
 
 
+def convocation_count(db, actor: Actor, kind: str, on: date | None = None) -> int:
+    with db.session(write=False) as s:
+        return convocation_count_in(s, actor, kind, on)
+
+
 def convoke_in(s: Session, actor: Actor, session_id: int, kind: str = "", driver_ids: Iterable[int] = (),
                on: date | None = None) -> ConvocationResult:
     """Convoke to a planned session the drivers chosen by `kind` (CONVOCATION_FILTERS) and/or named, in name
