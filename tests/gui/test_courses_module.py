@@ -81,3 +81,19 @@ def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_
 
     from desktop.services.courses import courses_of_driver
     assert [c.status for c in courses_of_driver(db, people.atendente, convoked[1])] == ["absent"]
+
+
+def test_the_drivers_page_lists_the_courses(qtbot, db, people):
+    from desktop.views.registry.drivers import DriverDetailPage
+
+    with db.session() as s:
+        from dashboard_factories import course_absence
+
+        a = authorization(s)
+        course_absence(s, a.driver_id)
+        driver_id = a.driver_id
+    page = DriverDetailPage(db, people.atendente, driver_id)
+    qtbot.addWidget(page)
+    page.tabs.setCurrentWidget(page.courses)
+    assert [(r.topic, r.status_label) for r in page.courses.visible_rows()] == [
+        ("Direção defensiva", "Ausente sem justificativa")]

@@ -131,10 +131,14 @@ class DriverDetailPage(SubjectDetailPage):
         self.documents = DocumentsPanel(db, actor, self)
         self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
         self.timeline = TimelineTable(self)
+        # Issue 16: the courses and lectures the driver was convoked to, with the situation (Art. 12, §2).
+        self.courses = RecordTable((Column("Turma", lambda r: r.session_number), Column("Data", lambda r: r.held_on),
+                                    Column("Tema", lambda r: r.topic), Column("Situação", lambda r: r.status_label)),
+                                   self, show_filter=False)
         for widget, title in ((data_tab, "Dados"), (self.checklist, "Documentos exigidos"),
                               (self.platforms, "Plataformas"), (self.authorizations, "Autorizações"),
                               (self.documents, "Arquivos"), (self.changes, "Comunicações de alteração"),
-                              (self.timeline, "Histórico")):
+                              (self.courses, "Cursos"), (self.timeline, "Histórico")):
             self.tabs.addTab(widget, title)
         self.load()
 
@@ -179,12 +183,18 @@ class DriverDetailPage(SubjectDetailPage):
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
+        self.fill_tab(self.courses, self._fill_courses)
         active = d.registered
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
         self.request_button.setEnabled(desk and active)
         self.change_button.setEnabled(desk)
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
+
+    def _fill_courses(self) -> None:
+        from desktop.services.courses import courses_of_driver
+
+        self.courses.set_rows(courses_of_driver(self.db, self.actor, self.driver_id))
 
     def _show_photo(self, d) -> None:
         from desktop.services import drivers
