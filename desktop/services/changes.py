@@ -199,9 +199,10 @@ def late_open_count_in(s: Session, actor: Actor) -> int:
     the pairs more than 7 days apart are judged against the business-day calendar (Art. 13, XVIII)."""
     require_role(actor, Role.FISCAL, Role.GESTOR)
     calendar = calendar_in(s)
-    pairs = s.execute(select(ChangeCommunication.happened_on, ChangeCommunication.communicated_on, func.count())
-                      .where(_without_live_auto(), ChangeCommunication.communicated_on > ChangeCommunication.happened_on)
-                      .group_by(ChangeCommunication.happened_on, ChangeCommunication.communicated_on)).all()
+    c = ChangeCommunication
+    pairs = s.execute(select(c.happened_on, c.communicated_on, func.count())
+                      .where(_without_live_auto(), c.communicated_on > c.happened_on)
+                      .group_by(c.happened_on, c.communicated_on)).all()
     deadlines: dict[date, date] = {}
     total = 0
     for happened, communicated, n in pairs:

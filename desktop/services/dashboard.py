@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from types import MappingProxyType
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.dates import local_now, renewal_request_deadline
@@ -104,18 +104,19 @@ class _Ctx:
         return self.w.today
 
 
-def _authorizations(c: _Ctx, due: str):
-    condition = authorization_condition(due, c.w)
-    return c.s.execute(select(func.count(Authorization.id), func.min(Authorization.valid_until),
-                              func.min(Authorization.presentation_deadline), func.min(Authorization.regularize_by))
-                       .where(condition)).one()
+def _count_min(c: _Ctx, due: str, column=None, *extra) -> tuple[int, date | None]:
+    """COUNT of a tile's authorizations and the MIN of one date column (only the columns its index holds)."""
+    condition = and_(authorization_condition(due, c.w), *extra)
+    if column is None:
+        return int(c.s.scalar(select(func.count(Authorization.id)).where(condition)) or 0), None
+    n, first = c.s.execute(select(func.count(Authorization.id), func.min(column)).where(condition)).one()
+    return int(n or 0), first
 
 
 def _renewal(c: _Ctx) -> Tile:
-    n, first_valid, _, _ = _authorizations(c, "renewal")
+    n, first_valid = _count_min(c, "renewal", Authorization.valid_until)
     deadline = renewal_request_deadline(first_valid, c.calendar) if first_valid else None
-    late = c.s.scalar(select(func.count(Authorization.id)).where(
-        authorization_condition("renewal", c.w), Authorization.valid_until < _first_valid_in_time(c))) if n else 0
+    late = _count_min(c, "renewal", None, Authorization.valid_until < _first_valid_in_time(c))[0] if n else 0
     return Tile("renewal", "Renovações a pedir", n, _severity(n, deadline, c.today), Target("autorizacoes",
                 {"due": "renewal"}), "Art. 3, §2", deadline, "Último dia para pedir no prazo",
                 detail=f"{late} já fora do prazo de 15 dias úteis" if late else "")
@@ -130,13 +131,13 @@ def _first_valid_in_time(c: _Ctx) -> date:
 
 
 def _expiring(c: _Ctx) -> Tile:
-    n, first, _, _ = _authorizations(c, "expiring")
+    n, first = _count_min(c, "expiring", Authorization.valid_until)
     return Tile("expiring", "Autorizações vencendo em 30 dias", n, _severity(n, first, c.today),
                 Target("autorizacoes", {"due": "expiring"}), "Art. 3, §1", first, "Primeiro vencimento")
 
 
 def _last_service_year(c: _Ctx) -> Tile:
-    n = _authorizations(c, "last_service_year")[0]
+    n = _count_min(c, "last_service_year")[0]
     last_day = date(c.today.year, 12, 31)
     return Tile("last_service_year", "Veículos no último ano de serviço", n, INFO if n else OK,
                 Target("autorizacoes", {"due": "last_service_year"}), "Art. 2, §§1º-2º", last_day,
@@ -150,18 +151,17 @@ def _annual(c: _Ctx) -> Tile:
 
 
 def _convocation(c: _Ctx) -> Tile:
-    n, _, first, _ = _authorizations(c, "convocation")
+    n, first = _count_min(c, "convocation", Authorization.presentation_deadline)
     return Tile("convocation", "Convocados à vistoria sem agendamento", n, _severity(n, first, c.today),
                 Target("autorizacoes", {"due": "convocation"}), "Art. 9", first,
                 "Primeiro prazo para apresentar o veículo")
 
 
 def _impeded(c: _Ctx) -> Tile:
-    n, _, _, first = _authorizations(c, "impeded")
-    ended = c.s.scalar(select(func.count(Authorization.id)).where(
-        authorization_condition("impeded", c.w), Authorization.regularize_by < c.today)) if n else 0
-    running_first = c.s.scalar(select(func.min(Authorization.regularize_by)).where(
-        authorization_condition("impeded", c.w), Authorization.regularize_by >= c.today)) if n else None
+    n = _count_min(c, "impeded")[0]
+    ended = _count_min(c, "impeded", None, Authorization.regularize_by < c.today)[0] if n else 0
+    running_first = _count_min(c, "impeded", Authorization.regularize_by,
+                               Authorization.regularize_by >= c.today)[1] if n > ended else None
     return Tile("impeded", "Impedidas: prazo de 5 dias para regularizar", n,
                 DANGER if ended else _severity(n, running_first, c.today),
                 Target("autorizacoes", {"due": "impeded"}), "Art. 16, §2", running_first,
@@ -199,8 +199,9 @@ def _judgment(c: _Ctx) -> Tile:
 
 def _overdue(c: _Ctx) -> Tile:
     fines = ledger.owed_count_in(c.s, c.actor, today=c.today)
+    # Guides of fees, ISSQN and costs (a fine's guide is the fine itself, already counted from the ledger).
     guides = c.s.scalar(select(func.count(PaymentGuide.id)).where(
-        PaymentGuide.status == "open", PaymentGuide.due_on < c.today)) or 0
+        PaymentGuide.status == "open", PaymentGuide.due_on < c.today, PaymentGuide.purpose != "fine")) or 0
     n = fines + int(guides)
     return Tile("overdue", "Multas e guias vencidas", n, DANGER if n else OK, Target("financeiro", {"tab": "overdue"}),
                 "Art. 25", detail=f"{fines} multa(s) · {guides} guia(s)" if n else "")

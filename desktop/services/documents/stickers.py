@@ -83,7 +83,9 @@ def _number_order(number: str) -> tuple[int, int]:
 
 
 def pending_sticker_condition():
-    """Active authorizations whose sticker was not printed since their (last) fee payment (on `authorizations`)."""
+    """Active authorizations whose sticker was not printed since their (last) fee payment (on `authorizations`).
+    An active authorization always has its number (check `active_has_number`), so the condition reads only
+    columns of the index (status, activated_on, inspection_approved_on, fee_paid_on) (issue 16: 88 → 18 ms)."""
     from sqlalchemy import and_, exists, func
 
     from desktop.models import Authorization, AuthorizationEvent
@@ -93,7 +95,7 @@ def pending_sticker_condition():
         AuthorizationEvent.kind == STICKER_EVENT,
         AuthorizationEvent.effective_on >= since,
     ))
-    return and_(Authorization.status == "active", Authorization.number.is_not(None), ~printed)
+    return and_(Authorization.status == "active", ~printed)
 
 
 def pending_sticker_count_in(session) -> int:
