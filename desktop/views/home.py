@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QSizePolicy, QTo
 COLUMNS = 4
 DAY_CHECK_MS = 60 * 1000
 RELOAD_DELAY_MS = 400        # several data_changed in a row reload once
+FIRST_LOAD_DELAY_MS = 150    # after the main window's first paint (start-up budget: the worker's imports wait)
 COLORS = {"ok": ("#e8f5e9", "#2e7d32"), "info": ("#e3f2fd", "#1565c0"), "warning": ("#fff8e1", "#e65100"),
           "danger": ("#ffebee", "#c62828")}
 
@@ -146,8 +147,14 @@ class HomePage(QWidget):
         self.countdown_timer.timeout.connect(self.tick)
         self.shown_day = None
         bus.data_changed.connect(self._data_changed)
-        if autoload:
-            QTimer.singleShot(0, self.reload)
+        self._autoload = autoload
+
+    def showEvent(self, event) -> None:  # noqa: N802 — Qt name
+        """The first load starts once the page is shown, a moment after the window paints."""
+        super().showEvent(event)
+        if self._autoload:
+            self._autoload = False
+            QTimer.singleShot(FIRST_LOAD_DELAY_MS, self.reload)
 
     # -- loading --------------------------------------------------------------------------------------------
     def _data_changed(self, _entity: str) -> None:
