@@ -3,53 +3,27 @@ by the lists a tile opens (which page through the same rows), so the number on a
 never disagree. Each condition is a SQLAlchemy expression over one table; dates come from the domain's calendars.
 
 Kept apart from `services.dashboard` so the list services (authorizations, autos, drivers) can import the
-conditions without importing the dashboard (which imports them: no cycle). This module imports only models,
-domain and `services.holidays`.
+conditions without importing the dashboard (which imports them: no cycle). This module imports only models
+and domain (the dates of `domain.dashboard`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sqlalchemy import and_, exists, func, or_, select
 
-from desktop.domain import law
-from desktop.domain.dates import renewal_request_deadline
-from desktop.domain.scheduling import is_due_by
+from desktop.domain.vehicle import last_service_year_of
+from desktop.domain.dashboard import HORIZON_DAYS, Window, window  # noqa: F401 — re-exported for the services
 from desktop.domain.workflow import AuthorizationStatus as S
 from desktop.domain.workflow import AutoStatus
 from desktop.models import Authorization, Auto, Driver, DriverChecklistItem, Inspection, Vehicle
 
-HORIZON_DAYS = 30   # "nos próximos 30 dias": renewals whose last timely day comes, validities and documents ending
 IN_FORCE = (S.ACTIVE.value, S.IMPEDED.value, S.SUSPENDED.value)   # an authorization with a validity running
 LIVE_INSPECTION = ("scheduled",)
 YEARLY_KINDS = ("annual", "extraordinary")
 # The driver's documents that expire (Art. 12, I CNH; IV certidão de antecedentes; IX seguro APP; Art. 8 §1 II
 # certidão de débitos municipais).
 EXPIRING_REQUIREMENTS = ("cnh", "criminal_record", "app_insurance", "tax_clearance")
-
-
-@dataclass(frozen=True)
-class Window:
-    """The dates a tile's condition needs, computed once per day from the calendar."""
-
-    today: date
-    horizon: date             # today + 30 days
-    renewal_valid_until: date  # the last valid_until whose renewal deadline (Art. 3 §2) falls by the horizon
-    annual_last_approval: date  # the last approval whose annual inspection falls due by this month (Art. 16)
-
-
-def window(today: date, calendar) -> Window:
-    horizon = today + timedelta(days=HORIZON_DAYS)
-    # renewal_request_deadline grows with valid_until: step forward while the deadline stays within the horizon.
-    valid_until = horizon
-    while renewal_request_deadline(valid_until + timedelta(days=1), calendar) <= horizon:
-        valid_until += timedelta(days=1)
-    # is_due_by(last, y, m) holds for every approval up to some day a year before: step to the last such day.
-    last = date(today.year - 1, today.month, 1) + timedelta(days=40)
-    while not is_due_by(last, today.year, today.month):
-        last -= timedelta(days=1)
-    return Window(today, horizon, valid_until, last)
 
 
 # -- authorizations ------------------------------------------------------------------------------------------
@@ -81,7 +55,7 @@ def authorization_condition(due: str, w: Window):
         return and_(Authorization.status.in_(IN_FORCE), Authorization.valid_until >= w.today,
                     Authorization.valid_until <= w.horizon)
     if due == "last_service_year":
-        last_year = w.today.year - law.VEHICLE_MAX_AGE_YEARS   # serves through 31/12 of year + 10 (Art. 2, §2)
+        last_year = last_service_year_of(w.today.year)   # serves through 31/12 of year + 10 (Art. 2, §2)
         # coalesce() keeps SQLite (without ANALYZE statistics) from answering by the status index (60,000
         # active rows) instead of the vehicles of that year (≈ 6,000): 97 ms → 10 ms with 100,000 drivers.
         return and_(func.coalesce(Authorization.status, "").in_(IN_FORCE + (S.APPROVED.value,)),

@@ -4,7 +4,6 @@ document and the other drawn up by the fiscal as an Art. 26, III auto (Art. 13, 
 The driver's page lists the courses."""
 from __future__ import annotations
 
-import io
 import sys
 from datetime import date
 from pathlib import Path
