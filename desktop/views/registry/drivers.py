@@ -138,7 +138,7 @@ class DriverDetailPage(SubjectDetailPage):
         for widget, title in ((data_tab, "Dados"), (self.checklist, "Documentos exigidos"),
                               (self.platforms, "Plataformas"), (self.authorizations, "Autorizações"),
                               (self.documents, "Arquivos"), (self.changes, "Comunicações de alteração"),
-                              (self.courses, "Cursos"), (self.timeline, "Histórico")):
+                              (self.timeline, "Histórico"), (self.courses, "Cursos")):
             self.tabs.addTab(widget, title)
         self.load()
 
