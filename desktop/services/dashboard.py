@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from types import MappingProxyType
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.dates import local_now, renewal_request_deadline
@@ -113,12 +113,25 @@ def _count_min(c: _Ctx, due: str, column=None, *extra) -> tuple[int, date | None
     return int(n or 0), first
 
 
+def _count_split(c: _Ctx, due: str, column) -> tuple[int, int, date | None]:
+    """One pass over a tile's rows: how many, how many whose `column` day has passed, and the next one ahead."""
+    n, late, ahead = c.s.execute(select(
+        func.count(Authorization.id), func.sum(case((column < c.today, 1), else_=0)),
+        func.min(case((column >= c.today, column), else_=None))).where(authorization_condition(due, c.w))).one()
+    return int(n or 0), int(late or 0), ahead
+
+
 def _renewal(c: _Ctx) -> Tile:
     n, first_valid = _count_min(c, "renewal", Authorization.valid_until)
-    deadline = renewal_request_deadline(first_valid, c.calendar) if first_valid else None
-    late = _count_min(c, "renewal", None, Authorization.valid_until < _first_valid_in_time(c))[0] if n else 0
-    return Tile("renewal", "Renovações a pedir", n, _severity(n, deadline, c.today), Target("autorizacoes",
-                {"due": "renewal"}), "Art. 3, §2", deadline, "Último dia para pedir no prazo",
+    in_time = _first_valid_in_time(c)
+    late = _count_min(c, "renewal", None, Authorization.valid_until < in_time)[0] if n else 0
+    # The day shown is the next last timely day still ahead; when every one has passed, the earliest missed.
+    next_valid = _count_min(c, "renewal", Authorization.valid_until, Authorization.valid_until >= in_time)[1] \
+        if n > late else first_valid
+    deadline = renewal_request_deadline(next_valid, c.calendar) if next_valid else None
+    return Tile("renewal", "Renovações a pedir", n, DANGER if late else _severity(n, deadline, c.today),
+                Target("autorizacoes", {"due": "renewal"}), "Art. 3, §2", deadline,
+                "Último dia para pedir no prazo" if n > late else "Prazo para pedir no prazo vencido em",
                 detail=f"{late} já fora do prazo de 15 dias úteis" if late else "")
 
 
@@ -151,17 +164,15 @@ def _annual(c: _Ctx) -> Tile:
 
 
 def _convocation(c: _Ctx) -> Tile:
-    n, first = _count_min(c, "convocation", Authorization.presentation_deadline)
-    return Tile("convocation", "Convocados à vistoria sem agendamento", n, _severity(n, first, c.today),
-                Target("autorizacoes", {"due": "convocation"}), "Art. 9", first,
-                "Primeiro prazo para apresentar o veículo")
+    n, late, first = _count_split(c, "convocation", Authorization.presentation_deadline)
+    return Tile("convocation", "Convocados à vistoria sem agendamento", n,
+                DANGER if late else _severity(n, first, c.today), Target("autorizacoes", {"due": "convocation"}),
+                "Art. 9", first, "Próximo fim do prazo para apresentar o veículo",
+                detail=f"{late} com o prazo de 5 dias vencido" if late else "")
 
 
 def _impeded(c: _Ctx) -> Tile:
-    n = _count_min(c, "impeded")[0]
-    ended = _count_min(c, "impeded", None, Authorization.regularize_by < c.today)[0] if n else 0
-    running_first = _count_min(c, "impeded", Authorization.regularize_by,
-                               Authorization.regularize_by >= c.today)[1] if n > ended else None
+    n, ended, running_first = _count_split(c, "impeded", Authorization.regularize_by)
     return Tile("impeded", "Impedidas: prazo de 5 dias para regularizar", n,
                 DANGER if ended else _severity(n, running_first, c.today),
                 Target("autorizacoes", {"due": "impeded"}), "Art. 16, §2", running_first,
