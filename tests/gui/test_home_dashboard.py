@@ -105,3 +105,23 @@ def test_a_clerk_sees_only_the_front_desk_tiles(qtbot, db, admin):
     window = _window(qtbot, db, auth.login(db, "carla", "senha-da-carla-1"))
     keys = window.home.tile_keys()
     assert "renewal" in keys and "judgment" not in keys and "checkpoint" not in keys
+
+
+def test_the_page_reloads_when_the_day_turns(qtbot, db, admin):
+    """Issue 16: at midnight the terms move (a defense term ending "this week", a 30-day window): the minute
+    check sees the new day and reads the dashboard again."""
+    from datetime import datetime
+
+    from desktop.domain import clock
+
+    populate(db)
+    window = _window(qtbot, db, admin)
+    home = window.home
+    assert home.day_timer.isActive()
+    first = home.board
+    home.check_day()                      # same day: nothing to do
+    assert home.board is first and (home.task is None or home.task.finished)
+    with clock.frozen(datetime(2026, 11, 19, 0, 1)):
+        home.check_day()
+        qtbot.waitUntil(lambda: home.board is not first, timeout=10000)
+        assert home.board.as_of.date().isoformat() == "2026-11-19"
