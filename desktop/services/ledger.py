@@ -366,9 +366,11 @@ def owed_count_in(session, actor, statuses=(AutoStatus.FINAL, AutoStatus.OVERDUE
     """How many rows `overdue_list_in` would return (a SQL COUNT, for the home dashboard; issue 16)."""
     require_role(actor, *READER_ROLES)
     today = today or local_today()
-    sums = _owed_sums()
-    stmt = (select(func.count()).select_from(Auto).join(sums, sums.c.auto_id == Auto.id)
-            .where(Auto.status.in_([s.value for s in statuses]), Auto.payment_deadline < today, sums.c.reais > 0))
+    # The balance of each candidate auto by its ledger index (not a GROUP BY over the whole ledger).
+    owed = (select(func.coalesce(func.sum(E.amount_reais), 0)).where(E.auto_id == Auto.id)
+            .correlate(Auto).scalar_subquery())
+    stmt = (select(func.count(Auto.id))
+            .where(Auto.status.in_([s.value for s in statuses]), Auto.payment_deadline < today, owed > 0))
     return int(session.scalar(stmt) or 0)
 
 
