@@ -50,6 +50,11 @@ def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_
     qtbot.waitUntil(lambda: clerk_page.last_issued is not None, timeout=20000)
     assert {a.notice_number for a in clerk_page.attendances.visible_rows()} == {clerk_page.last_issued.info.number}
 
+    exported = tmp_path / "convocados.csv"
+    assert clerk_page.export_to(str(exported))
+    assert "Direcao defensiva" in exported.read_text(encoding="utf-8-sig") and "2 convocado(s) exportado(s)" in \
+        clerk_page.message.text()
+
     convoked = [a.driver_id for a in clerk_page.attendances.visible_rows()]
     clerk_page.set_present([])
     clerk_page.record_button.click()
