@@ -37,6 +37,12 @@ def vehicle_last_service_day(manufacture_year: int) -> date:
     return date(manufacture_year + law.VEHICLE_MAX_AGE_YEARS, 12, 31)
 
 
+def last_service_year_of(year: int) -> int:
+    """The manufacture year of the vehicles serving their LAST year in `year` (Art. 2, §§1-2): in 2026 the 2016
+    vehicles (they serve through 31/12/2026), for the home dashboard (issue 16)."""
+    return year - law.VEHICLE_MAX_AGE_YEARS
+
+
 class ValidityLimit(StrEnum):
     """What set the end of an authorization (SPEC §3: the screen says which one limited it)."""
 

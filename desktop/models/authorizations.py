@@ -55,6 +55,11 @@ class Authorization(Versioned, Created, Updated, Base):
         # The list screen's default order (newest request first) and its status filter (revision 0004).
         Index(None, "protocol_date", "id"),
         Index(None, "status", "protocol_date", "id"),
+        # The home dashboard's counts (issue 16, revision 0011): renewals and validities ending (Art. 3), the
+        # annual inspections due (Art. 16) and the stickers to print (Art. 14) — each answered by one index.
+        Index(None, "status", "valid_until", "renewal_requested_on"),
+        Index("ix_authorizations_status_activation_dates", "status", "activated_on", "inspection_approved_on",
+              "fee_paid_on"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -106,6 +111,7 @@ class AuthorizationEvent(Base):
             + ", ".join(f"'{s}'" for s in AUTHORIZATION_STATUSES) + ")",
             name="from_status_valid",
         ),
+        Index(None, "kind", "authorization_id", "effective_on"),   # stickers printed since the fee (issue 16)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

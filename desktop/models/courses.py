@@ -26,6 +26,7 @@ class CourseSession(Versioned, Created, Base):
     place: Mapped[str] = mapped_column(String(300))
     topic: Mapped[str] = mapped_column(String(300))
     instructor: Mapped[str | None] = mapped_column(String(200))
+    ends_at: Mapped[datetime | None] = mapped_column(AwareDateTime())   # issue 16: the session's time range
     capacity: Mapped[int]
     status: Mapped[str] = mapped_column(String(20), default="planned")
     created_by: Mapped[int | None] = user_fk()
@@ -45,5 +46,10 @@ class CourseAttendance(Versioned, Base):
     convoked_on: Mapped[date | None]
     status: Mapped[str] = mapped_column(String(20), default="convoked")
     note: Mapped[str | None] = mapped_column(Text)
+    # issue 16: the number of the printed convocation notice; the document that justifies an excused absence
+    # (services.attachments); the Art. 26, III auto drawn up for an unjustified one (Art. 13, XVI).
+    notice_number: Mapped[str | None] = mapped_column(String(20))
+    justification_document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"))
 
     session: Mapped[CourseSession] = relationship(back_populates="attendances")

@@ -66,6 +66,7 @@ class Driver(Searchable, Versioned, Created, Updated, Base):
         one_of("cnh_category", CNH_CATEGORIES),
         one_of("status", REGISTRATION_STATUSES),
         CheckConstraint("length(cpf) = 11", name="cpf_length"),
+        Index(None, "cnh_expiry"),   # the dashboard's documents expiring in 30 days (issue 16, Art. 12, I)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -124,6 +125,7 @@ class DriverChecklistItem(Versioned, Base):
         UniqueConstraint("driver_id", "requirement"),
         CheckConstraint("expires_on IS NULL OR issued_on IS NULL OR expires_on >= issued_on",
                         name="expiry_after_issue"),
+        Index(None, "expires_on", "requirement", "driver_id"),   # documents expiring (issue 16, Art. 12)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -175,6 +177,7 @@ class Vehicle(Versioned, Created, Updated, Base):
         CheckConstraint("doors BETWEEN 1 AND 9", name="doors_range"),
         CheckConstraint("seats BETWEEN 1 AND 60", name="seats_range"),
         CheckConstraint("manufacture_year BETWEEN 1950 AND 2999", name="manufacture_year_range"),
+        Index(None, "manufacture_year"),   # the dashboard's last service year (issue 16, Art. 2 §2)
         CheckConstraint("model_year BETWEEN manufacture_year AND manufacture_year + 1", name="model_year_range"),
         CheckConstraint("ownership_mode NOT IN ('company_lease', 'individual_lease') OR lessor_id IS NOT NULL",
                         name="leased_has_lessor"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain import data_change_notice_deadline, format_date, format_plate, local_today
@@ -23,7 +23,7 @@ from desktop.services.search import FRONT_DESK, Page, check_page, get_or_404, re
 
 __all__ = ["ChangeDraft", "ChangeInfo", "validate_change", "record_change", "list_changes", "late_changes",
            "page_changes", "CHANGE_FILTERS", "AUTO_CODE", "AUTO_ART13_ITEM",
-           "record_change_in", "list_changes_in", "late_changes_in", "page_changes_in"]
+           "record_change_in", "list_changes_in", "late_changes_in", "page_changes_in", "late_open_count_in"]
 
 ARTICLE = "Art. 13, XVIII"
 AUTO_CODE = "ART26-III"      # a late communication breaks the duty of Art. 13, XVIII: an Art. 26, III infraction
@@ -191,6 +191,26 @@ def late_changes(db, actor: Actor, include_with_auto: bool = False) -> list[Chan
     """Late changes in its own transaction (see `late_changes_in`)."""
     with db.session(write=False) as s:
         return late_changes_in(s, actor, include_with_auto)
+
+
+def late_open_count_in(s: Session, actor: Actor) -> int:
+    """How many communications `page_changes_in(status="late_open")` lists (the fiscal's queue of Art. 26, III
+    autos), for the home dashboard (issue 16). The database counts them per (happened, communicated) pair; only
+    the pairs more than 7 days apart are judged against the business-day calendar (Art. 13, XVIII)."""
+    require_role(actor, Role.FISCAL, Role.GESTOR)
+    calendar = calendar_in(s)
+    c = ChangeCommunication
+    pairs = s.execute(select(c.happened_on, c.communicated_on, func.count())
+                      .where(_without_live_auto(), c.communicated_on > c.happened_on)
+                      .group_by(c.happened_on, c.communicated_on)).all()
+    deadlines: dict[date, date] = {}
+    total = 0
+    for happened, communicated, n in pairs:
+        if happened not in deadlines:
+            deadlines[happened] = data_change_notice_deadline(happened, calendar)
+        if communicated > deadlines[happened]:
+            total += n
+    return total
 
 
 def _without_live_auto():

@@ -37,7 +37,7 @@ __all__ = [
     "create_data_request_in", "create_data_request", "notify_data_request_in", "notify_data_request",
     "answer_data_request_in", "answer_data_request", "cancel_data_request_in", "cancel_data_request",
     "data_requests_of_in", "data_requests_of", "get_data_request", "print_data_request",
-    "make_demo_data_requests_in",
+    "make_demo_data_requests_in", "OpenRequests", "open_request_counts_in",
 ]
 
 REQUEST_ROLES = (Role.FISCAL, Role.GESTOR)
@@ -281,6 +281,32 @@ def data_requests_of_in(session, actor: Actor, platform_id: int) -> tuple[DataRe
 def data_requests_of(db, actor: Actor, platform_id: int) -> tuple[DataRequestInfo, ...]:
     with db.session(write=False) as s:
         return data_requests_of_in(s, actor, platform_id)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequests:
+    """The notified requests still unanswered (Art. 4, §2: 24 hours), for the home dashboard (issue 16)."""
+
+    running: int                     # the term runs (due_at in the future)
+    late: int                        # the term passed without an answer
+    next_due_at: datetime | None     # the soonest end of a running term (the tile's live countdown)
+    next_platform_id: int | None     # its platform (the tile opens it); the late one's when none runs
+
+
+def open_request_counts_in(session, actor: Actor, now: datetime | None = None) -> OpenRequests:
+    """SQL COUNTs of the unanswered notified requests: running and late, and the soonest deadline."""
+    from sqlalchemy import func
+
+    require_reader(actor)
+    now = now or local_now()
+    waiting = (DataRequest.status == "sent", DataRequest.answered_at.is_(None), DataRequest.due_at.is_not(None))
+    running = session.scalar(select(func.count(DataRequest.id)).where(*waiting, DataRequest.due_at > now)) or 0
+    late = session.scalar(select(func.count(DataRequest.id)).where(*waiting, DataRequest.due_at <= now)) or 0
+    soonest = (DataRequest.due_at > now) if running else (DataRequest.due_at <= now)
+    first = session.execute(select(DataRequest.due_at, DataRequest.platform_id).where(*waiting, soonest)
+                            .order_by(DataRequest.due_at, DataRequest.id).limit(1)).first()
+    return OpenRequests(int(running), int(late), first[0] if first is not None and running else None,
+                        first[1] if first is not None else None)
 
 
 def get_data_request(db, actor: Actor, request_id: int) -> DataRequestInfo:

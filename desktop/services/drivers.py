@@ -38,6 +38,7 @@ from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.changes import changes_of
+from desktop.services.dashboard_queries import driver_condition
 from desktop.services.registry.deregistration import deregister_record
 from desktop.services.registry.scans import Scan, store_scan_in
 from desktop.services.registry.history import authorization_rows, event_timeline
@@ -636,7 +637,7 @@ DRIVER_SORTS = {
 
 def list_drivers_in(s: Session, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
                     descending: bool = False, offset: int = 0, limit: int = 50,
-                    anywhere: bool = True) -> Page[DriverRow]:
+                    anywhere: bool = True, due: str = "") -> Page[DriverRow]:
     """One page of drivers, answered by indexes:
     - digits → CPF prefix (the CPF index; with the default sort the page is ordered by CPF, which that index
       gives for free — ordering 10,000 CPF matches by name costs ≈ 60 ms on SQLite);
@@ -654,6 +655,8 @@ def list_drivers_in(s: Session, actor: Actor, text: str = "", status: str | None
                   Driver.created_at)
     if status:
         base = base.where(Driver.status == status)
+    if due:   # a home-dashboard tile (issue 16): documents expiring in 30 days (Art. 12)
+        base = base.where(driver_condition(due, local_today()))
     if digits:
         stmt = base.where(prefix_range(Driver.cpf, digits))
     elif term:
@@ -678,11 +681,11 @@ def list_drivers_in(s: Session, actor: Actor, text: str = "", status: str | None
 
 
 def list_drivers(db, actor: Actor, text: str = "", status: str | None = None, sort: str = "name",
-                 descending: bool = False, offset: int = 0, limit: int = 50, anywhere: bool = True
-                 ) -> Page[DriverRow]:
+                 descending: bool = False, offset: int = 0, limit: int = 50, anywhere: bool = True,
+                 due: str = "") -> Page[DriverRow]:
     """List drivers in its own transaction (see `list_drivers_in`)."""
     with db.session(write=False) as s:
-        return list_drivers_in(s, actor, text, status, sort, descending, offset, limit, anywhere)
+        return list_drivers_in(s, actor, text, status, sort, descending, offset, limit, anywhere, due)
 
 
 FALLBACK_COUNT_CAP = 1000

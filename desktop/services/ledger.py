@@ -411,10 +411,26 @@ def reverse_entry(db, actor, entry_id: int, reason: str, on: date | None = None)
 # Overdue and dívida ativa
 # ---------------------------------------------------------------------------------------------------------
 
-def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
-    sums = (select(E.auto_id.label("auto_id"), func.sum(E.amount_upfm).label("upfm"),
+def _owed_sums():
+    return (select(E.auto_id.label("auto_id"), func.sum(E.amount_upfm).label("upfm"),
                    func.sum(E.amount_reais).label("reais"))
             .where(E.auto_id.is_not(None)).group_by(E.auto_id).subquery())
+
+
+def owed_count_in(session, actor, statuses=(AutoStatus.FINAL, AutoStatus.OVERDUE), today: date | None = None) -> int:
+    """How many rows `overdue_list_in` would return (a SQL COUNT, for the home dashboard; issue 16)."""
+    require_role(actor, *READER_ROLES)
+    today = today or local_today()
+    # The balance of each candidate auto by its ledger index (not a GROUP BY over the whole ledger).
+    owed = (select(func.coalesce(func.sum(E.amount_reais), 0)).where(E.auto_id == Auto.id)
+            .correlate(Auto).scalar_subquery())
+    stmt = (select(func.count(Auto.id))
+            .where(Auto.status.in_([s.value for s in statuses]), Auto.payment_deadline < today, owed > 0))
+    return int(session.scalar(stmt) or 0)
+
+
+def _owed_autos(session, statuses, today: date) -> list[OverdueInfo]:
+    sums = _owed_sums()
     stmt = (select(Auto.id, Auto.number, Auto.status, Auto.payment_deadline, Auto.infractor_driver_id,
                    Auto.infractor_platform_id, Driver.name, Driver.cpf, Platform.trade_name, Platform.cnpj,
                    sums.c.upfm, sums.c.reais)

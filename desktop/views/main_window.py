@@ -34,6 +34,9 @@ MODULES: tuple[Module, ...] = (
     Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
     Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.ledger:FinancePage"),
     Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms:PlatformsPage"),
+    # Issue 16: courses and lectures (Art. 12 §2) are a module of their own — sessions, convocations, attendance
+    # and absences touch drivers, documents and autos, more than one Cadastro tab could hold.
+    Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses:CoursesPage"),
     Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),
@@ -222,17 +225,20 @@ class MainWindow(QMainWindow):
         return page_class(self.db, self.actor, self.stack)
 
     def _home_page(self) -> QWidget:
-        from desktop import APP_NAME
+        """Issue 16: the dashboard of what is due today (desktop.views.home); its tiles open filtered lists."""
+        from desktop.views.home import HomePage
 
-        page = QWidget(self)
-        page.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        label = QLabel(f"<h2>{APP_NAME}</h2><p>Bem-vindo(a), {self.actor.full_name}.</p>"
-                       "<p>Escolha um módulo na lista à esquerda.</p>", page)
-        label.setWordWrap(True)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(32, 24, 32, 24)
-        layout.addWidget(label)
-        layout.addStretch(1)
+        page = HomePage(self.db, self.actor, self)
+        page.target_requested.connect(self.open_target)
+        return page
+
+    def open_target(self, target) -> QWidget | None:
+        """Open the module of a dashboard tile and apply its filter (the screen's `open_filtered`)."""
+        if not any(m.key == target.module for m in self.modules):
+            return None
+        page = self.open_module(target.module)
+        if hasattr(page, "open_filtered"):
+            page.open_filtered(dict(target.filter))
         return page
 
     # -- menu -----------------------------------------------------------------------------------------------

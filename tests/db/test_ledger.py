@@ -148,6 +148,9 @@ def test_overdue_list_and_the_list_for_divida_ativa(db, people):
     assert info.payment_deadline == date(2026, 4, 20)  # 30 days from 19/03 end on Saturday 18/04: moved to Monday
     assert ledger.overdue_list(db, atendente, today=date(2026, 4, 20)) == []
     [late] = ledger.overdue_list(db, atendente, today=date(2026, 4, 21))
+    with db.session(write=False) as s:   # the home dashboard's SQL COUNT agrees with the list (issue 16)
+        assert ledger.owed_count_in(s, atendente, today=date(2026, 4, 21)) == 1
+        assert ledger.owed_count_in(s, atendente, today=date(2026, 4, 20)) == 0
     assert (late.number, late.days_overdue, late.balance_upfm, late.status) == (
         auto.number, 1, Decimal(10), AutoStatus.FINAL)
     assert ledger.divida_ativa_list(db, atendente, today=date(2026, 4, 21)) == []

@@ -11,7 +11,7 @@ from desktop.views.main_window import MainWindow
 ADMIN_USER, ADMIN_PASSWORD = "admin", "senha-forte-2025"  # as created by the `admin` fixture (conftest)
 
 EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas",
-                 "Relatórios", "Administração"]
+                 "Cursos", "Relatórios", "Administração"]   # issue 16 added Cursos (Art. 12, §2)
 
 
 def login_dialog(qtbot, db, user, password):

@@ -103,7 +103,7 @@ def test_driver_detail_shows_data_checklist_timeline_and_opens_scans(qtbot, db, 
     page = _page(qtbot, db, staff.clerk)
     detail = page.drivers.open_detail(joao.id)
     assert detail.tab_titles() == ["Dados", "Documentos exigidos", "Plataformas", "Autorizações", "Arquivos",
-                                   "Comunicações de alteração", "Histórico"]
+                                   "Comunicações de alteração", "Histórico", "Cursos"]   # Cursos: issue 16
     assert detail.info.value("CPF") == joao.cpf_display
     assert "Todas as exigências" in detail.problems_label.text()
     assert detail.checklist.model.rowCount() == 0                 # hidden tabs are filled when first shown

@@ -37,6 +37,7 @@ from desktop.services import parameters
 from desktop.services.attachments import DocumentInfo, documents_of
 from desktop.services.base import Actor
 from desktop.services.drivers import stored_checklist_problems
+from desktop.services.dashboard_queries import authorization_condition, window
 from desktop.services.holidays import calendar_in
 from desktop.services.registry.history import (
     AuthorizationEventInfo,
@@ -322,9 +323,10 @@ def _text_filter(text: str):
 
 def list_authorizations_in(s: Session, actor: Actor, text: str = "", statuses: Iterable[str] | None = None,
                            sort: str = "protocol_date", descending: bool = True, offset: int = 0,
-                           limit: int = 50) -> Page[AuthorizationRow]:
+                           limit: int = 50, due: str = "") -> Page[AuthorizationRow]:
     """One page of authorizations. Text: a number ("12/2026"), a CPF, a plate ("ABC-1") or the driver's name
-    (accent- and case-insensitive)."""
+    (accent- and case-insensitive). `due`: a home-dashboard tile's filter (`dashboard_queries.AUTHORIZATION_DUE`:
+    renewals to request, validities ending, last service year, convocations, impediments; issue 16)."""
     require_reader(actor)
     offset, limit = check_page(offset, limit)
     conditions = []
@@ -334,6 +336,8 @@ def list_authorizations_in(s: Session, actor: Actor, text: str = "", statuses: I
     statuses = [S(x).value for x in statuses] if statuses else []
     if statuses:
         conditions.append(Authorization.status.in_(statuses))
+    if due:
+        conditions.append(authorization_condition(due, window(local_today(), calendar_in(s))))
     stmt = (select(Authorization.id, Authorization.number, Authorization.status, Authorization.driver_id,
                    Authorization.protocol_date, Authorization.valid_until, Authorization.renewal_late,
                    Driver.name, Driver.cpf, Vehicle.plate)
@@ -356,7 +360,7 @@ def list_authorizations_in(s: Session, actor: Actor, text: str = "", statuses: I
 
 def list_authorizations(db, actor: Actor, text: str = "", statuses: Iterable[str] | None = None,
                         sort: str = "protocol_date", descending: bool = True, offset: int = 0,
-                        limit: int = 50) -> Page[AuthorizationRow]:
+                        limit: int = 50, due: str = "") -> Page[AuthorizationRow]:
     """List authorizations in its own (read) transaction (see `list_authorizations_in`)."""
     with db.session(write=False) as s:
-        return list_authorizations_in(s, actor, text, statuses, sort, descending, offset, limit)
+        return list_authorizations_in(s, actor, text, statuses, sort, descending, offset, limit, due)

@@ -12,6 +12,7 @@ from desktop.errors import NotFound, ValidationError
 from desktop.models import Document, Driver, Platform, User, Vehicle
 from desktop.services.catalog import catalog_entries_in, code_row_in_force, ensure_catalog, needs_art13
 from desktop.services.changes import link_problems_in
+from desktop.services.courses import absence_link_problems_in
 from desktop.services.enforcement.core import Attachment, Infractor
 from desktop.services.enforcement.records import AssessmentView, assessment_view
 from desktop.services.enforcement.recurrence import priors_in, recurrence_window_in
@@ -35,6 +36,7 @@ class AutoDraft:
     evidence_document_ids: tuple[int, ...] = ()
     evidence: tuple[Attachment, ...] = ()
     change_id: int | None = None   # a late change communication (Art. 13, XVIII) this ART26-III auto answers
+    course_attendance_id: int | None = None   # an unjustified course absence (Art. 12 §2, Art. 13 XVI; issue 16)
 
 
 def draft_debtor(draft: AutoDraft) -> Infractor | None:
@@ -101,6 +103,9 @@ def draft_problems_in(session, draft: AutoDraft, full: bool = True) -> list[Prob
                 problems.append(Problem("evidence", f"O arquivo «{att.filename}» está vazio."))
         if draft.change_id is not None:
             problems += link_problems_in(session, draft.change_id, draft.driver_id, draft.code, draft.art13_item)
+        if draft.course_attendance_id is not None:
+            problems += absence_link_problems_in(session, draft.course_attendance_id, draft.driver_id, draft.code,
+                                                 draft.art13_item)
     return problems
 
 

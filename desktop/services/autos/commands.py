@@ -20,6 +20,7 @@ from desktop.services.autos.assessment import AutoDraft, assess_in, draft_proble
 from desktop.services.base import check_version, require_role
 from desktop.services.catalog import code_row_in_force, ensure_catalog, ensure_catalog_in, needs_art13
 from desktop.services.changes import link_auto_in
+from desktop.services.courses import link_absence_auto_in
 from desktop.services.enforcement.core import (
     Attachment,
     auto_transition,
@@ -85,6 +86,8 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         store_attachment(session, actor, attachment, auto)
     if draft.change_id is not None:  # SPEC §3: a late communication offered as an Art. 26, III infraction
         link_auto_in(session, actor, draft.change_id, auto)
+    if draft.course_attendance_id is not None:  # issue 16: an unjustified course absence (Art. 13, XVI)
+        link_absence_auto_in(session, actor, draft.course_attendance_id, auto)
     post(session, actor, kind=EntryKind.DEBIT, infractor=debtor_of(auto), amount_upfm=view.upfm,
          upfm_value=view.upfm_value, amount_reais=view.amount_reais, effective_on=draft.on, auto_id=auto.id,
          reason=f"Multa do auto {number} ({view.code}; {view.article})")

@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlalchemy import func, or_, select
 
 from desktop.domain.steps import Action
-from desktop.domain.dates import TIMEZONE
+from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Severity, UnknownInfractionCode, lookup, normalize_code
 from desktop.domain.text import fold
@@ -17,6 +17,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Document, Driver, InfractionCode, Platform, User, Vehicle, starts_with
 from desktop.models import LedgerEntry as E
 from desktop.services.autos.commands import document_ref
+from desktop.services.dashboard_queries import auto_condition
 from desktop.services.enforcement.core import (
     ZERO,
     Infractor,
@@ -63,6 +64,7 @@ class AutoFilter:
     date_from: date | None = None
     date_to: date | None = None
     text: str = ""
+    due: str = ""          # a home-dashboard tile (dashboard_queries.AUTO_DUE: defense/appeal terms, judgment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,8 @@ def _apply_filter(stmt, f: AutoFilter):
     if f.date_to is not None:
         stmt = stmt.where(Auto.drawn_up_at < datetime.combine(f.date_to + timedelta(days=1), time.min,
                                                               tzinfo=TIMEZONE))
+    if f.due:
+        stmt = stmt.where(auto_condition(f.due, local_today()))
     text = (f.text or "").strip()
     if text:
         plate = text.upper().replace("-", "").replace(" ", "")

@@ -82,10 +82,11 @@ def _number_order(number: str) -> tuple[int, int]:
     return year, sequence
 
 
-def pending_sticker_numbers(db) -> list[str]:
-    """Active authorizations whose sticker was not printed since their (last) fee payment — after a renewal the
-    validity printed on the old sticker is out of date. By year, then number."""
-    from sqlalchemy import and_, exists, func, select
+def pending_sticker_condition():
+    """Active authorizations whose sticker was not printed since their (last) fee payment (on `authorizations`).
+    An active authorization always has its number (check `active_has_number`), so the condition reads only
+    columns of the index (status, activated_on, inspection_approved_on, fee_paid_on) (issue 16: 88 → 18 ms)."""
+    from sqlalchemy import and_, exists, func
 
     from desktop.models import Authorization, AuthorizationEvent
     since = func.coalesce(Authorization.fee_paid_on, Authorization.activated_on)
@@ -94,8 +95,24 @@ def pending_sticker_numbers(db) -> list[str]:
         AuthorizationEvent.kind == STICKER_EVENT,
         AuthorizationEvent.effective_on >= since,
     ))
-    query = select(Authorization.number).where(Authorization.status == "active", Authorization.number.is_not(None),
-                                               ~printed)
+    return and_(Authorization.status == "active", ~printed)
+
+
+def pending_sticker_count_in(session) -> int:
+    """How many stickers `pending_sticker_numbers` would list (a SQL COUNT, for the home dashboard; issue 16)."""
+    from sqlalchemy import func, select
+
+    from desktop.models import Authorization
+    return int(session.scalar(select(func.count(Authorization.id)).where(pending_sticker_condition())) or 0)
+
+
+def pending_sticker_numbers(db) -> list[str]:
+    """Active authorizations whose sticker was not printed since their (last) fee payment — after a renewal the
+    validity printed on the old sticker is out of date. By year, then number."""
+    from sqlalchemy import select
+
+    from desktop.models import Authorization
+    query = select(Authorization.number).where(pending_sticker_condition())
     with db.session(write=False) as s:
         numbers = list(s.scalars(query))
     return sorted(numbers, key=lambda n: (_number_order(n), n))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from desktop.domain import AuthorizationStatus, format_plate
@@ -18,6 +18,8 @@ from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
+from desktop.services.dashboard_queries import authorization_condition, window
+from desktop.services.holidays import calendar_in
 from desktop.services.inspections.common import (
     LIVE,
     SCHEDULED,
@@ -59,6 +61,13 @@ def annual_due_in(s: Session, actor: Actor, year: int, month: int, include_booke
         out.append(AnnualDue(aid, number or "", vid, format_plate(plate), name, last, due, due < first_of_month))
     out.sort(key=lambda d: (d.due_on, d.plate_display))
     return out
+
+
+def annual_due_count_in(s: Session, actor: Actor, on: date | None = None) -> int:
+    """How many rows `annual_due_in(on.year, on.month)` lists (unbooked; a SQL COUNT for the home dashboard)."""
+    require_reader(actor)
+    condition = authorization_condition("annual_due", window(on or today(), calendar_in(s)))
+    return int(s.scalar(select(func.count(Authorization.id)).where(condition)) or 0)
 
 
 def annual_due(db, actor: Actor, year: int, month: int, include_booked: bool = False) -> list[AnnualDue]:

@@ -33,14 +33,14 @@ def authorization_columns() -> tuple[ListColumn, ...]:
     return tuple(c for c in ALL_COLUMNS if _OPTIONAL.get(c.header, "id") in names)
 
 
-def fetch_authorizations(db, actor):
+def fetch_authorizations(db, actor, due=lambda: ""):
     def fetch(query, offset, limit):
         from desktop.services import authorizations
 
         return authorizations.list_authorizations(
             db, actor, text=query.text, statuses=[query.status] if query.status else None,
             sort=query.sort or "protocol_date", descending=query.descending if query.sort else True,
-            offset=offset, limit=limit)
+            offset=offset, limit=limit, due=due())
     return fetch
 
 
@@ -53,7 +53,7 @@ class AuthorizationsScreen(ListDetailScreen):
         self.last_dialog = None
         self.new_button = self.add_button("Novo requerimento…", self.new_request)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
-        paged = PagedList(authorization_columns(), fetch_authorizations(db, actor), self.list_page,
+        paged = PagedList(authorization_columns(), fetch_authorizations(db, actor, lambda: self.due), self.list_page,
                           filter_placeholder="Filtrar por número (12/2026), nome, CPF ou placa…",
                           statuses=tuple((s.value, s.label) for s in AuthorizationStatus))
         paged.set_widths((100, 100, 240) + ((120,) if paged.model.columnCount() == 8 else ()) + (90, 90, 90))
@@ -116,3 +116,11 @@ class AuthorizationsPage(QWidget):
 
     def tab_titles(self) -> list[str]:
         return [self.tabs.tabText(i) for i in range(self.tabs.count())]
+
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"due": key of services.dashboard_queries.AUTHORIZATION_DUE} → the list of that tile."""
+        from desktop.services.dashboard_queries import AUTHORIZATION_DUE
+
+        due = filter.get("due", "")
+        self.tabs.setCurrentWidget(self.authorizations)
+        self.authorizations.set_due(due, AUTHORIZATION_DUE.get(due, ""))

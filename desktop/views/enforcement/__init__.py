@@ -68,6 +68,16 @@ class EnforcementPage(QWidget):
             if entity == "catalog":
                 self.catalog_screen.reload()
 
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"due": defense_week | appeal_week | judgment} → the autos list; {"tab": "changes"} → the late
+        change communications (Art. 13, XVIII)."""
+        if filter.get("tab") == "changes" and self.changes_screen is not None:
+            self.tabs.setCurrentWidget(self.changes_screen)
+            return
+        self.tabs.setCurrentWidget(self.stack)
+        self.show_list()
+        self.list_screen.set_due(filter.get("due", ""))
+
     def open_auto(self, auto_id: int) -> None:
         self.tabs.setCurrentIndex(0)
         self.detail_screen.show_auto(auto_id)

@@ -317,7 +317,8 @@ class AutoFormDialog(QDialog):
             vehicle_id=self.vehicle_picker.value(),
             art13_item=self.art13_combo.currentData() if self.art13_visible() else None,
             agent_id=self.agent_combo.currentData(), evidence=self.evidence(),
-            change_id=self.change.id if self.change is not None else None)
+            change_id=self.change.id if self.change is not None else None,
+            course_attendance_id=getattr(self, "course_absence", None) and self.course_absence.attendance_id)
 
     def _schedule(self) -> None:
         self._timer.start()
@@ -378,3 +379,16 @@ class AutoFormDialog(QDialog):
         from desktop.domain.formatting import format_money, format_upfm
 
         return f"{format_upfm(self.saved.amount_upfm)} = {format_money(self.saved.amount_reais)}"
+
+    def prefill_course_absence(self, absence) -> None:
+        """Issue 16: the auto for an unjustified absence from a course the driver was convoked to (Art. 12, §2):
+        the driver, code ART26-III, the duty of Art. 13, XVI and a description naming the session; the auto is
+        bound to the absence when drawn up (services.courses.link_absence_auto_in)."""
+        self.course_absence = absence
+        self.setWindowTitle("Novo auto de infração — ausência a curso convocado (Art. 12, §2)")
+        self.driver_picker.set_choice(absence.driver_id, absence.driver_name)
+        if absence.code in self._codes:
+            self.select_code(absence.code)
+            self.select_art13_item(absence.art13_item)
+        self.description_edit.setPlainText(absence.description)
+        self._schedule()

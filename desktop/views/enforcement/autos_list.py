@@ -177,7 +177,28 @@ class AutosListScreen(QWidget):
             code=self.code_combo.currentData(), agent_id=self.agent_combo.currentData(),
             date_from=qdate_to_date(self.from_edit.date()) if self.period_check.isChecked() else None,
             date_to=qdate_to_date(self.to_edit.date()) if self.period_check.isChecked() else None,
-            text=self.text_edit.text().strip())
+            text=self.text_edit.text().strip(), due=getattr(self, "due", ""))
+
+    def set_due(self, due: str) -> None:
+        """Issue 16: a home-dashboard tile's filter (dashboard_queries.AUTO_DUE), cleared by "Limpar filtro"."""
+        from desktop.services.dashboard_queries import AUTO_DUE
+
+        self.due = due
+        if not hasattr(self, "due_label"):
+            from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
+
+            self.due_label = QLabel(self)
+            self.due_label.setStyleSheet("color: #1565c0; font-weight: bold;")
+            self.due_clear = QPushButton("Limpar filtro do painel", self)
+            self.due_clear.clicked.connect(lambda: self.set_due(""))
+            row = QHBoxLayout()
+            row.addWidget(self.due_label, 1)
+            row.addWidget(self.due_clear)
+            self.layout().insertLayout(0, row)
+        self.due_label.setText(f"Filtro do painel: {AUTO_DUE[due]}" if due else "")
+        self.due_label.setVisible(bool(due))
+        self.due_clear.setVisible(bool(due))
+        self.reload()
 
     def reload(self) -> None:
         from desktop.services import autos

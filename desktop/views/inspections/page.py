@@ -251,6 +251,13 @@ class InspectionsPage(QWidget):
         self.config_box.setEnabled(self.actor.has(Role.GESTOR, Role.ADMINISTRADOR))
 
     # ------------------------------------------------------------------------------------------ calendar
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"tab": "annual"} → the annual inspections due by this month, without booking (Art. 16)."""
+        if filter.get("tab") == "annual":
+            self.annual_month.setCurrentIndex(1)   # this month (the first item is the month before)
+            self.tabs.setCurrentIndex(1)
+            self.load_annual()
+
     def current_period(self) -> tuple[date, date]:
         return period(self.mode.currentData(), self.anchor)
 

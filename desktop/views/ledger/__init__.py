@@ -84,5 +84,11 @@ class FinancePage(QWidget):
             self.overdue_screen.reload()
             self.divida_screen.reload()
 
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"tab": "overdue"} → the overdue fines (the dashboard's "Multas e guias vencidas")."""
+        if hasattr(self, "tabs"):
+            self.tabs.setCurrentWidget(self.divida_screen if filter.get("tab") == "divida_ativa"
+                                       else self.overdue_screen)
+
     def tab_titles(self) -> list[str]:
         return [self.tabs.tabText(i) for i in range(self.tabs.count())]

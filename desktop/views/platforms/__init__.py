@@ -322,6 +322,13 @@ class PlatformsPage(QWidget):
         self.platform_id = row.platform_id if row is not None else None
         self.show_platform()
 
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"tab": "lists" | "requests", "platform_id": id} → that platform, on its lists (Art. 5, VIII) or its
+        data requests (Art. 4, §2)."""
+        if filter.get("platform_id") is not None:
+            self.select_platform(int(filter["platform_id"]))
+        self.tabs.setCurrentIndex(2 if filter.get("tab") == "requests" else 0)
+
     def select_platform(self, platform_id: int) -> None:
         self.platforms.select_where(lambda r: r.platform_id == platform_id)
         self._platform_chosen()

@@ -32,6 +32,14 @@ class RegistryPage(QWidget):
     def tab_titles(self) -> list[str]:
         return [self.tabs.tabText(i) for i in range(self.tabs.count())]
 
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"due": "documents"} → the drivers whose documents expire in 30 days (Art. 12)."""
+        from desktop.services.dashboard_queries import DRIVER_DUE
+
+        due = filter.get("due", "")
+        self.tabs.setCurrentWidget(self.drivers)
+        self.drivers.set_due(due, DRIVER_DUE.get(due, ""))
+
     def show_tab(self, title: str) -> QWidget:
         for i in range(self.tabs.count()):
             if self.tabs.tabText(i) == title:

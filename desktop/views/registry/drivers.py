@@ -41,13 +41,13 @@ def _date(value) -> str:
     return format_date(value) if value else ""
 
 
-def fetch_drivers(db, actor):
+def fetch_drivers(db, actor, due=lambda: ""):
     def fetch(query, offset, limit):
         from desktop.services import drivers
 
         return drivers.list_drivers(db, actor, text=query.text, status=query.status or None,
                                     sort=query.sort or "name", descending=query.descending, offset=offset,
-                                    limit=limit)
+                                    limit=limit, due=due())
     return fetch
 
 
@@ -131,10 +131,14 @@ class DriverDetailPage(SubjectDetailPage):
         self.documents = DocumentsPanel(db, actor, self)
         self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
         self.timeline = TimelineTable(self)
+        # Issue 16: the courses and lectures the driver was convoked to, with the situation (Art. 12, §2).
+        self.courses = RecordTable((Column("Turma", lambda r: r.session_number), Column("Data", lambda r: r.held_on),
+                                    Column("Tema", lambda r: r.topic), Column("Situação", lambda r: r.status_label)),
+                                   self, show_filter=False)
         for widget, title in ((data_tab, "Dados"), (self.checklist, "Documentos exigidos"),
                               (self.platforms, "Plataformas"), (self.authorizations, "Autorizações"),
                               (self.documents, "Arquivos"), (self.changes, "Comunicações de alteração"),
-                              (self.timeline, "Histórico")):
+                              (self.timeline, "Histórico"), (self.courses, "Cursos")):
             self.tabs.addTab(widget, title)
         self.load()
 
@@ -179,12 +183,18 @@ class DriverDetailPage(SubjectDetailPage):
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
+        self.fill_tab(self.courses, self._fill_courses)
         active = d.registered
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)
         self.request_button.setEnabled(desk and active)
         self.change_button.setEnabled(desk)
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
+
+    def _fill_courses(self) -> None:
+        from desktop.services.courses import courses_of_driver
+
+        self.courses.set_rows(courses_of_driver(self.db, self.actor, self.driver_id))
 
     def _show_photo(self, d) -> None:
         from desktop.services import drivers
@@ -246,7 +256,7 @@ class DriversScreen(ListDetailScreen):
         self.last_dialog = None
         self.new_button = self.add_button("Novo condutor…", self.new_driver)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
-        paged = PagedList(DRIVER_COLUMNS, fetch_drivers(db, actor), self.list_page,
+        paged = PagedList(DRIVER_COLUMNS, fetch_drivers(db, actor, lambda: self.due), self.list_page,
                           filter_placeholder="Filtrar por nome ou CPF (\"joao\" encontra \"João\")…",
                           statuses=driver_statuses())
         paged.set_widths((280, 120, 130, 110, 100))

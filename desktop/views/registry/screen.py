@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from desktop.views.registry.paged import PagedList
 from desktop.views.widgets import show_error
@@ -23,6 +23,19 @@ class ListDetailScreen(QWidget):
         self.list_layout.setContentsMargins(0, 0, 0, 0)
         self.buttons = QHBoxLayout()
         self.list_layout.addLayout(self.buttons)
+        # Issue 16: a home-dashboard tile's filter ("due"), shown as a banner with a button that clears it.
+        self.due = ""
+        self.due_banner = QWidget(self.list_page)
+        banner = QHBoxLayout(self.due_banner)
+        banner.setContentsMargins(0, 0, 0, 0)
+        self.due_label = QLabel(self.due_banner)
+        self.due_label.setStyleSheet("color: #1565c0; font-weight: bold;")
+        self.due_clear = QPushButton("Limpar filtro do painel", self.due_banner)
+        self.due_clear.clicked.connect(lambda: self.set_due("", ""))
+        banner.addWidget(self.due_label, 1)
+        banner.addWidget(self.due_clear)
+        self.due_banner.setVisible(False)
+        self.list_layout.addWidget(self.due_banner)
         self.stack.addWidget(self.list_page)
         self.detail = None
         self.list: PagedList | None = None
@@ -40,6 +53,15 @@ class ListDetailScreen(QWidget):
         self.list_layout.addWidget(paged, 1)
         paged.activated.connect(lambda row: row is not None and self.open_detail(row.id))
         paged.apply_filter()
+
+    def set_due(self, due: str, label: str) -> None:
+        """Show only the rows of a dashboard tile (the fetch reads `self.due`), or all again with ""."""
+        self.due = due
+        self.due_label.setText(f"Filtro do painel: {label}" if due else "")
+        self.due_banner.setVisible(bool(due))
+        self.close_detail()
+        if self.list is not None:
+            self.list.apply_filter()
 
     def add_button(self, text: str, slot: Callable[[], None]) -> QPushButton:
         button = QPushButton(text, self.list_page)

@@ -101,6 +101,10 @@ class ReportsPage(QWidget):
         from desktop.signals import bus
         bus.data_changed.emit("issued_document")
 
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
+        """{"tab": "stickers"} → the pending stickers (Art. 14)."""
+        self.show_tab("batch" if filter.get("tab") == "stickers" else filter.get("tab", "issue"))
+
     def show_tab(self, name: str) -> QWidget:
         widget = {"issue": self.issue_panel, "archive": self.archive_panel, "batch": self.batch_panel,
                   "check": self.check_widget, "statistics": self.statistics_panel}[name]

@@ -1,0 +1,82 @@
+"""Convocation notice to a course or lecture (Art. 12, §2: the drivers "deverão, quando convocados pelo
+Município, participarem de cursos e palestras"; Art. 13, XVI: the duty to follow the municipality's
+determinations; an unjustified absence is an Art. 26, III infraction). One page per convoked driver."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, mask_cpf
+
+
+@dataclass(frozen=True, slots=True)
+class ConvokedDriver:
+    name: str
+    cpf: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConvocationContext:
+    header: MunicipalityHeader
+    meta: DocumentMeta
+    session_number: str
+    topic: str
+    starts_at: datetime
+    ends_at: datetime | None
+    place: str
+    instructor: str
+    drivers: tuple[ConvokedDriver, ...]
+
+
+def build_context(s, session_id: int, meta: DocumentMeta) -> ConvocationContext:
+    """The notice for every driver convoked to session `session_id` (read from session `s`)."""
+    from sqlalchemy import select
+
+    from desktop.errors import NotFound, ValidationError
+    from desktop.domain.problems import Problem
+    from desktop.models import CourseAttendance, CourseSession, Driver
+    from desktop.reports import records
+    course = s.get(CourseSession, int(session_id))
+    if course is None:
+        raise NotFound(f"Turma nº {session_id} não encontrada.")
+    rows = s.execute(select(Driver.name, Driver.cpf).join(CourseAttendance, CourseAttendance.driver_id == Driver.id)
+                     .where(CourseAttendance.session_id == course.id, CourseAttendance.status == "convoked")
+                     .order_by(Driver.search_key, Driver.id)).all()
+    if not rows:
+        raise ValidationError([Problem("session", "A turma não tem condutores convocados a notificar.",
+                                       "Art. 12, §2")])
+    starts = course.starts_at or datetime(course.held_on.year, course.held_on.month, course.held_on.day,
+                                          tzinfo=meta.issued_at.tzinfo)
+    return ConvocationContext(records.header(s), meta, f"{course.id:04d}/{course.held_on.year}", course.topic,
+                              starts, course.ends_at, course.place, course.instructor or "—",
+                              tuple(ConvokedDriver(n, c) for n, c in rows))
+
+
+def render(ctx: ConvocationContext) -> bytes:
+    from reportlab.platypus import PageBreak
+
+    from desktop.reports import _pdf
+
+    story: list = []
+    when = fmt_datetime(ctx.starts_at) + (f" às {ctx.ends_at.astimezone(ctx.starts_at.tzinfo):%H:%M}"
+                                          if ctx.ends_at else "")
+    for i, d in enumerate(ctx.drivers):
+        if i:
+            story.append(PageBreak())
+        story += _pdf.title_block(f"NOTIFICAÇÃO DE CONVOCAÇÃO — CURSO/PALESTRA — TURMA Nº {ctx.session_number}",
+                                  f"Art. 12, §2º da {LAW}")
+        story.append(_pdf.field_table([
+            ("Condutor(a)", d.name), ("CPF", mask_cpf(d.cpf)), ("Tema", ctx.topic), ("Data e horário", when),
+            ("Local", ctx.place), ("Instrutor(a)", ctx.instructor)]))
+        story.append(_pdf.spacer(4))
+        story.append(_pdf.p(
+            "Fica V. Sa. CONVOCADO(A) a participar do curso/palestra acima, conforme o Art. 12, §2º da "
+            f"{LAW}: os condutores cadastrados e credenciados deverão, quando convocados pelo Município, participar "
+            "de cursos e palestras que visem qualificá-los profissionalmente sobre normas e condutas para o "
+            "trânsito."))
+        story.append(_pdf.p(
+            "A ausência sem justificativa, apresentada por escrito com documento comprobatório, descumpre o dever "
+            "de cumprir as determinações do Município (Art. 13, XVI) e sujeita o condutor ao auto de infração do "
+            "Art. 26, III."))
+        story.append(_pdf.signature_block([("", "Secretaria Municipal"), (d.name, "Ciente do(a) condutor(a)")]))
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Convocação — turma {ctx.session_number}", story)

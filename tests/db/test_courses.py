@@ -1,0 +1,144 @@
+"""Courses and lectures (Art. 12, §2; issue 16): session → convocation within the capacity → notice → attendance →
+an excused absence with its document, an unjustified one offered as an Art. 26, III candidate (Art. 13, XVI)."""
+from __future__ import annotations
+
+import io
+from datetime import date, time, timedelta
+
+import pytest
+from dashboard_factories import authorization, auto
+
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, PermissionDenied, ValidationError
+from desktop.services import courses as svc
+from desktop.services.courses import SessionDraft
+
+
+@pytest.fixture
+def people(make_actor):
+    return {role: make_actor(role) for role in Role}
+
+
+def _png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _session(db, actor, capacity=2, held_on=date(2026, 11, 25)):
+    return svc.create_session(db, actor, SessionDraft(held_on, time(14), "Auditório da Prefeitura",
+                                                      "Direção defensiva", capacity, "Equipe da Secretaria",
+                                                      time(17)))
+
+
+def _drivers(db):
+    with db.session() as s:
+        new = authorization(s, activated_on=date(2026, 6, 1)).driver_id                # new driver (≤ 12 months)
+        old = authorization(s, activated_on=date(2024, 3, 1))
+        auto(s, "drawn_up", old.driver_id)                                            # an auto 20 days ago
+        veteran = authorization(s, activated_on=date(2023, 5, 1)).driver_id
+        return new, old.driver_id, veteran
+
+
+def test_art12_par2_session_needs_date_place_topic_and_capacity(db, people):
+    with pytest.raises(ValidationError) as refused:
+        svc.create_session(db, people[Role.ATENDENTE], SessionDraft(date(2026, 11, 1), time(14), "", "", 0))
+    assert {p.field for p in refused.value.problems} == {"held_on", "place", "topic", "capacity"}
+    with pytest.raises(PermissionDenied):
+        _session(db, people[Role.FISCAL])
+    info = _session(db, people[Role.ATENDENTE])
+    assert info.number == f"{info.id:04d}/2026" and info.starts_at.hour == 14 and info.ends_at.hour == 17
+
+
+def test_art12_par2_convocation_filters_new_drivers_and_drivers_with_autos(db, people):
+    new, with_auto, veteran = _drivers(db)
+    clerk = people[Role.ATENDENTE]
+    with db.session(write=False) as s:
+        assert svc.convocation_count_in(s, clerk, "new") == 1
+        assert svc.convocation_count_in(s, clerk, "autos") == 1
+        assert svc.convocation_count_in(s, clerk, "all") == 3
+    info = _session(db, clerk, capacity=5)
+    assert svc.convoke(db, clerk, info.id, "new").convoked == 1
+    assert [a.driver_id for a in svc.attendances(db, clerk, info.id)] == [new]
+    result = svc.convoke(db, clerk, info.id, "autos")
+    assert result.convoked == 1 and {a.driver_id for a in svc.attendances(db, clerk, info.id)} == {new, with_auto}
+
+
+def test_art12_par2_capacity_is_respected(db, people):
+    _drivers(db)
+    clerk = people[Role.ATENDENTE]
+    info = _session(db, clerk, capacity=2)
+    result = svc.convoke(db, clerk, info.id, "all")
+    assert (result.convoked, result.left_out) == (2, 1)
+    again = svc.convoke(db, clerk, info.id, "all")
+    assert (again.convoked, again.already, again.left_out) == (0, 2, 1)
+    assert svc.get_session(db, clerk, info.id).convoked == 2
+
+
+def test_art12_par2_notice_is_printed_numbered_and_the_list_exported(db, people, tmp_path):
+    from decimal import Decimal
+
+    from pypdf import PdfReader
+
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55")),
+        AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    _drivers(db)
+    clerk = people[Role.ATENDENTE]
+    info = _session(db, clerk, capacity=3)
+    svc.convoke(db, clerk, info.id, "all")
+    issued = svc.print_convocation_notice(db, clerk, info.id)
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(issued.pdf)).pages)
+    assert "NOTIFICAÇÃO DE CONVOCAÇÃO" in text and "Art. 26, III" in text
+    assert len(PdfReader(io.BytesIO(issued.pdf)).pages) == 3
+    assert {a.notice_number for a in svc.attendances(db, clerk, info.id)} == {issued.info.number}
+    path = tmp_path / "convocados.csv"
+    assert svc.export_convocation_list(db, clerk, info.id, path) == 3
+    assert "Direção defensiva" in path.read_text(encoding="utf-8-sig")
+
+
+def test_art13_xvi_absence_without_justification_becomes_an_art26_iii_candidate(db, people):
+    new, with_auto, veteran = _drivers(db)
+    clerk, fiscal = people[Role.ATENDENTE], people[Role.FISCAL]
+    info = _session(db, clerk, capacity=5, held_on=date(2026, 11, 18))
+    svc.convoke(db, clerk, info.id, "all")
+    held = svc.record_attendance(db, clerk, info.id, [new], info.version)
+    assert (held.present, held.absent, held.status) == (1, 2, "held")
+    absent = {a.driver_id: a for a in svc.attendances(db, clerk, info.id)}
+    # A justified absence, with its document (the attachment policy refuses an empty file).
+    with pytest.raises(ValidationError):
+        svc.justify_absence(db, clerk, absent[veteran].id, "Atestado médico", b"", "x.png", absent[veteran].version)
+    excused = svc.justify_absence(db, clerk, absent[veteran].id, "Atestado médico", _png(), "atestado.png",
+                                  absent[veteran].version)
+    assert excused.status == "excused" and excused.justification_document_id is not None
+    candidates = svc.unjustified_absences(db, fiscal)
+    assert [c.driver_id for c in candidates] == [with_auto]
+    assert candidates[0].code == "ART26-III" and candidates[0].art13_item == "XVI"
+    with db.session(write=False) as s:
+        assert svc.unjustified_absence_count_in(s, fiscal) == 1
+    with pytest.raises(PermissionDenied):
+        svc.unjustified_absences(db, clerk)
+    courses = svc.courses_of_driver(db, clerk, new)
+    assert [(c.session_number, c.status_label) for c in courses] == [(info.number, "Presente")]
+
+
+def test_attendance_is_not_recorded_before_the_session_day(db, people):
+    _drivers(db)
+    clerk = people[Role.ATENDENTE]
+    info = _session(db, clerk, held_on=date(2026, 11, 18) + timedelta(days=7))
+    svc.convoke(db, clerk, info.id, "all")
+    with pytest.raises(ValidationError):
+        svc.record_attendance(db, clerk, info.id, [], info.version)
+    held = svc.record_attendance  # a held session takes no more convocations
+    assert held is not None
+    with pytest.raises(ConflictError):
+        with db.session() as s:
+            from desktop.models import CourseSession
+
+            s.get(CourseSession, info.id).status = "held"
+        svc.convoke(db, clerk, info.id, "all")

@@ -1,0 +1,103 @@
+"""Issue 16, courses (Art. 12, §2) through the screen: a session is created, drivers convoked by filter within
+the capacity, the notice printed, attendance recorded from the signed list, one absence justified with its
+document and the other drawn up by the fiscal as an Art. 26, III auto (Art. 13, XVI) in the Fiscalização form.
+The driver's page lists the courses."""
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+
+from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people
+from PySide6.QtCore import QDate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "db"))
+from dashboard_factories import authorization  # noqa: E402
+
+from desktop.views.courses import CoursesPage  # noqa: E402
+
+
+def _png(tmp_path) -> str:
+    from PIL import Image
+
+    path = tmp_path / "atestado.png"
+    Image.new("RGB", (8, 8), "white").save(path, "PNG")
+    return str(path)
+
+
+def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_path, monkeypatch):
+    from desktop.services import courses
+
+    with db.session() as s:
+        drivers = [authorization(s, activated_on=date(2026, 6, 1)).driver_id for _ in range(3)]
+    clerk_page = CoursesPage(db, people.atendente)
+    qtbot.addWidget(clerk_page)
+    clerk_page.date_edit.setDate(QDate(2026, 11, 18))
+    clerk_page.place_edit.setText("Auditorio da Prefeitura")
+    clerk_page.topic_edit.setText("Direcao defensiva")
+    clerk_page.capacity_spin.setValue(2)
+    clerk_page.create_button.click()
+    assert [r.topic for r in clerk_page.sessions.visible_rows()] == ["Direcao defensiva"]
+    clerk_page.sessions.select_where(lambda r: True)
+    clerk_page.filter_combo.setCurrentIndex(list(courses.CONVOCATION_FILTERS).index("new"))
+    assert clerk_page.filter_count.text() == "3 condutor(es)"
+    clerk_page.convoke_button.click()
+    assert "2 condutor(es) convocado(s)" in clerk_page.message.text() and "1 ficaram de fora" in \
+        clerk_page.message.text()
+    assert len(clerk_page.attendances.visible_rows()) == 2
+
+    clerk_page.notice_button.click()
+    qtbot.waitUntil(lambda: clerk_page.last_issued is not None, timeout=20000)
+    assert {a.notice_number for a in clerk_page.attendances.visible_rows()} == {clerk_page.last_issued.info.number}
+
+    exported = tmp_path / "convocados.csv"
+    assert clerk_page.export_to(str(exported))
+    assert "Direcao defensiva" in exported.read_text(encoding="utf-8-sig") and "2 convocado(s) exportado(s)" in \
+        clerk_page.message.text()
+
+    convoked = [a.driver_id for a in clerk_page.attendances.visible_rows()]
+    clerk_page.set_present([])
+    clerk_page.record_button.click()
+    assert "0 presente(s), 2 ausente(s)" in clerk_page.message.text()
+    clerk_page.attendances.select_where(lambda a: a.driver_id == convoked[0])
+    clerk_page.reason_edit.setText("Atestado medico")
+    assert clerk_page.justify_selected(_png(tmp_path))
+    statuses = {a.driver_id: a.status for a in clerk_page.attendances.visible_rows()}
+    assert statuses == {convoked[0]: "excused", convoked[1]: "absent"}
+
+    fiscal_page = CoursesPage(db, people.fiscal)
+    qtbot.addWidget(fiscal_page)
+    fiscal_page.open_filtered({"tab": "absences"})
+    assert fiscal_page.tabs.currentWidget() is fiscal_page.absences_tab
+    assert [a.driver_id for a in fiscal_page.absences.visible_rows()] == [convoked[1]]
+    dialogs = []
+    monkeypatch.setattr(fiscal_page, "_exec", lambda dialog: dialogs.append(dialog) or False)
+    monkeypatch.setattr("desktop.views.enforcement.auto_form.QMessageBox.information", lambda *a, **k: None)
+    fiscal_page.absences.select_where(lambda a: True)
+    fiscal_page.auto_button.click()
+    form = dialogs[0]
+    assert form.code_combo.currentData() == "ART26-III" and form.art13_combo.currentData() == "XVI"
+    assert "não compareceu" in form.description_edit.toPlainText()
+    form.place_edit.setText("Sede da Secretaria")
+    assert form.save(), form.general_error.text()
+    fiscal_page.reload()
+    assert fiscal_page.absences.visible_rows() == []
+
+    from desktop.services.courses import courses_of_driver
+    assert [c.status for c in courses_of_driver(db, people.atendente, convoked[1])] == ["absent"]
+
+
+def test_the_drivers_page_lists_the_courses(qtbot, db, people):
+    from desktop.views.registry.drivers import DriverDetailPage
+
+    with db.session() as s:
+        from dashboard_factories import course_absence
+
+        a = authorization(s)
+        course_absence(s, a.driver_id)
+        driver_id = a.driver_id
+    page = DriverDetailPage(db, people.atendente, driver_id)
+    qtbot.addWidget(page)
+    page.tabs.setCurrentWidget(page.courses)
+    assert [(r.topic, r.status_label) for r in page.courses.visible_rows()] == [
+        ("Direção defensiva", "Ausente sem justificativa")]
