@@ -3,7 +3,7 @@
 ; Build on a Windows build machine (Python 3.11+, Inno Setup 6), from the repository root:
 ;   python -m pip install -e ".[build]"
 ;   pyinstaller --noconfirm packaging\desktop.spec      -> dist\TransporteAplicativo\ (checked on Linux by CI)
-;   (the manual, docs\manual\manual.pdf, is built by its own script before this step)
+;   (the manual, resources\manual\manual.pdf, is built by tools/manual.py and kept in the repository)
 ;   iscc installer.iss                                  -> dist\installer\TransporteAplicativo-<versão>-setup.exe
 ; tests/unit/test_installer.py checks the version, names and paths below against pyproject.toml and the spec.
 ;
@@ -22,6 +22,7 @@
 #define BundleName "TransporteAplicativo"
 #define AppExe "TransporteAplicativo.exe"
 #define DataFolderName "ChapadaTransporte"
+#define ManualSource "resources\manual\manual.pdf"
 #define ManualPath "docs\manual\manual.pdf"
 
 [Setup]
@@ -60,7 +61,7 @@ Type: filesandordirs; Name: "{app}\_internal"
 
 [Files]
 Source: "dist\{#BundleName}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs createallsubdirs
-Source: "{#ManualPath}"; DestDir: "{app}\docs\manual"; Flags: ignoreversion
+Source: "{#ManualSource}"; DestDir: "{app}\docs\manual"; Flags: ignoreversion
 
 [Icons]
 Name: "{group}\{#AppName}"; Filename: "{app}\{#AppExe}"; WorkingDir: "{app}"

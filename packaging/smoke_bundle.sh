@@ -41,6 +41,8 @@ DB="sqlite:///$WORK/transporte.sqlite3"
 say "versão do pacote: $(cat "$BUNDLE/_internal/VERSION")"
 say "check-install (arquivos e plugins do Qt dentro do pacote)"
 run "$EXE" check-install || fail "check-install"
+[ -s "$BUNDLE/_internal/resources/manual/manual.pdf" ] && [ -s "$BUNDLE/_internal/resources/manual/capitulos.json" ] \
+    || fail "o manual (resources/manual) não está no pacote: Ajuda → Manual (F1) não o encontraria"
 
 say "banco novo + demonstração pequena"
 run "$EXE" --db "$DB" migrate || fail "migrate"

@@ -112,7 +112,7 @@ def test_start_menu_has_program_backup_and_manual(iss):
     manual = [i for i in group if i["Filename"].endswith("manual.pdf")]
     assert manual and manual[0]["Filename"] == "{app}\\docs\\manual\\manual.pdf"
     files = _entries(sections["Files"], defines)
-    assert any(f["Source"] == "docs\\manual\\manual.pdf" and f["DestDir"] == "{app}\\docs\\manual" for f in files)
+    assert any(f["Source"] == "resources\\manual\\manual.pdf" and f["DestDir"] == "{app}\\docs\\manual" for f in files)
 
 
 def test_backup_shortcut_runs_a_command_the_program_has():

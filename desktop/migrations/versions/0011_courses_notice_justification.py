@@ -4,7 +4,7 @@ indexes of the home dashboard's counts (bench/bench_dashboard.py, 100,000 driver
 ending, annual inspections due, stickers to print, vehicles in their last service year, documents expiring.
 
 Revision ID: 0011
-Revises: 0005
+Revises: 0008
 Create Date: 2026-12-01 12:30:00
 """
 import sqlalchemy as sa
@@ -13,7 +13,7 @@ from alembic import op
 from desktop.models.types import AwareDateTime
 
 revision = "0011"
-down_revision = "0005"  # rechained at integration
+down_revision = "0008"  # rechained at integration (chain: 0005 → 0008 → 0011)
 branch_labels = None
 depends_on = None
 
