@@ -311,9 +311,14 @@ def _audit(db, actor: Actor, action: str, path: Path, verification: str, sha: st
 
 def backup_state(db, folder: Path | None = None, on: date | None = None) -> BackupState:
     """Whether today's copy exists and verified; what to tell the user otherwise."""
+    return state_of(db.is_postgresql, folder, on)
+
+
+def state_of(is_postgresql: bool, folder: Path | None = None, on: date | None = None) -> BackupState:
+    """`backup_state` from the kind of database (the dashboard has a session, not the Database)."""
     day = on or today()
     folder = folder if folder is not None else configured_folder()
-    if db.is_postgresql and not pg_dump_available():
+    if is_postgresql and not pg_dump_available():
         return BackupState(folder, DBA, DBA_TEXT, None)
     if folder is None:
         return BackupState(None, NOT_CONFIGURED, "Cópias de segurança automáticas não configuradas.", None)

@@ -273,6 +273,23 @@ def _course_absences(c: _Ctx) -> Tile:
                 detail="candidatas a auto do Art. 26, III" if n else "")
 
 
+def _backup(c: _Ctx) -> Tile:
+    """The day's automatic copy (issue 17): made and verified today, late, or an alert."""
+    from desktop.services import auto_backup  # lazy: the folder listing is only needed for this tile
+
+    state = auto_backup.state_of(c.s.get_bind().dialect.name == "postgresql", on=c.today)
+    last = state.last.day if state.last is not None else None
+    days = (c.today - last).days if last is not None else 0
+    if state.status == auto_backup.DONE:
+        severity = OK
+    elif state.status == auto_backup.DBA:
+        severity = INFO
+    else:
+        severity = DANGER if state.status != "stale" or days > 1 else WARNING
+    return Tile("backup", "Cópia de segurança do dia", days, severity, Target("administracao", {"tab": "backups"}),
+                deadline=last, deadline_label="Última cópia verificada" if last else "", detail=state.message)
+
+
 _A, _V, _F, _G, _ADM = Role.ATENDENTE, Role.VISTORIADOR, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR
 # Which roles see each tile (in this order on the page) and the function that computes it.
 TILES: tuple[tuple[str, frozenset[Role], Callable[[_Ctx], Tile]], ...] = (
@@ -293,6 +310,7 @@ TILES: tuple[tuple[str, frozenset[Role], Callable[[_Ctx], Tile]], ...] = (
     ("stickers", frozenset({_A, _G}), _stickers),
     ("course_absences", frozenset({_F, _G}), _course_absences),
     ("checkpoint", frozenset({_G, _ADM}), _checkpoint),
+    ("backup", frozenset({_G, _ADM}), _backup),
 )
 TILE_KEYS = tuple(key for key, _, _ in TILES)
 

@@ -33,12 +33,12 @@ def test_tiles_follow_the_roles(db, people):
         fiscal.keys)
     assert "renewal" not in fiscal.keys
     assert svc.dashboard(db, people[Role.GESTOR], NOW).keys == svc.TILE_KEYS
-    assert svc.dashboard(db, people[Role.ADMINISTRADOR], NOW).keys == ("checkpoint",)
+    assert svc.dashboard(db, people[Role.ADMINISTRADOR], NOW).keys == ("checkpoint", "backup")
 
 
 def test_an_empty_database_shows_every_tile_at_zero(db, people):
     board = svc.dashboard(db, people[Role.GESTOR], NOW)
-    assert all(t.count == 0 for t in board.tiles if t.key != "checkpoint")
+    assert all(t.count == 0 for t in board.tiles if t.key not in ("checkpoint", "backup"))
     assert board.tile("renewal").severity == svc.OK
     # No audit checkpoint was ever signed: the gestor must see it.
     assert board.tile("checkpoint").severity == svc.DANGER
@@ -143,3 +143,24 @@ def test_a_reader_without_roles_is_refused(db):
 
     with pytest.raises(PermissionDenied):
         svc.dashboard(db, Actor(None, "x", "X"), NOW)
+
+
+def test_backup_tile_says_whether_the_days_copy_was_made(db, people, tmp_path, monkeypatch):
+    """Issue 17: the day's automatic copy shows on the dashboard (an alert when not configured or failed)."""
+    from desktop.services import auto_backup
+
+    gestor = people[Role.GESTOR]
+    monkeypatch.setattr(auto_backup, "pg_dump_available", lambda: True)
+    tile = svc.dashboard(db, gestor, NOW).tile("backup")
+    assert tile.severity == svc.DANGER and "não configuradas" in tile.detail
+    assert tile.target.module == "administracao" and tile.target.filter["tab"] == "backups"
+    monkeypatch.setattr(auto_backup, "configured_folder", lambda: tmp_path)
+    if db.is_sqlite:
+        outcome = auto_backup.run_auto_backup(db, gestor, folder=tmp_path, on=NOW.date())
+        assert outcome.status == auto_backup.DONE, outcome.message
+        tile = svc.dashboard(db, gestor, NOW).tile("backup")
+        assert tile.severity == svc.OK and tile.deadline == NOW.date()
+    monkeypatch.setattr(auto_backup, "pg_dump_available", lambda: False)
+    if db.is_postgresql:
+        tile = svc.dashboard(db, gestor, NOW).tile("backup")
+        assert tile.severity == svc.INFO and "DBA" in tile.detail

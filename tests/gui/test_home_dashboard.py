@@ -80,6 +80,9 @@ def test_every_tile_opens_its_filtered_list(qtbot, db, admin):
     page = _click(qtbot, window, "checkpoint")
     assert window.stack.currentWidget() is window.pages["administracao"]
 
+    page = _click(qtbot, window, "backup")
+    assert page.tabs.currentWidget() is page.screens["Cópias de segurança"]
+
 
 def test_the_24_hour_term_counts_down_and_data_changes_reload(qtbot, db, admin):
     populate(db)

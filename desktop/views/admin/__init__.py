@@ -49,6 +49,14 @@ class AdministrationPage(QWidget):
     def tab_titles(self) -> list[str]:
         return [self.tabs.tabText(i) for i in range(self.tabs.count())]
 
+    FILTER_TABS = {"backups": "Cópias de segurança", "users": "Usuários", "parameters": "Parâmetros"}
+
+    def open_filtered(self, filter: dict) -> None:  # noqa: A002 — the dashboard's target filter
+        """A dashboard tile opens its tab (e.g. {"tab": "backups"} → Cópias de segurança)."""
+        title = self.FILTER_TABS.get(filter.get("tab", ""))
+        if title in self.screens:
+            self.show_tab(title)
+
     def show_tab(self, title: str) -> QWidget:
         screen = self.screens[title]
         self.tabs.setCurrentWidget(screen)
