@@ -81,6 +81,6 @@ from desktop.models.types import LOCAL_TZ, AwareDateTime, CodeString, Dec, JSOND
 
 # Tables whose rows are never changed once written; the migration puts triggers on them that refuse
 # UPDATE and DELETE (and TRUNCATE on PostgreSQL).
-APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries", "audit_checkpoints", "fee_payments", "bank_return_files")
+APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries", "audit_checkpoints", "fee_payments")
 
 __all__ = [name for name in dir() if not name.startswith("_")]

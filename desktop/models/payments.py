@@ -5,7 +5,7 @@ the bank's return file). Triggers refuse UPDATE and DELETE, as on the fines ledg
 (`status`, `paid_on`, `paid_amount`) is set ONCE, in the same transaction, from the payment row (open → paid by
 `FEE_MACHINE`); the payment row is the record, the fee's columns a copy for the lists.
 
-`bank_return_files`: one row per imported return file of the Padrão FEBRABAN de arrecadação (its NSA, the
+`bank_return_files` (a trigger refuses DELETE): one row per imported return file of the Padrão FEBRABAN de arrecadação (its NSA, the
 agreement code, the file's SHA-256, who imported it and the counts), so the same file is never recorded twice.
 """
 from __future__ import annotations
@@ -45,7 +45,8 @@ class FeePayment(Base):
 
 
 class BankReturnFile(Base):
-    """An imported return file (Padrão FEBRABAN de arrecadação, 150-byte records A/G/Z). Append-only."""
+    """An imported return file (Padrão FEBRABAN de arrecadação, 150-byte records A/G/Z). Never deleted (a
+    trigger refuses it); its counts are written once, in the transaction that imports it."""
 
     __tablename__ = "bank_return_files"
     __table_args__ = (

@@ -19,6 +19,7 @@ from sqlalchemy import BigInteger, Numeric, String, func, select, type_coerce
 from desktop.domain.auto_steps import PAYABLE_STATUSES
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_cnpj, format_cpf
+from desktop.domain.finance import GuideStatus
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
@@ -56,6 +57,8 @@ from desktop.services.enforcement.postings import (
     reverse_in,
     reversed_ids,
 )
+from desktop.services.guide_debts import PURPOSE_LABELS as GUIDE_DEBT_LABELS
+from desktop.services.guide_debts import overdue_guides_in
 from desktop.services.penalties import apply_final_penalties
 
 CASHIER_ROLES = step_roles("payment")
@@ -95,9 +98,13 @@ class PaymentDraft:
 
 @dataclass(frozen=True, slots=True)
 class OverdueInfo:
-    auto_id: int
+    """A debt past its term. A fine (`debt="fine"`: `auto_id`, `number` the auto's) or, in the dívida ativa list,
+    an unpaid fee or ISSQN guide (`debt="fee"|"issqn"`: `auto_id` None, `number` and `guide_number` the
+    guide's, `status` the guide's, `balance_upfm` 0)."""
+
+    auto_id: int | None
     number: str
-    infractor: Infractor
+    infractor: Infractor | None
     infractor_name: str
     document: str
     status: AutoStatus
@@ -105,6 +112,9 @@ class OverdueInfo:
     days_overdue: int
     balance_upfm: Decimal
     balance_reais: Decimal
+    debt: str = "fine"
+    debt_label: str = "Multa"
+    guide_number: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,11 +408,28 @@ def divida_ativa_list_in(session, actor, today: date | None = None) -> list[Over
     """`divida_ativa_list` inside the caller's transaction."""
     require_role(actor, *READER_ROLES)
     today = today or local_today()
-    return _owed_autos(session, (AutoStatus.OVERDUE,), today)
+    return _owed_autos(session, (AutoStatus.OVERDUE,), today) + _owed_guides(session, today)
+
+
+def _owed_guides(session, today: date) -> list[OverdueInfo]:
+    """Unpaid fee and ISSQN guides past their due date (issue 13), beside the fines."""
+    out = []
+    for r in overdue_guides_in(session, today):
+        if r.driver_id is not None:
+            who, doc = Infractor.driver(r.driver_id), format_cpf(r.payer_document or "")
+        elif r.platform_id is not None:
+            who, doc = Infractor.platform(r.platform_id), format_cnpj(r.payer_document or "")
+        else:
+            who, doc = None, r.payer_document or ""
+        out.append(OverdueInfo(None, r.number, who, r.payer_name, doc, GuideStatus.OPEN, r.due_on,
+                               (today - r.due_on).days, ZERO, r.amount_reais, r.purpose,
+                               GUIDE_DEBT_LABELS.get(r.purpose, r.purpose), r.number))
+    return out
 
 
 def divida_ativa_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
-    """The autos to send to the dívida ativa: marked overdue and still owing."""
+    """The debts for the dívida ativa: autos marked overdue and still owing, then the unpaid fee and ISSQN
+    guides past their due date (issue 13). Only autos are sent from here (`send_to_divida_ativa`)."""
     require_role(actor, *READER_ROLES)
     with db.session(write=False) as s:
         return divida_ativa_list_in(s, actor, today)

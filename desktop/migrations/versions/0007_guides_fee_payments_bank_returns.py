@@ -1,6 +1,7 @@
 """A guide for every debt and the bank's return file (issue 13), fee payments as append-only records (issue 12
 item 6): `payment_guides` learn the fee they collect, the overdue guide they replace and their late charges;
-`fee_payments` and `bank_return_files` are new and append-only (triggers as on the ledger, migration 0001).
+`fee_payments` is new and append-only (triggers as on the ledger, migration 0001); `bank_return_files` is new and
+never deleted (its counts are written once, by the transaction that imports the file).
 
 Revision ID: 0007
 Revises: 0005
@@ -19,9 +20,8 @@ depends_on = None
 MESSAGES = {
     "fee_payments": "Os pagamentos de taxas são somente inclusão: não podem ser alterados nem apagados "
                     "(um pagamento devolvido é um novo registro).",
-    "bank_return_files": "Os arquivos de retorno bancário importados são somente inclusão: não podem ser "
-                         "alterados nem apagados.",
 }
+NO_DELETE = {"bank_return_files": "Os arquivos de retorno bancário importados não podem ser apagados."}
 
 
 def upgrade() -> None:
@@ -89,24 +89,26 @@ def upgrade() -> None:
     op.execute("UPDATE payment_guides SET fee_id = (SELECT fees.id FROM fees WHERE fees.guide_number = "
                "payment_guides.number) WHERE purpose = 'fee'")
     for table, message in MESSAGES.items():
-        _append_only(table, message)
+        _append_only(table, message, ("UPDATE", "DELETE"))
+    for table, message in NO_DELETE.items():
+        _append_only(table, message, ("DELETE",))
 
 
-def _append_only(table: str, message: str) -> None:
+def _append_only(table: str, message: str, verbs: tuple[str, ...]) -> None:
     quoted = message.replace("'", "''")
     if op.get_bind().dialect.name == "sqlite":
-        for verb in ("UPDATE", "DELETE"):
+        for verb in verbs:
             op.execute(f"CREATE TRIGGER trg_{table}_no_{verb.lower()} BEFORE {verb} ON {table} "
                        f"BEGIN SELECT RAISE(ABORT, '{quoted}'); END")
     else:
-        op.execute(f"CREATE TRIGGER trg_{table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+        op.execute(f"CREATE TRIGGER trg_{table}_append_only BEFORE {' OR '.join(verbs)} ON {table} "
                    f"FOR EACH ROW EXECUTE FUNCTION refuse_append_only_change('{quoted}')")
         op.execute(f"CREATE TRIGGER trg_{table}_no_truncate BEFORE TRUNCATE ON {table} "
                    f"FOR EACH STATEMENT EXECUTE FUNCTION refuse_append_only_change('{quoted}')")
 
 
 def downgrade() -> None:
-    for table in MESSAGES:
+    for table in (*MESSAGES, *NO_DELETE):
         if op.get_bind().dialect.name == "sqlite":
             for verb in ("update", "delete"):
                 op.execute(f"DROP TRIGGER IF EXISTS trg_{table}_no_{verb}")
