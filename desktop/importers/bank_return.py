@@ -50,7 +50,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from collections.abc import Iterable
+from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
@@ -60,7 +62,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PROBLEMS = 200
 CENT = Decimal("0.01")
 
-__all__ = ["RECORD_LENGTH", "ReturnFile", "ReturnHeader", "ReturnPayment", "parse_return"]
+__all__ = ["RECORD_LENGTH", "ReturnFile", "ReturnHeader", "ReturnPayment", "build_return", "parse_return",
+           "record_a", "record_g", "record_z"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,3 +260,59 @@ def _payment(n: int, line: str, problems: list[Problem]) -> ReturnPayment | None
                          barcode=barcode, amount=amount, bank_fee=bank_fee, nsr=int(nsr_text),
                          agency=line[108:116].strip(), channel=line[116], authentication=line[117:140].strip(),
                          payment_form=line[140])
+
+
+# ---------------------------------------------------------------------------------------------------- writing
+# The same layout written (tools/make_bank_return.py, the tests, the demo's example file and the benchmark).
+
+def _clock_today() -> date:
+    from desktop.domain.clock import today
+    return today()
+
+
+def _to_cents(amount) -> int:
+    return int((Decimal(amount) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def record_a(*, agreement: str = "0421", company: str = "PREF CHAPADA GUIMARAE", bank_code: str = "001",
+             bank_name: str = "BANCO DO BRASIL S.A.", generated_on: date, nsa: int, version: str = "05") -> str:
+    line = ("A" + "2" + agreement[:20].ljust(20) + company[:20].ljust(20) + bank_code[:3].zfill(3)
+            + bank_name[:20].ljust(20) + generated_on.strftime("%Y%m%d") + f"{int(nsa):06d}" + version[:2].zfill(2)
+            + "CODIGO DE BARRAS".ljust(17) + " " * 52)
+    assert len(line) == 150, len(line)
+    return line
+
+
+def record_g(*, barcode: str, amount, paid_on: date, credited_on: date | None = None, nsr: int = 1,
+             account: str = "00100012000000123456", bank_fee=Decimal("0"), agency: str = "0012", channel: str = "1",
+             authentication: str = "", payment_form: str = "1") -> str:
+    credited_on = credited_on or paid_on + timedelta(days=1)
+    line = ("G" + account[:20].rjust(20, "0") + paid_on.strftime("%Y%m%d") + credited_on.strftime("%Y%m%d")
+            + barcode[:44].ljust(44) + f"{_to_cents(amount):012d}" + f"{_to_cents(bank_fee):07d}" + f"{int(nsr):08d}"
+            + agency[:8].ljust(8) + channel[:1] + (authentication or f"AUT{nsr:08d}")[:23].ljust(23)
+            + payment_form[:1] + " " * 9)
+    assert len(line) == 150, len(line)
+    return line
+
+
+def record_z(*, records: int, total) -> str:
+    line = "Z" + f"{int(records):06d}" + f"{_to_cents(total):017d}" + " " * 126
+    assert len(line) == 150, len(line)
+    return line
+
+
+def build_return(payments: Iterable[tuple[str, Decimal, date]], *, nsa: int = 1, generated_on: date | None = None,
+                 agreement: str = "0421", newline: str = "\r\n", trailer_records: int | None = None,
+                 trailer_total: Decimal | None = None) -> bytes:
+    """The bytes of a return file paying `payments` = (barcode, amount, paid_on). `trailer_records` /
+    `trailer_total` override the trailer (to write a wrong one)."""
+    payments = list(payments)
+    generated_on = generated_on or (max((p[2] for p in payments), default=_clock_today()) + timedelta(days=1))
+    lines = [record_a(agreement=agreement, generated_on=generated_on, nsa=nsa)]
+    total = Decimal("0.00")
+    for k, (barcode, amount, paid_on) in enumerate(payments, start=1):
+        lines.append(record_g(barcode=barcode, amount=amount, paid_on=paid_on, nsr=k + 1))
+        total += Decimal(amount).quantize(CENT)
+    count = len(lines) + 1 if trailer_records is None else trailer_records
+    lines.append(record_z(records=count, total=total if trailer_total is None else trailer_total))
+    return (newline.join(lines) + newline).encode("ascii")
