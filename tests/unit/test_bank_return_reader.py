@@ -79,3 +79,12 @@ def test_a_bad_payment_date_is_named():
     lines[1] = lines[1][:21] + "20261332" + lines[1][29:]
     with pytest.raises(ValidationError, match="Linha 2: G.03"):
         parse_return("\r\n".join(lines).encode("ascii"))
+
+
+def test_the_shipped_example_return_file_is_a_valid_febraban_file():
+    """resources/examples/retorno-febraban-exemplo.txt: pays 4 fee and 4 fine guides of the demo loaded with
+    `python -m desktop demo` (seed 2025, 1000 drivers) on 18/11/2026; on another day the screen of a demo
+    database writes a fresh one (Retorno bancário → Gerar arquivo de exemplo)."""
+    f = parse_return((ROOT / "resources" / "examples" / "retorno-febraban-exemplo.txt").read_bytes(), "exemplo")
+    assert f.header.nsa == 1 and f.header.agreement == "0421" and len(f.payments) == 8
+    assert all(p.paid_on == date(2026, 11, 18) and p.barcode[15:19] == "0421" for p in f.payments)

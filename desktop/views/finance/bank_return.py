@@ -34,6 +34,15 @@ FILE_COLUMNS = (
 )
 
 
+def _is_demo(db) -> bool:
+    from desktop.services.demo import is_demo_db
+
+    try:
+        return is_demo_db(db)
+    except Exception:  # noqa: BLE001 - a database that cannot say so is not a demo
+        return False
+
+
 class BankReturnScreen(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
@@ -41,6 +50,10 @@ class BankReturnScreen(QWidget):
         self.report = None
         self.choose_button = QPushButton("Escolher arquivo de retorno…", self)
         self.choose_button.clicked.connect(self.choose)
+        # a demonstration database offers a return file that pays some of its open guides today
+        self.example_button = QPushButton("Gerar arquivo de exemplo (demonstração)…", self)
+        self.example_button.clicked.connect(self.choose_example_path)
+        self.example_button.setVisible(_is_demo(db))
         self.summary = QLabel("Escolha o arquivo de retorno enviado pelo banco (padrão FEBRABAN de arrecadação, "
                               "registros A, G e Z de 150 posições). O arquivo inteiro é uma só transação: um "
                               "arquivo com erro de formato não registra nada, e o mesmo arquivo (NSA) não é "
@@ -53,6 +66,7 @@ class BankReturnScreen(QWidget):
         self.tabs.addTab(self.files, "Arquivos importados")
         top = QHBoxLayout()
         top.addWidget(self.choose_button)
+        top.addWidget(self.example_button)
         top.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -65,6 +79,26 @@ class BankReturnScreen(QWidget):
 
         op(self, lambda: bank_returns.list_bank_returns(self.db, self.actor)).titled("Retorno bancário") \
             .success(lambda rows: self.files.set_rows(rows)).run()
+
+    def choose_example_path(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Salvar arquivo de retorno de exemplo",
+                                              "retorno-exemplo.txt", "Retorno bancário (*.txt)")
+        if path:
+            self.write_example(path)
+
+    def write_example(self, path: str) -> bool:
+        from pathlib import Path
+
+        from desktop.services import bank_returns
+
+        def written(result) -> None:
+            content, count = result
+            Path(path).write_bytes(content)
+            self.summary.setText(f"Arquivo de exemplo gravado em {path} ({count} pagamento(s) de guias em aberto). "
+                                 "Importe-o com «Escolher arquivo de retorno…».")
+
+        return op(self, lambda: bank_returns.demo_example(self.db, self.actor)).titled("Retorno bancário") \
+            .success(written).run()
 
     def choose(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Arquivo de retorno do banco", "",
