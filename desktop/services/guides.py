@@ -63,7 +63,8 @@ __all__ = [
     "DESK_ROLES", "GUIDE_FILTERS", "GuideInfo", "PURPOSE_LABELS", "READER_ROLES", "cancel_guide", "cancel_guide_in",
     "current_guide_in", "find_guide_by_barcode_in", "get_guide", "get_guide_in", "guides_of_authorization",
     "guides_of_auto", "issue_fee_guide", "issue_fee_guide_in", "issue_fine_guide", "issue_fine_guide_in",
-    "late_charges_configured", "list_guides", "record_guide_payment", "record_guide_payment_in",
+    "late_charges_configured", "list_guides", "needs_own_transaction_step", "pay_guide_row_in", "payment_problem",
+    "record_guide_payment", "record_guide_payment_in",
     "reissue_overdue_guide", "reissue_overdue_guide_in",
 ]
 
@@ -562,16 +563,18 @@ def _money(value, field: str) -> Decimal:
     return amount
 
 
-def _mark_paid(s: Session, actor: Actor, row: PaymentGuide, paid_on: date, amount: Decimal, source: str) -> None:
+def _mark_paid(s: Session, actor: Actor, row: PaymentGuide, paid_on: date, amount: Decimal, source: str,
+               audit_each: bool = True) -> None:
     try:
         target = transition(GUIDE_MACHINE, row.status, GuideStatus.PAID)
     except TransitionNotAllowed as exc:
         raise TransitionRefused(f"Guia nº {row.number}: {exc}") from exc
     before = {"status": row.status}
     row.status, row.paid_on, row.paid_amount = target.value, paid_on, amount
-    s.flush()
-    audit.record(s, actor, "guide.paid", "payment_guide", row.id, before,
-                 {"status": row.status, "paid_on": paid_on.isoformat(), "amount": str(amount), "source": source})
+    if audit_each:
+        s.flush()
+        audit.record(s, actor, "guide.paid", "payment_guide", row.id, before,
+                     {"status": row.status, "paid_on": paid_on.isoformat(), "amount": str(amount), "source": source})
 
 
 def record_guide_payment_in(s: Session, actor: Actor, guide, paid_on: date, amount, source: str = "manual",
@@ -591,18 +594,52 @@ def record_guide_payment_in(s: Session, actor: Actor, guide, paid_on: date, amou
     if paid_on > today:
         raise ValidationError([Problem("paid_on", "A data do pagamento não pode ser futura.")])
     row = _guide_row(s, number, lock=True)
+    pay_guide_row_in(s, actor, row, paid_on, amount, source, bank_return_id, today=today)
+    return guide_info_in(s, row, actor.roles, today)
+
+
+def payment_problem(row: PaymentGuide, paid_on: date, amount: Decimal) -> str | None:
+    """Why `row` cannot take this payment (None: it can): paid, cancelled, another amount, before its issue."""
     if row.status == GuideStatus.PAID.value:
-        raise ConflictError(f"A guia nº {row.number} já foi paga em {format_date(row.paid_on)}: o mesmo número de "
-                            "guia não paga dois débitos.")
+        return (f"A guia nº {row.number} já foi paga em {format_date(row.paid_on)}: o mesmo número de guia não paga "
+                "dois débitos.")
     if row.status == GuideStatus.CANCELLED.value:
-        raise ConflictError(f"A guia nº {row.number} está cancelada ({row.cancel_reason or 'sem motivo'}).")
-    _refuse_step("pay", row, actor, today)
+        return f"A guia nº {row.number} está cancelada ({row.cancel_reason or 'sem motivo'})."
     if amount != Decimal(row.amount_reais):
-        raise ValidationError([Problem("amount", f"O valor pago ({format_money(amount)}) difere do valor da guia nº "
-                                                 f"{row.number} ({format_money(row.amount_reais)}).")])
+        return (f"O valor pago ({format_money(amount)}) difere do valor da guia nº {row.number} "
+                f"({format_money(row.amount_reais)}).")
     if row.created_at is not None and paid_on < local_datetime(row.created_at).date():
-        raise ValidationError([Problem("paid_on", f"O pagamento ({format_date(paid_on)}) é anterior à emissão da "
-                                                  f"guia nº {row.number}.")])
+        return f"O pagamento ({format_date(paid_on)}) é anterior à emissão da guia nº {row.number}."
+    return None
+
+
+def needs_own_transaction_step(s: Session, row: PaymentGuide) -> bool:
+    """True when paying `row` goes through another service that may refuse it (an authorization's fee, an auto's
+    fine): the bank import then pays it inside a savepoint."""
+    if row.purpose == "fine" and row.auto_id is not None:
+        return True
+    if row.purpose == "fee" and row.fee_id is not None:
+        fee = s.get(Fee, row.fee_id)
+        return fee.authorization_id is not None and fee.kind in ("authorization", "renewal")
+    return False
+
+
+def pay_guide_row_in(s: Session, actor: Actor, row: PaymentGuide, paid_on: date, amount: Decimal,
+                     source: str = "manual", bank_return_id: int | None = None, *, today: date | None = None,
+                     audit_each: bool = True) -> None:
+    """The payment of a loaded (and locked) guide row; see `record_guide_payment_in`. `audit_each=False` (the
+    bank import): the guides that change only their own row (ISSQN, costs, fees that activate nothing) are
+    audited once, by the import's entry that lists them."""
+    require_role(actor, *DESK_ROLES)
+    today = today or _today()
+    problem = payment_problem(row, paid_on, amount)
+    if problem is not None:
+        if "difere" in problem:
+            raise ValidationError([Problem("amount", problem)])
+        if "anterior" in problem:
+            raise ValidationError([Problem("paid_on", problem)])
+        raise ConflictError(problem)
+    _refuse_step("pay", row, actor, today)
     if row.purpose == "fee" and row.fee_id is not None:
         fee = s.get(Fee, row.fee_id)
         if fee.authorization_id is not None and fee.kind in ("authorization", "renewal"):
@@ -614,7 +651,7 @@ def record_guide_payment_in(s: Session, actor: Actor, guide, paid_on: date, amou
             if row.status != GuideStatus.PAID.value:  # defensive: the fee path always marks its guide
                 _mark_paid(s, actor, row, paid_on, amount, source)
         else:
-            _pay_plain_fee(s, actor, fee, row, paid_on, amount, source, bank_return_id)
+            _pay_plain_fee(s, actor, fee, row, paid_on, amount, source, bank_return_id, audit_each)
     elif row.purpose == "fine" and row.auto_id is not None:
         principal = amount - Decimal(row.late_charges_reais or 0)
         note = f"Guia nº {row.number}" + (" (retorno bancário)" if source == "bank" else "")
@@ -623,12 +660,11 @@ def record_guide_payment_in(s: Session, actor: Actor, guide, paid_on: date, amou
         record_payment_in(s, actor, PaymentDraft(row.auto_id, paid_on, principal, row.number, note))
         _mark_paid(s, actor, row, paid_on, amount, source)
     else:
-        _mark_paid(s, actor, row, paid_on, amount, source)
-    return guide_info_in(s, row, actor.roles, today)
+        _mark_paid(s, actor, row, paid_on, amount, source, audit_each)
 
 
 def _pay_plain_fee(s, actor, fee: Fee, row: PaymentGuide, paid_on: date, amount: Decimal, source: str,
-                   bank_return_id: int | None) -> None:
+                   bank_return_id: int | None, audit_each: bool = True) -> None:
     """A fee that activates nothing (inspection, other): its fee_payments record, the fee's paid state set once."""
     if s.scalar(select(FeePayment.id).where(FeePayment.guide_number == row.number)) is not None:
         raise ConflictError(f"A guia nº {row.number} já pagou uma taxa.")
@@ -640,11 +676,12 @@ def _pay_plain_fee(s, actor, fee: Fee, row: PaymentGuide, paid_on: date, amount:
                          source=source, bank_return_id=bank_return_id, recorded_by=actor.user_id)
     s.add(payment)
     fee.status, fee.paid_on, fee.paid_amount = target.value, paid_on, amount
-    s.flush()
-    audit.record(s, actor, "fee.payment", "fee", fee.id, {"status": "open"},
-                 {"status": fee.status, "paid_on": paid_on.isoformat(), "amount": str(amount),
-                  "guide": row.number, "source": source, "payment_id": payment.id})
-    _mark_paid(s, actor, row, paid_on, amount, source)
+    if audit_each:
+        s.flush()
+        audit.record(s, actor, "fee.payment", "fee", fee.id, {"status": "open"},
+                     {"status": fee.status, "paid_on": paid_on.isoformat(), "amount": str(amount),
+                      "guide": row.number, "source": source, "payment_id": payment.id})
+    _mark_paid(s, actor, row, paid_on, amount, source, audit_each)
 
 
 def record_guide_payment(db, actor: Actor, number: str, paid_on: date, amount, source: str = "manual") -> GuideInfo:
