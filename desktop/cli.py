@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
-EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger")
+EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
+                "divida_ativa")
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
 

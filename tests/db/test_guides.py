@@ -256,3 +256,18 @@ def test_the_municipality_without_febraban_code_issues_guides_without_barcode(db
     g = guides.issue_fee_guide(db, office.clerk, authorization_id=a.id)
     assert g.barcode is None and g.typed_line == ""
     assert Role.ATENDENTE in guides.DESK_ROLES
+
+
+def test_divida_ativa_export_has_the_fee_guides_beside_the_fines(db, office, tmp_path, monkeypatch):
+    import csv
+
+    from desktop.services import exports
+    _a, g = _overdue_fee_guide(db, office)
+    monkeypatch.setattr("desktop.services.ledger.local_today", lambda: date(2027, 1, 14))  # the clock moved on
+    result = exports.export(db, office.clerk, "divida_ativa", tmp_path / "divida.csv")
+    with open(result.path, encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.reader(fh, delimiter=";"))
+    assert tuple(rows[0]) == exports.DIVIDA_ATIVA_HEADERS
+    line = dict(zip(rows[0], next(r for r in rows[1:] if r[1] == g.number)))
+    assert line["Débito"] == "Taxa" and line["Devedor"] == "João da Silva" and line["Vencimento"] == "30/12/2026"
+    assert line["Saldo (R$)"] == "55,50" and line["Dias em atraso"] == "15"
