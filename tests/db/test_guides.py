@@ -271,3 +271,20 @@ def test_divida_ativa_export_has_the_fee_guides_beside_the_fines(db, office, tmp
     line = dict(zip(rows[0], next(r for r in rows[1:] if r[1] == g.number)))
     assert line["Débito"] == "Taxa" and line["Devedor"] == "João da Silva" and line["Vencimento"] == "30/12/2026"
     assert line["Saldo (R$)"] == "55,50" and line["Dias em atraso"] == "15"
+
+
+def test_the_reissued_dam_prints_its_fee_and_the_late_charges(db, office):
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import documents
+    set_param(db, "late.fine_percent", "2")
+    set_param(db, "late.interest_percent", "1")
+    _a, g = _overdue_fee_guide(db, office)
+    new = guides.reissue_overdue_guide(db, office.clerk, g.number, "Atraso")
+    issued = documents.print_guide(db, office.clerk, new.number)
+    text = " ".join(" ".join((p.extract_text() or "") for p in PdfReader(io.BytesIO(issued.pdf)).pages).split())
+    assert "Taxa de autorização" in text and "Acréscimos por atraso" in text
+    assert "R$ 57,72" in text and "R$ 2,22" in text
+    assert guides.get_guide(db, office.clerk, new.number).barcode == new.barcode
