@@ -131,7 +131,7 @@ def test_the_guides_screen_reissues_an_overdue_guide_with_a_reason(qtbot, db, pe
     assert guides.get_guide(db, people.atendente, g.number).status == "cancelled"
 
 
-def test_the_authorization_page_issues_the_fee_guide_once_approved(qtbot, db, people, register, messages):
+def test_the_authorization_page_issues_the_fee_guide_once_approved(qtbot, db, people, register, messages, tmp_path):
     from desktop.models import Authorization
     from desktop.views.authorizations.detail import AuthorizationDetailPage
 
@@ -149,3 +149,21 @@ def test_the_authorization_page_issues_the_fee_guide_once_approved(qtbot, db, pe
     page.guide_button.click()
     qtbot.waitUntil(lambda: page.guide_preview is not None, timeout=20000)
     assert page.last_guide.purpose == "fee" and page.last_guide.amount_reais == Decimal("1124.50")  # 10 UPFM
+    page.guide_preview.close()
+
+    # the bank's return file pays it: the fee is recorded with the bank's date (Art. 3 §1)
+    from desktop.services import authorizations, guides
+    from desktop.views.finance.bank_return import BankReturnScreen
+
+    g = guides.get_guide(db, people.atendente, page.last_guide.number)
+    file = tmp_path / "retorno-taxa.txt"
+    file.write_bytes(make.build_return([(g.barcode, g.amount_reais, date(2026, 11, 18))], nsa=7))
+    returns = BankReturnScreen(db, people.atendente)
+    qtbot.addWidget(returns)
+    returns.import_file(str(file))
+    qtbot.waitUntil(lambda: returns.report is not None, timeout=20000)
+    assert returns.report.recorded == 1
+    info = authorizations.get_authorization(db, people.atendente, authorization_id)
+    assert info.fee_paid_on == date(2026, 11, 18) and info.fee_guide_number == g.number
+    page.load()
+    assert not page.guide_button.isEnabled()          # the fee is paid: nothing left to issue
