@@ -25,7 +25,7 @@ from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
-from desktop.errors import NotFound, ValidationError
+from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Auto, Driver, Platform
 from desktop.models import LedgerEntry as E
 from desktop.services import audit
@@ -58,7 +58,7 @@ from desktop.services.enforcement.postings import (
     reversed_ids,
 )
 from desktop.services.guide_debts import PURPOSE_LABELS as GUIDE_DEBT_LABELS
-from desktop.services.guide_debts import overdue_guides_in
+from desktop.services.guide_debts import guide_number_conflict, overdue_guides_in
 from desktop.services.penalties import apply_final_penalties
 
 CASHIER_ROLES = step_roles("payment")
@@ -292,6 +292,9 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
     amount = draft.amount_reais
     auto = load_auto(session, draft.auto_id, lock=True)
     require_step(auto, "payment")  # Art. 13, XXI: only from the statuses the machine leads to `paid`
+    conflict = guide_number_conflict(session, draft.guide_number, auto.id)   # issue 12 item 6
+    if conflict:
+        raise ConflictError(conflict)
     if draft.paid_on < auto.drawn_up_at.date():
         raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
     owed_upfm, owed_reais = auto_balance_in(session, auto.id)

@@ -288,3 +288,22 @@ def test_the_reissued_dam_prints_its_fee_and_the_late_charges(db, office):
     assert "Taxa de autorização" in text and "Acréscimos por atraso" in text
     assert "R$ 57,72" in text and "R$ 2,22" in text
     assert guides.get_guide(db, office.clerk, new.number).barcode == new.barcode
+
+
+def test_a_fee_guide_number_cannot_pay_a_fine_at_the_desk(db, office):
+    a = approved(db, office, protocol_date=date(2026, 11, 20))
+    fee = guides.issue_fee_guide(db, office.clerk, authorization_id=a.id)
+    driver_id = make_driver(db)
+    auto = autos.draw_up_auto(db, office.fiscal, draft("ART26-I", date(2026, 11, 2), driver_id=driver_id))
+    notify(db, office.fiscal, auto, date(2026, 11, 3))
+    with pytest.raises(ConflictError, match="não paga dois débitos"):
+        ledger.record_payment(db, office.clerk, ledger.PaymentDraft(auto.id, date(2026, 11, 30), Decimal("55.50"),
+                                                                    guide_number=fee.number))
+    first = ledger.record_payment(db, office.clerk, ledger.PaymentDraft(auto.id, date(2026, 11, 30),
+                                                                        Decimal("10.00"), guide_number="BANCO-77"))
+    assert first.guide_number == "BANCO-77"
+    other = autos.draw_up_auto(db, office.fiscal, draft("ART26-I", date(2026, 11, 4), driver_id=driver_id))
+    notify(db, office.fiscal, other, date(2026, 11, 5))
+    with pytest.raises(ConflictError, match="outro auto"):
+        ledger.record_payment(db, office.clerk, ledger.PaymentDraft(other.id, date(2026, 11, 30), Decimal("10.00"),
+                                                                    guide_number="BANCO-77"))
