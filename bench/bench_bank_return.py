@@ -4,9 +4,9 @@ registered, one transaction — in ≤ 5 s on SQLite.
 
 The guides are written with raw executemany (stored forms of Dec / AwareDateTime): by default 90 % ISSQN
 guides of the platforms (only the guide row changes) and 10 % inspection-fee guides (each with its fee and its
-append-only fee payment record); `--fine-share` adds guides of notified autos' fines (a ledger payment each).
+append-only fee payment record).
 
-    python3 bench/bench_bank_return.py [--payments 10000] [--fee-share 0.1] [--pg]
+    python3 bench/bench_bank_return.py [--payments 10000] [--fee-share 0.1]
 """
 from __future__ import annotations
 
@@ -72,7 +72,6 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--payments", type=int, default=10_000)
     parser.add_argument("--fee-share", type=float, default=0.1)
-    parser.add_argument("--pg", metavar="URL", help="also on this PostgreSQL database (an empty schema)")
     args = parser.parse_args(argv)
     clock.set_clock(clock.fixed(TODAY))
     print(f"load average: {os.getloadavg()}")
