@@ -167,3 +167,33 @@ def test_the_authorization_page_issues_the_fee_guide_once_approved(qtbot, db, pe
     assert info.fee_paid_on == date(2026, 11, 18) and info.fee_guide_number == g.number
     page.load()
     assert not page.guide_button.isEnabled()          # the fee is paid: nothing left to issue
+
+
+def test_on_a_demo_database_the_screen_writes_an_example_return_file_that_pays_open_guides(qtbot, db, admin,
+                                                                                          tmp_path, messages):
+    from desktop.domain.clock import today
+    from desktop.domain.roles import Role
+    from desktop.services.base import Actor
+    from desktop.services.demo import load_demo   # the program's demo load (marks the database as a demo)
+    from desktop.views.finance.bank_return import BankReturnScreen
+
+    _febraban_code(db)           # the demo's own set-up gives 0421; this database was set up by the wizard
+    load_demo(db, drivers=40, seed=3, today=today())
+    screen = BankReturnScreen(db, Actor(admin.user_id, admin.username, admin.full_name,
+                                        frozenset(admin.roles) | {Role.GESTOR}))
+    qtbot.addWidget(screen)
+    assert not screen.example_button.isHidden()
+    path = tmp_path / "exemplo.txt"
+    assert screen.write_example(str(path))
+    assert path.exists() and "Arquivo de exemplo gravado" in screen.summary.text()
+    screen.import_file(str(path))
+    qtbot.waitUntil(lambda: screen.report is not None, timeout=30000)
+    assert screen.report.recorded == screen.report.payments > 0 and screen.report.rejected == 0
+
+
+def test_outside_a_demo_the_example_button_is_not_offered(qtbot, db, people):
+    from desktop.views.finance.bank_return import BankReturnScreen
+
+    screen = BankReturnScreen(db, people.atendente)
+    qtbot.addWidget(screen)
+    assert screen.example_button.isHidden()
