@@ -35,7 +35,8 @@ from collections.abc import Callable, Sequence
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
-EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger")
+EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
+                "divida_ativa")
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
 
@@ -187,6 +188,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("check-install", "confere a instalação: fontes, ícones, migrações e os plugins do Qt (imagens, PDF, "
                              "impressão); sai com 1 e diz o que falta", cmd_check_install)
     p.add_argument("--no-qt", action="store_true", help="só os arquivos (sem abrir o Qt)")
+
+    p = add("payments", "pagamentos recebidos pelo banco", _needs_subcommand)
+    payments_sub = p.add_subparsers(dest="payments_command", metavar="ação", title="ações", parser_class=_Parser)
+    pi = payments_sub.add_parser("import", parents=[common],
+                                 help="importa o arquivo de retorno do banco (padrão FEBRABAN de arrecadação, "
+                                      "registros A/G/Z de 150 posições) e registra os pagamentos das guias")
+    pi.add_argument("file", metavar="ARQUIVO", help="arquivo de retorno do banco")
+    pi.set_defaults(func=cmd_payments_import)
 
     # Commands of other rooms (print...), when their module exists.
     if importlib.util.find_spec("desktop.reports.commands") is not None:
@@ -520,6 +529,35 @@ def cmd_import_platform_list(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(report.summary())
+    return EXIT_OK
+
+
+def cmd_payments_import(args: argparse.Namespace) -> int:
+    """exit 0 and the summary (with the lines not matched) when the file was imported; exit 1 and the error
+    lines when the file is refused or was already imported (nothing stored)."""
+    from desktop.errors import ValidationError
+    from desktop.services import bank_returns
+
+    try:
+        with open(args.file, "rb") as handle:
+            content = handle.read()
+    except OSError as exc:
+        print(f"Erro: não foi possível ler {args.file}: {exc.strerror or exc}.", file=sys.stderr)
+        return EXIT_FAILURE
+    db = _open(args)
+    try:
+        report = bank_returns.import_bank_return(db, _cli_actor(), content, os.path.basename(args.file))
+    except ValidationError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        db.dispose()
+    if report.duplicate:
+        print(report.describe(), file=sys.stderr)
+        return EXIT_FAILURE
+    print(report.describe())
+    for line in report.rejected_lines:
+        print(f"  Linha {line.line}: {line.message}")
     return EXIT_OK
 
 

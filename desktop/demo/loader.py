@@ -46,6 +46,7 @@ from desktop.demo import (
     drivers as driver_stage,
     fees,
     finish,
+    guides as guide_stage,
     inspections,
     platforms,
     tables,
@@ -92,6 +93,7 @@ STAGES = (
     ("taxas e guias", fees.run),
     ("vistorias", inspections.run),
     ("autos de infração e lançamentos", _autos_and_courses),
+    ("guias de pagamento", guide_stage.run),   # issue 13: its own random draws (the stages above are unchanged)
     ("numeração e auditoria", finish.run),
 )
 

@@ -60,6 +60,7 @@ from desktop.models.inspections import (
     InspectorBlockedDay,
     InspectorSchedule,
 )
+from desktop.models.payments import FEE_PAYMENT_SOURCES, BankReturnFile, FeePayment
 from desktop.models.platforms import DATA_REQUEST_STATUSES, DataRequest, PlatformList, PlatformListRow, TripRow
 from desktop.models.registry import (
     CNH_CATEGORIES,
@@ -81,6 +82,6 @@ from desktop.models.types import LOCAL_TZ, AwareDateTime, CodeString, Dec, JSOND
 
 # Tables whose rows are never changed once written; the migration puts triggers on them that refuse
 # UPDATE and DELETE (and TRUNCATE on PostgreSQL).
-APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries", "audit_checkpoints")
+APPEND_ONLY_TABLES = ("ledger_entries", "audit_entries", "audit_checkpoints", "fee_payments")
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -45,6 +45,11 @@ class PaymentGuide(Versioned, Created, Base):
     paid_amount: Mapped[Decimal | None] = mapped_column(Dec(2))
     cancel_reason: Mapped[str | None] = mapped_column(Text)
     issued_by: Mapped[int | None] = user_fk()
+    # issue 13 (services.guides): the fee it collects, the overdue guide it replaces (cancelled with a reason,
+    # never edited) and the late charges of the Código Tributário Municipal included in `amount_reais`.
+    fee_id: Mapped[int | None] = mapped_column(ForeignKey("fees.id"), index=True)
+    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("payment_guides.id"), unique=True)
+    late_charges_reais: Mapped[Decimal | None] = mapped_column(Dec(2))
 
 
 class Fee(Versioned, Created, Base):

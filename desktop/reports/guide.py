@@ -91,7 +91,9 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
         address = records.address_of(s.get(Driver, row.driver_id))
     elif row.platform_id:
         address = s.get(Platform, row.platform_id).address or ""
-    fee = s.scalar(select(Fee).where(Fee.guide_number == row.number))
+    fee = s.get(Fee, row.fee_id) if getattr(row, "fee_id", None) else None   # a reissued guide keeps its fee
+    if fee is None:
+        fee = s.scalar(select(Fee).where(Fee.guide_number == row.number))
     parts = []
     if row.vehicle_id:
         vehicle = s.get(Vehicle, row.vehicle_id)
@@ -103,13 +105,17 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     if row.auto_id:
         parts.append(f"Auto de infração nº {s.get(Auto, row.auto_id).number}")
     purpose = PURPOSE_LABELS.get(row.purpose, row.purpose)
+    late = Decimal(getattr(row, "late_charges_reais", None) or 0)
+    principal = Decimal(row.amount_reais) - late
     if fee is not None:
         text = FEE_LABELS.get(fee.kind, "Taxa") + " (Código Tributário Municipal)"
         if fee.amount_upfm is not None and fee.upfm_value is not None:
             text += f" — {fmt_decimal(fee.amount_upfm)} UPFM × {fmt_money(fee.upfm_value)}"
-        items = [GuideItem(text, Decimal(row.amount_reais))]
+        items = [GuideItem(text, principal)]
     else:
-        items = [GuideItem(purpose, Decimal(row.amount_reais))]
+        items = [GuideItem(purpose, principal)]
+    if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
+        items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
     return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,

@@ -65,6 +65,11 @@ LEDGER_HEADERS = (
     "Estorna o lançamento", "Guia", "Motivo", "Lançado em",
 )
 
+DIVIDA_ATIVA_HEADERS = (
+    "Débito", "Auto / guia", "Devedor", "CPF/CNPJ", "Situação", "Vencimento", "Dias em atraso", "Saldo (UPFM)",
+    "Saldo (R$)",
+)   # issue 13: fines beside the unpaid fee and ISSQN guides
+
 HEADERS: dict[str, tuple[str, ...]] = {
     "platforms": PLATFORM_HEADERS,
     "drivers": DRIVER_HEADERS,
@@ -73,10 +78,12 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "inspections": INSPECTION_HEADERS,
     "autos": AUTO_HEADERS,
     "ledger": LEDGER_HEADERS,
+    "divida_ativa": DIVIDA_ATIVA_HEADERS,
 }
 KIND_LABELS = {
     "platforms": "Plataformas", "drivers": "Condutores", "vehicles": "Veículos", "authorizations": "Autorizações",
     "inspections": "Vistorias", "autos": "Autos de infração", "ledger": "Lançamentos de multas",
+    "divida_ativa": "Dívida ativa",
 }
 # LGPD (SPEC §4): only the roles that work with a list may take it out of the program.
 EXPORT_ROLES: dict[str, tuple[Role, ...]] = {
@@ -87,6 +94,7 @@ EXPORT_ROLES: dict[str, tuple[Role, ...]] = {
     "inspections": (Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR, Role.ADMINISTRADOR),
     "autos": (Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
     "ledger": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
+    "divida_ativa": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
 }
 
 PLATFORM_STATUS_LABELS = {"pending": "Pendente", "active": "Registrada", "suspended": "Suspensa",
@@ -399,8 +407,24 @@ def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: 
     return n
 
 
-def iter_rows(db, kind: str, batch: int = 2000) -> Iterator[list]:
+def _divida_ativa_rows(db, actor) -> Iterator[list]:
+    """The dívida ativa list of today (services.ledger.divida_ativa_list): overdue fines, then the unpaid fee
+    and ISSQN guides past their due date (issue 13)."""
+    from desktop.services import ledger  # lazy: the ledger loads the enforcement services, paid only when exported
+
+    for r in ledger.divida_ativa_list(db, actor):
+        yield [r.debt_label, r.number, r.infractor_name, r.document, r.status.label, r.payment_deadline,
+               r.days_overdue, r.balance_upfm, r.balance_reais]
+
+
+LISTS: dict[str, Callable] = {"divida_ativa": _divida_ativa_rows}   # lists built by a service, not one query
+
+
+def iter_rows(db, kind: str, batch: int = 2000, actor=None) -> Iterator[list]:
     """The cells of every row of `kind`, streamed from the database in batches."""
+    if kind in LISTS:
+        yield from LISTS[kind](db, actor)
+        return
     stmt, to_cells = QUERIES[kind]()
     with db.session(write=False) as s:
         result = s.execute(stmt, execution_options={"yield_per": batch})
@@ -426,9 +450,9 @@ def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
     tmp = out.with_name(out.name + ".parcial")
     try:
         if suffix == ".csv":
-            n = write_csv(tmp, HEADERS[kind], iter_rows(db, kind))
+            n = write_csv(tmp, HEADERS[kind], iter_rows(db, kind, actor=actor))
         else:
-            n = write_xlsx(tmp, HEADERS[kind], iter_rows(db, kind), KIND_LABELS[kind])
+            n = write_xlsx(tmp, HEADERS[kind], iter_rows(db, kind, actor=actor), KIND_LABELS[kind])
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)

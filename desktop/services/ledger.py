@@ -19,6 +19,7 @@ from sqlalchemy import BigInteger, Numeric, String, func, select, type_coerce
 from desktop.domain.auto_steps import PAYABLE_STATUSES
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_cnpj, format_cpf
+from desktop.domain.finance import GuideStatus
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
@@ -58,6 +59,8 @@ from desktop.services.enforcement.postings import (
     reverse_in,
     reversed_ids,
 )
+from desktop.services.guide_debts import PURPOSE_LABELS as GUIDE_DEBT_LABELS
+from desktop.services.guide_debts import guide_number_conflict, overdue_guides_in
 
 CASHIER_ROLES = step_roles("payment")
 __all__ = [  # the shared helpers stay importable from here, where the other rooms found them
@@ -101,9 +104,13 @@ class PaymentDraft:
 
 @dataclass(frozen=True, slots=True)
 class OverdueInfo:
-    auto_id: int
+    """A debt past its term. A fine (`debt="fine"`: `auto_id`, `number` the auto's) or, in the dívida ativa list,
+    an unpaid fee or ISSQN guide (`debt="fee"|"issqn"`: `auto_id` None, `number` and `guide_number` the
+    guide's, `status` the guide's, `balance_upfm` 0)."""
+
+    auto_id: int | None
     number: str
-    infractor: Infractor
+    infractor: Infractor | None
     infractor_name: str
     document: str
     status: AutoStatus
@@ -111,6 +118,9 @@ class OverdueInfo:
     days_overdue: int
     balance_upfm: Decimal
     balance_reais: Decimal
+    debt: str = "fine"
+    debt_label: str = "Multa"
+    guide_number: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +302,10 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
         raise ValidationError([Problem("paid_on", "O pagamento não pode ser anterior à lavratura do auto.")])
     guide = (draft.guide_number or "").strip() or None
     if guide is not None:
-        _check_guide(session, auto, guide)
+        _check_guide(session, auto, guide)                                      # issue 12 item 7
+        conflict = guide_number_conflict(session, guide, auto.id)               # item 6: a fee's guide
+        if conflict:
+            raise ConflictError(conflict)
     owed_upfm, owed_reais = auto_balance_in(session, auto.id)
     surplus = amount - max(owed_reais, ZERO)
     if surplus > 0:
@@ -469,11 +482,28 @@ def divida_ativa_list_in(session, actor, today: date | None = None) -> list[Over
     """`divida_ativa_list` inside the caller's transaction."""
     require_role(actor, *READER_ROLES)
     today = today or local_today()
-    return _owed_autos(session, (AutoStatus.OVERDUE,), today)
+    return _owed_autos(session, (AutoStatus.OVERDUE,), today) + _owed_guides(session, today)
+
+
+def _owed_guides(session, today: date) -> list[OverdueInfo]:
+    """Unpaid fee and ISSQN guides past their due date (issue 13), beside the fines."""
+    out = []
+    for r in overdue_guides_in(session, today):
+        if r.driver_id is not None:
+            who, doc = Infractor.driver(r.driver_id), format_cpf(r.payer_document or "")
+        elif r.platform_id is not None:
+            who, doc = Infractor.platform(r.platform_id), format_cnpj(r.payer_document or "")
+        else:
+            who, doc = None, r.payer_document or ""
+        out.append(OverdueInfo(None, r.number, who, r.payer_name, doc, GuideStatus.OPEN, r.due_on,
+                               (today - r.due_on).days, ZERO, r.amount_reais, r.purpose,
+                               GUIDE_DEBT_LABELS.get(r.purpose, r.purpose), r.number))
+    return out
 
 
 def divida_ativa_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
-    """The autos to send to the dívida ativa: marked overdue and still owing."""
+    """The debts for the dívida ativa: autos marked overdue and still owing, then the unpaid fee and ISSQN
+    guides past their due date (issue 13). Only autos are sent from here (`send_to_divida_ativa`)."""
     require_role(actor, *READER_ROLES)
     with db.session(write=False) as s:
         return divida_ativa_list_in(s, actor, today)

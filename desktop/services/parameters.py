@@ -89,6 +89,39 @@ PARAMETERS: dict[str, ParameterSpec] = {
     )
 }
 
+# Issue 13 (services.guides): when a fine's guide is issued, the terms of the guides, and the late charges of the
+# Código Tributário Municipal — these two with NO default (nothing is invented: while unset, a reissued guide
+# keeps its original amount and the screen says so).
+PARAMETERS.update({spec.key: spec for spec in (
+    ParameterSpec(
+        "fine_guide_when", "Guia da multa: 0 = após a notificação, 1 = após a decisão definitiva", "0/1",
+        Decimal("0"), minimum=Decimal("0"), maximum=Decimal("1"), integer=True, article="Art. 22; Art. 25",
+        help="Quando a guia (DAM) de uma multa pode ser emitida. O pagamento não encerra o prazo de recurso.",
+    ),
+    ParameterSpec(
+        "guide.fee_days", "Vencimento da guia de taxa", "dias", Decimal("30"), minimum=Decimal("1"),
+        maximum=Decimal("365"), integer=True, article="Art. 10; Art. 15, VII",
+        help="Dias após a emissão; cai no dia útil seguinte quando vence em fim de semana ou feriado.",
+    ),
+    ParameterSpec(
+        "guide.fine_days", "Vencimento da guia de multa", "dias", Decimal("30"), minimum=Decimal("1"),
+        maximum=Decimal("365"), integer=True, article="Art. 13, XXI; Art. 25",
+        help="Dias após a emissão; cai no dia útil seguinte quando vence em fim de semana ou feriado.",
+    ),
+    ParameterSpec(
+        "late.fine_percent", "Multa de mora (Código Tributário Municipal)", "%", None, minimum=Decimal("0"),
+        maximum=Decimal("100"), article="Código Tributário Municipal",
+        help="Percentual sobre o valor original de uma guia paga após o vencimento. Sem valor cadastrado, a guia "
+             "reemitida mantém o valor original.",
+    ),
+    ParameterSpec(
+        "late.interest_percent", "Juros de mora ao mês (Código Tributário Municipal)", "%", None,
+        minimum=Decimal("0"), maximum=Decimal("100"), article="Código Tributário Municipal",
+        help="Percentual por mês ou fração de atraso, sobre o valor original. Sem valor cadastrado, a guia "
+             "reemitida mantém o valor original.",
+    ),
+)})
+
 EDITOR_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
 

@@ -115,7 +115,8 @@ def test_export_csv_headers_and_brazilian_dates(db, tmp_path):
     demo = run("--db", db.url, "demo", "--drivers", "25", "--seed", "5")
     assert demo.returncode == 0, demo.stderr
     assert "Dados de demonstração carregados em" in demo.stdout
-    assert "concluído: 9/9" in demo.stderr                   # progress lines
+    from desktop.demo.loader import STAGES
+    assert f"concluído: {len(STAGES)}/{len(STAGES)}" in demo.stderr       # progress lines (one per stage)
     out = tmp_path / "autorizacoes.csv"
     done = run("--db", db.url, "export", "authorizations", "--out", str(out))
     assert done.returncode == 0, done.stderr

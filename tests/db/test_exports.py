@@ -24,7 +24,8 @@ def test_headers_are_pinned():
     for name in ("Infrator", "UPFM", "Valor (R$)"):
         assert name in exports.AUTO_HEADERS
     assert set(exports.HEADERS) == {"platforms", "drivers", "vehicles", "authorizations", "inspections", "autos",
-                                    "ledger"}
+                                    "ledger", "divida_ativa"}
+    assert exports.DIVIDA_ATIVA_HEADERS[:3] == ("Débito", "Auto / guia", "Devedor")   # issue 13
 
 
 def _read_csv(path):

@@ -12,9 +12,13 @@ from desktop.services import parameters as P
 
 
 def test_catalog_keys_labels_and_units():
-    assert set(P.PARAMETERS) == {
+    assert set(P.PARAMETERS) >= {
         "upfm_value", "fee.authorization", "fee.renewal", "fee.inspection", "term.defense_days",
-        "term.appeal_days", "term.payment_days", "iss.rate", "recurrence.window_months", "issqn.pro_rata"}
+        "term.appeal_days", "term.payment_days", "iss.rate", "recurrence.window_months", "issqn.pro_rata",
+        # issue 13: guides (when a fine's guide is issued, due terms) and late charges with NO default
+        "fine_guide_when", "guide.fee_days", "guide.fine_days", "late.fine_percent", "late.interest_percent"}
+    assert P.PARAMETERS["late.fine_percent"].default is None and P.PARAMETERS["late.interest_percent"].default is None
+    assert P.PARAMETERS["guide.fee_days"].default == 30 and P.PARAMETERS["fine_guide_when"].default == 0
     assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["iss.rate"].unit == "%"
     assert P.PARAMETERS["term.defense_days"].default == 15 and P.PARAMETERS["term.appeal_days"].default == 15
     assert P.PARAMETERS["term.payment_days"].default == 30

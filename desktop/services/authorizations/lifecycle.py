@@ -29,7 +29,18 @@ from desktop.domain.authorization_steps import authorization_refusal, authorizat
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, TransitionRefused, ValidationError
-from desktop.models import Authorization, AuthorizationEvent, Driver, Fee, Inspection, Vehicle
+from desktop.domain.finance import FEE_MACHINE, FeeStatus
+from desktop.models import (
+    Authorization,
+    AuthorizationEvent,
+    Driver,
+    Fee,
+    FeePayment,
+    Inspection,
+    LedgerEntry,
+    PaymentGuide,
+    Vehicle,
+)
 from desktop.models.types import now
 from desktop.services.authorizations.queries import (
     AuthorizationInfo,
@@ -37,6 +48,7 @@ from desktop.services.authorizations.queries import (
     authorization_facts,
     authorization_info,
 )
+from desktop.services import audit
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.holidays import calendar_in
 from desktop.services.numbering import next_number
@@ -112,19 +124,52 @@ def _try_activate(session: Session, actor: Actor, a: Authorization) -> bool:
 
 
 def _record_fee_row(session: Session, actor: Actor, a: Authorization, kind: str, paid_on: date,
-                    guide_number: str, amount: Decimal) -> None:
-    """The paid fee in the finance table (Art. 10): the open fee of that guide is marked paid, or a paid one is
-    written."""
-    fee = session.execute(select(Fee).where(Fee.guide_number == guide_number)).scalar_one_or_none()
+                    guide_number: str, amount: Decimal, source: str = "manual",
+                    bank_return_id: int | None = None) -> None:
+    """The fee paid (Art. 10) as an append-only `fee_payments` record (issue 12 item 6: who, when, how much,
+    which guide, from the desk or the bank's return file). The `fees` row's paid state is set ONCE from it
+    (open → paid by FEE_MACHINE; a fee paid without a fee row of its own gets one, written paid). A guide
+    (DAM) of that number is marked paid with it; the same guide number never pays two debts."""
+    guide = session.execute(select(PaymentGuide).where(PaymentGuide.number == guide_number)
+                            .with_for_update()).scalar_one_or_none()
+    if guide is not None:
+        if guide.purpose != "fee":
+            raise ConflictError(f"A guia {guide_number} não é de taxa: o mesmo número de guia não paga dois débitos.")
+        if guide.status != "open":
+            raise ConflictError(f"A guia {guide_number} já está {'paga' if guide.status == 'paid' else 'cancelada'}.")
+        if Decimal(guide.amount_reais) != amount:
+            raise ValidationError([Problem("amount", f"O valor pago ({format_money(amount)}) difere do valor da guia "
+                                                     f"{guide_number} ({format_money(guide.amount_reais)}).")])
+    if session.scalar(select(FeePayment.id).where(FeePayment.guide_number == guide_number)) is not None or \
+            session.scalar(select(LedgerEntry.id).where(LedgerEntry.guide_number == guide_number,
+                                                        LedgerEntry.kind == "payment").limit(1)) is not None:
+        raise ConflictError(f"A guia {guide_number} já foi usada em outro pagamento: o mesmo número de guia não "
+                            "paga dois débitos.")
+    fee = session.get(Fee, guide.fee_id) if guide is not None and guide.fee_id else None
+    if fee is None:
+        fee = session.execute(select(Fee).where(Fee.guide_number == guide_number)).scalar_one_or_none()
     if fee is not None:
-        if fee.status == "paid" or (fee.authorization_id not in (None, a.id)):
+        if fee.status != "open" or (fee.authorization_id not in (None, a.id)):
             raise ConflictError(f"A guia {guide_number} já está paga ou vinculada a outra autorização.")
-        fee.status, fee.paid_on, fee.paid_amount = "paid", paid_on, amount
+        fee.status = transition(FEE_MACHINE, fee.status, FeeStatus.PAID).value
+        fee.paid_on, fee.paid_amount = paid_on, amount
         fee.authorization_id, fee.vehicle_id = a.id, a.vehicle_id
     else:
-        session.add(Fee(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, due_on=paid_on,
-                        amount_reais=amount, guide_number=guide_number, status="paid", paid_on=paid_on,
-                        paid_amount=amount, created_by=actor.user_id))
+        fee = Fee(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, due_on=paid_on,
+                  amount_reais=amount, guide_number=guide_number, status="paid", paid_on=paid_on,
+                  paid_amount=amount, created_by=actor.user_id)
+        session.add(fee)
+    session.flush()
+    payment = FeePayment(fee_id=fee.id, guide_id=guide.id if guide is not None else None, guide_number=guide_number,
+                         paid_on=paid_on, amount=amount, source=source, bank_return_id=bank_return_id,
+                         recorded_by=actor.user_id)
+    session.add(payment)
+    if guide is not None:
+        guide.status, guide.paid_on, guide.paid_amount = "paid", paid_on, amount
+    session.flush()
+    audit.record(session, actor, "fee.payment", "fee", fee.id, None,
+                 {"authorization_id": a.id, "kind": fee.kind, "guide": guide_number, "paid_on": paid_on.isoformat(),
+                  "amount": str(amount), "source": source, "payment_id": payment.id})
 
 
 def request_authorization_in(s: Session, actor: Actor, driver_id: int, vehicle_id: int, protocol_date: date,
@@ -179,9 +224,12 @@ def start_analysis(db, actor: Actor, authorization_id: int, expected_version: in
 
 
 def record_fee_payment_in(s: Session, actor: Actor, authorization_id: int, paid_on: date, guide_number: str, amount,
-                          expected_version: int) -> AuthorizationInfo:
+                          expected_version: int, *, source: str = "manual",
+                          bank_return_id: int | None = None) -> AuthorizationInfo:
     """The fee paid (Art. 10; Art. 15 VII). Before activation it may complete it; with a renewal requested it
-    renews: same number, validity counted again from this payment (Art. 3 §§1-2)."""
+    renews: same number, validity counted again from this payment (Art. 3 §§1-2). `source` "bank" and
+    `bank_return_id` when the payment comes from the bank's return file (services.bank_returns): the
+    payment date is the bank's."""
     require_role(actor, *FRONT_DESK)
     guide = _require_text(guide_number, "guide_number", "Informe o número da guia.")
     try:
@@ -196,7 +244,7 @@ def record_fee_payment_in(s: Session, actor: Actor, authorization_id: int, paid_
     before = snapshot_authorization(a)
     if not is_renewal_fee(a.status):
         a.fee_paid_on, a.fee_guide_number, a.fee_amount = paid_on, guide, amount
-        _record_fee_row(s, actor, a, "authorization", paid_on, guide, amount)
+        _record_fee_row(s, actor, a, "authorization", paid_on, guide, amount, source, bank_return_id)
         record_event(s, actor, a, "fee", a.status, on=paid_on, reason=f"Guia {guide}, {format_money(amount)}")
         audit_authorization(s, actor, a, "fee", before)
         _try_activate(s, actor, a)
@@ -216,7 +264,7 @@ def record_fee_payment_in(s: Session, actor: Actor, authorization_id: int, paid_
     else:
         record_event(s, actor, a, "renewal", a.status, on=paid_on, reason=validity.reason)
     a.fee_paid_on, a.fee_guide_number, a.fee_amount = paid_on, guide, amount
-    _record_fee_row(s, actor, a, "renewal", paid_on, guide, amount)
+    _record_fee_row(s, actor, a, "renewal", paid_on, guide, amount, source, bank_return_id)
     a.valid_until = validity.valid_until
     a.valid_until_limited_by = validity.limited_by.value
     a.renewal_count += 1

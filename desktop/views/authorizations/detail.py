@@ -73,6 +73,13 @@ class AuthorizationDetailPage(DetailFrame):
             menu.addAction(text, lambda kind=kind: self.print_document(kind))
         self.print_button.setMenu(menu)
         rows[0].addWidget(self.print_button)
+        # issue 13: the DAM of the fee (Art. 10; Art. 15, VII: once the request is approved; the renewal fee
+        # once the renewal is requested), enabled when the fee step is (the same action that records it)
+        self.guide_button = QPushButton("Emitir guia da taxa", self)
+        self.guide_button.clicked.connect(self.issue_fee_guide)
+        rows[0].addWidget(self.guide_button)
+        self.guide_preview = None
+        self.last_guide = None
         self.print_task = None
         self.last_preview = None
         bar = QVBoxLayout()
@@ -181,9 +188,23 @@ class AuthorizationDetailPage(DetailFrame):
                 self.buttons[action.key] = button
             button.setEnabled(action.enabled)
             button.setToolTip(action.tooltip)
+        fee = find_action(available, "fee")
+        self.guide_button.setEnabled(bool(fee and fee.enabled))
+        self.guide_button.setToolTip("Emite (ou reabre) a guia de pagamento (DAM) da taxa e a imprime "
+                                     "(Art. 10; Art. 15, VII)." if fee and fee.enabled else
+                                     f"Indisponível: {fee.reason if fee else 'sem taxa a cobrar'}")
         printing = find_action(available, PRINT_ACTION)
         self.print_button.setEnabled(bool(printing and printing.enabled))
         self.print_button.setToolTip(printing.tooltip if printing else "")
+
+    def issue_fee_guide(self):
+        """"Emitir guia da taxa" (services.guides.issue_fee_guide), then the DAM printed and shown."""
+        from desktop.services import guides
+        from desktop.views.finance.guides import issue_guide
+
+        authorization_id = self.authorization_id
+        return issue_guide(self, self.db, self.actor,
+                           lambda: guides.issue_fee_guide(self.db, self.actor, authorization_id=authorization_id))
 
     def print_document(self, kind: str):
         """Issue the document in the background, then show it (PdfPreviewDialog) to print or save."""

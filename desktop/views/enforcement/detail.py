@@ -203,6 +203,13 @@ class AutoDetailScreen(QWidget):
             print_menu.addAction(text, lambda k=kind: self.print_document(k))
         self.print_button.setMenu(print_menu)
         self.preview = None
+        # issue 13: the DAM of the fine (services.guides: after notification or once final, gestor's parameter)
+        self.guide_button = QPushButton("Emitir guia", self)
+        self.guide_button.setToolTip("Emite (ou reabre) a guia de pagamento (DAM) do saldo da multa, com código de "
+                                     "barras FEBRABAN e PIX, e a imprime (Art. 25; Art. 13, XXI).")
+        self.guide_button.clicked.connect(self.issue_guide)
+        self.guide_preview = None
+        self.last_guide = None
         self.banner = StaleBanner(self.reload, self)
         self.buttons: dict[str, QPushButton] = {}
         bar = QWidget(self)
@@ -252,6 +259,7 @@ class AutoDetailScreen(QWidget):
         header = QHBoxLayout()
         header.addWidget(self.back_button)
         header.addWidget(self.title, 1)
+        header.addWidget(self.guide_button)
         header.addWidget(self.print_button)
         header.addWidget(self.reload_button)
         layout = QVBoxLayout(self)
@@ -332,6 +340,16 @@ class AutoDetailScreen(QWidget):
         self.print_button.setEnabled(auto.printable)
         self._enable_buttons()
 
+    def issue_guide(self):
+        """"Emitir guia": the fine's DAM for the balance (services.guides.issue_fine_guide), then printed."""
+        from desktop.services import guides
+        from desktop.views.finance.guides import issue_guide
+
+        if self.detail is None:
+            return None
+        number = self.detail.auto.number
+        return issue_guide(self, self.db, self.actor, lambda: guides.issue_fine_guide(self.db, self.actor, number))
+
     # -- printing (off the UI thread: ReportLab work) ---------------------------------------------------------
     def print_auto(self):
         return self.print_document("auto")
@@ -368,10 +386,18 @@ class AutoDetailScreen(QWidget):
     def allowed_keys(self) -> set[str]:
         return {a.key for a in self.detail.actions if a.enabled} if self.detail is not None else set()
 
+    def _enable_guide_button(self, actions) -> None:
+        payment = actions.get("payment")
+        self.guide_button.setEnabled(bool(payment and payment.enabled))
+        self.guide_button.setToolTip(("Emite a guia (DAM) do saldo da multa e a imprime (Art. 25; Art. 13, XXI)."
+                                      if payment and payment.enabled else
+                                      f"Indisponível: {payment.reason if payment else 'sem débito a cobrar'}"))
+
     def _enable_buttons(self) -> None:
         """Each button follows its `Action` (enabled, and a tooltip with the article or with what would enable it);
         the two measure buttons follow the measure selected in their tab."""
         actions = {action.key: action for action in self.detail.actions} if self.detail else {}
+        self._enable_guide_button(actions)
         measure = self.measures.selected()
         for key, button in self.buttons.items():
             if key == "release":

@@ -52,6 +52,14 @@ class FinancePage(QWidget):
         self.tabs.addTab(self.ledger_screen, "Lançamentos")
         self.tabs.addTab(self.overdue_screen, "Multas vencidas")
         self.tabs.addTab(self.divida_screen, "Dívida ativa")
+        # issue 13: the guides of every debt and the bank's return file
+        from desktop.views.finance.bank_return import BankReturnScreen
+        from desktop.views.finance.guides import GuidesScreen
+
+        self.guides_screen = GuidesScreen(db, actor, self)
+        self.bank_return_screen = BankReturnScreen(db, actor, self)
+        self.tabs.addTab(self.guides_screen, "Guias")
+        self.tabs.addTab(self.bank_return_screen, "Retorno bancário")
         self.issqn_box = QGroupBox("ISSQN (Art. 11)", self)
         self.issqn_label = QLabel(ISSQN_UNAVAILABLE, self.issqn_box)
         self.issqn_label.setWordWrap(True)
@@ -78,11 +86,12 @@ class FinancePage(QWidget):
         return page
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("autos", "ledger", "demo"):
+        if entity in ("autos", "ledger", "demo", "guides"):
             self.infractor_screen.reload()
             self.ledger_screen.reload()
             self.overdue_screen.reload()
             self.divida_screen.reload()
+            self.guides_screen.reload()
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
         """{"tab": "overdue"} → the overdue fines (the dashboard's "Multas e guias vencidas")."""

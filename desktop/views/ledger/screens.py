@@ -369,7 +369,8 @@ class InfractorScreen(QWidget):
 
 # -- Vencidos and Dívida ativa ------------------------------------------------------------------------------
 OVERDUE_COLUMNS = (
-    Column("Auto", lambda o: o.number),
+    Column("Auto / guia", lambda o: o.number),
+    Column("Débito", lambda o: o.debt_label),
     Column("Infrator", lambda o: o.infractor_name),
     Column("CPF/CNPJ", lambda o: o.document),
     Column("Situação", lambda o: o.status.label),
@@ -392,7 +393,8 @@ class DebtListScreen(QWidget):
         self.today_edit = date_edit(self, local_today())
         self.today_edit.dateChanged.connect(lambda _d: self.reload())
         self.table = RecordTable(OVERDUE_COLUMNS, self, filter_placeholder="Filtrar por auto, nome ou documento…")
-        self.table.activated.connect(lambda row: row is not None and self.auto_opened.emit(row.auto_id))
+        self.table.activated.connect(
+            lambda row: row is not None and row.auto_id is not None and self.auto_opened.emit(row.auto_id))
         self.total_label = QLabel(self)
         self.total_label.setStyleSheet("font-weight: bold;")
         top = QHBoxLayout()
@@ -401,8 +403,9 @@ class DebtListScreen(QWidget):
         top.addStretch(1)
         self.send_selected_button = self.send_all_button = None
         if kind == "divida_ativa":
-            explanation = QLabel("Multas vencidas e não pagas, prontas para inscrição em dívida ativa. A inscrição "
-                                 "é feita pelo gestor e fica registrada no histórico de cada auto.", self)
+            explanation = QLabel("Multas vencidas e não pagas, prontas para inscrição em dívida ativa, e as guias de "
+                                 "taxas e de ISSQN vencidas e não pagas. A inscrição das multas é feita pelo gestor "
+                                 "e fica registrada no histórico de cada auto.", self)
             self.send_selected_button = QPushButton("Inscrever o selecionado", self)
             self.send_all_button = QPushButton("Inscrever todos os listados", self)
             self.send_selected_button.clicked.connect(lambda: self.send(all_rows=False))
@@ -431,7 +434,11 @@ class DebtListScreen(QWidget):
             rows = []
         self.table.set_rows(rows, keep=lambda r: r.auto_id)
         total = sum((r.balance_reais for r in rows), Decimal(0))
-        self.total_label.setText(f"{len(rows)} auto(s) — total {format_money(total)}")
+        autos_count = sum(1 for r in rows if r.auto_id is not None)
+        text = f"{autos_count} auto(s)"
+        if len(rows) != autos_count:
+            text += f" e {len(rows) - autos_count} guia(s) de taxa/ISSQN"
+        self.total_label.setText(f"{text} — total {format_money(total)}")
         if self.send_all_button is not None:
             self.send_all_button.setEnabled(bool(rows))
 
@@ -440,6 +447,7 @@ class DebtListScreen(QWidget):
         from desktop.views.operations import op
 
         rows = self.table.visible_rows() if all_rows else [r for r in [self.table.selected()] if r is not None]
+        rows = [r for r in rows if r.auto_id is not None]   # guides of fees and ISSQN are listed, not sent here
         if not rows:
             return 0
         ids, on = [r.auto_id for r in rows], qdate_to_date(self.today_edit.date())

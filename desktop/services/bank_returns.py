@@ -1,0 +1,308 @@
+"""The bank's return file (issue 13): `Financeiro → Retorno bancário` and `python -m desktop payments import FILE`.
+
+The file (Padrão FEBRABAN de arrecadação, 150-byte records A/G/Z; layout and source in
+`desktop.importers.bank_return`) is read whole first: a wrong record length, an unknown record type, a bad date or
+a trailer whose count or total does not add up refuses the file with the lines named, nothing recorded.
+
+Then, in ONE transaction, each G record is matched to its guide by the barcode and paid on the bank's payment
+date (G.03) through `services.guides.record_guide_payment_in` — a fee's guide activates or renews the
+authorization from that date exactly as the desk's fee payment does (Art. 3 §1), a fine's posts a payment in the
+ledger, an ISSQN guide changes only its payment_guides row. A line that does not match (unknown barcode, amount
+different from the guide's, guide cancelled, guide already paid — also by an earlier line of the same file — or a
+payment the authorization's step refuses) is not recorded and is reported in Portuguese with its line number; the
+others are. The file is registered (`bank_return_files`: NSA, agreement, SHA-256, who, when, counts, the report),
+so the same file — same NSA for the agreement, or the same bytes — imported again records nothing and says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm import Session
+
+from desktop.domain.finance import GUIDE_MACHINE, GuideStatus
+from desktop.domain.formatting import format_date, format_datetime, format_money, local_datetime
+from desktop.domain.workflow import transition
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.errors import ConflictError, DesktopError, ValidationError
+from desktop.importers.bank_return import ReturnFile, parse_return
+from desktop.models import BankReturnFile, PaymentGuide, User
+from desktop.services import audit
+from desktop.services.base import Actor, require_role
+from desktop.domain.clock import today as _today
+from desktop.services.guides import (
+    find_guide_by_barcode_in,
+    needs_own_transaction_step,
+    pay_guide_row_in,
+)
+
+__all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "demo_example", "import_bank_return",
+           "import_bank_return_in", "list_bank_returns"]
+
+IMPORT_ROLES = (Role.ATENDENTE, Role.GESTOR)
+_CHUNK = 500
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    line: int
+    barcode: str
+    guide_number: str
+    purpose: str
+    amount: Decimal
+    paid_on: date
+    recorded: bool
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    file_id: int | None
+    file_name: str
+    nsa: int
+    agreement: str
+    bank: str
+    generated_on: date
+    payments: int
+    recorded: int
+    rejected: int
+    total_reais: Decimal
+    recorded_reais: Decimal
+    duplicate: bool
+    lines: tuple[LineResult, ...]
+
+    @property
+    def rejected_lines(self) -> tuple[LineResult, ...]:
+        return tuple(r for r in self.lines if not r.recorded)
+
+    def describe(self) -> str:
+        if self.duplicate:
+            return self.lines[0].message if self.lines else "Arquivo já importado: nada foi registrado."
+        text = (f"Retorno NSA {self.nsa} ({self.bank}, gerado em {format_date(self.generated_on)}): "
+                f"{self.payments} pagamento(s), {self.recorded} registrado(s) "
+                f"({format_money(self.recorded_reais)}), {self.rejected} não conciliado(s).")
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class BankReturnInfo:
+    id: int
+    nsa: int
+    agreement: str
+    bank_code: str
+    generated_on: date
+    file_name: str
+    payments: int
+    recorded: int
+    rejected: int
+    total_reais: Decimal
+    imported_at: datetime
+    imported_by: str
+
+
+def _already(s: Session, parsed: ReturnFile) -> BankReturnFile | None:
+    return s.scalar(select(BankReturnFile).where(
+        (BankReturnFile.file_sha256 == parsed.sha256)
+        | ((BankReturnFile.agreement == parsed.header.agreement) & (BankReturnFile.nsa == parsed.header.nsa))))
+
+
+def _duplicate_report(s: Session, parsed: ReturnFile, row: BankReturnFile) -> ImportReport:
+    who = s.get(User, row.imported_by).full_name if row.imported_by else "sistema"
+    same = "o mesmo arquivo" if row.file_sha256 == parsed.sha256 else f"um arquivo com o mesmo NSA {row.nsa}"
+    message = (f"Este retorno já foi importado: {same} (convênio {row.agreement or '—'}, NSA {row.nsa}) foi "
+               f"importado em {format_datetime(row.imported_at)} por {who}. Nada foi registrado desta vez.")
+    h = parsed.header
+    return ImportReport(row.id, parsed.name, h.nsa, h.agreement, f"{h.bank_code} {h.bank_name}".strip(),
+                        h.generated_on, len(parsed.payments), 0, 0, parsed.total_amount, Decimal("0.00"), True,
+                        (LineResult(1, "", "", "", Decimal("0.00"), h.generated_on, False, message),))
+
+
+_G = PaymentGuide
+_COLUMNS = (_G.id, _G.number, _G.purpose, _G.amount_reais, _G.status, _G.paid_on, _G.cancel_reason, _G.created_at,
+            _G.fee_id, _G.auto_id, _G.version, _G.barcode)
+
+
+def _guides_by_barcode(s: Session, barcodes: list[str]) -> dict:
+    """The guides of the file's barcodes as plain rows (10,000 ORM objects cost more than the import itself)."""
+    found: dict = {}
+    unique = list(dict.fromkeys(barcodes))
+    for i in range(0, len(unique), _CHUNK):
+        chunk = unique[i:i + _CHUNK]
+        for row in s.execute(select(*_COLUMNS).where(_G.barcode.in_(chunk))):
+            found[row.barcode] = row
+    return found
+
+
+def _fallback(s: Session, barcode: str):
+    row = find_guide_by_barcode_in(s, barcode)
+    if row is None:
+        return None
+    return s.execute(select(*_COLUMNS).where(_G.id == row.id)).first()
+
+
+_PAYABLE = GuideStatus.OPEN.value   # GUIDE_MACHINE: open → paid (checked once; the machine refuses the rest)
+_issue_days: dict = {}
+
+
+def _issued_on(created_at: datetime) -> date:
+    day = _issue_days.get(created_at)
+    if day is None:
+        day = _issue_days[created_at] = local_datetime(created_at).date()
+    return day
+
+
+def _pay_batch(s: Session, batch: list[dict]) -> None:
+    """The ISSQN and costs guides paid by the file: one executemany (only their own row changes: status paid,
+    paid_on, paid_amount; the version moves as an ORM save would)."""
+    if not batch:
+        return
+    table = _G.__table__
+    stmt = (update(table).where(table.c.id == bindparam("gid"), table.c.version == bindparam("gv"),
+                                table.c.status == "open")
+            .values(status="paid", paid_on=bindparam("pd"), paid_amount=bindparam("pa"),
+                    version=table.c.version + 1))
+    result = s.connection().execute(stmt, batch)
+    if result.rowcount not in (-1, None) and result.rowcount != len(batch):
+        raise ConflictError("Outra estação alterou guias deste arquivo durante a importação: nada foi registrado. "
+                            "Importe o arquivo de novo.")
+
+
+def import_bank_return_in(s: Session, actor: Actor, content: bytes, name: str = "", state=None,
+                          parsed: ReturnFile | None = None) -> ImportReport:
+    """`import_bank_return` inside the caller's transaction (see the module text)."""
+    require_role(actor, *IMPORT_ROLES)
+    parsed = parsed or parse_return(content, name)
+    previous = _already(s, parsed)
+    if previous is not None:
+        return _duplicate_report(s, parsed, previous)
+    h = parsed.header
+    row = BankReturnFile(nsa=h.nsa, agreement=h.agreement, bank_code=h.bank_code, generated_on=h.generated_on,
+                         file_name=(name or "")[-255:], file_sha256=parsed.sha256, lines=parsed.total_records,
+                         payments=len(parsed.payments), recorded=0, rejected=0, total_reais=parsed.total_amount,
+                         report="", imported_by=actor.user_id)
+    s.add(row)
+    s.flush()
+    guides = _guides_by_barcode(s, [p.barcode for p in parsed.payments])
+    results: list[LineResult] = []
+    quiet: list[str] = []
+    batch: list[dict] = []
+    paid_now: dict[str, date] = {}
+    total = len(parsed.payments)
+    for k, p in enumerate(parsed.payments):
+        if state is not None and k % 200 == 0:
+            state.check()      # "Cancelar": the transaction rolls back, nothing recorded
+            state.progress(k, total, f"Linha {p.line} de {parsed.total_records}")
+        guide = guides.get(p.barcode) or _fallback(s, p.barcode)
+        results.append(_one(s, actor, p, guide, row.id, quiet, batch, paid_now))
+    _pay_batch(s, batch)
+    recorded = [r for r in results if r.recorded]
+    row.recorded, row.rejected = len(recorded), len(results) - len(recorded)
+    row.report = "\n".join(f"Linha {r.line}: {r.message}" for r in results if not r.recorded)[:100_000]
+    s.flush()
+    recorded_total = sum((r.amount for r in recorded), Decimal("0.00"))
+    audit.record(s, actor, "bank_return.import", "bank_return_file", row.id, None,
+                 {"nsa": h.nsa, "agreement": h.agreement, "bank": h.bank_code, "sha256": parsed.sha256,
+                  "file": row.file_name, "payments": len(results), "recorded": len(recorded),
+                  "rejected": len(results) - len(recorded), "recorded_total": str(recorded_total),
+                  # the guides whose payment changed only their own rows (ISSQN, costs, fees that activate
+                  # nothing): audited here, once, instead of one entry each
+                  "paid_guides": quiet})
+    return ImportReport(row.id, parsed.name, h.nsa, h.agreement, f"{h.bank_code} {h.bank_name}".strip(),
+                        h.generated_on, len(results), len(recorded), len(results) - len(recorded),
+                        parsed.total_amount, recorded_total, False, tuple(results))
+
+
+def _one(s: Session, actor: Actor, p, guide, file_id: int, quiet: list[str], batch: list[dict],
+         paid_now: dict[str, date]) -> LineResult:
+    def result(recorded: bool, message: str) -> LineResult:
+        return LineResult(p.line, p.barcode, guide.number if guide is not None else "",
+                          guide.purpose if guide is not None else "", p.amount, p.paid_on, recorded, message)
+
+    if guide is None:
+        return result(False, f"código de barras desconhecido ({p.barcode}): nenhuma guia emitida com ele. "
+                             "Pagamento não registrado — verifique com o banco.")
+    status, paid_on = guide.status, guide.paid_on
+    if guide.number in paid_now:            # paid by an earlier line of this same file
+        status, paid_on = "paid", paid_now[guide.number]
+    if status == "cancelled":
+        return result(False, f"a guia nº {guide.number} está cancelada ({guide.cancel_reason or 'sem motivo'}). "
+                             "Pagamento não registrado — restitua ou concilie manualmente.")
+    if status == "paid":
+        return result(False, f"a guia nº {guide.number} já foi paga em {format_date(paid_on)}: o mesmo "
+                             "número de guia não paga dois débitos. Pagamento não registrado.")
+    if p.amount != Decimal(guide.amount_reais):
+        return result(False, f"o valor recebido ({format_money(p.amount)}) difere do valor da guia nº "
+                             f"{guide.number} ({format_money(guide.amount_reais)}). Pagamento não registrado.")
+    if guide.created_at is not None and p.paid_on < _issued_on(guide.created_at):
+        return result(False, f"o pagamento ({format_date(p.paid_on)}) é anterior à emissão da guia nº "
+                             f"{guide.number}. Pagamento não registrado.")
+    if p.paid_on > _today():
+        return result(False, f"a data de pagamento ({format_date(p.paid_on)}) é futura. Pagamento não registrado.")
+    if guide.purpose in ("issqn", "cost"):
+        # only the guide's own row changes: paid in one executemany at the end, audited by the file's entry
+        if status != _PAYABLE:
+            transition(GUIDE_MACHINE, status, GuideStatus.PAID)   # refuses in Portuguese
+        batch.append({"gid": guide.id, "gv": guide.version, "pd": p.paid_on, "pa": p.amount})
+        quiet.append(guide.number)
+    else:
+        orm_row = s.get(PaymentGuide, guide.id)
+        if not needs_own_transaction_step(s, orm_row):
+            pay_guide_row_in(s, actor, orm_row, p.paid_on, p.amount, "bank", file_id, audit_each=False)
+            quiet.append(guide.number)
+        else:
+            savepoint = s.begin_nested()
+            try:
+                pay_guide_row_in(s, actor, orm_row, p.paid_on, p.amount, "bank", file_id)
+            except DesktopError as error:
+                savepoint.rollback()
+                return result(False, f"guia nº {guide.number}: {error}".replace("\n", " "))
+            savepoint.commit()
+    paid_now[guide.number] = p.paid_on
+    return result(True, f"guia nº {guide.number} paga em {p.paid_on:%d/%m/%Y}.")   # (babel: 0,1 ms a line)
+
+
+def import_bank_return(db, actor: Actor, source, name: str | None = None, state=None) -> ImportReport:
+    """Import a return file (a path, or its bytes with `name`) in one transaction; see the module text.
+    `ValidationError` naming the lines when the file itself is wrong (nothing recorded)."""
+    require_role(actor, *IMPORT_ROLES)
+    if isinstance(source, (bytes, bytearray)):
+        content, label = bytes(source), name or "retorno.txt"
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise ValidationError([Problem("arquivo", f"Arquivo não encontrado: {path}.")])
+        content, label = path.read_bytes(), name or path.name
+    parsed = parse_return(content, label)   # a malformed file is refused before any transaction is opened
+    with db.session() as s:
+        return import_bank_return_in(s, actor, content, label, state, parsed)
+
+
+def demo_example(db, actor: Actor, limit: int = 8) -> tuple[bytes, int]:
+    """On a DEMONSTRATION database only: a return file paying up to `limit` open guides today (the example the
+    Retorno bancário screen offers, so a new user can try the import). (bytes, payments)."""
+    from desktop.errors import ConflictError
+    from desktop.services.demo import is_demo  # lazy: the demo marker is read only when an example is asked for
+
+    require_role(actor, *IMPORT_ROLES)
+    with db.session(write=False) as s:
+        if not is_demo(s):
+            raise ConflictError("O arquivo de exemplo só é gerado num banco de demonstração.")
+    from desktop.demo.guides import example_return  # lazy: the demo package is loaded only on a demo database
+    content, count = example_return(db, limit)
+    if count == 0:
+        raise ConflictError("Não há guias em aberto com código de barras para pagar no arquivo de exemplo.")
+    return content, count
+
+
+def list_bank_returns(db, actor: Actor, limit: int = 100) -> tuple[BankReturnInfo, ...]:
+    require_role(actor, *IMPORT_ROLES, Role.ADMINISTRADOR)
+    with db.session(write=False) as s:
+        rows = s.execute(select(BankReturnFile, User.full_name).outerjoin(User, User.id == BankReturnFile.imported_by)
+                         .order_by(BankReturnFile.id.desc()).limit(limit)).all()
+        return tuple(BankReturnInfo(r.id, r.nsa, r.agreement, r.bank_code, r.generated_on, r.file_name, r.payments,
+                                    r.recorded, r.rejected, r.total_reais, r.imported_at, who or "")
+                     for r, who in rows)

@@ -1,0 +1,45 @@
+"""The demo of issue 13 (both databases): guides for fines and fees paid, open, overdue (in the dívida ativa list)
+and reissued; every paid fee with its append-only payment record; the open guides carry their barcode, so the
+example return file pays some of them through the real import."""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date, datetime
+
+from sqlalchemy import func, select
+
+from desktop.demo import load_demo
+from desktop.demo.guides import example_return
+from desktop.domain import clock
+from desktop.domain.roles import Role
+from desktop.models import Fee, FeePayment, PaymentGuide
+from desktop.reports import febraban
+from desktop.services import bank_returns, ledger
+
+TODAY = date(2026, 11, 18)
+
+
+def test_demo_has_guides_in_every_state_and_a_return_file_that_pays_some(db, make_actor):
+    clock.set_clock(clock.ticking(datetime(2026, 11, 18, 10, 0)))
+    load_demo(db, drivers=120, seed=11, today=TODAY)
+    clerk = make_actor(Role.ATENDENTE)
+    with db.session(write=False) as s:
+        states = Counter(s.execute(select(PaymentGuide.purpose, PaymentGuide.status)).all())
+        assert states[("fee", "paid")] and states[("fee", "open")]
+        assert states[("fine", "paid")] and states[("fine", "open")] and states[("fine", "cancelled")]
+        reissued = s.scalars(select(PaymentGuide).where(PaymentGuide.replaces_id.is_not(None))).all()
+        assert reissued and all(s.get(PaymentGuide, g.replaces_id).status == "cancelled" for g in reissued)
+        assert all(g.number in s.get(PaymentGuide, g.replaces_id).cancel_reason for g in reissued)
+        paid_fees = s.scalar(select(func.count()).select_from(Fee).where(Fee.status == "paid",
+                                                                          Fee.guide_number.is_not(None)))
+        assert paid_fees and s.scalar(select(func.count()).select_from(FeePayment)) == paid_fees
+        open_guides = s.scalars(select(PaymentGuide).where(PaymentGuide.status == "open")).all()
+        assert open_guides and all(febraban.is_valid_barcode(g.barcode) for g in open_guides)
+        assert s.scalar(select(func.count()).select_from(PaymentGuide).where(
+            PaymentGuide.purpose == "fee", PaymentGuide.fee_id.is_(None))) == 0
+    debts = {r.debt for r in ledger.divida_ativa_list(db, clerk, TODAY)}
+    assert "fee" in debts
+    content, count = example_return(db, limit=5)
+    assert count == 5
+    report = bank_returns.import_bank_return(db, clerk, content, "exemplo.txt")
+    assert report.recorded == 5 and report.rejected == 0, report.rejected_lines

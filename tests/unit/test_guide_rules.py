@@ -1,0 +1,99 @@
+"""Payment guides (issue 13) as pure rules: when a fine's guide may be issued (Art. 22; Art. 25), the due date
+of N days moved to the next business day (SPEC §3; Código Civil art. 132 §1), the steps of a guide on
+GUIDE_MACHINE, and late charges of the Código Tributário Municipal that are never invented."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from desktop.domain.dates import BusinessCalendar
+from desktop.domain.finance import GUIDE_MACHINE
+from desktop.domain.guides import (
+    LATE_CHARGES_NOT_CONFIGURED,
+    GuideFacts,
+    fine_guide_statuses,
+    guide_actions,
+    guide_due_date,
+    guide_refusal,
+    late_charges,
+    months_late,
+)
+from desktop.domain.roles import Role
+
+CAL = BusinessCalendar()
+
+
+@pytest.mark.parametrize("when, status, allowed", [
+    (0, "drawn_up", False),      # Art. 22: not yet notified
+    (0, "notified", True),       # after the notification (payment is not a waiver of the appeal)
+    (0, "in_defense", False),    # the ledger takes no payment while the defense is being judged
+    (0, "judged", True),
+    (0, "final", True),
+    (0, "overdue", True),
+    (0, "divida_ativa", True),
+    (0, "paid", False),
+    (0, "cancelled", False),
+    (1, "notified", False),      # gestor's parameter: only once the decision is final
+    (1, "judged", False),
+    (1, "final", True),
+    (1, "overdue", True),
+])
+def test_art22_art25_fine_guide_statuses_follow_the_gestors_parameter(when, status, allowed):
+    assert (status in fine_guide_statuses(when)) is allowed
+
+
+@pytest.mark.parametrize("issued, days, due", [
+    (date(2026, 11, 30), 30, date(2026, 12, 30)),   # Wednesday
+    (date(2026, 11, 14), 30, date(2026, 12, 14)),   # Monday
+    (date(2026, 12, 5), 30, date(2027, 1, 4)),      # Monday 04/01
+    (date(2026, 11, 6), 30, date(2026, 12, 7)),     # Sunday 06/12 → Monday 07/12
+    (date(2026, 11, 25), 30, date(2026, 12, 28)),   # Friday 25/12 (Natal) → Monday 28/12
+])
+def test_due_date_of_n_days_moves_to_the_next_business_day(issued, days, due):
+    assert guide_due_date(issued, days, CAL) == due
+
+
+@pytest.mark.parametrize("due, paid_by, months", [
+    (date(2026, 12, 30), date(2026, 12, 30), 0),
+    (date(2026, 12, 30), date(2026, 12, 31), 1),    # one day late: a fraction of a month counts
+    (date(2026, 12, 30), date(2027, 1, 30), 1),
+    (date(2026, 12, 30), date(2027, 1, 31), 2),
+    (date(2026, 12, 30), date(2027, 2, 15), 2),
+    (date(2026, 1, 31), date(2026, 2, 28), 1),
+])
+def test_months_late_counts_months_or_fractions(due, paid_by, months):
+    assert months_late(due, paid_by) == months
+
+
+def test_late_charges_are_not_invented_while_the_tax_code_rules_are_unset():
+    for fine, interest in ((None, None), (Decimal("2"), None), (None, Decimal("1"))):
+        c = late_charges(Decimal("55.50"), date(2026, 12, 30), date(2027, 2, 15), fine, interest)
+        assert not c.configured and c.total == Decimal("55.50") and c.charges == 0
+        assert c.note == LATE_CHARGES_NOT_CONFIGURED and "não configuradas" in c.note
+
+
+@pytest.mark.parametrize("principal, fine, interest, new_due, expected_fine, expected_interest", [
+    (Decimal("55.50"), Decimal("2"), Decimal("1"), date(2027, 2, 15), Decimal("1.11"), Decimal("1.11")),
+    (Decimal("100.00"), Decimal("10"), Decimal("0.5"), date(2027, 6, 30), Decimal("10.00"), Decimal("3.00")),
+    (Decimal("33.33"), Decimal("0.33"), Decimal("1"), date(2027, 1, 15), Decimal("0.11"), Decimal("0.33")),
+    (Decimal("55.50"), Decimal("2"), Decimal("1"), date(2026, 12, 30), Decimal("0.00"), Decimal("0.00")),
+])
+def test_late_charges_once_configured(principal, fine, interest, new_due, expected_fine, expected_interest):
+    c = late_charges(principal, date(2026, 12, 30), new_due, fine, interest)
+    assert c.configured and (c.fine, c.interest) == (expected_fine, expected_interest)
+    assert c.total == principal + expected_fine + expected_interest
+
+
+def test_guide_steps_use_the_guide_machine_and_say_what_would_enable_them():
+    assert ("open", "paid") in {(str(a), str(b)) for a, b in GUIDE_MACHINE.table}
+    not_due = GuideFacts(date(2026, 12, 30), date(2026, 12, 1))
+    overdue = GuideFacts(date(2026, 12, 30), date(2027, 1, 4))
+    assert guide_refusal("reissue", "open", {Role.ATENDENTE}, not_due).startswith("a guia ainda não venceu")
+    assert guide_refusal("reissue", "open", {Role.ATENDENTE}, overdue) is None
+    assert "Paga" in guide_refusal("pay", "paid", {Role.ATENDENTE}, overdue)
+    assert "Gestor" in guide_refusal("cancel", "open", {Role.ATENDENTE}, overdue)
+    assert guide_refusal("pay", "open", {Role.FISCAL}, overdue).startswith("exige o perfil")
+    actions = {a.key: a for a in guide_actions("open", {Role.GESTOR}, overdue)}
+    assert all(actions[k].enabled for k in ("pay", "print", "reissue", "cancel"))
