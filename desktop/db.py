@@ -209,11 +209,14 @@ def create_private_sqlite_file(path: Path) -> None:
         missing.append(folder)
         folder = folder.parent
     for made in reversed(missing):
-        made.mkdir(mode=0o700)
+        made.mkdir(mode=0o700, exist_ok=True)   # two programs starting at once may both make it
         if os.name == "posix":
             os.chmod(made, 0o700)
     if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:   # another program starting at the same moment created it first: use that one
+            return
         os.close(fd)
         if os.name == "posix":
             os.chmod(path, 0o600)

@@ -304,6 +304,6 @@ def test_a_fee_guide_number_cannot_pay_a_fine_at_the_desk(db, office):
     assert first.guide_number == "BANCO-77"
     other = autos.draw_up_auto(db, office.fiscal, draft("ART26-I", date(2026, 11, 4), driver_id=driver_id))
     notify(db, office.fiscal, other, date(2026, 11, 5))
-    with pytest.raises(ConflictError, match="outro auto"):
+    with pytest.raises(ValidationError, match="já foi usada em um pagamento no auto"):
         ledger.record_payment(db, office.clerk, ledger.PaymentDraft(other.id, date(2026, 11, 30), Decimal("10.00"),
                                                                     guide_number="BANCO-77"))
