@@ -354,6 +354,26 @@ def delivered_late(delivered_on: date, due_on: date | None) -> bool:
     return due_on is not None and delivered_on > due_on
 
 
+# The law types no fine for a late list (Art. 5, VIII has no penalty of its own in Art. 26-27): the measure is the
+# notice to regularize (Art. 24, II, a). A code that the gestor adds to the catalogue for the regulating decree
+# and whose article cites Art. 5, VIII is the one offered for a late list.
+_CITES_ART5_VIII = re.compile(r"\bart(?:igo)?\.?\s*5\s*(?:º|°|o)?\s*,?\s*(?:inciso\s*)?VIII\b", re.IGNORECASE)
+
+
+def cites_late_list(article: str | None) -> bool:
+    """Whether a catalogue code's legal basis cites Art. 5, VIII (the 60-day list)."""
+    return bool(_CITES_ART5_VIII.search(article or ""))
+
+
+def late_list_code(codes: Iterable[tuple[str, str | None]]) -> str | None:
+    """The catalogue code (code, article) offered for a late list: the first whose article cites Art. 5, VIII;
+    None when the catalogue has none (then only the Art. 24, II, a notice applies)."""
+    for code, article in codes:
+        if cites_late_list(article):
+            return code
+    return None
+
+
 # --- Data requests (Art. 4) ----------------------------------------------------------------------------------
 
 def data_request_due(investigation: bool, notified_at: datetime | None) -> datetime | None:

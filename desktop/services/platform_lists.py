@@ -20,6 +20,7 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 
 from desktop.domain import local_today
+from desktop.domain.dates import deadline
 from desktop.domain.documents import format_cpf, format_plate, normalize_cnpj
 from desktop.domain.platform_lists import (
     KnownDriver,
@@ -28,6 +29,7 @@ from desktop.domain.platform_lists import (
     Situation,
     delivered_late,
     is_list_overdue,
+    late_list_code,
     next_list_due,
     not_listed,
     plate_key,
@@ -41,14 +43,17 @@ from desktop.models.platforms import PlatformList, PlatformListRow
 from desktop.models.registry import Lessor
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
+from desktop.services.catalog import list_codes_in
 from desktop.services.holidays import calendar_in
+from desktop.services.parameters import parameter_value_in
 from desktop.services.search import get_or_404, require_reader, user_names
 
 __all__ = [
     "IMPORT_ROLES", "EXPORT_HEADERS", "ImportReport", "ListSummary", "DueInfo", "ReconLine", "Reconciliation",
     "import_list_in", "import_list", "reconcile_list_in", "reconcile_list", "lists_of_in", "lists_of",
     "due_dates_in", "due_dates", "overdue_lists", "reconciliation_in", "reconciliation",
-    "export_reconciliation", "platform_by_cnpj", "make_demo_lists_in",
+    "export_reconciliation", "platform_by_cnpj", "make_demo_lists_in", "LateListOffer", "late_list_offer_in",
+    "late_list_offer", "print_overdue_list_notice",
 ]
 
 IMPORT_ROLES = (Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
@@ -454,6 +459,82 @@ def due_dates(db, actor: Actor, today: date | None = None) -> tuple[DueInfo, ...
 def overdue_lists(db, actor: Actor, today: date | None = None) -> tuple[DueInfo, ...]:
     """The platforms whose list is overdue (for the module and the routines of the day)."""
     return tuple(d for d in due_dates(db, actor, today) if d.overdue)
+
+
+# ------------------------------------------------------------------------------- overdue list (Art. 24, II, a)
+
+@dataclass(frozen=True, slots=True)
+class LateListOffer:
+    """What the module offers for a platform whose 60-day list is overdue (Art. 5, VIII): the notice to
+    regularize (Art. 24, II, a) and, when the gestor added one for the regulating decree, the catalogue code whose
+    article cites Art. 5, VIII (the law types no fine for a late list)."""
+
+    platform_id: int
+    trade_name: str
+    overdue: bool
+    last_delivered_on: date | None
+    due_on: date | None
+    days_overdue: int
+    regularize_by: date | None     # the notice's term (parameter term.list_regularization_days)
+    code: str | None               # catalogue code offered for the auto form, or None
+    code_description: str | None
+    measure: str                   # in words, for the screen
+
+
+def late_list_offer_in(session, actor: Actor, platform_id: int, today: date | None = None) -> LateListOffer:
+    require_reader(actor)
+    today = today or local_today()
+    platform = get_or_404(session, Platform, platform_id, "Plataforma")
+    due = next((d for d in due_dates_in(session, actor, today) if d.platform_id == platform_id), None)
+    if due is None:   # not active or suspended: no list is owed
+        return LateListOffer(platform.id, _platform_name(platform), False, None, None, 0, None, None, None,
+                             "A plataforma não está ativa: não há lista devida.")
+    term = int(parameter_value_in(session, "term.list_regularization_days", today))
+    codes = list_codes_in(session, on=today)
+    code = late_list_code((c.code, c.article) for c in codes)
+    description = next((c.description for c in codes if c.code == code), None)
+    if not due.overdue:
+        measure = "A lista está em dia."
+    elif code:
+        measure = (f"Notificação para regularização (Art. 24, II, a) e, se o fiscal decidir, auto pelo código "
+                   f"{code} do decreto ({description}).")
+    else:
+        measure = ("Notificação para regularização (Art. 24, II, a). A lei não tipifica multa para a lista em "
+                   "atraso e o catálogo não tem código do decreto que cite o Art. 5º, VIII.")
+    return LateListOffer(platform.id, _platform_name(platform), due.overdue, due.last_delivered_on, due.next_due_on,
+                         due.days_overdue, deadline(today, term, calendar_in(session)) if due.overdue else None,
+                         code if due.overdue else None, description if due.overdue else None, measure)
+
+
+def late_list_offer(db, actor: Actor, platform_id: int, today: date | None = None) -> LateListOffer:
+    with db.session(write=False) as s:
+        return late_list_offer_in(s, actor, platform_id, today)
+
+
+def print_overdue_list_notice(db, actor: Actor, platform_id: int, state=None):
+    """The notice to regularize an overdue list (Art. 5, VIII; Art. 24, II, a), numbered and archived as every
+    issued document (`services.documents.archive`). `ConflictError` when the list is not overdue."""
+    from desktop.reports import list_notice, records  # lazy: ReportLab loads only to print
+    from desktop.reports.notices import Recipient  # lazy: ReportLab loads only to print
+    from desktop.services.documents.archive import ISSUE_ROLES, RecordRef, issue_rendered  # lazy: the documents package loads only to print
+
+    require_role(actor, *ISSUE_ROLES["notice"])
+
+    def build(s, meta):
+        offer = late_list_offer_in(s, actor, platform_id)
+        if not offer.overdue:
+            raise ConflictError(f"A lista da plataforma {offer.trade_name} não está em atraso: não há o que "
+                                "regularizar (Art. 5º, VIII).")
+        p = s.get(Platform, platform_id)
+        term = int(parameter_value_in(s, "term.list_regularization_days", local_today()))
+        ctx = list_notice.overdue_list_notice(
+            records.header(s), meta, recipient=Recipient(p.legal_name, p.cnpj, p.address or ""),
+            last_delivered_on=offer.last_delivered_on, due_on=offer.due_on, days_overdue=offer.days_overdue,
+            deadline=offer.regularize_by, term_days=term, offered_code=offer.code,
+            signer_name=records.signer(actor))
+        return RecordRef("platform", platform_id), ctx
+
+    return issue_rendered(db, actor, "notice", build, list_notice.render, state=state)
 
 
 # ------------------------------------------------------------------------------------------------- demo

@@ -353,3 +353,60 @@ def test_issue14_the_reconciliation_screen_reads_stored_findings_without_the_reg
     assert [(x.line, x.label) for x in rec.lines] == [
         (3, "condutor desconhecido"), (3, "veículo desconhecido"), (None, "autorizado fora das listas")]
     assert left_name in rec.lines[-1].detail and rec.lines[-1].driver_id == left_off.driver_id
+
+
+# --- issue 14 (leftovers): the overdue list — notice to regularize (Art. 24, II, a) and the decree code offer ----
+
+def _initialize(db):
+    from decimal import Decimal
+
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Mobilidade",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55")),
+        AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+
+
+def test_art24_ii_a_overdue_list_gets_the_notice_to_regularize(db, desk):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from desktop.models import IssuedDocument
+
+    _initialize(db)
+    late = make_platform(db, desk, registered=TODAY - timedelta(days=200))      # never delivered: overdue
+    offer = svc.late_list_offer(db, desk.fiscal, late.id)
+    assert offer.overdue and offer.days_overdue > 0 and offer.code is None
+    assert offer.regularize_by is not None and offer.regularize_by >= TODAY + timedelta(days=5)   # parameter
+    assert "não tipifica multa" in offer.measure and "Art. 24, II, a" in offer.measure
+    issued = svc.print_overdue_list_notice(db, desk.fiscal, late.id)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages).replace("\n", " ")
+    assert "NOTIFICAÇÃO PARA REGULARIZAÇÃO" in text and "Mobilidade Chapada Ltda" in text
+    assert "Art. 5º, VIII" in text and "Art. 24, II, a" in text
+    assert f"{offer.regularize_by:%d/%m/%Y}" in text and f"{offer.due_on:%d/%m/%Y}" in text
+    with db.session(write=False) as s:
+        doc = s.execute(select(IssuedDocument).where(IssuedDocument.kind == "notice")).scalar_one()
+        assert (doc.record_type, doc.record_id) == ("platform", late.id)
+    # a platform whose list is on time has nothing to regularize
+    on_time = make_platform(db, desk, cnpj="04.252.011/0001-10", registered=TODAY - timedelta(days=10))
+    assert not svc.late_list_offer(db, desk.fiscal, on_time.id).overdue
+    with pytest.raises(ConflictError, match="não está em atraso"):
+        svc.print_overdue_list_notice(db, desk.fiscal, on_time.id)
+
+
+def test_art24_late_list_offers_the_decree_code_that_cites_art5_viii(db, desk):
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog
+    from desktop.services.catalog import CodeDraft
+
+    _initialize(db)
+    catalog.ensure_catalog(db)
+    late = make_platform(db, desk, registered=TODAY - timedelta(days=200))
+    catalog.add_code(db, desk.manager, CodeDraft(
+        code="DEC-07", article="Decreto nº 10/2026, art. 7º (Lei, Art. 5º, VIII)", severity=Severity.LEVE,
+        description="Plataforma que não entrega a relação de 60 dias", valid_from=TODAY - timedelta(days=1)))
+    offer = svc.late_list_offer(db, desk.fiscal, late.id)
+    assert offer.code == "DEC-07" and "DEC-07" in offer.measure
+    assert offer.code_description == "Plataforma que não entrega a relação de 60 dias"

@@ -287,3 +287,30 @@ def test_art5_viii_cnh_and_renavam_differ_from_the_register(register_cnh, listed
         assert f.article == "Art. 5, VIII; Art. 13, XVIII"
     # what is stored on the row reads back as the same findings
     assert stored_findings(result.code, result.details) == result.findings
+
+
+# --- Art. 24, II, a: the law types no fine for a late list; a decree code citing Art. 5, VIII is offered -------
+
+from desktop.domain.platform_lists import cites_late_list, late_list_code  # noqa: E402
+
+
+@pytest.mark.parametrize("article, cites", [
+    ("Art. 5º, VIII", True),
+    ("Decreto nº 10/2026, art. 7º (Lei, Art. 5, VIII)", True),
+    ("Lei 2.103/2025, artigo 5º, inciso VIII", True),
+    ("art.5 VIII", True),
+    ("Art. 5, I", False),                   # another duty of the platform
+    ("Art. 5, VII", False),
+    ("Art. 15, VIII", False),              # another article
+    ("Art. 26, III", False),
+    ("", False),
+    (None, False),
+])
+def test_art24_which_catalogue_articles_cite_the_60_day_list(article, cites):
+    assert cites_late_list(article) is cites
+
+
+def test_art24_the_first_code_citing_art5_viii_is_offered_none_otherwise():
+    assert late_list_code([("ART26-I", "Art. 26, I"), ("DEC-07", "Decreto 10/2026 (Art. 5º, VIII)"),
+                           ("DEC-08", "Art. 5, VIII")]) == "DEC-07"
+    assert late_list_code([("ART26-I", "Art. 26, I"), ("ART27", "Art. 27")]) is None
