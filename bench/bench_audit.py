@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from desktop import migrate  # noqa: E402
 from desktop.db import Database, sqlite_url  # noqa: E402
 from desktop.models import AuditEntry  # noqa: E402
-from desktop.services import audit, setup  # noqa: E402
+from desktop.services import audit, checkpoints, setup  # noqa: E402
 
 
 def _fill(db: Database, n: int) -> float:
@@ -67,7 +67,7 @@ def run(db: Database, entries: int, label: str) -> None:
         upfm_year=2026, upfm_value=Decimal("112.45")), setup.AdminDraft("gestora", "Gestora", "senha-forte-1"))
     filled = _fill(db, entries)
     t0 = time.perf_counter()
-    cp = audit.make_checkpoint(db, actor)
+    cp = checkpoints.make_checkpoint(db, actor)
     signed = time.perf_counter() - t0
     t0 = time.perf_counter()
     check = audit.verify(db)

@@ -39,21 +39,21 @@ def build_register(db, count: int, rng: random.Random):
     people = []
     with db.session() as s:
         for i in range(count):
-            c, r = cpf.generate(), ren.generate()
-            d = Driver(cpf=c, name=f"Condutor {i}", cnh_number=cnh.generate(), cnh_category="B", cnh_ear=True,
+            c, r, h = cpf.generate(), ren.generate(), cnh.generate()
+            d = Driver(cpf=c, name=f"Condutor {i}", cnh_number=h, cnh_category="B", cnh_ear=True,
                        address="Rua A, 1", district="Centro", city="Chapada dos Guimarães", uf="MT")
             v = Vehicle(plate=_plate(i), renavam=r, make="Fiat", model="Cronos", manufacture_year=2022,
                         model_year=2022, doors=4, seats=5, air_conditioning=True,
                         registration_municipality="Chapada dos Guimarães", registration_uf="MT")
             s.add_all([d, v])
-            people.append((d, v, c, r))
+            people.append((d, v, c, r, h))
         s.flush()
-        for i, (d, v, _, _) in enumerate(people):
+        for i, (d, v, _, _, _) in enumerate(people):
             s.add(Authorization(number=f"{i + 1:04d}/2026", driver_id=d.id, vehicle_id=v.id, status="active",
                                 protocol_date=date(2026, 1, 2), fee_paid_on=date(2026, 1, 5),
                                 activated_on=date(2026, 1, 5), valid_until=date(2026, 12, 31),
                                 valid_until_limited_by="term", inspection_approved_on=date(2026, 1, 5)))
-    return [(c, _plate(i), r) for i, (_, _, c, r) in enumerate(people)]
+    return [(c, _plate(i), r, h) for i, (_, _, c, r, h) in enumerate(people)]
 
 
 def build_list(register, lines: int, rng: random.Random) -> bytes:
@@ -64,16 +64,16 @@ def build_list(register, lines: int, rng: random.Random) -> bytes:
     cnhs = [cnh.generate() for _ in range(500)]
     for n in range(lines):
         if n < len(register) * 0.9:
-            c, plate, r = register[n]
+            c, plate, r, h = register[n]
             owner = c
             if n % 50 == 1:
                 plate = register[(n + 1) % len(register)][1]     # swapped pair
             if n % 70 == 3:
                 owner = cpf.generate()                            # owner changed
         else:
-            c, plate, r, owner = cpf.generate(), _plate(900000 + n), ren.generate(), None
+            c, plate, r, h = cpf.generate(), _plate(900000 + n), ren.generate(), cnhs[n % 500]
             owner = c
-        out.append(f"{c};Condutor {n};{cnhs[n % 500]};{plate};{r};{owner};Proprietário {n}")
+        out.append(f"{c};Condutor {n};{h};{plate};{r};{owner};Proprietário {n}")
     return ("\r\n".join(out) + "\r\n").encode("utf-8")
 
 

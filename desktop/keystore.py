@@ -90,8 +90,25 @@ def _private_dir() -> Path:
     return folder
 
 
-def store(private: bytes, passphrase: str | None = None) -> str:
-    """Keep the private key on this desk; returns where, in Portuguese (recorded beside the public key)."""
+PENDING_SUFFIX = ".pendente"
+
+
+def _slot(fp: str, pending: bool) -> str:
+    """The keyring user name of a key: its fingerprint, or `pendente:<fp>` while its database part is uncommitted."""
+    return f"pendente:{fp}" if pending else fp
+
+
+def _pending_file(fp: str) -> Path:
+    path = _key_file(fp)
+    return path.with_name(path.name + PENDING_SUFFIX)
+
+
+def store(private: bytes, passphrase: str | None = None, *, pending: bool = False) -> str:
+    """Keep the private key on this desk; returns where, in Portuguese (recorded beside the public key).
+
+    `pending=True` (key rotation, issue 11): the key goes to a pending slot (`<key>.pem.pendente`, or the keyring
+    name `pendente:<fp>`) that `load` does not use; `promote` makes it the key once the database part has
+    committed, `discard_pending` drops it when the transaction rolled back. The old key is never touched."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -100,8 +117,9 @@ def store(private: bytes, passphrase: str | None = None) -> str:
     fp = _fingerprint(public_key_of(private))
     kr = _keyring()
     if kr is not None and passphrase is None:
-        kr.set_password(SERVICE, fp, base64.b64encode(private).decode("ascii"))
-        _loaded[fp] = bytes(private)
+        kr.set_password(SERVICE, _slot(fp, pending), base64.b64encode(private).decode("ascii"))
+        if not pending:
+            _loaded[fp] = bytes(private)
         return holder_description("cofre de credenciais do sistema")
     key = Ed25519PrivateKey.from_private_bytes(bytes(private))
     passphrase = passphrase or os.environ.get("DESKTOP_KEY_PASSPHRASE") or None
@@ -110,15 +128,67 @@ def store(private: bytes, passphrase: str | None = None) -> str:
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     path = _key_file(fp)
     _private_dir()
+    target = _pending_file(fp) if pending else path
     tmp = path.with_name(path.name + ".novo")
     tmp.unlink(missing_ok=True)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
-    os.replace(tmp, path)
-    _loaded[fp] = bytes(private)
+    os.replace(tmp, target)
+    if not pending:
+        _loaded[fp] = bytes(private)
     return holder_description(f"arquivo {'protegido por senha' if passphrase else 'legível só pelo usuário'} "
                               f"{path}")
+
+
+def has_pending(public_or_fp: bytes | str) -> bool:
+    """True while a key written with `pending=True` waits for `promote` or `discard_pending`."""
+    fp = public_or_fp if isinstance(public_or_fp, str) else _fingerprint(public_or_fp)
+    if _pending_file(fp).exists():
+        return True
+    kr = _keyring()
+    if kr is not None:
+        try:
+            return bool(kr.get_password(SERVICE, _slot(fp, True)))
+        except Exception:  # noqa: BLE001 — a broken credential store holds nothing usable
+            return False
+    return False
+
+
+def promote(public_or_fp: bytes | str) -> bool:
+    """The database part of a rotation committed: the pending key becomes the key of its fingerprint (an atomic
+    rename of the file, or keyring set then delete). False when nothing was pending."""
+    fp = public_or_fp if isinstance(public_or_fp, str) else _fingerprint(public_or_fp)
+    done = False
+    pending = _pending_file(fp)
+    if pending.exists():
+        os.replace(pending, _key_file(fp))
+        done = True
+    kr = _keyring()
+    if kr is not None:
+        try:
+            stored = kr.get_password(SERVICE, _slot(fp, True))
+            if stored:
+                kr.set_password(SERVICE, fp, stored)
+                kr.delete_password(SERVICE, _slot(fp, True))
+                done = True
+        except Exception:  # noqa: BLE001 — `load` promotes it later, once the database names the key
+            pass
+    return done
+
+
+def discard_pending(public_or_fp: bytes | str) -> None:
+    """The rotation rolled back: its new key never becomes usable; the old key stays as it was."""
+    fp = public_or_fp if isinstance(public_or_fp, str) else _fingerprint(public_or_fp)
+    _pending_file(fp).unlink(missing_ok=True)
+    _loaded.pop(fp, None)
+    kr = _keyring()
+    if kr is not None:
+        try:
+            if kr.get_password(SERVICE, _slot(fp, True)):
+                kr.delete_password(SERVICE, _slot(fp, True))
+        except Exception:  # noqa: BLE001 — nothing to drop
+            pass
 
 
 def load(public: bytes, holder: str | None = None) -> bytes:
@@ -130,6 +200,10 @@ def load(public: bytes, holder: str | None = None) -> bytes:
     fp = _fingerprint(public)
     if fp in _loaded:
         return _loaded[fp]
+    if has_pending(fp):
+        # Asked for by the database's public key, so the rotation did commit; the program stopped before
+        # `promote` (a crash between the commit and the rename): promote now.
+        promote(fp)
     kr = _keyring()
     if kr is not None:
         try:

@@ -7,6 +7,7 @@ reconciled by `reconcile_line` against what the register knows of its driver and
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -178,6 +179,145 @@ def validate_line(line: int, cells: Mapping[str, str]) -> tuple[ListLine | None,
     ), []
 
 
+# --- A whole list at once (issue 14: 20,000 lines in well under the 3 s budget) ------------------------------
+#
+# `validate_lines` gives exactly what `validate_line` gives line by line, but works column by column: each
+# DISTINCT cell value of a column is checked once, and the common well-formed shapes (11 bare digits, a plate
+# without mask) are accepted by a check-digit routine written here for speed; anything it does not accept goes
+# through the register's own validators (validate-docbr), which give the message. So the fast path can only
+# accept what those validators accept (tests/unit/test_platform_list_rules.py proves it on random values).
+
+_ELEVEN_DIGITS = re.compile(r"[0-9]{11}")
+_PLAIN_PLATE = re.compile(r"[A-Z]{3}[0-9][A-Z0-9][0-9]{2}")   # old ABC1234 or Mercosul ABC1D23
+
+
+def cpf_digits_ok(digits: str) -> bool:
+    """Check digits of a CPF given as 11 ASCII digits (Receita Federal's modulus 11); repeated digits are invalid."""
+    if digits == digits[0] * 11:
+        return False
+    n = [ord(c) - 48 for c in digits]
+    r = sum(n[i] * (10 - i) for i in range(9)) % 11
+    if (0 if r < 2 else 11 - r) != n[9]:
+        return False
+    r = sum(n[i] * (11 - i) for i in range(10)) % 11
+    return (0 if r < 2 else 11 - r) == n[10]
+
+
+def cnh_digits_ok(digits: str) -> bool:
+    """Check digits of a CNH registration number given as 11 ASCII digits (DENATRAN's rule, with its 'dsc')."""
+    if digits == digits[0] * 11:
+        return False
+    n = [ord(c) - 48 for c in digits]
+    first = sum(n[9 - w] * w for w in range(9, 0, -1)) % 11
+    dsc = 0
+    if first >= 10:
+        first, dsc = 0, 2
+    second = sum(n[w - 1] * w for w in range(1, 10)) % 11 - dsc
+    if second < 0:
+        second += 11
+    if second >= 10:
+        second = 0
+    return first == n[9] and second == n[10]
+
+
+_RENAVAM_WEIGHTS = (3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def renavam_digits_ok(digits: str) -> bool:
+    """Check digit of an 11-digit RENAVAM (DENATRAN's modulus 11); all zeros is no RENAVAM."""
+    if digits == "00000000000":
+        return False
+    n = [ord(c) - 48 for c in digits]
+    last = sum(n[i] * _RENAVAM_WEIGHTS[i] for i in range(10)) * 10 % 11
+    return (0 if last == 10 else last) == n[10]
+
+
+def _cpf_cell(text: str, key: str) -> tuple[str, str | None]:
+    if _ELEVEN_DIGITS.fullmatch(text) and cpf_digits_ok(text):
+        return text, None
+    problem = _check_cpf(text, key)
+    return only_digits(text), problem.message if problem else None
+
+
+def _cnh_cell(text: str) -> tuple[str, str | None]:
+    if _ELEVEN_DIGITS.fullmatch(text) and cnh_digits_ok(text):
+        return text, None
+    problem = _check_cnh(text, "cnh")
+    return only_digits(text), problem.message if problem else None
+
+
+def _plate_cell(text: str) -> tuple[str, str | None]:
+    if _PLAIN_PLATE.fullmatch(text):       # ABC1234 or ABC1D23, upper case, no hyphen: valid as it is
+        return text, None
+    problem = _check_plate(text, "plate")
+    return normalize_plate(text), problem.message if problem else None
+
+
+def _renavam_cell(text: str) -> tuple[str, str | None]:
+    if _ELEVEN_DIGITS.fullmatch(text) and renavam_digits_ok(text):
+        return text, None
+    problem = _check_renavam(text, "renavam")
+    return normalize_renavam(text), problem.message if problem else None
+
+
+def _name_cell(text: str, what: str) -> tuple[str, str | None]:
+    if not text:
+        return "", f"Informe {what}."
+    if len(text) > NAME_MAX:
+        return text, f"O nome tem {len(text)} caracteres; o máximo é {NAME_MAX}."
+    return " ".join(text.split()), None
+
+
+def _owner_cell(text: str) -> tuple[str, str | None]:
+    if _ELEVEN_DIGITS.fullmatch(text) and cpf_digits_ok(text):
+        return text, None
+    message = _owner_problem(text)
+    normal = normalize_cnpj(text) if len(only_alphanumerics(text)) == 14 else only_digits(text)
+    return normal, message
+
+
+_CELLS = {
+    "driver_cpf": lambda text: _cpf_cell(text, "driver_cpf"),
+    "driver_name": lambda text: _name_cell(text, "o nome do condutor"),
+    "cnh": _cnh_cell,
+    "plate": _plate_cell,
+    "renavam": _renavam_cell,
+    "owner_document": _owner_cell,
+    "owner_name": lambda text: _name_cell(text, "o nome do proprietário"),
+}
+
+
+def _checked_column(key: str, values: Sequence[str]) -> list[tuple[str, str | None]]:
+    check = _CELLS[key]
+    seen: dict[str, tuple[str, str | None]] = {}
+    out = []
+    for value in values:
+        result = seen.get(value)
+        if result is None:
+            result = seen[value] = check(str(value or "").strip())
+        out.append(result)
+    return out
+
+
+def validate_lines(numbers: Sequence[int], columns: Mapping[str, Sequence[str]]
+                   ) -> tuple[list[ListLine], list[LineError]]:
+    """`validate_line` for a whole list at once: the same lines and the same errors (per line in the order of the
+    published columns). `columns` maps the keys of LIST_COLUMNS to the cells of each line, in the order of
+    `numbers` (a missing key counts as empty cells)."""
+    size = len(numbers)
+    checked = [_checked_column(key, columns.get(key) or [""] * size) for key in LIST_COLUMNS]
+    names = list(LIST_COLUMNS.values())
+    lines: list[ListLine] = []
+    errors: list[LineError] = []
+    for i, number in enumerate(numbers):
+        cells = [column[i] for column in checked]
+        if any(message for _, message in cells):
+            errors.extend(LineError(number, names[k], message) for k, (_, message) in enumerate(cells) if message)
+            continue
+        lines.append(ListLine(number, *(normal for normal, _ in cells)))
+    return lines, errors
+
+
 def duplicate_errors(lines: Iterable[ListLine]) -> list[LineError]:
     """A pair listed twice in the same file (one row per driver–vehicle pair, Art. 5, VIII)."""
     first: dict[tuple[str, str], int] = {}
@@ -212,6 +352,26 @@ def is_list_overdue(due_on: date | None, today: date) -> bool:
 
 def delivered_late(delivered_on: date, due_on: date | None) -> bool:
     return due_on is not None and delivered_on > due_on
+
+
+# The law types no fine for a late list (Art. 5, VIII has no penalty of its own in Art. 26-27): the measure is the
+# notice to regularize (Art. 24, II, a). A code that the gestor adds to the catalogue for the regulating decree
+# and whose article cites Art. 5, VIII is the one offered for a late list.
+_CITES_ART5_VIII = re.compile(r"\bart(?:igo)?\.?\s*5\s*(?:º|°|o)?\s*,?\s*(?:inciso\s*)?VIII\b", re.IGNORECASE)
+
+
+def cites_late_list(article: str | None) -> bool:
+    """Whether a catalogue code's legal basis cites Art. 5, VIII (the 60-day list)."""
+    return bool(_CITES_ART5_VIII.search(article or ""))
+
+
+def late_list_code(codes: Iterable[tuple[str, str | None]]) -> str | None:
+    """The catalogue code (code, article) offered for a late list: the first whose article cites Art. 5, VIII;
+    None when the catalogue has none (then only the Art. 24, II, a notice applies)."""
+    for code, article in codes:
+        if cites_late_list(article):
+            return code
+    return None
 
 
 # --- Data requests (Art. 4) ----------------------------------------------------------------------------------
@@ -254,6 +414,8 @@ class Situation(StrEnum):
     UNKNOWN_VEHICLE = "no_vehicle"
     UNKNOWN_DRIVER = "no_driver"
     NOT_LISTED = "not_listed"
+    CNH_MISMATCH = "cnh"
+    RENAVAM_MISMATCH = "renavam"
 
     @property
     def label(self) -> str:
@@ -276,6 +438,10 @@ _SITUATIONS = {
     Situation.UNKNOWN_DRIVER: ("condutor desconhecido", "Art. 3; Art. 27"),
     # Art. 5, VIII: an authorized driver that no platform listed.
     Situation.NOT_LISTED: ("autorizado fora das listas", "Art. 5, VIII"),
+    # Art. 5, VIII: the list identifies the driver and the vehicle; a CNH or a RENAVAM other than the register's
+    # is a change not communicated (Art. 13, XVIII) or a wrong list — compared only where the register has them.
+    Situation.CNH_MISMATCH: ("CNH diferente do cadastro", "Art. 5, VIII; Art. 13, XVIII"),
+    Situation.RENAVAM_MISMATCH: ("RENAVAM diferente do cadastro", "Art. 5, VIII; Art. 13, XVIII"),
 }
 SITUATION_LABELS = {s.value: s.label for s in Situation}
 
@@ -286,6 +452,7 @@ class KnownDriver:
     cpf: str
     name: str
     authorized_plate: str | None     # the plate of his ACTIVE authorization (Mercosul form), if any
+    cnh: str | None = None           # the CNH registration number in the register, when it has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +461,7 @@ class KnownVehicle:
     plate: str                       # Mercosul form
     owner_document: str | None       # who the register says owns it (CPF/CNPJ), None when unknown
     authorized_cpf: str | None       # the driver of its ACTIVE authorization, if any
+    renavam: str | None = None       # the RENAVAM in the register, when it has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,10 +489,23 @@ class LineResult:
         """The stored form (platform_list_rows.discrepancy): the situations' codes joined by commas."""
         return ",".join(f.situation.value for f in self.findings) or None
 
+    @property
+    def details(self) -> str | None:
+        """The stored form of the findings' details (platform_list_rows.discrepancy_detail), one per line."""
+        return "\n".join(" ".join(f.detail.split()) for f in self.findings) or None
+
+
+def stored_findings(code: str | None, details: str | None) -> tuple[Finding, ...]:
+    """The findings kept on a row at import (code and details), read back without the register."""
+    situations = findings_of(code)
+    texts = (details or "").split("\n")
+    return tuple(Finding(s, texts[i] if i < len(texts) else "") for i, s in enumerate(situations))
+
 
 def reconcile_line(cpf: str, plate: str, owner_document: str | None, driver: KnownDriver | None,
-                   vehicle: KnownVehicle | None) -> LineResult:
-    """Everything one line shows against the register (the fiscal decides what to do with it)."""
+                   vehicle: KnownVehicle | None, cnh: str | None = None, renavam: str | None = None) -> LineResult:
+    """Everything one line shows against the register (the fiscal decides what to do with it). The listed CNH
+    and RENAVAM are compared only where both the list and the register have them."""
     key = plate_key(plate)
     found: list[Finding] = []
     if driver is None:
@@ -358,6 +539,15 @@ def reconcile_line(cpf: str, plate: str, owner_document: str | None, driver: Kno
             found.append(Finding(Situation.OWNER_MISMATCH,
                                  f"A lista diz proprietário {owner_document}; o cadastro diz "
                                  f"{vehicle.owner_document} (mudança não comunicada?)."))
+    if driver is not None and driver.cnh and cnh and only_digits(driver.cnh) != only_digits(cnh):
+        found.append(Finding(Situation.CNH_MISMATCH,
+                             f"A lista diz CNH {only_digits(cnh)}; o cadastro do condutor {_cpf_text(cpf)} diz "
+                             f"{only_digits(driver.cnh)}."))
+    if vehicle is not None and vehicle.renavam and renavam \
+            and normalize_renavam(vehicle.renavam) != normalize_renavam(renavam):
+        found.append(Finding(Situation.RENAVAM_MISMATCH,
+                             f"A lista diz RENAVAM {normalize_renavam(renavam)}; o cadastro da placa "
+                             f"{_plate_text(plate)} diz {normalize_renavam(vehicle.renavam)}."))
     return LineResult(driver.id if driver else None, vehicle.id if vehicle else None, tuple(found))
 
 

@@ -21,7 +21,7 @@ from desktop.domain.platform_lists import (
     ListLine,
     duplicate_errors,
     match_columns,
-    validate_line,
+    validate_lines,
 )
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -137,17 +137,20 @@ def validate_rows(rows: list[tuple[int, list[str]]], notes: tuple[str, ...] = ()
         return _finish((), [LineError(header_line, "", "a lista não tem nenhuma linha além do cabeçalho.")],
                        match.ignored, notes)
     width = len(header)
-    lines: list[ListLine] = []
+    numbers: list[int] = []
+    kept: list[list[str]] = []
     for number, cells in rows[1:]:
         if len(cells) > width and any(str(c).strip() for c in cells[width:]):
             errors.append(LineError(number, "", f"a linha tem {len(cells)} células e o cabeçalho {width}."))
             continue
-        values = {key: (str(cells[i]) if i < len(cells) else "") for key, i in match.positions.items()}
-        line, problems = validate_line(number, values)
-        if line is None:
-            errors.extend(problems)
-        else:
-            lines.append(line)
+        if len(cells) < width:
+            cells = list(cells) + [""] * (width - len(cells))
+        numbers.append(number)
+        kept.append(cells)
+    # Column by column (issue 14: 20,000 lines ≤ 3 s): each distinct value of a column is checked once.
+    columns = {key: [str(cells[i]) for cells in kept] for key, i in match.positions.items()}
+    lines, problems = validate_lines(numbers, columns)
+    errors.extend(problems)
     errors.extend(duplicate_errors(lines))
     return _finish(tuple(lines), errors, match.ignored, notes)
 

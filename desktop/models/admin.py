@@ -22,7 +22,7 @@ from desktop.models.base import Base, Created, Updated, Versioned, one_of, user_
 from desktop.models.types import AwareDateTime, Dec
 
 ROLES = tuple(r.value for r in Role)
-NUMBER_KINDS = ("authorization", "auto", "guide", "document")
+NUMBER_KINDS = ("authorization", "auto", "guide", "document", "data_request")
 HOLIDAY_KINDS = ("municipal", "ponto_facultativo")
 
 

@@ -53,9 +53,13 @@ class PlatformListRow(Versioned, Base):
     driver_name: Mapped[str | None] = mapped_column(String(200))
     owner_name: Mapped[str | None] = mapped_column(String(200))
     owner_document: Mapped[str | None] = mapped_column(String(14))
+    cnh: Mapped[str | None] = mapped_column(String(11))          # as listed (Art. 5 VIII), compared with the register
+    renavam: Mapped[str | None] = mapped_column(String(11))
     vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
     driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
     discrepancy: Mapped[str | None] = mapped_column(String(40))
+    # the findings' details, one per line in the order of `discrepancy`'s codes, computed when reconciled
+    discrepancy_detail: Mapped[str | None] = mapped_column(Text)
     resolution: Mapped[str | None] = mapped_column(Text)
     auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"))
 

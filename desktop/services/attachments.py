@@ -183,14 +183,8 @@ def document_infos(session, docs) -> tuple[DocumentInfo, ...]:
 
 
 def _problems(content: bytes, filename: str, kind: str, issued_on, expires_on) -> list[Problem]:
-    problems: list[Problem] = []
-    if not content:
-        problems.append(Problem("content", "O arquivo está vazio."))
-    elif len(content) > MAX_DOCUMENT_BYTES:
-        problems.append(Problem("content", f"O arquivo tem {len(content) // (1024 * 1024)} MB; o máximo é "
-                                           f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB."))
-    elif detect_mime(content) is None:
-        problems.append(Problem("content", "Formato não aceito: anexe um arquivo PDF, JPG ou PNG."))
+    # the one attachment policy (issue 11, attack 9): size, the type read from the bytes and proved by parsing
+    problems: list[Problem] = attachment_problems(content, None, "content")
     if not (filename or "").strip():
         problems.append(Problem("filename", "Informe o nome do arquivo."))
     if not (kind or "").strip():

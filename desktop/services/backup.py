@@ -12,6 +12,12 @@ does not know (a newer program's backup, or a forged one) is refused before anyt
 older backup is copied to a temporary file beside the database, migrated THERE, and only then copied into place:
 a migration that fails leaves the live database as it was. On PostgreSQL an older dump is restored in one
 transaction and migrated afterwards (the CLI does it at once).
+
+Staged restore (issue 11, leftovers): on both databases the backup is first restored beside the live data (a
+temporary SQLite file; a temporary PostgreSQL database), migrated there when older, and its audit chain verified
+against its own signed checkpoints (`audit.verify`). Only a copy that passes replaces the live data (SQLite:
+the backup API into the live file; PostgreSQL: one `pg_restore --single-transaction` of the verified copy). A
+failure at any step leaves the current data untouched and says "Nada foi substituído".
 """
 from __future__ import annotations
 
@@ -261,20 +267,17 @@ def _restore_sqlite(target: Path, source: Path) -> BackupResult:
     revision = check_revision(check_sqlite_backup(source), source.name)
     if target.exists() and source.resolve() == target.resolve():
         raise BackupError("O arquivo escolhido é o próprio banco em uso.")
-    staged: Path | None = None
-    if revision != known_head():
-        staged = _migrated_copy(source, target)
-        source = staged
+    staged = _migrated_copy(source, target, migrate_it=revision != known_head())
     try:
-        return _put_in_place(target, source)
+        return _put_in_place(target, staged)
     finally:
-        if staged is not None:
-            for leftover in (staged, staged.with_name(staged.name + "-wal"), staged.with_name(staged.name + "-shm")):
-                leftover.unlink(missing_ok=True)
+        for leftover in (staged, staged.with_name(staged.name + "-wal"), staged.with_name(staged.name + "-shm")):
+            leftover.unlink(missing_ok=True)
 
 
-def _migrated_copy(source: Path, target: Path) -> Path:
-    """The older backup copied beside the target and migrated there; the live database is not touched."""
+def _migrated_copy(source: Path, target: Path, migrate_it: bool = True) -> Path:
+    """The backup copied beside the target, migrated there when older, and its audit chain verified against its
+    signed checkpoints (issue 11); the live database is not touched. `BackupError` (and no copy left) otherwise."""
     from desktop import migrate
     from desktop.db import Database, sqlite_url
 
@@ -283,13 +286,18 @@ def _migrated_copy(source: Path, target: Path) -> Path:
     _backup_sqlite(source, staged)
     db = Database(sqlite_url(staged))
     try:
-        migrate.upgrade(db, backup=False)
-    except Exception as exc:
+        if migrate_it:
+            try:
+                migrate.upgrade(db, backup=False)
+            except Exception as exc:
+                raise BackupError(f"A cópia {source.name} é de uma versão anterior e não pôde ser atualizada "
+                                  f"({type(exc).__name__}: {exc}). Nada foi substituído.") from exc
+        _verify_audit(db, source.name)
+    except BaseException:
         db.dispose()
         for leftover in (staged, staged.with_name(staged.name + "-wal"), staged.with_name(staged.name + "-shm")):
             leftover.unlink(missing_ok=True)
-        raise BackupError(f"A cópia {source.name} é de uma versão anterior e não pôde ser atualizada "
-                          f"({type(exc).__name__}: {exc}). Nada foi substituído.") from exc
+        raise
     db.dispose()
     con = sqlite3.connect(staged)
     try:
@@ -321,12 +329,77 @@ def _put_in_place(target: Path, source: Path) -> BackupResult:
     return BackupResult(target, target.stat().st_size, "sqlite", replaced_copy=kept)
 
 
+def _verify_audit(db, name: str) -> str:
+    """The audit chain of a staged restore, checked against its signed checkpoints; `BackupError` when broken."""
+    from desktop.services import audit  # lazy: the audit service (SQLAlchemy) only when a restore is verified
+
+    check = audit.verify(db)
+    if not check.ok:
+        raise BackupError(f"A cópia {name} foi recusada: o registro de auditoria dela não confere — {check.reason} "
+                          "Nada foi substituído.")
+    return check.reason
+
+
+def _pg_admin_url(url: str, database: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(database=database).render_as_string(hide_password=False)
+
+
 def _restore_postgresql(url: str, source: Path) -> BackupResult:
+    """Staged (issue 11): the dump is restored into a NEW database beside the live one, migrated there when it is
+    older, its audit chain verified against its signed checkpoints; only then is the verified copy put in place,
+    by one `pg_restore --single-transaction` (all or nothing). Any failure before the swap drops the staging
+    database and leaves the live data untouched."""
+    import tempfile
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from desktop import migrate
+    from desktop.db import Database, known_head
+
     check_pg_backup(source)
-    check_revision(pg_backup_revision(source), source.name)
-    args, env = libpq_args(url)
-    _run(
-        [_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction", *args, str(source)],
-        env, "pg_restore",
-    )
+    revision = check_revision(pg_backup_revision(source), source.name)
+    live = make_url(url)
+    staging = f"{(live.database or 'postgres')[:30]}_restaurando_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(live, isolation_level="AUTOCOMMIT")
+    staged_url = _pg_admin_url(url, staging)
+    try:
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{staging}" TEMPLATE template0'))
+        except Exception as exc:  # noqa: BLE001 — no CREATEDB right, server refused
+            raise BackupError("Não foi possível criar o banco temporário da restauração (o papel do banco "
+                              f"precisa poder criar bancos: CREATEDB): {exc}. Nada foi substituído.") from exc
+        args, env = libpq_args(staged_url)
+        try:
+            _run([_tool("pg_restore"), "--no-owner", "--exit-on-error", "--single-transaction", *args,
+                  str(source)], env, "pg_restore")
+        except BackupError as exc:
+            raise BackupError(f"{exc} Nada foi substituído.") from exc
+        staged = Database(staged_url)
+        try:
+            if revision != known_head():
+                try:
+                    migrate.upgrade(staged, backup=False)
+                except Exception as exc:
+                    raise BackupError(f"A cópia {source.name} é de uma versão anterior e não pôde ser atualizada "
+                                      f"({type(exc).__name__}: {exc}). Nada foi substituído.") from exc
+            _verify_audit(staged, source.name)
+        finally:
+            staged.dispose()
+        with tempfile.TemporaryDirectory(prefix="restauracao-") as tmp:
+            verified = Path(tmp) / "verificada.dump"
+            _backup_postgresql(staged_url, verified)
+            args, env = libpq_args(url)
+            _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--exit-on-error",
+                  "--single-transaction", *args, str(verified)], env, "pg_restore")
+    finally:
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{staging}" WITH (FORCE)'))
+        finally:
+            admin.dispose()
     return BackupResult(source, source.stat().st_size, "postgresql")

@@ -30,6 +30,7 @@ from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
 from desktop.services import audit
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.numbering import next_number
 from desktop.services.search import get_or_404, require_reader
 
 __all__ = [
@@ -108,6 +109,7 @@ def _answer_document_in(session, row: DataRequest) -> int | None:
 
 
 def _number(row: DataRequest) -> str:
+    """The request's NNNN/AAAA; a request made before the series existed shows its internal code."""
     return row.number or f"{row.id:04d}/{row.period_end.year}"
 
 
@@ -151,7 +153,10 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
         period_end=draft.period_end, other_data=(draft.other_data or "").strip() or None,
         investigation=bool(draft.investigation), notified_at=draft.notified_at,
         due_at=data_request_due(draft.investigation, draft.notified_at),
-        status="sent" if draft.notified_at else "draft", created_by=actor.user_id, **_wanted(draft))
+        status="sent" if draft.notified_at else "draft", created_by=actor.user_id, **_wanted(draft),
+        # its own NNNN/AAAA series (issue 14), printed on the ofício and shown in the lists; consumed only when
+        # this transaction commits (no gaps)
+        number=next_number(session, "data_request", now.year))
     session.add(row)
     session.flush()
     audit.record(session, actor, "data_request.create", "platform", platform.id, None, audit.snapshot(row))
@@ -339,7 +344,8 @@ def make_demo_data_requests_in(session, actor: Actor, now: datetime | None = Non
         row = DataRequest(platform_id=platform.id, justification="Apuração de denúncia recebida pela Ouvidoria.",
                           period_start=today - timedelta(days=30), period_end=today - timedelta(days=1),
                           investigation=True, notified_at=notified, due_at=data_request_due(True, notified),
-                          status="sent", created_by=actor.user_id)
+                          status="sent", created_by=actor.user_id,
+                          number=next_number(session, "data_request", now.year))
         if answered_after is not None:
             row.answered_at = notified + timedelta(hours=answered_after)
             row.status = "answered"

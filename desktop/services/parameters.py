@@ -74,6 +74,12 @@ PARAMETERS: dict[str, ParameterSpec] = {
             maximum=Decimal("365"), integer=True, article="Art. 13, XXI",
         ),
         ParameterSpec(
+            "term.list_regularization_days", "Prazo para regularizar a lista em atraso", "dias", Decimal("5"),
+            minimum=Decimal("1"), maximum=Decimal("60"), integer=True, article="Art. 5, VIII; Art. 24, II, a",
+            help="Prazo dado à plataforma na notificação para regularização quando a lista de 60 dias não foi "
+                 "entregue (a lei não fixa prazo; o decreto pode fixar).",
+        ),
+        ParameterSpec(
             "iss.rate", "Alíquota do ISSQN", "%", Decimal("5"), minimum=Decimal("2"), maximum=Decimal("5"),
             article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
             help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003).",

@@ -329,6 +329,32 @@ def signing_keys(db) -> list[SigningKeyInfo]:
                                current is not None and bytes(r.public_key) == bytes(current)) for r in rows]
 
 
+def _promote_on_commit(session, fp: str) -> None:
+    """Promote the pending key `fp` after the session's transaction commits; discard it after a rollback
+    (whichever comes first decides; the listeners die with the session)."""
+    from sqlalchemy import event
+
+    from desktop import keystore
+
+    decided = []
+
+    def committed(_session) -> None:
+        if not decided:
+            decided.append("commit")
+            try:
+                keystore.promote(fp)
+            except OSError:   # the database names the key: `keystore.load` promotes it on first use
+                pass
+
+    def rolled_back(_session) -> None:
+        if not decided:
+            decided.append("rollback")
+            keystore.discard_pending(fp)
+
+    event.listen(session, "after_commit", committed)
+    event.listen(session, "after_rollback", rolled_back)
+
+
 def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
     """Same as `rotate_signing_key` inside the transaction the caller opened
     (the role check and the audit record included)."""
@@ -344,7 +370,10 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo da troca da chave de assinatura.")])
     private, public = new_signing_key()
-    holder = keystore.store(private, key_passphrase)
+    # The new private key goes to the key store's pending slot and becomes the key only once this transaction
+    # has committed; a rollback drops it and leaves the old key, and the database, as they were.
+    holder = keystore.store(private, key_passphrase, pending=True)
+    _promote_on_commit(session, fingerprint(public))
     moment = now()
     row = _load(session)
     old = bytes(row.signing_public_key) if row.signing_public_key else None

@@ -192,13 +192,39 @@ def test_art22_platform_and_driver_both_named_the_driver_owes(db, people):
 def test_art19_evidence_files_are_kept_with_the_auto(db, people):
     fiscal, _, _ = people
     driver_id, _, _ = authorized_driver(db)
-    photo = Attachment("foto-placa.jpg", b"\xff\xd8\xff jpeg bytes", "image/jpeg")
+    from tests.files import tiny_jpeg, tiny_pdf
+
+    photo = Attachment("foto-placa.jpg", tiny_jpeg(), "image/jpeg")
     info = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id,
                                                 evidence=(photo,)))
-    ref = autos.attach_to_auto(db, fiscal, info.id, Attachment("video.mp4", b"mp4", "video/mp4"))
+    ref = autos.attach_to_auto(db, fiscal, info.id, Attachment("../../relatorio.pdf", tiny_pdf("Relatório")))
     evidence = autos.get_auto(db, info.id).evidence
-    assert [(e.filename, e.mime) for e in evidence] == [("foto-placa.jpg", "image/jpeg"), ("video.mp4", "video/mp4")]
+    assert [(e.filename, e.mime) for e in evidence] == [("foto-placa.jpg", "image/jpeg"),
+                                                        ("relatorio.pdf", "application/pdf")]
     assert evidence[1].id == ref.id and evidence[0].size == len(photo.content)
+
+
+@pytest.mark.parametrize("attachment, words", [
+    (Attachment("video.mp4", b"\x00\x00\x00\x18ftypmp42", "video/mp4"), "Formato não aceito"),
+    (Attachment("foto.jpg", b"\xff\xd8\xff jpeg bytes", "image/jpeg"), "não pôde ser lida"),
+    (Attachment("prova.pdf", b"%PDF-1.4 falso"), "não abre como PDF"),
+    (Attachment("grande.pdf", b"%PDF-1.7\n" + b"0" * (21 * 1024 * 1024)), "o máximo é 20 MB"),
+])
+def test_issue11_evidence_of_an_auto_goes_through_the_one_attachment_policy(db, people, attachment, words):
+    """Art. 19 evidence is proof: `store_attachment` reads the type from the bytes; nothing is half-saved."""
+    from desktop.models import Auto, Document
+
+    fiscal, _, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    info = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    with pytest.raises(ValidationError, match=words):
+        autos.attach_to_auto(db, fiscal, info.id, attachment)
+    with pytest.raises(ValidationError, match=words):
+        autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 3), driver_id=driver_id,
+                                             evidence=(attachment,)))
+    with db.session(write=False) as s:
+        assert s.query(Document).filter(Document.auto_id.is_not(None)).count() == 0
+        assert s.query(Auto).count() == 1       # the auto with refused evidence was not drawn up half-way
 
 
 def test_lists_of_autos_by_status_code_agent_infractor_period_and_pages(db, make_actor, people):

@@ -115,3 +115,30 @@ def test_demo_requests_answered_open_and_late(db, desk, platform):
         ("answered", False), ("answered", True), ("sent", False), ("sent", True)]
     with db.session(write=False) as s:
         assert s.execute(select(Document)).first() is None
+
+
+def test_issue14_requests_get_their_own_number_series_printed_on_the_oficio(db, desk, platform):
+    from decimal import Decimal
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from desktop.services import numbering
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55"), pix_key="12345678000195",
+    ), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    with db.session() as s:   # another series moving does not move this one
+        numbering.next_number(s, "document", 2026)
+    first = svc.create_data_request(db, desk.fiscal, draft(platform))
+    with pytest.raises(ValidationError):   # refused: no number consumed
+        svc.create_data_request(db, desk.fiscal, draft(platform, justification=""))
+    second = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=1)))
+    assert (first.number, second.number) == ("0001/2026", "0002/2026")
+    assert [r.number for r in svc.data_requests_of(db, desk.clerk, platform.id)] == ["0002/2026", "0001/2026"]
+    assert svc.get_data_request(db, desk.clerk, first.id).number == "0001/2026"
+    issued = svc.print_data_request(db, desk.fiscal, second.id)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages)
+    assert "REQUISIÇÃO DE DADOS Nº 0002/2026" in text.replace("\n", " ")

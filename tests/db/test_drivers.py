@@ -11,10 +11,11 @@ from registry_factories import TODAY, cpf, desk, driver_draft, full_checklist  #
 from desktop.errors import PermissionDenied, StaleRecordError, ValidationError, ConflictError
 from desktop.services import drivers as svc
 from desktop.services.attachments import attach_document
+from tests.files import tiny_pdf
 from desktop.services.drivers import ChecklistEntry
 from desktop.services.platforms import PlatformDraft, create_platform
 
-PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+PDF = tiny_pdf("CNH")
 
 
 def test_validate_driver_names_every_missing_item_with_its_article():

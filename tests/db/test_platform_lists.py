@@ -31,15 +31,22 @@ def make_platform(db, desk, cnpj="11.222.333/0001-81", registered=TODAY - timede
         municipal_registration_number=f"IM-{cnpj}", municipal_registration_date=registered))
 
 
+_REGISTERED_CNH: dict[str, str] = {}       # cpf -> the CNH the register holds (a list line repeats it)
+_REGISTERED_RENAVAM: dict[str, str] = {}   # plate -> the RENAVAM the register holds
+
+
 def pair_of(db, authorization):
     with db.session(write=False) as s:
         d = s.get(Driver, authorization.driver_id)
         v = s.get(Vehicle, authorization.vehicle_id)
+        _REGISTERED_CNH[d.cpf] = d.cnh_number
+        _REGISTERED_RENAVAM[v.plate] = v.renavam
         return d.cpf, d.name, v.plate, v.renavam
 
 
-def line(cpf_, plate, owner=None, renavam_=None, name="Condutor"):
-    return [cpf_, name, CNH().generate(), plate, renavam_ or renavam(), owner or cpf_, name]
+def line(cpf_, plate, owner=None, renavam_=None, name="Condutor", cnh=None):
+    return [cpf_, name, cnh or _REGISTERED_CNH.get(cpf_) or CNH().generate(), plate,
+            renavam_ or _REGISTERED_RENAVAM.get(plate) or renavam(), owner or cpf_, name]
 
 
 def csv_of(*rows, header=HEADER) -> bytes:
@@ -286,3 +293,120 @@ def test_issue14_art5_viii_the_routine_of_the_day_counts_the_overdue_lists(db):
     report = run_daily_jobs(db)
     assert report.overdue_platform_lists >= 1
     assert "lista de 60 dias vencida (Art. 5, VIII)" in report.describe()
+
+
+# --- issue 14 (leftovers): CNH and RENAVAM on the rows; the screen reads the findings stored at import ---------
+
+def _other(make, than):
+    value = make()
+    while value == than:
+        value = make()
+    return value
+
+
+def test_art5_viii_cnh_and_renavam_are_kept_on_the_rows_and_compared_with_the_register(db, desk):
+    from validate_docbr import RENAVAM
+
+    p = make_platform(db, desk)
+    a = active(db, desk)
+    c, name, plate, ren = pair_of(db, a)
+    listed_cnh = _other(CNH().generate, _REGISTERED_CNH[c])
+    listed_renavam = _other(RENAVAM().generate, ren)
+    report = svc.import_list(db, desk.fiscal, p.id, csv_of(line(c, plate, name=name, cnh=listed_cnh,
+                                                                renavam_=listed_renavam)), "l.csv", TODAY)
+    assert dict(report.by_situation) == {"CNH diferente do cadastro": 1, "RENAVAM diferente do cadastro": 1}
+    assert report.renavam_differs == ((2, listed_renavam, ren),)
+    with db.session(write=False) as s:
+        row = s.execute(select(PlatformListRow)).scalar_one()
+        assert (row.cnh, row.renavam) == (listed_cnh, listed_renavam)
+    rec = svc.reconciliation(db, desk.fiscal, platform_id=p.id)
+    found = {line_.label: line_ for line_ in rec.lines}
+    assert found["CNH diferente do cadastro"].article == "Art. 5, VIII; Art. 13, XVIII"
+    assert listed_cnh in found["CNH diferente do cadastro"].detail
+    assert _REGISTERED_CNH[c] in found["CNH diferente do cadastro"].detail
+    assert ren in found["RENAVAM diferente do cadastro"].detail
+    # the register is updated (the driver communicated his new CNH): a new reconciliation clears that finding
+    with db.session() as s:
+        s.get(Driver, a.driver_id).cnh_number = listed_cnh
+    counts = svc.reconcile_list(db, desk.fiscal, rec.list_id)
+    assert counts == {"RENAVAM diferente do cadastro": 1}
+    assert [x.label for x in svc.reconciliation(db, desk.fiscal, platform_id=p.id).lines] == [
+        "RENAVAM diferente do cadastro"]
+
+
+def test_issue14_the_reconciliation_screen_reads_stored_findings_without_the_register(db, desk, monkeypatch):
+    p = make_platform(db, desk)
+    a = active(db, desk)
+    left_off = active(db, desk)
+    c, name, plate, _ = pair_of(db, a)
+    _, left_name, _, _ = pair_of(db, left_off)
+    svc.import_list(db, desk.fiscal, p.id, csv_of(line(c, plate, name=name), line(cpf(), "QZZ1A23")), "l.csv",
+                    TODAY)
+    expected = svc.reconciliation(db, desk.fiscal, platform_id=p.id)
+
+    def no_recompute(_session):
+        raise AssertionError("a tela da conciliação não deve reler o cadastro inteiro")
+
+    monkeypatch.setattr(svc, "_register_in", no_recompute)
+    rec = svc.reconciliation(db, desk.fiscal, platform_id=p.id)
+    assert rec.lines == expected.lines
+    assert [(x.line, x.label) for x in rec.lines] == [
+        (3, "condutor desconhecido"), (3, "veículo desconhecido"), (None, "autorizado fora das listas")]
+    assert left_name in rec.lines[-1].detail and rec.lines[-1].driver_id == left_off.driver_id
+
+
+# --- issue 14 (leftovers): the overdue list — notice to regularize (Art. 24, II, a) and the decree code offer ----
+
+def _initialize(db):
+    from decimal import Decimal
+
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Mobilidade",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55")),
+        AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+
+
+def test_art24_ii_a_overdue_list_gets_the_notice_to_regularize(db, desk):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from desktop.models import IssuedDocument
+
+    _initialize(db)
+    late = make_platform(db, desk, registered=TODAY - timedelta(days=200))      # never delivered: overdue
+    offer = svc.late_list_offer(db, desk.fiscal, late.id)
+    assert offer.overdue and offer.days_overdue > 0 and offer.code is None
+    assert offer.regularize_by is not None and offer.regularize_by >= TODAY + timedelta(days=5)   # parameter
+    assert "não tipifica multa" in offer.measure and "Art. 24, II, a" in offer.measure
+    issued = svc.print_overdue_list_notice(db, desk.fiscal, late.id)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages).replace("\n", " ")
+    assert "NOTIFICAÇÃO PARA REGULARIZAÇÃO" in text and "Mobilidade Chapada Ltda" in text
+    assert "Art. 5º, VIII" in text and "Art. 24, II, a" in text
+    assert f"{offer.regularize_by:%d/%m/%Y}" in text and f"{offer.due_on:%d/%m/%Y}" in text
+    with db.session(write=False) as s:
+        doc = s.execute(select(IssuedDocument).where(IssuedDocument.kind == "notice")).scalar_one()
+        assert (doc.record_type, doc.record_id) == ("platform", late.id)
+    # a platform whose list is on time has nothing to regularize
+    on_time = make_platform(db, desk, cnpj="04.252.011/0001-10", registered=TODAY - timedelta(days=10))
+    assert not svc.late_list_offer(db, desk.fiscal, on_time.id).overdue
+    with pytest.raises(ConflictError, match="não está em atraso"):
+        svc.print_overdue_list_notice(db, desk.fiscal, on_time.id)
+
+
+def test_art24_late_list_offers_the_decree_code_that_cites_art5_viii(db, desk):
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog
+    from desktop.services.catalog import CodeDraft
+
+    _initialize(db)
+    catalog.ensure_catalog(db)
+    late = make_platform(db, desk, registered=TODAY - timedelta(days=200))
+    catalog.add_code(db, desk.manager, CodeDraft(
+        code="DEC-07", article="Decreto nº 10/2026, art. 7º (Lei, Art. 5º, VIII)", severity=Severity.LEVE,
+        description="Plataforma que não entrega a relação de 60 dias", valid_from=TODAY - timedelta(days=1)))
+    offer = svc.late_list_offer(db, desk.fiscal, late.id)
+    assert offer.code == "DEC-07" and "DEC-07" in offer.measure
+    assert offer.code_description == "Plataforma que não entrega a relação de 60 dias"

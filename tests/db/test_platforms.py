@@ -10,6 +10,7 @@ from registry_factories import TODAY, active, desk, driver_draft  # noqa: F401 -
 from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, ValidationError
 from desktop.services import platforms as svc
 from desktop.services.attachments import attach_document, document_content
+from tests.files import tiny_pdf
 from desktop.services.drivers import register_driver
 from desktop.services.platforms import PlatformDraft
 
@@ -92,23 +93,26 @@ def test_detail_shows_its_drivers_vehicles_and_documents(db, desk):
     p = svc.create_platform(db, desk.clerk, draft())
     driver = register_driver(db, desk.clerk, driver_draft(name="Célia Campos", platform_ids=(p.id,)))
     a = active(db, desk, driver=driver)
-    doc = attach_document(db, desk.clerk, b"%PDF-1.4 apolice", "apolice.pdf", "Apólice APP", platform_id=p.id)
+    apolice = tiny_pdf("Apólice APP")
+    doc = attach_document(db, desk.clerk, apolice, "apolice.pdf", "Apólice APP", platform_id=p.id)
     detail = svc.platform_detail(db, desk.fiscal, p.id)
     assert [d.name for d in detail.drivers] == ["Célia Campos"]
     assert detail.drivers[0].authorization_number == a.number
     assert [v.plate_display for v in detail.vehicles] == [a.plate_display]
     assert [d.filename for d in detail.documents] == ["apolice.pdf"]
     info, content = document_content(db, desk.fiscal, doc.id)
-    assert content == b"%PDF-1.4 apolice" and info.mime == "application/pdf"
+    assert content == apolice and info.mime == "application/pdf"
 
 
 def test_attachments_refuse_other_formats_and_never_replace(db, desk):
     p = svc.create_platform(db, desk.clerk, draft())
     with pytest.raises(ValidationError, match="PDF, JPG ou PNG"):
         attach_document(db, desk.clerk, b"MZ\x90\x00", "virus.pdf", "Apólice APP", platform_id=p.id)
-    first = attach_document(db, desk.clerk, b"%PDF-1.4 v1", "a.pdf", "Apólice APP", platform_id=p.id)
-    again = attach_document(db, desk.clerk, b"%PDF-1.4 v1", "a.pdf", "Apólice APP", platform_id=p.id)
-    newer = attach_document(db, desk.clerk, b"%PDF-1.4 v2", "a.pdf", "Apólice APP", platform_id=p.id)
+    with pytest.raises(ValidationError, match="não abre como PDF"):   # issue 11: the "%PDF-" prefix is not enough
+        attach_document(db, desk.clerk, b"%PDF-1.4 v1", "a.pdf", "Apólice APP", platform_id=p.id)
+    first = attach_document(db, desk.clerk, tiny_pdf("v1"), "a.pdf", "Apólice APP", platform_id=p.id)
+    again = attach_document(db, desk.clerk, tiny_pdf("v1"), "a.pdf", "Apólice APP", platform_id=p.id)
+    newer = attach_document(db, desk.clerk, tiny_pdf("v2"), "a.pdf", "Apólice APP", platform_id=p.id)
     assert again.id == first.id and newer.id != first.id
     assert len(first.sha256) == 64 and first.sha256 != newer.sha256
     assert [d.id for d in svc.platform_detail(db, desk.clerk, p.id).documents] == [newer.id, first.id]

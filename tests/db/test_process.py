@@ -13,6 +13,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.errors import PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
 from desktop.services import autos, ledger, process
 from desktop.services.autos import Attachment
+from tests.files import tiny_pdf
 from desktop.services.ledger import Infractor
 from desktop.services.process import NotificationDraft
 from tests.db.enforcement_factories import (
@@ -48,7 +49,7 @@ def test_art22_par2_the_defense_term_starts_on_the_day_the_proof_is_joined(db, p
     assert info.status is AutoStatus.DRAWN_UP and info.defense_deadline is None  # no proof yet: no term
     pending = autos.get_auto(db, auto.id)
     assert "join_proof" in {a.key for a in pending.actions}
-    ar = Attachment("aviso-de-recebimento.pdf", b"%PDF-1.4 AR", kind="notification_proof")
+    ar = Attachment("aviso-de-recebimento.pdf", tiny_pdf("AR"), kind="notification_proof")
     info = process.join_proof(db, fiscal, pending.notifications[0].id, date(2026, 3, 10), info.version, proof=ar)
     assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 3, 10)
     assert info.defense_deadline == date(2026, 3, 25)  # 15 days (parameter) from the joining, a Wednesday
@@ -102,7 +103,7 @@ def test_art22_defense_within_the_term_then_judgment_opens_the_appeal_term(db, p
     fiscal, gestor, atendente = people
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 18), "Passageiro era meu parente",
-                                info.version, attachment=Attachment("defesa.pdf", b"%PDF defesa", kind="defense"))
+                                info.version, attachment=Attachment("defesa.pdf", tiny_pdf("defesa"), kind="defense"))
     assert info.status is AutoStatus.IN_DEFENSE
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 25)), info.version)
     assert info.status is AutoStatus.JUDGED and info.appeal_deadline == date(2026, 4, 9)

@@ -158,7 +158,9 @@ def test_art24_i_f_vehicle_deregistration_is_recorded(db, desk):
 def test_crlv_scan_attached_in_the_wizard_belongs_to_the_saved_vehicle(db, desk):
     from desktop.services.attachments import attach_document, list_documents
 
-    jpeg = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+    from tests.files import tiny_jpeg
+
+    jpeg = tiny_jpeg()
     scan = attach_document(db, desk.clerk, jpeg, "crlv.jpg", "crlv", number="CRLV-2026")
     assert scan.mime == "image/jpeg" and scan.vehicle_id is None and scan.is_image
     info = svc.register_vehicle(db, desk.clerk, vehicle_draft(crlv_document_id=scan.id))
@@ -205,7 +207,9 @@ def test_refused_registration_leaves_no_crlv_scan_behind(db, desk):
     from desktop.services.registry.scans import Scan
 
     svc.register_vehicle(db, desk.clerk, vehicle_draft(plate="QWE1A24"))
-    scan = Scan(b"\xff\xd8\xff\xe0" + b"\x00" * 32, "crlv.jpg")
+    from tests.files import tiny_jpeg
+
+    scan = Scan(tiny_jpeg(), "crlv.jpg")
     with pytest.raises(ConflictError, match="placa"):
         svc.register_vehicle(db, desk.clerk, vehicle_draft(plate="QWE-1A24", crlv_scan=scan))
     with db.session(write=False) as s:

@@ -8,6 +8,7 @@ from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, regi
 from enforcement_fixtures import draw_up, make_final, shoot
 
 from desktop.views.enforcement.auto_form import AutoFormDialog
+from tests.files import tiny_png
 
 JUNE = date(2026, 6, 1)
 
@@ -89,7 +90,7 @@ def test_saving_the_auto_shows_its_number(qtbot, db, people, register, lookups, 
     form.select_art13_item("VII")
     form.description_edit.setPlainText("Condutor fumando no interior do veículo em trânsito.")
     evidence = tmp_path / "foto.png"
-    evidence.write_bytes(b"\x89PNG\r\n\x1a\n" + b"0" * 64)
+    evidence.write_bytes(tiny_png())
     form.add_evidence_file(str(evidence))
     assert form.save()
     saved = form.saved

@@ -76,6 +76,9 @@ def test_art4_par2_register_data_request_and_see_countdown(qtbot, page, messages
     assert dialog.save(), messages
     page.show_platform()
     assert page.requests_table.model.rowCount() == 1
+    # its own NNNN/AAAA series (issue 14), shown in the list and in the countdown
+    number = page.requests_table.model.row_at(0).number
+    assert number == f"0001/{local_today().year}" and number in page.countdown.text()
     assert "faltam 2" in page.countdown.text() and "Art. 4º, §2º" in page.countdown.text()
     first = page.countdown.text()
     qtbot.wait(1100)
@@ -89,3 +92,42 @@ def test_data_request_form_shows_problems_next_to_fields(qtbot, page, messages):
         box.setChecked(False)
     assert not dialog.save()
     assert dialog.saved is None and page.requests_table.model.rowCount() == 0
+
+
+def _overdue(db, platform_id):
+    from desktop.models import Platform
+
+    with db.session() as s:   # registered 200 days ago and never delivered a list: overdue (Art. 5, VIII)
+        s.get(Platform, platform_id).municipal_registration_date = local_today() - timedelta(days=200)
+
+
+def test_art24_ii_a_overdue_list_notice_from_the_screen(qtbot, page, messages, db, register):
+    assert not page.late_notice_button.isVisibleTo(page)       # no registration date, no list owed yet
+    _overdue(db, register.platform)
+    page.reload()
+    assert page.late_offer.overdue and "ATRASADA" in page.due.text()
+    assert page.late_notice_button.isVisibleTo(page) and not page.late_auto_button.isVisibleTo(page)
+    assert "não tipifica multa" in page.late_measure.text() and "Prazo da notificação" in page.late_measure.text()
+    assert page.print_late_notice() is not False
+    qtbot.waitUntil(lambda: page.last_dialog is not None, timeout=20000)
+    assert "Notificação para regularização nº" in page.last_dialog.windowTitle()
+    page.last_dialog.close()
+
+
+def test_art24_late_list_offers_the_auto_form_with_the_decree_code(qtbot, page, messages, db, register, people):
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog
+    from desktop.services.catalog import CodeDraft
+
+    catalog.ensure_catalog(db)
+    catalog.add_code(db, people.gestor, CodeDraft(
+        code="DEC-07", article="Decreto nº 10/2026, art. 7º (Lei, Art. 5º, VIII)", severity=Severity.LEVE,
+        description="Plataforma que não entrega a relação de 60 dias", valid_from=local_today()))
+    _overdue(db, register.platform)
+    page.reload()
+    assert page.late_auto_button.isVisibleTo(page) and "DEC-07" in page.late_auto_button.text()
+    dialog = page.late_auto_form()
+    qtbot.addWidget(dialog)
+    assert dialog.platform_picker.value() == register.platform
+    assert "Art. 5º, VIII" in dialog.description_edit.toPlainText()
+    assert dialog.code_combo.currentData() == "DEC-07"

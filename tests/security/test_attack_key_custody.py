@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select, text
 
 from desktop import keystore, migrate
-from desktop.db import Database, known_revisions, open_database, sqlite_url
+from desktop.db import Database, open_database, sqlite_url
 from desktop.domain.roles import Role
 from desktop.errors import PermissionDenied
 from desktop.models import AuditEntry
@@ -146,7 +146,7 @@ def test_issue11_key_rotation_is_a_gestor_act_audited_and_old_signatures_still_v
 def test_issue11_migration_moves_an_old_private_key_out_of_the_database(tmp_path):
     path = tmp_path / "antigo.sqlite3"
     db = Database(sqlite_url(path))
-    migrate.upgrade(db, revision=known_revisions()[-2], backup=False)
+    migrate.upgrade(db, revision="0004", backup=False)   # the revision before 0005 took the key out
     pair = generate_keypair()
     con = sqlite3.connect(path)
     con.execute("INSERT INTO municipality (id, name, uf, secretariat, ouvidoria_phone, signing_private_key, "

@@ -187,3 +187,130 @@ def test_art5_viii_authorized_driver_on_no_list():
     found = not_listed([D, other, KnownDriver(4, "22233344405", "Sem", None)], {"52998224725"})
     assert [f.situation for f in found] == [Situation.NOT_LISTED]
     assert "Ana" in found[0].detail and "QBA1C23" in found[0].detail
+
+
+# --- issue 14 (leftovers): the whole-list validator is the line validator, only faster -------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from validate_docbr import CNH as _DocbrCNH, CPF as _DocbrCPF, RENAVAM as _DocbrRENAVAM  # noqa: E402
+
+from desktop.domain.platform_lists import (  # noqa: E402
+    cnh_digits_ok,
+    cpf_digits_ok,
+    renavam_digits_ok,
+    validate_line,
+    validate_lines,
+)
+
+_eleven = st.text(alphabet="0123456789", min_size=11, max_size=11)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(digits=_eleven)
+def test_art5_viii_fast_check_digits_agree_with_validate_docbr(digits):
+    assert cpf_digits_ok(digits) == _DocbrCPF().validate(digits)
+    assert cnh_digits_ok(digits) == _DocbrCNH().validate(digits)
+    assert renavam_digits_ok(digits) == (_DocbrRENAVAM().validate(digits) and digits != "0" * 11)
+
+
+def test_art5_viii_fast_check_digits_accept_generated_documents():
+    for _ in range(500):
+        assert cpf_digits_ok(_DocbrCPF().generate())
+        assert cnh_digits_ok(_DocbrCNH().generate())
+        renavam = _DocbrRENAVAM().generate()
+        assert renavam_digits_ok(renavam) or renavam == "0" * 11
+
+
+def _generated(make, n=40):
+    import random
+
+    random.seed(14)
+    return [make() for _ in range(n)]
+
+
+_CPFS, _CNHS, _RENAVAMS = (_generated(_DocbrCPF().generate), _generated(_DocbrCNH().generate),
+                           _generated(_DocbrRENAVAM().generate))
+_cells = {
+    "driver_cpf": st.one_of(st.sampled_from(_CPFS), st.sampled_from([_DocbrCPF().mask(c) for c in _CPFS]),
+                            _eleven, st.text(max_size=14), st.just("")),
+    "driver_name": st.one_of(st.just("Maria da Silva"), st.just("  Ana   Lúcia "), st.just(""),
+                             st.text(max_size=5), st.just("x" * 201)),
+    "cnh": st.one_of(st.sampled_from(_CNHS), _eleven, st.text(max_size=12)),
+    "plate": st.one_of(st.sampled_from(["ABC1234", "abc-1234", "ABC1D23", "ABC-1D23", " qbc1j23 ", "AB1234",
+                                        "ÁBC1234", "ABC12345", ""]), st.text(max_size=8)),
+    "renavam": st.one_of(st.sampled_from(_RENAVAMS), _eleven, st.just("123456789"),
+                         st.text(max_size=12)),
+    "owner_document": st.one_of(st.sampled_from(_CPFS), st.just("11.222.333/0001-81"),
+                                st.just("11222333000181"), _eleven, st.text(max_size=18), st.just("")),
+    "owner_name": st.one_of(st.just("Locadora Serra Ltda"), st.just(""), st.text(max_size=5)),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.fixed_dictionaries(_cells), min_size=1, max_size=12))
+def test_art5_viii_whole_list_validation_equals_line_by_line(rows):
+    numbers = list(range(2, 2 + len(rows)))
+    expected_lines, expected_errors = [], []
+    for number, cells in zip(numbers, rows):
+        line, errors = validate_line(number, cells)
+        if line is None:
+            expected_errors.extend(errors)
+        else:
+            expected_lines.append(line)
+    columns = {key: [cells[key] for cells in rows] for key in _cells}
+    lines, errors = validate_lines(numbers, columns)
+    assert lines == expected_lines
+    assert errors == expected_errors
+
+
+# --- issue 14 (leftovers): CNH and RENAVAM compared where the register has them (Art. 5, VIII; Art. 13, XVIII) ---
+
+from desktop.domain.platform_lists import KnownDriver as _KD, KnownVehicle as _KV  # noqa: E402
+from desktop.domain.platform_lists import reconcile_line as _reconcile, stored_findings  # noqa: E402
+
+
+@pytest.mark.parametrize("register_cnh, listed_cnh, register_renavam, listed_renavam, expected", [
+    ("02650306461", "02650306461", "00123456789", "00123456789", ()),
+    ("02650306461", "98765432100", "00123456789", "00123456789", (Situation.CNH_MISMATCH,)),
+    ("02650306461", "02650306461", "00123456789", "123456789", ()),                   # 9 digits: same RENAVAM
+    ("02650306461", "02650306461", "00123456789", "61744376706", (Situation.RENAVAM_MISMATCH,)),
+    (None, "98765432100", None, "61744376706", ()),          # the register has neither: nothing to compare
+    ("02650306461", None, "00123456789", None, ()),          # the list has neither
+])
+def test_art5_viii_cnh_and_renavam_differ_from_the_register(register_cnh, listed_cnh, register_renavam,
+                                                          listed_renavam, expected):
+    driver = _KD(1, "52998224725", "João", "QBA1C23", register_cnh)
+    vehicle = _KV(2, "QBA1C23", "52998224725", "52998224725", register_renavam)
+    result = _reconcile("52998224725", "QBA1C23", "52998224725", driver, vehicle, listed_cnh, listed_renavam)
+    assert tuple(f.situation for f in result.findings) == expected
+    for f in result.findings:
+        assert f.article == "Art. 5, VIII; Art. 13, XVIII"
+    # what is stored on the row reads back as the same findings
+    assert stored_findings(result.code, result.details) == result.findings
+
+
+# --- Art. 24, II, a: the law types no fine for a late list; a decree code citing Art. 5, VIII is offered -------
+
+from desktop.domain.platform_lists import cites_late_list, late_list_code  # noqa: E402
+
+
+@pytest.mark.parametrize("article, cites", [
+    ("Art. 5º, VIII", True),
+    ("Decreto nº 10/2026, art. 7º (Lei, Art. 5, VIII)", True),
+    ("Lei 2.103/2025, artigo 5º, inciso VIII", True),
+    ("art.5 VIII", True),
+    ("Art. 5, I", False),                   # another duty of the platform
+    ("Art. 5, VII", False),
+    ("Art. 15, VIII", False),              # another article
+    ("Art. 26, III", False),
+    ("", False),
+    (None, False),
+])
+def test_art24_which_catalogue_articles_cite_the_60_day_list(article, cites):
+    assert cites_late_list(article) is cites
+
+
+def test_art24_the_first_code_citing_art5_viii_is_offered_none_otherwise():
+    assert late_list_code([("ART26-I", "Art. 26, I"), ("DEC-07", "Decreto 10/2026 (Art. 5º, VIII)"),
+                           ("DEC-08", "Art. 5, VIII")]) == "DEC-07"
+    assert late_list_code([("ART26-I", "Art. 26, I"), ("ART27", "Art. 27")]) is None

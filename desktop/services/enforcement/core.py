@@ -5,7 +5,6 @@ helpers; none of them imports another service's private name for it.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -23,6 +22,7 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
 from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Driver, LedgerEntry, Platform
+from desktop.services.attachments import ACCEPTED_MIMES, check_attachment
 
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")
@@ -200,13 +200,18 @@ def step_roles(key: str) -> tuple[Role, ...]:
 # Attachments
 # ---------------------------------------------------------------------------------------------------------
 
-def store_attachment(session, actor, attachment: Attachment, auto=None) -> Document:
-    """A `documents` row holding the file (bound to the auto and its driver when given)."""
-    content = bytes(attachment.content)
+def store_attachment(session, actor, attachment: Attachment, auto=None, field: str = "attachment") -> Document:
+    """A `documents` row holding the file (bound to the auto and its driver when given). The one attachment policy
+    of issue 11 (`services.attachments.check_attachment`): size limit, the type read from the bytes and proved by
+    parsing them, a declared PDF/JPG/PNG type the bytes contradict refused, the name kept only as text. Refused →
+    `ValidationError` naming `field`, and nothing is stored."""
+    declared = attachment.mime if attachment.mime in ACCEPTED_MIMES else None
+    checked = check_attachment(attachment.content, attachment.filename, declared, field=field)
+    content = checked.content
     doc = Document(
-        kind=attachment.kind or "evidence", sha256=hashlib.sha256(content).hexdigest(), content=content,
-        mime=attachment.mime or "application/octet-stream", filename=attachment.filename or "arquivo",
-        size=len(content), auto_id=auto.id if auto is not None else None,
+        kind=attachment.kind or "evidence", sha256=checked.sha256, content=content,
+        mime=checked.mime, filename=checked.filename,
+        size=checked.size, auto_id=auto.id if auto is not None else None,
         driver_id=auto.infractor_driver_id if auto is not None else None,
         vehicle_id=auto.vehicle_id if auto is not None else None, uploaded_by=actor.user_id)
     session.add(doc)
