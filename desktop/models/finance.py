@@ -170,7 +170,9 @@ class IssqnEstimate(Versioned, Created, Base):
         one_of("status", ISSQN_STATUSES),
         UniqueConstraint("vehicle_id", "year", "month"),
         CheckConstraint("month BETWEEN 1 AND 12", name="month_range"),
-        CheckConstraint("rate BETWEEN 2 AND 5", name="rate_range"),
+        # The 2-5 % bounds (LC 116/2003 arts. 8 II, 8-A) are checked by domain.taxes.iss_rate_problem and the
+        # parameter; a SQL BETWEEN 2 AND 5 cannot hold on SQLite, where Dec(4) is stored scaled (3 % = 30000).
+        CheckConstraint("rate > 0", name="rate_positive"),
         CheckConstraint("days_active IS NULL OR days_active BETWEEN 0 AND 31", name="days_range"),
         Index(None, "year", "month", "platform_id"),
     )

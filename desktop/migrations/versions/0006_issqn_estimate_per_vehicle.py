@@ -36,6 +36,12 @@ def upgrade() -> None:
     with op.batch_alter_table("issqn_classes", schema=None) as batch_op:
         batch_op.alter_column("valid_from", server_default=None, existing_type=sa.Date(), existing_nullable=False)
 
+    # 0001's CHECK (rate BETWEEN 2 AND 5) refused every rate on SQLite (Dec(4) is stored scaled there: 3 % is
+    # 30000); the bounds are the domain's and the parameter's (LC 116/2003 arts. 8 II, 8-A).
+    with op.batch_alter_table("issqn_estimates", schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f("ck_issqn_estimates_rate_range"), type_="check")
+        batch_op.create_check_constraint(batch_op.f("ck_issqn_estimates_rate_positive"), "rate > 0")
+
     op.create_table(
         "issqn_platform_designations",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -133,6 +139,9 @@ def downgrade() -> None:
     with op.batch_alter_table("issqn_platform_designations", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_issqn_platform_designations_vehicle_id_valid_from"))
     op.drop_table("issqn_platform_designations")
+    with op.batch_alter_table("issqn_estimates", schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f("ck_issqn_estimates_rate_positive"), type_="check")
+        batch_op.create_check_constraint(batch_op.f("ck_issqn_estimates_rate_range"), "rate BETWEEN 2 AND 5")
     with op.batch_alter_table("issqn_classes", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("ck_issqn_classes_validity_range"), type_="check")
         batch_op.drop_constraint(batch_op.f("fk_issqn_classes_created_by_users"), type_="foreignkey")
