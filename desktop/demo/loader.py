@@ -47,6 +47,7 @@ from desktop.demo import (
     fees,
     finish,
     inspections,
+    issqn,
     platforms,
     tables,
     vehicles,
@@ -92,6 +93,7 @@ STAGES = (
     ("vistorias", inspections.run),
     ("autos de infração e lançamentos", _autos_and_courses),
     ("numeração e auditoria", finish.run),
+    ("ISSQN: classes e 12 competências com guias", issqn.run),   # issue 13; after the numbers are saved
 )
 
 

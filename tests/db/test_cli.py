@@ -115,7 +115,7 @@ def test_export_csv_headers_and_brazilian_dates(db, tmp_path):
     demo = run("--db", db.url, "demo", "--drivers", "25", "--seed", "5")
     assert demo.returncode == 0, demo.stderr
     assert "Dados de demonstração carregados em" in demo.stdout
-    assert "concluído: 9/9" in demo.stderr                   # progress lines
+    assert "concluído: 10/10" in demo.stderr                  # progress lines
     out = tmp_path / "autorizacoes.csv"
     done = run("--db", db.url, "export", "authorizations", "--out", str(out))
     assert done.returncode == 0, done.stderr

@@ -23,6 +23,7 @@ from desktop.services.issqn.collection import (
     issqn_due_date_in,
     issue_issqn_guide,
     issue_issqn_guide_in,
+    open_guide_number,
     platform_by_cnpj,
 )
 from desktop.services.issqn.common import (

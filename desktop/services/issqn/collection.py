@@ -43,7 +43,8 @@ from desktop.services.issqn.common import (
 )
 
 __all__ = ["issqn_due_date_in", "issue_issqn_guide", "issue_issqn_guide_in", "cancel_issqn_guide",
-           "cancel_issqn_guide_in", "charge_share_to_driver", "charge_share_to_driver_in", "platform_by_cnpj"]
+           "cancel_issqn_guide_in", "charge_share_to_driver", "charge_share_to_driver_in", "platform_by_cnpj",
+           "open_guide_number", "guide_for"]
 
 
 def issqn_due_date_in(s: Session, year: int, month: int) -> date:
@@ -257,3 +258,12 @@ def guide_for(db, number: str) -> int:
         return gid
 
 
+
+
+def open_guide_number(db, platform_id: int, year: int, month: int) -> str | None:
+    """The number of the platform's open ISSQN guide of the competência, if one was issued."""
+    with db.session(write=False) as s:
+        return s.scalar(select(PaymentGuide.number).join(IssqnShare, IssqnShare.guide_id == PaymentGuide.id)
+                        .where(IssqnShare.platform_id == platform_id, IssqnShare.year == year,
+                               IssqnShare.month == month, IssqnShare.status == "open",
+                               PaymentGuide.status == "open").limit(1))
