@@ -146,6 +146,7 @@ class IssqnShare(Created, Base):
         Index(None, "year", "month", "platform_id", "status"),
         Index(None, "estimate_id"),
         Index(None, "guide_id"),
+        Index(None, "replaces_id"),   # deleting a draft share checks this self-reference: without it, a scan a row
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -114,3 +114,25 @@ def test_classify_chart_report_and_export_from_the_issqn_screen(qtbot, db, messa
     assert out.exists() and "linhas exportadas" in page.status_label.text()
     assert messages == []
     assert date(*page.month(), 1) == date(2026, 10, 1)
+
+
+def test_vehicle_page_shows_the_class_history_and_classifies(qtbot, db, messages):
+    from desktop.views.registry.vehicles import VehicleDetailPage
+
+    w = build_world(db)
+    classify(w, 0)
+    page = VehicleDetailPage(db, w.gestor, w.vehicles[0])
+    qtbot.addWidget(page)
+    assert "Classe do ISSQN" in page.tab_titles()
+    page.tabs.setCurrentWidget(page.issqn_tab)
+    rows = page.issqn_tab.table.model.rows()
+    assert [(r.class_code, r.decided_by_name) for r in rows] == [("INTEGRAL", "Chefe da Secretaria")]
+    assert "INTEGRAL" in page.issqn_tab.note.text()
+    assert page.issqn_tab.classify_button.isEnabled()
+    page.issqn_tab.classify_button.click()
+    dialog = page.issqn_tab.dialog
+    dialog.class_combo.setCurrentIndex(dialog.class_combo.findText("PARCIAL", Qt.MatchFlag.MatchStartsWith))
+    dialog.reason_edit.setText("Passou a trabalhar meio período")
+    assert dialog.save()
+    assert [r.class_code for r in page.issqn_tab.table.model.rows()] == ["PARCIAL", "INTEGRAL"]
+    assert messages == []

@@ -116,6 +116,7 @@ def upgrade() -> None:
     with op.batch_alter_table("issqn_shares", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_issqn_shares_estimate_id"), ["estimate_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_issqn_shares_guide_id"), ["guide_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_issqn_shares_replaces_id"), ["replaces_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_issqn_shares_year_month_platform_id_status"),
                               ["year", "month", "platform_id", "status"], unique=False)
 
@@ -130,6 +131,7 @@ def downgrade() -> None:
         op.execute(parameters.update().where(parameters.c.key == new).values(key=old))
     with op.batch_alter_table("issqn_shares", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_issqn_shares_year_month_platform_id_status"))
+        batch_op.drop_index(batch_op.f("ix_issqn_shares_replaces_id"))
         batch_op.drop_index(batch_op.f("ix_issqn_shares_guide_id"))
         batch_op.drop_index(batch_op.f("ix_issqn_shares_estimate_id"))
     op.drop_table("issqn_shares")

@@ -267,10 +267,15 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
                                              IssqnShare.status == "open", IssqnShare.guide_id.is_not(None))
         .distinct()))
     at = now()
-    drafts = [r.id for r in existing.values() if r.id not in locked]
-    for chunk in range(0, len(drafts), 5000):   # draft shares (no guide) are recomputed, never kept stale
-        s.execute(delete(IssqnShare).where(IssqnShare.estimate_id.in_(drafts[chunk:chunk + 5000]),
-                                           IssqnShare.guide_id.is_(None), IssqnShare.status == "open"))
+    # draft shares (no guide) of the estimates no guide holds are recomputed, never kept stale; one statement
+    # bounded by the month (an IN list of 10,000 ids made SQLite scan the table once per id)
+    on_guide = (select(IssqnShare.estimate_id)
+                .where(IssqnShare.year == year, IssqnShare.month == month, IssqnShare.status == "open",
+                       IssqnShare.guide_id.is_not(None)))
+    s.execute(delete(IssqnShare).where(IssqnShare.year == year, IssqnShare.month == month,
+                                       IssqnShare.status == "open", IssqnShare.guide_id.is_(None),
+                                       IssqnShare.estimate_id.not_in(on_guide))
+              .execution_options(synchronize_session=False))
     new_rows, changed, kept = [], [], 0
     for vehicle_id, (v, amount, shares) in computed.items():
         values = {"authorization_id": v.authorization_id, "platform_id": next(iter(shares), None),
