@@ -626,14 +626,16 @@ def cmd_guide(args: argparse.Namespace) -> int:
                 if number is None:
                     raise
                 print(f"A guia nº {number} já estava emitida; imprimindo-a.")
-        elif args.auto:
-            from desktop.services.guides import issue_fine_guide  # lazy: the guides module (issue 13, other half)
-
-            number = issue_fine_guide(db, actor, args.auto).number
         else:
-            from desktop.services.guides import issue_fee_guide  # lazy: the guides module (issue 13, other half)
-
-            number = issue_fee_guide(db, actor, args.fee).number
+            try:
+                from desktop.services import guides  # lazy: the guides of fines and fees (issue 13, other half)
+            except ImportError:
+                print("Erro: a emissão de guias de multas e taxas não está disponível nesta versão.", file=sys.stderr)
+                return EXIT_FAILURE
+            if args.auto:
+                number = guides.issue_fine_guide(db, actor, args.auto).number
+            else:
+                number = guides.issue_fee_guide(db, actor, args.fee).number
         issued = documents.print_guide(db, actor, number)
     finally:
         db.dispose()

@@ -28,7 +28,12 @@ def _page(qtbot, db):
     assert finance.tabs.tabText(finance.tabs.currentIndex()) == "ISSQN"
     page.set_month(2026, 10)
     page.finance = finance          # keep the window alive as long as the test holds the page
+    settle(qtbot, page)
     return w, page
+
+
+def settle(qtbot, page):
+    qtbot.waitUntil(lambda: page.unclassified_op.task.finished, timeout=20000)
 
 
 def test_art11_run_a_competence_and_issue_a_platform_guide_through_the_screen(qtbot, db, messages, tmp_path,
@@ -39,6 +44,7 @@ def test_art11_run_a_competence_and_issue_a_platform_guide_through_the_screen(qt
     assert page.totals.model.rows() == []
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.run_op.task.finished, timeout=20000)
+    settle(qtbot, page)
     assert page.last_result is not None and page.last_result.vehicles == 3
     assert "3 veículos" in page.status_label.text()
     assert [(t.platform_name, t.vehicles) for t in page.totals.model.rows()] == [("Rota Serra", 1), ("Vai Já", 3)]
@@ -85,6 +91,7 @@ def test_art11_run_a_competence_and_issue_a_platform_guide_through_the_screen(qt
     assert dialog.save()
     assert all(r.guide_number != "0003/2026" for r in page.shares.model.rows())
     assert messages == []
+    settle(qtbot, page)
 
 
 def test_classify_chart_report_and_export_from_the_issqn_screen(qtbot, db, messages, tmp_path):
@@ -95,9 +102,11 @@ def test_classify_chart_report_and_export_from_the_issqn_screen(qtbot, db, messa
     dialog.class_combo.setCurrentIndex(dialog.class_combo.findText("PARCIAL", Qt.MatchFlag.MatchStartsWith))
     dialog.reason_edit.setText("Declaração de jornada parcial")
     assert dialog.save()
+    settle(qtbot, page)
     assert page.unclassified.count() == 0
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.run_op.task.finished, timeout=20000)
+    settle(qtbot, page)
     assert page.last_result.vehicles == 4
     page.open_chart()
     assert "matplotlib.backends.backend_qtagg" in sys.modules     # imported only when the chart opens
@@ -114,6 +123,7 @@ def test_classify_chart_report_and_export_from_the_issqn_screen(qtbot, db, messa
     assert out.exists() and "linhas exportadas" in page.status_label.text()
     assert messages == []
     assert date(*page.month(), 1) == date(2026, 10, 1)
+    settle(qtbot, page)
 
 
 def test_vehicle_page_shows_the_class_history_and_classifies(qtbot, db, messages):

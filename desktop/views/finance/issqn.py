@@ -248,16 +248,30 @@ class IssqnPage(QWidget):
         self.month_label.setText(
             f"<b>{month:02d}/{year}: {totals.vehicles} veículos · total {_money(totals.total)} · pago "
             f"{_money(totals.paid)} · vencido {_money(totals.overdue)}</b>")
+        # the vehicles without a class read every authorization of the month (≈ 1 s for 10,000): off the UI
+        # thread, so the first page shows at once
         self.unclassified.clear()
-        for problem in issqn.unclassified_vehicles(self.db, self.actor, year, month):
-            item = QListWidgetItem(f"{problem.plate_display} — {problem.driver_name}: {problem.message}")
-            item.setData(Qt.ItemDataRole.UserRole, (problem.vehicle_id, problem.plate_display))
-            self.unclassified.addItem(item)
+        self.unclassified.addItem("Verificando…")
+        self.unclassified_op = op(self, lambda: issqn.unclassified_vehicles(self.db, self.actor, year, month)) \
+            .success(lambda problems: self._show_unclassified(year, month, problems)) \
+            .background(show_progress=False)
+        self.unclassified_op.run()
         self.unpaid.clear()
         for u in issqn.unpaid_platforms(self.db, self.actor):
             flag = " — VENCIDA" if u.overdue else ""
             self.unpaid.addItem(f"{u.platform_name}: {', '.join(u.competences)} ({_money(u.amount)}){flag}")
         self.reload_rows()
+
+    def _show_unclassified(self, year: int, month: int, problems) -> None:
+        import shiboken6
+
+        if not shiboken6.isValid(self) or self.month() != (year, month):
+            return
+        self.unclassified.clear()
+        for problem in problems:
+            item = QListWidgetItem(f"{problem.plate_display} — {problem.driver_name}: {problem.message}")
+            item.setData(Qt.ItemDataRole.UserRole, (problem.vehicle_id, problem.plate_display))
+            self.unclassified.addItem(item)
 
     def _filters(self) -> dict:
         return {"platform_id": self.platform_filter.currentData(), "text": self.text_filter.text(),
