@@ -121,7 +121,12 @@ def main() -> int:
           f"median {statistics.median(runs):.2f} s, max {max(runs):.2f} s; {len(result.without_class)} unclassified")
     t = time.perf_counter()
     again = issqn.run_competence(db, gestor, 2026, 11)
-    print(f"repeated run of 11/2026 (all recalculated): {time.perf_counter() - t:.2f} s, {again.computed} rows")
+    print(f"repeated run of 11/2026, nothing new: {time.perf_counter() - t:.2f} s, {again.computed} rows rewritten")
+    issqn.new_class_base(db, gestor, "INTEGRAL", Decimal("3100"), date(2026, 11, 1), "Nova base (benchmark)")
+    t = time.perf_counter()
+    again = issqn.run_competence(db, gestor, 2026, 11)
+    print(f"repeated run of 11/2026 after a new base: {time.perf_counter() - t:.2f} s, {again.computed} rows "
+          "recalculated")
     for pid in (1, 2):
         issqn.issue_issqn_guide(db, gestor, pid, 2026, 11)
     firsts = []

@@ -50,6 +50,9 @@ def test_art11_run_counts_each_active_vehicle_once_splits_and_lists_the_unclassi
     assert [v.plate_display for v in issqn.unclassified_vehicles(db, w.gestor, 2026, 10)] == ["QAB4C04"]
     with db.session(write=False) as s:
         assert s.scalar(select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "issqn.run")) == 1
+    before = _shares(db, 2026, 10)
+    again = issqn.run_competence(db, w.gestor, 2026, 10)        # repeated with nothing new: nothing rewritten
+    assert (again.vehicles, again.total, again.computed) == (3, D("210.00"), 0) and _shares(db, 2026, 10) == before
 
 
 def test_art11_split_cents_go_to_the_first_platform_and_designation_takes_it_all(db):

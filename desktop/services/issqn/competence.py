@@ -259,57 +259,65 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
     if state is not None:
         state.check()
         state.progress(2, 4, "Gravando…")
+    E = IssqnEstimate
     existing = {r.vehicle_id: r for r in s.execute(
-        select(IssqnEstimate.id, IssqnEstimate.vehicle_id, IssqnEstimate.version, IssqnEstimate.status)
-        .where(IssqnEstimate.year == year, IssqnEstimate.month == month))}
-    locked = set(s.scalars(
-        select(IssqnShare.estimate_id).where(IssqnShare.year == year, IssqnShare.month == month,
-                                             IssqnShare.status == "open", IssqnShare.guide_id.is_not(None))
-        .distinct()))
+        select(E.id, E.vehicle_id, E.version, E.status, E.authorization_id, E.platform_id, E.class_id,
+               E.days_active, E.base, E.rate, E.amount).where(E.year == year, E.month == month))}
+    locked, drafts = set(), defaultdict(set)
+    for estimate_id, platform_id, amount, guide_id in s.execute(
+            select(IssqnShare.estimate_id, IssqnShare.platform_id, IssqnShare.amount, IssqnShare.guide_id)
+            .where(IssqnShare.year == year, IssqnShare.month == month, IssqnShare.status == "open")):
+        if guide_id is not None:
+            locked.add(estimate_id)
+        else:
+            drafts[estimate_id].add((platform_id, Decimal(amount)))
     at = now()
-    # draft shares (no guide) of the estimates no guide holds are recomputed, never kept stale; one statement
-    # bounded by the month (an IN list of 10,000 ids made SQLite scan the table once per id)
-    on_guide = (select(IssqnShare.estimate_id)
-                .where(IssqnShare.year == year, IssqnShare.month == month, IssqnShare.status == "open",
-                       IssqnShare.guide_id.is_not(None)))
-    s.execute(delete(IssqnShare).where(IssqnShare.year == year, IssqnShare.month == month,
-                                       IssqnShare.status == "open", IssqnShare.guide_id.is_(None),
-                                       IssqnShare.estimate_id.not_in(on_guide))
-              .execution_options(synchronize_session=False))
-    new_rows, changed, kept = [], [], 0
+    fields = ("authorization_id", "platform_id", "class_id", "days_active", "base", "rate", "amount")
+    new_rows, changed, kept, redo = [], [], 0, []
     for vehicle_id, (v, amount, shares) in computed.items():
         values = {"authorization_id": v.authorization_id, "platform_id": next(iter(shares), None),
-                  "class_id": v.class_id, "days_active": v.days, "base": v.base, "rate": rate, "amount": amount,
-                  "computed_at": at, "status": "open"}
+                  "class_id": v.class_id, "days_active": v.days, "base": v.base, "rate": rate, "amount": amount}
         old = existing.get(vehicle_id)
         if old is None:
             new_rows.append({"vehicle_id": vehicle_id, "year": year, "month": month, "version": 1,
-                             "created_at": at, **values})
+                             "created_at": at, "computed_at": at, "status": "open", **values})
         elif old.id in locked:
             kept += 1
+        elif (old.status == "open" and all(getattr(old, f) == values[f] for f in fields)
+              and drafts.get(old.id, set()) == set(shares.items())):
+            continue    # a repeated run with nothing new writes nothing for this vehicle
         else:
-            changed.append({"b_id": old.id, "b_version": old.version + 1, **{f"v_{k}": x for k, x in values.items()}})
+            redo.append(old.id)
+            changed.append({"b_id": old.id, "b_version": old.version + 1,
+                            **{f"v_{k}": x for k, x in values.items()}, "v_computed_at": at, "v_status": "open"})
     gone = [{"b_id": r.id, "b_version": r.version + 1} for vid, r in existing.items()
             if vid not in computed and r.id not in locked and r.status != "cancelled"]
+    # the draft shares (no guide) of what changed are replaced; a share on a guide changes only when the guide
+    # is cancelled (collection.cancel_issqn_guide)
+    stale = redo + [g["b_id"] for g in gone]
+    for chunk in range(0, len(stale), 2000):
+        s.execute(delete(IssqnShare).where(IssqnShare.estimate_id.in_(stale[chunk:chunk + 2000]),
+                                           IssqnShare.guide_id.is_(None), IssqnShare.status == "open")
+                  .execution_options(synchronize_session=False))
     if new_rows:   # Core executemany through the driver (NOTES.md: the ORM's bulk path costs ≈ 3× more)
-        s.connection().execute(insert(IssqnEstimate.__table__), new_rows)
+        s.connection().execute(insert(E.__table__), new_rows)
     if changed:
         s.connection().execute(
-            update(IssqnEstimate.__table__).where(IssqnEstimate.__table__.c.id == bindparam("b_id"))
+            update(E.__table__).where(E.__table__.c.id == bindparam("b_id"))
             .values(version=bindparam("b_version"), **{k[2:]: bindparam(k) for k in changed[0] if k.startswith("v_")}),
             changed)
     if gone:   # a draft of a vehicle that no longer counts (reclassified, authorization corrected) is withdrawn
         s.connection().execute(
-            update(IssqnEstimate.__table__).where(IssqnEstimate.__table__.c.id == bindparam("b_id"))
+            update(E.__table__).where(E.__table__.c.id == bindparam("b_id"))
             .values(version=bindparam("b_version"), status="cancelled"), gone)
     if state is not None:
         state.progress(3, 4, "Dividindo entre as plataformas…")
-    ids = dict(s.execute(select(IssqnEstimate.vehicle_id, IssqnEstimate.id)
-                         .where(IssqnEstimate.year == year, IssqnEstimate.month == month)).all())
+    ids = dict(s.execute(select(E.vehicle_id, E.id).where(E.year == year, E.month == month)).all())
+    write = set(redo) | {ids[r["vehicle_id"]] for r in new_rows}
     share_rows = []
     for vehicle_id, (v, amount, shares) in computed.items():
         estimate_id = ids[vehicle_id]
-        if estimate_id in locked:
+        if estimate_id not in write:
             continue
         for platform_id, value in shares.items():
             share_rows.append({"estimate_id": estimate_id, "year": year, "month": month, "platform_id": platform_id,
