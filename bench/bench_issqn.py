@@ -127,8 +127,10 @@ def main() -> int:
     again = issqn.run_competence(db, gestor, 2026, 11)
     print(f"repeated run of 11/2026 after a new base: {time.perf_counter() - t:.2f} s, {again.computed} rows "
           "recalculated")
+    t = time.perf_counter()
     for pid in (1, 2):
         issqn.issue_issqn_guide(db, gestor, pid, 2026, 11)
+    print(f"two platform guides of 11/2026 issued: {time.perf_counter() - t:.2f} s")
     firsts = []
     for _ in range(7):
         t = time.perf_counter()
@@ -141,6 +143,9 @@ def main() -> int:
     t = time.perf_counter()
     issqn.share_rows(db, gestor, 2026, 11, platform_id=1, text="QB0001", limit=100)
     print(f"filtered page (platform + plate prefix): {(time.perf_counter() - t) * 1000:.0f} ms")
+    t = time.perf_counter()
+    issqn.unpaid_platforms(db, gestor)
+    print(f"platforms with unpaid competências (all 12 months): {(time.perf_counter() - t) * 1000:.0f} ms")
     t = time.perf_counter()
     issqn.platform_series(db, gestor, 2026, 11)
     print(f"12-month series per platform: {(time.perf_counter() - t) * 1000:.0f} ms")
