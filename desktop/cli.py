@@ -13,6 +13,9 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
     export reconciliation --platform CNPJ --out ARQUIVO   conciliação da última lista da plataforma
+    export issqn --month AAAA-MM --out ARQUIVO          ISSQN da competência (Art. 11)
+    issqn estimate --month AAAA-MM                      calcula a competência do ISSQN (veículos e total)
+    guide --auto NNNN/AAAA | --fee AUTORIZAÇÃO | --issqn AAAA-MM --platform CNPJ --out ARQUIVO   emite a guia
     import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
 
 Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
@@ -37,6 +40,7 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
 EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
                 "divida_ativa")
+ISSQN_EXPORT = "issqn"   # issue 13: needs --month AAAA-MM
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
 
@@ -170,11 +174,28 @@ def build_parser() -> argparse.ArgumentParser:
     uu.set_defaults(func=cmd_users_unlock)
 
     p = add("export", "exporta uma lista para planilha (.csv com ; em UTF-8, ou .xlsx)", cmd_export)
-    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation",), metavar="TIPO",
-                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation",)))
+    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT), metavar="TIPO",
+                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT)))
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo .csv ou .xlsx")
     p.add_argument("--platform", metavar="CNPJ",
                    help="reconciliation: CNPJ da plataforma (a conciliação da sua última lista, em .csv)")
+    p.add_argument("--month", metavar="AAAA-MM", help="issqn: a competência (ex.: 2026-10)")
+
+    # issue 13: the ISSQN estimate (Art. 11) and the payment guides (DAM)
+    p = add("issqn", "ISSQN estimado por veículo (Art. 11)", _needs_subcommand)
+    issqn_sub = p.add_subparsers(dest="issqn_command", metavar="ação", title="ações", parser_class=_Parser)
+    ie = issqn_sub.add_parser("estimate", parents=[common],
+                              help="calcula (ou recalcula) a competência: veículos, classes, alíquota, plataformas")
+    ie.add_argument("--month", required=True, metavar="AAAA-MM", help="a competência (ex.: 2026-10)")
+    ie.set_defaults(func=cmd_issqn_estimate)
+
+    p = add("guide", "emite e imprime a guia de arrecadação (DAM) de uma multa, de uma taxa ou do ISSQN", cmd_guide)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--auto", metavar="NNNN/AAAA", help="a multa do auto de infração")
+    which.add_argument("--fee", metavar="AUTORIZACAO", help="a taxa pendente da autorização (NNNN/AAAA)")
+    which.add_argument("--issqn", metavar="AAAA-MM", help="o ISSQN da competência (com --platform CNPJ)")
+    p.add_argument("--platform", metavar="CNPJ", help="--issqn: CNPJ da plataforma")
+    p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF da guia")
 
     p = add("import", "importa arquivos entregues pelas plataformas", _needs_subcommand)
     import_sub = p.add_subparsers(dest="import_command", metavar="tipo", title="tipos", parser_class=_Parser)
@@ -566,6 +587,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.kind == "reconciliation":
         return _export_reconciliation(args)
+    if args.kind == ISSQN_EXPORT:
+        return _export_issqn(args)
     db = open_existing(args)   # read-only: never creates or migrates a database (issue 11)
     started = time.perf_counter()
     try:
@@ -590,6 +613,81 @@ def _export_reconciliation(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(f"{rows} linhas de conciliação exportadas para {args.out}.")
+    return EXIT_OK
+
+
+def _export_issqn(args: argparse.Namespace) -> int:
+    from desktop.services import issqn
+
+    if not args.month:
+        print("Erro: informe --month AAAA-MM para exportar o ISSQN.", file=sys.stderr)
+        return EXIT_USAGE
+    year, month = issqn.parse_month(args.month)
+    db = open_existing(args)
+    try:
+        result = issqn.export_issqn(db, _cli_actor(), year, month, args.out)
+    finally:
+        db.dispose()
+    print(f"{result.rows} linhas do ISSQN de {month:02d}/{year} exportadas para {result.path}.")
+    return EXIT_OK
+
+
+def cmd_issqn_estimate(args: argparse.Namespace) -> int:
+    """Prints how many vehicles and the total; the vehicles without a class are listed (not skipped)."""
+    from desktop.domain.formatting import format_money
+    from desktop.services import issqn
+
+    year, month = issqn.parse_month(args.month)
+    db = _open(args)
+    try:
+        result = issqn.run_competence(db, _cli_actor(), year, month)
+    finally:
+        db.dispose()
+    print(f"Competência {month:02d}/{year}: {result.vehicles} veículos, total {format_money(result.total)}.")
+    if result.kept:
+        print(f"{result.kept} estimativas com guia emitida foram mantidas (cancele a guia para recalcular).")
+    for problem in result.without_class + result.without_platform:
+        print(f"Atenção: {problem.plate_display} ({problem.driver_name}): {problem.message}.")
+    return EXIT_OK
+
+
+def cmd_guide(args: argparse.Namespace) -> int:
+    """`guide --auto N | --fee A | --issqn AAAA-MM --platform CNPJ --out F`: issue the guide and print its DAM."""
+    from desktop.errors import ConflictError
+    from desktop.services import documents
+
+    db = _open(args)
+    try:
+        actor = _cli_actor()
+        if args.issqn:
+            from desktop.services import issqn
+
+            if not args.platform:
+                print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
+                return EXIT_USAGE
+            year, month = issqn.parse_month(args.issqn)
+            with db.session() as s:
+                platform_id = issqn.platform_by_cnpj(s, args.platform).id
+            try:
+                number = issqn.issue_issqn_guide(db, actor, platform_id, year, month).number
+            except ConflictError:
+                number = issqn.open_guide_number(db, platform_id, year, month)
+                if number is None:
+                    raise
+                print(f"A guia nº {number} já estava emitida; imprimindo-a.")
+        else:
+            from desktop.services import guides  # lazy: the guides of fines and fees (issue 13)
+
+            if args.auto:
+                number = guides.issue_fine_guide(db, actor, args.auto).number
+            else:
+                number = guides.issue_fee_guide(db, actor, args.fee).number
+        issued = documents.print_guide(db, actor, number)
+    finally:
+        db.dispose()
+    with open(args.out, "wb") as handle:
+        handle.write(issued.pdf)
+    print(f"Guia nº {number} emitida e impressa em {args.out} (documento nº {issued.info.number}).")
     return EXIT_OK
 
 

@@ -48,6 +48,7 @@ from desktop.demo import (
     finish,
     guides as guide_stage,
     inspections,
+    issqn,
     platforms,
     tables,
     vehicles,
@@ -95,6 +96,7 @@ STAGES = (
     ("autos de infração e lançamentos", _autos_and_courses),
     ("guias de pagamento", guide_stage.run),   # issue 13: its own random draws (the stages above are unchanged)
     ("numeração e auditoria", finish.run),
+    ("ISSQN: classes e 12 competências com guias", issqn.run),   # issue 13; after the numbers are saved
 )
 
 

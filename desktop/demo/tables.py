@@ -172,7 +172,8 @@ def issqn_classes(ctx) -> None:
     for code, name, base in (("INTEGRAL", "Dedicação integral", Decimal("4500.00")),
                              ("PARCIAL", "Dedicação parcial", Decimal("2000.00"))):
         if ctx.s.scalar(select(IssqnClass.id).where(IssqnClass.code == code)) is None:
-            ctx.s.add(IssqnClass(code=code, name=name, monthly_base=base, active=True))
+            ctx.s.add(IssqnClass(code=code, name=name, monthly_base=base, active=True, valid_from=law.LAW_DATE,
+                                 reason="Classes da demonstração (Art. 11, §1)"))
     ctx.s.flush()
 
 

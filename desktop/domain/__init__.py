@@ -109,7 +109,16 @@ from desktop.domain.scheduling import (
     generate_slots,
     term_problem,
 )
-from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE, active_days_in_month, iss_rate_problem, issqn_for_month
+from desktop.domain.taxes import (
+    ISS_MAX_RATE,
+    ISS_MIN_RATE,
+    active_days_in_month,
+    active_periods,
+    competence_problem,
+    iss_rate_problem,
+    issqn_for_month,
+    split_among_platforms,
+)
 from desktop.domain.text import fold, only_digits, same_place
 from desktop.domain.vehicle import (
     OwnershipMode,
@@ -156,6 +165,7 @@ __all__ = [
     "Discrepancy", "DiscrepancyKind", "reconcile",
     # taxes (Art. 11)
     "ISS_MIN_RATE", "ISS_MAX_RATE", "iss_rate_problem", "active_days_in_month", "issqn_for_month",
+    "split_among_platforms", "active_periods", "competence_problem",
     # vehicle (Art. 2, 8, 15)
     "VehicleFacts", "vehicle_problems", "vehicle_last_service_day", "authorization_valid_until",
     "explain_valid_until", "ValidUntil", "ValidityLimit", "OwnershipMode", "individual_lessor_problem",

@@ -7,8 +7,9 @@ LC 157/2016 (at least 2 %).
 from __future__ import annotations
 
 import calendar as _calendar
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
+from datetime import timedelta as _timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from desktop.domain.problems import Problem
@@ -22,7 +23,7 @@ def iss_rate_problem(rate_percent: Decimal) -> Problem | None:
     if isinstance(rate_percent, float):
         raise TypeError("use Decimal para alíquotas, nunca float")
     if not ISS_MIN_RATE <= Decimal(rate_percent) <= ISS_MAX_RATE:
-        return Problem("iss.rate", f"A alíquota do ISSQN deve estar entre 2% e 5%; informada: {rate_percent}%.",
+        return Problem("issqn_rate_percent", f"A alíquota do ISSQN deve estar entre 2% e 5%; informada: {rate_percent}%.",
                        "LC 116/2003, arts. 8, II e 8-A")
     return None
 
@@ -56,3 +57,68 @@ def issqn_for_month(base: Decimal, rate_percent: Decimal, periods: Iterable[tupl
     if pro_rata:
         amount = amount * days / _calendar.monthrange(year, month)[1]
     return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
+                          designated: int | None = None) -> dict[int, Decimal]:
+    """A vehicle's monthly estimate split among the platforms it served (Art. 11 caput: collected by the platform;
+    SPEC §3 "Taxes"): equal shares, the cents the division leaves go to the first platform in the given order so
+    that the shares add up to the amount; a platform the gestor designated takes it all.
+
+    Nothing to split (no platform) gives an empty dict; a platform listed twice counts once.
+    """
+    if isinstance(amount, float):
+        raise TypeError("use Decimal para valores monetários, nunca float")
+    amount = Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
+    if designated is not None:
+        return {designated: amount}
+    ids = list(dict.fromkeys(platform_ids))
+    if not ids:
+        return {}
+    cents = int(amount * 100)
+    each, rest = divmod(cents, len(ids))
+    shares = {pid: Decimal(each) / 100 for pid in ids}
+    shares[ids[0]] += Decimal(rest) / 100
+    return {pid: value.quantize(CENT) for pid, value in shares.items()}
+
+
+# Authorization statuses in which the vehicle serves (Art. 3: only an active authorization allows the service;
+# suspended — Art. 24 —, impeded — Art. 16 §2 —, and ended days do not count for the ISSQN month).
+SERVING_STATUS = "active"
+
+
+def active_periods(moves: Iterable[tuple[date, str]]) -> list[tuple[date, date | None]]:
+    """The periods an authorization was active, from its status moves `(effective date, status after)`.
+
+    The status after a move holds from its effective date on: an activation on 10/03 counts 10/03; a suspension
+    effective 05/04 makes 05/04 a suspended day, so the active period ends on 04/04. The last period is open
+    (None) while the authorization is still active."""
+    periods: list[tuple[date, date | None]] = []
+    start: date | None = None
+    for on, status in sorted(moves, key=lambda m: m[0]):
+        if status == SERVING_STATUS:
+            if start is None:
+                start = on
+        elif start is not None:
+            end = on - _timedelta(days=1)
+            if end >= start:
+                periods.append((start, end))
+            start = None
+    if start is not None:
+        periods.append((start, None))
+    return periods
+
+
+def month_bounds(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, _calendar.monthrange(year, month)[1])
+
+
+def competence_problem(year: int, month: int, today: date) -> Problem | None:
+    """A competência may be estimated from its first day on; a month still to come is refused (Art. 11: the tax
+    is monthly, on the services of the month)."""
+    if not 1 <= month <= 12 or not 2000 <= year <= 2999:
+        return Problem("month", f"Competência inválida: {month:02d}/{year}.", "Art. 11")
+    if (year, month) > (today.year, today.month):
+        return Problem("month", f"A competência {month:02d}/{year} ainda não começou; só é possível estimar meses "
+                                f"até {today.month:02d}/{today.year}.", "Art. 11")
+    return None

@@ -46,9 +46,13 @@ from desktop.models.finance import (
     FEE_STATUSES,
     GUIDE_PURPOSES,
     Fee,
+    ISSQN_SHARE_STATUSES,
     IssqnClass,
     IssqnEstimate,
+    IssqnPlatformDesignation,
+    IssqnShare,
     PaymentGuide,
+    VehicleIssqnClass,
 )
 from desktop.models.inspections import (
     INSPECTION_KINDS,

@@ -80,16 +80,91 @@ class Fee(Versioned, Created, Base):
 
 
 class IssqnClass(Versioned, Base):
-    """An estimation class (Art. 11 §1), e.g. full-time / part-time, with its estimated monthly base."""
+    """An estimation class (Art. 11 §1: "estimado e classificado" by the secretariat), e.g. full-time /
+    part-time, with its estimated monthly base. A new base is a NEW row of the same code valid from a date (the
+    row before it gets `valid_until`); a base in force is never edited, so a past competência keeps its base."""
 
     __tablename__ = "issqn_classes"
-    __table_args__ = (CheckConstraint("monthly_base >= 0", name="base_not_negative"),)
+    __table_args__ = (
+        CheckConstraint("monthly_base >= 0", name="base_not_negative"),
+        CheckConstraint("valid_until IS NULL OR valid_until >= valid_from", name="validity_range"),
+        UniqueConstraint("code", "valid_from"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    code: Mapped[str] = mapped_column(String(30), unique=True)
-    name: Mapped[str] = mapped_column(String(120))
+    code: Mapped[str] = mapped_column(String(30))
+    name: Mapped[str] = mapped_column(String(120))   # the description shown on screens and exports
     monthly_base: Mapped[Decimal] = mapped_column(Dec(2))
     active: Mapped[bool] = mapped_column(default=True)
+    valid_from: Mapped[date]
+    valid_until: Mapped[date | None]
+    created_by: Mapped[int | None] = user_fk()
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class VehicleIssqnClass(Created, Base):
+    """The gestor's dated decision placing a vehicle in an estimation class (Art. 11 §1): who, from when, why.
+    A reclassification is a new row; the row in force in a month is the latest `valid_from` on or before the
+    month's last day (the greatest id on the same date)."""
+
+    __tablename__ = "vehicle_issqn_classes"
+    __table_args__ = (Index(None, "vehicle_id", "valid_from"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"))
+    class_id: Mapped[int] = mapped_column(ForeignKey("issqn_classes.id"))
+    valid_from: Mapped[date]
+    decided_by: Mapped[int | None] = user_fk()
+    reason: Mapped[str] = mapped_column(Text)
+
+
+class IssqnPlatformDesignation(Created, Base):
+    """A gestor designates the one platform that collects a vehicle's ISSQN (Art. 11 caput), dated, with the
+    reason; `platform_id` NULL withdraws an earlier designation (the split among platforms applies again)."""
+
+    __tablename__ = "issqn_platform_designations"
+    __table_args__ = (Index(None, "vehicle_id", "valid_from"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"))
+    platform_id: Mapped[int | None] = mapped_column(ForeignKey("platforms.id"))
+    valid_from: Mapped[date]
+    decided_by: Mapped[int | None] = user_fk()
+    reason: Mapped[str] = mapped_column(Text)
+
+
+ISSQN_SHARE_STATUSES = ("open", "cancelled")
+
+
+class IssqnShare(Created, Base):
+    """The part of a vehicle's monthly estimate one platform collects (Art. 11 caput) — or the driver, as the
+    substitute taxpayer, once the platform's guide is overdue. Paid / overdue is NOT kept here: it is read from
+    the share's `payment_guides` row (status, paid_on, due_on), which the bank's return file updates. A share is
+    never edited once it has a guide: it is cancelled with the reason and a new share takes its place."""
+
+    __tablename__ = "issqn_shares"
+    __table_args__ = (
+        one_of("status", ISSQN_SHARE_STATUSES),
+        CheckConstraint("(platform_id IS NULL) <> (driver_id IS NULL)", name="platform_or_driver"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("status <> 'cancelled' OR cancel_reason IS NOT NULL", name="cancel_has_reason"),
+        Index(None, "year", "month", "platform_id", "status"),
+        Index(None, "estimate_id"),
+        Index(None, "guide_id"),
+        Index(None, "replaces_id"),   # deleting a draft share checks this self-reference: without it, a scan a row
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    estimate_id: Mapped[int] = mapped_column(ForeignKey("issqn_estimates.id"))
+    year: Mapped[int]
+    month: Mapped[int]
+    platform_id: Mapped[int | None] = mapped_column(ForeignKey("platforms.id"))
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    amount: Mapped[Decimal] = mapped_column(Dec(2))
+    guide_id: Mapped[int | None] = mapped_column(ForeignKey("payment_guides.id"))
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    cancel_reason: Mapped[str | None] = mapped_column(Text)
+    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("issqn_shares.id"))
 
 
 class IssqnEstimate(Versioned, Created, Base):
@@ -101,7 +176,9 @@ class IssqnEstimate(Versioned, Created, Base):
         one_of("status", ISSQN_STATUSES),
         UniqueConstraint("vehicle_id", "year", "month"),
         CheckConstraint("month BETWEEN 1 AND 12", name="month_range"),
-        CheckConstraint("rate BETWEEN 2 AND 5", name="rate_range"),
+        # The 2-5 % bounds (LC 116/2003 arts. 8 II, 8-A) are checked by domain.taxes.iss_rate_problem and the
+        # parameter; a SQL BETWEEN 2 AND 5 cannot hold on SQLite, where Dec(4) is stored scaled (3 % = 30000).
+        CheckConstraint("rate > 0", name="rate_positive"),
         CheckConstraint("days_active IS NULL OR days_active BETWEEN 0 AND 31", name="days_range"),
         Index(None, "year", "month", "platform_id"),
     )

@@ -112,6 +112,9 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
         if fee.amount_upfm is not None and fee.upfm_value is not None:
             text += f" — {fmt_decimal(fee.amount_upfm)} UPFM × {fmt_money(fee.upfm_value)}"
         items = [GuideItem(text, principal)]
+    elif row.purpose == "issqn":   # issue 13: the competência and the vehicles the guide collects (Art. 11)
+        items, reference = _issqn_items(s, row)
+        parts = [reference] + parts
     else:
         items = [GuideItem(purpose, principal)]
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
@@ -120,6 +123,25 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
                         due_date=row.due_on, company_id=agreement)
+
+
+def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
+    """One line per competência: "ISSQN estimado — competência 10/2026 — 12 veículos"; the reference names the
+    substitute driver's vehicle (Art. 11) or the platform's vehicles count."""
+    from sqlalchemy import func, select
+
+    from desktop.models import IssqnShare
+
+    lines = s.execute(select(IssqnShare.year, IssqnShare.month, func.count(), func.sum(IssqnShare.amount))
+                      .where(IssqnShare.guide_id == row.id, IssqnShare.status == "open")
+                      .group_by(IssqnShare.year, IssqnShare.month).order_by(IssqnShare.year, IssqnShare.month)).all()
+    if not lines:
+        return [GuideItem(PURPOSE_LABELS["issqn"], Decimal(row.amount_reais))], PURPOSE_LABELS["issqn"]
+    items = [GuideItem(f"ISSQN estimado (Art. 11) — competência {m:02d}/{y} — {n} veículo{'s' if n > 1 else ''}",
+                       Decimal(total)) for y, m, n, total in lines]
+    who = "condutor substituto tributário (Art. 11)" if row.driver_id else "plataforma (Art. 11, caput)"
+    competences = ", ".join(f"{m:02d}/{y}" for y, m, _n, _t in lines)
+    return items, f"ISSQN competência {competences} – recolhimento pela {who}"
 
 
 def render(ctx: GuideContext) -> bytes:

@@ -80,17 +80,27 @@ PARAMETERS: dict[str, ParameterSpec] = {
                  "entregue (a lei não fixa prazo; o decreto pode fixar).",
         ),
         ParameterSpec(
-            "iss.rate", "Alíquota do ISSQN", "%", Decimal("5"), minimum=Decimal("2"), maximum=Decimal("5"),
-            article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
-            help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003).",
-        ),
-        ParameterSpec(
             "recurrence.window_months", "Janela de reincidência", "meses", Decimal("12"), minimum=Decimal("1"),
             maximum=Decimal("60"), integer=True, article="Art. 26, §§1º e 2º; Art. 27, parágrafo único",
         ),
+        # ISSQN (Art. 11; issue 13). The rate has NO default: SPEC §3 "Taxes" says it is set in parameters within
+        # 2-5 %, and the Código Tributário Municipal, not this program, fixes it.
         ParameterSpec(
-            "issqn.pro_rata", "ISSQN proporcional aos dias (1 = sim, 0 = mês cheio)", "0/1", Decimal("0"),
+            "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=Decimal("2"), maximum=Decimal("5"),
+            article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
+            help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003), como fixar o Código "
+                 "Tributário Municipal. Sem valor cadastrado a estimativa mensal não é calculada.",
+        ),
+        ParameterSpec(
+            "issqn_pro_rata", "ISSQN proporcional aos dias (1 = sim, 0 = mês cheio)", "0/1", Decimal("0"),
             minimum=Decimal("0"), maximum=Decimal("1"), integer=True, article="Art. 11, §1",
+            help="0: o veículo ativo em qualquer dia do mês paga o mês inteiro (SPEC §3); 1: proporcional aos "
+                 "dias em que a autorização esteve ativa.",
+        ),
+        ParameterSpec(
+            "issqn_due_day", "Dia de vencimento do ISSQN (mês seguinte)", "dia", Decimal("10"),
+            minimum=Decimal("1"), maximum=Decimal("28"), integer=True, article="Art. 11",
+            help="A guia da competência vence neste dia do mês seguinte, ou no dia útil seguinte.",
         ),
     )
 }

@@ -14,13 +14,16 @@ from desktop.services import parameters as P
 def test_catalog_keys_labels_and_units():
     assert set(P.PARAMETERS) >= {
         "upfm_value", "fee.authorization", "fee.renewal", "fee.inspection", "term.defense_days",
-        "term.appeal_days", "term.payment_days", "iss.rate", "recurrence.window_months", "issqn.pro_rata",
+        "term.appeal_days", "term.payment_days", "issqn_rate_percent", "recurrence.window_months", "issqn_pro_rata",
+        "issqn_due_day",
         # issue 13: guides (when a fine's guide is issued, due terms) and late charges with NO default
         "fine_guide_when", "guide.fee_days", "guide.fine_days", "late.fine_percent", "late.interest_percent",
         "term.list_regularization_days"}   # issue 14: the notice for an overdue list (Art. 24, II, a)
     assert P.PARAMETERS["late.fine_percent"].default is None and P.PARAMETERS["late.interest_percent"].default is None
     assert P.PARAMETERS["guide.fee_days"].default == 30 and P.PARAMETERS["fine_guide_when"].default == 0
-    assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["iss.rate"].unit == "%"
+    assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["issqn_rate_percent"].unit == "%"
+    # issue 13: no rate is invented — SPEC §3 "Taxes" leaves it to the Código Tributário Municipal
+    assert P.PARAMETERS["issqn_rate_percent"].default is None
     assert P.PARAMETERS["term.defense_days"].default == 15 and P.PARAMETERS["term.appeal_days"].default == 15
     assert P.PARAMETERS["term.payment_days"].default == 30
     assert P.PARAMETERS["recurrence.window_months"].default == 12
@@ -71,10 +74,10 @@ def test_iss_rate_between_2_and_5_percent_lc116_lc157(db, make_actor):
     gestor = make_actor(Role.GESTOR)
     for bad in (Decimal("1.99"), Decimal("5.01")):
         with pytest.raises(ValidationError) as exc:
-            P.set_parameter(db, gestor, "iss.rate", date(2026, 1, 1), bad)
+            P.set_parameter(db, gestor, "issqn_rate_percent", date(2026, 1, 1), bad)
         assert exc.value.problems[0].field == "value"
         assert "LC 116/2003" in exc.value.problems[0].article
-    assert P.set_parameter(db, gestor, "iss.rate", date(2026, 1, 1), "2,5").value == Decimal("2.5")
+    assert P.set_parameter(db, gestor, "issqn_rate_percent", date(2026, 1, 1), "2,5").value == Decimal("2.5")
     with pytest.raises(ValidationError):
         P.set_parameter(db, gestor, "term.appeal_days", date(2026, 1, 1), Decimal("10.5"))
 
@@ -91,7 +94,8 @@ def test_current_parameters_show_defaults_and_values(db, make_actor):
     P.set_upfm_value(db, gestor, 2026, Decimal("117.51"))
     current = {p.key: p for p in P.current_parameters(db, date(2026, 5, 1))}
     assert current["upfm_value"].value == Decimal("117.51")
-    assert current["iss.rate"].valid_from is None and current["iss.rate"].value == 5
+    assert current["issqn_pro_rata"].valid_from is None and current["issqn_pro_rata"].value == 0
+    assert "issqn_rate_percent" not in current   # no default: not shown as if it had a value
 
 
 class _Undo(Exception):

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from desktop.domain.roles import Role
-from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, ValidationError
+from desktop.errors import ConflictError, NotFound, PermissionDenied, StaleRecordError, ValidationError
 from desktop.models import AuditEntry, MunicipalitySettings, Parameter, User
 from desktop.services import audit, auth, parameters, setup
 
@@ -39,7 +39,8 @@ def test_initialize_creates_admin_settings_upfm_defaults_and_signing_key(db):
         settings = s.get(MunicipalitySettings, 1)
         assert len(settings.signing_private_key) == 32 and len(settings.signing_public_key) == 32
         keys = set(s.scalars(select(Parameter.key)))
-    assert keys == set(parameters.PARAMETERS)          # UPFM + every default of the catalog
+        # UPFM + every default of the catalog (issue 13: the ISSQN rate has none)
+        assert keys == set(parameters.PARAMETERS) - {"issqn_rate_percent"}
     assert parameters.upfm_value(db, 2026) == Decimal("117.51")
     info = setup.get_municipality(db)
     assert (info.name, info.uf, info.version) == ("Chapada dos Guimarães", "MT", 1)
@@ -107,7 +108,9 @@ def test_update_municipality_is_administrador_only_and_optimistically_locked(db,
 def test_default_parameters_valid_from_the_law(db):
     setup.initialize(db, _draft(), ADMIN)
     assert parameters.parameter_value(db, "term.defense_days", date(2025, 6, 4)) == 15
-    assert parameters.parameter_value(db, "iss.rate", date(2026, 1, 1)) == 5
+    assert parameters.parameter_value(db, "issqn_pro_rata", date(2026, 1, 1)) == 0
+    with pytest.raises(NotFound):   # issue 13: the ISSQN rate is the tax code's, never a default of the program
+        parameters.parameter_value(db, "issqn_rate_percent", date(2026, 1, 1))
 
 
 class _Undo(Exception):

@@ -148,7 +148,7 @@ def test_parameter_out_of_range_is_shown_beside_the_value(qtbot, db, admin):
     from desktop.views.admin.parameters import NewValueDialog
 
     params = screen(qtbot, db, admin, "Parâmetros")
-    params.select_key("iss.rate")
+    params.select_key("issqn_rate_percent")
     dialog = NewValueDialog(db, admin, params.current_spec(), params, valid_from=date(2027, 1, 1))
     qtbot.addWidget(dialog)
     dialog.value_edit.setText("7")

@@ -123,7 +123,7 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     assert picker.matches() and "João da Silva" in picker.matches()[0]
     finance = window.open_module("financeiro")
     assert isinstance(finance, FinancePage)
-    assert "ainda não está disponível nesta versão" in finance.issqn_label.text()
+    assert "ISSQN" in finance.tab_titles()          # issue 13: Financeiro → ISSQN
     qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)
     finance.tabs.setCurrentIndex(1)
     settle(qtbot)

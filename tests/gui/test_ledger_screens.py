@@ -106,15 +106,13 @@ def test_overdue_and_divida_ativa_lists(qtbot, db, people, register, messages):
     assert divida.table.visible_rows() == []
 
 
-def test_finance_page_shows_the_ledger_and_says_issqn_is_not_in_this_version(qtbot, db, people, register,
-                                                                            lookups):
+def test_finance_page_shows_the_ledger_and_the_issqn_tab(qtbot, db, people, register, lookups):
     page = FinancePage(db, people.atendente, lookups=lookups)
     qtbot.addWidget(page)
     page.resize(1180, 760)
     assert page.tab_titles()[:4] == ["Infrator e extrato", "Lançamentos", "Multas vencidas", "Dívida ativa"]
-    assert {"Guias", "Retorno bancário"} <= set(page.tab_titles())   # issue 13
-    assert page.issqn_box.title() == "ISSQN (Art. 11)"
-    assert "ainda não está disponível nesta versão" in page.issqn_label.text()
+    assert {"Guias", "Retorno bancário", "ISSQN"} <= set(page.tab_titles())   # issue 13
+    assert page.issqn_page is None          # issue 13: the ISSQN screen is built when its tab is first shown
     qtbot.waitUntil(lambda: page.ledger_screen.totals_task.finished)
     shoot(page, "finance_page.png")
 

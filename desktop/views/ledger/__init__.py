@@ -1,18 +1,15 @@
 """Financeiro/ISSQN: the fines ledger in UPFM (Art. 25, 28; SPEC §3) — every entry, an infractor's statement at
 any date, the overdue list and the list to send to dívida ativa.
 
-The ISSQN estimate per vehicle (Art. 11) is not part of this version: the page says so in its own labelled
-section, with no invented figures.
+The ISSQN estimate per vehicle (Art. 11, issue 13) is the tab "ISSQN" (`views.finance.issqn.IssqnPage`), built
+the first time the tab is shown.
 """
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGroupBox, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from desktop.views.enforcement.lookups import Lookups
 
-ISSQN_UNAVAILABLE = ("A estimativa mensal do ISSQN por veículo (Art. 11: classes de estimativa, alíquota de 2 % a "
-                     "5 %, guias e comparação com as corridas informadas pelas plataformas) ainda não está "
-                     "disponível nesta versão. Esta página mostra somente o extrato das multas em UPFM.")
 
 
 def restricted_page(page: QWidget, title: str, roles) -> QLabel:
@@ -60,20 +57,34 @@ class FinancePage(QWidget):
         self.bank_return_screen = BankReturnScreen(db, actor, self)
         self.tabs.addTab(self.guides_screen, "Guias")
         self.tabs.addTab(self.bank_return_screen, "Retorno bancário")
-        self.issqn_box = QGroupBox("ISSQN (Art. 11)", self)
-        self.issqn_label = QLabel(ISSQN_UNAVAILABLE, self.issqn_box)
-        self.issqn_label.setWordWrap(True)
-        box_layout = QVBoxLayout(self.issqn_box)
-        box_layout.addWidget(self.issqn_label)
-        heading = QLabel("<h2>Financeiro — multas em UPFM</h2>", self)
+        # issue 13: the ISSQN estimate per vehicle (Art. 11), built when its tab is first shown
+        self.issqn_page = None
+        self.issqn_tab = QWidget(self)
+        QVBoxLayout(self.issqn_tab).setContentsMargins(0, 0, 0, 0)
+        self.tabs.addTab(self.issqn_tab, "ISSQN")
+        self.tabs.currentChanged.connect(self._tab_shown)
+        heading = QLabel("<h2>Financeiro — multas em UPFM, guias e ISSQN</h2>", self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 8, 16, 8)
         layout.addWidget(heading)
         layout.addWidget(self.tabs, 1)
-        layout.addWidget(self.issqn_box)
         bus.data_changed.connect(self._data_changed)
         for screen in (self.infractor_screen, self.overdue_screen, self.divida_screen):
             screen.auto_opened.connect(self.open_auto)
+
+    def _tab_shown(self, index: int) -> None:
+        if self.tabs.widget(index) is self.issqn_tab:
+            self.open_issqn()
+
+    def open_issqn(self):
+        """The ISSQN tab (Financeiro → ISSQN), created on first use."""
+        if self.issqn_page is None:
+            from desktop.views.finance.issqn import IssqnPage
+
+            self.issqn_page = IssqnPage(self.db, self.actor, self.issqn_tab)
+            self.issqn_tab.layout().addWidget(self.issqn_page)
+        self.tabs.setCurrentWidget(self.issqn_tab)
+        return self.issqn_page
 
     def open_auto(self, auto_id: int):
         """Double-click on an auto of the statement or of a debt list: its page in Fiscalização (the main window

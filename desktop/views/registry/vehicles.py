@@ -3,7 +3,8 @@ page (CRLV data, ownership and lessor of Art. 8 §3, last service day of Art. 2,
 documents, change communications, timeline) with its actions."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
 from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetailPage, TimelineTable
@@ -50,6 +51,52 @@ def _date(value) -> str:
     return format_date(value) if value else ""
 
 
+class VehicleIssqnClassTab(QWidget):
+    """The vehicle's estimation-class decisions (Art. 11 §1: who, from when, why), newest first, and
+    "Enquadrar…" for the gestor (issue 13)."""
+
+    def __init__(self, db, actor, parent=None):
+        super().__init__(parent)
+        from desktop.views.table import Column
+
+        self.db, self.actor = db, actor
+        self.vehicle_id, self.plate = None, ""
+        self.dialog = None
+        self.table = RecordTable((
+            Column("A partir de", lambda d: d.valid_from, _date),
+            Column("Classe", lambda d: f"{d.class_code} — {d.class_name}"),
+            Column("Decidido por", lambda d: d.decided_by_name),
+            Column("Motivo", lambda d: d.reason)), self, show_filter=False)
+        self.note = QLabel(self)
+        self.classify_button = QPushButton("Enquadrar…", self)
+        self.classify_button.clicked.connect(self.classify)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.classify_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def load(self, vehicle_id: int, plate: str) -> None:
+        from desktop.services import issqn
+
+        self.vehicle_id, self.plate = vehicle_id, plate
+        self.classify_button.setEnabled(self.actor.has(*issqn.DECIDE_ROLES))
+        if not self.actor.has(*issqn.READ_ROLES):
+            self.note.setText("O histórico de classes do ISSQN é restrito aos perfis do Financeiro.")
+            self.table.set_rows([])
+            return
+        rows = issqn.vehicle_class_history(self.db, self.actor, vehicle_id)
+        self.note.setText("Sem classe de estimativa: o veículo aparece como pendência no ISSQN (Art. 11, §1)."
+                          if not rows else f"Classe vigente: {rows[0].class_code} — {rows[0].class_name}.")
+        self.table.set_rows(rows)
+
+    def classify(self) -> None:
+        from desktop.views.finance.issqn import ClassDecisionDialog
+
+        self.dialog = ClassDecisionDialog(self.db, self.actor, self.vehicle_id, self.plate, self)
+        self.dialog.done_callback = lambda: self.load(self.vehicle_id, self.plate)
+        self.dialog.open()
+
+
 class VehicleDetailPage(SubjectDetailPage):
     entity = "vehicles"
 
@@ -76,9 +123,10 @@ class VehicleDetailPage(SubjectDetailPage):
         self.documents = DocumentsPanel(db, actor, self)
         self.changes = RecordTable(CHANGE_COLUMNS, self, show_filter=False)
         self.timeline = TimelineTable(self)
+        self.issqn_tab = VehicleIssqnClassTab(db, actor, self)   # issue 13: the class history (Art. 11 §1)
         for widget, title in ((data_tab, "Dados"), (self.authorizations, "Autorizações"),
                               (self.documents, "Arquivos"), (self.changes, "Comunicações de alteração"),
-                              (self.timeline, "Histórico")):
+                              (self.timeline, "Histórico"), (self.issqn_tab, "Classe do ISSQN")):
             self.tabs.addTab(widget, title)
         self.load()
 
@@ -126,6 +174,7 @@ class VehicleDetailPage(SubjectDetailPage):
         self.fill_tab(self.documents, lambda: self.documents.set_documents(detail.documents))
         self.fill_tab(self.changes, lambda: self.changes.set_rows(detail.changes))
         self.fill_tab(self.timeline, lambda: self.timeline.set_entries(detail.timeline))
+        self.fill_tab(self.issqn_tab, lambda: self.issqn_tab.load(self.vehicle_id, v.plate_display))
         active = v.registered
         desk = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         self.edit_button.setEnabled(desk and active)

@@ -1,0 +1,236 @@
+"""What the ISSQN services share (issue 13, Art. 11): roles, the competência, the frozen data they return and the
+steps a share or a guide offers (Tryton's table that refuses a step also decides the button)."""
+from __future__ import annotations
+
+import calendar as _calendar
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from desktop.domain.clock import today
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.domain.steps import Action, Step, available_actions, refusal
+from desktop.domain.taxes import competence_problem
+from desktop.errors import ValidationError
+
+ART = "Art. 11"
+READ_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+RUN_ROLES = (Role.ATENDENTE, Role.GESTOR)             # the monthly estimate is the office's routine
+DECIDE_ROLES = (Role.GESTOR,)                         # classes, class decisions, designations, substitute, cancel
+ISSUE_ROLES = (Role.ATENDENTE, Role.GESTOR)           # as every other guide (services.documents.archive)
+PURPOSE = "issqn"
+
+SHARE_STEPS = (
+    Step("issue_guide", "Emitir guia", ART, roles=frozenset(ISSUE_ROLES),
+         condition=lambda f: None if f["guide_status"] is None else "a cota já está numa guia"),
+    Step("cancel_guide", "Cancelar guia…", ART, roles=frozenset(DECIDE_ROLES),
+         condition=lambda f: None if f["guide_status"] == "open" else "não há guia em aberto"),
+    Step("charge_driver", "Cobrar do condutor (substituto)…", "Art. 11 (condutor substituto tributário)",
+         roles=frozenset(DECIDE_ROLES),
+         condition=lambda f: (None if f["platform_share"] and f["overdue"] else
+                              "disponível quando a guia da plataforma estiver vencida" if f["platform_share"]
+                              else "a cota já é cobrada do condutor")),
+)
+STEPS_BY_KEY = {step.key: step for step in SHARE_STEPS}
+
+
+def share_facts(guide_status: str | None, due_on: date | None, platform_share: bool, on: date) -> dict:
+    overdue = guide_status == "open" and due_on is not None and due_on < on
+    return {"guide_status": guide_status, "overdue": overdue, "platform_share": platform_share}
+
+
+def share_actions(facts: dict, roles) -> tuple[Action, ...]:
+    return available_actions(SHARE_STEPS, None, roles, facts)
+
+
+def share_refusal(key: str, facts: dict, roles) -> str | None:
+    return refusal(STEPS_BY_KEY[key], None, roles, facts)
+
+
+def month_end(year: int, month: int) -> date:
+    return date(year, month, _calendar.monthrange(year, month)[1])
+
+
+def check_competence(year: int, month: int) -> None:
+    problem = competence_problem(year, month, today())
+    if problem:
+        raise ValidationError([problem])
+
+
+def parse_month(text: str) -> tuple[int, int]:
+    """'2026-10' (AAAA-MM, the commands' form) or '10/2026' → (2026, 10); a clear message otherwise."""
+    value = (text or "").strip()
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})", value) or re.fullmatch(r"(\d{1,2})/(\d{4})", value)
+    if not m:
+        raise ValidationError([Problem("month", f"Competência inválida: {text!r} (use AAAA-MM, ex.: 2026-10).")])
+    a, b = m.groups()
+    year, month = (int(a), int(b)) if len(a) == 4 else (int(b), int(a))
+    if not 1 <= month <= 12:
+        raise ValidationError([Problem("month", f"Competência inválida: mês {month} (use 01 a 12).")])
+    return year, month
+
+
+def competence_label(year: int, month: int) -> str:
+    return f"{month:02d}/{year}"
+
+
+def next_month(year: int, month: int) -> tuple[int, int]:
+    return (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+# ---------------------------------------------------------------------------------------------- returned data
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    id: int
+    code: str
+    name: str
+    monthly_base: Decimal
+    valid_from: date
+    valid_until: date | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClassDecisionInfo:
+    id: int
+    vehicle_id: int
+    class_id: int
+    class_code: str
+    class_name: str
+    valid_from: date
+    decided_by_name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DesignationInfo:
+    id: int
+    vehicle_id: int
+    platform_id: int | None
+    platform_name: str
+    valid_from: date
+    decided_by_name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VehicleProblem:
+    vehicle_id: int
+    plate_display: str
+    driver_name: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    year: int
+    month: int
+    rate: Decimal
+    pro_rata: bool
+    vehicles: int            # estimates in force for the month after the run
+    total: Decimal
+    computed: int            # estimates written or recalculated now
+    kept: int                # estimates left as they were because a guide holds them
+    removed: int             # draft estimates of vehicles that no longer count
+    without_class: tuple[VehicleProblem, ...] = ()
+    without_platform: tuple[VehicleProblem, ...] = ()
+
+    def summary(self) -> str:
+        from desktop.domain.formatting import format_money
+
+        text = (f"Competência {competence_label(self.year, self.month)}: {self.vehicles} veículos, total "
+                f"{format_money(self.total)} (alíquota {self.rate} %"
+                f"{', proporcional aos dias' if self.pro_rata else ''}).")
+        if self.kept:
+            text += f" {self.kept} com guia emitida mantidos."
+        if self.without_class:
+            text += f" {len(self.without_class)} veículos sem classe de estimativa (não calculados)."
+        if self.without_platform:
+            text += f" {len(self.without_platform)} veículos sem plataforma no mês."
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class GuideInfo:
+    id: int
+    number: str
+    amount: Decimal
+    due_on: date
+    payer_name: str
+    payer_document: str
+    platform_id: int | None
+    driver_id: int | None
+    shares: int
+    year: int
+    month: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShareRow:
+    share_id: int
+    estimate_id: int
+    vehicle_id: int
+    platform_id: int | None
+    platform_name: str
+    plate_display: str
+    driver_name: str
+    driver_cpf_display: str
+    class_code: str
+    class_name: str
+    days_active: int
+    base: Decimal
+    rate: Decimal
+    estimate_amount: Decimal
+    amount: Decimal
+    guide_id: int | None
+    guide_number: str
+    situation: str           # "Sem guia", "Em aberto", "Vencida", "Paga"
+    due_on: date | None
+    paid_on: date | None
+    overdue: bool
+    substitute: bool         # charged to the driver (Art. 11 substitute)
+    actions: tuple[Action, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformTotal:
+    platform_id: int | None
+    platform_name: str
+    cnpj_display: str
+    vehicles: int
+    total: Decimal
+    without_guide: Decimal
+    open: Decimal
+    overdue: Decimal
+    paid: Decimal
+    guide_numbers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MonthTotals:
+    year: int
+    month: int
+    platforms: tuple[PlatformTotal, ...]
+    total: Decimal
+    paid: Decimal
+    overdue: Decimal
+    vehicles: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesPoint:
+    year: int
+    month: int
+    total: Decimal
+    paid: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class UnpaidPlatform:
+    platform_id: int
+    platform_name: str
+    competences: tuple[str, ...]   # "09/2026", …
+    amount: Decimal
+    overdue: bool

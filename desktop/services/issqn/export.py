@@ -1,0 +1,87 @@
+"""`python -m desktop export issqn --month AAAA-MM --out FILE` and the screen's "Exportar Excel" (issue 13):
+one line per share of the competência, with the headers pinned by the issue (a contract with the office's
+spreadsheets: add columns at the END only). Written as `services.exports` writes every list (CSV for Brazilian
+Excel or a streaming XLSX) and recorded in the audit log (LGPD: the file carries drivers' CPFs)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import select
+
+from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
+from desktop.domain.problems import Problem
+from desktop.domain.roles import Role
+from desktop.errors import ValidationError
+from desktop.models import (
+    Authorization,
+    Driver,
+    IssqnClass,
+    IssqnEstimate,
+    IssqnShare,
+    PaymentGuide,
+    Platform,
+    Vehicle,
+)
+from desktop.services import audit
+from desktop.services.base import Actor, require_role
+from desktop.services.exports import ExportResult, write_csv, write_xlsx
+from desktop.services.issqn.common import competence_label
+from desktop.services.issqn.queries import situation_of
+
+__all__ = ["ISSQN_HEADERS", "export_issqn", "issqn_export_rows"]
+
+ISSQN_HEADERS = (
+    "Competência", "Plataforma", "CNPJ da plataforma", "Placa", "Condutor", "CPF", "Classe", "Base estimada (R$)",
+    "Alíquota (%)", "Dias ativos", "Valor (R$)", "Guia", "Situação", "Vencimento", "Pago em",
+)
+EXPORT_ROLES = (Role.ATENDENTE, Role.GESTOR, Role.ADMINISTRADOR)
+
+
+def issqn_export_rows(s, year: int, month: int, on):
+    S, E, G = IssqnShare, IssqnEstimate, PaymentGuide
+    stmt = (select(Platform.trade_name, Platform.cnpj, Vehicle.plate, Driver.name, Driver.cpf, IssqnClass.code,
+                   E.base, E.rate, E.days_active, S.amount, S.driver_id, G.number, G.status, G.due_on, G.paid_on)
+            .join(E, E.id == S.estimate_id).join(Vehicle, Vehicle.id == E.vehicle_id)
+            .join(IssqnClass, IssqnClass.id == E.class_id)
+            .outerjoin(Authorization, Authorization.id == E.authorization_id)
+            .outerjoin(Driver, Driver.id == Authorization.driver_id)
+            .outerjoin(Platform, Platform.id == S.platform_id).outerjoin(G, G.id == S.guide_id)
+            .where(S.year == year, S.month == month, S.status == "open")
+            .order_by(Platform.trade_name, Vehicle.plate))
+    label = competence_label(year, month)
+    for r in s.execute(stmt, execution_options={"yield_per": 2000}):
+        situation, _overdue = situation_of(r.status, r.due_on, on)
+        platform = r.trade_name or "Condutor (substituto, Art. 11)"
+        yield [label, platform, format_cnpj(r.cnpj) if r.cnpj else "", format_plate(r.plate), r.name or "",
+               format_cpf(r.cpf) if r.cpf else "", r.code, r.base, r.rate, r.days_active, r.amount, r.number or "",
+               situation, r.due_on, r.paid_on]
+
+
+def export_issqn(db, actor: Actor, year: int, month: int, path: str | os.PathLike) -> ExportResult:
+    """Write the competência to `path` (.csv or .xlsx by its extension); audited."""
+    from desktop.domain.clock import today
+
+    require_role(actor, *EXPORT_ROLES)
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise ValidationError([Problem("path", "O arquivo deve terminar em .csv ou .xlsx.")])
+    if out.parent and not out.parent.exists():
+        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
+    tmp = out.with_name(out.name + ".parcial")
+    try:
+        with db.session(write=False) as s:
+            rows = issqn_export_rows(s, year, month, today())
+            if suffix == ".csv":
+                n = write_csv(tmp, ISSQN_HEADERS, rows)
+            else:
+                n = write_xlsx(tmp, ISSQN_HEADERS, rows, f"ISSQN {month:02d}-{year}")
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    with db.session() as s:
+        audit.record(s, actor, "export", "issqn", f"{year:04d}-{month:02d}", None,
+                     {"list": f"ISSQN {competence_label(year, month)}", "rows": n, "file": out.name,
+                      "format": suffix[1:], "personal_data": True})
+    return ExportResult("issqn", out, n, suffix[1:])
