@@ -59,7 +59,17 @@ from desktop.models.inspections import (
     InspectorBlockedDay,
     InspectorSchedule,
 )
-from desktop.models.platforms import DATA_REQUEST_STATUSES, DataRequest, PlatformList, PlatformListRow, TripRow
+from desktop.models.platforms import (
+    DATA_REQUEST_STATUSES,
+    AutoTripEvidence,
+    DataRequest,
+    PlatformList,
+    PlatformListRow,
+    TripAccessLog,
+    TripImport,
+    TripRoutePoint,
+    TripRow,
+)
 from desktop.models.registry import (
     CNH_CATEGORIES,
     LESSOR_KINDS,
