@@ -86,6 +86,12 @@ PARAMETERS: dict[str, ParameterSpec] = {
             "issqn.pro_rata", "ISSQN proporcional aos dias (1 = sim, 0 = mês cheio)", "0/1", Decimal("0"),
             minimum=Decimal("0"), maximum=Decimal("1"), integer=True, article="Art. 11, §1",
         ),
+        ParameterSpec(
+            "trip_retention_months", "Prazo de retenção dos dados de viagens", "meses", Decimal("24"),
+            minimum=Decimal("1"), maximum=Decimal("120"), integer=True, article="Art. 4 (LGPD, art. 15 e 16)",
+            help="Viagens iniciadas há mais tempo são apagadas pela rotina do dia, exceto as que são prova em "
+                 "um auto de infração.",
+        ),
     )
 }
 

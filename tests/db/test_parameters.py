@@ -14,7 +14,8 @@ from desktop.services import parameters as P
 def test_catalog_keys_labels_and_units():
     assert set(P.PARAMETERS) == {
         "upfm_value", "fee.authorization", "fee.renewal", "fee.inspection", "term.defense_days",
-        "term.appeal_days", "term.payment_days", "iss.rate", "recurrence.window_months", "issqn.pro_rata"}
+        "term.appeal_days", "term.payment_days", "iss.rate", "recurrence.window_months", "issqn.pro_rata",
+        "trip_retention_months"}
     assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["iss.rate"].unit == "%"
     assert P.PARAMETERS["term.defense_days"].default == 15 and P.PARAMETERS["term.appeal_days"].default == 15
     assert P.PARAMETERS["term.payment_days"].default == 30

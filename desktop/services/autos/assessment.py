@@ -35,6 +35,7 @@ class AutoDraft:
     evidence_document_ids: tuple[int, ...] = ()
     evidence: tuple[Attachment, ...] = ()
     change_id: int | None = None   # a late change communication (Art. 13, XVIII) this ART26-III auto answers
+    evidence_trip_ids: tuple[int, ...] = ()  # issue 15: trips kept as evidence (auto_trip_evidence)
 
 
 def draft_debtor(draft: AutoDraft) -> Infractor | None:
