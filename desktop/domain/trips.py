@@ -286,3 +286,44 @@ def parse_month(text: str) -> tuple[int, int]:
     if not m or not 1 <= int(m.group(2)) <= 12:
         raise ValueError(f"competência inválida «{text}»: use AAAA-MM, por exemplo 2026-11.")
     return int(m.group(1)), int(m.group(2))
+
+
+# ------------------------------------------------------------------------------------------------ route geometry
+EARTH_RADIUS_M = 6_371_008.8
+
+
+def project(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """(lat, lon) → (x east, y north) in metres around the points' centre (equirectangular: a trip inside a
+    municipality is a few km, where its error is far below a metre). Used by the screen and the printed page."""
+    import math
+
+    if not points:
+        return []
+    lat0 = sum(p[0] for p in points) / len(points)
+    lon0 = sum(p[1] for p in points) / len(points)
+    k = math.cos(math.radians(lat0))
+    return [(math.radians(lon - lon0) * EARTH_RADIUS_M * k, math.radians(lat - lat0) * EARTH_RADIUS_M)
+            for lat, lon in points]
+
+
+def route_length_m(points: Sequence[tuple[float, float]]) -> float:
+    import math
+
+    xy = project(points)
+    return sum(math.dist(a, b) for a, b in zip(xy, xy[1:]))
+
+
+def scale_bar_m(span_m: float) -> int:
+    """A round length (1, 2 or 5 × 10ⁿ metres) of about a quarter of the drawing's width."""
+    target = max(span_m / 4, 1.0)
+    best = 1
+    for exponent in range(0, 7):
+        for step in (1, 2, 5):
+            value = step * 10 ** exponent
+            if value <= target:
+                best = value
+    return best
+
+
+def scale_label(metres: int) -> str:
+    return f"{metres // 1000} km" if metres >= 1000 and metres % 1000 == 0 else f"{metres} m"

@@ -409,3 +409,36 @@ def test_issqn_fares_of_vehicle_month_and_nearest_class(db, desk):
     s_ = svc.nearest_class_suggestion(db, desk.manager, a.vehicle_id, 2026, 11)
     assert (s_.code, s_.monthly_base, s_.difference) == ("PAR", Decimal("2000.00"), Decimal("700.00"))
     assert svc.nearest_class_suggestion(db, desk.manager, a.vehicle_id, 2026, 10) is None
+
+
+def test_art4_par1_iii_route_printed_numbered_archived_and_logged(db, desk):
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.models import IssuedDocument
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(name="Chapada dos Guimarães", uf="MT",
+                                     secretariat="Secretaria Municipal de Finanças", upfm_year=2026, ouvidoria_phone="(65) 3301-1234",
+                                     upfm_value=Decimal("5.55")), AdminDraft("chefe", "Chefe", "senha-forte-2025"))
+    p = make_platform(db, desk.clerk)
+    routes = routes_csv(("T1", "18/11/2026 08:00:00", "-15,4600", "-55,7500"),
+                        ("T1", "18/11/2026 08:10:00", "-15,4500", "-55,7300"),
+                        ("T1", "18/11/2026 08:20:00", "-15,4300", "-55,7100"))
+    svc.import_trips(db, desk.fiscal, p.id, trips_csv(trip("T1", PLATE, DRIVER, hail="via pública")), "v.csv",
+                     routes=routes)
+    trip_id = _auth_trip_ids(db)["T1"]
+    issued = svc.print_route(db, desk.fiscal, trip_id)
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(issued.pdf)).pages)
+    for words in ("TRAJETO DA VIAGEM T1", "Vai Já", "529.982.247-25", "-15.460000, -55.750000",
+                  "-15.430000, -55.710000", "Início", "Fim", "via pública", issued.info.number):
+        assert words in text, words
+    assert " km" in text or " m" in text
+    with db.session(write=False) as s:
+        row = s.scalars(select(IssuedDocument)).one()
+        log = s.scalars(select(TripAccessLog).where(TripAccessLog.action == "export")).one()
+    assert row.kind == "trip_route" and row.record_type == "trip" and row.record_id == trip_id
+    assert log.trip_ids == [trip_id] and issued.info.number in log.what
+    with pytest.raises(PermissionDenied):
+        svc.print_route(db, desk.clerk, trip_id)

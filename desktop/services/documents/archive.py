@@ -33,6 +33,7 @@ DOCUMENT_KINDS = {
     "statement": "Extrato do infrator",
     "attendance": "Lista de presença (Art. 12, §2º)",
     "guide": "Guia de arrecadação (DAM)",
+    "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
 }
 ALL_ROLES = tuple(Role)
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
@@ -47,6 +48,7 @@ ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
     "data_request": (Role.FISCAL, Role.GESTOR),
     "inspection": (Role.VISTORIADOR, Role.GESTOR),
     "attendance": (Role.ATENDENTE, Role.GESTOR),
+    "trip_route": (Role.FISCAL, Role.GESTOR),
 }
 NUMBER_KIND = "document"     # services.numbering series of every issued document
 # Why a document in force is issued again with a new number instead of its 2ª via (issue 12 item 17).
@@ -102,7 +104,7 @@ class IssuedSummary:
 
 RECORD_NAMES = {"authorization": "Autorização", "auto": "Auto", "payment_guide": "Guia",
                 "data_request": "Requisição", "inspection": "Vistoria", "course_session": "Turma do curso",
-                "driver": "Condutor", "platform": "Plataforma"}
+                "driver": "Condutor", "platform": "Plataforma", "trip": "Viagem"}
 
 
 def sha256_hex(data: bytes) -> str:

@@ -46,6 +46,7 @@ from desktop.services.trips.queries import (
     statistics,
     statistics_in,
 )
+from desktop.services.trips.printing import print_route
 from desktop.services.trips.retention import RetentionResult, remove_expired_trips, remove_expired_trips_in
 
 __all__ = [
@@ -56,5 +57,5 @@ __all__ = [
     "fares_of_vehicle_month", "fares_of_vehicle_month_in", "fares_over_months", "fares_over_months_in",
     "get_trip", "get_trip_in", "imports", "imports_in", "infractions", "infractions_in",
     "nearest_class_suggestion", "nearest_class_suggestion_in", "route", "route_in", "statistics",
-    "statistics_in", "RetentionResult", "remove_expired_trips", "remove_expired_trips_in",
+    "statistics_in", "print_route", "RetentionResult", "remove_expired_trips", "remove_expired_trips_in",
 ]
