@@ -265,6 +265,7 @@ class TripFinding:
     rule: InfractionRule
     driver_name: str
     platform_id: int
+    platform_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +337,9 @@ def infractions_in(session, actor: Actor, year: int, month: int, platform_id: in
         TripRow.id.in_({t for t, _ in found_ids}))).scalars()} if found_ids else {}
     names = dict(session.execute(select(Driver.id, Driver.name).where(
         Driver.id.in_({r.driver_id for r in rows.values() if r.driver_id}))).all()) if rows else {}
-    findings = tuple(TripFinding(_trip_info(rows[t]), rule, names.get(rows[t].driver_id, ""), rows[t].platform_id)
-                     for t, rule in found_ids)
+    platforms = {p.id: p.trade_name or p.legal_name for p in session.execute(select(Platform)).scalars()}
+    findings = tuple(TripFinding(_trip_info(rows[t]), rule, names.get(rows[t].driver_id, ""), rows[t].platform_id,
+                                 platforms.get(rows[t].platform_id, "")) for t, rule in found_ids)
     log_access_in(session, actor, "view", f"viagens com infração {year:04d}-{month:02d}",
                   [f.trip.id for f in findings])
     return FindingsPage(findings, total, checked)
