@@ -102,11 +102,59 @@ def _copy_pg(raw, chunk, cols: dict) -> None:
 
 
 
-def write_chunk(raw, sqlite: bool, chunk, register: Register, platform_id: int, request_id, import_id) \
-        -> tuple[int, int]:
+def write_chunk(raw, sqlite: bool, chunk, register: Register, platform_id: int, request_id, import_id,
+                totals: FareTotals | None = None) -> tuple[int, int]:
     """Insert one chunk; returns (trips with a registered driver, trips with a registered vehicle)."""
     cols = _columns(chunk, register, platform_id, request_id, import_id)
     drivers = sum(v is not None for v in cols["driver_id"])
     vehicles = sum(v is not None for v in cols["vehicle_id"])
+    if totals is not None:
+        totals.add(chunk, cols["driver_id"], cols["vehicle_id"])
     (_insert_sqlite if sqlite else _copy_pg)(raw, chunk, cols)
     return drivers, vehicles
+
+
+_SUMMED = ("distance_m", "duration_s", "fare_total", "fare_base", "fare_distance", "fare_time", "fare_platform",
+           "fare_other", "rating")
+
+
+class FareTotals:
+    """The fares of the rows written, summed per (month, driver_cpf, plate) chunk by chunk (pandas groupby on the
+    chunk's arrays), for `trip_fare_totals`."""
+
+    def __init__(self):
+        self.parts: list[pd.DataFrame] = []
+
+    def add(self, chunk, driver_ids: list, vehicle_ids: list) -> None:
+        frame = pd.DataFrame({"month": chunk.month, "driver_cpf": chunk.driver_cpf, "plate": chunk.plate,
+                              "driver_id": pd.array(driver_ids, dtype="Int64"),
+                              "vehicle_id": pd.array(vehicle_ids, dtype="Int64"),
+                              **{k: chunk.ints[k].to_numpy(dtype="float64", na_value=np.nan) for k in _SUMMED}})
+        frame["rated"] = frame["rating"].notna().astype(np.int64)
+        frame["trips"] = 1
+        self.parts.append(frame.groupby(["month", "driver_cpf", "plate"], sort=False).agg(
+            driver_id=("driver_id", "max"), vehicle_id=("vehicle_id", "max"), trips=("trips", "sum"),
+            rated=("rated", "sum"), **{k: (k, "sum") for k in _SUMMED}).reset_index())
+
+    def rows(self, import_id: int, platform_id: int) -> list[dict]:
+        from decimal import Decimal
+
+        if not self.parts:
+            return []
+        total = pd.concat(self.parts).groupby(["month", "driver_cpf", "plate"], sort=True).agg(
+            driver_id=("driver_id", "max"), vehicle_id=("vehicle_id", "max"), trips=("trips", "sum"),
+            rated=("rated", "sum"), **{k: (k, "sum") for k in _SUMMED}).reset_index()
+        out = []
+        for r in total.itertuples(index=False):
+            def cents(v):
+                return Decimal(int(round(v))).scaleb(-2)
+            out.append({
+                "import_id": import_id, "platform_id": platform_id, "month": int(r.month), "driver_cpf": r.driver_cpf,
+                "plate": r.plate, "driver_id": None if pd.isna(r.driver_id) else int(r.driver_id),
+                "vehicle_id": None if pd.isna(r.vehicle_id) else int(r.vehicle_id), "trips": int(r.trips),
+                "distance_km": Decimal(int(round(r.distance_m))).scaleb(-3), "duration_s": int(round(r.duration_s)),
+                "fare_total": cents(r.fare_total), "fare_base": cents(r.fare_base),
+                "fare_distance": cents(r.fare_distance), "fare_time": cents(r.fare_time),
+                "fare_platform": cents(r.fare_platform), "fare_other": cents(r.fare_other),
+                "rating_sum": cents(r.rating), "rated": int(r.rated)})
+        return out

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from desktop.domain.clock import TIMEZONE
 from desktop.domain.trips import (
@@ -100,50 +102,103 @@ def _first_line(content: bytes, encoding: str) -> str:
     return head.decode(encoding, errors="replace").rstrip("\r")
 
 
-def _cpf_ok(digits: pd.Series) -> np.ndarray:
-    """CPF check digits, vectorised (11 digits already checked)."""
-    ok = digits.str.len().eq(11).to_numpy()
+def _text(values) -> pa.Array:
+    """A column as an Arrow string array without nulls (Arrow's kernels are C++: no Python loop per cell)."""
+    arr = pa.array(values, type=pa.string(), from_pandas=True) if not isinstance(values, (pa.Array,
+                                                                                       pa.ChunkedArray)) else values
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    return pc.fill_null(arr, "")
+
+
+def _np(mask) -> np.ndarray:
+    return np.asarray(mask.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _by_unique(values: pa.Array, fn, many=None) -> np.ndarray:
+    """`fn(text) -> value` (or `many(texts) -> values`) applied once per distinct text (CPFs, plates and hail
+    types repeat a lot)."""
+    encoded = pc.dictionary_encode(values)
+    distinct = encoded.dictionary.to_pylist()
+    mapped = np.array((list(many(distinct)) if many else [fn(v) for v in distinct]) + [None], dtype=object)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    return mapped[codes]
+
+
+def _cpf_ok(digits: list[str]) -> np.ndarray:
+    """CPF check digits, vectorised over a list of digit strings."""
+    ok = np.array([len(d) == 11 for d in digits], dtype=bool)
     if not ok.any():
         return ok
-    padded = digits.where(ok, "00000000000")
-    arr = np.frombuffer("".join(padded.tolist()).encode("ascii"), dtype=np.uint8).reshape(-1, 11) - 48
-    arr = arr.astype(np.int64)
+    padded = [d if good else "00000000000" for d, good in zip(digits, ok)]
+    arr = np.frombuffer("".join(padded).encode("ascii"), dtype=np.uint8).reshape(-1, 11).astype(np.int64) - 48
     d1 = (arr[:, :9] * np.arange(10, 1, -1)).sum(axis=1) * 10 % 11 % 10
     d2 = (arr[:, :10] * np.arange(11, 1, -1)).sum(axis=1) * 10 % 11 % 10
     same = (arr == arr[:, :1]).all(axis=1)
     return ok & (d1 == arr[:, 9]) & (d2 == arr[:, 10]) & ~same
 
 
-def _money_cents(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
+def _cpfs_of(texts: list[str]) -> list[str | None]:
+    digits = [re.sub(r"[^0-9]", "", t or "") for t in texts]
+    return [d if ok else None for d, ok in zip(digits, _cpf_ok(digits))]
+
+
+def _plate_of(text: str) -> str | None:
+    plate = re.sub(r"[^A-Z0-9]", "", (text or "").upper())
+    return plate if re.match(_PLATE, plate) else None
+
+
+def _hail_of(text: str) -> str | None:
+    return hail_key_map().get(header_key(text))
+
+
+def _nullable_ints(values: np.ndarray, missing: np.ndarray) -> pd.Series:
+    return pd.Series(pd.arrays.IntegerArray(np.where(missing, 0, values).astype(np.int64), missing.copy()))
+
+
+_NUMBER = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
+
+
+def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
     """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask). Empty → NA."""
-    s = values.str.strip().str.replace("R$", "", regex=False).str.strip()
-    empty = s.eq("")
-    comma = s.str.contains(",", regex=False)
-    s = s.where(~comma, s.str.replace(".", "", regex=False).str.replace(",", ".", regex=False))
-    good = s.str.match(_MONEY) | empty
-    num = pd.to_numeric(s.where(good & ~empty), errors="coerce")
-    cents = (num * 100).round().astype("Int64")
-    return cents, (~good).to_numpy()
+    s = pc.utf8_trim_whitespace(pc.replace_substring(_text(values), "R$", ""))
+    empty = _np(pc.equal(s, ""))
+    brazil = pc.replace_substring(pc.replace_substring(s, ".", ""), ",", ".")
+    s = pc.if_else(pc.match_substring(s, ","), brazil, s)
+    good = _np(pc.match_substring_regex(s, _MONEY.pattern))
+    num = pc.cast(pc.if_else(pa.array(good & ~empty), s, pa.scalar(None, pa.string())), pa.float64())
+    floats = num.to_numpy(zero_copy_only=False)
+    missing = np.isnan(floats)
+    return _nullable_ints(np.rint(np.nan_to_num(floats) * 100), missing), ~good & ~empty
 
 
-def _decimal(values: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
-    s = values.str.strip().str.replace(",", ".", regex=False)
-    empty = s.eq("").to_numpy()
-    num = pd.to_numeric(s.where(~s.eq("")), errors="coerce")
-    bad = num.isna().to_numpy() & ~empty
-    return num, bad, empty
+def _decimal(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    s = pc.replace_substring(pc.utf8_trim_whitespace(_text(values)), ",", ".")
+    empty = _np(pc.equal(s, ""))
+    good = _np(pc.match_substring_regex(s, _NUMBER))
+    num = pc.cast(pc.if_else(pa.array(good), s, pa.scalar(None, pa.string())), pa.float64())
+    return pd.Series(num.to_numpy(zero_copy_only=False)), ~good & ~empty, empty
 
 
-def _instants(values: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+def _instants(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
     """DD/MM/AAAA HH:MM:SS (Cuiabá) or ISO 8601 with an offset → UTC Series; (utc, bad, empty)."""
-    s = values.str.strip()
-    empty = s.eq("").to_numpy()
-    local = pd.to_datetime(s, format="%d/%m/%Y %H:%M:%S", errors="coerce")
-    utc = local.dt.tz_localize(TIMEZONE, ambiguous="NaT", nonexistent="NaT").dt.tz_convert("UTC")
-    iso = utc.isna() & s.str.match(_ISO_OFFSET)
+    s = pc.utf8_trim_whitespace(_text(values))
+    empty = _np(pc.equal(s, ""))
+    local = pc.strptime(s, format="%d/%m/%Y %H:%M:%S", unit="s", error_is_null=True)
+    # strptime rolls 31/02 over to 03/03: a date is valid only if it prints back the same
+    day = pc.cast(pc.if_else(pc.is_null(local), "0", pc.utf8_slice_codeunits(s, 0, 2)), pa.int64())
+    month = pc.cast(pc.if_else(pc.is_null(local), "0", pc.utf8_slice_codeunits(s, 3, 5)), pa.int64())
+    same = pc.and_(pc.equal(pc.day(local), day), pc.equal(pc.month(local), month))
+    local = pc.if_else(pc.fill_null(same, False), local, pa.scalar(None, local.type))
+    naive = pd.Series(pc.cast(local, pa.timestamp("us")).to_numpy(zero_copy_only=False)).astype("datetime64[us]")
+    utc = naive.dt.tz_localize(TIMEZONE, ambiguous="NaT", nonexistent="NaT").dt.tz_convert("UTC")
+    iso = utc.isna().to_numpy() & ~empty
     if iso.any():
-        utc = utc.copy()
-        utc[iso] = pd.to_datetime(s[iso], format="ISO8601", utc=True, errors="coerce")
+        text = pd.Series(s.to_numpy(zero_copy_only=False), dtype=object)[iso]
+        text = text[text.str.match(_ISO_OFFSET)]
+        if len(text):
+            utc = utc.copy()
+            utc[text.index] = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce").dt.as_unit("us")
     bad = utc.isna().to_numpy() & ~empty
     return utc, bad, empty
 
@@ -151,8 +206,8 @@ def _instants(values: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
 class _Checker:
     """Collects the errors of one chunk, in the order of the lines."""
 
-    def __init__(self, labels: np.ndarray, columns: dict[str, str]):
-        self.labels = labels
+    def __init__(self, label_of, columns: dict[str, str]):
+        self.label_of = label_of
         self.columns = columns
         self.found: list[tuple[int, int, str]] = []
         self.order = {k: i for i, k in enumerate(columns)}
@@ -161,31 +216,32 @@ class _Checker:
         mask = np.asarray(mask, dtype=bool)
         if mask.any():
             for i in np.flatnonzero(mask)[:MAX_ERRORS]:
-                self.found.append((int(i), self.order.get(key, 0), f"{self.labels[i]}, coluna «{self.columns[key]}»: "
+                self.found.append((int(i), self.order.get(key, 0), f"{self.label_of(i)}, coluna «{self.columns[key]}»: "
                                                                f"{message}"))
 
     def messages(self) -> list[str]:
         return [m for _, _, m in sorted(self.found)]
 
 
-def _frame_to_chunk(frame: pd.DataFrame, labels: np.ndarray, first_line: int,
-                    state: ReadState, seen: set[str]) -> TripChunk | None:
+def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripChunk | None:
     """Validate a chunk of text columns (CSV_COLUMNS keys) and convert it; None when it had errors."""
+    frame = dict(frame)
+    n = len(frame["external_id"])
     for key in CSV_COLUMNS:
         if key not in frame:
-            frame[key] = ""
-    frame = frame.fillna("")
-    check = _Checker(labels, CSV_COLUMNS)
-    ext = frame["external_id"].str.strip()
-    check.add(ext.eq(""), "external_id", "o identificador da viagem é obrigatório.")
-    check.add(ext.str.len() > 80, "external_id", "o identificador tem mais de 80 caracteres.")
+            frame[key] = pa.nulls(n, pa.string())
+    check = _Checker(label_of, CSV_COLUMNS)
+    ext_arr = pc.utf8_trim_whitespace(_text(frame["external_id"]))
+    ext = pd.Series(ext_arr.to_numpy(zero_copy_only=False), dtype=object)
+    check.add(_np(pc.equal(ext_arr, "")), "external_id", "o identificador da viagem é obrigatório.")
+    check.add(_np(pc.greater(pc.utf8_length(ext_arr), 80)), "external_id", "o identificador tem mais de 80 "
+                                                                         "caracteres.")
     dup_here = ext.duplicated(keep="first") & ext.ne("")
-    dup_before = ext.isin(seen) if seen else pd.Series(False, index=ext.index)
-    check.add((dup_here | dup_before).to_numpy(), "external_id", "viagem repetida no arquivo.")
-    plate = frame["plate"].str.upper().str.replace(r"[^A-Z0-9]", "", regex=True)
-    check.add(~plate.str.match(_PLATE), "plate", "placa inválida (AAA0A00 ou AAA0000).")
-    cpf = frame["driver_cpf"].str.replace(r"\D", "", regex=True)
-    check.add(~_cpf_ok(cpf), "driver_cpf", "CPF do condutor inválido.")
+    check.add(dup_here.to_numpy(), "external_id", "viagem repetida no arquivo.")
+    plate = _by_unique(_text(frame["plate"]), _plate_of)
+    check.add(pd.isna(plate), "plate", "placa inválida (AAA0A00 ou AAA0000).")
+    cpf = _by_unique(_text(frame["driver_cpf"]), None, _cpfs_of)
+    check.add(pd.isna(cpf), "driver_cpf", "CPF do condutor inválido.")
     started, bad, empty = _instants(frame["started_at"])
     check.add(bad, "started_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
     check.add(empty, "started_at", "a data-hora de início é obrigatória.")
@@ -214,28 +270,26 @@ def _frame_to_chunk(frame: pd.DataFrame, labels: np.ndarray, first_line: int,
               "avaliação inválida (de 0 a 5).")
     ints["rating"] = (rating * 100).round().astype("Int64")
     if "mds_hail" in frame:
-        mds = frame["mds_hail"]
+        mds = pd.Series(_text(frame["mds_hail"]).to_numpy(zero_copy_only=False), dtype=object)
         hail = mds.where(mds.isin(MDS_HAIL_TYPES))
         check.add((mds.ne("") & hail.isna()).to_numpy(), "hail",
                   "hail_type inválido (street_hail, phone_dispatch, phone, text ou app).")
-        hail = hail.astype(object).where(hail.notna(), None)
+        hail = hail.astype(object).where(hail.notna(), None).to_numpy(dtype=object)
     else:
-        hail = frame["hail"].map(header_key).map(hail_key_map().get)
-        check.add(hail.isna().to_numpy(), "hail", "tipo de chamada inválido (aplicativo ou via pública).")
+        hail = _by_unique(_text(frame["hail"]), _hail_of)
+        check.add(pd.isna(hail), "hail", "tipo de chamada inválido (aplicativo ou via pública).")
     errors = check.messages()
     if errors:
         for message in errors:
             state.error(message)
         return None
-    seen.update(ext.tolist())
     local = started.dt.tz_convert(TIMEZONE)
     month = (local.dt.year * 100 + local.dt.month).to_numpy(dtype=np.int64)
     started_us = started.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
     ended_ok = ended.notna().to_numpy()
     ended_us = ended.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
-    return TripChunk(first_line, ext.to_numpy(dtype=object), plate.to_numpy(dtype=object),
-                     cpf.to_numpy(dtype=object), started_us, ended_us, ended_ok, month, floats, ints,
-                     hail.to_numpy(dtype=object))
+    return TripChunk(first_line, ext.to_numpy(dtype=object), plate, cpf, started_us, ended_us, ended_ok, month,
+                     floats, ints, hail)
 
 
 # ------------------------------------------------------------------------------------------------ CSV
@@ -247,7 +301,6 @@ class TripReader:
         self.filename = filename
         self.chunk_rows = chunk_rows or CHUNK_ROWS
         self.state = ReadState()
-        self._seen: set[str] = set()
         stripped = self.content.lstrip()[:1]
         if not self.content.strip():
             raise TripFileError(["linha 1: o arquivo está vazio."])
@@ -276,60 +329,90 @@ class TripReader:
         self.state.notes.append(f"CSV ({'UTF-8' if self.encoding.startswith('utf') else 'Windows-1252'}), "
                                 f"separador «{self.sep}».")
 
-    def _check_widths(self) -> None:
-        """Lines with more cells than the header (pandas' `usecols` would drop the extra cells silently): the
-        separators of each line are counted with numpy; a file with quotes is split by the csv module instead."""
+    def _check_widths(self) -> np.ndarray:
+        """Every line must have the header's number of cells (a reader would otherwise drop or pad cells
+        silently): the separators of each line are counted with numpy (the csv module when the file has
+        quotes). Returns the file line number of each data row (blank lines skipped), for the messages."""
         sep = self.sep.encode()
+        want = self.width
         if b'"' in self.content:
             import csv
 
-            text = io.StringIO(self.content.decode(self.encoding), newline="")
-            for number, cells in enumerate(csv.reader(text, delimiter=self.sep), start=1):
-                if number > 1 and len(cells) > self.width:
-                    self.state.error(f"linha {number}: a linha tem {len(cells)} células e o cabeçalho {self.width}.")
-            return
+            numbers = []
+            reader = csv.reader(io.StringIO(self.content.decode(self.encoding), newline=""), delimiter=self.sep)
+            start = 1
+            for cells in reader:
+                if start > 1 and cells:
+                    if len(cells) != want:
+                        self.state.error(f"linha {start}: a linha tem {len(cells)} células e o cabeçalho {want}.")
+                    numbers.append(start)
+                start = reader.line_num + 1
+            return np.array(numbers, dtype=np.int64)
         data = np.frombuffer(self.content, dtype=np.uint8)
         ends = np.flatnonzero(data == 10)
         if not len(ends) or ends[-1] != len(data) - 1:
             ends = np.append(ends, len(data))
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        lengths = ends - starts
+        has_cr = np.zeros(len(ends), dtype=bool)
+        nonempty = lengths > 0
+        has_cr[nonempty] = data[np.minimum(ends[nonempty] - 1, len(data) - 1)] == 13
+        blank = (lengths - has_cr) == 0
         seps = np.flatnonzero(data == sep[0])
         per_line = np.diff(np.concatenate(([0], np.searchsorted(seps, ends))))
-        for index in np.flatnonzero(per_line > self.width - 1)[:MAX_ERRORS]:
-            if index == 0:
-                continue
-            self.state.error(f"linha {index + 1}: a linha tem {per_line[index] + 1} células e o cabeçalho "
-                             f"{self.width}.")
+        wrong = ~blank & (per_line != want - 1)
+        wrong[0] = False
+        for index in np.flatnonzero(wrong)[:MAX_ERRORS]:
+            self.state.error(f"linha {index + 1}: a linha tem {per_line[index] + 1} células e o cabeçalho {want}.")
+        if wrong.sum() > MAX_ERRORS:
+            self.state.error_count += int(wrong.sum()) - MAX_ERRORS
+        rows = np.flatnonzero(~blank) + 1
+        return rows[rows > 1]
 
     def _csv_chunks(self) -> Iterator[TripChunk]:
-        positions = self.match.positions
-        by_index = {i: key for key, i in positions.items()}
+        import pyarrow.csv as pacsv
+
+        by_index = {i: key for key, i in self.match.positions.items()}
+        lines = self._check_widths()
+        if self.state.errors:
+            return  # the file is refused on its shape: its cells are not read at all
+        names = [f"c{i}" for i in range(self.width)]
+        per_row = len(self.content) / max(len(lines), 1)
+        block = max(1024, int(self.chunk_rows * per_row * 1.05))   # about `chunk_rows` rows per batch
+        wanted = [f"c{i}" for i in sorted(by_index)]
         try:
-            reader = pd.read_csv(io.BytesIO(self.content), sep=self.sep, header=None, skiprows=1,
-                                 names=list(range(self.width)), usecols=sorted(by_index), dtype=str,
-                                 keep_default_na=False, na_filter=False, skip_blank_lines=False,
-                                 encoding=self.encoding, engine="c", chunksize=self.chunk_rows,
-                                 on_bad_lines="error")
-            self._check_widths()
-            for raw in reader:
-                raw = raw.rename(columns=by_index)
-                blank = (raw.fillna("").apply(lambda c: c.str.strip()).eq("")).all(axis=1)
-                raw = raw[~blank.to_numpy()]
-                if raw.empty:
+            reader = pacsv.open_csv(
+                io.BytesIO(self.content),
+                read_options=pacsv.ReadOptions(column_names=names, skip_rows=1, block_size=block,
+                                               encoding="utf8" if self.encoding.startswith("utf") else "cp1252"),
+                parse_options=pacsv.ParseOptions(delimiter=self.sep, newlines_in_values=b'"' in self.content),
+                convert_options=pacsv.ConvertOptions(include_columns=wanted,
+                                                     column_types={n: pa.string() for n in wanted},
+                                                     strings_can_be_null=False, quoted_strings_can_be_null=False))
+            offset = 0
+            for batch in reader:
+                n = batch.num_rows
+                if not n:
                     continue
-                lines = raw.index.to_numpy() + 2
-                labels = np.array([f"linha {n}" for n in lines], dtype=object)
-                chunk = _frame_to_chunk(raw.reset_index(drop=True), labels, int(lines[0]), self.state, self._seen)
+                numbers = lines[offset:offset + n]
+                offset += n
+                cols = {by_index[int(name[1:])]: batch.column(name) for name in batch.schema.names}
+                blank = np.ones(n, dtype=bool)
+                for column in cols.values():
+                    blank &= _np(pc.equal(pc.utf8_trim_whitespace(_text(column)), ""))
+                if blank.any():
+                    keep = pa.array(~blank)
+                    cols = {k: pc.filter(v, keep) for k, v in cols.items()}
+                    numbers = numbers[~blank]
+                if not len(numbers):
+                    continue
+                chunk = _frame_to_chunk(cols, lambda i, numbers=numbers: f"linha {numbers[i]}", int(numbers[0]),
+                                        self.state)
                 if chunk is not None:
                     yield chunk
-        except pd.errors.ParserError as exc:
-            m = re.search(r"line (\d+), saw (\d+)", str(exc))
-            if m:
-                self.state.error(f"linha {int(m.group(1))}: a linha tem {m.group(2)} células e o cabeçalho "
-                                 f"{self.width}.")
-            else:
-                self.state.error("o arquivo não pôde ser lido como CSV (aspas ou separadores desencontrados).")
-        except UnicodeDecodeError:
-            self.state.error("o arquivo não está em UTF-8 nem em Windows-1252.")
+        except (pa.ArrowInvalid, UnicodeDecodeError):
+            self.state.error("o arquivo não pôde ser lido como CSV (aspas, separadores ou codificação "
+                             "desencontrados).")
 
     # -- MDS 2.x
     def _open_mds(self) -> None:
@@ -378,7 +461,9 @@ class TripReader:
             bad_cur = ~cur.isin(["BRL", ""])
             for i in np.flatnonzero(bad_cur.to_numpy()):
                 self.state.error(f"{labels[i]}, campo «currency»: moeda {cur.iloc[i]} (esperado BRL).")
-            chunk = _frame_to_chunk(frame.drop(columns=["currency"]), labels, start + 1, self.state, self._seen)
+            cols = {k: pa.array(frame[k].astype(object).tolist(), type=pa.string()) for k in frame.columns
+                    if k != "currency"}
+            chunk = _frame_to_chunk(cols, lambda i, labels=labels: labels[i], start + 1, self.state)
             if chunk is not None and not bad_cur.any():
                 yield chunk
         self.state.ignored = sorted(ignored)
@@ -517,7 +602,7 @@ def read_routes(content: bytes) -> RoutePoints:
     by_index = {i: key for key, i in match.positions.items()}
     try:
         frame = pd.read_csv(io.BytesIO(content), sep=sep, header=None, skiprows=1, names=list(range(len(names))),
-                            usecols=sorted(by_index), dtype=str, keep_default_na=False, na_filter=False,
+                            usecols=sorted(by_index), dtype="string[pyarrow]", keep_default_na=False, na_filter=False,
                             encoding=encoding, engine="c").rename(columns=by_index)
     except pd.errors.ParserError as exc:
         m = re.search(r"line (\d+)", str(exc))
@@ -529,9 +614,10 @@ def read_routes(content: bytes) -> RoutePoints:
 
 
 def _route_frame(frame: pd.DataFrame, labels: np.ndarray, dropped: list[str]) -> RoutePoints:
-    check = _Checker(labels, ROUTE_COLUMNS)
-    ext = frame["external_id"].str.strip()
-    check.add(ext.eq(""), "external_id", "o identificador da viagem é obrigatório.")
+    check = _Checker(lambda i: labels[i], ROUTE_COLUMNS)
+    ext_arr = pc.utf8_trim_whitespace(_text(frame["external_id"]))
+    check.add(_np(pc.equal(ext_arr, "")), "external_id", "o identificador da viagem é obrigatório.")
+    ext = pd.Series(ext_arr.to_numpy(zero_copy_only=False), dtype=object)
     at, bad, empty = _instants(frame["at"])
     check.add(bad | empty, "at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
     lat, bad_lat, e1 = _decimal(frame["lat"])

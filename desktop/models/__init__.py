@@ -66,6 +66,7 @@ from desktop.models.platforms import (
     PlatformList,
     PlatformListRow,
     TripAccessLog,
+    TripFareTotal,
     TripImport,
     TripRoutePoint,
     TripRow,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from desktop.models.base import Base, Created, Versioned, one_of, user_fk
@@ -165,6 +165,35 @@ class TripRow(Base):
     fare_components: Mapped[dict | None] = mapped_column(JSONData)
     rating: Mapped[Decimal | None] = mapped_column(Dec(2))
     hail_type: Mapped[str | None] = mapped_column(String(20))
+
+
+class TripFareTotal(Base):
+    """The fares of one import summed per month, driver and plate, written by the import from the rows it stores
+    (and recomputed by the retention routine for the months it touches): the monthly fares read these few rows
+    instead of aggregating every trip (issue 15: ≤ 1 s for 1,000,000 trips). Derived data, never edited."""
+
+    __tablename__ = "trip_fare_totals"
+    __table_args__ = (Index(None, "month", "driver_cpf", "plate"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("trip_imports.id"), index=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("platforms.id"))
+    month: Mapped[int]
+    driver_cpf: Mapped[str | None] = mapped_column(String(11))
+    plate: Mapped[str | None] = mapped_column(String(7))
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
+    trips: Mapped[int]
+    distance_km: Mapped[Decimal] = mapped_column(Dec(3))
+    duration_s: Mapped[int] = mapped_column(BigInteger)
+    fare_total: Mapped[Decimal] = mapped_column(Dec(2))
+    fare_base: Mapped[Decimal] = mapped_column(Dec(2))
+    fare_distance: Mapped[Decimal] = mapped_column(Dec(2))
+    fare_time: Mapped[Decimal] = mapped_column(Dec(2))
+    fare_platform: Mapped[Decimal] = mapped_column(Dec(2))
+    fare_other: Mapped[Decimal] = mapped_column(Dec(2))
+    rating_sum: Mapped[Decimal] = mapped_column(Dec(2))
+    rated: Mapped[int]
 
 
 class TripRoutePoint(Base):

@@ -442,3 +442,25 @@ def test_art4_par1_iii_route_printed_numbered_archived_and_logged(db, desk):
     assert log.trip_ids == [trip_id] and issued.info.number in log.what
     with pytest.raises(PermissionDenied):
         svc.print_route(db, desk.clerk, trip_id)
+
+
+def test_retention_recomputes_the_monthly_fare_totals(db, desk):
+    p = make_platform(db, desk.clerk)
+    svc.import_trips(db, desk.fiscal, p.id, trips_csv(
+        trip("OLD1", PLATE, DRIVER, start="10/10/2024 08:00:00", end="", total="10,00"),
+        trip("OLD2", PLATE, DRIVER, start="11/10/2024 08:00:00", end="", total="30,00")), "v.csv")
+    assert [x.total for x in svc.fares(db, desk.fiscal, 2024, 10)] == [Decimal("40.00")]
+    with db.session() as s:
+        old2 = s.scalars(select(TripRow).where(TripRow.external_id == "OLD2")).one()
+        from desktop.models import Auto  # noqa: F401  (the evidence row only needs an auto id)
+    from enforcement_factories import draft, setup_upfm
+
+    from desktop.services import autos
+
+    setup_upfm(db)
+    a = active(db, desk)
+    autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
+                                              evidence_trip_ids=(old2.id,)))
+    assert svc.remove_expired_trips(db).removed == 1
+    lines = svc.fares(db, desk.fiscal, 2024, 10)
+    assert [(x.trips, x.total) for x in lines] == [(1, Decimal("30.00"))]

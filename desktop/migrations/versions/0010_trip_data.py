@@ -65,6 +65,35 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_trip_rows_vehicle_id_month"), ["vehicle_id", "month"], unique=False)
 
     op.create_table(
+        "trip_fare_totals",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("import_id", sa.Integer(), nullable=True),
+        sa.Column("platform_id", sa.Integer(), nullable=False),
+        sa.Column("month", sa.Integer(), nullable=False),
+        sa.Column("driver_cpf", sa.String(length=11), nullable=True),
+        sa.Column("plate", sa.String(length=7), nullable=True),
+        sa.Column("driver_id", sa.Integer(), nullable=True),
+        sa.Column("vehicle_id", sa.Integer(), nullable=True),
+        sa.Column("trips", sa.Integer(), nullable=False),
+        sa.Column("distance_km", Dec(3), nullable=False),
+        sa.Column("duration_s", sa.BigInteger(), nullable=False),
+        *[sa.Column(name, Dec(2), nullable=False) for name in (
+            "fare_total", "fare_base", "fare_distance", "fare_time", "fare_platform", "fare_other", "rating_sum")],
+        sa.Column("rated", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["driver_id"], ["drivers.id"], name=op.f("fk_trip_fare_totals_driver_id_drivers")),
+        sa.ForeignKeyConstraint(["import_id"], ["trip_imports.id"],
+                                name=op.f("fk_trip_fare_totals_import_id_trip_imports")),
+        sa.ForeignKeyConstraint(["platform_id"], ["platforms.id"],
+                                name=op.f("fk_trip_fare_totals_platform_id_platforms")),
+        sa.ForeignKeyConstraint(["vehicle_id"], ["vehicles.id"], name=op.f("fk_trip_fare_totals_vehicle_id_vehicles")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_trip_fare_totals")),
+    )
+    with op.batch_alter_table("trip_fare_totals", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_trip_fare_totals_import_id"), ["import_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_trip_fare_totals_month_driver_cpf_plate"),
+                              ["month", "driver_cpf", "plate"], unique=False)
+
+    op.create_table(
         "trip_route_points",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("trip_id", sa.Integer(), nullable=False),
@@ -110,6 +139,7 @@ def downgrade() -> None:
     op.drop_table("auto_trip_evidence")
     op.drop_table("trip_access_log")
     op.drop_table("trip_route_points")
+    op.drop_table("trip_fare_totals")
     with op.batch_alter_table("trip_rows", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_trip_rows_vehicle_id_month"))
         batch_op.drop_index(batch_op.f("ix_trip_rows_month_driver_cpf_plate"))

@@ -21,7 +21,7 @@ from desktop.domain.problems import Problem
 from desktop.domain.steps import refusal
 from desktop.errors import ConflictError, DesktopError, ValidationError
 from desktop.models import Platform
-from desktop.models.platforms import DataRequest, TripImport, TripRoutePoint, TripRow
+from desktop.models.platforms import DataRequest, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
 from desktop.services.base import Actor
 from desktop.services.data_requests import DATA_REQUEST_STEPS, STATUS_LABELS
@@ -115,7 +115,7 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
                     routes: bytes | None = None, routes_filename: str = "", data_request_id: int | None = None,
                     state=None) -> TripImportReport:
     """Store a whole trip file or nothing, in the caller's transaction (see the module text)."""
-    from desktop.importers.trip_writer import Register, write_chunk  # lazy: pandas only when importing
+    from desktop.importers.trip_writer import FareTotals, Register, write_chunk  # lazy: pandas only when importing
     from desktop.importers.trips import TripFileError, TripReader, read_routes  # lazy: pandas only when importing
 
     require_trip_access(actor)
@@ -147,6 +147,7 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     session.add(imp)
     session.flush()
     register = Register(session)
+    totals = FareTotals()
     raw = session.connection().connection.dbapi_connection
     sqlite = session.get_bind().dialect.name == "sqlite"
     total = reader.state.total_rows
@@ -160,7 +161,8 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
             continue  # the file is refused: the rest is only read for its errors
         street += int((chunk.hail_type == "street_hail").sum())
         try:
-            drivers, vehicles = write_chunk(raw, sqlite, chunk, register, platform.id, data_request_id, imp.id)
+            drivers, vehicles = write_chunk(raw, sqlite, chunk, register, platform.id, data_request_id, imp.id,
+                                            totals)
             matched_drivers += drivers
             matched_vehicles += vehicles
         except Exception as exc:  # noqa: BLE001 - a unique key: name the trips already stored
@@ -188,6 +190,9 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     if route_points is not None and len(route_points):
         points = _store_routes_in(session, platform.id, route_points)
     dropped = sorted(set(reader.state.dropped) | set(route_points.dropped if route_points else []))
+    fare_rows = totals.rows(imp.id, platform.id)
+    for start in range(0, len(fare_rows), 5000):
+        session.execute(insert(TripFareTotal), fare_rows[start:start + 5000])
     imp.trip_count, imp.route_point_count = done, points
     imp.dropped_columns, imp.ignored_columns = dropped or None, list(reader.state.ignored) or None
     session.flush()

@@ -34,7 +34,7 @@ from desktop.domain.trips import (
 )
 from desktop.errors import NotFound, ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Driver, IssqnClass, Platform
-from desktop.models.platforms import TripAccessLog, TripImport, TripRoutePoint, TripRow
+from desktop.models.platforms import TripAccessLog, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
 from desktop.services.base import Actor
 from desktop.services.search import user_names
@@ -81,10 +81,11 @@ class FareLine:
 
 
 def _fare_select(*where):
-    t = TripRow
-    return (select(t.month, t.driver_cpf, t.plate, func.count(), func.sum(t.distance_km), func.sum(t.duration_s),
+    """The monthly fares from `trip_fare_totals` (written by each import; see models.platforms)."""
+    t = TripFareTotal
+    return (select(t.month, t.driver_cpf, t.plate, func.sum(t.trips), func.sum(t.distance_km), func.sum(t.duration_s),
                    func.sum(t.fare_total), func.sum(t.fare_base), func.sum(t.fare_distance), func.sum(t.fare_time),
-                   func.sum(t.fare_platform), func.sum(t.fare_other), func.sum(t.rating), func.count(t.rating),
+                   func.sum(t.fare_platform), func.sum(t.fare_other), func.sum(t.rating_sum), func.sum(t.rated),
                    func.max(t.driver_id), func.max(t.vehicle_id))
             .where(*where).group_by(t.month, t.driver_cpf, t.plate).order_by(t.month, t.driver_cpf, t.plate))
 
@@ -103,7 +104,7 @@ def _fare_lines(session, rows) -> list[FareLine]:
         out.append(FareLine(month_label(month), cpf or "", driver_id, names.get(driver_id, ""), plate or "",
                             vehicle_id, int(n), _d(km).quantize(Decimal("0.001")),
                             (Decimal(int(secs or 0)) / HOUR).quantize(Decimal("0.01")), _d(total), _d(base),
-                            _d(dist), _d(tm), _d(share), _d(other), _avg(rating_sum, int(rated))))
+                            _d(dist), _d(tm), _d(share), _d(other), _avg(rating_sum, int(rated or 0))))
     return out
 
 
@@ -112,11 +113,11 @@ def fares_in(session, actor: Actor, year: int, month: int, platform_id: int | No
     """Per driver, vehicle and month: trips, km, hours, total fare and its composition, the platform's share and
     the average rating (Art. 4 §1 II, IV-VI)."""
     require_trip_access(actor)
-    where = [TripRow.month == _month_of(year, month)]
+    where = [TripFareTotal.month == _month_of(year, month)]
     if platform_id is not None:
-        where.append(TripRow.platform_id == platform_id)
+        where.append(TripFareTotal.platform_id == platform_id)
     if driver_cpf:
-        where.append(TripRow.driver_cpf == driver_cpf)
+        where.append(TripFareTotal.driver_cpf == driver_cpf)
     lines = tuple(_fare_lines(session, session.execute(_fare_select(*where)).all()))
     if log:
         log_access_in(session, actor, "view", f"tarifas {year:04d}-{month:02d}",
@@ -144,8 +145,8 @@ def fares_over_months_in(session, actor: Actor, driver_cpf: str | None = None, p
                          platform_id: int | None = None) -> tuple[MonthTotal, ...]:
     """Totals per month (for the chart), of one driver or vehicle or of all."""
     require_trip_access(actor)
-    t = TripRow
-    q = select(t.month, func.count(), func.sum(t.distance_km), func.sum(t.fare_total), func.sum(t.fare_platform))
+    t = TripFareTotal
+    q = select(t.month, func.sum(t.trips), func.sum(t.distance_km), func.sum(t.fare_total), func.sum(t.fare_platform))
     if driver_cpf:
         q = q.where(t.driver_cpf == driver_cpf)
     if plate:
