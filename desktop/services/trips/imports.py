@@ -242,6 +242,56 @@ def import_trips(db, actor: Actor, platform_id: int, source, filename: str = "",
     require_trip_access(actor)
     content, name = _content_of(source)
     route_bytes, route_name = (_content_of(routes) if routes is not None else (None, ""))
-    with db.session() as s:
-        return import_trips_in(s, actor, platform_id, content, filename or name, route_bytes,
-                               routes_filename or route_name, data_request_id, state)
+    if not db.is_sqlite:
+        with db.session() as s:
+            return import_trips_in(s, actor, platform_id, content, filename or name, route_bytes,
+                                   routes_filename or route_name, data_request_id, state)
+    return _import_sqlite(db, actor, platform_id, content, filename or name, route_bytes,
+                          routes_filename or route_name, data_request_id, state)
+
+
+BULK_INDEXES = ("ix_trip_rows_month_driver_cpf_plate", "ix_trip_rows_vehicle_id_month")
+
+
+def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_filename, request_id, state):
+    """SQLite bulk path (NOTES, bulk insert; as the demo loader): one BEGIN IMMEDIATE transaction on a connection
+    whose per-row foreign-key checks are off — every reference the rows carry comes from the register read in
+    this same locked transaction, the platform and import just checked — and, when the file is larger than what
+    is stored, the two secondary indexes dropped and rebuilt before the commit (DDL is transactional in SQLite:
+    a cancel or a killed process leaves them as they were). The unique key stays live."""
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    from desktop.services.base import map_db_error
+
+    with db.write_engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
+        try:
+            with conn.begin():
+                stored = conn.execute(text("SELECT coalesce(max(id), 0) FROM trip_rows")).scalar()
+                rebuild = content.count(b"\n") > stored
+                if rebuild:
+                    for index in BULK_INDEXES:
+                        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {index}")
+                session = Session(bind=conn, expire_on_commit=False)
+                try:
+                    report = import_trips_in(session, actor, platform_id, content, filename, routes,
+                                             routes_filename, request_id, state)
+                    session.flush()
+                finally:
+                    session.close()
+                if rebuild:
+                    if state is not None:
+                        state.progress(report.trips, report.trips, "Reconstruindo os índices…")
+                    conn.exec_driver_sql("CREATE INDEX ix_trip_rows_month_driver_cpf_plate "
+                                         "ON trip_rows (month, driver_cpf, plate)")
+                    conn.exec_driver_sql("CREATE INDEX ix_trip_rows_vehicle_id_month ON trip_rows (vehicle_id, month)")
+            return report
+        except Exception as exc:
+            mapped = map_db_error(exc)
+            if mapped is None or mapped is exc:
+                raise
+            raise mapped from exc
+        finally:
+            raw.execute("PRAGMA foreign_keys=ON")
