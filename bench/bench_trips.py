@@ -87,6 +87,13 @@ def make_csv(n: int, seed: int = 15) -> bytes:
 
 
 def _peak_mb() -> float:
+    """This process's own peak (VmHWM: reset by exec, unlike ru_maxrss, which a spawned child inherits)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -37,7 +37,8 @@ from desktop.domain.trips import (
     match_header,
 )
 
-CHUNK_ROWS = 50_000
+CHUNK_ROWS = 20_000
+WIDTH_BLOCK = 4 * 1024 * 1024
 MAX_ERRORS = 200
 _ISO_OFFSET = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$"
 _MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
@@ -325,7 +326,8 @@ class TripReader:
             raise TripFileError(problems)
         self.match = match
         self.width = len(names)
-        self.state.total_rows = max(self.content.count(b"\n") - 1, 1)
+        sample = self.content[:1 << 20]
+        self.state.total_rows = max(int(len(self.content) / (len(sample) / max(sample.count(b"\n"), 1))) - 1, 1)
         self.state.notes.append(f"CSV ({'UTF-8' if self.encoding.startswith('utf') else 'Windows-1252'}), "
                                 f"separador «{self.sep}».")
 
@@ -348,26 +350,38 @@ class TripReader:
                     numbers.append(start)
                 start = reader.line_num + 1
             return np.array(numbers, dtype=np.int64)
-        data = np.frombuffer(self.content, dtype=np.uint8)
-        ends = np.flatnonzero(data == 10)
-        if not len(ends) or ends[-1] != len(data) - 1:
-            ends = np.append(ends, len(data))
-        starts = np.concatenate(([0], ends[:-1] + 1))
-        lengths = ends - starts
-        has_cr = np.zeros(len(ends), dtype=bool)
-        nonempty = lengths > 0
-        has_cr[nonempty] = data[np.minimum(ends[nonempty] - 1, len(data) - 1)] == 13
-        blank = (lengths - has_cr) == 0
-        seps = np.flatnonzero(data == sep[0])
-        per_line = np.diff(np.concatenate(([0], np.searchsorted(seps, ends))))
-        wrong = ~blank & (per_line != want - 1)
-        wrong[0] = False
-        for index in np.flatnonzero(wrong)[:MAX_ERRORS]:
-            self.state.error(f"linha {index + 1}: a linha tem {per_line[index] + 1} células e o cabeçalho {want}.")
-        if wrong.sum() > MAX_ERRORS:
-            self.state.error_count += int(wrong.sum()) - MAX_ERRORS
-        rows = np.flatnonzero(~blank) + 1
-        return rows[rows > 1]
+        rows, total, position, size = [], 0, 0, len(self.content)
+        wrong_count = 0
+        while position < size:   # in blocks of whole lines: bounded memory, short numpy calls (the UI thread runs)
+            end = self.content.find(b"\n", min(position + WIDTH_BLOCK, size))
+            end = size if end < 0 else end + 1
+            data = np.frombuffer(self.content, dtype=np.uint8, count=end - position, offset=position)
+            ends = np.flatnonzero(data == 10)
+            if not len(ends) or ends[-1] != len(data) - 1:
+                ends = np.append(ends, len(data))
+            starts = np.concatenate(([0], ends[:-1] + 1))
+            lengths = ends - starts
+            has_cr = np.zeros(len(ends), dtype=bool)
+            nonempty = lengths > 0
+            has_cr[nonempty] = data[np.minimum(ends[nonempty] - 1, len(data) - 1)] == 13
+            blank = (lengths - has_cr) == 0
+            is_sep = (data == sep[0]).astype(np.int32)
+            per_line = np.add.reduceat(is_sep, starts) if len(data) else np.zeros(0, dtype=np.int64)
+            per_line[lengths == 0] = 0
+            numbers = np.arange(total + 1, total + len(ends) + 1)
+            wrong = ~blank & (per_line != want - 1) & (numbers > 1)
+            for index in np.flatnonzero(wrong):
+                wrong_count += 1
+                if wrong_count <= MAX_ERRORS:
+                    self.state.error(f"linha {numbers[index]}: a linha tem {per_line[index] + 1} células e o "
+                                     f"cabeçalho {want}.")
+            rows.append(numbers[~blank])
+            total += len(ends)
+            position = end
+        if wrong_count > MAX_ERRORS:
+            self.state.error_count += wrong_count - MAX_ERRORS
+        lines = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        return lines[lines > 1]
 
     def _csv_chunks(self) -> Iterator[TripChunk]:
         import pyarrow.csv as pacsv

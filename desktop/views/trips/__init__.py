@@ -122,7 +122,7 @@ class TripsPage(QWidget):
         if platform_id is None:
             return
         for r in data_requests.data_requests_of(self.db, self.actor, platform_id):
-            if r.status == "sent":
+            if any(a.key == "answer" and a.enabled for a in r.actions):   # the step the service allows
                 self.request_combo.addItem(f"{r.number} — {r.status_label}", r.id)
 
     def select_platform(self, platform_id: int) -> None:
