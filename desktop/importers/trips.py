@@ -91,11 +91,28 @@ class ReadState:
 
 # ------------------------------------------------------------------------------------------------ helpers
 def _decode_name(content: bytes) -> str:
+    """UTF-8 when the whole file decodes as UTF-8 (checked 1 MB at a time: never one long call holding the
+    interpreter while the screen waits), else Windows-1252."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(content)
     try:
-        content.decode("utf-8")
+        for start in range(0, len(content), 1 << 20):
+            decoder.decode(view[start:start + (1 << 20)])
+        decoder.decode(b"", final=True)
         return "utf-8-sig"
     except UnicodeDecodeError:
         return "cp1252"
+
+
+def _first_char(content: bytes) -> bytes:
+    """The first non-blank byte (b"" for a blank file), without copying the file."""
+    for start in range(0, len(content), 1 << 16):
+        head = content[start:start + (1 << 16)].lstrip()
+        if head:
+            return head[:1]
+    return b""
 
 
 def _first_line(content: bytes, encoding: str) -> str:
@@ -302,8 +319,8 @@ class TripReader:
         self.filename = filename
         self.chunk_rows = chunk_rows or CHUNK_ROWS
         self.state = ReadState()
-        stripped = self.content.lstrip()[:1]
-        if not self.content.strip():
+        stripped = _first_char(self.content)
+        if not stripped:
             raise TripFileError(["linha 1: o arquivo está vazio."])
         self.state.format = "mds" if stripped in (b"{", b"[") else "csv"
         if self.state.format == "csv":
@@ -575,10 +592,10 @@ class RoutePoints:
 def read_routes(content: bytes) -> RoutePoints:
     """Route points: CSV `ID da viagem;Momento;Lat;Lon` or MDS telemetry ({"data": {"telemetry": [...]}})."""
     content = bytes(content or b"")
-    if not content.strip():
+    if not _first_char(content):
         return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
                            ["rotas, linha 1: o arquivo está vazio."], [])
-    if content.lstrip()[:1] == b"{":
+    if _first_char(content) == b"{":
         dropped: set[str] = set()
 
         def hook(obj: dict) -> dict:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
+from sqlalchemy.orm import Session
 
 from desktop.domain.clock import now
 from desktop.domain.problems import Problem
@@ -25,7 +26,7 @@ from desktop.errors import ConflictError, DesktopError, ValidationError
 from desktop.models import Platform
 from desktop.models.platforms import DataRequest, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
-from desktop.services.base import Actor
+from desktop.services.base import Actor, map_db_error
 from desktop.services.data_requests import DATA_REQUEST_STEPS, STATUS_LABELS
 from desktop.services.search import get_or_404
 from desktop.services.trips.common import require_trip_access
@@ -279,11 +280,6 @@ def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_fil
     this same locked transaction, the platform and import just checked — and, when the file is larger than what
     is stored, the two secondary indexes dropped and rebuilt before the commit (DDL is transactional in SQLite:
     a cancel or a killed process leaves them as they were). The unique key stays live."""
-    from sqlalchemy import text
-    from sqlalchemy.orm import Session
-
-    from desktop.services.base import map_db_error
-
     with db.write_engine.connect() as conn:
         raw = conn.connection.driver_connection
         raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
