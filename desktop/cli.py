@@ -17,6 +17,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     issqn estimate --month AAAA-MM                      calcula a competência do ISSQN (veículos e total)
     guide --auto NNNN/AAAA | --fee AUTORIZAÇÃO | --issqn AAAA-MM --platform CNPJ --out ARQUIVO   emite a guia
     import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
+    import trips --platform CNPJ ARQUIVO [--routes ARQUIVO]   viagens da plataforma (Art. 4º; CSV ou MDS 2.x)
+    export fares --month AAAA-MM --out ARQUIVO   tarifas por condutor, veículo e mês (Art. 4º, §1º)
 
 Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
 Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
@@ -174,12 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
     uu.set_defaults(func=cmd_users_unlock)
 
     p = add("export", "exporta uma lista para planilha (.csv com ; em UTF-8, ou .xlsx)", cmd_export)
-    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT), metavar="TIPO",
-                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT)))
+    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares"), metavar="TIPO",
+                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares")))
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo .csv ou .xlsx")
     p.add_argument("--platform", metavar="CNPJ",
                    help="reconciliation: CNPJ da plataforma (a conciliação da sua última lista, em .csv)")
-    p.add_argument("--month", metavar="AAAA-MM", help="issqn: a competência (ex.: 2026-10)")
+    p.add_argument("--month", metavar="AAAA-MM", help="issqn e fares: a competência (ex.: 2026-10)")
 
     # issue 13: the ISSQN estimate (Art. 11) and the payment guides (DAM)
     p = add("issqn", "ISSQN estimado por veículo (Art. 11)", _needs_subcommand)
@@ -205,6 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--delivered", required=True, metavar="DD/MM/AAAA", help="data em que a lista foi entregue")
     pl.add_argument("file", metavar="ARQUIVO", help="arquivo .csv ou .xlsx no formato publicado")
     pl.set_defaults(func=cmd_import_platform_list)
+    tr = import_sub.add_parser("trips", parents=[common],
+                               help="viagens de uma plataforma (Art. 4º, §1º): CSV publicado ou MDS 2.x (JSON); "
+                                    "dados de passageiros são descartados na leitura")
+    tr.add_argument("--platform", required=True, metavar="CNPJ", help="CNPJ da plataforma")
+    tr.add_argument("--routes", metavar="ARQUIVO", help="pontos das rotas (CSV ID da viagem;Momento;Lat;Lon ou "
+                                                        "telemetria MDS)")
+    tr.add_argument("file", metavar="ARQUIVO", help="arquivo de viagens (.csv ou .json)")
+    tr.set_defaults(func=cmd_import_trips)
 
     p = add("check-install", "confere a instalação: fontes, ícones, migrações e os plugins do Qt (imagens, PDF, "
                              "impressão); sai com 1 e diz o que falta", cmd_check_install)
@@ -579,6 +589,48 @@ def cmd_payments_import(args: argparse.Namespace) -> int:
     print(report.describe())
     for line in report.rejected_lines:
         print(f"  Linha {line.line}: {line.message}")
+    return EXIT_OK if not report.duplicate else EXIT_FAILURE
+
+
+def cmd_import_trips(args: argparse.Namespace) -> int:
+    """exit 0 and the summary when stored; exit 1 and every error line when refused (nothing stored)."""
+    from desktop.errors import ValidationError
+    from desktop.services import platform_lists, trips
+
+    for path in (args.file, args.routes):
+        if path and not os.path.isfile(path):
+            print(f"Erro: não foi possível ler {path}: arquivo não encontrado.", file=sys.stderr)
+            return EXIT_FAILURE
+    db = _open(args)
+    started = time.perf_counter()
+    try:
+        actor = _cli_actor()
+        platform_id = platform_lists.platform_by_cnpj(db, actor, args.platform)
+        report = trips.import_trips(db, actor, platform_id, args.file, routes=args.routes)
+    except ValidationError as exc:
+        print("Erro: o arquivo de viagens foi recusado; nada foi gravado.", file=sys.stderr)
+        for problem in exc.problems:
+            print(problem.message, file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        db.dispose()
+    print(report.summary())
+    print(f"Tempo: {time.perf_counter() - started:.1f} s.")
+    return EXIT_OK
+
+
+def _export_fares(args: argparse.Namespace) -> int:
+    from desktop.services import trips
+
+    if not args.month:
+        print("Erro: informe --month AAAA-MM para exportar as tarifas.", file=sys.stderr)
+        return EXIT_USAGE
+    db = open_existing(args)
+    try:
+        rows = trips.export_fares(db, _cli_actor(), args.month, args.out)
+    finally:
+        db.dispose()
+    print(f"{rows} linhas de tarifas de {args.month} exportadas para {args.out}.")
     return EXIT_OK
 
 
@@ -589,6 +641,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _export_reconciliation(args)
     if args.kind == ISSQN_EXPORT:
         return _export_issqn(args)
+    if args.kind == "fares":
+        return _export_fares(args)
     db = open_existing(args)   # read-only: never creates or migrates a database (issue 11)
     started = time.perf_counter()
     try:

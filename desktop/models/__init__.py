@@ -65,7 +65,18 @@ from desktop.models.inspections import (
     InspectorSchedule,
 )
 from desktop.models.payments import FEE_PAYMENT_SOURCES, BankReturnFile, FeePayment
-from desktop.models.platforms import DATA_REQUEST_STATUSES, DataRequest, PlatformList, PlatformListRow, TripRow
+from desktop.models.platforms import (
+    DATA_REQUEST_STATUSES,
+    AutoTripEvidence,
+    DataRequest,
+    PlatformList,
+    PlatformListRow,
+    TripAccessLog,
+    TripFareTotal,
+    TripImport,
+    TripRoutePoint,
+    TripRow,
+)
 from desktop.models.registry import (
     CNH_CATEGORIES,
     LESSOR_KINDS,

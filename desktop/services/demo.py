@@ -116,8 +116,18 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress=None, force: b
             _unmark(db)
         raise
     _platform_records(db, today)
+    _trip_records(db, today, seed)
     _published_passwords_must_change(db)
     return summary
+
+
+def _trip_records(db, today=None, seed: int = 2025) -> None:
+    """Issue 15 in the demo: a month of trips for the active platforms, with street hails, trips without an
+    authorization and route points (desktop.demo.trips, through the real import)."""
+    from desktop.demo.trips import make_demo_trips  # lazy: loaded only when a demo is made
+    from desktop.domain.dates import local_today
+
+    make_demo_trips(db, today or local_today(), seed)
 
 
 def _platform_records(db, today=None) -> None:

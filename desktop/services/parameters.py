@@ -102,6 +102,12 @@ PARAMETERS: dict[str, ParameterSpec] = {
             minimum=Decimal("1"), maximum=Decimal("28"), integer=True, article="Art. 11",
             help="A guia da competência vence neste dia do mês seguinte, ou no dia útil seguinte.",
         ),
+        ParameterSpec(
+            "trip_retention_months", "Prazo de retenção dos dados de viagens", "meses", Decimal("24"),
+            minimum=Decimal("1"), maximum=Decimal("120"), integer=True, article="Art. 4 (LGPD, art. 15 e 16)",
+            help="Viagens iniciadas há mais tempo são apagadas pela rotina do dia, exceto as que são prova em "
+                 "um auto de infração.",
+        ),
     )
 }
 

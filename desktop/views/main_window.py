@@ -37,6 +37,8 @@ MODULES: tuple[Module, ...] = (
     # Issue 16: courses and lectures (Art. 12 §2) are a module of their own — sessions, convocations, attendance
     # and absences touch drivers, documents and autos, more than one Cadastro tab could hold.
     Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses:CoursesPage"),
+    Module("viagens", "Viagens", "viagens.svg", factory="desktop.views.trips:TripsPage",
+           roles=frozenset({Role.FISCAL, Role.GESTOR})),
     Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),

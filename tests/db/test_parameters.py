@@ -18,7 +18,7 @@ def test_catalog_keys_labels_and_units():
         "issqn_due_day",
         # issue 13: guides (when a fine's guide is issued, due terms) and late charges with NO default
         "fine_guide_when", "guide.fee_days", "guide.fine_days", "late.fine_percent", "late.interest_percent",
-        "term.list_regularization_days"}   # issue 14: the notice for an overdue list (Art. 24, II, a)
+        "term.list_regularization_days", "trip_retention_months"}   # issue 14: the notice for an overdue list (Art. 24, II, a)
     assert P.PARAMETERS["late.fine_percent"].default is None and P.PARAMETERS["late.interest_percent"].default is None
     assert P.PARAMETERS["guide.fee_days"].default == 30 and P.PARAMETERS["fine_guide_when"].default == 0
     assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["issqn_rate_percent"].unit == "%"

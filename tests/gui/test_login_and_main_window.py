@@ -11,7 +11,7 @@ from desktop.views.main_window import MainWindow
 ADMIN_USER, ADMIN_PASSWORD = "admin", "senha-forte-2025"  # as created by the `admin` fixture (conftest)
 
 EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas",
-                 "Cursos", "Relatórios", "Administração"]   # issue 16 added Cursos (Art. 12, §2)
+                 "Cursos", "Viagens", "Relatórios", "Administração"]   # issues 16 and 15: Cursos, Viagens
 
 
 def login_dialog(qtbot, db, user, password):
@@ -117,7 +117,7 @@ def test_a_clerk_does_not_see_administration(qtbot, db, admin):
     clerk = auth.login(db, "carla", "senha-da-carla-1")
     window = MainWindow(db, clerk)
     qtbot.addWidget(window)
-    assert window.module_labels() == EIGHT_MODULES[:-1]
+    assert window.module_labels() == [m for m in EIGHT_MODULES if m not in ("Viagens", "Administração")]
     assert window.roles_label.text() == "Perfis: Atendente"
 
 

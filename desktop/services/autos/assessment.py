@@ -37,6 +37,7 @@ class AutoDraft:
     evidence: tuple[Attachment, ...] = ()
     change_id: int | None = None   # a late change communication (Art. 13, XVIII) this ART26-III auto answers
     course_attendance_id: int | None = None   # an unjustified course absence (Art. 12 §2, Art. 13 XVI; issue 16)
+    evidence_trip_ids: tuple[int, ...] = ()  # issue 15: trips kept as evidence (auto_trip_evidence)
 
 
 def draft_debtor(draft: AutoDraft) -> Infractor | None:

@@ -14,6 +14,7 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import LIVE_AUTHORIZATION_STATUSES, Auto, Authorization, Document, now
+from desktop.models.platforms import AutoTripEvidence
 from desktop.services import audit
 from desktop.services.audit import snapshot
 from desktop.services.autos.assessment import AutoDraft, assess_in, draft_problems_in
@@ -84,6 +85,8 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         doc.auto_id = auto.id
     for attachment in draft.evidence:
         store_attachment(session, actor, attachment, auto)
+    for trip_id in dict.fromkeys(draft.evidence_trip_ids):  # issue 15: kept past the trips' retention period
+        session.add(AutoTripEvidence(auto_id=auto.id, trip_id=trip_id))
     if draft.change_id is not None:  # SPEC §3: a late communication offered as an Art. 26, III infraction
         link_auto_in(session, actor, draft.change_id, auto)
     if draft.course_attendance_id is not None:  # issue 16: an unjustified course absence (Art. 13, XVI)
@@ -91,7 +94,11 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
     post(session, actor, kind=EntryKind.DEBIT, infractor=debtor_of(auto), amount_upfm=view.upfm,
          upfm_value=view.upfm_value, amount_reais=view.amount_reais, effective_on=draft.on, auto_id=auto.id,
          reason=f"Multa do auto {number} ({view.code}; {view.article})")
-    audit.record(session, actor, "auto.draw_up", "auto", auto.id, None, snapshot(auto))
+    session.flush()
+    after = snapshot(auto)
+    if draft.evidence_trip_ids:
+        after["evidence_trip_ids"] = sorted(set(draft.evidence_trip_ids))
+    audit.record(session, actor, "auto.draw_up", "auto", auto.id, None, after)
     apply_immediate_effects(session, actor, auto, draft.on)
     return auto_info_in(session, auto, actor)
 

@@ -35,6 +35,7 @@ DOCUMENT_KINDS = {
     "guide": "Guia de arrecadação (DAM)",
     "statistics": "Estatísticas",
     "management_report": "Relatório gerencial mensal",
+    "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
 }
 ALL_ROLES = tuple(Role)
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
@@ -51,6 +52,7 @@ ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
     "attendance": (Role.ATENDENTE, Role.GESTOR),
     "statistics": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
     "management_report": (Role.GESTOR, Role.ADMINISTRADOR),
+    "trip_route": (Role.FISCAL, Role.GESTOR),
 }
 NUMBER_KIND = "document"     # services.numbering series of every issued document
 # Why a document in force is issued again with a new number instead of its 2ª via (issue 12 item 17).
@@ -106,7 +108,7 @@ class IssuedSummary:
 
 RECORD_NAMES = {"authorization": "Autorização", "auto": "Auto", "payment_guide": "Guia",
                 "data_request": "Requisição", "inspection": "Vistoria", "course_session": "Turma do curso",
-                "driver": "Condutor", "platform": "Plataforma", "period": "Período"}
+                "driver": "Condutor", "platform": "Plataforma", "period": "Período", "trip": "Viagem"}
 
 
 def sha256_hex(data: bytes) -> str:

@@ -318,7 +318,8 @@ class AutoFormDialog(QDialog):
             art13_item=self.art13_combo.currentData() if self.art13_visible() else None,
             agent_id=self.agent_combo.currentData(), evidence=self.evidence(),
             change_id=self.change.id if self.change is not None else None,
-            course_attendance_id=getattr(self, "course_absence", None) and self.course_absence.attendance_id)
+            course_attendance_id=getattr(self, "course_absence", None) and self.course_absence.attendance_id,
+            evidence_trip_ids=tuple(getattr(self, "evidence_trip_ids", ())))
 
     def _schedule(self) -> None:
         self._timer.start()
@@ -391,4 +392,31 @@ class AutoFormDialog(QDialog):
             self.select_code(absence.code)
             self.select_art13_item(absence.art13_item)
         self.description_edit.setPlainText(absence.description)
+
+    def prefill_trip(self, finding) -> None:
+        """The auto for a trip that shows an infraction (issue 15; `services.trips.TripFinding`): its driver (else
+        the platform), its vehicle, the code of the rule (Art. 7/26 IV, Art. 8/13 XIX, Art. 16 §2/26 II, Art. 27),
+        a description naming the trip, and the trip kept as evidence with the auto (past the retention period)."""
+        from desktop.domain import format_datetime
+        from desktop.domain.formatting import format_cpf, format_plate
+
+        trip, rule = finding.trip, finding.rule
+        self.setWindowTitle(f"Novo auto de infração — viagem {trip.external_id}")
+        if trip.driver_id is not None:
+            self.driver_picker.set_choice(trip.driver_id, finding.driver_name or format_cpf(trip.driver_cpf))
+        else:
+            self.platform_picker.set_choice(finding.platform_id, finding.platform_name)
+        if trip.vehicle_id is not None:
+            self.vehicle_picker.set_choice(trip.vehicle_id, format_plate(trip.plate))
+        if rule.code in self._codes:
+            self.select_code(rule.code)
+            if rule.art13_item:
+                self.select_art13_item(rule.art13_item)
+        if not self.place_edit.text().strip():
+            self.place_edit.setText(f"Dados da plataforma {finding.platform_name} (Art. 4º)")
+        self.description_edit.setPlainText(
+            f"Viagem {trip.external_id} informada pela plataforma {finding.platform_name}, iniciada em "
+            f"{format_datetime(trip.started_at)}, condutor CPF {format_cpf(trip.driver_cpf)}, placa "
+            f"{format_plate(trip.plate)}: {rule.label} ({rule.article}).")
+        self.evidence_trip_ids = (trip.id,)
         self._schedule()

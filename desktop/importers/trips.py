@@ -1,0 +1,662 @@
+"""Readers of the trip files platforms deliver (Art. 4 §1; issue 15): the pinned CSV and MDS 2.x JSON, with the
+optional route points (CSV `ID da viagem;Momento;Lat;Lon` or MDS telemetry).
+
+Passengers are never kept (Art. 4 caput): a CSV column that identifies a passenger is not even parsed (pandas'
+`usecols` reads only the pinned columns) and a JSON field that does is removed by the decoder's `object_hook`
+as each object is decoded, before the trip is looked at. The reader reports the names dropped, never values; no
+error message quotes a cell of a dropped column, and nothing is written to a temporary file.
+
+Parsing is vectorised, chunk by chunk (`CHUNK_ROWS` rows): each chunk comes out as a `TripChunk` of final values
+(UTC instants as datetime64[us], local months, integers in cents/metres/hundredths) or as the errors of its
+lines (`linha N, coluna X: …`). The caller (services.trips) writes each clean chunk inside one transaction and
+refuses the whole file when any chunk had an error.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from desktop.domain.clock import TIMEZONE
+from desktop.domain.trips import (
+    CSV_COLUMNS,
+    FARE_COLUMNS,
+    ROUTE_COLUMNS,
+    MDS_HAIL_TYPES,
+    HeaderMatch,
+    hail_key_map,
+    header_key,
+    is_passenger_field,
+    match_header,
+)
+
+CHUNK_ROWS = 20_000
+WIDTH_BLOCK = 4 * 1024 * 1024
+MAX_ERRORS = 200
+_ISO_OFFSET = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$"
+_MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
+_PLATE = r"^[A-Z]{3}[0-9][A-Z0-9][0-9]{2}$"
+
+
+class TripFileError(Exception):
+    """The file cannot be read at all (not CSV/JSON, no header, missing columns): `errors` name the lines."""
+
+    def __init__(self, errors: list[str]):
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass
+class TripChunk:
+    """Clean values of consecutive trips (numpy arrays / lists of the same length)."""
+
+    first_line: int
+    external_id: np.ndarray
+    plate: np.ndarray
+    driver_cpf: np.ndarray
+    started_us: np.ndarray            # int64 µs since the epoch, UTC
+    ended_us: np.ndarray              # int64, NaT as INT64_MIN -> see `ended_ok`
+    ended_ok: np.ndarray
+    month: np.ndarray                 # YYYYMM of the local start
+    floats: dict[str, np.ndarray]     # origin/destination lat/lon (NaN = none)
+    ints: dict[str, pd.Series]        # distance_m, duration_s, fare_* cents, rating hundredths (Int64, NA = none)
+    hail_type: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.external_id)
+
+
+@dataclass
+class ReadState:
+    format: str = "csv"
+    dropped: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    error_count: int = 0
+    total_rows: int = 0               # an estimate for progress (lines of the file)
+
+    def error(self, message: str) -> None:
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(message)
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+def _decode_name(content: bytes) -> str:
+    """UTF-8 when the whole file decodes as UTF-8 (checked 1 MB at a time: never one long call holding the
+    interpreter while the screen waits), else Windows-1252."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(content)
+    try:
+        for start in range(0, len(content), 1 << 20):
+            decoder.decode(view[start:start + (1 << 20)])
+        decoder.decode(b"", final=True)
+        return "utf-8-sig"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+def _first_char(content: bytes) -> bytes:
+    """The first non-blank byte (b"" for a blank file), without copying the file."""
+    for start in range(0, len(content), 1 << 16):
+        head = content[start:start + (1 << 16)].lstrip()
+        if head:
+            return head[:1]
+    return b""
+
+
+def _first_line(content: bytes, encoding: str) -> str:
+    head = content[:65536].split(b"\n", 1)[0]
+    return head.decode(encoding, errors="replace").rstrip("\r")
+
+
+def _text(values) -> pa.Array:
+    """A column as an Arrow string array without nulls (Arrow's kernels are C++: no Python loop per cell)."""
+    arr = pa.array(values, type=pa.string(), from_pandas=True) if not isinstance(values, (pa.Array,
+                                                                                       pa.ChunkedArray)) else values
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    return pc.fill_null(arr, "")
+
+
+def _np(mask) -> np.ndarray:
+    return np.asarray(mask.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _by_unique(values: pa.Array, fn, many=None) -> np.ndarray:
+    """`fn(text) -> value` (or `many(texts) -> values`) applied once per distinct text (CPFs, plates and hail
+    types repeat a lot)."""
+    encoded = pc.dictionary_encode(values)
+    distinct = encoded.dictionary.to_pylist()
+    mapped = np.array((list(many(distinct)) if many else [fn(v) for v in distinct]) + [None], dtype=object)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    return mapped[codes]
+
+
+def _cpf_ok(digits: list[str]) -> np.ndarray:
+    """CPF check digits, vectorised over a list of digit strings."""
+    ok = np.array([len(d) == 11 for d in digits], dtype=bool)
+    if not ok.any():
+        return ok
+    padded = [d if good else "00000000000" for d, good in zip(digits, ok)]
+    arr = np.frombuffer("".join(padded).encode("ascii"), dtype=np.uint8).reshape(-1, 11).astype(np.int64) - 48
+    d1 = (arr[:, :9] * np.arange(10, 1, -1)).sum(axis=1) * 10 % 11 % 10
+    d2 = (arr[:, :10] * np.arange(11, 1, -1)).sum(axis=1) * 10 % 11 % 10
+    same = (arr == arr[:, :1]).all(axis=1)
+    return ok & (d1 == arr[:, 9]) & (d2 == arr[:, 10]) & ~same
+
+
+def _cpfs_of(texts: list[str]) -> list[str | None]:
+    digits = [re.sub(r"[^0-9]", "", t or "") for t in texts]
+    return [d if ok else None for d, ok in zip(digits, _cpf_ok(digits))]
+
+
+def _plate_of(text: str) -> str | None:
+    plate = re.sub(r"[^A-Z0-9]", "", (text or "").upper())
+    return plate if re.match(_PLATE, plate) else None
+
+
+def _hail_of(text: str) -> str | None:
+    return hail_key_map().get(header_key(text))
+
+
+def _nullable_ints(values: np.ndarray, missing: np.ndarray) -> pd.Series:
+    return pd.Series(pd.arrays.IntegerArray(np.where(missing, 0, values).astype(np.int64), missing.copy()))
+
+
+_NUMBER = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
+
+
+def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
+    """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask). Empty → NA."""
+    s = pc.utf8_trim_whitespace(pc.replace_substring(_text(values), "R$", ""))
+    empty = _np(pc.equal(s, ""))
+    brazil = pc.replace_substring(pc.replace_substring(s, ".", ""), ",", ".")
+    s = pc.if_else(pc.match_substring(s, ","), brazil, s)
+    good = _np(pc.match_substring_regex(s, _MONEY.pattern))
+    num = pc.cast(pc.if_else(pa.array(good & ~empty), s, pa.scalar(None, pa.string())), pa.float64())
+    floats = num.to_numpy(zero_copy_only=False)
+    missing = np.isnan(floats)
+    return _nullable_ints(np.rint(np.nan_to_num(floats) * 100), missing), ~good & ~empty
+
+
+def _decimal(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    s = pc.replace_substring(pc.utf8_trim_whitespace(_text(values)), ",", ".")
+    empty = _np(pc.equal(s, ""))
+    good = _np(pc.match_substring_regex(s, _NUMBER))
+    num = pc.cast(pc.if_else(pa.array(good), s, pa.scalar(None, pa.string())), pa.float64())
+    return pd.Series(num.to_numpy(zero_copy_only=False)), ~good & ~empty, empty
+
+
+def _instants(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    """DD/MM/AAAA HH:MM:SS (Cuiabá) or ISO 8601 with an offset → UTC Series; (utc, bad, empty)."""
+    s = pc.utf8_trim_whitespace(_text(values))
+    empty = _np(pc.equal(s, ""))
+    local = pc.strptime(s, format="%d/%m/%Y %H:%M:%S", unit="s", error_is_null=True)
+    # strptime rolls 31/02 over to 03/03: a date is valid only if it prints back the same
+    day = pc.cast(pc.if_else(pc.is_null(local), "0", pc.utf8_slice_codeunits(s, 0, 2)), pa.int64())
+    month = pc.cast(pc.if_else(pc.is_null(local), "0", pc.utf8_slice_codeunits(s, 3, 5)), pa.int64())
+    same = pc.and_(pc.equal(pc.day(local), day), pc.equal(pc.month(local), month))
+    local = pc.if_else(pc.fill_null(same, False), local, pa.scalar(None, local.type))
+    naive = pd.Series(pc.cast(local, pa.timestamp("us")).to_numpy(zero_copy_only=False)).astype("datetime64[us]")
+    utc = naive.dt.tz_localize(TIMEZONE, ambiguous="NaT", nonexistent="NaT").dt.tz_convert("UTC")
+    iso = utc.isna().to_numpy() & ~empty
+    if iso.any():
+        text = pd.Series(s.to_numpy(zero_copy_only=False), dtype=object)[iso]
+        text = text[text.str.match(_ISO_OFFSET)]
+        if len(text):
+            utc = utc.copy()
+            utc[text.index] = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce").dt.as_unit("us")
+    bad = utc.isna().to_numpy() & ~empty
+    return utc, bad, empty
+
+
+class _Checker:
+    """Collects the errors of one chunk, in the order of the lines."""
+
+    def __init__(self, label_of, columns: dict[str, str]):
+        self.label_of = label_of
+        self.columns = columns
+        self.found: list[tuple[int, int, str]] = []
+        self.order = {k: i for i, k in enumerate(columns)}
+
+    def add(self, mask, key: str, message: str) -> None:
+        mask = np.asarray(mask, dtype=bool)
+        if mask.any():
+            for i in np.flatnonzero(mask)[:MAX_ERRORS]:
+                self.found.append((int(i), self.order.get(key, 0), f"{self.label_of(i)}, coluna «{self.columns[key]}»: "
+                                                               f"{message}"))
+
+    def messages(self) -> list[str]:
+        return [m for _, _, m in sorted(self.found)]
+
+
+def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripChunk | None:
+    """Validate a chunk of text columns (CSV_COLUMNS keys) and convert it; None when it had errors."""
+    frame = dict(frame)
+    n = len(frame["external_id"])
+    for key in CSV_COLUMNS:
+        if key not in frame:
+            frame[key] = pa.nulls(n, pa.string())
+    check = _Checker(label_of, CSV_COLUMNS)
+    ext_arr = pc.utf8_trim_whitespace(_text(frame["external_id"]))
+    ext = pd.Series(ext_arr.to_numpy(zero_copy_only=False), dtype=object)
+    check.add(_np(pc.equal(ext_arr, "")), "external_id", "o identificador da viagem é obrigatório.")
+    check.add(_np(pc.greater(pc.utf8_length(ext_arr), 80)), "external_id", "o identificador tem mais de 80 "
+                                                                         "caracteres.")
+    dup_here = ext.duplicated(keep="first") & ext.ne("")
+    check.add(dup_here.to_numpy(), "external_id", "viagem repetida no arquivo.")
+    plate = _by_unique(_text(frame["plate"]), _plate_of)
+    check.add(pd.isna(plate), "plate", "placa inválida (AAA0A00 ou AAA0000).")
+    cpf = _by_unique(_text(frame["driver_cpf"]), None, _cpfs_of)
+    check.add(pd.isna(cpf), "driver_cpf", "CPF do condutor inválido.")
+    started, bad, empty = _instants(frame["started_at"])
+    check.add(bad, "started_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
+    check.add(empty, "started_at", "a data-hora de início é obrigatória.")
+    ended, bad_end, _ = _instants(frame["ended_at"])
+    check.add(bad_end, "ended_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
+    check.add((ended < started).fillna(False).to_numpy(), "ended_at", "o fim é anterior ao início.")
+    floats: dict[str, np.ndarray] = {}
+    for key, limit in (("origin_lat", 90), ("origin_lon", 180), ("destination_lat", 90), ("destination_lon", 180)):
+        num, bad, _ = _decimal(frame[key])
+        out = (num.abs() > limit).fillna(False).to_numpy()
+        check.add(bad | out, key, f"coordenada inválida (graus decimais entre -{limit} e {limit}).")
+        floats[key] = num.to_numpy(dtype=float, na_value=np.nan)
+    ints: dict[str, pd.Series] = {}
+    for key in ("distance_m", "duration_s"):
+        num, bad, _ = _decimal(frame[key])
+        check.add(bad | (num < 0).fillna(False).to_numpy(), key, "número inválido (inteiro, sem unidades).")
+        ints[key] = num.round().astype("Int64")
+    for key in FARE_COLUMNS:
+        cents, bad = _money_cents(frame[key])
+        check.add(bad, key, "valor inválido (use 1.234,56 ou 1234.56).")
+        if key == "fare_total":
+            check.add(cents.isna().to_numpy() & ~bad, key, "o valor total é obrigatório.")
+        ints[key] = cents
+    rating, bad, _ = _decimal(frame["rating"])
+    check.add(bad | ((rating < 0) | (rating > 5)).fillna(False).to_numpy(), "rating",
+              "avaliação inválida (de 0 a 5).")
+    ints["rating"] = (rating * 100).round().astype("Int64")
+    if "mds_hail" in frame:
+        mds = pd.Series(_text(frame["mds_hail"]).to_numpy(zero_copy_only=False), dtype=object)
+        hail = mds.where(mds.isin(MDS_HAIL_TYPES))
+        check.add((mds.ne("") & hail.isna()).to_numpy(), "hail",
+                  "hail_type inválido (street_hail, phone_dispatch, phone, text ou app).")
+        hail = hail.astype(object).where(hail.notna(), None).to_numpy(dtype=object)
+    else:
+        hail = _by_unique(_text(frame["hail"]), _hail_of)
+        check.add(pd.isna(hail), "hail", "tipo de chamada inválido (aplicativo ou via pública).")
+    errors = check.messages()
+    if errors:
+        for message in errors:
+            state.error(message)
+        return None
+    local = started.dt.tz_convert(TIMEZONE)
+    month = (local.dt.year * 100 + local.dt.month).to_numpy(dtype=np.int64)
+    started_us = started.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
+    ended_ok = ended.notna().to_numpy()
+    ended_us = ended.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
+    return TripChunk(first_line, ext.to_numpy(dtype=object), plate, cpf, started_us, ended_us, ended_ok, month,
+                     floats, ints, hail)
+
+
+# ------------------------------------------------------------------------------------------------ CSV
+class TripReader:
+    """`for chunk in reader:` yields clean chunks; afterwards `state.errors` says whether the file is refused."""
+
+    def __init__(self, content: bytes, filename: str = "", chunk_rows: int | None = None):
+        self.content = bytes(content or b"")
+        self.filename = filename
+        self.chunk_rows = chunk_rows or CHUNK_ROWS
+        self.state = ReadState()
+        stripped = _first_char(self.content)
+        if not stripped:
+            raise TripFileError(["linha 1: o arquivo está vazio."])
+        self.state.format = "mds" if stripped in (b"{", b"[") else "csv"
+        if self.state.format == "csv":
+            self._open_csv()
+        else:
+            self._open_mds()
+
+    # -- CSV
+    def _open_csv(self) -> None:
+        self.encoding = _decode_name(self.content)
+        header = _first_line(self.content, self.encoding).lstrip("\ufeff")
+        self.sep = ";" if header.count(";") >= header.count(",") else ","
+        names = [h.strip().strip('"') for h in header.split(self.sep)]
+        match: HeaderMatch = match_header(names)
+        self.state.dropped = list(match.dropped)
+        self.state.ignored = list(match.ignored)
+        problems = [f"linha 1, coluna «{name}»: coluna obrigatória ausente no cabeçalho." for name in match.missing]
+        problems += [f"linha 1, coluna «{name}»: coluna repetida no cabeçalho." for name in match.repeated]
+        if problems:
+            raise TripFileError(problems)
+        self.match = match
+        self.width = len(names)
+        sample = self.content[:1 << 20]
+        self.state.total_rows = max(int(len(self.content) / (len(sample) / max(sample.count(b"\n"), 1))) - 1, 1)
+        self.state.notes.append(f"CSV ({'UTF-8' if self.encoding.startswith('utf') else 'Windows-1252'}), "
+                                f"separador «{self.sep}».")
+
+    def _check_widths(self) -> np.ndarray:
+        """Every line must have the header's number of cells (a reader would otherwise drop or pad cells
+        silently): the separators of each line are counted with numpy (the csv module when the file has
+        quotes). Returns the file line number of each data row (blank lines skipped), for the messages."""
+        sep = self.sep.encode()
+        want = self.width
+        if b'"' in self.content:
+            import csv
+
+            numbers = []
+            reader = csv.reader(io.StringIO(self.content.decode(self.encoding), newline=""), delimiter=self.sep)
+            start = 1
+            for cells in reader:
+                if start > 1 and cells:
+                    if len(cells) != want:
+                        self.state.error(f"linha {start}: a linha tem {len(cells)} células e o cabeçalho {want}.")
+                    numbers.append(start)
+                start = reader.line_num + 1
+            return np.array(numbers, dtype=np.int64)
+        rows, total, position, size = [], 0, 0, len(self.content)
+        wrong_count = 0
+        while position < size:   # in blocks of whole lines: bounded memory, short numpy calls (the UI thread runs)
+            end = self.content.find(b"\n", min(position + WIDTH_BLOCK, size))
+            end = size if end < 0 else end + 1
+            data = np.frombuffer(self.content, dtype=np.uint8, count=end - position, offset=position)
+            ends = np.flatnonzero(data == 10)
+            if not len(ends) or ends[-1] != len(data) - 1:
+                ends = np.append(ends, len(data))
+            starts = np.concatenate(([0], ends[:-1] + 1))
+            lengths = ends - starts
+            has_cr = np.zeros(len(ends), dtype=bool)
+            nonempty = lengths > 0
+            has_cr[nonempty] = data[np.minimum(ends[nonempty] - 1, len(data) - 1)] == 13
+            blank = (lengths - has_cr) == 0
+            is_sep = (data == sep[0]).astype(np.int32)
+            per_line = np.add.reduceat(is_sep, starts) if len(data) else np.zeros(0, dtype=np.int64)
+            per_line[lengths == 0] = 0
+            numbers = np.arange(total + 1, total + len(ends) + 1)
+            wrong = ~blank & (per_line != want - 1) & (numbers > 1)
+            for index in np.flatnonzero(wrong):
+                wrong_count += 1
+                if wrong_count <= MAX_ERRORS:
+                    self.state.error(f"linha {numbers[index]}: a linha tem {per_line[index] + 1} células e o "
+                                     f"cabeçalho {want}.")
+            rows.append(numbers[~blank])
+            total += len(ends)
+            position = end
+        if wrong_count > MAX_ERRORS:
+            self.state.error_count += wrong_count - MAX_ERRORS
+        lines = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        return lines[lines > 1]
+
+    def _csv_chunks(self) -> Iterator[TripChunk]:
+        import pyarrow.csv as pacsv
+
+        by_index = {i: key for key, i in self.match.positions.items()}
+        lines = self._check_widths()
+        if self.state.errors:
+            return  # the file is refused on its shape: its cells are not read at all
+        names = [f"c{i}" for i in range(self.width)]
+        per_row = len(self.content) / max(len(lines), 1)
+        block = max(1024, int(self.chunk_rows * per_row * 1.05))   # about `chunk_rows` rows per batch
+        wanted = [f"c{i}" for i in sorted(by_index)]
+        try:
+            reader = pacsv.open_csv(
+                io.BytesIO(self.content),
+                read_options=pacsv.ReadOptions(column_names=names, skip_rows=1, block_size=block,
+                                               encoding="utf8" if self.encoding.startswith("utf") else "cp1252"),
+                parse_options=pacsv.ParseOptions(delimiter=self.sep, newlines_in_values=b'"' in self.content),
+                convert_options=pacsv.ConvertOptions(include_columns=wanted,
+                                                     column_types={n: pa.string() for n in wanted},
+                                                     strings_can_be_null=False, quoted_strings_can_be_null=False))
+            offset = 0
+            for batch in reader:
+                n = batch.num_rows
+                if not n:
+                    continue
+                numbers = lines[offset:offset + n]
+                offset += n
+                cols = {by_index[int(name[1:])]: batch.column(name) for name in batch.schema.names}
+                blank = np.ones(n, dtype=bool)
+                for column in cols.values():
+                    blank &= _np(pc.equal(pc.utf8_trim_whitespace(_text(column)), ""))
+                if blank.any():
+                    keep = pa.array(~blank)
+                    cols = {k: pc.filter(v, keep) for k, v in cols.items()}
+                    numbers = numbers[~blank]
+                if not len(numbers):
+                    continue
+                chunk = _frame_to_chunk(cols, lambda i, numbers=numbers: f"linha {numbers[i]}", int(numbers[0]),
+                                        self.state)
+                if chunk is not None:
+                    yield chunk
+        except (pa.ArrowInvalid, UnicodeDecodeError):
+            self.state.error("o arquivo não pôde ser lido como CSV (aspas, separadores ou codificação "
+                             "desencontrados).")
+
+    # -- MDS 2.x
+    def _open_mds(self) -> None:
+        dropped: set[str] = set()
+
+        def hook(obj: dict) -> dict:
+            for key in [k for k in obj if is_passenger_field(k)]:
+                dropped.add(key)
+                del obj[key]
+            return obj
+
+        try:
+            text = self.content.decode("utf-8-sig")
+            doc = json.loads(text, object_hook=hook)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            line = getattr(exc, "lineno", 1)
+            raise TripFileError([f"linha {line}: o arquivo não é um JSON válido do MDS."]) from None
+        del text
+        self.state.dropped = sorted(dropped)
+        version = str(doc.get("version", "")) if isinstance(doc, dict) else ""
+        trips = doc.get("data", {}).get("trips") if isinstance(doc, dict) and isinstance(doc.get("data"), dict) \
+            else None
+        if not version.startswith("2.") or not isinstance(trips, list):
+            raise TripFileError(['linha 1: esperado MDS 2.x: {"version": "2.x", "data": {"trips": [...]}}.'])
+        self.trips = trips
+        self.state.total_rows = len(trips)
+        self.state.notes.append(f"MDS {version} (passenger services), {len(trips)} viagens.")
+
+    def _mds_chunks(self) -> Iterator[TripChunk]:
+        ignored: set[str] = set()
+        known = {"trip_id", "start_time", "end_time", "start_location", "end_location", "duration", "distance",
+                 "trip_attributes", "fare_attributes", "actual_cost", "currency", "vehicle_attributes",
+                 "provider_id", "device_id", "vehicle_id", "journey_id", "rating"}
+        for start in range(0, len(self.trips), self.chunk_rows):
+            part = self.trips[start:start + self.chunk_rows]
+            rows = []
+            for i, t in enumerate(part):
+                if not isinstance(t, dict):
+                    t = {}
+                ignored.update(k for k in t if k not in known)
+                rows.append(_mds_row(t))
+            frame = pd.DataFrame(rows, dtype=str)
+            labels = np.array([f"viagem nº {start + i + 1} (trip_id {r['external_id'] or '?'})"
+                               for i, r in enumerate(rows)], dtype=object)
+            cur = frame["currency"]
+            bad_cur = ~cur.isin(["BRL", ""])
+            for i in np.flatnonzero(bad_cur.to_numpy()):
+                self.state.error(f"{labels[i]}, campo «currency»: moeda {cur.iloc[i]} (esperado BRL).")
+            cols = {k: pa.array(frame[k].astype(object).tolist(), type=pa.string()) for k in frame.columns
+                    if k != "currency"}
+            chunk = _frame_to_chunk(cols, lambda i, labels=labels: labels[i], start + 1, self.state)
+            if chunk is not None and not bad_cur.any():
+                yield chunk
+        self.state.ignored = sorted(ignored)
+
+    def __iter__(self) -> Iterator[TripChunk]:
+        return self._csv_chunks() if self.state.format == "csv" else self._mds_chunks()
+
+
+def _num_text(value) -> str:
+    if value is None or value == "":
+        return ""
+    return str(value)
+
+
+def _cents_text(value) -> str:
+    if value is None or value == "":
+        return ""
+    try:
+        cents = int(value)
+    except (TypeError, ValueError):
+        return "x"  # refused as an invalid amount
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def _ms_text(value) -> str:
+    if value is None or value == "":
+        return ""
+    try:
+        ms = int(value)
+    except (TypeError, ValueError):
+        return "x"
+    return pd.Timestamp(ms, unit="ms", tz="UTC").isoformat()
+
+
+_MDS_FARE = {"base_rate": "fare_base", "base_fare": "fare_base", "distance_rate": "fare_distance",
+             "distance_fare": "fare_distance", "time_rate": "fare_time", "time_fare": "fare_time",
+             "commission": "fare_platform", "platform_fee": "fare_platform", "service_fee": "fare_platform"}
+
+
+def _mds_row(t: dict) -> dict:
+    """One MDS trip as the CSV's text columns. Amounts in `fare_attributes` are minor units, like actual_cost."""
+    attrs = t.get("trip_attributes") if isinstance(t.get("trip_attributes"), dict) else {}
+    vehicle = t.get("vehicle_attributes") if isinstance(t.get("vehicle_attributes"), dict) else {}
+    fares = t.get("fare_attributes") if isinstance(t.get("fare_attributes"), dict) else {}
+    start = t.get("start_location") if isinstance(t.get("start_location"), dict) else {}
+    end = t.get("end_location") if isinstance(t.get("end_location"), dict) else {}
+    parts: dict[str, int] = {}
+    other = 0
+    for key, value in fares.items():
+        try:
+            cents = int(value)
+        except (TypeError, ValueError):
+            parts["fare_other"] = "x"  # type: ignore[assignment]
+            continue
+        target = _MDS_FARE.get(key)
+        if target:
+            parts[target] = parts.get(target, 0) + cents
+        else:
+            other += cents
+    if other or ("fare_other" not in parts and fares):
+        parts["fare_other"] = parts.get("fare_other", 0) + other if parts.get("fare_other") != "x" else "x"
+    hail = str(attrs.get("hail_type") or "")
+    return {
+        "external_id": _num_text(t.get("trip_id")),
+        "plate": _num_text(vehicle.get("license_plate")),
+        "driver_cpf": _num_text(attrs.get("driver_id")),
+        "started_at": _ms_text(t.get("start_time")),
+        "ended_at": _ms_text(t.get("end_time")),
+        "origin_lat": _num_text(start.get("lat")), "origin_lon": _num_text(start.get("lng")),
+        "destination_lat": _num_text(end.get("lat")), "destination_lon": _num_text(end.get("lng")),
+        "distance_m": _num_text(t.get("distance")), "duration_s": _num_text(t.get("duration")),
+        "fare_total": _cents_text(t.get("actual_cost")),
+        **{k: (_cents_text(v) if v != "x" else "x") for k, v in parts.items()},
+        "rating": _num_text(attrs.get("rating", t.get("rating"))),
+        "hail": "", "mds_hail": hail,
+        "currency": str(t.get("currency") or ""),
+    }
+
+
+# ------------------------------------------------------------------------------------------------ routes
+@dataclass
+class RoutePoints:
+    external_id: list[str]
+    at_us: np.ndarray
+    lat: np.ndarray
+    lon: np.ndarray
+    errors: list[str]
+    dropped: list[str]
+
+    def __len__(self) -> int:
+        return len(self.external_id)
+
+
+def read_routes(content: bytes) -> RoutePoints:
+    """Route points: CSV `ID da viagem;Momento;Lat;Lon` or MDS telemetry ({"data": {"telemetry": [...]}})."""
+    content = bytes(content or b"")
+    if not _first_char(content):
+        return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
+                           ["rotas, linha 1: o arquivo está vazio."], [])
+    if _first_char(content) == b"{":
+        dropped: set[str] = set()
+
+        def hook(obj: dict) -> dict:
+            for key in [k for k in obj if is_passenger_field(k)]:
+                dropped.add(key)
+                del obj[key]
+            return obj
+
+        try:
+            doc = json.loads(content.decode("utf-8-sig"), object_hook=hook)
+            points = doc["data"]["telemetry"]
+        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+            return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
+                               ['rotas, linha 1: esperado MDS telemetry {"data": {"telemetry": [...]}}.'], [])
+        rows = []
+        for p in points:
+            p = p if isinstance(p, dict) else {}
+            ids = p.get("trip_ids") or ([p["trip_id"]] if p.get("trip_id") else [])
+            loc = p.get("location") if isinstance(p.get("location"), dict) else {}
+            for trip_id in ids:
+                rows.append({"external_id": str(trip_id), "at": _ms_text(p.get("timestamp")),
+                             "lat": _num_text(loc.get("lat")), "lon": _num_text(loc.get("lng"))})
+        frame = pd.DataFrame(rows, columns=["external_id", "at", "lat", "lon"], dtype=str)
+        labels = np.array([f"rotas, ponto nº {i + 1}" for i in range(len(frame))], dtype=object)
+        return _route_frame(frame, labels, sorted(dropped))
+    encoding = _decode_name(content)
+    header = _first_line(content, encoding).lstrip("\ufeff")
+    sep = ";" if header.count(";") >= header.count(",") else ","
+    names = [h.strip() for h in header.split(sep)]
+    match = match_header(names, ROUTE_COLUMNS)
+    if not match.ok:
+        return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
+                           [f"rotas, linha 1, coluna «{n}»: coluna obrigatória ausente ou repetida."
+                            for n in (*match.missing, *match.repeated)], list(match.dropped))
+    by_index = {i: key for key, i in match.positions.items()}
+    try:
+        frame = pd.read_csv(io.BytesIO(content), sep=sep, header=None, skiprows=1, names=list(range(len(names))),
+                            usecols=sorted(by_index), dtype="string[pyarrow]", keep_default_na=False, na_filter=False,
+                            encoding=encoding, engine="c").rename(columns=by_index)
+    except pd.errors.ParserError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
+                           [f"rotas, linha {m.group(1) if m else '?'}: número de células diferente do cabeçalho."],
+                           list(match.dropped))
+    labels = np.array([f"rotas, linha {i + 2}" for i in range(len(frame))], dtype=object)
+    return _route_frame(frame.fillna(""), labels, list(match.dropped))
+
+
+def _route_frame(frame: pd.DataFrame, labels: np.ndarray, dropped: list[str]) -> RoutePoints:
+    check = _Checker(lambda i: labels[i], ROUTE_COLUMNS)
+    ext_arr = pc.utf8_trim_whitespace(_text(frame["external_id"]))
+    check.add(_np(pc.equal(ext_arr, "")), "external_id", "o identificador da viagem é obrigatório.")
+    ext = pd.Series(ext_arr.to_numpy(zero_copy_only=False), dtype=object)
+    at, bad, empty = _instants(frame["at"])
+    check.add(bad | empty, "at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
+    lat, bad_lat, e1 = _decimal(frame["lat"])
+    lon, bad_lon, e2 = _decimal(frame["lon"])
+    check.add(bad_lat | e1 | (lat.abs() > 90).fillna(False).to_numpy(), "lat", "latitude inválida.")
+    check.add(bad_lon | e2 | (lon.abs() > 180).fillna(False).to_numpy(), "lon", "longitude inválida.")
+    errors = check.messages()
+    if errors:
+        return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]), errors, dropped)
+    at_us = at.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
+    return RoutePoints(ext.tolist(), at_us, lat.to_numpy(dtype=float), lon.to_numpy(dtype=float), [], dropped)
