@@ -3,6 +3,7 @@ database refusals into typed Portuguese errors (SPEC §4)."""
 from __future__ import annotations
 
 import re
+from decimal import InvalidOperation
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -141,6 +142,8 @@ DEADLOCK_MESSAGE = ("Outra estação gravava os mesmos registros ao mesmo tempo 
                     "gravação para não travar as duas. Nada foi gravado; tente de novo.")
 UNAVAILABLE_MESSAGE = ("Não foi possível falar com o banco de dados ({detail}). Nada foi gravado. Confira a rede e "
                        "o endereço do servidor em Administração › Banco de dados, ou chame o suporte.")
+NUMBER_MESSAGE = ("Um valor numérico é inválido: não é um número finito ou passa do limite aceito "
+                  "(999.999.999,99). Confira os valores digitados; nada foi gravado.")
 # SQLSTATE → kind (PostgreSQL error codes, appendix A of its manual)
 TRANSIENT_SQLSTATES = {"40P01": DEADLOCK_MESSAGE, "40001": DEADLOCK_MESSAGE, "55P03": BUSY_MESSAGE}
 # Data the database refused that the limits of desktop.domain.limits should have caught first (22xxx).
@@ -207,6 +210,10 @@ def map_db_error(error: BaseException) -> DesktopError | None:
         return error
     if isinstance(error, StaleDataError):
         return StaleRecordError()
+    if isinstance(error, InvalidOperation) or (isinstance(error, OverflowError) and "SQLite INTEGER" in str(error)):
+        # a NaN compared, a 1e30 quantized, a number beyond SQLite's 64 bits: the service did not check the
+        # limits of desktop.domain.limits first; still a message, never "Erro inesperado"
+        return ValidationError([Problem("", NUMBER_MESSAGE)])
     if isinstance(error, ValueError) and "NUL" in str(error):
         # psycopg refuses a NUL byte before sending it ("PostgreSQL text fields cannot contain NUL")
         return ValidationError([Problem("", DATA_SQLSTATES["22021"])])

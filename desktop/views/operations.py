@@ -202,6 +202,14 @@ class Op:
                 offer_reload(self._parent, error, self._stale)
             return
         if not isinstance(error, DesktopError):
+            from desktop.services.base import map_db_error  # a refusal raised outside a session
+
+            mapped = map_db_error(error)
+            if isinstance(mapped, DesktopError) and mapped is not error:
+                mapped.__cause__ = error
+                self._failed(mapped)
+                return
+        if not isinstance(error, DesktopError):
             text = getattr(error, "__traceback_text__", None) or "".join(
                 traceback.format_exception(type(error), error, error.__traceback__))
             print(text, file=sys.stderr)

@@ -94,6 +94,9 @@ class FieldErrors:
         return bool(self._fields[field][0].property("invalid"))
 
 
+DECIMAL_MAX_CHARS = 21  # "R$ 999.999.999,999999"
+
+
 class DecimalEdit(QLineEdit):
     """A number typed the Brazilian way ("1.234,56"); `value()` is a Decimal. Never a float (STYLE: money)."""
 
@@ -102,6 +105,7 @@ class DecimalEdit(QLineEdit):
         self._places = places
         self.setValidator(QRegularExpressionValidator(QRegularExpression(r"(R\$\s?)?[0-9.]*(,[0-9]{0,6})?"), self))
         self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setMaxLength(DECIMAL_MAX_CHARS)  # "R$ 999.999.999,99": the limit of domain.limits (issue 12 item 21)
         self.setPlaceholderText(f"{prefix}0,00" if places == 2 else "0")
         self.editingFinished.connect(self._tidy)
 
@@ -135,9 +139,12 @@ class PhoneEdit(QLineEdit):
 
 
 def date_edit(parent=None, value: date | None = None) -> QDateEdit:
+    from desktop.domain.limits import MAX_DATE, MIN_DATE
+
     edit = QDateEdit(parent)
     edit.setCalendarPopup(True)
     edit.setDisplayFormat("dd/MM/yyyy")
+    edit.setDateRange(QDate(MIN_DATE), QDate(MAX_DATE))  # 1900–2100 on both databases (issue 12 item 21)
     if value is None:
         from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
 
