@@ -6,7 +6,6 @@ the cases below go through the ordinary services.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 

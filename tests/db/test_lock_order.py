@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest

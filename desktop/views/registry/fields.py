@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QHBoxLayout
 
 from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
     validate_cpf, validate_plate
-from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label
+from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label, fit_size
 
 NO_DATE = QDate(1900, 1, 1)
 NO_DATE_TEXT = "sem data"
@@ -248,7 +248,7 @@ class DocumentDialog(QDialog):
     def __init__(self, title: str, data: bytes, mime: str, parent=None):
         super().__init__(parent)
         self.setWindowTitle(title)
-        self.resize(760, 820)
+        self.resize(fit_size(760, 820, parent))  # the scan scrolls inside (issue 12 item 23)
         self.viewer = DocumentViewer(self)
         self.viewer.show_document(data, mime)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
