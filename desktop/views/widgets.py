@@ -265,6 +265,17 @@ class BrasaoChooser(QWidget):
             QMessageBox.warning(self, "Imagem inválida", str(error))
 
 
+def field_box(widget: QWidget, message: QLabel, parent: QWidget | None = None) -> QWidget:
+    """`widget` with its error label right under it, as one row of a form."""
+    box = QWidget(parent)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(widget)
+    layout.addWidget(message)
+    return box
+
+
 class FormDialog(QDialog):
     """A dialog that saves one form: each field with its error message right under it, a line for the problems
     that name no field, and Salvar / Cancelar. A subclass builds its widgets, calls
@@ -283,13 +294,7 @@ class FormDialog(QDialog):
         form = QFormLayout()
         for field, label, widget in rows:
             message = error_label(self)
-            holder = QWidget(self)
-            box = QVBoxLayout(holder)
-            box.setContentsMargins(0, 0, 0, 0)
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, holder)
+            form.addRow(label, field_box(widget, message, self))
             self.errors.add(field, widget, message)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
