@@ -303,7 +303,7 @@ def check(url: str, shared: dict, results: list[dict]) -> dict:
     from sqlalchemy import func, select
 
     from desktop.db import Database
-    from desktop.models import Authorization, Auto, Driver, Inspection, IssuedDocument
+    from desktop.models import Authorization, Auto, Inspection, IssuedDocument
     from desktop.services.audit import verify
     from desktop.services.numbering import parse_number
 
