@@ -125,6 +125,9 @@ def _load_in_one_transaction(db, work) -> None:
             with conn.begin():
                 session = Session(bind=conn, expire_on_commit=False)
                 try:
+                    from desktop.services.audit import lock_chain  # lazy: the lock order of issue 12 item 19
+
+                    lock_chain(session)  # the audit chain first, then rows, as every write transaction
                     work(session)
                     session.flush()
                 finally:
