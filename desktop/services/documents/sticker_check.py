@@ -28,7 +28,7 @@ def _register_entry(s, number: str):
 
     from desktop.domain.sticker_check import RegisterEntry
     from desktop.models import Authorization, AuthorizationEvent, Vehicle
-    from desktop.services.documents.stickers import STICKER_EVENT
+    from desktop.services.documents.stickers import STICKER_EVENT  # lazy: the check loads SQLAlchemy on first use
     from desktop.reports import records
     from desktop.signing import normalize_plate
 
