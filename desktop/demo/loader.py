@@ -109,6 +109,9 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress: Progress | No
     summary = DemoSummary(seed=seed, drivers=drivers)
     _ensure_setup(db, summary, today)
     _load_in_one_transaction(db, lambda s: run_stages(DemoContext(s, drivers, seed, today, report, force, summary)))
+    from desktop.demo.stickers import superseded_stickers  # after the load: the documents service numbers them
+
+    superseded_stickers(db, summary)
     summary.seconds = _time.perf_counter() - started
     return summary
 
