@@ -151,3 +151,22 @@ def test_item21_the_cli_says_in_portuguese_why_it_cannot_use_the_database(tmp_pa
     assert expected in err, err
     assert "inesperado" not in err and "Traceback" not in err
     assert not (tmp_path / "nao").exists()  # nothing created for a read-only command
+
+
+def test_item21_through_the_service_an_unreachable_server_and_a_mysql_url_are_portuguese_messages():
+    from desktop.db import Database
+    from desktop.errors import DatabaseUnavailable
+    from desktop.services.base import Actor
+
+    reader = Actor(user_id=None, username="teste", full_name="Teste", roles=frozenset({Role.ATENDENTE}))
+    down = Database("postgresql+psycopg://postgres@127.0.0.1:1/transporte?connect_timeout=3")
+    try:
+        with pytest.raises(DatabaseUnavailable, match="Não foi possível falar com o banco de dados") as raised:
+            list_drivers(down, reader, text="joão")
+        assert "recusou a conexão" in str(raised.value) and "inesperado" not in str(raised.value)
+    finally:
+        down.dispose()
+    with pytest.raises(DatabaseUnavailable, match="não suportado: «mysql»"):
+        Database("mysql://usuario@servidor/base")
+    with pytest.raises(DatabaseUnavailable, match="Endereço de banco de dados inválido"):
+        Database("postgresql://usuario@servidor:porta/base")
