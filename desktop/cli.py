@@ -248,11 +248,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", None)
     if func is None:
         return _start_gui(args.db)
-    from desktop.db import DatabaseNotCurrent, DatabaseNotFound
+    from desktop.db import DatabaseNotCurrent, DatabaseNotFound, retrying
     from desktop.errors import DesktopError
+    from desktop.services.base import map_db_error
 
     try:
-        return int(func(args) or 0)
+        try:
+            return int(retrying(func, args) or 0)
+        except (DatabaseNotFound, DatabaseNotCurrent, DesktopError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a database refusal outside a session (connecting, migrating): in Portuguese
+            mapped = map_db_error(exc)
+            if mapped is None or mapped is exc:
+                raise
+            raise mapped from exc
     except (DatabaseNotFound, DatabaseNotCurrent, DesktopError) as exc:
         # a database that is not there is a usage error (issue 11: a read-only command creates nothing)
         print(f"Erro: {exc}", file=sys.stderr)

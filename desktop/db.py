@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -17,7 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -25,6 +27,19 @@ from desktop.settings import APP_NAME, load_settings
 
 SQLITE_FILENAME = "transporte.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 15000
+# PostgreSQL waits as long for a lock (the audit chain's, a row's) as SQLite waits for its write lock.
+PG_LOCK_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS
+
+# The audit chain's lock (issue 12 item 19), one per schema: `pg_advisory_xact_lock(key, hashtext(schema))`.
+# Every write transaction on PostgreSQL takes it FIRST, before any row lock, so no two transactions can ever
+# hold a row lock and wait for the chain (or the reverse): the lock order of the whole program is
+# "audit chain, then rows". `services.audit.record` takes the same lock when a read session writes (it then
+# holds nothing else that a writer could need... see docs/architecture.md "Locks and retries").
+AUDIT_LOCK_KEY = 0x41554449  # "AUDI"
+AUDIT_LOCK_SQL = "SELECT pg_advisory_xact_lock(:key, hashtext(current_schema()))"
+AUDIT_LOCK_HELD = "desktop_audit_lock_held"  # session.info flag: this transaction holds the chain's lock
+_WRITE_BEGIN_SQL = ("SELECT set_config('lock_timeout', :timeout, true), "
+                    "pg_advisory_xact_lock(:key, hashtext(current_schema()))")
 
 
 def default_sqlite_path() -> Path:
@@ -47,7 +62,10 @@ def resolve_url(explicit: str | None = None) -> str:
     url = url.strip()
     if "://" not in url:
         return sqlite_url(Path(url).expanduser())
-    parsed = make_url(url)
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 — sqlalchemy.exc.ArgumentError: Database() says it in Portuguese
+        return url
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     elif parsed.drivername == "sqlite":
@@ -73,13 +91,21 @@ class Database:
     """One database: `.session()` for a unit of work, `.engine` for bulk work and migrations."""
 
     def __init__(self, url: str, *, echo: bool = False):
+        from desktop.errors import DatabaseUnavailable
+
         self.url = url
-        parsed = make_url(url)
+        try:
+            parsed = make_url(url)
+        except Exception:  # noqa: BLE001 — sqlalchemy.exc.ArgumentError on any malformed address
+            raise DatabaseUnavailable(f"Endereço de banco de dados inválido: «{url[:200]}». Use um arquivo SQLite "
+                                      f"ou postgresql://usuario@servidor/base.") from None
         self._parsed = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.is_postgresql = parsed.get_backend_name() == "postgresql"
         if not (self.is_sqlite or self.is_postgresql):
-            raise ValueError(f"Banco de dados não suportado: {parsed.get_backend_name()}")
+            raise DatabaseUnavailable(
+                f"Banco de dados não suportado: «{parsed.get_backend_name()}». Este programa usa um arquivo SQLite "
+                "(uma estação) ou um servidor PostgreSQL (postgresql://usuario@servidor/base).")
         kwargs: dict = {"echo": echo, "json_serializer": json_dumps}
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
@@ -142,13 +168,25 @@ class Database:
             # itself until the busy timeout. Fail at once, where the bug is.
             raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
                                "passe a sessão aberta adiante em vez de abrir outra.")
+        if write and self.is_postgresql and getattr(self._local, "writing", False):
+            # The outer session holds the audit chain's lock (taken at its start): the inner one would wait
+            # for it forever, and PostgreSQL cannot see that both belong to one desk.
+            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
+                               "passe a sessão aberta adiante em vez de abrir outra.")
         factory = self._write_sessions if write else self._read_sessions
         session = factory()
         if write:
             self._local.writing = True
         try:
             with session.begin():
+                if write and self.is_postgresql:
+                    # Lock order (issue 12 item 19): the audit chain first, then rows. One round trip.
+                    session.execute(text(_WRITE_BEGIN_SQL),
+                                    {"timeout": f"{PG_LOCK_TIMEOUT_MS}ms", "key": AUDIT_LOCK_KEY})
+                    session.info[AUDIT_LOCK_HELD] = True
                 yield session
+            if write:
+                _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
         except Exception as exc:
             mapped = map_db_error(exc)
             if mapped is None or mapped is exc:
@@ -158,6 +196,14 @@ class Database:
             if write:
                 self._local.writing = False
             session.close()
+
+    def run(self, work, *args, **kwargs):
+        """`work(session, *args, **kwargs)` in one write transaction, run again once in a new transaction when
+        the first failed on a deadlock, a serialization failure or a busy database (`retrying`)."""
+        def once():
+            with self.session() as s:
+                return work(s, *args, **kwargs)
+        return retrying(once)
 
     def runs_as_table_owner(self) -> bool:
         """PostgreSQL: True when this connection's role owns the program's tables (it could switch the
@@ -177,6 +223,54 @@ class Database:
 
     def __repr__(self) -> str:
         return f"Database({self.describe()!r})"
+
+
+_retry_state = threading.local()
+RETRY_PAUSE_S = (0.05, 0.25)
+
+
+def retrying(call, *args, **kwargs):
+    """Run `call(*args, **kwargs)`; when it fails with `TransientDatabaseError` (deadlock 40P01, serialization
+    failure 40001, lock timeout, SQLite "database is locked") and none of its write transactions had committed
+    yet, run it once more, transparently (issue 12 item 19). A call that already committed something is not
+    repeated (it would write twice): the error reaches the user, in Portuguese.
+
+    Used around every call of a screen (`views.operations.op`), every CLI command and `Database.run`; nested
+    uses run the inner call once and let the outermost one decide."""
+    from desktop.errors import TransientDatabaseError
+
+    if getattr(_retry_state, "depth", 0):
+        return call(*args, **kwargs)
+    _retry_state.depth = 1
+    saved = getattr(_retry_state, "commits", 0)
+    try:
+        for attempt in (1, 2):
+            _retry_state.commits = 0
+            try:
+                return call(*args, **kwargs)
+            except TransientDatabaseError:
+                if attempt == 2 or _retry_state.commits:
+                    raise
+                _retry_state.retries = getattr(_retry_state, "retries", 0) + 1
+                time.sleep(random.uniform(*RETRY_PAUSE_S))  # let the other desk finish first
+    finally:
+        _retry_state.depth = 0
+        _retry_state.commits = saved + getattr(_retry_state, "commits", 0)
+
+
+def retries_in_this_thread() -> int:
+    """How many calls `retrying` ran a second time in this thread (for the soak benchmark and tests)."""
+    return getattr(_retry_state, "retries", 0)
+
+
+def retry_transient(function):
+    """Decorator form of `retrying` for a service's outer form `x(db, actor, ...)`."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return retrying(function, *args, **kwargs)
+    return wrapper
 
 
 def _setup_sqlite(engine: Engine) -> None:
@@ -261,8 +355,14 @@ def open_existing(url: str | None = None) -> Database:
         with db.read_engine.connect() as conn:
             stored = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all()
             conn.rollback()
-    except Exception:  # no alembic_version: not a database of this program (or an empty one)
+    except Exception as exc:  # no alembic_version: not a database of this program (or an empty one)
         db.dispose()
+        from desktop.errors import DatabaseUnavailable
+        from desktop.services.base import map_db_error
+
+        mapped = map_db_error(exc)
+        if isinstance(mapped, DatabaseUnavailable):  # the server is not there: say that, not "not ours"
+            raise mapped from exc
         raise DatabaseNotFound(f"{db.describe()} não é um banco deste programa (não tem a tabela de versão "
                                "alembic_version). Confira o endereço; nada foi criado.") from None
     head = known_head()

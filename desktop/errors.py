@@ -68,3 +68,13 @@ class AccountLocked(AuthenticationError):
     def __init__(self, message: str, until: datetime | None = None):
         super().__init__(message)
         self.until = until
+
+
+class TransientDatabaseError(DesktopError):
+    """The database gave up on the transaction because of another desk: a deadlock, a serialization failure, a
+    lock wait too long, SQLite busy. Nothing was saved; running the same work again normally succeeds
+    (`desktop.db.retrying` does it once, transparently)."""
+
+
+class DatabaseUnavailable(DesktopError):
+    """The database cannot be reached or opened (server down, wrong address, missing file, unsupported kind)."""

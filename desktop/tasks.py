@@ -206,7 +206,9 @@ class _Runnable(QRunnable):
     def run(self) -> None:  # worker thread
         task = self._task
         try:
-            result = task.fn(task.state, *task.args, **task.kwargs)
+            from desktop.db import retrying  # a job lost to another desk runs once more (issue 12 item 19)
+
+            result = retrying(task.fn, task.state, *task.args, **task.kwargs)
         except BaseException as error:  # noqa: BLE001 — every failure goes back to the UI thread
             error.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
             _deliver(task._bridge.failed.emit, error)

@@ -114,6 +114,9 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress: Progress | No
     summary = DemoSummary(seed=seed, drivers=drivers)
     _ensure_setup(db, summary, today)
     _load_in_one_transaction(db, lambda s: run_stages(DemoContext(s, drivers, seed, today, report, force, summary)))
+    from desktop.demo.stickers import superseded_stickers  # after the load: the documents service numbers them
+
+    superseded_stickers(db, summary)
     summary.seconds = _time.perf_counter() - started
     return summary
 
@@ -130,6 +133,9 @@ def _load_in_one_transaction(db, work) -> None:
             with conn.begin():
                 session = Session(bind=conn, expire_on_commit=False)
                 try:
+                    from desktop.services.audit import lock_chain  # lazy: the lock order of issue 12 item 19
+
+                    lock_chain(session)  # the audit chain first, then rows, as every write transaction
                     work(session)
                     session.flush()
                 finally:

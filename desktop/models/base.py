@@ -90,3 +90,100 @@ class Searchable:
 @event.listens_for(Searchable, "before_update", propagate=True)
 def _refresh_search_key(mapper, connection, target) -> None:
     target.refresh_search_key()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Field limits, the same on both databases (issue 12 item 21)
+# ---------------------------------------------------------------------------------------------------------
+
+# Rows the program writes itself, never typed: the audit chain's canonical JSON, stored files' metadata.
+_UNCHECKED_TABLES = frozenset({"audit_entries", "alembic_version"})
+_UNCHECKED_COLUMNS = frozenset({"search_key"})
+
+
+def _column_kind(column):
+    """("text", max_length) / ("amount", None) / ("date", None) / None for the columns the limits cover."""
+    from sqlalchemy import Date, DateTime, String
+    from sqlalchemy.types import TypeDecorator
+
+    from desktop.models.types import AwareDateTime, Dec
+
+    col_type = column.type
+    if isinstance(col_type, Dec):
+        return ("amount", None)
+    if isinstance(col_type, (AwareDateTime, Date, DateTime)):
+        return ("date", None)
+    base = col_type.impl if isinstance(col_type, TypeDecorator) else col_type
+    if isinstance(base, String) or isinstance(col_type, String):
+        return ("text", getattr(col_type, "length", None) or getattr(base, "length", None))
+    return None
+
+
+_KINDS: dict = {}
+
+
+def _checked_columns(mapper) -> list:
+    cached = _KINDS.get(mapper)
+    if cached is None:
+        cached = []
+        for attr in mapper.column_attrs:
+            if len(attr.columns) != 1:
+                continue
+            column = attr.columns[0]
+            if column.table.name in _UNCHECKED_TABLES or column.name in _UNCHECKED_COLUMNS:
+                continue
+            kind = _column_kind(column)
+            if kind is not None:
+                cached.append((attr.key, column, kind))
+        _KINDS[mapper] = cached
+    return cached
+
+
+def row_problems(obj, only_changed: bool = False) -> list:
+    """The problems of one ORM object against the limits of `desktop.domain.limits` (each naming its field)."""
+    from sqlalchemy import inspect as sa_inspect
+
+    from desktop.domain import limits
+
+    state = sa_inspect(obj)
+    problems = []
+    for key, column, (kind, length) in _checked_columns(state.mapper):
+        if only_changed and not state.attrs[key].history.has_changes():
+            continue
+        value = state.dict.get(key)
+        if value is None:
+            continue
+        label = column.info.get("label") or limits.column_label(column.name)
+        if kind == "text":
+            problems += limits.text_problems(key, label, value, length)
+        elif kind == "amount":
+            if not isinstance(value, float):  # a float is a bug Dec refuses by itself (STYLE: money is Decimal)
+                problems += limits.amount_problems(key, label, value)
+        else:
+            problems += limits.date_problems(key, label, value)
+    return problems
+
+
+def _check_limits(session, flush_context, instances) -> None:
+    """Every row inserted or changed passes the field limits before it is written, on SQLite as on PostgreSQL:
+    a refusal is a ValidationError naming the field in Portuguese, and nothing of the transaction is saved."""
+    problems = []
+    for obj in session.new:
+        problems += row_problems(obj)
+    for obj in session.dirty:
+        problems += row_problems(obj, only_changed=True)
+    if problems:
+        from desktop.errors import ValidationError
+
+        unique = list(dict.fromkeys(problems))
+        raise ValidationError(unique)
+
+
+def install_limits_check() -> None:
+    from sqlalchemy.orm import Session
+
+    if not event.contains(Session, "before_flush", _check_limits):
+        event.listen(Session, "before_flush", _check_limits)
+
+
+install_limits_check()

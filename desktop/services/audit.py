@@ -33,6 +33,7 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
+from desktop.db import AUDIT_LOCK_HELD, AUDIT_LOCK_KEY, AUDIT_LOCK_SQL  # one lock, defined where sessions begin
 from desktop.domain.roles import Role
 from desktop.models import AuditCheckpoint, AuditEntry, SigningKey, now
 from desktop.services.base import SYSTEM_ACTOR, Actor, SessionRevoked, notify_session_revoked
@@ -40,7 +41,6 @@ from desktop.services.base import SYSTEM_ACTOR, Actor, SessionRevoked, notify_se
 CHECKPOINT_PREFIX = "TPAV1"
 
 GENESIS = "0" * 64
-AUDIT_LOCK_KEY = 0x41554449  # "AUDI": pg_advisory_xact_lock key of the audit chain
 _BATCH = 50000
 
 
@@ -237,6 +237,16 @@ def check_live_actor(session: Session, actor: Actor) -> None:
     seen.add(actor.user_id)
 
 
+def lock_chain(session: Session) -> None:
+    """Hold the audit chain's lock until the transaction ends (PostgreSQL; SQLite's BEGIN IMMEDIATE is already
+    exclusive). A write session took it at its start (`Database.session`, lock order of issue 12 item 19:
+    the chain first, then rows), so this costs nothing there; a read session that writes takes it here."""
+    if session.info.get(AUDIT_LOCK_HELD) or session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(text(AUDIT_LOCK_SQL), {"key": AUDIT_LOCK_KEY})
+    session.info[AUDIT_LOCK_HELD] = True
+
+
 def record(session: Session, actor: Actor, action: str, entity: str, entity_id, before=None,
            after=None, *, live_check: bool = True) -> AuditEntry:
     """Append one entry to the chain inside the caller's transaction (it commits or rolls back with it).
@@ -244,8 +254,7 @@ def record(session: Session, actor: Actor, action: str, entity: str, entity_id, 
     entry is about the actor's own user row (a change of one's own password or roles in this transaction)."""
     if live_check and not (entity == "user" and str(entity_id) == str(actor.user_id)):
         check_live_actor(session, actor)
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK_KEY})
+    lock_chain(session)
     session.flush()
     last = session.execute(select(AuditEntry.hash).order_by(AuditEntry.id.desc()).limit(1)).scalar()
     prev_hash = last or GENESIS

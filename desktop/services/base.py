@@ -3,6 +3,7 @@ database refusals into typed Portuguese errors (SPEC §4)."""
 from __future__ import annotations
 
 import re
+from decimal import InvalidOperation
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,7 +12,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from desktop.domain.roles import Role
-from desktop.errors import AuthenticationError, ConflictError, DesktopError, PermissionDenied, StaleRecordError
+from desktop.errors import (AuthenticationError, ConflictError, DatabaseUnavailable, DesktopError, PermissionDenied,
+                            StaleRecordError, TransientDatabaseError, ValidationError)
+from desktop.domain.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,31 @@ APPEND_ONLY_MARK = "somente inclusão"  # the text of the append-only triggers (
 BUSY_MESSAGE = ("O banco de dados está ocupado por outra estação há muito tempo. Nada foi gravado; "
                 "tente de novo em instantes.")
 
+DEADLOCK_MESSAGE = ("Outra estação gravava os mesmos registros ao mesmo tempo e o banco de dados desfez esta "
+                    "gravação para não travar as duas. Nada foi gravado; tente de novo.")
+UNAVAILABLE_MESSAGE = ("Não foi possível falar com o banco de dados ({detail}). Nada foi gravado. Confira a rede e "
+                       "o endereço do servidor em Administração › Banco de dados, ou chame o suporte.")
+NUMBER_MESSAGE = ("Um valor numérico é inválido: não é um número finito ou passa do limite aceito "
+                  "(999.999.999,99). Confira os valores digitados; nada foi gravado.")
+# SQLSTATE → kind (PostgreSQL error codes, appendix A of its manual)
+TRANSIENT_SQLSTATES = {"40P01": DEADLOCK_MESSAGE, "40001": DEADLOCK_MESSAGE, "55P03": BUSY_MESSAGE}
+# Data the database refused that the limits of desktop.domain.limits should have caught first (22xxx).
+DATA_SQLSTATES = {
+    "22001": "Um texto é mais longo do que o campo permite.",
+    "22003": "Um número está fora do intervalo que o campo permite.",
+    "22007": "Uma data ou hora é inválida.",
+    "22008": "Uma data ou hora está fora do intervalo permitido.",
+    "22021": "Um texto contém caracteres inválidos (caractere nulo ou de controle).",
+    "22P05": "Um texto contém caracteres inválidos (caractere nulo ou de controle).",
+    "22P02": "Um valor tem formato inválido para o campo.",
+}
+
+
+def _sqlstate(error: BaseException) -> str | None:
+    orig = getattr(error, "orig", None)
+    return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+
+
 _SQLITE_UNIQUE = re.compile(r"UNIQUE constraint failed: (?P<cols>.+)$", re.MULTILINE)
 
 
@@ -187,8 +215,20 @@ def map_db_error(error: BaseException) -> DesktopError | None:
         return error
     if isinstance(error, StaleDataError):
         return StaleRecordError()
+    if isinstance(error, InvalidOperation) or (isinstance(error, OverflowError) and "SQLite INTEGER" in str(error)):
+        # a NaN compared, a 1e30 quantized, a number beyond SQLite's 64 bits: the service did not check the
+        # limits of desktop.domain.limits first; still a message, never "Erro inesperado"
+        return ValidationError([Problem("", NUMBER_MESSAGE)])
+    if isinstance(error, ValueError) and "NUL" in str(error):
+        # psycopg refuses a NUL byte before sending it ("PostgreSQL text fields cannot contain NUL")
+        return ValidationError([Problem("", DATA_SQLSTATES["22021"])])
     if isinstance(error, DBAPIError):
         text = str(getattr(error, "orig", error))
+        state = _sqlstate(error)
+        if state in TRANSIENT_SQLSTATES:
+            return TransientDatabaseError(TRANSIENT_SQLSTATES[state])
+        if state in DATA_SQLSTATES:
+            return ValidationError([Problem("", DATA_SQLSTATES[state])])
         if APPEND_ONLY_MARK in text:
             first = text.strip().splitlines()[0]
             return ConflictError(first)
@@ -199,9 +239,43 @@ def map_db_error(error: BaseException) -> DesktopError | None:
             if "unique" in text.lower() or "duplicate key" in text.lower():
                 return ConflictError(GENERIC_UNIQUE)
             return ConflictError(GENERIC_INTEGRITY)
-        if isinstance(error, OperationalError) and "database is locked" in text:
-            return DesktopError(BUSY_MESSAGE)
+        if isinstance(error, OperationalError) and ("database is locked" in text or "database is busy" in text):
+            return TransientDatabaseError(BUSY_MESSAGE)
+        if isinstance(error, OperationalError) and (error.connection_invalidated or _is_connection_failure(text)):
+            return DatabaseUnavailable(UNAVAILABLE_MESSAGE.format(detail=_connection_detail(text)))
+        if isinstance(error, OperationalError) and "unable to open database file" in text:
+            return DatabaseUnavailable("Não foi possível abrir o arquivo do banco de dados SQLite (a pasta não existe "
+                                       "ou não há permissão). Confira o caminho em Administração › Banco de dados.")
+        if isinstance(error, OperationalError) and ("disk I/O error" in text or "database disk image" in text):
+            return DatabaseUnavailable("O arquivo do banco de dados SQLite está danificado ou ilegível. Nada foi "
+                                       "gravado; restaure a última cópia de segurança.")
     return None
+
+
+_CONNECTION_MARKS = ("connection refused", "could not connect", "connection timeout", "timeout expired",
+                     "could not translate host name", "name or service not known", "server closed the connection",
+                     "connection to server", "no route to host", "network is unreachable", "terminating connection",
+                     "password authentication failed")
+
+
+def _is_connection_failure(text: str) -> bool:
+    low = text.lower()
+    return any(mark in low for mark in _CONNECTION_MARKS)
+
+
+def _connection_detail(text: str) -> str:
+    low = text.lower()
+    if "could not translate host name" in low or "name or service not known" in low:
+        return "o nome do servidor não foi encontrado"
+    if "timeout" in low:
+        return "o servidor não respondeu a tempo"
+    if "password authentication failed" in low:
+        return "usuário ou senha recusados"
+    if "does not exist" in low and "database" in low:
+        return "a base indicada não existe no servidor"
+    if "refused" in low:
+        return "o servidor recusou a conexão: ele está ligado?"
+    return "o servidor está inacessível"
 
 
 @contextmanager

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from desktop.domain.dates import local_today
 from desktop.domain.roles import Role
 from desktop.errors import DesktopError
 from desktop.models import AuditCheckpoint
-from desktop.services.audit import (AUDIT_LOCK_KEY, AuditCheck, Checkpoint, make_checkpoint_in, verify)
+from desktop.services.audit import AuditCheck, Checkpoint, lock_chain, make_checkpoint_in, verify
 from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
 from desktop.services.setup import signing_private_key
 
@@ -39,8 +39,7 @@ def daily_checkpoint(db, today: date | None = None) -> Checkpoint | None:
     except DesktopError:
         return None
     with db.session() as s:
-        if s.get_bind().dialect.name == "postgresql":
-            s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK_KEY})
+        lock_chain(s)
         if s.scalar(select(AuditCheckpoint.id).where(AuditCheckpoint.day == day).limit(1)) is not None:
             return None
         return make_checkpoint_in(s, SYSTEM_ACTOR, key, day, reason="rotina do dia")

@@ -21,6 +21,7 @@ from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.finance import GuideStatus
 from desktop.domain.ledger import EntryKind
+from desktop.domain.limits import amount_problems
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
@@ -280,7 +281,10 @@ def ledger_totals_in(session, actor, filter: LedgerFilter = LedgerFilter()) -> t
 def _payment_problems(draft: PaymentDraft) -> list[Problem]:
     problems: list[Problem] = []
     amount = draft.amount_reais
-    if not isinstance(amount, Decimal) or amount <= 0:
+    limit = amount_problems("amount_reais", "valor pago", amount)  # NaN, infinity, above R$ 999.999.999,99
+    if limit:
+        problems += limit
+    elif not isinstance(amount, Decimal) or amount <= 0:
         problems.append(Problem("amount_reais", "Informe o valor pago, em reais, maior que zero."))
     if not isinstance(draft.paid_on, date):
         problems.append(Problem("paid_on", "Informe a data do pagamento."))

@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from desktop.domain.formatting import format_date, format_decimal, format_money
+from desktop.domain.limits import year_problems
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -334,6 +335,10 @@ def set_parameter(db, actor, key: str, valid_from: date, value, note: str = "") 
 
 def set_upfm_value_in(session, actor, year: int, value, note: str = "") -> ParameterValue:
     """Same as `set_upfm_value`, inside the transaction the caller opened."""
+    problems = year_problems("year", "ano da UPFM", year)  # issue 12 item 21: year=0 is a message, not a crash
+    if problems:
+        raise ValidationError(problems)
+    year = int(str(year).strip())
     return set_parameter_in(session, actor, "upfm_value", date(year, 1, 1), value, note)
 
 

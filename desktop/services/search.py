@@ -17,9 +17,10 @@ from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.formatting import format_date
+from desktop.domain.limits import search_problems
 from desktop.domain.roles import Role
 from desktop.domain.text import fold, only_digits
-from desktop.errors import NotFound, PermissionDenied
+from desktop.errors import NotFound, PermissionDenied, ValidationError
 from desktop.models import AuditEntry, User, starts_with
 from desktop.services.base import Actor
 
@@ -58,8 +59,16 @@ class TimelineEntry:
 
 
 def search_terms(text: str | None) -> str:
-    """The folded form of what the user typed ("  JOÃO " -> "joao")."""
+    """The folded form of what the user typed ("  JOÃO " -> "joao"). A search longer than anyone types, or with
+    control characters, is refused with a message (issue 12 item 21: `domain.limits.SEARCH_MAX_CHARS`)."""
+    check_search(text)
     return fold(text)
+
+
+def check_search(text: str | None) -> None:
+    problems = search_problems("search", text)
+    if problems:
+        raise ValidationError(problems)
 
 
 def prefix_range(column, text: str):
@@ -78,6 +87,7 @@ def digits_query(text: str | None) -> str | None:
     raw = (text or "").strip()
     if not raw:
         return None
+    check_search(raw)
     stripped = raw.replace(".", "").replace("-", "").replace("/", "").replace(" ", "")
     if stripped.isdigit():
         return only_digits(stripped)

@@ -9,6 +9,8 @@
   `.stale(reload, ask=False)` says so and reloads at once (a screen that shows the record itself).
 - any other `DesktopError` → a message box with its Portuguese text; anything else → "Erro inesperado" (and the
   traceback on stderr, so a bug is never swallowed).
+- a call that failed on a deadlock, a serialization failure or a busy database before it committed anything runs
+  once more (`desktop.db.retrying`, issue 12 item 19); the user sees nothing of it.
 - on success, `bus.data_changed` is emitted for each entity named in `.changes(...)`, then the success callback.
 - `.cancelled(fn)` is called instead when a background call stopped on "Cancelar".
 - `.background(title, label)` runs the call on a worker (desktop.tasks) with the delayed progress dialog and
@@ -138,8 +140,10 @@ class Op:
     def run(self) -> bool:
         if self._background is not None:
             return self._run_in_background()
+        from desktop.db import retrying
+
         try:
-            result = self._call()
+            result = retrying(self._call)
         except Exception as error:  # noqa: BLE001 — every failure becomes a message; nothing escapes the slot
             self._failed(error)
             return False
@@ -149,14 +153,16 @@ class Op:
     def _run_in_background(self) -> bool:
         from desktop.tasks import Task
 
+        from desktop.db import retrying
+
         options = self._background or {}
         call = self._call
         if options.get("pass_state"):
             def job(state):
-                return call(state)
+                return retrying(call, state)
         else:
             def job(state):
-                return call()
+                return retrying(call)
         self.task = Task(job).success(self._succeeded).failure(self._failed)
         self.task.run_in_background(self._parent, title=options.get("title"), label=options.get("label", ""),
                                     show_progress=options.get("show_progress", True))
@@ -195,6 +201,14 @@ class Op:
             else:
                 offer_reload(self._parent, error, self._stale)
             return
+        if not isinstance(error, DesktopError):
+            from desktop.services.base import map_db_error  # a refusal raised outside a session
+
+            mapped = map_db_error(error)
+            if isinstance(mapped, DesktopError) and mapped is not error:
+                mapped.__cause__ = error
+                self._failed(mapped)
+                return
         if not isinstance(error, DesktopError):
             text = getattr(error, "__traceback_text__", None) or "".join(
                 traceback.format_exception(type(error), error, error.__traceback__))

@@ -13,6 +13,8 @@ from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QSpinBox,
                                QToolButton, QVBoxLayout, QWidget)
 
+from desktop.views.widgets import fit_size
+
 ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.25, 5.0
 
@@ -24,7 +26,7 @@ class PdfPreviewDialog(QDialog):
                  suggested_name: str = "documento.pdf"):
         super().__init__(parent)
         self.setWindowTitle(f"Visualizar — {title}")
-        self.resize(900, 1000)
+        self.resize(fit_size(900, 1000, parent))  # a page as tall as the screen allows (issue 12 item 23)
         self._bytes = bytes(pdf_bytes)
         self._suggested = suggested_name
         self._data = QByteArray(self._bytes)

@@ -22,6 +22,7 @@ VERDICTS = {
     verdict.REVOKED: ("REVOGADO", "#6d4c41", "#ffffff"),
     verdict.CASSADA: ("CASSADO", "#4e342e", "#ffffff"),
     verdict.REPLACED: ("SUBSTITUÍDO", "#6d4c41", "#ffffff"),
+    verdict.SUPERSEDED: ("SUBSTITUÍDO", "#6d4c41", "#ffffff"),
     verdict.NOT_ACTIVE: ("SEM VALIDADE", "#6d4c41", "#ffffff"),
     verdict.TAMPERED: ("ADULTERADO", "#c62828", "#ffffff"),
     verdict.FORGED: ("FALSIFICADO", "#c62828", "#ffffff"),
@@ -52,6 +53,10 @@ class StickerCheckWidget(QWidget):
         self.text_edit.setPlaceholderText("TPA1|0007/2026|ABC1D23|31/12/2026|…")
         self.text_edit.setClearButtonEnabled(True)
         self.text_edit.setAccessibleName("Texto do QR code")
+        self.sticker_number_edit = QLineEdit(self)  # issue 12 item 17: a superseded sticker says so
+        self.sticker_number_edit.setPlaceholderText("nº do adesivo (rodapé), opcional")
+        self.sticker_number_edit.setAccessibleName("Número do adesivo")
+        self.sticker_number_edit.setMaximumWidth(220)
         self.check_button = QPushButton("Verificar", self)
         self.check_button.setDefault(True)
         self.clear_button = QPushButton("Limpar", self)
@@ -81,6 +86,7 @@ class StickerCheckWidget(QWidget):
 
         row = QHBoxLayout()
         row.addWidget(self.text_edit, 1)
+        row.addWidget(self.sticker_number_edit)
         row.addWidget(self.check_button)
         row.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
@@ -94,6 +100,7 @@ class StickerCheckWidget(QWidget):
 
         self.check_button.clicked.connect(self.check)
         self.text_edit.returnPressed.connect(self.check)
+        self.sticker_number_edit.returnPressed.connect(self.check)
         self.clear_button.clicked.connect(self.clear)
 
     def verdict_word(self) -> str:
@@ -102,6 +109,7 @@ class StickerCheckWidget(QWidget):
     def clear(self) -> None:
         self.result = None
         self.text_edit.clear()
+        self.sticker_number_edit.clear()
         self.verdict.setVisible(False)
         self.details.setVisible(False)
         self.message.clear()
@@ -132,7 +140,8 @@ class StickerCheckWidget(QWidget):
             self.result = None
             self._show(ERROR_VERDICT, error_text(error))
 
-        self.task = Task(check_job, self.db, text, self._keys).success(done).failure(failed).run_in_background(
+        number = self.sticker_number_edit.text().strip() or None
+        self.task = Task(check_job, self.db, text, self._keys, number).success(done).failure(failed).run_in_background(
             self, show_progress=False)
         return self.task
 

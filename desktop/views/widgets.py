@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
 
-from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
-from PySide6.QtWidgets import (QDateEdit, QFileDialog, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
+from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
+                               QHBoxLayout, QLabel, QLineEdit, QMessageBox, QScrollArea,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from desktop.views.operations import error_text  # noqa: F401 — re-exported for the screens
@@ -16,6 +17,36 @@ from desktop.views.formatting import format_decimal_br, format_phone, parse_deci
 
 INVALID_STYLE = "border: 1px solid #c62828; background: #fff5f5;"
 ERROR_LABEL_STYLE = "color: #c62828;"
+
+
+# The most common office screen, 1366×768, less a Windows taskbar (issue 12 item 23): no dialog may ask for more.
+SCREEN_LIMIT = QSize(1366, 728)
+TITLE_BAR = 32  # what the window manager adds above a window's content
+
+
+def fit_size(width: int, height: int, widget: QWidget | None = None) -> QSize:
+    """The size a window asks for, bounded by SCREEN_LIMIT and by the free area of the screen it opens on (less
+    the title bar), so its buttons never fall under the taskbar: `self.resize(fit_size(980, 760))`."""
+    from PySide6.QtGui import QGuiApplication
+
+    w, h = min(width, SCREEN_LIMIT.width()), min(height, SCREEN_LIMIT.height())
+    screen = (widget.screen() if widget is not None else None) or QGuiApplication.primaryScreen()
+    if screen is not None:
+        free = screen.availableGeometry()
+        if free.width() > 200 and free.height() > 200:
+            w, h = min(w, free.width()), min(h, free.height() - TITLE_BAR)
+    return QSize(w, h)
+
+
+def scrolling(content: QWidget, parent: QWidget | None = None) -> QWidget:
+    """`content` inside a frameless vertical scroll area: a form taller than the screen scrolls inside its
+    dialog instead of pushing the buttons off the screen."""
+    area = QScrollArea(parent)
+    area.setWidget(content)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area
 
 
 def show_error(parent: QWidget | None, error: BaseException, title: str = "Não foi possível concluir") -> None:
@@ -94,6 +125,9 @@ class FieldErrors:
         return bool(self._fields[field][0].property("invalid"))
 
 
+DECIMAL_MAX_CHARS = 21  # "R$ 999.999.999,999999"
+
+
 class DecimalEdit(QLineEdit):
     """A number typed the Brazilian way ("1.234,56"); `value()` is a Decimal. Never a float (STYLE: money)."""
 
@@ -102,6 +136,7 @@ class DecimalEdit(QLineEdit):
         self._places = places
         self.setValidator(QRegularExpressionValidator(QRegularExpression(r"(R\$\s?)?[0-9.]*(,[0-9]{0,6})?"), self))
         self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setMaxLength(DECIMAL_MAX_CHARS)  # "R$ 999.999.999,99": the limit of domain.limits (issue 12 item 21)
         self.setPlaceholderText(f"{prefix}0,00" if places == 2 else "0")
         self.editingFinished.connect(self._tidy)
 
@@ -135,9 +170,12 @@ class PhoneEdit(QLineEdit):
 
 
 def date_edit(parent=None, value: date | None = None) -> QDateEdit:
+    from desktop.domain.limits import MAX_DATE, MIN_DATE
+
     edit = QDateEdit(parent)
     edit.setCalendarPopup(True)
     edit.setDisplayFormat("dd/MM/yyyy")
+    edit.setDateRange(QDate(MIN_DATE), QDate(MAX_DATE))  # 1900–2100 on both databases (issue 12 item 21)
     if value is None:
         from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
 
@@ -225,3 +263,57 @@ class BrasaoChooser(QWidget):
             self.load_file(path)
         except ValueError as error:
             QMessageBox.warning(self, "Imagem inválida", str(error))
+
+
+def field_box(widget: QWidget, message: QLabel, parent: QWidget | None = None) -> QWidget:
+    """`widget` with its error label right under it, as one row of a form."""
+    box = QWidget(parent)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(widget)
+    layout.addWidget(message)
+    return box
+
+
+class FormDialog(QDialog):
+    """A dialog that saves one form: each field with its error message right under it, a line for the problems
+    that name no field, and Salvar / Cancelar. A subclass builds its widgets, calls
+    `self.build_form([(field, "Rótulo:", widget), ...])` and implements `save()` (the "Salvar" button), which
+    goes through `op(...).fields(self.errors)` so each Problem lands next to its field.
+
+    `scroll=True` puts the form in a scroll area (a long form on a 1366×768 screen, issue 12 item 23)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.general_error = error_label(self)
+        self.errors = FieldErrors(self.general_error)
+        self.buttons: QDialogButtonBox | None = None
+
+    def build_form(self, rows, scroll: bool = False, intro: QWidget | None = None) -> QFormLayout:
+        form = QFormLayout()
+        for field, label, widget in rows:
+            message = error_label(self)
+            form.addRow(label, field_box(widget, message, self))
+            self.errors.add(field, widget, message)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("Salvar")
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        if intro is not None:
+            layout.addWidget(intro)
+        if scroll:
+            content = QWidget(self)
+            content.setLayout(form)
+            layout.addWidget(scrolling(content, self))
+        else:
+            layout.addLayout(form)
+        layout.addWidget(self.general_error)
+        layout.addWidget(self.buttons)
+        return form
+
+    def save(self) -> bool:  # pragma: no cover — every subclass saves its own record
+        raise NotImplementedError(f"{type(self).__name__}.save")

@@ -428,3 +428,26 @@ def test_demo_autos_events_and_ledger_are_reproducible_by_seed(db, tmp_path):
         assert rows(other) == rows(db)
     finally:
         other.dispose()
+
+
+def test_issue12_17_the_demo_shows_a_superseded_sticker(db):
+    """Art. 14: the demo prints one authorization's sticker and issues it again for loss; the check of the first
+    with its printed number says which sticker replaced it, the second is valid."""
+    from desktop.domain import sticker_check as sc
+    from desktop.services import documents
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import sign_sticker
+
+    summary = load_demo(db, drivers=20, seed=5, today=TODAY)
+    assert summary.counts["superseded_stickers"] == 1
+    issued = sorted(documents.list_issued(db), key=lambda r: r.number)
+    assert [r.kind for r in issued] == ["sticker", "sticker"]
+    with db.session(write=False) as s:
+        a = s.get(Authorization, issued[0].record_id)
+        plate = s.get(Vehicle, a.vehicle_id).plate
+        number, until = a.number, a.valid_until
+    text = sign_sticker(signing_private_key(db), number, plate, until)
+    old = documents.check_sticker(db, text, sticker_number=issued[0].number)
+    assert old.status == sc.SUPERSEDED and f"adesivo nº {issued[1].number}" in old.message_pt
+    assert documents.check_sticker(db, text, sticker_number=issued[1].number).status == sc.VALID
+    assert audit.verify(db).ok

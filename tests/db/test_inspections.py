@@ -131,19 +131,13 @@ def test_two_desks_booking_the_same_slot_at_once_one_wins_the_other_gets_a_clear
     a1, a2 = approved(db, office), approved(db, office)
     barrier = threading.Barrier(2, timeout=10)
     if db.is_postgresql:
-        # Both desks pass the service's check before either inserts: the unique index decides.
-        original = svc.booking._check_free
-
-        def check_then_wait(*args, **kw):
-            original(*args, **kw)
-            barrier.wait()
-
-        monkeypatch.setattr(svc.booking, "_check_free", check_then_wait)
+        # Write transactions queue on the audit chain's lock (issue 12 item 19), so the two desks can no longer
+        # interleave check and insert; the unique index must still decide when the check is not there.
+        monkeypatch.setattr(svc.booking, "_check_free", lambda *args, **kw: None)
     results: dict[int, object] = {}
 
     def desk_books(aid):
-        if not db.is_postgresql:
-            barrier.wait()
+        barrier.wait()
         try:
             results[aid] = svc.book_inspection(db, office.clerk, aid, "initial", office.inspector.user_id,
                                                at(day, 10))

@@ -647,3 +647,30 @@ def test_issue12_17_a_document_in_force_is_found_and_a_new_issue_keeps_its_reaso
     assert documents.current_document(db, "sticker", "0008/2026") is None
     assert documents.current_document(db, "credential", "0008/2026") is None
     assert documents.current_document(db, "guide", "0009/2026") is None
+
+
+def test_issue12_17_a_new_sticker_supersedes_the_old_one_at_the_check(db, clerk):
+    """Art. 14: the sticker issued again (lost) supersedes the previous one; the check of the old one, with the
+    number printed on it, says "substituído pelo adesivo nº …" (looked up in the register at check time)."""
+    from desktop.domain import sticker_check as sc
+    from desktop.services.setup import signing_private_key
+    from desktop.signing import sign_sticker
+
+    _seed(db)
+    first = documents.print_sticker(db, clerk, "0008/2026")
+    second = documents.print_kind(db, clerk, "sticker", "0008/2026", reason="lost")
+    with db.session(write=False) as s:
+        auth = s.query(Authorization).filter_by(number="0008/2026").one()
+        plate = s.get(Vehicle, auth.vehicle_id).plate
+        until = auth.valid_until
+    text = sign_sticker(signing_private_key(db), "0008/2026", plate, until)
+    today = date(2026, 11, 18)
+    old = documents.check_sticker(db, text, today, sticker_number=first.info.number)
+    assert old.status == sc.SUPERSEDED
+    assert f"SUBSTITUÍDO pelo adesivo nº {second.info.number}" in old.message_pt and "extravio" in old.message_pt
+    new = documents.check_sticker(db, text, today, sticker_number=second.info.number)
+    assert new.status == sc.VALID
+    plain = documents.check_sticker(db, text, today)
+    assert plain.status == sc.VALID and f"o que vale é o nº {second.info.number}" in plain.message_pt
+    stranger = documents.check_sticker(db, text, today, sticker_number="0999/2026")
+    assert stranger.status == sc.TAMPERED

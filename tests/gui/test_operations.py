@@ -166,3 +166,36 @@ def test_background_call_of_a_dialog_closed_mid_job_is_cancelled_silently_issue1
     assert seen == [] and messages == []
     assert capfd.readouterr().err == ""
     dialog.deleteLater()
+
+
+def test_issue12_19_a_call_lost_to_a_deadlock_runs_once_more_and_the_user_sees_nothing(qtbot, messages):
+    from desktop.errors import TransientDatabaseError
+
+    attempts, seen = [], []
+
+    def call():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise TransientDatabaseError("Outra estação gravava os mesmos registros ao mesmo tempo.")
+        return "gravado"
+
+    assert op(None, call).success(seen.append).run() is True
+    assert attempts == [1, 1] and seen == ["gravado"] and messages == []
+
+
+def test_issue12_19_a_deadlock_twice_is_a_portuguese_message(qtbot, messages):
+    from desktop.errors import TransientDatabaseError
+    from desktop.services.base import DEADLOCK_MESSAGE
+
+    assert op(None, _failing(TransientDatabaseError(DEADLOCK_MESSAGE))).run() is False
+    assert messages == [("warning", "Não foi possível concluir", DEADLOCK_MESSAGE)]
+
+
+def test_issue12_21_a_nan_raised_outside_a_session_is_a_portuguese_message_not_erro_inesperado(qtbot, messages):
+    from decimal import Decimal
+
+    def compare_nan():
+        return Decimal("NaN") <= 0   # what a service without the limits check used to do
+
+    assert op(None, compare_nan).run() is False
+    assert messages and "valor numérico é inválido" in messages[0][2] and "inesperado" not in messages[0][2]

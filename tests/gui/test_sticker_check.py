@@ -135,3 +135,23 @@ def test_issue11_with_the_database_out_of_reach_the_check_is_offline_and_asks_to
     assert "CONFIRME A SITUAÇÃO ATUAL" in widget.message.text() and widget.details.isVisible()
     assert widget.number_label.text() == "0007/2026" and "NÃO consultada" in widget.details_title.text()
     shoot(widget, "17-verificar-adesivo-sem-cadastro")
+
+
+def test_issue12_17_the_old_sticker_with_its_printed_number_says_substituido_by_the_new_one(
+        qtbot, db, clerk, authorizations):
+    """Art. 14: a sticker issued again (damaged) supersedes the previous one; the agent types the number printed
+    on the old sticker and the check says which sticker replaced it."""
+    from desktop.services import documents
+
+    first = documents.print_sticker(db, clerk, "0007/2026")
+    second = documents.print_kind(db, clerk, "sticker", "0007/2026", reason="damaged")
+    widget = make_widget(qtbot, db)
+    widget.sticker_number_edit.setText(first.info.number)
+    assert check(qtbot, widget, payload(db)) == "SUBSTITUÍDO"
+    assert f"substituído pelo adesivo nº {second.info.number}".upper() in widget.message.text().upper()
+    assert "dano" in widget.message.text()
+    widget.clear()
+    assert widget.sticker_number_edit.text() == ""
+    widget.sticker_number_edit.setText(second.info.number)
+    assert check(qtbot, widget, payload(db)) == "VÁLIDO"
+    shoot(widget, "17-verificar-adesivo-substituido")

@@ -216,3 +216,20 @@ def test_a_job_reporting_after_its_bridge_is_gone_does_not_raise(qtbot):
     qtbot.wait(50)  # the bridge is deleted on the UI thread
     task.state.progress(1, 3, "tarde demais")
     assert task.state.text == "tarde demais"
+
+
+def test_issue12_19_a_job_lost_to_another_desk_runs_once_more(qtbot):
+    from desktop.errors import TransientDatabaseError
+
+    attempts, results = [], []
+
+    def job(state):
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise TransientDatabaseError("Outra estação gravava os mesmos registros ao mesmo tempo.")
+        return "feito"
+
+    task = Task(job).success(results.append)
+    task.run_in_background(None, show_progress=False)
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert attempts == [1, 1] and results == ["feito"]

@@ -70,3 +70,34 @@ def test_art14_offline_shows_the_signed_data_and_asks_to_confirm_the_situation(s
     assert verdict.status == status
     for word in words:
         assert word in verdict.message
+
+
+# Issue 12 item 17: a new sticker supersedes the previous one of the same authorization (Art. 14)
+FIRST = sc.StickerIssue("0003/2026", date(2026, 2, 1))
+SECOND = sc.StickerIssue("0011/2026", date(2026, 6, 10), "extravio")
+THIRD = sc.StickerIssue("0015/2026", date(2026, 9, 3), "dados alterados")
+
+
+@pytest.mark.parametrize("stickers, typed, status, words", [
+    ((FIRST, SECOND), "0003/2026", sc.SUPERSEDED, ("Adesivo nº 0003/2026 SUBSTITUÍDO pelo adesivo nº 0011/2026",
+                                                   "10/06/2026", "por extravio", "Art. 14")),
+    ((FIRST, SECOND, THIRD), "3/2026", sc.SUPERSEDED, ("substituído".upper(), "nº 0015/2026", "dados alterados")),
+    ((FIRST, SECOND, THIRD), "0011/2026", sc.SUPERSEDED, ("nº 0011/2026 SUBSTITUÍDO pelo adesivo nº 0015/2026",)),
+    ((FIRST, SECOND), "0011/2026", sc.VALID, ("autêntico",)),
+    ((FIRST,), "0003/2026", sc.VALID, ("autêntico",)),
+    ((FIRST, SECOND), "0099/2026", sc.TAMPERED, ("ADULTERADO", "nº 0099/2026 não foi emitido")),
+    ((FIRST, SECOND), None, sc.VALID, ("2 adesivos emitidos", "o que vale é o nº 0011/2026")),
+    ((FIRST,), None, sc.VALID, ("autêntico",)),
+])
+def test_issue12_item17_a_superseded_sticker_says_which_one_replaced_it(stickers, typed, status, words):
+    verdict = sc.register_verdict(SIGNED, entry(stickers=stickers), TODAY, typed)
+    assert verdict.status == status, verdict.message
+    for word in words:
+        assert word in verdict.message
+    if stickers == (FIRST,) or typed == "0011/2026":
+        assert "adesivos emitidos" not in verdict.message
+
+
+def test_issue12_item17_a_superseded_sticker_of_a_suspended_authorization_still_says_suspended():
+    verdict = sc.register_verdict(SIGNED, entry("suspended", stickers=(FIRST, SECOND)), TODAY, "0003/2026")
+    assert verdict.status == sc.SUSPENDED

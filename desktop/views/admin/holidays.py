@@ -9,14 +9,14 @@ from __future__ import annotations
 from datetime import date
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QInputDialog,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QVBoxLayout, QWidget)
 
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import FieldErrors, date_edit, error_label, qdate_to_date
+from desktop.views.widgets import FormDialog, date_edit, qdate_to_date
 
 KIND_LABELS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
 
@@ -43,7 +43,7 @@ STATE_COLUMNS = (
 )
 
 
-class HolidayDialog(QDialog):
+class HolidayDialog(FormDialog):
     def __init__(self, db, actor, year: int, parent=None):
         super().__init__(parent)
         self.db, self.actor = db, actor
@@ -57,26 +57,8 @@ class HolidayDialog(QDialog):
         self.kind_combo = QComboBox(self)
         for kind, label in KIND_LABELS.items():
             self.kind_combo.addItem(label, kind)
-        self.general_error = error_label(self)
-        self.errors = FieldErrors(self.general_error)
-        form = QFormLayout()
-        for field, label, widget in (("day", "Data:", self.date_edit), ("name", "Nome:", self.name_edit),
-                                     ("kind", "Tipo:", self.kind_combo)):
-            message = error_label(self)
-            box = QVBoxLayout()
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, box)
-            self.errors.add(field, widget, message)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                   self)
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.general_error)
-        layout.addWidget(buttons)
+        self.build_form([("day", "Data:", self.date_edit), ("name", "Nome:", self.name_edit),
+                         ("kind", "Tipo:", self.kind_combo)])
 
     def save(self) -> bool:
         from desktop.services import holidays

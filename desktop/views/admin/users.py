@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
 from desktop.domain.problems import Problem
@@ -15,7 +15,7 @@ from desktop.views.formatting import format_datetime
 from desktop.views.main_window import roles_text
 from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
-from desktop.views.widgets import FieldErrors, error_label
+from desktop.views.widgets import FormDialog
 
 
 def is_locked(user, now: datetime | None = None) -> bool:
@@ -43,15 +43,7 @@ COLUMNS = (
 )
 
 
-def _with_message(widget: QWidget, message: QLabel) -> QVBoxLayout:
-    box = QVBoxLayout()
-    box.setSpacing(2)
-    box.addWidget(widget)
-    box.addWidget(message)
-    return box
-
-
-class UserDialog(QDialog):
+class UserDialog(FormDialog):
     """Create a user (with the first password) or edit one (name, roles, active). Saves through the service."""
 
     def __init__(self, db, actor, user=None, parent=None):
@@ -84,9 +76,6 @@ class UserDialog(QDialog):
         self.confirm_edit = QLineEdit(self)
         self.confirm_edit.setEchoMode(QLineEdit.EchoMode.Password)
 
-        self.general_error = error_label(self)
-        self.errors = FieldErrors(self.general_error)
-        form = QFormLayout()
         rows = [("username", "Nome de acesso:", self.username_edit),
                 ("full_name", "Nome completo:", self.full_name_edit),
                 ("roles", "", roles_box), ("active", "", self.active_check)]
@@ -96,18 +85,7 @@ class UserDialog(QDialog):
         else:  # an existing user's password is changed by "Redefinir senha…", not here
             self.password_edit.hide()
             self.confirm_edit.hide()
-        for field, label, widget in rows:
-            message = error_label(self)
-            form.addRow(label, _with_message(widget, message))
-            self.errors.add(field, widget, message)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                   self)
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.general_error)
-        layout.addWidget(buttons)
+        self.build_form(rows)
 
     def roles(self) -> frozenset[Role]:
         return frozenset(role for role, check in self.role_checks.items() if check.isChecked())
@@ -140,7 +118,7 @@ class UserDialog(QDialog):
         self.reject()
 
 
-class PasswordDialog(QDialog):
+class PasswordDialog(FormDialog):
     """The administrator sets a new password for a user (services.users.reset_password)."""
 
     def __init__(self, db, actor, user, parent=None):
@@ -152,23 +130,9 @@ class PasswordDialog(QDialog):
         self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.confirm_edit = QLineEdit(self)
         self.confirm_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.general_error = error_label(self)
-        self.errors = FieldErrors(self.general_error)
-        form = QFormLayout()
-        for field, label, widget in (("password", "Nova senha:", self.password_edit),
-                                     ("password_confirm", "Confirme a senha:", self.confirm_edit)):
-            message = error_label(self)
-            form.addRow(label, _with_message(widget, message))
-            self.errors.add(field, widget, message)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                   self)
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"Usuário: {user.full_name} ({user.username})", self))
-        layout.addLayout(form)
-        layout.addWidget(self.general_error)
-        layout.addWidget(buttons)
+        self.build_form([("password", "Nova senha:", self.password_edit),
+                         ("password_confirm", "Confirme a senha:", self.confirm_edit)],
+                        intro=QLabel(f"Usuário: {user.full_name} ({user.username})", self))
 
     def save(self) -> bool:
         from desktop.services import users

@@ -22,7 +22,7 @@ from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.lookups import Lookups, service_lookups
 from desktop.views.enforcement.widgets import SearchPicker
-from desktop.views.widgets import FieldErrors, error_label, qdate_to_date
+from desktop.views.widgets import FieldErrors, error_label, field_box, fit_size, qdate_to_date
 
 PREVIEW_DELAY_MS = 200
 MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
@@ -45,7 +45,7 @@ class AutoFormDialog(QDialog):
         self.preview = None
         self._evidence: list = []  # services.autos.Attachment
         self.setWindowTitle("Novo auto de infração")
-        self.resize(1100, 720)
+        self.resize(fit_size(1100, 720, parent))  # fits 1366×728, the form scrolls (issue 12 item 23)
         now = local_now()
         self.date_edit = QDateEdit(self)
         self.date_edit.setCalendarPopup(True)
@@ -118,13 +118,7 @@ class AutoFormDialog(QDialog):
                 ("description", "Descrição:", self.description_edit), ("agent_id", "Agente:", self.agent_combo),
                 ("evidence", "Provas:", evidence_box)):
             message = error_label(self)
-            holder = QWidget(self)
-            box = QVBoxLayout(holder)
-            box.setContentsMargins(0, 0, 0, 0)
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            self.form.addRow(label, holder)
+            self.form.addRow(label, field_box(widget, message, self))
             self._rows[field] = self.form.rowCount() - 1
             if field != "infractor_note":
                 self.errors.add(field, widget, message)

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QPushButton,
                                QVBoxLayout, QWidget)
 
-from desktop.views.widgets import FieldErrors, error_label
+from desktop.views.widgets import FieldErrors, error_label, field_box
 
 STALE_TEXT = ("Este auto foi alterado por outro usuário depois que você o abriu. Nada foi gravado. "
               "Recarregue e refaça a operação.")
@@ -61,13 +61,7 @@ class ServiceDialog(QDialog):
     def add_field(self, name: str, label: str, widget: QWidget) -> QWidget:
         """A labelled field with its error line under it; `name` is the draft's field name."""
         message = error_label(self)
-        holder = QWidget(self)
-        box = QVBoxLayout(holder)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(2)
-        box.addWidget(widget)
-        box.addWidget(message)
-        self.form.addRow(label, holder)
+        self.form.addRow(label, field_box(widget, message, self))
         self.errors.add(name, widget, message)
         self._rows[name] = self.form.rowCount() - 1
         # what the user corrects stops being marked as wrong at once

@@ -13,10 +13,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDateEdit,
     QDateTimeEdit,
-    QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -34,7 +31,7 @@ from desktop.domain.formatting import format_date
 from desktop.domain.platform_lists import DATA_FIELDS, countdown_text, data_request_late
 from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
-from desktop.views.widgets import FieldErrors, error_label, qdate_to_date
+from desktop.views.widgets import FormDialog, qdate_to_date
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
 
@@ -43,7 +40,7 @@ def _dt(value: datetime | None) -> str:
     return value.astimezone(local_now().tzinfo).strftime("%d/%m/%Y %H:%M") if value else "—"
 
 
-class DataRequestDialog(QDialog):
+class DataRequestDialog(FormDialog):
     """A justified request (Art. 4, caput) with the period and the fields of §1 I–VII; `notified_at` starts the
     24 hours of §2 when it serves an investigation."""
 
@@ -80,29 +77,11 @@ class DataRequestDialog(QDialog):
         self.notified_at = QDateTimeEdit(QDateTime(QDate(now.year, now.month, now.day),
                                                    QTime(now.hour, now.minute)), self)
         self.notified_at.setDisplayFormat("dd/MM/yyyy HH:mm")
-        self.general = error_label(self)
-        self.errors = FieldErrors(self.general)
-        form = QFormLayout()
-        for field, label, widget in (("justification", "Justificativa:", self.justification),
-                                     ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
-                                     ("fields", "", fields_box), ("investigation", "", self.investigation),
-                                     ("notified_at", "", self._row(self.notified, self.notified_at))):
-            message = error_label(self)
-            holder = QWidget(self)
-            box = QVBoxLayout(holder)
-            box.setContentsMargins(0, 0, 0, 0)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, holder)
-            self.errors.add(field, widget, message)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                   self)
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.general)
-        layout.addWidget(buttons)
+        self.general = self.general_error
+        self.build_form([("justification", "Justificativa:", self.justification),
+                         ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
+                         ("fields", "", fields_box), ("investigation", "", self.investigation),
+                         ("notified_at", "", self._row(self.notified, self.notified_at))])
 
     def _row(self, *widgets) -> QWidget:
         holder = QWidget(self)

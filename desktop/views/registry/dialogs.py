@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from desktop.domain.problems import Problem
 from desktop.views.operations import op
 from desktop.views.registry.fields import OptionalDateEdit, field_box, offer_reload
-from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
+from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text, scrolling
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,9 @@ class ActionDialog(QDialog):
         self.general_area.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(intro_label)
-        layout.addLayout(form)
+        content = QWidget(self)
+        content.setLayout(form)
+        layout.addWidget(scrolling(content, self))  # a long list of fields scrolls (issue 12 item 23)
         layout.addWidget(self.general_area)
         layout.addWidget(buttons)
 

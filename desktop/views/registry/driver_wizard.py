@@ -24,7 +24,7 @@ from desktop.domain.problems import Problem
 from desktop.views.operations import op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
                                            PhotoChooser, field_box, mime_of)
-from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
+from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
 UFS = ("AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR", "PE", "PI",
@@ -410,7 +410,7 @@ class DriverWizard(QWizard):
         self.setButtonText(QWizard.WizardButton.BackButton, "< Voltar")
         self.setButtonText(QWizard.WizardButton.FinishButton, "Concluir")
         self.setButtonText(QWizard.WizardButton.CancelButton, "Cancelar")
-        self.resize(980, 760)
+        self.resize(fit_size(980, 760, parent))  # 1366×768 less the taskbar (issue 12 item 23)
         self.personal_page = PersonalPage(self)
         self.cnh_page = CnhPage(self)
         self.checklist_page = ChecklistPage(self)

@@ -20,21 +20,10 @@ from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QHBoxLayout
 
 from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
     validate_cpf, validate_plate
-from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label
+from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label, field_box, fit_size  # noqa: F401 — field_box re-exported
 
 NO_DATE = QDate(1900, 1, 1)
 NO_DATE_TEXT = "sem data"
-
-
-def field_box(widget: QWidget, message: QLabel, parent: QWidget | None = None) -> QWidget:
-    """`widget` with its error label right under it, as one row of a form."""
-    box = QWidget(parent)
-    layout = QVBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    layout.setSpacing(2)
-    layout.addWidget(widget)
-    layout.addWidget(message)
-    return box
 
 
 class DocumentNumberEdit(QLineEdit):
@@ -248,7 +237,7 @@ class DocumentDialog(QDialog):
     def __init__(self, title: str, data: bytes, mime: str, parent=None):
         super().__init__(parent)
         self.setWindowTitle(title)
-        self.resize(760, 820)
+        self.resize(fit_size(760, 820, parent))  # the scan scrolls inside (issue 12 item 23)
         self.viewer = DocumentViewer(self)
         self.viewer.show_document(data, mime)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)

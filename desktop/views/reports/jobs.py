@@ -40,9 +40,10 @@ def pending_job(state, db) -> list[str]:
     return documents.pending_sticker_numbers(db)
 
 
-def check_job(state, db, text: str, keys: dict | None = None):
+def check_job(state, db, text: str, keys: dict | None = None, sticker_number: str | None = None):
     """The sticker against its signature and the register. `keys` keeps the municipality's public key from the
     first check: when the database is out of reach later, the check is made offline (signed data, the
     signature's verdict, "confirme a situação atual")."""
     from desktop.services import documents
-    return documents.check_sticker_keeping_key(db, text, {} if keys is None else keys)
+    return documents.check_sticker_keeping_key(db, text, {} if keys is None else keys,
+                                               sticker_number=sticker_number)
