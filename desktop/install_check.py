@@ -67,6 +67,38 @@ def file_checks() -> list[Check]:
         head = f"erro: {error}"
     ok = bool(versions) and head == db_module.known_head()
     checks.append(Check("migrações", ok, f"{len(versions)} arquivos, última {head}"))
+    manual = paths.resource("manual", "manual.pdf")
+    checks.append(Check("manual (F1)", bool(manual and Path(manual).is_file()), str(manual)))
+    checks.extend(library_checks())
+    return checks
+
+
+def library_checks() -> list[Check]:
+    """The libraries loaded only when a feature is used: the charts (matplotlib's Agg, issues 13 and 16) and the
+    trip reader (pyarrow's CSV and string kernels, issue 15). A bundle without them would fail only in the office."""
+    import io
+
+    checks = []
+    try:
+        from desktop.reports.statistics import figure_png
+        from desktop.services.statistics import INT, TEXT, Series, StatTable
+
+        table = StatTable("check", "Verificação", "", ("Mês", "N"), (TEXT, INT), (("jan/2026", 1),), ("jan/2026",),
+                          (Series("N", (1.0,)),))
+        png = figure_png(table, 3, 2, 50)
+        checks.append(Check("gráficos (matplotlib)", png.startswith(b"\x89PNG"), f"{len(png)} bytes de PNG"))
+    except Exception as error:  # noqa: BLE001 — a missing module is what this reports
+        checks.append(Check("gráficos (matplotlib)", False, str(error)))
+    try:
+        import pyarrow.compute as pc
+        import pyarrow.csv as pacsv
+
+        table = pacsv.read_csv(io.BytesIO("ID;Placa\nv1; ABC1D23 \n".encode()),
+                               parse_options=pacsv.ParseOptions(delimiter=";"))
+        plate = pc.utf8_trim_whitespace(table.column("Placa")).to_pylist()
+        checks.append(Check("leitor de viagens (pyarrow)", plate == ["ABC1D23"], f"{table.num_rows} linha lida"))
+    except Exception as error:  # noqa: BLE001
+        checks.append(Check("leitor de viagens (pyarrow)", False, str(error)))
     return checks
 
 

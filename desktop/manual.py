@@ -34,7 +34,7 @@ MODULE_CHAPTERS = {
 
 def manual_dir() -> Path | None:
     """`resources/manual/` of this installation (source tree or bundle), when the manual was built."""
-    from desktop.reports.fonts import resource_candidates
+    from desktop.paths import resource_candidates
 
     for folder in resource_candidates():
         if (folder / "manual" / MANUAL_PDF).is_file():
