@@ -231,3 +231,30 @@ def test_export_issqn_with_the_pinned_headers(db, tmp_path):
                         "10/11/2026", ""]
     xlsx = issqn.export_issqn(db, w.gestor, 2026, 10, tmp_path / "issqn.xlsx")
     assert xlsx.rows == 2 and xlsx.format == "xlsx"
+
+
+def test_art11_a_competence_is_paid_through_the_banks_return_file(db):
+    """Issue 13 end to end: run the month, issue the platform's guide, the bank's return file pays it (matched by
+    its barcode, with the bank's date) and the ISSQN screen's rows and the month's totals say so."""
+    from desktop.importers.bank_return import build_return
+    from desktop.services import bank_returns
+
+    w = build_world(db, febraban="0421")
+    classify(w, 1)
+    classify(w, 2)
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)
+    with db.session(write=False) as s:
+        row = s.get(PaymentGuide, guide.id)
+        barcode, amount = row.barcode, row.amount_reais
+    assert issqn.month_totals(db, w.gestor, 2026, 10).paid == D("0.00")
+    content = build_return([(barcode, amount, date(2026, 11, 18))], nsa=7, generated_on=date(2026, 11, 18),
+                           agreement="0421")
+    report = bank_returns.import_bank_return(db, w.gestor, content, "retorno-7.txt")
+    assert not report.duplicate and not report.rejected_lines
+    rows = issqn.share_rows(db, w.gestor, 2026, 10)
+    mine = [r for r in rows if r.guide_number == guide.number]
+    assert mine and all(r.situation == "Paga" and r.paid_on == date(2026, 11, 18) for r in mine)
+    assert issqn.month_totals(db, w.gestor, 2026, 10).paid == amount
+    again = bank_returns.import_bank_return(db, w.gestor, content, "retorno-7.txt")
+    assert again.duplicate
