@@ -127,6 +127,8 @@ total_mb=$(( (total_kb + 1023) / 1024 ))
 echo "  $BUNDLE: ${total_mb} MB (limite ${MAX_MB} MB); o que ocupa mais (15 pastas):"
 du -k --max-depth=3 "$BUNDLE" | sort -rn | sed -n '2,16p' | awk -v base="$BUNDLE/" '{sub(base, "", $2); printf "  %7.1f MB  %s\n", $1/1024, $2}'
 echo "  maiores arquivos:"
-find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn | head -8 | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
+# (into a file first: `head` closing the pipe would make `sort` die of SIGPIPE, and pipefail end the script)
+find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn > "$WORK/sizes.txt"
+head -8 "$WORK/sizes.txt" | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
 [ "$total_mb" -lt "$MAX_MB" ] || fail "o pacote tem ${total_mb} MB, acima de ${MAX_MB} MB"
 say "pacote em ordem (${elapsed} s de testes)"
