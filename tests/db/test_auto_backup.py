@@ -15,6 +15,12 @@ from desktop.errors import PermissionDenied, ValidationError
 from desktop.services import auto_backup, users
 
 
+@pytest.fixture(autouse=True)
+def _own_settings(tmp_path, monkeypatch):
+    """Each test's own settings file: a folder chosen here must not leak into the other tests of the session."""
+    monkeypatch.setenv("DESKTOP_SETTINGS_FILE", str(tmp_path / "settings.json"))
+
+
 def _sqlite_only(db):
     if not db.is_sqlite:
         pytest.skip("cópia automática com verificação completa: SQLite (o PostgreSQL é testado abaixo)")

@@ -150,6 +150,7 @@ def test_backup_tile_says_whether_the_days_copy_was_made(db, people, tmp_path, m
     from desktop.services import auto_backup
 
     gestor = people[Role.GESTOR]
+    monkeypatch.setenv("DESKTOP_SETTINGS_FILE", str(tmp_path / "settings.json"))   # no folder chosen yet
     monkeypatch.setattr(auto_backup, "pg_dump_available", lambda: True)
     tile = svc.dashboard(db, gestor, NOW).tile("backup")
     assert tile.severity == svc.DANGER and "não configuradas" in tile.detail

@@ -5,6 +5,8 @@ entry is reversed once, by two desks at once either (two processes on PostgreSQL
 only on a recurrence of Art. 26 V."""
 from __future__ import annotations
 
+from tests.files import tiny_pdf
+
 import multiprocessing as mp
 from datetime import date
 from decimal import Decimal
@@ -32,7 +34,7 @@ from tests.db.enforcement_factories import (
     staff,
 )
 
-WAIVER_PDF = Attachment("desistencia-assinada.pdf", b"%PDF-1.4 desisto do recurso", kind="waiver")
+WAIVER_PDF = Attachment("desistencia-assinada.pdf", tiny_pdf("Desisto do recurso"), kind="waiver")
 
 
 @pytest.fixture
@@ -191,23 +193,20 @@ def test_issue12_item5_an_entry_is_reversed_once_the_service_and_the_database_re
     assert ledger.auto_balance(db, info.id) == Decimal(10)
 
 
-def _reverse_at_once(url: str, actor, entry_id: int, checked, worker: int):
-    """One desk: the real service, held after its own check (no reversal seen yet) until the other desk has
-    checked too, so both insert at the same moment; the database decides."""
+def _reverse_at_once(url: str, actor, entry_id: int, start, worker: int, blind: bool):
+    """One desk: the real service, started with the other at the same moment. `blind`: the service's own check
+    sees no earlier reversal (as if both desks had checked before either wrote), so only the database's unique
+    rule on the reversed entry can refuse the second. Since issue 12 item 19 every PostgreSQL write takes the
+    audit lock first, so the two transactions run one after the other: the second meets the first's row."""
     from desktop.db import Database
     from desktop.errors import ConflictError
     from desktop.services import ledger
     from desktop.services.enforcement import postings
 
-    original = postings.reversed_ids
-
-    def checked_then_wait(session, ids):
-        found = original(session, ids)
-        checked.wait(timeout=120)
-        return found
-
-    postings.reversed_ids = checked_then_wait
+    if blind:
+        postings.reversed_ids = lambda session, ids: set()
     db = Database(url)
+    start.wait(timeout=120)
     try:
         info = ledger.reverse_entry(db, actor, entry_id, f"Estorno pela estação {worker}", on=date(2026, 3, 9))
         return "ok", info.id
@@ -217,7 +216,8 @@ def _reverse_at_once(url: str, actor, entry_id: int, checked, worker: int):
         db.dispose()
 
 
-def test_issue12_item5_two_desks_reversing_the_same_entry_at_once_on_postgresql(db, people):
+@pytest.mark.parametrize("blind", [False, True], ids=["service-check", "database-rule"])
+def test_issue12_item5_two_desks_reversing_the_same_entry_at_once_on_postgresql(db, people, blind):
     if db.engine.dialect.name != "postgresql":
         pytest.skip("two desks at once: PostgreSQL (a SQLite file takes one writer at a time)")
     fiscal, gestor, atendente = people
@@ -227,12 +227,13 @@ def test_issue12_item5_two_desks_reversing_the_same_entry_at_once_on_postgresql(
     payment = ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 5), Decimal("10.00")))
     ctx = mp.get_context("spawn")
     with ctx.Manager() as manager:
-        checked = manager.Barrier(2)
+        start = manager.Barrier(2)
         with ctx.Pool(2) as pool:
-            jobs = [pool.apply_async(_reverse_at_once, (db.url, gestor, payment.id, checked, w)) for w in (1, 2)]
+            jobs = [pool.apply_async(_reverse_at_once, (db.url, gestor, payment.id, start, w, blind))
+                    for w in (1, 2)]
             results = sorted(j.get(timeout=300) for j in jobs)
     assert [r[0] for r in results] == ["ok", "refused"]
-    assert "já foi estornado" in results[1][1] and "uma vez" in results[1][1]
+    assert "estornado" in results[1][1]
     with db.session(write=False) as s:
         reversals = s.scalars(select(LedgerEntry).where(LedgerEntry.reverses_id == payment.id)).all()
     assert [r.id for r in reversals] == [results[0][1]]

@@ -3,6 +3,8 @@ the "Registrar desistência" button (with the signed waiver attached) makes it f
 asks a gestor's confirmation and leaves a refund, never a credit."""
 from __future__ import annotations
 
+from tests.files import tiny_pdf
+
 from datetime import timedelta
 from decimal import Decimal
 
@@ -55,7 +57,7 @@ def test_issue12_item3_paying_keeps_the_appeal_term_and_the_waiver_button_makes_
     assert "não é desistência" in waiver.intro.text()
     assert not waiver.save() and waiver.errors.is_invalid("attachment")  # the written waiver is required
     signed = tmp_path / "desistencia.pdf"
-    signed.write_bytes(b"%PDF-1.4 desisto do recurso")
+    signed.write_bytes(tiny_pdf("Desisto do recurso"))
     waiver.file_field.set_file(str(signed))
     waiver.statement_edit.setPlainText("Desiste do prazo de recurso.")
     shoot(waiver, "dialog_waiver.png")

@@ -53,10 +53,14 @@ class FinancePage(QWidget):
         from desktop.views.finance.bank_return import BankReturnScreen
         from desktop.views.finance.guides import GuidesScreen
 
+        from desktop.services.bank_returns import IMPORT_ROLES
+
         self.guides_screen = GuidesScreen(db, actor, self)
-        self.bank_return_screen = BankReturnScreen(db, actor, self)
         self.tabs.addTab(self.guides_screen, "Guias")
-        self.tabs.addTab(self.bank_return_screen, "Retorno bancário")
+        self.bank_return_screen = None
+        if actor.has(*IMPORT_ROLES):   # the bank's file is the cashier's (atendente) and the gestor's
+            self.bank_return_screen = BankReturnScreen(db, actor, self)
+            self.tabs.addTab(self.bank_return_screen, "Retorno bancário")
         # issue 13: the ISSQN estimate per vehicle (Art. 11), built when its tab is first shown
         self.issqn_page = None
         self.issqn_tab = QWidget(self)
