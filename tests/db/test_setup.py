@@ -40,7 +40,9 @@ def test_initialize_creates_admin_settings_upfm_defaults_and_signing_key(db):
         assert len(settings.signing_private_key) == 32 and len(settings.signing_public_key) == 32
         keys = set(s.scalars(select(Parameter.key)))
         # UPFM + every default of the catalog (issue 13: the ISSQN rate has none)
-        assert keys == set(parameters.PARAMETERS) - {"issqn_rate_percent"}
+        # (nor the late charges of the Código Tributário Municipal: issue 13, no invented default)
+        assert keys == set(parameters.PARAMETERS) - {"issqn_rate_percent", "late.fine_percent",
+                                                      "late.interest_percent"}
     assert parameters.upfm_value(db, 2026) == Decimal("117.51")
     info = setup.get_municipality(db)
     assert (info.name, info.uf, info.version) == ("Chapada dos Guimarães", "MT", 1)

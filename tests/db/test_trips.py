@@ -400,8 +400,8 @@ def test_issqn_fares_of_vehicle_month_and_nearest_class(db, desk):
     a = active(db, desk)
     cpf_a, plate_a = pair(db, a)
     with db.session() as s:
-        s.add_all([IssqnClass(code="INT", name="Integral", monthly_base=Decimal("4000.00")),
-                   IssqnClass(code="PAR", name="Parcial", monthly_base=Decimal("2000.00"))])
+        s.add_all([IssqnClass(code="INT", name="Integral", monthly_base=Decimal("4000.00"), valid_from=date(2026, 1, 1)),
+                   IssqnClass(code="PAR", name="Parcial", monthly_base=Decimal("2000.00"), valid_from=date(2026, 1, 1))])
     svc.import_trips(db, desk.fiscal, p.id, trips_csv(trip("T1", plate_a, cpf_a, total="1.500,00", fee="300,00"),
                                                       trip("T2", plate_a, cpf_a, total="1.200,00")), "v.csv")
     f = svc.fares_of_vehicle_month(db, desk.manager, a.vehicle_id, 2026, 11)

@@ -485,8 +485,14 @@ def nearest_class_suggestion_in(session, actor: Actor, vehicle_id: int, year: in
     fares_ = fares_of_vehicle_month_in(session, actor, vehicle_id, year, month)
     if not fares_.trips:
         return None
+    import calendar
+    from datetime import date as _date
+
+    first, last = _date(year, month, 1), _date(year, month, calendar.monthrange(year, month)[1])
+    # the classes in force in that month (issue 13: a new base is a new dated row, never an edit)
     classes = [ClassBase(c.code, c.name, c.monthly_base) for c in session.execute(
-        select(IssqnClass).where(IssqnClass.active.is_(True))).scalars()]
+        select(IssqnClass).where(IssqnClass.active.is_(True), IssqnClass.valid_from <= last,
+                                 (IssqnClass.valid_until.is_(None)) | (IssqnClass.valid_until >= first))).scalars()]
     best = nearest_class(fares_.total, classes)
     if best is None:
         return None
