@@ -95,7 +95,9 @@ def _shots(app, work: Path, drivers: int, images: Path, readme_images: Path) -> 
     made.append(main)
     made.extend(_sticker_picture(db, actor, images, readme_images))
     window.close()
-    window.deleteLater()
+    import shiboken6
+
+    shiboken6.delete(window)   # at once: its pages listen to the data bus, and the database is going away
     db.dispose()
     return made
 
