@@ -135,7 +135,7 @@ class CodeDialog(ServiceDialog):
 
     def __init__(self, db, actor, replacing=None, parent=None, today: date | None = None):
         title = f"Encerrar e substituir {replacing.code}" if replacing else "Nova infração (decreto regulamentador)"
-        super().__init__(title, parent, ok_text="Substituir" if replacing else "Incluir", width=560)
+        super().__init__(title, parent, ok_text="Substituir" if replacing else "Incluir", width=680)
         self.db, self.actor, self.replacing = db, actor, replacing
         self.set_intro("A multa segue a gravidade (Art. 25: leve 10, média 20, grave 30, gravíssima 40 UPFM). "
                        + ("A versão atual é encerrada na véspera da nova vigência; os autos já lavrados "
@@ -178,7 +178,7 @@ class CodeDialog(ServiceDialog):
         self.law_note = QLabel("As penalidades de um código da Lei são as da Lei (Art. 26 e 27).", box)
         self.law_note.setWordWrap(True)
         column.addWidget(self.law_note)
-        self.add_field("penalties", "Penalidades do código:", box)
+        self.add_field("penalties", "Penalidades:", box)
         self.code_edit.textChanged.connect(lambda _t: self._law_code_changed())
         self._law_code_changed()
 
