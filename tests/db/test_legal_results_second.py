@@ -180,3 +180,52 @@ def test_art27_par_unico_the_seizure_decided_is_a_measure_on_the_final_date_and_
     assert entry.kind is EntryKind.COSTS and entry.auto_id == second.id and entry.amount_reais == Decimal("180.00")
     assert "Art. 28" in entry.reason
     assert penalties.list_measures(db)[0].cost_reais == Decimal("180.00")
+
+
+def _pdf_text(pdf: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_art19_art22_the_printed_auto_after_a_requalification_and_a_refund_says_every_decision_with_its_date(
+        db, people):
+    """As a citizen's lawyer reads it: the code and amount in force, the code it was drawn up with, each
+    decision with its date (the judgment and its reasoning, the final date and payment term), the payment and the
+    refund, and what is owed now."""
+    from desktop.models import MunicipalitySettings
+    from desktop.services.documents import printing
+
+    fiscal, gestor, atendente = people
+    with db.session() as s:
+        s.add(MunicipalitySettings(id=1, name="Chapada dos Guimarães", uf="MT", ouvidoria_phone="(65) 3301-1234",
+                                   secretariat="Secretaria Municipal de Finanças"))
+    driver_id, _, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 5), Decimal("93.76"),
+                                                      guide_number="0042/2026"))
+    info = process.file_defense(db, atendente, info.id, date(2026, 3, 10), "foi pelo aplicativo",
+                                autos.get_auto_info(db, info.id).version)
+    info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
+                                                       reasoning="Chamada comprovada pelo aplicativo.",
+                                                       requalified_code="ART26-III"), info.version)
+    from desktop.services.enforcement_jobs import run_enforcement_jobs
+
+    run_enforcement_jobs(db, info.appeal_deadline + timedelta(days=1))
+    final = autos.get_auto_info(db, info.id)
+    text = _pdf_text(printing.print_auto(db, gestor, final.number).pdf)
+    assert "ART26-III (requalificado por decisão; lavrado como ART26-IV)" in text
+    assert "Art. 26, III da Lei" in text and "média (Art. 25)" in text
+    assert "20 UPFM" in text and "= R$ 62,51" in text      # 20 × the UPFM of the year, the fine in force
+    assert ("20/03/2026 — Julgamento da defesa prévia: auto mantido em parte; infração requalificada para "
+            "ART26-III (Art. 26, III, multa de 20 UPFM). Fundamentação: Chamada comprovada pelo aplicativo.") in text
+    assert "05/03/2026 — Pagamento: R$ 93,76 (guia nº 0042/2026)" in text
+    assert "20/03/2026 — Requalificação lançada (Art. 25): R$ 31,25" in text
+    assert "20/03/2026 — Restituição devida ao infrator: R$ 31,25" in text
+    assert (f"{final.final_on:%d/%m/%Y} — Decisão definitiva; prazo de pagamento até "
+            f"{final.payment_deadline:%d/%m/%Y}") in text
+    assert "Saldo devedor: R$ 0,00 — restituição devida ao infrator: R$ 31,25" in text
+    assert text.count("Decisões e lançamentos") == 2          # both copies (Art. 19)
