@@ -248,8 +248,8 @@ AUTO_MACHINE = StateMachine(
     ),
 )
 """Auto statuses (SPEC §3 auto flow). Cancelled and annulled are final; paid is final unless its payment is
-reversed (returned), when the debt is owed again (`auto_steps.status_after_returned_payment`); a reduction of the fine is a ledger
-entry, not a status. Payment is not a waiver (issue 12 item 3): an auto is `paid` only once its decision is final
+reversed (returned), when the debt is owed again (`auto_steps.status_after_returned_payment`); a reduction of
+the fine is a ledger entry, not a status. Payment is not a waiver (issue 12 item 3): an auto is `paid` only once its decision is final
 (the appeal term ended, the appeal was judged, or a written waiver — desistência — was filed); a payment made
 before stays in the ledger and the auto keeps its status until then."""
 
