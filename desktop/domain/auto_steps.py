@@ -18,7 +18,7 @@ from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 
 __all__ = [
     "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "PAYABLE_STATUSES", "WAIVER_STATUSES", "auto_actions",
-    "auto_refusal", "auto_status_label", "auto_step",
+    "auto_refusal", "auto_status_label", "auto_step", "status_after_returned_payment",
 ]
 
 
@@ -125,7 +125,7 @@ AUTO_STEPS: tuple[Step, ...] = (
     Step("payment", "Registrar pagamento", "Art. 13, XXI", _PAYMENT_OPEN, frozenset({_A, _G})),
     # Art. 24, II: administrative measures while the auto is not void.
     Step("measure", "Registrar medida administrativa", "Art. 24, II", _LIVE, frozenset({_F, _G})),
-    Step("divida_ativa", "Inscrever em dívida ativa", "Art. 22, caput", _sources(_S.DIVIDA_ATIVA),
+    Step("divida_ativa", "Inscrever em dívida ativa", "Art. 22, caput", _sources(_S.DIVIDA_ATIVA) - {str(_S.PAID)},
          frozenset({_G})),
     # Art. 17: an auto drawn up in error is cancelled before its decision is final ...
     Step("cancel", "Cancelar auto", "Art. 17", _sources(_S.CANCELLED), frozenset({_G})),
@@ -163,3 +163,15 @@ def auto_refusal(key: str, facts: AutoFacts, roles: Iterable[Role] | None = None
     """Why step `key` cannot be done now (None: it can), in Portuguese; the same rule the buttons follow."""
     held = tuple(Role) if roles is None else tuple(roles)
     return refusal(auto_step(key), facts.status, held, facts, auto_status_label)
+
+
+def status_after_returned_payment(payment_deadline: date | None, today: date, inscribed: bool) -> AutoStatus:
+    """A paid auto whose payment is reversed (returned by the bank, Art. 13, XXI) owes its fine again and goes
+    back to where the machine had it: `divida_ativa` when it had been inscribed (the inscription is not undone
+    by a returned payment), `overdue` when its payment term has passed (the term ends on `payment_deadline`,
+    overdue from the next day, as the daily job does), else `final`."""
+    if inscribed:
+        return AutoStatus.DIVIDA_ATIVA
+    if payment_deadline is not None and today > payment_deadline:
+        return AutoStatus.OVERDUE
+    return AutoStatus.FINAL

@@ -103,6 +103,9 @@ class InfractionType:
     revocation: bool = False
     driver_deregistration: bool = False
     vehicle_deregistration: bool = False
+    decree_penalties: tuple[str, ...] = ()
+    """A decree code's own list (`Penalty` values, Art. 29; see `decree_entry`): each option then cites the
+    code's article and the letter of Art. 24, I of its kind."""
     needs_art13_item: bool = False
     valid_from: date | None = None
     valid_until: date | None = None
@@ -550,6 +553,8 @@ def penalty_options(entry: InfractionType, recurrence: bool) -> tuple[PenaltyOpt
     único; a decree code: what it names, under its own article) and, on a recurrence, those of the recurrence rule
     (Art. 26 §1: suspension for 30 days; §2: cassation; Art. 27 parágrafo único: seizure of the vehicle).
     The immediate impediment of Art. 26 II is not a decision's: it applies when the auto is drawn up."""
+    if entry.decree_penalties:
+        return tuple(decree_option(entry.article, kind) for kind in entry.decree_penalties)
     basis = entry.penalty_basis or "; ".join(dict.fromkeys((entry.article, *entry.penalty_articles)))
     options: list[PenaltyOption] = []
     if entry.suspension_days or entry.suspension_months:
@@ -612,3 +617,97 @@ def requalification_problems(current: InfractionType, new: InfractionType, on: d
                                 f"{new.upfm} UPFM) aumentaria a multa em vigor ({Decimal(current_upfm).normalize():f}"
                                 " UPFM): o auto mantido em parte não agrava a multa.", new.severity.article))
     return problems
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The penalties a decree code names (Art. 29; Art. 24, I): chosen by the gestor from this list when the code is
+# created or replaced, stored with the code, the only ones a decision on it may apply (besides the fine).
+# ---------------------------------------------------------------------------------------------------------
+
+DECREE_PENALTY_KINDS: tuple[Penalty, ...] = (
+    Penalty.SUSPENSION, Penalty.REVOCATION, Penalty.DRIVER_DEREGISTRATION, Penalty.CASSATION,
+    Penalty.VEHICLE_DEREGISTRATION,
+)
+"""The penalties of Art. 24, I a decree code may name (the fine, Art. 24, I, a, always applies: Art. 25)."""
+
+DECREE_SUSPENSION_MONTHS = 12
+"""Art. 24, parágrafo único: the suspension removes driver and vehicle for 12 months."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecreePenaltyKind:
+    """One line of the list a gestor chooses from: the penalty, its label and the article it cites."""
+
+    penalty: str
+    label: str
+    article: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.label} ({self.article})"
+
+
+def decree_penalty_kinds() -> tuple[DecreePenaltyKind, ...]:
+    """The penalty kinds a decree code may name, each with the article of Art. 24 it cites: suspension for 12
+    months (Art. 24, I, b and parágrafo único), revocation (I, c), deregistration of the driver (I, d),
+    cassation (I, e), deregistration of the vehicle (I, f)."""
+    kinds = []
+    for penalty in DECREE_PENALTY_KINDS:
+        label, article = penalty.label, penalty.article
+        if penalty is Penalty.SUSPENSION:
+            label = f"{label} por {DECREE_SUSPENSION_MONTHS} meses"
+            article = f"{article}; Art. 24, parágrafo único"
+        kinds.append(DecreePenaltyKind(penalty.value, label, article))
+    return tuple(kinds)
+
+
+def decree_option(code_article: str, penalty: str) -> PenaltyOption:
+    """The option a decree code's penalty gives a decision: the code's article and that of Art. 24 for its kind
+    ("Decreto nº 10/2026, art. 5º; Art. 24, I, c")."""
+    kind = next(k for k in decree_penalty_kinds() if k.penalty == penalty)
+    months = DECREE_SUSPENSION_MONTHS if penalty == Penalty.SUSPENSION.value else 0
+    article = "; ".join(a for a in ((code_article or "").strip(), kind.article) if a)
+    return PenaltyOption(penalty, article, months=months)
+
+
+def decree_penalty_problems(code: str, penalties: Iterable[str], law_code: bool) -> list[Problem]:
+    """What a gestor may not store as the penalties of a code: a kind not in `decree_penalty_kinds` (Art. 24,
+    I), a repeated kind, or any penalty on a code of the law itself, whose penalties the law fixes (Art. 26-27;
+    a replacement of a law code changes its text and dates, never its penalties)."""
+    chosen = [str(p) for p in penalties]
+    allowed = {k.penalty for k in decree_penalty_kinds()}
+    problems = []
+    if law_code and chosen:
+        problems.append(Problem("penalties", f"As penalidades de {normalize_code(code)} são as da Lei (Art. 26 e "
+                                "27): um código da Lei não recebe outras.", "Art. 26; Art. 27"))
+        return problems
+    unknown = sorted(set(chosen) - allowed)
+    if unknown:
+        problems.append(Problem("penalties", "Penalidade desconhecida: " + ", ".join(unknown)
+                                + ". Escolha entre as do Art. 24, I.", "Art. 24, I"))
+    if len(set(chosen)) != len(chosen):
+        problems.append(Problem("penalties", "Cada penalidade é escolhida uma só vez.", "Art. 24, I"))
+    return problems
+
+
+def decree_entry(code: str, article: str, description: str, severity: Severity, penalties: Iterable[str] = (),
+                 valid_from: date | None = None, valid_until: date | None = None) -> InfractionType:
+    """The domain entry of a decree code (Art. 29) naming `penalties` (in the order of `DECREE_PENALTY_KINDS`):
+    its flags make `assess` propose them and `penalty_options` offer them, each citing its own article."""
+    names = {str(p) for p in penalties}
+    ordered = tuple(p.value for p in DECREE_PENALTY_KINDS if p.value in names)
+    return InfractionType(
+        code=normalize_code(code), article=article, description=description, severity=severity,
+        legal_text=description, valid_from=valid_from, valid_until=valid_until,
+        suspension_months=DECREE_SUSPENSION_MONTHS if Penalty.SUSPENSION.value in names else 0,
+        revocation=Penalty.REVOCATION.value in names, cassation=Penalty.CASSATION.value in names,
+        driver_deregistration=Penalty.DRIVER_DEREGISTRATION.value in names,
+        vehicle_deregistration=Penalty.VEHICLE_DEREGISTRATION.value in names,
+        decree_penalties=ordered,
+    )
+
+
+def decree_penalties_text(code_article: str, penalties: Iterable[str]) -> str:
+    """"Revogação da autorização (Decreto …; Art. 24, I, c); …" — the catalogue's column; "" when none."""
+    names = {str(p) for p in penalties}
+    return "; ".join(decree_option(code_article, p.value).text for p in DECREE_PENALTY_KINDS if p.value in names)

@@ -240,10 +240,16 @@ AUTO_MACHINE = StateMachine(
         Transition(U.OVERDUE, U.DIVIDA_ATIVA, "Inscrever em dívida ativa", "Art. 22, caput"),
         Transition(U.OVERDUE, U.ANNULLED, "Anular de ofício", "Art. 17"),
         Transition(U.DIVIDA_ATIVA, U.PAID, "Registrar pagamento", "Art. 13, XXI"),
+        # A payment returned (estorno of a bounced payment): the debt is owed again, as it stood before
+        # (issue 12, second pass): within the payment term, past it, or already inscribed in the dívida ativa.
+        Transition(U.PAID, U.FINAL, "Pagamento estornado (no prazo de pagamento)", "Art. 13, XXI"),
+        Transition(U.PAID, U.OVERDUE, "Pagamento estornado (prazo de pagamento vencido)", "Art. 13, XXI"),
+        Transition(U.PAID, U.DIVIDA_ATIVA, "Pagamento estornado (já inscrito em dívida ativa)", "Art. 13, XXI"),
     ),
 )
-"""Auto statuses (SPEC §3 auto flow). Paid, cancelled and annulled are final; a reduction of the fine is a ledger
-entry, not a status. Payment is not a waiver (issue 12 item 3): an auto is `paid` only once its decision is final
+"""Auto statuses (SPEC §3 auto flow). Cancelled and annulled are final; paid is final unless its payment is
+reversed (returned), when the debt is owed again (`auto_steps.status_after_returned_payment`); a reduction of
+the fine is a ledger entry, not a status. Payment is not a waiver (issue 12 item 3): an auto is `paid` only once its decision is final
 (the appeal term ended, the appeal was judged, or a written waiver — desistência — was filed); a payment made
 before stays in the ledger and the auto keeps its status until then."""
 

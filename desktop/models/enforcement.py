@@ -47,6 +47,9 @@ class InfractionCode(Versioned, Created, Base):
     upfm: Mapped[Decimal] = mapped_column(Dec(4))
     extra_penalty: Mapped[str | None] = mapped_column(Text)
     recurrence_effect: Mapped[str | None] = mapped_column(Text)
+    # The penalties a decree code names (Art. 29; `Penalty` values from domain.penalties.decree_penalty_kinds),
+    # set when the row is created (a replacement is a new row); None/[] = the fine only, or the law's own rules.
+    penalties: Mapped[list | None] = mapped_column(JSONData)
     valid_from: Mapped[date]
     valid_to: Mapped[date | None]
     replaced_by_id: Mapped[int | None] = mapped_column(ForeignKey("infraction_codes.id"))
@@ -192,6 +195,8 @@ class AdministrativeMeasure(Versioned, Created, Base):
     place: Mapped[str | None] = mapped_column(String(300))
     cost_reais: Mapped[Decimal | None] = mapped_column(Dec(2))
     note: Mapped[str | None] = mapped_column(Text)
+    # The rule a measure carries out when a decision ordered it (Art. 27, parágrafo único; Art. 24, II, d).
+    article: Mapped[str | None] = mapped_column(String(200))
     applied_by: Mapped[int | None] = user_fk()
 
 

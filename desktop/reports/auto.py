@@ -3,12 +3,20 @@ the Municipality and "Via do infrator" handed to the infractor (Art. 19)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 
 from desktop.reports.common import (
-    LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money, fmt_plate,
+    LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money,
+    fmt_plate,
 )
+
+_OUTCOMES = {"upheld": "auto mantido", "partly_upheld": "auto mantido em parte", "annulled": "auto anulado"}
+_INSTANCES = {"defense": "Julgamento da defesa prévia", "appeal": "Julgamento do recurso"}
+_WAIVED = {"defense": "da defesa prévia", "appeal": "do recurso"}
+_ENTRY_WORDS = {"requalification": "Requalificação lançada (Art. 25)", "refund": "Restituição devida ao infrator",
+                "reversal": "Estorno", "payment": "Pagamento", "costs": "Despesas de remoção e estada (Art. 28)",
+                "reduction": "Redução"}
 
 COPIES = ("Via do processo", "Via do infrator")
 
@@ -41,6 +49,8 @@ class AutoContext:
     defense_days: int = 15       # parameter term.defense_days
     recurrence: str = ""         # "Reincidência: auto nº 0003/2026 de 02/02/2026" when the system found one
     original_code: str = ""      # issue 12 item 1: the code it was drawn up with, when a decision requalified it
+    decisions: tuple[str, ...] = ()  # every decision and ledger movement after the drawing up, dated, in order
+    balance: str = ""            # "Saldo devedor: R$ 0,00 — restituição devida: R$ 93,76" when anything moved
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
@@ -81,11 +91,17 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     else:
         kind, name, document, address = "plataforma", platform.legal_name, platform.cnpj, platform.address or ""
     measures = []
-    for m in s.scalars(select(AdministrativeMeasure).where(AdministrativeMeasure.auto_id == auto.id)):
+    for m in s.scalars(select(AdministrativeMeasure).where(AdministrativeMeasure.auto_id == auto.id)
+                       .order_by(AdministrativeMeasure.id)):
         try:
-            measures.append(getattr(MeasureKind(m.kind), "label", m.kind))
+            kind_ = MeasureKind(m.kind)
+            label, cited = kind_.label, kind_.article
         except ValueError:
-            measures.append(m.kind)
+            label, cited = m.kind, ""
+        text = f"{label} em {fmt_date(m.applied_on)} ({m.article or cited})"
+        if m.released_on is not None:
+            text += f", liberada em {fmt_date(m.released_on)}"
+        measures.append(text)
     if code is not None:
         severity = Severity(code.severity)
     else:
@@ -98,11 +114,16 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
 
     in_force = code_in_force_in(s, auto)
     if in_force != auto.code:
-        try:
-            entry = lookup(in_force, None, auto.drawn_up_at.date())
-            article, severity, description = entry.article, entry.severity, entry.description
-        except UnknownInfractionCode:
-            pass
+        # the catalogue's row of the new code in force on the infraction's date (a decree code too), else the law's
+        row = _code_row(s, in_force, auto.drawn_up_at.date())
+        if row is not None:
+            article, severity, description = row.article, Severity(row.severity), row.description
+        else:
+            try:
+                entry = lookup(in_force, None, auto.drawn_up_at.date())
+                article, severity, description = entry.article, entry.severity, entry.description
+            except UnknownInfractionCode:
+                pass
     upfm, amount = fine_in(s, auto)
     penalties = assessment.penalty_text if assessment is not None else "Multa"
     decided = ((auto.assessment or {}).get("decision") or {}).get("penalties")
@@ -121,7 +142,82 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
         agent_registration=agent.username if agent else "—",
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
-        recurrence="Sim" if auto.recurrence else "")
+        recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto))
+
+
+def _code_row(s, code: str, on: date):
+    from sqlalchemy import or_, select
+
+    from desktop.models import InfractionCode
+
+    return s.scalar(select(InfractionCode).where(
+        InfractionCode.code == code, InfractionCode.valid_from <= on,
+        or_(InfractionCode.valid_to.is_(None), InfractionCode.valid_to >= on))
+        .order_by(InfractionCode.valid_from.desc()).limit(1))
+
+
+def _decisions(s, auto) -> tuple[str, ...]:
+    """Every decision on the auto and every movement of its ledger after the debit, each with its date, in
+    date order: judgments (instance, outcome, requalification, reasoning), the written waiver, the final date and
+    payment term, the penalties decided, the cancellation; requalification, payment, reversal, refund and cost
+    entries (issue 12: a citizen's lawyer reads from the auto alone what was decided and when)."""
+    from sqlalchemy import select
+
+    from desktop.domain.penalties import PenaltyOption
+    from desktop.models import AutoJudgment, AutoWaiver, LedgerEntry
+
+    lines: list[tuple[date, int, str]] = []
+    for j in s.scalars(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id).order_by(AutoJudgment.id)):
+        text = f"{_INSTANCES.get(j.instance, 'Julgamento')}: {_OUTCOMES.get(j.outcome, j.outcome)}"
+        if j.requalified_code:
+            row = _code_row(s, j.requalified_code, auto.drawn_up_at.date())
+            cited = f" ({row.article}, multa de {fmt_decimal(row.upfm, 0)} UPFM)" if row is not None else ""
+            text += f"; infração requalificada para {j.requalified_code}{cited}"
+        if (j.reasoning or "").strip():
+            text += f". Fundamentação: {j.reasoning.strip()}"
+        lines.append((j.decided_on, 0, text))
+    for w in s.scalars(select(AutoWaiver).where(AutoWaiver.auto_id == auto.id).order_by(AutoWaiver.id)):
+        lines.append((w.filed_on, 1, f"Desistência {_WAIVED.get(w.instance, '')} protocolada pelo infrator, "
+                                     "com documento assinado (Art. 22)"))
+    if auto.final_on is not None:
+        decided = ((auto.assessment or {}).get("decision") or {}).get("penalties") or []
+        text = "Decisão definitiva"
+        if auto.payment_deadline is not None:
+            text += f"; prazo de pagamento até {fmt_date(auto.payment_deadline)}"
+        if decided:
+            text += "; penalidades em vigor a partir desta data: " + "; ".join(
+                PenaltyOption.from_dict(p).text for p in decided)
+        lines.append((auto.final_on, 2, text))
+    if auto.status in ("cancelled", "annulled") and auto.cancel_reason:
+        when = auto.cancelled_at.date() if auto.cancelled_at else auto.final_on or auto.drawn_up_at.date()
+        word = "Auto cancelado" if auto.status == "cancelled" else "Auto anulado de ofício"
+        lines.append((when, 3, f"{word}: {auto.cancel_reason}"))
+    for e in s.scalars(select(LedgerEntry).where(LedgerEntry.auto_id == auto.id, LedgerEntry.kind != "debit")
+                       .order_by(LedgerEntry.id)):
+        text = f"{_ENTRY_WORDS.get(e.kind, e.kind)}: {fmt_money(abs(e.amount_reais))}"
+        if e.kind == "payment" and e.guide_number:
+            text += f" (guia nº {e.guide_number})"
+        if e.reason:
+            text += f" — {e.reason}"
+        lines.append((e.effective_on, 4, text))
+    lines.sort(key=lambda line: (line[0], line[1]))
+    return tuple(f"{fmt_date(on)} — {text}" for on, _order, text in lines)
+
+
+def _balance(s, auto) -> str:
+    """What the infractor owes now and what the municipality owes back, from the ledger (issue 12 item 4)."""
+    from sqlalchemy import func, select
+
+    from desktop.models import LedgerEntry
+    from desktop.services.enforcement.core import auto_balance_in  # lazy: shared enforcement reads
+
+    _upfm, reais = auto_balance_in(s, auto.id)
+    refunded = s.scalar(select(func.coalesce(func.sum(LedgerEntry.amount_reais), 0)).where(
+        LedgerEntry.auto_id == auto.id, LedgerEntry.kind == "refund"))
+    text = f"Saldo devedor: {fmt_money(max(reais, 0))}"
+    if refunded:
+        text += f" — restituição devida ao infrator: {fmt_money(refunded)}"
+    return text
 
 
 def render(ctx: AutoContext) -> bytes:
@@ -164,6 +260,12 @@ def _copy(ctx: AutoContext, copy: str) -> list:
         ("Medidas administrativas", ctx.measures or "Nenhuma"),
         ("Reincidência", ctx.recurrence or "Não verificada"),
     ]))
+    if ctx.decisions:
+        story.append(_pdf.p("Decisões e lançamentos", "h2"))
+        for line in ctx.decisions:
+            story.append(_pdf.p(line))
+        if ctx.balance:
+            story.append(_pdf.p(ctx.balance))
     story.append(_pdf.p("Descrição dos fatos", "h2"))
     story.append(_pdf.p(ctx.facts))
     story.append(_pdf.spacer(2))

@@ -14,7 +14,15 @@ from decimal import Decimal
 from sqlalchemy import func, or_, select
 
 from desktop.domain import law
-from desktop.domain.penalties import CATALOG, InfractionType, Severity, normalize_code
+from desktop.domain.penalties import (
+    CATALOG,
+    InfractionType,
+    Severity,
+    decree_entry,
+    decree_penalties_text,
+    decree_penalty_problems,
+    normalize_code,
+)
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -43,6 +51,11 @@ class CodeInfo:
     in_use: bool
     needs_art13_item: bool
     version: int
+    penalties: tuple[str, ...] = ()
+    """The penalties a decree code names (`Penalty` values, Art. 29); () for the law's codes and fine-only ones."""
+    penalties_text: str = ""
+    """Those penalties in Portuguese, each with its article (the catalogue's column)."""
+    law_code: bool = False
 
     def in_force(self, on: date) -> bool:
         return self.valid_from <= on and (self.valid_to is None or on <= self.valid_to)
@@ -64,6 +77,9 @@ class CodeDraft:
     valid_from: date
     extra_penalty: str = ""
     recurrence_effect: str = ""
+    penalties: tuple[str, ...] = ()
+    """A decree code's penalties (`Penalty` values from `domain.penalties.decree_penalty_kinds`); a law code
+    takes none (its penalties are the law's)."""
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -118,8 +134,14 @@ def _info(row, in_use: bool) -> CodeInfo:
         severity_label=severity.label, upfm=Decimal(row.upfm), extra_penalty=row.extra_penalty or "",
         recurrence_effect=row.recurrence_effect or "", valid_from=row.valid_from, valid_to=row.valid_to,
         replaced_by_id=row.replaced_by_id, in_use=in_use, needs_art13_item=needs_art13(row.code),
-        version=row.version,
+        version=row.version, penalties=_penalties_of(row),
+        penalties_text=decree_penalties_text(row.article, _penalties_of(row)),
+        law_code=normalize_code(row.code) in CATALOG,
     )
+
+
+def _penalties_of(row) -> tuple[str, ...]:
+    return tuple(str(p) for p in (row.penalties or ()))
 
 
 def _used_ids(session, ids=None) -> set[int]:
@@ -137,9 +159,9 @@ def entry_of(row) -> InfractionType:
     if base is not None:
         return dataclasses.replace(base, article=row.article, description=row.description, severity=severity,
                                    valid_from=row.valid_from, valid_until=row.valid_to)
-    return InfractionType(code=normalize_code(row.code), article=row.article, description=row.description,
-                          severity=severity, legal_text=row.description, valid_from=row.valid_from,
-                          valid_until=row.valid_to)
+    # A decree code: the fine of its severity and the penalties stored with the row (Art. 29; Art. 24, I).
+    return decree_entry(row.code, row.article, row.description, severity, _penalties_of(row),
+                        valid_from=row.valid_from, valid_until=row.valid_to)
 
 
 def catalog_entries_in(session) -> dict[str, list[InfractionType]]:
@@ -208,7 +230,15 @@ def _problems(draft: CodeDraft) -> list[Problem]:
     elif draft.valid_from < law.LAW_DATE:
         problems.append(Problem("valid_from", f"A vigência não pode começar antes da Lei "
                                 f"({law.LAW_DATE:%d/%m/%Y}).", "Art. 30"))
+    if code:
+        problems += decree_penalty_problems(code, draft.penalties or (), law_code=code in CATALOG)
     return problems
+
+
+def _stored_penalties(draft: CodeDraft) -> list[str] | None:
+    """The draft's penalties in the domain's order, as stored (None when the code names none)."""
+    entry = decree_entry(draft.code, "", "", Severity(draft.severity), draft.penalties or ())
+    return list(entry.decree_penalties) or None
 
 
 def _new_row(draft: CodeDraft, actor):
@@ -218,7 +248,7 @@ def _new_row(draft: CodeDraft, actor):
         severity=severity.value, upfm=Decimal(severity.upfm),
         extra_penalty=(draft.extra_penalty or "").strip() or None,
         recurrence_effect=(draft.recurrence_effect or "").strip() or None,
-        valid_from=draft.valid_from, created_by=actor.user_id,
+        penalties=_stored_penalties(draft), valid_from=draft.valid_from, created_by=actor.user_id,
     )
 
 
@@ -287,6 +317,7 @@ def update_code_in(session, actor, code_id: int, draft: CodeDraft, expected_vers
     row.upfm = Decimal(severity.upfm)
     row.extra_penalty = (draft.extra_penalty or "").strip() or None
     row.recurrence_effect = (draft.recurrence_effect or "").strip() or None
+    row.penalties = _stored_penalties(draft)  # no auto uses the row yet (checked above)
     row.valid_from = draft.valid_from
     session.flush()
     audit.record(session, actor, "infraction_code.update", "infraction_code", row.id, before, snapshot(row))

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy import BigInteger, Numeric, String, func, select, type_coerce
 
-from desktop.domain.auto_steps import PAYABLE_STATUSES
+from desktop.domain.auto_steps import PAYABLE_STATUSES, status_after_returned_payment
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.finance import GuideStatus
@@ -28,7 +28,7 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
 from desktop.domain.formatting import format_money
 from desktop.errors import ConflictError, NotFound, PermissionDenied, ValidationError
-from desktop.models import Auto, Driver, PaymentGuide, Platform
+from desktop.models import AuditEntry, Auto, Driver, PaymentGuide, Platform
 from desktop.models import LedgerEntry as E
 from desktop.services import audit
 from desktop.services.base import require_role
@@ -412,7 +412,29 @@ def reverse_entry_in(session, actor, entry_id: int, reason: str, on: date | None
         raise ConflictError("A requalificação decorre da decisão do auto: não é estornada sozinha. Só uma nova "
                             "decisão (o julgamento do recurso) ou a anulação do auto a alteram.")
     rev = reverse_in(session, actor, row, on or local_today(), reason.strip())
+    if row.auto_id is not None:
+        reopen_paid_auto_in(session, actor, session.get(Auto, row.auto_id), rev, reason.strip())
     return entry_info_in(session, rev.id)
+
+
+def reopen_paid_auto_in(session, actor, auto, reversal, reason: str) -> AutoStatus | None:
+    """A paid auto whose payment was reversed (a returned payment) owes again: it goes back to the status the
+    machine says (`auto_steps.status_after_returned_payment`: final within its payment term, overdue past it,
+    dívida ativa when it had been inscribed) with an audit entry, so the dashboard and the overdue and dívida
+    ativa lists see it again. None when the auto is not paid or still owes nothing."""
+    if auto is None or auto.status != AutoStatus.PAID.value or auto_balance_in(session, auto.id)[1] <= 0:
+        return None
+    inscribed = session.scalar(select(AuditEntry.id).where(
+        AuditEntry.entity == "auto", AuditEntry.entity_id == str(auto.id),
+        AuditEntry.action == "auto.divida_ativa").limit(1)) is not None
+    target = status_after_returned_payment(auto.payment_deadline, local_today(), inscribed)
+    before = {"status": auto.status}
+    auto.status = auto_transition(auto, target).value
+    session.flush()
+    audit.record(session, actor, "auto.payment_returned", "auto", auto.id, before,
+                 {"status": auto.status, "reversal_id": reversal.id, "reverses_id": reversal.reverses_id,
+                  "on": reversal.effective_on, "payment_deadline": auto.payment_deadline, "reason": reason})
+    return target
 
 
 def reverse_entry(db, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:

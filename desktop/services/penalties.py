@@ -18,7 +18,14 @@ from sqlalchemy import select
 from desktop.domain.dates import local_today, period_end
 from desktop.domain.documents import format_plate
 from desktop.domain.ledger import EntryKind
-from desktop.domain.penalties import AdministrativeMeasure, Assessment, Penalty, PenaltyOption, reais_to_upfm
+from desktop.domain.penalties import (
+    VEHICLE_SEIZURE,
+    AdministrativeMeasure,
+    Assessment,
+    Penalty,
+    PenaltyOption,
+    reais_to_upfm,
+)
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.workflow import (
@@ -236,8 +243,33 @@ def apply_final_penalties(session, actor, auto, on: date) -> None:
                     f"Descadastramento do veículo ({vehicle.article}) — {where}", "vehicle")
         if auth is not None:
             _mark(session, actor, auth, Penalty.VEHICLE_DEREGISTRATION, on, auto, vehicle.article)
-    # The seizure of the vehicle (Art. 27 parágrafo único) is an administrative measure the fiscal records
-    # (record_measure, Art. 24, II, d): the decision names it, the measure carries it out.
+    seizure = chosen.get(VEHICLE_SEIZURE)
+    if seizure is not None:
+        seize_vehicle_in(session, actor, auto, on, seizure)
+
+
+def seize_vehicle_in(session, actor, auto, on: date, option: PenaltyOption):
+    """The seizure of the vehicle a final decision applies (Art. 27, parágrafo único; Art. 24, II, d) is carried
+    out as an administrative measure dated the final day, citing the decision's article; its removal and storage
+    costs (Art. 28) are then charged on it. Once per auto: a seizure the fiscal already recorded for the auto and
+    not released counts. None when the auto names no vehicle."""
+    if auto.vehicle_id is None:
+        audit.record(session, actor, "measure.not_applied", "auto", auto.id, None,
+                     {"measure": VEHICLE_SEIZURE, "reason": "auto sem veículo", "article": option.article})
+        return None
+    existing = session.scalar(select(Measure).where(
+        Measure.auto_id == auto.id, Measure.kind == AdministrativeMeasure.VEHICLE_SEIZURE.value,
+        Measure.released_on.is_(None)).limit(1))
+    if existing is not None:
+        return existing
+    row = Measure(auto_id=auto.id, driver_id=auto.infractor_driver_id, vehicle_id=auto.vehicle_id,
+                  kind=AdministrativeMeasure.VEHICLE_SEIZURE.value, applied_on=on, article=option.article,
+                  note=f"Apreensão do veículo decidida no julgamento, definitiva em {on:%d/%m/%Y} "
+                       f"({option.article}) — auto {auto.number}", applied_by=actor.user_id)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "measure.apply", "administrative_measure", row.id, None, snapshot(row))
+    return row
 
 
 def _mark(session, actor, auth, penalty: Penalty, on: date, auto, article: str) -> None:
@@ -379,7 +411,8 @@ def measure_info(session, m) -> MeasureInfo:
     driver = session.get(Driver, m.driver_id) if m.driver_id else None
     vehicle = session.get(Vehicle, m.vehicle_id) if m.vehicle_id else None
     return MeasureInfo(m.id, m.auto_id, auto.number if auto else "", m.driver_id, driver.name if driver else "",
-                       m.vehicle_id, format_plate(vehicle.plate) if vehicle else "", kind, kind.label, kind.article,
+                       m.vehicle_id, format_plate(vehicle.plate) if vehicle else "", kind, kind.label,
+                       m.article or kind.article,
                        m.applied_on, m.released_on, m.place or "", m.cost_reais, m.note or "", m.version)
 
 

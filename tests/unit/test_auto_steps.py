@@ -47,8 +47,22 @@ def test_every_step_cites_its_article_and_lists_its_roles():
     ("cancel", S.CANCELLED), ("waiver", S.FINAL),
 ])
 def test_status_moving_steps_are_offered_exactly_where_the_machine_allows_the_move(step, target):
-    expected = {str(s) for s in S if target in allowed(AUTO_MACHINE, s)}
+    # The moves out of `paid` are no step a user takes: a returned payment (a reversal) puts the debt back.
+    expected = {str(s) for s in S if target in allowed(AUTO_MACHINE, s)} - {str(S.PAID)}
     assert set(auto_step(step).statuses) == expected
+
+
+@pytest.mark.parametrize("deadline, today, inscribed, expected", [
+    pytest.param(date(2026, 4, 30), date(2026, 4, 30), False, S.FINAL, id="art13-xxi-last-day-of-the-term"),
+    pytest.param(date(2026, 4, 30), date(2026, 5, 1), False, S.OVERDUE, id="art13-xxi-term-passed"),
+    pytest.param(date(2026, 4, 30), date(2026, 4, 1), True, S.DIVIDA_ATIVA, id="art13-xxi-inscription-stays"),
+])
+def test_art13_xxi_a_returned_payment_puts_the_auto_back_where_the_machine_had_it(deadline, today, inscribed,
+                                                                                   expected):
+    from desktop.domain.auto_steps import status_after_returned_payment
+
+    target = status_after_returned_payment(deadline, today, inscribed)
+    assert target is expected and target in allowed(AUTO_MACHINE, S.PAID)
 
 
 def test_art13_xxi_payable_statuses_come_from_the_machine():

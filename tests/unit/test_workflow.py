@@ -40,7 +40,8 @@ AUTO_ALLOWED = {
     U.FINAL: {U.PAID, U.OVERDUE, U.ANNULLED},
     U.OVERDUE: {U.PAID, U.DIVIDA_ATIVA, U.ANNULLED},
     U.DIVIDA_ATIVA: {U.PAID},
-    U.PAID: set(), U.CANCELLED: set(), U.ANNULLED: set(),
+    # issue 12 (second pass): a returned payment puts the debt back (auto_steps.status_after_returned_payment)
+    U.PAID: {U.FINAL, U.OVERDUE, U.DIVIDA_ATIVA}, U.CANCELLED: set(), U.ANNULLED: set(),
 }
 
 

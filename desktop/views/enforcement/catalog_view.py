@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabe
 
 from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_money, format_upfm
-from desktop.domain.penalties import Severity
+from desktop.domain.penalties import CATALOG, Severity, decree_penalty_kinds, normalize_code
 from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
@@ -37,6 +37,7 @@ CODE_COLUMNS = (
     Column("Gravidade", lambda c: c.severity_label),
     Column("Multa", lambda c: c.upfm, lambda v: format_upfm(v)),
     Column("Outra penalidade", lambda c: c.extra_penalty),
+    Column("Penalidades do código (decreto)", lambda c: c.penalties_text),
     Column("Na reincidência", lambda c: c.recurrence_effect),
     Column("Vigência desde", lambda c: c.valid_from),
     Column("Encerrado em", lambda c: c.valid_to),
@@ -55,15 +56,20 @@ class MeasuresScreen(QWidget):
         self.open_only.toggled.connect(lambda _v: self.reload())
         self.open_button = QPushButton("Abrir o auto", self)
         self.open_button.clicked.connect(self._open)
+        # Art. 28: the removal and storage costs of a removed, retained or seized vehicle, charged from here too.
+        self.costs_button = QPushButton("Lançar despesas (Art. 28)…", self)
+        self.costs_button.clicked.connect(lambda: self.run_costs(self.costs_dialog()))
         self.table = RecordTable(MEASURE_LIST_COLUMNS, self,
                                  filter_placeholder="Filtrar por medida, auto, condutor ou placa…")
         self.table.activated.connect(lambda _m: self._open())
-        explanation = QLabel("A liberação e as despesas de remoção e estada (Art. 28) são registradas na página "
-                             "do auto.", self)
+        self.table.selection_changed.connect(lambda _m: self._enable())
+        explanation = QLabel("As despesas de remoção e estada (Art. 28) de um veículo removido, retido ou apreendido "
+                             "são lançadas no extrato do condutor; a liberação é registrada na página do auto.", self)
         explanation.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.open_only)
         top.addStretch(1)
+        top.addWidget(self.costs_button)
         top.addWidget(self.open_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -80,6 +86,42 @@ class MeasuresScreen(QWidget):
             show_error(self, error, "Não foi possível listar as medidas")
             rows = []
         self.table.set_rows(rows, keep=lambda m: m.id)
+        self._enable()
+
+    def _enable(self) -> None:
+        from desktop.domain.roles import Role
+        from desktop.services.penalties import COST_MEASURES
+
+        measure = self.table.selected()
+        allowed = self.actor.has(Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+        if not allowed:
+            reason = "Somente fiscal, atendente ou gestor lançam despesas (Art. 28)."
+        elif measure is None:
+            reason = "Selecione uma remoção, retenção ou apreensão de veículo."
+        elif measure.kind not in COST_MEASURES:
+            reason = f"«{measure.kind_label}» não gera despesas de remoção e estada (Art. 28)."
+        else:
+            reason = ""
+        self.costs_button.setEnabled(not reason)
+        self.costs_button.setToolTip(reason or "Lança as despesas no extrato do condutor (Art. 28).")
+
+    def costs_dialog(self):
+        from desktop.views.enforcement.dialogs import CostsDialog
+
+        return CostsDialog(self.db, self.actor, self.table.selected(), self)
+
+    def run_costs(self, dialog) -> None:
+        from desktop.signals import bus
+
+        dialog.exec()
+        if dialog.stale:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
+            self.reload()
+        elif dialog.result() == QDialog.DialogCode.Accepted:
+            bus.data_changed.emit("ledger")
+            self.reload()
 
     def _open(self) -> None:
         measure = self.table.selected()
@@ -93,13 +135,13 @@ class CodeDialog(ServiceDialog):
 
     def __init__(self, db, actor, replacing=None, parent=None, today: date | None = None):
         title = f"Encerrar e substituir {replacing.code}" if replacing else "Nova infração (decreto regulamentador)"
-        super().__init__(title, parent, ok_text="Substituir" if replacing else "Incluir", width=560)
+        super().__init__(title, parent, ok_text="Substituir" if replacing else "Incluir", width=680)
         self.db, self.actor, self.replacing = db, actor, replacing
         self.set_intro("A multa segue a gravidade (Art. 25: leve 10, média 20, grave 30, gravíssima 40 UPFM). "
                        + ("A versão atual é encerrada na véspera da nova vigência; os autos já lavrados "
                           "continuam com o texto antigo." if replacing else
-                          "Códigos novos propõem só a multa; a outra penalidade é aplicada pelo gestor no "
-                          "julgamento."))
+                          "Marque as penalidades que o decreto nomeia para o código: o julgamento só pode "
+                          "aplicar essas (além da multa), cada uma com o seu artigo."))
         self.code_edit = QLineEdit(replacing.code if replacing else "", self)
         self.code_edit.setReadOnly(replacing is not None)
         self.code_edit.setPlaceholderText("ex.: DEC12-I")
@@ -122,6 +164,34 @@ class CodeDialog(ServiceDialog):
         self.add_field("valid_from", "Vigência a partir de:", self.valid_from_edit)
         self.add_field("extra_penalty", "Outra penalidade:", self.extra_edit)
         self.add_field("recurrence_effect", "Na reincidência:", self.recurrence_edit)
+        # Art. 29; Art. 24, I: the penalties the decree names for this code, from the domain's list of kinds.
+        self.penalty_checks: dict[str, QCheckBox] = {}
+        box = QWidget(self)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        chosen = set(replacing.penalties) if replacing else set()
+        for kind in decree_penalty_kinds():
+            check = QCheckBox(kind.text, box)
+            check.setChecked(kind.penalty in chosen)
+            self.penalty_checks[kind.penalty] = check
+            column.addWidget(check)
+        self.law_note = QLabel("As penalidades de um código da Lei são as da Lei (Art. 26 e 27).", box)
+        self.law_note.setWordWrap(True)
+        column.addWidget(self.law_note)
+        self.add_field("penalties", "Penalidades:", box)
+        self.code_edit.textChanged.connect(lambda _t: self._law_code_changed())
+        self._law_code_changed()
+
+    def _law_code_changed(self) -> None:
+        law_code = normalize_code(self.code_edit.text()) in CATALOG
+        for check in self.penalty_checks.values():
+            check.setEnabled(not law_code)
+            if law_code:
+                check.setChecked(False)
+        self.law_note.setVisible(law_code)
+
+    def chosen_penalties(self) -> tuple[str, ...]:
+        return tuple(kind for kind, check in self.penalty_checks.items() if check.isChecked())
 
     def draft(self):
         from desktop.services.catalog import CodeDraft
@@ -131,7 +201,8 @@ class CodeDialog(ServiceDialog):
                          severity=self.severity_combo.currentData(),
                          valid_from=qdate_to_date(self.valid_from_edit.date()),
                          extra_penalty=self.extra_edit.text().strip(),
-                         recurrence_effect=self.recurrence_edit.text().strip())
+                         recurrence_effect=self.recurrence_edit.text().strip(),
+                         penalties=self.chosen_penalties())
 
     def submit(self):
         from desktop.services import catalog
@@ -201,5 +272,5 @@ class CatalogScreen(QWidget):
             rows = []
         self.table.set_rows(rows, keep=lambda c: c.id)
         self.table.view.setColumnWidth(2, 360)   # the description: the rest of the line stays visible
-        for column in (5, 6):
+        for column in (5, 6, 7):
             self.table.view.setColumnWidth(column, 220)
