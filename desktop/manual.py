@@ -29,6 +29,8 @@ MODULE_CHAPTERS = {
     "plataformas": "06-plataformas",
     "relatorios": "07-relatorios",
     "administracao": "08-administracao",
+    "cursos": "09-cursos",
+    "viagens": "09b-viagens",
 }
 
 
@@ -138,7 +140,7 @@ def inline_markup(text: str) -> str:
 # ------------------------------------------------------------------------------------------------ the PDF
 
 def chapter_files(source: Path) -> list[Path]:
-    return sorted(p for p in source.glob("*.md") if re.match(r"^\d\d-", p.name))
+    return sorted(p for p in source.glob("*.md") if re.match(r"^\d\d[a-z]?-", p.name))
 
 
 def build_pdf(source: Path, out_dir: Path, version: str = "") -> dict[str, dict]:
