@@ -146,3 +146,43 @@ def test_vehicle_page_shows_the_class_history_and_classifies(qtbot, db, messages
     assert dialog.save()
     assert [r.class_code for r in page.issqn_tab.table.model.rows()] == ["PARCIAL", "INTEGRAL"]
     assert messages == []
+
+
+def test_issue15_fares_reported_beside_the_estimate_offer_the_nearest_class(qtbot, db, messages):
+    """Beside a vehicle's estimate: the fares the platforms reported that month and the class whose base is
+    nearest, offered as a reclassification the gestor decides (Art. 11 §1; Art. 4 §1 V)."""
+    from datetime import datetime
+    from decimal import Decimal
+
+    from desktop.domain.clock import TIMEZONE
+    from desktop.models import TripRow
+    from desktop.services import issqn
+
+    w, page = _page(qtbot, db)
+    with db.session() as s:   # vehicle 0 (INTEGRAL, base 3.000,00) reported 1.100,00 in 10/2026: nearer PARCIAL
+        for i in range(2):
+            s.add(TripRow(platform_id=w.platforms[0], external_id=f"v-{i}", vehicle_id=w.vehicles[0],
+                          started_at=datetime(2026, 10, 5 + i, 9, 0, tzinfo=TIMEZONE), month=202610,
+                          fare_total=Decimal("550.00"), fare_platform=Decimal("110.00"),
+                          distance_km=Decimal("12.000")))
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.run_op.task.finished, timeout=20000)
+    settle(qtbot, page)
+    assert page.shares.select_where(lambda r: r.vehicle_id == w.vehicles[0])
+    assert page.fares_button.isEnabled()
+    dialog = page.show_fares()
+    qtbot.addWidget(dialog)
+    assert "2 viagem(ns)" in dialog.info_label.text() and "1.100,00" in dialog.info_label.text()
+    assert "PARCIAL" in dialog.info_label.text() and "decisão do gestor" in dialog.info_label.text()
+    assert dialog.class_combo.currentText().startswith("PARCIAL")        # offered, not applied
+    assert "1.100,00" in dialog.reason_edit.text()
+    history_before = issqn.vehicle_class_history(db, w.gestor, w.vehicles[0])
+    assert [h.class_code for h in history_before] == ["INTEGRAL"]
+    assert dialog.save()                                                   # the gestor decides
+    # newest first: the new dated decision from 01/10/2026, the old one kept
+    assert [h.class_code for h in issqn.vehicle_class_history(db, w.gestor, w.vehicles[0])] == ["PARCIAL", "INTEGRAL"]
+    # a vehicle with no trip reported says so
+    assert page.shares.select_where(lambda r: r.vehicle_id == w.vehicles[1])
+    empty = page.show_fares()
+    qtbot.addWidget(empty)
+    assert "Nenhuma viagem" in empty.info_label.text()

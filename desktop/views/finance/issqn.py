@@ -172,6 +172,9 @@ class IssqnPage(QWidget):
         self.cancel_button = QPushButton("Cancelar guia…", self)
         self.cancel_button.clicked.connect(self.cancel_guide)
         self.driver_button = QPushButton("Cobrar do condutor (substituto)…", self)
+        # issue 15: the fares the platforms reported for the vehicle that month and the nearest class (Art. 11 §1)
+        self.fares_button = QPushButton("Tarifas informadas…", self)
+        self.fares_button.clicked.connect(self.show_fares)
         self.driver_button.clicked.connect(self.charge_driver)
         shares_box = QGroupBox("Veículos da competência", self)
         sl = QVBoxLayout(shares_box)
@@ -184,6 +187,7 @@ class IssqnPage(QWidget):
         actions = QHBoxLayout()
         actions.addWidget(self.cancel_button)
         actions.addWidget(self.driver_button)
+        actions.addWidget(self.fares_button)
         actions.addStretch(1)
         actions.addWidget(self.count_label)
         actions.addWidget(self.more_button)
@@ -315,6 +319,13 @@ class IssqnPage(QWidget):
             button.setEnabled(bool(action and action.enabled))
             button.setToolTip(action.tooltip if action else "Selecione um veículo")
         self.classify_button.setEnabled(self.actor.has(*issqn.DECIDE_ROLES))
+        from desktop.services.trips.common import TRIP_ROLES
+
+        may_see = self.actor.has(*TRIP_ROLES)
+        self.fares_button.setEnabled(bool(share) and may_see)
+        self.fares_button.setToolTip("As tarifas que as plataformas informaram para o veículo no mês e a classe de "
+                                     "base mais próxima" if may_see else "Exige o perfil Fiscal ou Gestor "
+                                     "(dados de viagens, Art. 4º)")
 
     def _selected_unclassified(self):
         item = self.unclassified.currentItem()
@@ -414,6 +425,33 @@ class IssqnPage(QWidget):
         self.last_dialog.done_callback = self.reload
         self.last_dialog.open()
 
+    def show_fares(self, share=None):
+        """Issue 15 beside the estimate: the fares reported for the vehicle that month (Art. 4 §1 V) and the class
+        whose base is nearest, offered to the gestor as a reclassification to decide (the dialog, never applied
+        by itself)."""
+        from desktop.services import trips
+
+        share = share or self.shares.selected()
+        if share is None:
+            return None
+        year, month = self.month()
+        found = {}
+        op(self, lambda: (trips.fares_of_vehicle_month(self.db, self.actor, share.vehicle_id, year, month),
+                          trips.nearest_class_suggestion(self.db, self.actor, share.vehicle_id, year, month))) \
+            .success(lambda result: found.setdefault("result", result)).run()
+        if "result" not in found:
+            return None
+        fares, suggestion = found["result"]
+        text = fares_text(share, fares, suggestion, year, month)
+        self.last_dialog = ClassDecisionDialog(self.db, self.actor, share.vehicle_id, share.plate_display, self,
+                                               valid_from=date(year, month, 1), info=text,
+                                               suggested_code=suggestion.code if suggestion else None,
+                                               reason=(f"Tarifas informadas em {month:02d}/{year}: "
+                                                       f"{_money(fares.total)}" if fares.trips else ""))
+        self.last_dialog.done_callback = self.reload
+        self.last_dialog.open()
+        return self.last_dialog
+
     def open_classes(self) -> None:
         self.last_dialog = ClassesDialog(self.db, self.actor, self)
         self.last_dialog.open()
@@ -494,10 +532,25 @@ class ReasonDialog(QDialog):
             .changes("issqn", "guides").success(ok).run()
 
 
+def fares_text(share, fares, suggestion, year: int, month: int) -> str:
+    """What the gestor reads before deciding a reclassification (issue 15 beside issue 13)."""
+    if not fares.trips:
+        return (f"Nenhuma viagem do veículo {share.plate_display} foi informada pelas plataformas em "
+                f"{month:02d}/{year}: não há tarifas para comparar com a base da classe {share.class_code}.")
+    text = (f"Em {month:02d}/{year} as plataformas ({', '.join(fares.platforms)}) informaram {fares.trips} viagem(ns) "
+            f"do veículo {share.plate_display}, {_money(fares.total)} em tarifas. Classe atual: {share.class_code} "
+            f"(base {_money(share.base)}).")
+    if suggestion is not None:
+        text += (f" Classe de base mais próxima das tarifas: {suggestion.code} — {suggestion.name} "
+                 f"(base {_money(suggestion.monthly_base)}). Reenquadrar é uma decisão do gestor, com motivo.")
+    return text
+
+
 class ClassDecisionDialog(QDialog):
     """The gestor places a vehicle in an estimation class from a date, with the reason (Art. 11 §1)."""
 
-    def __init__(self, db, actor, vehicle_id: int, plate: str, parent=None, valid_from: date | None = None):
+    def __init__(self, db, actor, vehicle_id: int, plate: str, parent=None, valid_from: date | None = None,
+                 info: str = "", suggested_code: str | None = None, reason: str = ""):
         super().__init__(parent)
         from desktop.services import issqn
 
@@ -507,11 +560,18 @@ class ClassDecisionDialog(QDialog):
         self.class_combo = QComboBox(self)
         for c in issqn.list_classes(db, actor, on=today()):
             self.class_combo.addItem(f"{c.code} — {c.name} ({_money(c.monthly_base)})", c.id)
+            if suggested_code is not None and c.code == suggested_code:
+                self.class_combo.setCurrentIndex(self.class_combo.count() - 1)
         self.from_edit = date_edit(self, valid_from or today().replace(day=1))
         self.reason_edit = QLineEdit(self)
+        self.reason_edit.setText(reason)
         self.general = error_label(self)
         self.errors = FieldErrors(self.general)
         form = QFormLayout(self)
+        self.info_label = QLabel(info, self)
+        self.info_label.setWordWrap(True)
+        self.info_label.setVisible(bool(info))
+        form.addRow(self.info_label)
         for field, label, widget in (("class_id", "Classe:", self.class_combo), ("valid_from", "A partir de:",
                                                                                     self.from_edit),
                                      ("reason", "Motivo:", self.reason_edit)):
