@@ -10,6 +10,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -281,7 +282,18 @@ def _setup_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL is a property of the file: set it once. Asking to set it on every connection takes a lock, and two
+        # desks connecting at the same moment could be refused ("database is locked") before the busy handler.
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()
+        if not mode or str(mode[0]).lower() != "wal":
+            for attempt in range(50):
+                try:
+                    cursor.execute("PRAGMA journal_mode=WAL")
+                    break
+                except sqlite3.OperationalError:
+                    if attempt == 49:
+                        raise
+                    time.sleep(0.1)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
