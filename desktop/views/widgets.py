@@ -300,7 +300,7 @@ class FormDialog(QDialog):
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("Salvar")
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
-        self.buttons.accepted.connect(self.save)
+        self.buttons.accepted.connect(self.save)   # each dialog's own `save` (its record, its service)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         if intro is not None:
@@ -314,6 +314,3 @@ class FormDialog(QDialog):
         layout.addWidget(self.general_error)
         layout.addWidget(self.buttons)
         return form
-
-    def save(self) -> bool:  # pragma: no cover — every subclass saves its own record
-        raise NotImplementedError(f"{type(self).__name__}.save")

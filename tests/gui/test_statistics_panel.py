@@ -43,7 +43,7 @@ def test_every_statistic_draws_its_chart_and_table(qtbot, demo_db, tmp_path):
     assert panel.canvas is not None and panel.grid.rowCount() == 12
     for definition in STATISTICS:
         panel.table_data = None
-        panel.select(definition.key)
+        panel.choose(definition.key)
         qtbot.waitUntil(lambda: panel.table_data is not None, timeout=20000)
         assert panel.table_data.key == definition.key
         assert panel.title_label.text() == definition.title
@@ -51,7 +51,7 @@ def test_every_statistic_draws_its_chart_and_table(qtbot, demo_db, tmp_path):
         assert panel.grid.horizontalHeaderItem(0).text() == panel.table_data.headers[0]
     # revenue: the totals row is bold and last
     panel.table_data = None
-    panel.select("revenue")
+    panel.choose("revenue")
     qtbot.waitUntil(lambda: panel.table_data is not None, timeout=20000)
     last = panel.grid.rowCount() - 1
     assert panel.grid.item(last, 0).text() == "Total" and panel.grid.item(last, 0).font().bold()

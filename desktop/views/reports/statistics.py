@@ -135,7 +135,7 @@ class StatisticsPanel(QWidget):
         item = self.list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
 
-    def select(self, key: str) -> None:
+    def choose(self, key: str) -> None:
         for row in range(self.list.count()):
             if self.list.item(row).data(Qt.ItemDataRole.UserRole) == key:
                 if self.list.currentRow() == row:
