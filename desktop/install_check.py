@@ -102,8 +102,22 @@ def library_checks() -> list[Check]:
     return checks
 
 
+def _collation_check() -> Check:
+    """Qt's alphabetical order in pt_BR (QCollator: the file dialog's list). On Linux it is ICU's collation data,
+    which the bundle carries trimmed to pt/en/root (packaging/bundle_libs.py); without it Qt falls back to
+    code-point order and ç, é would sort after z."""
+    import functools
+
+    from PySide6.QtCore import QCollator, QLocale
+
+    collator = QCollator(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
+    order = sorted(["f", "é", "d", "ç", "e", "c"], key=functools.cmp_to_key(collator.compare))
+    return Check("Qt ordem alfabética (pt_BR)", order == ["c", "ç", "d", "e", "é", "f"], " ".join(order))
+
+
 def qt_checks() -> list[Check]:
-    """Qt's plugins the program needs: a platform, PNG/JPEG/SVG images, SVG icons, QtPdf and the printer."""
+    """Qt's plugins the program needs: a platform, PNG/JPEG/SVG images, SVG icons, QtPdf and the printer; and
+    the pt_BR alphabetical order."""
     from PySide6.QtCore import QSize
     from PySide6.QtGui import QGuiApplication, QIcon, QImageReader
     from PySide6.QtPrintSupport import QPrinter
@@ -117,6 +131,7 @@ def qt_checks() -> list[Check]:
     missing = sorted({"png", "jpg", "svg"} - formats)
     checks.append(Check("Qt imagens", not missing, "faltam: " + ", ".join(missing) if missing
                         else "png, jpg, svg"))
+    checks.append(_collation_check())
     icon_file = paths.resource("icons", "cadastros.svg")
     pixmap = QIcon(str(icon_file)).pixmap(QSize(24, 24)) if icon_file else None
     checks.append(Check("Qt ícone SVG", pixmap is not None and not pixmap.isNull(), str(icon_file)))
