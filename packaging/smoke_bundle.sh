@@ -6,7 +6,8 @@
 # system fonts: DESKTOP_NO_SYSTEM_FONTS), so a module or resource missing from the bundle fails here, not in an
 # office. It: checks the installation (fonts, icons, migrations, Qt plugins, printing), creates a database, loads a
 # small demo, starts the program and reaches the login window and then the main window (the start-up probe of
-# desktop.app), runs `audit verify` (and signs a checkpoint), makes a backup, exports .xlsx and .csv, prints a
+# desktop.app), runs `audit verify` (and signs a checkpoint), makes a backup, exports .xlsx and .csv, imports a
+# trip file with routes (pyarrow's CSV reader and kernels; the passenger column reported as dropped), prints a
 # sticker batch (QR codes in worker processes) and a guide and checks in the PDFs that the fonts are
 # the bundle's DejaVu, the brasão is embedded, the QR code and the FEBRABAN barcode read back; then reports the
 # bundle's size (fails above MAX_MB) and what takes the space.
@@ -17,10 +18,14 @@ BUNDLE="$(cd "${1:-$ROOT/dist/TransporteAplicativo}" && pwd)"
 PYTHON="${2:-python3}"
 # absolute: the script works from a temporary folder (a relative venv path from .ci/run would no longer resolve)
 case "$PYTHON" in */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;; *) PYTHON="$(command -v "$PYTHON")" ;; esac
-# Issue 17 asked for 250 MB; the second wave's pyarrow (81 MB: the 1,000,000-trip reader of issue 15) and
-# matplotlib (13 MB: the charts of issues 13 and 16) put the Linux bundle at about 340 MB. The limit guards against
-# growth from here; bringing it back to 250 MB (a pyarrow-free trip reader in the bundle) is open on issue 17.
-MAX_MB="${MAX_MB:-360}"
+# Issue 17 asked for 250 MB. The spec's trimming (pyarrow without Parquet/Dataset/Acero/Substrait/Flight, ICU data
+# for pt/en/root only, matplotlib's DejaVu Sans only, no unused Qt bindings or image plugins) took the Linux bundle
+# from 342 to 282 MB; what is left is loaded by the program: pyarrow 58 MB (libarrow 37 + libarrow_compute 14, the
+# 1,000,000-trip reader of issue 15), PySide6/Qt 62, numpy with its OpenBLAS 40, Linux system libraries 27 (xcb,
+# glib, CUPS with GnuTLS/Kerberos, systemd, OpenSSL: the Windows bundle has the system's own), the module archive
+# in the executable 22, pandas 18, cryptography 11. 250 MB would take a pyarrow-free trip reader (open on issue 17);
+# the limit guards against growth from here.
+MAX_MB="${MAX_MB:-290}"
 EXE="$BUNDLE/TransporteAplicativo"
 [ -x "$EXE" ] || { echo "smoke: executável não encontrado: $EXE" >&2; exit 1; }
 
