@@ -25,7 +25,7 @@ case "$PYTHON" in */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$
 # glib, CUPS with GnuTLS/Kerberos, systemd, OpenSSL: the Windows bundle has the system's own), the module archive
 # in the executable 22, pandas 18, cryptography 11. 250 MB would take a pyarrow-free trip reader (open on issue 17);
 # the limit guards against growth from here.
-MAX_MB="${MAX_MB:-290}"
+MAX_MB="${MAX_MB:-285}"
 EXE="$BUNDLE/TransporteAplicativo"
 [ -x "$EXE" ] || { echo "smoke: executável não encontrado: $EXE" >&2; exit 1; }
 
