@@ -135,7 +135,11 @@ def remove_needed(path: Path, names: set[str]) -> list[str]:
         return []
     for i in range(slots):
         _DYN.pack_into(data, offset + i * _DYN.size, *(kept[i] if i < len(kept) else (DT_NULL, 0)))
-    path.write_bytes(bytes(data))
+    # a new file in its place: were the bundle's copy a hard link, the venv's library would stay as it was
+    fresh = path.with_name(path.name + ".tmp")
+    fresh.write_bytes(bytes(data))
+    shutil.copymode(path, fresh)
+    fresh.replace(path)
     return removed
 
 
