@@ -4,8 +4,9 @@ Measured in the same run, each in its own process (so the peak memory is the imp
 1. baseline: a plain `sqlite3.executemany` of the same rows (already built as tuples, nothing parsed) into a
    table of the same columns with the same unique key (platform_id, external_id), one transaction;
 2. the product's import of the same trips from the pinned CSV (with two passenger columns it drops) into a migrated
-   SQLite database (`services.trips.import_trips`: read, validate, link to the register, executemany), its wall
-   time and peak memory (resource.getrusage maxrss of the child);
+   SQLite database (`services.trips.import_trips`: the file read and checked by a reading process while this one
+   links the trips to the register and writes them, the month index rebuilt, the commit), its wall time and peak
+   memory (VmHWM of the child; the reading process's own peak is reported beside it);
    target: time ≤ 1.5 × baseline, peak ≤ 1 GB;
 3. the month's fares of those trips (`services.trips.fares`), target ≤ 1 s;
 4. with --pg: the same import on PostgreSQL through COPY, and its fares;
@@ -127,22 +128,18 @@ def _actor():
 
 # ------------------------------------------------------------------------------------------------ children
 def child_baseline(csv_path: str, out: dict) -> None:
-    """Rows built beforehand (not timed), then only the executemany is timed."""
-    from desktop.importers.trip_writer import TRIP_COLUMNS, _columns, _nullable, _sqlite_instants, _SCALED
+    """Rows built beforehand (not timed): the values the import writes, every column bound; then only the
+    executemany is timed."""
+    from desktop.importers.trip_writer import TRIP_COLUMNS, _python_values, sqlite_chunk
     from desktop.importers.trips import TripReader
-
-    class NoRegister:
-        drivers: dict = {}
-        vehicles: dict = {}
 
     reader = TripReader(Path(csv_path).read_bytes())
     rows = []
     for chunk in reader:
-        cols = _columns(chunk, NoRegister(), 1, None, 1)
-        for key in _SCALED:
-            cols[key] = _nullable(cols[key])
-        cols["started_at"] = _sqlite_instants(chunk.started_us)
-        cols["ended_at"] = _sqlite_instants(chunk.ended_us, chunk.ended_ok)
+        sc = sqlite_chunk(chunk)
+        n = len(sc)
+        cols = {"platform_id": [1] * n, "data_request_id": [None] * n, "import_id": [1] * n, "driver_id": [None] * n,
+                "vehicle_id": [None] * n, **sc.texts, **{k: _python_values(*v) for k, v in sc.numbers.items()}}
         rows.extend(zip(*(cols[c] for c in TRIP_COLUMNS)))
     path = Path(tempfile.mkdtemp()) / "baseline.sqlite3"
     con = sqlite3.connect(path, isolation_level=None)

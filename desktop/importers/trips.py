@@ -40,6 +40,7 @@ from desktop.domain.trips import (
 CHUNK_ROWS = 20_000
 WIDTH_BLOCK = 4 * 1024 * 1024
 MAX_ERRORS = 200
+MEMO_LIMIT = 100_000   # distinct plates/CPFs remembered per file
 _ISO_OFFSET = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$"
 _MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
 _PLATE = r"^[A-Z]{3}[0-9][A-Z0-9][0-9]{2}$"
@@ -57,7 +58,7 @@ class TripFileError(Exception):
 class TripChunk:
     """Clean values of consecutive trips (numpy arrays / lists of the same length)."""
 
-    first_line: int
+    first_row: int                    # ordinal (1-based) of the chunk's first trip in the file
     external_id: np.ndarray
     plate: np.ndarray
     driver_cpf: np.ndarray
@@ -133,12 +134,22 @@ def _np(mask) -> np.ndarray:
     return np.asarray(mask.to_numpy(zero_copy_only=False), dtype=bool)
 
 
-def _by_unique(values: pa.Array, fn, many=None) -> np.ndarray:
+def _by_unique(values: pa.Array, fn, many=None, memo: dict | None = None) -> np.ndarray:
     """`fn(text) -> value` (or `many(texts) -> values`) applied once per distinct text (CPFs, plates and hail
-    types repeat a lot)."""
+    types repeat a lot), and once per file with `memo` (the reader's, shared by its chunks)."""
     encoded = pc.dictionary_encode(values)
     distinct = encoded.dictionary.to_pylist()
-    mapped = np.array((list(many(distinct)) if many else [fn(v) for v in distinct]) + [None], dtype=object)
+    if memo is not None:
+        new = [v for v in distinct if v not in memo]
+        if new:
+            values_of_new = list(many(new)) if many else [fn(v) for v in new]
+            if len(memo) < MEMO_LIMIT:
+                memo.update(zip(new, values_of_new))
+            else:   # a file of ever new plates: no unbounded cache (the values are still computed once a chunk)
+                memo = {**{v: memo[v] for v in distinct if v in memo}, **dict(zip(new, values_of_new))}
+        mapped = np.array([memo[v] for v in distinct] + [None], dtype=object)
+    else:
+        mapped = np.array((list(many(distinct)) if many else [fn(v) for v in distinct]) + [None], dtype=object)
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     return mapped[codes]
 
@@ -241,7 +252,8 @@ class _Checker:
         return [m for _, _, m in sorted(self.found)]
 
 
-def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripChunk | None:
+def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
+                    memo: dict | None = None) -> TripChunk | None:
     """Validate a chunk of text columns (CSV_COLUMNS keys) and convert it; None when it had errors."""
     frame = dict(frame)
     n = len(frame["external_id"])
@@ -256,9 +268,10 @@ def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripC
                                                                          "caracteres.")
     dup_here = ext.duplicated(keep="first") & ext.ne("")
     check.add(dup_here.to_numpy(), "external_id", "viagem repetida no arquivo.")
-    plate = _by_unique(_text(frame["plate"]), _plate_of)
+    memo = {} if memo is None else memo
+    plate = _by_unique(_text(frame["plate"]), _plate_of, memo=memo.setdefault("plate", {}))
     check.add(pd.isna(plate), "plate", "placa inválida (AAA0A00 ou AAA0000).")
-    cpf = _by_unique(_text(frame["driver_cpf"]), None, _cpfs_of)
+    cpf = _by_unique(_text(frame["driver_cpf"]), None, _cpfs_of, memo=memo.setdefault("cpf", {}))
     check.add(pd.isna(cpf), "driver_cpf", "CPF do condutor inválido.")
     started, bad, empty = _instants(frame["started_at"])
     check.add(bad, "started_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
@@ -294,7 +307,7 @@ def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripC
                   "hail_type inválido (street_hail, phone_dispatch, phone, text ou app).")
         hail = hail.astype(object).where(hail.notna(), None).to_numpy(dtype=object)
     else:
-        hail = _by_unique(_text(frame["hail"]), _hail_of)
+        hail = _by_unique(_text(frame["hail"]), _hail_of, memo=memo.setdefault("hail", {}))
         check.add(pd.isna(hail), "hail", "tipo de chamada inválido (aplicativo ou via pública).")
     errors = check.messages()
     if errors:
@@ -306,7 +319,7 @@ def _frame_to_chunk(frame, label_of, first_line: int, state: ReadState) -> TripC
     started_us = started.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
     ended_ok = ended.notna().to_numpy()
     ended_us = ended.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
-    return TripChunk(first_line, ext.to_numpy(dtype=object), plate, cpf, started_us, ended_us, ended_ok, month,
+    return TripChunk(first_row, ext.to_numpy(dtype=object), plate, cpf, started_us, ended_us, ended_ok, month,
                      floats, ints, hail)
 
 
@@ -401,31 +414,60 @@ class TripReader:
         return lines[lines > 1]
 
     def _csv_chunks(self) -> Iterator[TripChunk]:
+        """Clean chunks of the CSV. A file without quotes (the usual case) is not scanned beforehand: Arrow's
+        reader reports a line whose cells do not match the header (`invalid_row_handler`, which is not told the
+        line's number nor ever handed its text here), and only then — or when a cell has an error — are the lines
+        counted to name them (`_check_widths`). A file with quotes is checked line by line first (the csv module
+        knows where a quoted line ends)."""
         import pyarrow.csv as pacsv
 
         by_index = {i: key for key, i in self.match.positions.items()}
-        lines = self._check_widths()
-        if self.state.errors:
-            return  # the file is refused on its shape: its cells are not read at all
+        quoted = b'"' in self.content
+        lines: list[np.ndarray] = []
+        if quoted:
+            lines.append(self._check_widths())
+            if self.state.errors:
+                return  # the file is refused on its shape: its cells are not read at all
+
+        def line_numbers() -> np.ndarray:
+            """File line of each data row Arrow reads (it skips blank lines), counted once, when first needed."""
+            if not lines:
+                lines.append(self._check_widths())
+            return lines[0]
+
+        wrong_width: list[int] = []
+
+        def on_invalid_row(row) -> str:
+            wrong_width.append(1)
+            return "skip"
+
         names = [f"c{i}" for i in range(self.width)]
-        per_row = len(self.content) / max(len(lines), 1)
+        per_row = len(self.content) / max(self.state.total_rows, 1)
         block = max(1024, int(self.chunk_rows * per_row * 1.05))   # about `chunk_rows` rows per batch
         wanted = [f"c{i}" for i in sorted(by_index)]
+        memo: dict = {}
         try:
             reader = pacsv.open_csv(
                 io.BytesIO(self.content),
                 read_options=pacsv.ReadOptions(column_names=names, skip_rows=1, block_size=block,
                                                encoding="utf8" if self.encoding.startswith("utf") else "cp1252"),
-                parse_options=pacsv.ParseOptions(delimiter=self.sep, newlines_in_values=b'"' in self.content),
+                parse_options=pacsv.ParseOptions(delimiter=self.sep, newlines_in_values=quoted,
+                                                 invalid_row_handler=None if quoted else on_invalid_row),
                 convert_options=pacsv.ConvertOptions(include_columns=wanted,
                                                      column_types={n: pa.string() for n in wanted},
                                                      strings_can_be_null=False, quoted_strings_can_be_null=False))
             offset = 0
             for batch in reader:
+                if wrong_width:
+                    line_numbers()   # names every line whose cells do not match the header
+                    if not self.state.errors:
+                        self.state.error("o arquivo não pôde ser lido como CSV (linhas com células a mais ou a "
+                                         "menos).")
+                    return
                 n = batch.num_rows
                 if not n:
                     continue
-                numbers = lines[offset:offset + n]
+                rows = np.arange(offset, offset + n)
                 offset += n
                 cols = {by_index[int(name[1:])]: batch.column(name) for name in batch.schema.names}
                 blank = np.ones(n, dtype=bool)
@@ -434,13 +476,17 @@ class TripReader:
                 if blank.any():
                     keep = pa.array(~blank)
                     cols = {k: pc.filter(v, keep) for k, v in cols.items()}
-                    numbers = numbers[~blank]
-                if not len(numbers):
+                    rows = rows[~blank]
+                if not len(rows):
                     continue
-                chunk = _frame_to_chunk(cols, lambda i, numbers=numbers: f"linha {numbers[i]}", int(numbers[0]),
-                                        self.state)
+                chunk = _frame_to_chunk(cols, lambda i, rows=rows: f"linha {line_numbers()[rows[i]]}",
+                                        int(rows[0]) + 1, self.state, memo)
                 if chunk is not None:
                     yield chunk
+            if wrong_width:
+                line_numbers()
+                if not self.state.errors:
+                    self.state.error("o arquivo não pôde ser lido como CSV (linhas com células a mais ou a menos).")
         except (pa.ArrowInvalid, UnicodeDecodeError):
             self.state.error("o arquivo não pôde ser lido como CSV (aspas, separadores ou codificação "
                              "desencontrados).")

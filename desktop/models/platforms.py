@@ -128,15 +128,14 @@ class TripRow(Base):
     privacy of users' personal data, so importers drop it before it reaches the database.
 
     Issue 15: the fare composition (§1 V) has one column per component (the fares query sums them in SQL and
-    PostgreSQL's COPY fills them); `month` is the local (Cuiabá) month of the start as YYYYMM, indexed with the
-    driver and the plate for the monthly fares; `fare_components` and `route` stay unused (points are rows of
+    PostgreSQL's COPY fills them); `month` is the local (Cuiabá) month of the start as YYYYMM, indexed (the monthly
+    fares read `trip_fare_totals`); `fare_components` and `route` stay unused (points are rows of
     `trip_route_points`)."""
 
     __tablename__ = "trip_rows"
     __table_args__ = (
         UniqueConstraint("platform_id", "external_id"),
-        Index(None, "month", "driver_cpf", "plate"),
-        Index(None, "vehicle_id", "month"),
+        Index(None, "month"),   # migration 0014: the one index the month's queries need (the import rebuilds it)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

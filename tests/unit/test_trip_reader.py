@@ -95,3 +95,51 @@ def test_routes_csv_and_its_errors():
     assert ok.errors == [] and ok.external_id == ["T1"] and ok.lat.tolist() == [-15.46]
     bad = read_routes(b"ID da viagem;Momento;Lat;Lon\nT1;ontem;-95;-55,75\n")
     assert "rotas, linha 2, coluna «Momento»" in bad.errors[0] and "rotas, linha 2, coluna «Lat»" in bad.errors[1]
+
+
+# -- naming the line without counting lines beforehand (the unquoted file's fast path) ----------------------------
+def read_chunked(text: str, chunk_rows: int = 2):
+    reader = TripReader(text.encode(), chunk_rows=chunk_rows)
+    chunks = list(reader)
+    return reader.state, chunks
+
+
+def test_a_bad_cell_after_blank_lines_names_its_file_line():
+    rows = [line(**{"ID da viagem": f"T{i}"}) for i in range(1, 6)]
+    rows[3] = line(**{"ID da viagem": "T4", "Placa": "12345"})
+    text = "\n".join([HEADER, rows[0], "", rows[1], "", "", rows[2], rows[3], rows[4]]) + "\n"
+    state, _ = read_chunked(text)
+    assert state.errors == ["linha 8, coluna «Placa»: placa inválida (AAA0A00 ou AAA0000)."]
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 2, 1000])
+def test_lines_with_cells_missing_or_extra_are_named_wherever_they_fall(chunk_rows):
+    rows = [line(**{"ID da viagem": f"T{i}"}) for i in range(1, 61)]   # Arrow reads it in blocks of 1 KiB
+    rows[2] = rows[2] + ";a mais"
+    rows[50] = rows[50].rsplit(";", 1)[0]
+    width = len(CSV_COLUMNS)
+    state, chunks = read_chunked("\n".join([HEADER, *rows]) + "\n", chunk_rows)
+    assert state.errors == [f"linha 4: a linha tem {width + 1} células e o cabeçalho {width}.",
+                            f"linha 52: a linha tem {width - 1} células e o cabeçalho {width}."]
+    only_late = [line(**{"ID da viagem": f"T{i}"}) for i in range(1, 61)]
+    only_late[50] = only_late[50] + ";"
+    state, _ = read_chunked("\n".join([HEADER, *only_late]) + "\n", chunk_rows)
+    assert state.errors == [f"linha 52: a linha tem {width + 1} células e o cabeçalho {width}."]
+
+
+def test_quoted_file_counts_its_lines_first_and_reads_quoted_cells():
+    rows = [line(**{"ID da viagem": '"T;1"'}), line(**{"ID da viagem": "T2", "Placa": '"ABC1D2"'})]
+    state, _ = read_chunked("\n".join([HEADER, *rows]) + "\n")
+    assert state.errors == ["linha 3, coluna «Placa»: placa inválida (AAA0A00 ou AAA0000)."]
+    state, chunks = read_chunked("\n".join([HEADER, rows[0]]) + "\n")
+    assert not state.errors and chunks[0].external_id.tolist() == ["T;1"]
+
+
+def test_plates_and_cpfs_repeated_across_chunks_are_checked_once_and_stay_right():
+    rows = [line(**{"ID da viagem": f"T{i}", "Placa": "ABC1D23" if i % 2 else "abc-1234"}) for i in range(1, 9)]
+    rows.append(line(**{"ID da viagem": "T9", "CPF do condutor": "111.111.111-11"}))
+    state, chunks = read_chunked("\n".join([HEADER, *rows]) + "\n", chunk_rows=2)
+    assert state.errors == ["linha 10, coluna «CPF do condutor»: CPF do condutor inválido."]
+    state, chunks = read_chunked("\n".join([HEADER, *rows[:8]]) + "\n", chunk_rows=2)
+    assert [p for c in chunks for p in c.plate.tolist()] == ["ABC1D23", "ABC1234"] * 4
+    assert {p for c in chunks for p in c.driver_cpf.tolist()} == {"52998224725"}

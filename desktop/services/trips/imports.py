@@ -116,11 +116,9 @@ def _answer_request_in(session, actor: Actor, request_id: int, import_id: int, f
 
 def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, filename: str = "",
                     routes: bytes | None = None, routes_filename: str = "", data_request_id: int | None = None,
-                    state=None) -> TripImportReport:
-    """Store a whole trip file or nothing, in the caller's transaction (see the module text)."""
-    from desktop.importers.trip_writer import FareTotals, Register, write_chunk  # lazy: pandas only when importing
-    from desktop.importers.trips import TripFileError, TripReader, read_routes  # lazy: pandas only when importing
-
+                    state=None, source_path: str | None = None) -> TripImportReport:
+    """Store a whole trip file or nothing, in the caller's transaction (see the module text). `source_path`, the
+    file `content` was read from, lets a reading process read it itself."""
     require_trip_access(actor)
     content = bytes(content or b"")
     if len(content) > MAX_FILE_BYTES:
@@ -131,16 +129,40 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
         if request.platform_id != platform.id:
             raise ValidationError([Problem("data_request_id", "A requisição de dados é de outra plataforma.",
                                            "Art. 4")])
-    digest = hashlib.sha256(content).hexdigest()
+    from desktop.importers.trips import TripFileError, TripReader  # lazy: pandas only when importing
+
     name = _name(filename, "viagens")
-    if session.scalar(select(TripImport.id).where(TripImport.platform_id == platform.id,
-                                                  TripImport.file_sha256 == digest)) is not None:
-        raise ConflictError("Este arquivo de viagens já foi importado para esta plataforma; nada foi gravado.")
     try:
         reader = TripReader(content, name)
     except TripFileError as exc:
         raise ValidationError([Problem("file", m, "Art. 4, §1") for m in exc.errors],
                               "O arquivo de viagens foi recusado; nada foi gravado:\n" + "\n".join(exc.errors))
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    process = None
+    if sqlite and reader.state.format == "csv" and len(content) >= PROCESS_MIN_BYTES:
+        from desktop.importers.trip_worker import ReaderProcess
+
+        # started first: it spawns and reads while this process checks the file and the register
+        process = ReaderProcess(None if source_path else content, source_path, name, reader.chunk_rows)
+    try:
+        return _import_in(session, actor, platform, content, name, reader, process, routes, routes_filename,
+                          data_request_id, state, sqlite)
+    finally:
+        if process is not None:
+            process.close()
+
+
+def _import_in(session, actor, platform, content, name, reader, process, routes, routes_filename, data_request_id,
+               state, sqlite) -> TripImportReport:
+    from desktop.importers.trip_writer import (  # lazy: pandas only when importing
+        FareTotals, Register, SqliteChunk, pg_write, prepare_pg_chunk, read_ahead, sqlite_chunk, sqlite_insert,
+        sqlite_write)
+    from desktop.importers.trips import read_routes
+
+    digest = hashlib.sha256(content).hexdigest()
+    if session.scalar(select(TripImport.id).where(TripImport.platform_id == platform.id,
+                                                  TripImport.file_sha256 == digest)) is not None:
+        raise ConflictError("Este arquivo de viagens já foi importado para esta plataforma; nada foi gravado.")
     route_points = None
     if routes:
         route_points = read_routes(routes)
@@ -152,33 +174,62 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     register = Register(session)
     totals = FareTotals()
     raw = session.connection().connection.dbapi_connection
-    sqlite = session.get_bind().dialect.name == "sqlite"
     total = reader.state.total_rows
     done = matched_drivers = matched_vehicles = street = 0
+    insert_sql = sqlite_insert(platform.id, data_request_id, imp.id) if sqlite else None
     if state is not None:
         state.progress(0, total, "Lendo o arquivo de viagens…")
-    for chunk in reader:
-        if state is not None and state.cancelled:
-            raise ImportCancelled()
+
+    def prepare(chunk):
         if reader.state.errors:
-            continue  # the file is refused: the rest is only read for its errors
-        street += int((chunk.hail_type == "street_hail").sum())
-        try:
-            drivers, vehicles = write_chunk(raw, sqlite, chunk, register, platform.id, data_request_id, imp.id,
-                                            totals)
+            return None  # the file is refused: the rest is only read for its errors
+        if not sqlite:
+            return prepare_pg_chunk(chunk, register, platform.id, data_request_id, imp.id, totals)
+        totals.add(chunk)
+        return sqlite_chunk(chunk)
+
+    chunks = process if process is not None else read_ahead(reader, prepare)
+    try:
+        for prepared in chunks:
+            if state is not None and state.cancelled:
+                raise ImportCancelled()
+            if prepared is None or reader.state.errors:
+                continue
+            sqlite_rows = isinstance(prepared, SqliteChunk)
+            try:
+                if sqlite_rows:
+                    drivers, vehicles = sqlite_write(raw, insert_sql, prepared, register)
+                else:
+                    pg_write(raw, prepared)
+                    drivers, vehicles = prepared.drivers, prepared.vehicles
+            except Exception as exc:  # noqa: BLE001 - a unique key: name the trips already stored
+                ids = prepared.texts["external_id"] if sqlite_rows else prepared.external_ids
+                repeated = _duplicates_after_error(session, raw, sqlite, platform.id, ids, exc)
+                raise ValidationError([Problem("file", f"viagem «{e}» já importada desta plataforma.", "Art. 4, §1")
+                                       for e in repeated[:50]],
+                                      "O arquivo de viagens foi recusado; nada foi gravado:\n"
+                                      + "\n".join(f"viagem «{e}» já importada desta plataforma."
+                                                  for e in repeated[:50]))
             matched_drivers += drivers
             matched_vehicles += vehicles
-        except Exception as exc:  # noqa: BLE001 - a unique key: name the trips already stored
-            repeated = _duplicates_after_error(session, raw, sqlite, platform.id, chunk.external_id.tolist(), exc)
-            raise ValidationError([Problem("file", f"viagem «{e}» já importada desta plataforma.", "Art. 4, §1")
-                                   for e in repeated[:50]],
-                                  "O arquivo de viagens foi recusado; nada foi gravado:\n"
-                                  + "\n".join(f"viagem «{e}» já importada desta plataforma." for e in repeated[:50]))
-        done += len(chunk)
-        if state is not None:
-            state.progress(done, max(total, done), f"{done} viagens lidas…")
+            street += prepared.street_hails
+            done += len(prepared)
+            if state is not None:
+                state.progress(done, max(total, done), f"{done} viagens lidas…")
+    finally:
+        chunks.close()
     if state is not None and state.cancelled:
         raise ImportCancelled()
+    if process is not None:
+        if process.file_errors:
+            raise ValidationError([Problem("file", m, "Art. 4, §1") for m in process.file_errors],
+                                  "O arquivo de viagens foi recusado; nada foi gravado:\n"
+                                  + "\n".join(process.file_errors))
+        if process.digest != digest:
+            raise ConflictError("O arquivo de viagens mudou no disco durante a importação; nada foi gravado. "
+                                "Importe-o de novo.")
+        reader.state.errors, reader.state.error_count = process.state.errors, process.state.error_count
+        totals = process.totals
     errors = list(reader.state.errors)
     if route_points is not None:
         errors += route_points.errors
@@ -193,7 +244,7 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     if route_points is not None and len(route_points):
         points = _store_routes_in(session, platform.id, route_points)
     dropped = sorted(set(reader.state.dropped) | set(route_points.dropped if route_points else []))
-    fare_rows = totals.rows(imp.id, platform.id)
+    fare_rows = totals.rows(imp.id, platform.id, register)
     for start in range(0, len(fare_rows), 5000):
         session.execute(insert(TripFareTotal), fare_rows[start:start + 5000])
     imp.trip_count, imp.route_point_count = done, points
@@ -244,10 +295,11 @@ def import_trips(db, actor: Actor, platform_id: int, source, filename: str = "",
     answers. Fiscal or gestor. One transaction: a bad line, a cancel or a crash leaves nothing."""
     require_trip_access(actor)
     content, name = _content_of(source)
+    path = None if isinstance(source, (bytes, bytearray, memoryview)) else str(Path(source))
     route_bytes, route_name = (_content_of(routes) if routes is not None else (None, ""))
     with _frozen_gc():
         return _import(db, actor, platform_id, content, filename or name, route_bytes, routes_filename or route_name,
-                       data_request_id, state)
+                       data_request_id, state, path)
 
 
 @contextmanager
@@ -262,23 +314,27 @@ def _frozen_gc():
         gc.unfreeze()
 
 
-def _import(db, actor, platform_id, content, filename, routes, routes_filename, data_request_id, state):
+def _import(db, actor, platform_id, content, filename, routes, routes_filename, data_request_id, state, path):
     name, route_bytes, route_name = filename, routes, routes_filename
     if not db.is_sqlite:
         with db.session() as s:
             return import_trips_in(s, actor, platform_id, content, name, route_bytes, route_name,
                                    data_request_id, state)
-    return _import_sqlite(db, actor, platform_id, content, name, route_bytes, route_name, data_request_id, state)
+    return _import_sqlite(db, actor, platform_id, content, name, route_bytes, route_name, data_request_id, state,
+                          path)
 
 
-BULK_INDEXES = ("ix_trip_rows_month_driver_cpf_plate", "ix_trip_rows_vehicle_id_month")
+BULK_INDEXES = ("ix_trip_rows_month",)
+# From this size (about 100,000 trips) a CSV is read by a process of its own (desktop.importers.trip_worker); a
+# smaller one by a thread of this process (spawning a reader costs about half a second).
+PROCESS_MIN_BYTES = 16 * 1024 * 1024
 
 
-def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_filename, request_id, state):
+def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_filename, request_id, state, path):
     """SQLite bulk path (NOTES, bulk insert; as the demo loader): one BEGIN IMMEDIATE transaction on a connection
     whose per-row foreign-key checks are off — every reference the rows carry comes from the register read in
     this same locked transaction, the platform and import just checked — and, when the file is larger than what
-    is stored, the two secondary indexes dropped and rebuilt before the commit (DDL is transactional in SQLite:
+    is stored, its secondary index (on the month) dropped and rebuilt before the commit (DDL is transactional in SQLite:
     a cancel or a killed process leaves them as they were). The unique key stays live."""
     with db.write_engine.connect() as conn:
         raw = conn.connection.driver_connection
@@ -293,16 +349,14 @@ def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_fil
                 session = Session(bind=conn, expire_on_commit=False)
                 try:
                     report = import_trips_in(session, actor, platform_id, content, filename, routes,
-                                             routes_filename, request_id, state)
+                                             routes_filename, request_id, state, source_path=path)
                     session.flush()
                 finally:
                     session.close()
                 if rebuild:
                     if state is not None:
                         state.progress(report.trips, report.trips, "Reconstruindo os índices…")
-                    conn.exec_driver_sql("CREATE INDEX ix_trip_rows_month_driver_cpf_plate "
-                                         "ON trip_rows (month, driver_cpf, plate)")
-                    conn.exec_driver_sql("CREATE INDEX ix_trip_rows_vehicle_id_month ON trip_rows (vehicle_id, month)")
+                    conn.exec_driver_sql("CREATE INDEX ix_trip_rows_month ON trip_rows (month)")
             return report
         except Exception as exc:
             mapped = map_db_error(exc)

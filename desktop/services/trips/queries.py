@@ -459,10 +459,10 @@ class ClassSuggestion:
 
 def fares_of_vehicle_month_in(session, actor: Actor, vehicle_id: int, year: int, month: int) -> VehicleMonthFares:
     require_trip_access(actor)
-    t = TripRow
+    t = TripFareTotal   # the import's sums per month, driver and plate (no scan of the month's trips)
     key = _month_of(year, month)
-    n, km, total, share = session.execute(select(func.count(), func.sum(t.distance_km), func.sum(t.fare_total),
-                                                 func.sum(t.fare_platform))
+    n, km, total, share = session.execute(select(func.coalesce(func.sum(t.trips), 0), func.sum(t.distance_km),
+                                                 func.sum(t.fare_total), func.sum(t.fare_platform))
                                           .where(t.vehicle_id == vehicle_id, t.month == key)).one()
     pids = session.execute(select(t.platform_id).where(t.vehicle_id == vehicle_id, t.month == key).distinct()) \
         .scalars().all()

@@ -1,0 +1,130 @@
+"""The reading process of a large trip file (issue 15): the CSV is read, checked and turned into SQLite values in
+a process of its own while the importing process only writes, so the two never wait for one interpreter lock.
+
+Measured (bench/bench_trips.py, 1,000,000 trips, 2 cores): with the reader on a thread of the importing process
+the writes slowed from 3.8 s to 5-6 s, the two threads handing the lock back and forth on every row; in a process
+of its own the writer runs at full speed while the next chunks are read.
+
+What crosses the pipe is what `trip_writer.sqlite_chunk` makes of each clean chunk — trip values only: a passenger
+column is never parsed by the reader (Art. 4 caput), so nothing of a passenger reaches the pipe, a log or a file.
+The process is spawned (never forked: the program has Qt threads, and Windows only spawns), imports no Qt and no
+database code, ends with its parent (`qr.watch_parent`: a killed import leaves no reader running), and is
+terminated when the import stops early (an error, a cancel, a duplicate).
+
+Messages, in order: ("chunk", SqliteChunk)…, then ("digest", sha256 of the bytes it read), ("end", ReadState,
+FareTotals) — or ("file_error", [lines]) / ("error", text) at any point. A chunk goes out only while the file has
+no error: once one is found the rest is only read for its errors, as in the importing process.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import threading
+
+from desktop.importers.trip_writer import FareTotals, SqliteChunk, sqlite_chunk
+from desktop.importers.trips import ReadState, TripFileError, TripReader
+
+START_TIMEOUT_S = 60.0
+
+
+def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pid: int) -> None:
+    """The reading process's body (a spawned `multiprocessing.Process` target)."""
+    from desktop.reports.qr import watch_parent
+
+    watch_parent(parent_pid)
+    try:
+        if path is not None:
+            with open(path, "rb") as handle:
+                content = handle.read()
+        else:
+            content = conn.recv_bytes()
+        digest: list[str] = []
+        hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(content).hexdigest()),
+                                  name="trip-digest", daemon=True)
+        hasher.start()   # hashlib lets go of the interpreter lock: the digest costs the reading nothing
+        try:
+            reader = TripReader(content, filename, chunk_rows)
+        except TripFileError as exc:
+            _send(conn, ("file_error", exc.errors))
+            return
+        totals = FareTotals()
+        for chunk in reader:
+            if reader.state.errors:
+                continue
+            totals.add(chunk)
+            _send(conn, ("chunk", sqlite_chunk(chunk)))
+        hasher.join()
+        _send(conn, ("digest", digest[0]))
+        _send(conn, ("end", reader.state, totals))
+    except (BrokenPipeError, EOFError, OSError):
+        return   # the importing process stopped reading: nothing to say to anyone
+    except BaseException as exc:  # noqa: BLE001 - said to the importing process, which raises it there
+        try:
+            _send(conn, ("error", f"{type(exc).__name__}: {exc}"))
+        except OSError:
+            pass
+    finally:
+        conn.close()
+
+
+def _send(conn, message) -> None:
+    conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class ReaderProcess:
+    """The importing side: `for chunk in process:` yields SqliteChunk; afterwards `state` and `totals` are the
+    file's and `digest` the SHA-256 of the bytes the reader read.
+
+    With `path` the reader reads the file itself (no gigabytes through the pipe); the caller compares `digest`
+    with its own: a file changed on disk between the two reads is refused. Without `path` the bytes are sent."""
+
+    def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None):
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=run, args=(path, filename, chunk_rows, child, os.getpid()),
+                                   name="trip-reader", daemon=True)
+        self.process.start()
+        child.close()
+        if path is None:
+            self._conn.send_bytes(content or b"")
+        self.digest: str | None = None
+        self.state: ReadState | None = None
+        self.totals: FareTotals | None = None
+        self.file_errors: list[str] | None = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> SqliteChunk:
+        while True:
+            try:
+                kind, *rest = pickle.loads(self._conn.recv_bytes())
+            except EOFError:
+                self.process.join(5)
+                raise RuntimeError(f"o processo de leitura do arquivo de viagens terminou sem concluir "
+                                   f"(código {self.process.exitcode}).") from None
+            if kind == "chunk":
+                return rest[0]
+            if kind == "digest":
+                self.digest = rest[0]
+            elif kind == "end":
+                self.state, self.totals = rest
+                raise StopIteration
+            elif kind == "file_error":
+                self.file_errors = rest[0]
+                raise StopIteration
+            else:
+                raise RuntimeError(f"a leitura do arquivo de viagens falhou: {rest[0]}")
+
+    def close(self) -> None:
+        """Stop the reader (if still running) and release the pipe; never raises."""
+        try:
+            self._conn.close()
+        except OSError:
+            pass
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(10)

@@ -1,0 +1,197 @@
+"""The reading process of a large trip file (issue 15; desktop.importers.trip_worker): a CSV from
+`PROCESS_MIN_BYTES` is read and checked by a spawned process while the importing one writes. The same trips, the
+same refusals naming the line, passengers never in the database, nothing stored on a cancel, a file changed on
+disk between the two reads, or an importer killed mid-way — and no reading process left behind. SQLite only:
+PostgreSQL takes the file through COPY from a reading thread."""
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from decimal import Decimal
+
+import pytest
+from registry_factories import desk  # noqa: F401
+from sqlalchemy import func, select
+from test_cli import ROOT
+from trip_factories import PASSENGER_CPF, PASSENGER_NAME, PASSENGER_PHONE, make_platform, trip, trips_csv
+
+from desktop.errors import ConflictError, ValidationError
+from desktop.importers import trips as reader_module
+from desktop.models.platforms import TripFareTotal, TripImport, TripRow
+from desktop.services import trips as svc
+
+imports = importlib.import_module("desktop.services.trips.imports")  # the package has a function of that name
+
+PLATE = "ABC1D23"
+DRIVER = "52998224725"
+
+
+@pytest.fixture
+def sqlite_db(db):
+    if not db.is_sqlite:
+        pytest.skip("the reading process is SQLite's path (PostgreSQL: COPY from a reading thread)")
+    return db
+
+
+@pytest.fixture
+def in_process(monkeypatch):
+    """Every CSV goes to the reading process, in chunks of 3 trips."""
+    monkeypatch.setattr(imports, "PROCESS_MIN_BYTES", 0)
+    monkeypatch.setattr(reader_module, "CHUNK_ROWS", 3)
+
+
+def count(db, model=TripRow) -> int:
+    with db.session(write=False) as s:
+        return s.scalar(select(func.count()).select_from(model))
+
+
+def no_reader_left(timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not [c for c in multiprocessing.active_children() if c.name == "trip-reader"]:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def ten_trips(**extra):
+    return trips_csv(*[trip(f"T{i}", PLATE, DRIVER, total=f"{10 + i},50", **extra) for i in range(10)])
+
+
+@pytest.mark.parametrize("by_path", [True, False])
+def test_art4_the_reading_process_stores_the_same_trips_and_fare_totals(sqlite_db, desk, in_process, tmp_path,
+                                                                       by_path):
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    file = tmp_path / "viagens.csv"
+    file.write_bytes(ten_trips())
+    report = svc.import_trips(db, desk.fiscal, p.id, file if by_path else file.read_bytes(), "viagens.csv")
+    assert report.trips == 10 and "Nome do passageiro" in report.dropped_columns
+    with db.session(write=False) as s:
+        fares = sorted(s.scalars(select(TripRow.fare_total)))
+        total = s.scalars(select(TripFareTotal)).one()
+        imp = s.scalars(select(TripImport)).one()
+    assert fares == [Decimal(f"{10 + i}.50") for i in range(10)]
+    assert total.trips == 10 and total.fare_total == sum(fares) and total.driver_cpf == DRIVER
+    assert imp.trip_count == 10 and no_reader_left()
+    db.dispose()
+    raw = b"".join(path.read_bytes() for path in db.sqlite_path.parent.glob(db.sqlite_path.name + "*"))
+    for secret in (PASSENGER_NAME, PASSENGER_CPF, PASSENGER_PHONE):
+        assert secret.encode() not in raw
+    assert b"T9" in raw
+
+
+def test_art4_a_bad_line_read_by_the_process_refuses_the_file_naming_it(sqlite_db, desk, in_process):
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    rows = [trip(f"T{i}", PLATE, DRIVER) for i in range(10)]
+    rows[7] = trip("T7", PLATE, DRIVER, total="doze")
+    with pytest.raises(ValidationError) as info:
+        svc.import_trips(db, desk.fiscal, p.id, trips_csv(*rows), "v.csv")
+    assert "linha 9, coluna «Valor total (R$)»" in "\n".join(x.message for x in info.value.problems)
+    assert count(db) == 0 and count(db, TripImport) == 0 and no_reader_left()
+
+
+def test_art4_a_file_changed_on_disk_between_the_two_reads_is_refused(sqlite_db, desk, in_process, tmp_path):
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    file = tmp_path / "v.csv"
+    file.write_bytes(ten_trips())
+    with db.session() as s:
+        with pytest.raises(ConflictError, match="mudou no disco"):
+            imports.import_trips_in(s, desk.fiscal, p.id, ten_trips(rating="3"), "v.csv", source_path=str(file))
+        s.rollback()
+    assert count(db) == 0 and no_reader_left()
+
+
+def test_art4_cancel_while_the_process_reads_leaves_nothing_and_no_reader(sqlite_db, desk, in_process):
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+
+    class Cancel:
+        calls = 0
+        cancelled = property(lambda self: self.calls >= 2)
+
+        def progress(self, done, total=0, text=""):
+            self.calls += 1
+
+    with pytest.raises(svc.ImportCancelled):
+        svc.import_trips(db, desk.fiscal, p.id, ten_trips(), "v.csv", state=Cancel())
+    assert count(db) == 0 and count(db, TripImport) == 0 and no_reader_left()
+
+
+_KILLED = textwrap.dedent("""
+    import sys
+    from desktop.db import Database
+    from desktop.importers import trips as reader
+    from desktop.services import trips
+    from desktop.services.base import Actor
+    from desktop.domain.roles import Role
+
+    reader.CHUNK_ROWS = 500
+    sys.modules["desktop.services.trips.imports"].PROCESS_MIN_BYTES = 0
+
+    class State:
+        cancelled = False
+        def progress(self, done, total=0, text=""):
+            if done:
+                import multiprocessing
+                pids = [c.pid for c in multiprocessing.active_children() if c.name == "trip-reader"]
+                print("CHUNK", done, *pids, flush=True)
+
+    if __name__ == "__main__":
+        db = Database(sys.argv[1])
+        actor = Actor(None, "terminal:teste", "Teste", frozenset(Role))
+        trips.import_trips(db, actor, int(sys.argv[2]), sys.argv[3], state=State())
+        print("FINISHED", flush=True)
+""")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:   # a zombie (not yet reaped by its parent, init here) is gone as far as work goes
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_art4_an_importer_killed_mid_way_leaves_zero_trips_and_its_reader_ends(sqlite_db, desk, tmp_path):
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    file = tmp_path / "muitas.csv"
+    file.write_bytes(trips_csv(*[trip(f"T{i:06d}", PLATE, DRIVER) for i in range(20_000)]))
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, str(script), db.url, str(p.id), str(file)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    reader_pid = None
+    try:
+        for line in proc.stdout:
+            parts = line.split()
+            if parts[:1] == ["CHUNK"] and int(parts[1]) >= 1000 and len(parts) > 2:
+                reader_pid = int(parts[2])
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL and reader_pid, proc.stderr.read()
+    end = time.monotonic() + 10
+    while _alive(reader_pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(reader_pid), "the reading process outlived the importer"
+    db.dispose()
+    assert count(db) == 0 and count(db, TripImport) == 0
