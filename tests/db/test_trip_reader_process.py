@@ -19,7 +19,7 @@ import pytest
 from registry_factories import desk  # noqa: F401
 from sqlalchemy import func, select
 from test_cli import ROOT
-from trip_factories import PASSENGER_CPF, PASSENGER_NAME, PASSENGER_PHONE, make_platform, trip, trips_csv
+from trip_factories import PASSENGER_CPF, PASSENGER_NAME, PASSENGER_PHONE, kill_when, make_platform, trip, trips_csv
 
 from desktop.errors import ConflictError, ValidationError
 from desktop.importers import trips as reader_module
@@ -80,6 +80,9 @@ def test_art4_the_reading_process_stores_the_same_trips_and_fare_totals(sqlite_d
     assert fares == [Decimal(f"{10 + i}.50") for i in range(10)]
     assert total.trips == 10 and total.fare_total == sum(fares) and total.driver_cpf == DRIVER
     assert imp.trip_count == 10 and no_reader_left()
+    with db.session(write=False) as s:   # dropped for the bulk write, rebuilt before the commit
+        indexes = {row[1] for row in s.connection().exec_driver_sql("PRAGMA index_list(trip_rows)")}
+    assert "ix_trip_rows_month" in indexes
     db.dispose()
     raw = b"".join(path.read_bytes() for path in db.sqlite_path.parent.glob(db.sqlite_path.name + "*"))
     for secret in (PASSENGER_NAME, PASSENGER_CPF, PASSENGER_PHONE):
@@ -176,18 +179,15 @@ def test_art4_an_importer_killed_mid_way_leaves_zero_trips_and_its_reader_ends(s
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen([sys.executable, str(script), db.url, str(p.id), str(file)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    reader_pid = None
-    try:
-        for line in proc.stdout:
-            parts = line.split()
-            if parts[:1] == ["CHUNK"] and int(parts[1]) >= 1000 and len(parts) > 2:
-                reader_pid = int(parts[2])
-                proc.send_signal(signal.SIGKILL)
-                break
-        proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    pids: list[int] = []
+
+    def reading(parts) -> bool:
+        if parts[:1] == ["CHUNK"] and int(parts[1]) >= 1000 and len(parts) > 2:
+            pids.append(int(parts[2]))
+        return bool(pids)
+
+    kill_when(proc, reading)
+    reader_pid = pids[0] if pids else None
     assert proc.returncode == -signal.SIGKILL and reader_pid, proc.stderr.read()
     end = time.monotonic() + 10
     while _alive(reader_pid) and time.monotonic() < end:

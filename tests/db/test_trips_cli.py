@@ -14,7 +14,7 @@ from pathlib import Path
 from registry_factories import desk  # noqa: F401
 from sqlalchemy import func, select
 from test_cli import ROOT, run
-from trip_factories import PASSENGER_NAME, make_platform, routes_csv, trip, trips_csv
+from trip_factories import PASSENGER_NAME, kill_when, make_platform, routes_csv, trip, trips_csv
 
 from desktop.models.platforms import TripImport, TripRoutePoint, TripRow
 
@@ -95,17 +95,7 @@ def test_art4_an_import_killed_mid_way_leaves_zero_trips(db, desk, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.Popen([sys.executable, "-c", _KILLED_IMPORT, db.url, str(p.id), str(file)], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        seen = []
-        for line in proc.stdout:
-            seen.append(line.strip())
-            if line.startswith("CHUNK") and int(line.split()[1]) >= 2000:
-                proc.send_signal(signal.SIGKILL)
-                break
-        proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    seen = kill_when(proc, lambda parts: parts[:1] == ["CHUNK"] and int(parts[1]) >= 2000)
     assert proc.returncode == -signal.SIGKILL, (seen, proc.stderr.read())
     assert "FINISHED" not in seen and any(s.startswith("CHUNK") for s in seen)
     db.dispose()

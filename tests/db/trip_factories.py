@@ -67,3 +67,22 @@ def mds_json(*trips) -> bytes:
 
 def routes_csv(*points) -> bytes:
     return ("ID da viagem;Momento;Lat;Lon\n" + "\n".join(";".join(p) for p in points) + "\n").encode("utf-8")
+
+
+def kill_when(proc, seen_enough) -> list[str]:
+    """Read `proc`'s output lines until `seen_enough(parts)` (the line split) says so, then SIGKILL it; returns the
+    lines read. The import-killed-mid-way tests (one transaction: zero trips afterwards)."""
+    import signal
+
+    seen: list[str] = []
+    try:
+        for line in proc.stdout:
+            seen.append(line.strip())
+            if seen_enough(line.split()):
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return seen
