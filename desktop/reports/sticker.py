@@ -7,7 +7,7 @@ crop marks. A batch of 1,000 stickers is one PDF: `render` (one process) or `ren
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_plate
@@ -112,15 +112,22 @@ def render(ctx: StickerContext, workers: int = 1,
     _draw_sticker_background(c, ctx.header, w, h, regular, bold)
     c.endForm()
     c.beginForm("page")
-    _pdf.draw_footer(c, ctx.header, ctx.meta)
+    # the demo mark is translucent: its transparency state must live in the page's resources, not the form's
+    # (a viewer would not find it there: poppler said "ExtGState 'gRLs0' is unknown"), so each page draws it
+    _pdf.draw_footer(c, replace(ctx.header, demo=False), ctx.meta)
     if ctx.layout == LAYOUT_PAGE:
         _instructions(c, ctx, regular, bold)
     c.endForm()
+
+    def page_form() -> None:
+        c.doForm("page")
+        if ctx.header.demo:
+            _pdf.draw_demo_mark(c)
     if ctx.layout == LAYOUT_PAGE:
         sw, sh = w * PAGE_SCALE, h * PAGE_SCALE
         x0, y0 = (_pdf.PAGE_W - sw) / 2, (_pdf.PAGE_H - sh) / 2 + 10 * mm
         for index, (item, qr) in enumerate(zip(ctx.items, qrs), start=1):
-            c.doForm("page")
+            page_form()
             _crop_marks(c, x0, y0, sw, sh)
             c.saveState()
             c.translate(x0, y0)
@@ -139,7 +146,7 @@ def render(ctx: StickerContext, workers: int = 1,
         per_sheet = SHEET_COLS * SHEET_ROWS
         sheets = (total + per_sheet - 1) // per_sheet
         for sheet in range(sheets):
-            c.doForm("page")
+            page_form()
             start = sheet * per_sheet
             for i, (item, qr) in enumerate(zip(ctx.items[start:start + per_sheet], qrs[start:start + per_sheet])):
                 col, row = i % SHEET_COLS, i // SHEET_COLS

@@ -248,3 +248,22 @@ def test_issue12_12_a_legal_date_time_prints_in_cuiaba_whatever_zone_it_comes_in
                               meta=dataclasses.replace(s.meta(), issued_at=moment))
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(auto_report.render(ctx))).pages)
     assert "18/11/2026 às 08:56" in text and "12:56" not in text
+
+
+@pytest.mark.parametrize("layout", [sticker.LAYOUT_PAGE, sticker.LAYOUT_SHEET])
+def test_demo_sticker_pdf_is_sound_its_mark_on_every_page(layout, tmp_path):
+    """The translucent demo mark (issue 11) lives in each page's resources: a viewer finds its transparency
+    (poppler once said "ExtGState 'gRLs0' is unknown" when it was drawn inside the repeated page form)."""
+    import dataclasses
+    import subprocess
+
+    ctx = s.sticker_ctx(9, layout)
+    ctx = dataclasses.replace(ctx, header=dataclasses.replace(ctx.header, demo=True))
+    pdf = tmp_path / "demo.pdf"
+    pdf.write_bytes(sticker.render(ctx))
+    done = subprocess.run(["pdftoppm", "-r", "30", "-png", str(pdf), str(tmp_path / "p")], capture_output=True,
+                          text=True, check=True)
+    assert "unknown" not in done.stderr.lower() and "error" not in done.stderr.lower(), done.stderr
+    pages = PdfReader(io.BytesIO(pdf.read_bytes())).pages
+    assert len(pages) == (9 if layout == sticker.LAYOUT_PAGE else 2)
+    assert all("DEMONSTRAÇÃO" in page.extract_text() for page in pages)
