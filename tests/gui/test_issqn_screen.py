@@ -151,20 +151,20 @@ def test_vehicle_page_shows_the_class_history_and_classifies(qtbot, db, messages
 def test_issue15_fares_reported_beside_the_estimate_offer_the_nearest_class(qtbot, db, messages):
     """Beside a vehicle's estimate: the fares the platforms reported that month and the class whose base is
     nearest, offered as a reclassification the gestor decides (Art. 11 §1; Art. 4 §1 V)."""
-    from datetime import datetime
-    from decimal import Decimal
-
-    from desktop.domain.clock import TIMEZONE
-    from desktop.models import TripRow
-    from desktop.services import issqn
+    from desktop.domain.trips import CSV_COLUMNS
+    from desktop.models import Vehicle
+    from desktop.services import issqn, trips
 
     w, page = _page(qtbot, db)
-    with db.session() as s:   # vehicle 0 (INTEGRAL, base 3.000,00) reported 1.100,00 in 10/2026: nearer PARCIAL
-        for i in range(2):
-            s.add(TripRow(platform_id=w.platforms[0], external_id=f"v-{i}", vehicle_id=w.vehicles[0],
-                          started_at=datetime(2026, 10, 5 + i, 9, 0, tzinfo=TIMEZONE), month=202610,
-                          fare_total=Decimal("550.00"), fare_platform=Decimal("110.00"),
-                          distance_km=Decimal("12.000")))
+    with db.session(write=False) as s:
+        plate = s.get(Vehicle, w.vehicles[0]).plate
+    # vehicle 0 (INTEGRAL, base 3.000,00) reported 1.100,00 in 10/2026 (the platform's file): nearer PARCIAL
+    cells = [{"ID da viagem": f"v-{i}", "Placa": plate, "CPF do condutor": "52998224725",
+              "Início": f"0{5 + i}/10/2026 09:00:00", "Valor total (R$)": "550,00", "Taxa da plataforma (R$)": "110,00",
+              "Distância (m)": "12000", "Tipo de chamada": "aplicativo"} for i in range(2)]
+    content = "\n".join([";".join(CSV_COLUMNS.values()),
+                         *(";".join(c.get(h, "") for h in CSV_COLUMNS.values()) for c in cells)]) + "\n"
+    assert trips.import_trips(db, w.gestor, w.platforms[0], content.encode(), "viagens.csv").trips == 2
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.run_op.task.finished, timeout=20000)
     settle(qtbot, page)
