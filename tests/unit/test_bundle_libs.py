@@ -239,3 +239,83 @@ def test_trimmed_icu_keeps_qt_pt_br_order_and_zone_names(tmp_path):
     assert order == "abacaxi Ação açúcar c ç d e é f Zé"
     assert zone.startswith("Horário") and upper == "AÇÃO"
     assert mapped == str(small)
+
+
+# ------------------------------------------------------------------------------------- system libraries
+def _wheel_libraries() -> dict[str, Path]:
+    """Every shared library the installed distributions carry (PySide6/Qt/lib, numpy.libs, pyarrow, ...), by name."""
+    import site
+
+    found = {}
+    for folder in {*site.getsitepackages(), site.getusersitepackages()}:
+        if Path(folder).is_dir():
+            found.update({p.name: p for p in Path(folder).rglob("*.so*") if p.is_file()})
+    return found
+
+
+def test_the_system_library_list_never_names_a_library_of_a_wheel():
+    listed = _spec_value("LINUX_SYSTEM_LIBS")
+    assert len(listed) == len(set(listed)) and "libstdc++.so.6" in listed
+    wheels = _wheel_libraries()
+    assert any(name.startswith("libQt6Core") for name in wheels)         # the walk does see the wheels
+    assert sorted(set(listed) & set(wheels)) == [], {name: str(wheels[name]) for name in set(listed) & set(wheels)}
+    # what the bundle keeps of the system's: Python, its database engine and TLS, ctypes
+    kept = ("libpython", "libsqlite3.", "libssl.", "libcrypto.", "libffi.")
+    assert [name for name in listed if name.startswith(kept)] == []
+
+
+def _ci_packages() -> list[str]:
+    """The Debian packages .ci/run installs (its `for pkg in ...; do` list)."""
+    text = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    words = text.split("for pkg in", 1)[1].split("; do", 1)[0].replace("\\", " ").split()
+    assert "libcups2" in words and "libglib2.0-0" in words
+    return words
+
+
+def _installed_closure(roots: list[str]) -> set[str]:
+    """The installed packages `roots` depend on, recursively (Depends and Pre-Depends, the installed alternative)."""
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Package}\t${Depends}\t${Pre-Depends}\t${Provides}\n"],
+                         capture_output=True, text=True, check=True).stdout
+    depends, provided = {}, {}
+    for line in out.splitlines():
+        name, dep, pre, provides = (line.split("\t") + ["", "", ""])[:4]
+        depends[name] = [[alt.split("(")[0].strip().split(":")[0] for alt in group.split("|")]
+                         for group in f"{dep},{pre}".split(",") if group.strip()]
+        for virtual in provides.split(","):
+            if virtual.strip():
+                provided.setdefault(virtual.split("(")[0].strip(), name)
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        name = name if name in depends else provided.get(name, name)
+        if name in seen or name not in depends:
+            continue
+        seen.add(name)
+        for group in depends[name]:
+            todo += [next((alt for alt in group if alt in depends or alt in provided), group[0])]
+    return seen
+
+
+@linux_only
+@pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="not a Debian machine")
+def test_each_system_library_left_out_comes_with_the_packages_ci_installs():
+    listed = _spec_value("LINUX_SYSTEM_LIBS")
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"      # (in /sbin, outside a user's PATH)
+    paths = {}
+    for line in subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=True).stdout.splitlines():
+        if "=>" in line and "x86-64" in line:
+            paths.setdefault(line.split()[0], line.split("=>")[1].strip())
+    missing = [name for name in listed if name not in paths]
+    assert missing == [], f"sem .ci/run estas bibliotecas não estão no sistema: {missing}"
+    closure = _installed_closure(_ci_packages())
+    owners = {}
+    for name in listed:
+        real = os.path.realpath(paths[name])
+        for candidate in (paths[name], real, real.replace("/usr/lib/", "/lib/", 1), real.replace("/lib/", "/usr/lib/", 1)):
+            done = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+            if done.returncode == 0:
+                owners[name] = done.stdout.split(":", 1)[0]
+                break
+    assert sorted(set(listed) - set(owners)) == []
+    assert {name: owner for name, owner in owners.items() if owner not in closure} == {}
+
