@@ -319,3 +319,37 @@ def test_each_system_library_left_out_comes_with_the_packages_ci_installs():
     assert sorted(set(listed) - set(owners)) == []
     assert {name: owner for name, owner in owners.items() if owner not in closure} == {}
 
+
+# ----------------------------------------------------------------------------------------------- Faker
+_FAKER_LOADS = textwrap.dedent("""
+    import importlib, json, sys
+    from faker.config import PROVIDERS
+    from faker.providers.person.pt_BR import Provider
+    assert Provider.first_names_male and Provider.first_names_female and Provider.last_names
+    for provider in PROVIDERS:
+        for locale in sys.argv[1:]:
+            try:
+                importlib.import_module(f"{provider}.{locale}")
+            except ModuleNotFoundError as error:
+                if error.name != f"{provider}.{locale}":
+                    raise       # the locale exists but imports one the bundle leaves out
+    print(json.dumps(sorted(name for name in sys.modules if name.startswith("faker."))))
+""")
+
+
+def test_the_faker_locales_the_bundle_keeps_import_nothing_it_leaves_out():
+    from faker.config import AVAILABLE_LOCALES
+
+    kept = _spec_value("FAKER_LOCALES")
+    assert kept <= set(AVAILABLE_LOCALES) and {"pt_BR", "en_US"} <= kept
+    done = subprocess.run([sys.executable, "-c", _FAKER_LOADS, "pt_BR", "en_US"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    # desktop.spec's rule: faker.providers.<provider>.<locale> stays only for a kept locale
+    locale_modules = [name for name in loaded if name.startswith("faker.providers.") and len(name.split(".")) >= 4
+                      and name.split(".")[3] in AVAILABLE_LOCALES]
+    assert "faker.providers.address.en" in locale_modules and "faker.providers.person.pt_BR" in locale_modules
+    assert [name for name in locale_modules if name.split(".")[3] not in kept] == []
+    # the base providers whose names hold an underscore are no locale (an earlier rule took them for one)
+    assert {"faker.providers.date_time", "faker.providers.credit_card", "faker.providers.phone_number"} <= set(loaded)
