@@ -87,20 +87,31 @@ _WHAT_LOADS = textwrap.dedent("""
     checks = install_check.library_checks()
     assert all(check.ok for check in checks), checks
     from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # noqa: F401 — the screens' canvas
+    # the migrations (Alembic's ddl modules for every database) on a new SQLite file, and the PostgreSQL dialect
+    # with its driver, as a desk pointed at the server loads it (no connection needed)
+    import os, sqlalchemy
+    from desktop.db import open_database
+    open_database("sqlite:///" + os.path.join(os.environ["WHAT_LOADS_DIR"], "novo.sqlite3"))
+    sqlalchemy.create_engine("postgresql+psycopg://ninguem@127.0.0.1:1/nada").dialect
     print(json.dumps(sorted(sys.modules)))
 """)
 
 
-def test_what_the_trip_reader_and_the_charts_load_is_in_the_bundle():
+def test_what_the_trip_reader_the_charts_and_the_databases_load_is_in_the_bundle(tmp_path):
     # a process of its own: the modules other tests imported would hide a lazy import of the reader's
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WHAT_LOADS_DIR": str(tmp_path),
+           "DESKTOP_SETTINGS_FILE": str(tmp_path / "settings.json"), "DESKTOP_KEY_DIR": str(tmp_path / "keys"),
+           "DESKTOP_KEY_STORE": "file"}
     done = subprocess.run([sys.executable, "-c", _WHAT_LOADS], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert "pyarrow._csv" in loaded and "pyarrow._compute" in loaded
+    assert {"alembic.ddl.mysql", "alembic.ddl.mssql", "sqlalchemy.dialects.postgresql.psycopg"} <= set(loaded)
     excludes = _spec_value("excludes")
-    # matplotlib.projections tries mpl_toolkits.mplot3d inside a try (a warning in the bundle, no 3-D charts)
-    guarded = {"mpl_toolkits.mplot3d"}
+    # matplotlib.projections tries mpl_toolkits.mplot3d inside a try (a warning in the bundle, no 3-D charts);
+    # mako.exceptions (under Alembic) tries pygments the same way, for colours in its HTML tracebacks
+    guarded = {"mpl_toolkits.mplot3d", "pygments"}
     assert [name for name in loaded if _excluded(name, excludes) not in (None, *guarded)] == []
 
 
