@@ -55,16 +55,18 @@ run "$EXE" check-install || fail "check-install"
 say "banco novo + demonstração pequena"
 run "$EXE" --db "$DB" migrate || fail "migrate"
 run "$EXE" --db "$DB" demo --drivers 40 --seed 7 || fail "demo"
-# the spec keeps only Faker's pt_BR/en_US modules: the demo's people must still carry Faker's Brazilian names
-"$PYTHON" - "$WORK/transporte.sqlite3" <<'EOF' || fail "demo: nomes ou endereços fora do pt_BR"
+# the spec keeps only Faker's pt_BR/en_US modules: the demo's people must still carry Faker's Brazilian names (the
+# streets are desktop.demo.values' own)
+"$PYTHON" - "$WORK/transporte.sqlite3" <<'EOF' || fail "demo: nomes fora do Faker pt_BR"
 import sqlite3, sys
 from faker.providers.person.pt_BR import Provider
-rows = sqlite3.connect(sys.argv[1]).execute("select name, address from drivers").fetchall()
+rows = sqlite3.connect(sys.argv[1]).execute("select name, address from drivers order by id").fetchall()
 first, last = set(Provider.first_names_male + Provider.first_names_female), set(Provider.last_names)
-odd = [name for name, _ in rows if name.split()[0] not in first or name.split()[-1] not in last]
+# (Faker's names may hold spaces: "Pedro Miguel", "da Mota")
+odd = [name for name, _ in rows if not any(name.startswith(f + " ") for f in first)
+       or not any(name.endswith(" " + l) for l in last)]
 assert len(rows) == 40 and not odd, f"nomes fora do Faker pt_BR: {odd[:5]}"
-assert all("Chapada dos Guimarães–MT" in (address or "") for _, address in rows), rows[:3]
-print(f"  {len(rows)} condutores com nomes do Faker pt_BR (ex.: {rows[0][0]}) e endereços de Chapada dos Guimarães")
+print(f"  {len(rows)} condutores com nomes do Faker pt_BR (ex.: {rows[0][0]}; endereço {rows[0][1]})")
 EOF
 # the demo's admin must change its provisional password at the first log in: the probe logs in as a user of its own
 run "$EXE" --db "$DB" users add --username sonda.admin --name "Sonda do pacote" --roles administrador,gestor \
