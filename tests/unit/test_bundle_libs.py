@@ -1,7 +1,9 @@
 """What packaging/desktop.spec leaves out of the bundle (issue 17), checked without building it: the exclusion
-lists never name a module the program imports or loads while it reads trips and draws a chart; pyarrow's modules
-take no symbol from the libraries the spec drops, and still load once their DT_NEEDED links are cut
-(packaging/bundle_libs.py); the ICU data rebuilt with pt/en/root keeps Qt's pt_BR alphabetical order.
+lists never name a module the program imports or loads while it reads trips, draws a chart, migrates a database or
+loads the PostgreSQL dialect; pyarrow's modules take no symbol from the libraries the spec drops, and still load
+once their DT_NEEDED links are cut (packaging/bundle_libs.py); the ICU data rebuilt with pt/en/root keeps Qt's pt_BR
+alphabetical order; the Linux system libraries left out are no wheel's and come with .ci/run's Debian packages; the
+Faker locales kept import none of those left out.
 
 The bundle itself is built and run by packaging/smoke_bundle.sh (.ci/run), which imports a trip file through it.
 """
