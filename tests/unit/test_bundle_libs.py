@@ -1,7 +1,9 @@
 """What packaging/desktop.spec leaves out of the bundle (issue 17), checked without building it: the exclusion
-lists never name a module the program imports or loads while it reads trips and draws a chart; pyarrow's modules
-take no symbol from the libraries the spec drops, and still load once their DT_NEEDED links are cut
-(packaging/bundle_libs.py); the ICU data rebuilt with pt/en/root keeps Qt's pt_BR alphabetical order.
+lists never name a module the program imports or loads while it reads trips, draws a chart, migrates a database or
+loads the PostgreSQL dialect; pyarrow's modules take no symbol from the libraries the spec drops, and still load
+once their DT_NEEDED links are cut (packaging/bundle_libs.py); the ICU data rebuilt with pt/en/root keeps Qt's pt_BR
+alphabetical order; the Linux system libraries left out are no wheel's and come with .ci/run's Debian packages; the
+Faker locales kept import none of those left out.
 
 The bundle itself is built and run by packaging/smoke_bundle.sh (.ci/run), which imports a trip file through it.
 """
@@ -87,20 +89,31 @@ _WHAT_LOADS = textwrap.dedent("""
     checks = install_check.library_checks()
     assert all(check.ok for check in checks), checks
     from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # noqa: F401 — the screens' canvas
+    # the migrations (Alembic's ddl modules for every database) on a new SQLite file, and the PostgreSQL dialect
+    # with its driver, as a desk pointed at the server loads it (no connection needed)
+    import os, sqlalchemy
+    from desktop.db import open_database
+    open_database("sqlite:///" + os.path.join(os.environ["WHAT_LOADS_DIR"], "novo.sqlite3"))
+    sqlalchemy.create_engine("postgresql+psycopg://ninguem@127.0.0.1:1/nada").dialect
     print(json.dumps(sorted(sys.modules)))
 """)
 
 
-def test_what_the_trip_reader_and_the_charts_load_is_in_the_bundle():
+def test_what_the_trip_reader_the_charts_and_the_databases_load_is_in_the_bundle(tmp_path):
     # a process of its own: the modules other tests imported would hide a lazy import of the reader's
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WHAT_LOADS_DIR": str(tmp_path),
+           "DESKTOP_SETTINGS_FILE": str(tmp_path / "settings.json"), "DESKTOP_KEY_DIR": str(tmp_path / "keys"),
+           "DESKTOP_KEY_STORE": "file"}
     done = subprocess.run([sys.executable, "-c", _WHAT_LOADS], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+                          env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert "pyarrow._csv" in loaded and "pyarrow._compute" in loaded
+    assert {"alembic.ddl.mysql", "alembic.ddl.mssql", "sqlalchemy.dialects.postgresql.psycopg"} <= set(loaded)
     excludes = _spec_value("excludes")
-    # matplotlib.projections tries mpl_toolkits.mplot3d inside a try (a warning in the bundle, no 3-D charts)
-    guarded = {"mpl_toolkits.mplot3d"}
+    # matplotlib.projections tries mpl_toolkits.mplot3d inside a try (a warning in the bundle, no 3-D charts);
+    # mako.exceptions (under Alembic) tries pygments the same way, for colours in its HTML tracebacks
+    guarded = {"mpl_toolkits.mplot3d", "pygments"}
     assert [name for name in loaded if _excluded(name, excludes) not in (None, *guarded)] == []
 
 
@@ -239,3 +252,117 @@ def test_trimmed_icu_keeps_qt_pt_br_order_and_zone_names(tmp_path):
     assert order == "abacaxi Ação açúcar c ç d e é f Zé"
     assert zone.startswith("Horário") and upper == "AÇÃO"
     assert mapped == str(small)
+
+
+# ------------------------------------------------------------------------------------- system libraries
+def _wheel_libraries() -> dict[str, Path]:
+    """Every shared library the installed distributions carry (PySide6/Qt/lib, numpy.libs, pyarrow, ...), by name."""
+    import site
+
+    found = {}
+    for folder in {*site.getsitepackages(), site.getusersitepackages()}:
+        if Path(folder).is_dir():
+            found.update({p.name: p for p in Path(folder).rglob("*.so*") if p.is_file()})
+    return found
+
+
+def test_the_system_library_list_never_names_a_library_of_a_wheel():
+    listed = _spec_value("LINUX_SYSTEM_LIBS")
+    assert len(listed) == len(set(listed)) and "libstdc++.so.6" in listed
+    wheels = _wheel_libraries()
+    assert any(name.startswith("libQt6Core") for name in wheels)         # the walk does see the wheels
+    assert sorted(set(listed) & set(wheels)) == [], {name: str(wheels[name]) for name in set(listed) & set(wheels)}
+    # what the bundle keeps of the system's: Python, its database engine and TLS, ctypes
+    kept = ("libpython", "libsqlite3.", "libssl.", "libcrypto.", "libffi.")
+    assert [name for name in listed if name.startswith(kept)] == []
+
+
+def _ci_packages() -> list[str]:
+    """The Debian packages .ci/run installs (its `for pkg in ...; do` list)."""
+    text = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    words = text.split("for pkg in", 1)[1].split("; do", 1)[0].replace("\\", " ").split()
+    assert "libcups2" in words and "libglib2.0-0" in words
+    return words
+
+
+def _installed_closure(roots: list[str]) -> set[str]:
+    """The installed packages `roots` depend on, recursively (Depends and Pre-Depends, the installed alternative)."""
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Package}\t${Depends}\t${Pre-Depends}\t${Provides}\n"],
+                         capture_output=True, text=True, check=True).stdout
+    depends, provided = {}, {}
+    for line in out.splitlines():
+        name, dep, pre, provides = (line.split("\t") + ["", "", ""])[:4]
+        depends[name] = [[alt.split("(")[0].strip().split(":")[0] for alt in group.split("|")]
+                         for group in f"{dep},{pre}".split(",") if group.strip()]
+        for virtual in provides.split(","):
+            if virtual.strip():
+                provided.setdefault(virtual.split("(")[0].strip(), name)
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        name = name if name in depends else provided.get(name, name)
+        if name in seen or name not in depends:
+            continue
+        seen.add(name)
+        for group in depends[name]:
+            todo += [next((alt for alt in group if alt in depends or alt in provided), group[0])]
+    return seen
+
+
+@linux_only
+@pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="not a Debian machine")
+def test_each_system_library_left_out_comes_with_the_packages_ci_installs():
+    listed = _spec_value("LINUX_SYSTEM_LIBS")
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"      # (in /sbin, outside a user's PATH)
+    paths = {}
+    for line in subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=True).stdout.splitlines():
+        if "=>" in line and "x86-64" in line:
+            paths.setdefault(line.split()[0], line.split("=>")[1].strip())
+    missing = [name for name in listed if name not in paths]
+    assert missing == [], f"sem .ci/run estas bibliotecas não estão no sistema: {missing}"
+    closure = _installed_closure(_ci_packages())
+    owners = {}
+    for name in listed:
+        real = os.path.realpath(paths[name])
+        for candidate in (paths[name], real, real.replace("/usr/lib/", "/lib/", 1), real.replace("/lib/", "/usr/lib/", 1)):
+            done = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+            if done.returncode == 0:
+                owners[name] = done.stdout.split(":", 1)[0]
+                break
+    assert sorted(set(listed) - set(owners)) == []
+    assert {name: owner for name, owner in owners.items() if owner not in closure} == {}
+
+
+# ----------------------------------------------------------------------------------------------- Faker
+_FAKER_LOADS = textwrap.dedent("""
+    import importlib, json, sys
+    from faker.config import PROVIDERS
+    from faker.providers.person.pt_BR import Provider
+    assert Provider.first_names_male and Provider.first_names_female and Provider.last_names
+    for provider in PROVIDERS:
+        for locale in sys.argv[1:]:
+            try:
+                importlib.import_module(f"{provider}.{locale}")
+            except ModuleNotFoundError as error:
+                if error.name != f"{provider}.{locale}":
+                    raise       # the locale exists but imports one the bundle leaves out
+    print(json.dumps(sorted(name for name in sys.modules if name.startswith("faker."))))
+""")
+
+
+def test_the_faker_locales_the_bundle_keeps_import_nothing_it_leaves_out():
+    from faker.config import AVAILABLE_LOCALES
+
+    kept = _spec_value("FAKER_LOCALES")
+    assert kept <= set(AVAILABLE_LOCALES) and {"pt_BR", "en_US"} <= kept
+    done = subprocess.run([sys.executable, "-c", _FAKER_LOADS, "pt_BR", "en_US"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    # desktop.spec's rule: faker.providers.<provider>.<locale> stays only for a kept locale
+    locale_modules = [name for name in loaded if name.startswith("faker.providers.") and len(name.split(".")) >= 4
+                      and name.split(".")[3] in AVAILABLE_LOCALES]
+    assert "faker.providers.address.en" in locale_modules and "faker.providers.person.pt_BR" in locale_modules
+    assert [name for name in locale_modules if name.split(".")[3] not in kept] == []
+    # the base providers whose names hold an underscore are no locale (an earlier rule took them for one)
+    assert {"faker.providers.date_time", "faker.providers.credit_card", "faker.providers.phone_number"} <= set(loaded)
