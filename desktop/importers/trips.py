@@ -188,9 +188,27 @@ def _nullable_ints(values: np.ndarray, missing: np.ndarray) -> pd.Series:
 _NUMBER = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
 
 
+_CENTS_COMMA = r"^\d{1,13},\d{2}$"      # 12,34 — how platforms write a fare almost always
+_WHOLE = r"^\d{1,13}$"
+
+
+def _all(mask) -> bool:
+    return bool(pc.all(mask).as_py())
+
+
 def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
-    """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask). Empty → NA."""
-    s = pc.utf8_trim_whitespace(pc.replace_substring(_text(values), "R$", ""))
+    """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask). Empty → NA.
+
+    A column whose every cell is `12,34` (or every cell a whole number of reais) becomes cents by Arrow's integer
+    cast alone, exact and without the general path's ten kernels; any other column takes the general path."""
+    text = _text(values)
+    none_bad = np.zeros(len(text), dtype=bool)
+    if len(text) and _all(pc.match_substring_regex(text, _CENTS_COMMA)):
+        cents = pc.cast(pc.replace_substring(text, ",", ""), pa.int64()).to_numpy()
+        return _nullable_ints(cents, none_bad), none_bad
+    if len(text) and _all(pc.match_substring_regex(text, _WHOLE)):
+        return _nullable_ints(pc.cast(text, pa.int64()).to_numpy() * 100, none_bad), none_bad
+    s = pc.utf8_trim_whitespace(pc.replace_substring(text, "R$", ""))
     empty = _np(pc.equal(s, ""))
     brazil = pc.replace_substring(pc.replace_substring(s, ".", ""), ",", ".")
     s = pc.if_else(pc.match_substring(s, ","), brazil, s)
@@ -202,7 +220,20 @@ def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
 
 
 def _decimal(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
-    s = pc.replace_substring(pc.utf8_trim_whitespace(_text(values)), ",", ".")
+    """A decimal number with `.` or `,` → float Series; (values, bad mask, empty mask).
+
+    A column of plain numbers (no comma, no blank: coordinates, metres, seconds) is cast by Arrow at once when
+    every cell is a finite number; otherwise, or when one cell is not, the general path names each bad cell."""
+    text = _text(values)
+    if len(text) and not pc.any(pc.or_(pc.match_substring(text, ","), pc.equal(text, ""))).as_py():
+        try:
+            num = pc.cast(text, pa.float64())
+        except pa.ArrowInvalid:
+            num = None
+        if num is not None and _all(pc.is_finite(num)):
+            none = np.zeros(len(text), dtype=bool)
+            return pd.Series(num.to_numpy(zero_copy_only=False)), none, none
+    s = pc.replace_substring(pc.utf8_trim_whitespace(text), ",", ".")
     empty = _np(pc.equal(s, ""))
     good = _np(pc.match_substring_regex(s, _NUMBER))
     num = pc.cast(pc.if_else(pa.array(good), s, pa.scalar(None, pa.string())), pa.float64())
@@ -449,7 +480,7 @@ class TripReader:
         try:
             reader = pacsv.open_csv(
                 io.BytesIO(self.content),
-                read_options=pacsv.ReadOptions(column_names=names, skip_rows=1, block_size=block,
+                read_options=pacsv.ReadOptions(column_names=names, skip_rows=1, block_size=block, use_threads=False,
                                                encoding="utf8" if self.encoding.startswith("utf") else "cp1252"),
                 parse_options=pacsv.ParseOptions(delimiter=self.sep, newlines_in_values=quoted,
                                                  invalid_row_handler=None if quoted else on_invalid_row),
@@ -470,9 +501,11 @@ class TripReader:
                 rows = np.arange(offset, offset + n)
                 offset += n
                 cols = {by_index[int(name[1:])]: batch.column(name) for name in batch.schema.names}
-                blank = np.ones(n, dtype=bool)
-                for column in cols.values():
-                    blank &= _np(pc.equal(pc.utf8_trim_whitespace(_text(column)), ""))
+                # a row is blank only if its trip id is (a required cell): the other cells are looked at only then
+                blank = _np(pc.equal(pc.utf8_trim_whitespace(_text(cols["external_id"])), ""))
+                if blank.any():
+                    for column in cols.values():
+                        blank &= _np(pc.equal(pc.utf8_trim_whitespace(_text(column)), ""))
                 if blank.any():
                     keep = pa.array(~blank)
                     cols = {k: pc.filter(v, keep) for k, v in cols.items()}

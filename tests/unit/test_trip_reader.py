@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from desktop.domain.trips import CSV_COLUMNS
@@ -143,3 +144,30 @@ def test_plates_and_cpfs_repeated_across_chunks_are_checked_once_and_stay_right(
     state, chunks = read_chunked("\n".join([HEADER, *rows[:8]]) + "\n", chunk_rows=2)
     assert [p for c in chunks for p in c.plate.tolist()] == ["ABC1D23", "ABC1234"] * 4
     assert {p for c in chunks for p in c.driver_cpf.tolist()} == {"52998224725"}
+
+
+# -- a whole column in the usual notation takes Arrow's cast at once; any other cell, the general path -----------
+@pytest.mark.parametrize("column, cents", [
+    (["12,34", "0,07", "1234567,89"], [1234, 7, 123456789]),          # every cell 12,34: the integer cast
+    (["12", "0", "7"], [1200, 0, 700]),                                # every cell whole reais
+    (["12,34", "1.234,56", "7"], [1234, 123456, 700]),                 # mixed: the general path
+    (["12,34", "", "5,5"], [1234, None, 550]),                         # a blank fare component stays blank
+])
+def test_a_column_of_amounts_reads_the_same_by_either_path(column, cents):
+    rows = [line(**{"ID da viagem": f"T{i}", "Valor por tempo (R$)": v}) for i, v in enumerate(column)]
+    state, chunks = read(*rows)
+    assert not state.errors
+    got = chunks[0].ints["fare_time"]
+    assert [None if pd.isna(v) else int(v) for v in got] == cents
+
+
+def test_a_column_of_plain_numbers_with_one_bad_cell_names_that_cell():
+    rows = [line(**{"ID da viagem": f"T{i}", "Origem lat": lat, "Distância (m)": "5300"})
+            for i, lat in enumerate(["-15.46", "-15.47", "-15,48", "quinze"])]
+    state, chunks = read(*rows[:3])
+    assert not state.errors and chunks[0].floats["origin_lat"].tolist() == [-15.46, -15.47, -15.48]
+    assert chunks[0].ints["distance_m"].tolist() == [5300, 5300, 5300]
+    state, _ = read(*rows[:2], rows[3])
+    assert state.errors == ["linha 4, coluna «Origem lat»: coordenada inválida (graus decimais entre -90 e 90)."]
+    state, _ = read(line(**{"Origem lat": "-95.1"}))
+    assert state.errors == ["linha 2, coluna «Origem lat»: coordenada inválida (graus decimais entre -90 e 90)."]

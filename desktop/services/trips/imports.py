@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -116,9 +117,10 @@ def _answer_request_in(session, actor: Actor, request_id: int, import_id: int, f
 
 def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, filename: str = "",
                     routes: bytes | None = None, routes_filename: str = "", data_request_id: int | None = None,
-                    state=None, source_path: str | None = None) -> TripImportReport:
+                    state=None, source_path: str | None = None, process=None) -> TripImportReport:
     """Store a whole trip file or nothing, in the caller's transaction (see the module text). `source_path`, the
-    file `content` was read from, lets a reading process read it itself."""
+    file `content` was read from, lets a reading process read it itself; `process`, one already started on it
+    (`start_reader`), is used and closed here."""
     require_trip_access(actor)
     content = bytes(content or b"")
     if len(content) > MAX_FILE_BYTES:
@@ -135,11 +137,12 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     try:
         reader = TripReader(content, name)
     except TripFileError as exc:
+        if process is not None:
+            process.close()
         raise ValidationError([Problem("file", m, "Art. 4, §1") for m in exc.errors],
                               "O arquivo de viagens foi recusado; nada foi gravado:\n" + "\n".join(exc.errors))
     sqlite = session.get_bind().dialect.name == "sqlite"
-    process = None
-    if sqlite and reader.state.format == "csv" and len(content) >= PROCESS_MIN_BYTES:
+    if process is None and sqlite and reader.state.format == "csv" and len(content) >= PROCESS_MIN_BYTES:
         from desktop.importers.trip_worker import ReaderProcess
 
         # started first: it spawns and reads while this process checks the file and the register
@@ -294,12 +297,38 @@ def import_trips(db, actor: Actor, platform_id: int, source, filename: str = "",
     """Import a trip file (bytes or a path) from a platform, optionally with its routes and the data request it
     answers. Fiscal or gestor. One transaction: a bad line, a cancel or a crash leaves nothing."""
     require_trip_access(actor)
-    content, name = _content_of(source)
     path = None if isinstance(source, (bytes, bytearray, memoryview)) else str(Path(source))
-    route_bytes, route_name = (_content_of(routes) if routes is not None else (None, ""))
-    with _frozen_gc():
-        return _import(db, actor, platform_id, content, filename or name, route_bytes, routes_filename or route_name,
-                       data_request_id, state, path)
+    process = start_reader(db, path, _name(filename or Path(path or "viagens").name, "viagens"))
+    try:
+        content, name = _content_of(source)
+        route_bytes, route_name = (_content_of(routes) if routes is not None else (None, ""))
+        with _frozen_gc():
+            return _import(db, actor, platform_id, content, filename or name, route_bytes,
+                           routes_filename or route_name, data_request_id, state, path, process)
+    finally:
+        if process is not None:
+            process.close()
+
+
+def start_reader(db, path: str | None, filename: str):
+    """The reading process of a large CSV on SQLite, started before anything else (it spawns and imports its
+    libraries while this process reads the file, checks its header and the register); None for a small file,
+    a JSON file, bytes without a path, or PostgreSQL."""
+    if path is None or not db.is_sqlite:
+        return None
+    try:
+        if os.path.getsize(path) < PROCESS_MIN_BYTES:
+            return None
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16).lstrip()
+    except OSError:
+        return None   # the read that follows says what is wrong with the file
+    if head[:1] in (b"{", b"["):
+        return None
+    from desktop.importers import trips as reader_module
+    from desktop.importers.trip_worker import ReaderProcess
+
+    return ReaderProcess(None, path, filename, reader_module.CHUNK_ROWS)
 
 
 @contextmanager
@@ -314,14 +343,15 @@ def _frozen_gc():
         gc.unfreeze()
 
 
-def _import(db, actor, platform_id, content, filename, routes, routes_filename, data_request_id, state, path):
+def _import(db, actor, platform_id, content, filename, routes, routes_filename, data_request_id, state, path,
+            process=None):
     name, route_bytes, route_name = filename, routes, routes_filename
     if not db.is_sqlite:
         with db.session() as s:
             return import_trips_in(s, actor, platform_id, content, name, route_bytes, route_name,
                                    data_request_id, state)
     return _import_sqlite(db, actor, platform_id, content, name, route_bytes, route_name, data_request_id, state,
-                          path)
+                          path, process)
 
 
 BULK_INDEXES = ("ix_trip_rows_month",)
@@ -330,7 +360,8 @@ BULK_INDEXES = ("ix_trip_rows_month",)
 PROCESS_MIN_BYTES = 16 * 1024 * 1024
 
 
-def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_filename, request_id, state, path):
+def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_filename, request_id, state, path,
+                   process=None):
     """SQLite bulk path (NOTES, bulk insert; as the demo loader): one BEGIN IMMEDIATE transaction on a connection
     whose per-row foreign-key checks are off — every reference the rows carry comes from the register read in
     this same locked transaction, the platform and import just checked — and, when the file is larger than what
@@ -349,7 +380,8 @@ def _import_sqlite(db, actor, platform_id, content, filename, routes, routes_fil
                 session = Session(bind=conn, expire_on_commit=False)
                 try:
                     report = import_trips_in(session, actor, platform_id, content, filename, routes,
-                                             routes_filename, request_id, state, source_path=path)
+                                             routes_filename, request_id, state, source_path=path,
+                                             process=process)
                     session.flush()
                 finally:
                     session.close()
