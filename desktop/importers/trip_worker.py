@@ -22,6 +22,7 @@ import os
 import pickle
 import threading
 
+from desktop.errors import DesktopError
 from desktop.importers.trip_writer import FareTotals, SqliteChunk, sqlite_chunk
 from desktop.importers.trips import ReadState, TripFileError, TripReader
 
@@ -72,6 +73,14 @@ def _send(conn, message) -> None:
     conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+class ReaderFailed(DesktopError):
+    """The reading process ended without finishing (it could not start, or broke); `chunks` it had sent."""
+
+    def __init__(self, message: str, chunks: int):
+        super().__init__(message)
+        self.chunks = chunks
+
+
 class ReaderProcess:
     """The importing side: `for chunk in process:` yields SqliteChunk; afterwards `state` and `totals` are the
     file's and `digest` the SHA-256 of the bytes the reader read.
@@ -94,6 +103,7 @@ class ReaderProcess:
         self.state: ReadState | None = None
         self.totals: FareTotals | None = None
         self.file_errors: list[str] | None = None
+        self.chunks = 0
 
     def __iter__(self):
         return self
@@ -102,11 +112,12 @@ class ReaderProcess:
         while True:
             try:
                 kind, *rest = pickle.loads(self._conn.recv_bytes())
-            except EOFError:
+            except (EOFError, OSError):
                 self.process.join(5)
-                raise RuntimeError(f"o processo de leitura do arquivo de viagens terminou sem concluir "
-                                   f"(código {self.process.exitcode}).") from None
+                raise ReaderFailed(f"O processo de leitura do arquivo de viagens terminou sem concluir (código "
+                                   f"{self.process.exitcode}); nada foi gravado.", self.chunks) from None
             if kind == "chunk":
+                self.chunks += 1
                 return rest[0]
             if kind == "digest":
                 self.digest = rest[0]
@@ -117,7 +128,8 @@ class ReaderProcess:
                 self.file_errors = rest[0]
                 raise StopIteration
             else:
-                raise RuntimeError(f"a leitura do arquivo de viagens falhou: {rest[0]}")
+                raise ReaderFailed(f"A leitura do arquivo de viagens falhou ({rest[0]}); nada foi gravado.",
+                                   self.chunks)
 
     def close(self) -> None:
         """Stop the reader (if still running) and release the pipe; never raises."""

@@ -195,3 +195,48 @@ def test_art4_an_importer_killed_mid_way_leaves_zero_trips_and_its_reader_ends(s
     assert not _alive(reader_pid), "the reading process outlived the importer"
     db.dispose()
     assert count(db) == 0 and count(db, TripImport) == 0
+
+
+def test_art4_a_reading_process_that_cannot_start_leaves_the_reading_to_this_one(sqlite_db, desk, in_process,
+                                                                                  monkeypatch):
+    """A reading process that ends before its first chunk (it could not start: a broken installation, a
+    security tool killing it) does not fail the import: this process reads the file itself."""
+    from desktop.importers import trip_worker
+
+    original = trip_worker.ReaderProcess.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.process.kill()   # long before it has imported its libraries, let alone read a line
+        self.process.join(10)
+
+    monkeypatch.setattr(trip_worker.ReaderProcess, "__init__", init)
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    report = svc.import_trips(db, desk.fiscal, p.id, ten_trips(), "v.csv")
+    assert report.trips == 10 and count(db) == 10
+    with db.session(write=False) as s:
+        assert s.scalars(select(TripFareTotal)).one().trips == 10
+    assert no_reader_left()
+
+
+def test_art4_a_reading_process_that_breaks_mid_way_refuses_the_file_and_stores_nothing(sqlite_db, desk, in_process,
+                                                                                       monkeypatch):
+    from desktop.importers import trip_worker
+
+    original = trip_worker.ReaderProcess.__next__
+
+    def next_then_die(self):
+        chunk = original(self)
+        if self.chunks == 1:
+            self.process.kill()   # after its first chunk: some trips are already written in the transaction
+            self.process.join(10)
+        return chunk
+
+    monkeypatch.setattr(trip_worker.ReaderProcess, "__next__", next_then_die)
+    db = sqlite_db
+    p = make_platform(db, desk.clerk)
+    many = trips_csv(*[trip(f"T{i:05d}", PLATE, DRIVER) for i in range(3000)])   # more than the pipe holds
+    with pytest.raises(trip_worker.ReaderFailed, match="nada foi gravado"):
+        svc.import_trips(db, desk.fiscal, p.id, many, "v.csv")
+    assert count(db) == 0 and count(db, TripImport) == 0 and no_reader_left()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from desktop.services.search import get_or_404
 from desktop.services.trips.common import require_trip_access
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+log = logging.getLogger(__name__)
 MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024
 
 
@@ -191,7 +193,27 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
         totals.add(chunk)
         return sqlite_chunk(chunk)
 
-    chunks = process if process is not None else read_ahead(reader, prepare)
+    fell_back = []
+
+    def from_process():
+        """The reading process's chunks; if it could not even start (nothing received), this process reads the
+        file itself instead — the import goes on, only slower."""
+        from desktop.importers.trip_worker import ReaderFailed
+
+        try:
+            yield from process
+        except ReaderFailed as exc:
+            if exc.chunks:
+                raise
+            log.warning("trip import: the reading process failed before its first chunk (%s); reading here", exc)
+            fell_back.append(True)
+            here = read_ahead(reader, prepare)
+            try:
+                yield from here
+            finally:
+                here.close()
+
+    chunks = from_process() if process is not None else read_ahead(reader, prepare)
     try:
         for prepared in chunks:
             if state is not None and state.cancelled:
@@ -223,7 +245,7 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
         chunks.close()
     if state is not None and state.cancelled:
         raise ImportCancelled()
-    if process is not None:
+    if process is not None and not fell_back:
         if process.file_errors:
             raise ValidationError([Problem("file", m, "Art. 4, §1") for m in process.file_errors],
                                   "O arquivo de viagens foi recusado; nada foi gravado:\n"
