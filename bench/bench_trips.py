@@ -1,6 +1,8 @@
 """Benchmark of issue 15 (trip data): `python bench/bench_trips.py [--n 1000000] [--pg URL] [--ui-n N]`.
 
 Measured in the same run, each in its own process (so the peak memory is the import's own):
+Steps 1 and 2 alternate --repeat times (default 3) and the best run of each is compared, as timeit does: on a
+shared machine one run of either can be 10-20 % slower for reasons of its own (every run is printed).
 1. baseline: a plain `sqlite3.executemany` of the same rows (already built as tuples, nothing parsed) into a
    table of the same columns with the same unique key (platform_id, external_id), one transaction;
 2. the product's import of the same trips from the pinned CSV (with two passenger columns it drops) into a migrated
@@ -243,6 +245,7 @@ def _run(target, *args) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the baseline and of the import (best kept)")
     parser.add_argument("--ui-n", type=int, default=None, help="trips of the UI measurement (default: --n)")
     parser.add_argument("--pg", default=None, help="PostgreSQL URL (an empty database or schema)")
     args = parser.parse_args()
@@ -253,12 +256,21 @@ def main() -> int:
     csv_path.write_bytes(make_csv(args.n))
     print(f"generated {args.n} trips ({csv_path.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - started:.1f} s")
     results: dict = {"n": args.n}
-    results["baseline"] = base = _run(child_baseline, str(csv_path))
-    print(f"baseline sqlite3.executemany: {base['seconds']:.2f} s ({base['rows']} rows)")
-    url = _migrated_sqlite(work / "produto.sqlite3")
-    results["sqlite"] = imp = _run(child_import, url, str(csv_path))
+    # best of --repeat runs of each, alternating (as timeit: the least disturbed run of each says most)
+    bases, imps = [], []
+    for attempt in range(args.repeat):
+        bases.append(_run(child_baseline, str(csv_path)))
+        imps.append(_run(child_import, _migrated_sqlite(work / f"produto-{attempt}.sqlite3"), str(csv_path)))
+    results["baseline"] = base = min(bases, key=lambda r: r["seconds"])
+    results["sqlite"] = imp = min(imps, key=lambda r: r["seconds"])
+    results["baseline_runs"] = [round(r["seconds"], 3) for r in bases]
+    results["sqlite_runs"] = [round(r["seconds"], 3) for r in imps]
+    print(f"baseline sqlite3.executemany: {base['seconds']:.2f} s best of {results['baseline_runs']} "
+          f"({base['rows']} rows)")
     ratio = imp["seconds"] / base["seconds"]
-    print(f"import (SQLite): {imp['seconds']:.2f} s = {ratio:.2f} × baseline (target ≤ 1.5); peak "
+    print(f"import (SQLite): {imp['seconds']:.2f} s best of {results['sqlite_runs']} = {ratio:.2f} × baseline "
+          f"(target ≤ 1.5); runs one by one: "
+          f"{[round(i['seconds'] / b['seconds'], 2) for b, i in zip(bases, imps)]}; peak "
           f"{imp['peak_mb']:.0f} MB + reading process {imp['reader_peak_mb']:.0f} MB = "
           f"{imp['peak_mb'] + imp['reader_peak_mb']:.0f} MB (target ≤ 1024); dropped {imp['dropped']}")
     print(f"month's fares (SQLite): {min(imp['fares_seconds']):.3f} s best, {imp['fares_seconds']} "
