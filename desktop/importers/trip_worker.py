@@ -26,8 +26,6 @@ from desktop.errors import DesktopError
 from desktop.importers.trip_writer import FareTotals, SqliteChunk, sqlite_chunk
 from desktop.importers.trips import ReadState, TripFileError, TripReader
 
-START_TIMEOUT_S = 60.0
-
 
 def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pid: int) -> None:
     """The reading process's body (a spawned `multiprocessing.Process` target)."""
