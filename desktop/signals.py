@@ -13,14 +13,19 @@ after about a thousand the count reaches zero and the interpreter aborts ("Fatal
 comes from PySide6-Addons before 6.12 (PySide6-Pdf is published only as 6.12.0.140, requiring Essentials
 6.12.0), and with Essentials + Addons 6.11.3 the GUI suite aborts with a segmentation fault (garbage
 collection on the UI thread while a worker prints a sticker, tests/gui/test_reports_module_page.py) in two
-runs of two. Python 3.12 made True, False and None immortal; `guard_bool_refcounts()` and
-`guard_none_refcount()` do the same here — only when the leak is detected — by giving the singletons a very
-large reference count, so they can never be freed (they never are in a healthy interpreter).
+runs of two. Python 3.12 made True, False and None immortal. Here, only when the leak is detected, `guard_bool_refcounts()` and
+`guard_none_refcount()` keep a reserve of references to the singletons in plain lists (`_Reserve`), and a daemon
+thread tops the reserve up whenever a count falls under 262,144 — pure Python, no write into the interpreter's
+objects. A lost reference costs the reserve 8 bytes (a week view of the scheduler about 35 KB; a working day of
+heavy use a few tens of MB), where a count reaching zero would abort the program and lose the clerk's work.
 `tests/gui/test_signals.py` fails when the installed PySide6 no longer leaks: then this guard and its calls go.
 """
 from __future__ import annotations
 
+import itertools
 import sys
+import threading
+import time
 
 from PySide6.QtCore import QObject, Signal
 
@@ -42,11 +47,52 @@ def emit_leaks_true() -> bool:
     return sys.getrefcount(True) < before
 
 
+class _Reserve:
+    """References to a singleton held in a list, so that its count never falls to zero while PySide leaks."""
+
+    FLOOR = 1 << 18          # a count under this is topped up…
+    CHUNK = 1 << 19          # …by this many references (4 MB of list slots)
+    POLL_SECONDS = 0.05      # 262,144 leaking calls from Python take well over a tenth of a second
+
+    def __init__(self, singletons: tuple):
+        self.singletons = singletons
+        self.held: list = []
+
+    def top_up(self) -> None:
+        for singleton in self.singletons:
+            if sys.getrefcount(singleton) < self.FLOOR:
+                self.held.extend(itertools.repeat(singleton, self.CHUNK))   # each slot is one more reference
+
+
+_reserves: list[_Reserve] = []
+_watcher_lock = threading.Lock()
+_watcher: threading.Thread | None = None
+
+
+def _watch() -> None:
+    while True:
+        time.sleep(_Reserve.POLL_SECONDS)
+        for reserve in list(_reserves):
+            reserve.top_up()
+
+
+def _keep(singletons: tuple) -> None:
+    """Hold references to `singletons` now, and keep topping them up from a daemon thread."""
+    global _watcher
+    reserve = _Reserve(singletons)
+    reserve.top_up()
+    _reserves.append(reserve)
+    with _watcher_lock:
+        if _watcher is None:
+            _watcher = threading.Thread(target=_watch, name="refcount-reserve", daemon=True)
+            _watcher.start()
+
+
 _guarded = False
 
 
 def guard_bool_refcounts() -> bool:
-    """Make True/False effectively immortal when PySide's emit leaks their references. Returns True if applied.
+    """Keep True/False alive when PySide's emit leaks their references. Returns True if applied.
 
     Idempotent; a no-op on Python ≥ 3.12 (immortal objects) and when the bug is absent.
     """
@@ -55,10 +101,7 @@ def guard_bool_refcounts() -> bool:
         return _guarded
     if not emit_leaks_true():
         return False
-    import ctypes
-
-    for singleton in (True, False):
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+    _keep((True, False))
     _guarded = True
     return True
 
@@ -84,9 +127,7 @@ def guard_none_refcount() -> bool:
         return _none_guarded
     if not void_calls_leak_none():
         return False
-    import ctypes
-
-    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+    _keep((None,))
     _none_guarded = True
     return True
 

@@ -76,3 +76,23 @@ def test_a_program_that_emits_many_signals_exits_cleanly():
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "ok True"
     assert "bool_dealloc" not in result.stderr
+
+
+def test_the_reserve_is_topped_up_past_its_first_chunk():
+    """More leaking calls than the first reserve holds (2 × 524,288 emits and void calls): the watcher tops it up,
+    the counts stay far from zero, and the program exits cleanly — without writing into the interpreter."""
+    code = SETUP.replace("import PySide6\n", "import desktop.signals as guard\n") + textwrap.dedent("""
+        import time
+        n = 2 * guard._Reserve.CHUNK
+        for i in range(n):
+            job.progressed.emit(i, n, "linha")
+            job.setObjectName("x")
+            if i % 100_000 == 0:
+                time.sleep(0.06)   # a real session breathes; the watcher runs every 0.05 s anyway
+        assert len(seen) == n
+        print("ok", sys.getrefcount(True) > guard._Reserve.FLOOR // 2, sys.getrefcount(None) > guard._Reserve.FLOOR // 2)
+    """)
+    result = _run(code)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "ok True True"
+    assert "dealloc" not in result.stderr
