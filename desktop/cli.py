@@ -628,19 +628,27 @@ def cmd_import_trips(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export_fares(args: argparse.Namespace) -> int:
-    from desktop.services import trips
-
-    if not args.month:
-        print("Erro: informe --month AAAA-MM para exportar as tarifas.", file=sys.stderr)
+def _export_needing(args: argparse.Namespace, value, missing: str, write) -> int:
+    """An export that needs one option (`value`, refused with `missing` when absent): opens the existing database
+    (never creating or migrating it), `write(db, actor)` returns the line to print."""
+    if not value:
+        print(f"Erro: {missing}", file=sys.stderr)
         return EXIT_USAGE
     db = open_existing(args)
     try:
-        rows = trips.export_fares(db, _cli_actor(), args.month, args.out)
+        done = write(db, _cli_actor())
     finally:
         db.dispose()
-    print(f"{rows} linhas de tarifas de {args.month} exportadas para {args.out}.")
+    print(done)
     return EXIT_OK
+
+
+def _export_fares(args: argparse.Namespace) -> int:
+    from desktop.services import trips
+
+    return _export_needing(args, args.month, "informe --month AAAA-MM para exportar as tarifas.",
+                           lambda db, actor: f"{trips.export_fares(db, actor, args.month, args.out)} linhas de "
+                                             f"tarifas de {args.month} exportadas para {args.out}.")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -665,34 +673,26 @@ def cmd_export(args: argparse.Namespace) -> int:
 def _export_reconciliation(args: argparse.Namespace) -> int:
     from desktop.services import platform_lists
 
-    if not args.platform:
-        print("Erro: informe --platform CNPJ para exportar a conciliação.", file=sys.stderr)
-        return EXIT_USAGE
-    db = open_existing(args)
-    try:
-        actor = _cli_actor()
+    def write(db, actor) -> str:
         rows = platform_lists.export_reconciliation(
             db, actor, args.out, platform_id=platform_lists.platform_by_cnpj(db, actor, args.platform))
-    finally:
-        db.dispose()
-    print(f"{rows} linhas de conciliação exportadas para {args.out}.")
-    return EXIT_OK
+        return f"{rows} linhas de conciliação exportadas para {args.out}."
+
+    return _export_needing(args, args.platform, "informe --platform CNPJ para exportar a conciliação.", write)
 
 
 def _export_issqn(args: argparse.Namespace) -> int:
     from desktop.services import issqn
 
     if not args.month:
-        print("Erro: informe --month AAAA-MM para exportar o ISSQN.", file=sys.stderr)
-        return EXIT_USAGE
-    year, month = issqn.parse_month(args.month)
-    db = open_existing(args)
-    try:
-        result = issqn.export_issqn(db, _cli_actor(), year, month, args.out)
-    finally:
-        db.dispose()
-    print(f"{result.rows} linhas do ISSQN de {month:02d}/{year} exportadas para {result.path}.")
-    return EXIT_OK
+        return _export_needing(args, None, "informe --month AAAA-MM para exportar o ISSQN.", None)
+    year, month = issqn.parse_month(args.month)   # a malformed month is refused before the database is opened
+
+    def write(db, actor) -> str:
+        result = issqn.export_issqn(db, actor, year, month, args.out)
+        return f"{result.rows} linhas do ISSQN de {month:02d}/{year} exportadas para {result.path}."
+
+    return _export_needing(args, args.month, "", write)
 
 
 def cmd_issqn_estimate(args: argparse.Namespace) -> int:
