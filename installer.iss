@@ -1,6 +1,6 @@
 ; Inno Setup script for the Windows installer of "Transporte por Aplicativo" (Lei nº 2.103/2025), issue 17.
 ;
-; Build on a Windows build machine (Python 3.11+, Inno Setup 6), from the repository root:
+; Build on a Windows build machine (Python 3.12+, Inno Setup 6), from the repository root:
 ;   python -m pip install -e ".[build]"
 ;   pyinstaller --noconfirm packaging\desktop.spec      -> dist\TransporteAplicativo\ (checked on Linux by CI)
 ;   (the manual, resources\manual\manual.pdf, is built by tools/manual.py and kept in the repository)

@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sqlalchemy import func, select
 
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.domain.dates import local_now
     from desktop.models import Driver
     from desktop.services import dashboard as svc

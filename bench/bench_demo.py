@@ -47,7 +47,7 @@ def main() -> int:
           f"file {path.stat().st_size / 1e6:.0f} MB, load average {os.getloadavg()[0]:.1f}")
     if args.detail:
         sys.path.insert(0, str(ROOT))
-        from desktop.db import open_database
+        from desktop.migrate import open_database
         from desktop.demo import load_demo
 
         detail = folder / "detail.sqlite3"

@@ -93,7 +93,7 @@ def main() -> int:
 
     from sqlalchemy import select, update
 
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.models import Authorization, Inspection
     from desktop.services import inspections as svc
     from desktop.services.base import SYSTEM_ACTOR

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sqlalchemy import func, select
 
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.models import Authorization, Driver
     from desktop.services.authorizations import authorization_detail, list_authorizations
     from desktop.services.base import SYSTEM_ACTOR

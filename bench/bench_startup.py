@@ -54,7 +54,7 @@ def fold(text: str) -> str:
 
 def make_database(path: Path, drivers: int, use_demo: bool) -> None:
     sys.path.insert(0, str(ROOT))
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.services import setup
 
     path.parent.mkdir(parents=True, exist_ok=True)

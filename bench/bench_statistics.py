@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DESKTOP_KEY_DIR", tempfile.mkdtemp(prefix="bench-stats-keys-"))
 os.environ.setdefault("DESKTOP_SETTINGS_FILE", str(Path(tempfile.mkdtemp()) / "settings.json"))
 
-from desktop.db import open_database  # noqa: E402
+from desktop.migrate import open_database  # noqa: E402
 from desktop.domain import clock  # noqa: E402
 from desktop.services import statistics as st  # noqa: E402
 from desktop.services.base import SYSTEM_ACTOR  # noqa: E402

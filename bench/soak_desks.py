@@ -67,7 +67,7 @@ def _drop_schema(base: str, schema: str) -> None:
 def prepare(url: str) -> dict:
     """Migrate, load a small demonstration office (staff, parameters, calendar, places, codes) and the shared
     driver every desk saves."""
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.demo.loader import load_demo
     from desktop.services import drivers
 

@@ -181,7 +181,7 @@ def create_application():
 def open_job(state, db_url: str | None):
     """Background part of start-up: open and migrate the database, ask whether it needs the setup wizard, and
     import the modules the next steps need (log in, main window) while the user types the password."""
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     state.progress(0, 0, "Abrindo o banco de dados…")
     db = open_database(db_url, migrate=True)
@@ -407,9 +407,6 @@ def run_gui(db_url: str | None = None) -> int:
         if missing:
             return missing
     app = create_application()
-    from desktop.signals import guard_singleton_refcounts
-
-    guard_singleton_refcounts()  # PySide6 6.12 on Python 3.11 takes references from True and None
     probe.mark("qapplication")
     _install_excepthook()
     app.setQuitOnLastWindowClosed(False)  # between the login and the main window no window is visible

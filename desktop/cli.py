@@ -24,14 +24,13 @@ Every command accepts `--db URL` (before or after the command name). Exit codes:
 Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
 commands so that starting the GUI pays only for what it uses.
 
-Other rooms add commands through a module `desktop.reports.commands` with `register(subparsers)`: each parser it
-adds sets `func=handler`, `handler(args) -> int`, and reads the database URL from `args.db`.
+`print …` lives in `desktop.cli_print` with `register(subparsers)`: each parser it adds sets `func=handler`,
+`handler(args) -> int`, and reads the database URL from `args.db`.
 """
 from __future__ import annotations
 
 import argparse
 import getpass
-import importlib
 import importlib.util
 import os
 import sys
@@ -228,12 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("file", metavar="ARQUIVO", help="arquivo de retorno do banco")
     pi.set_defaults(func=cmd_payments_import)
 
-    # Commands of other rooms (print...), when their module exists.
-    if importlib.util.find_spec("desktop.reports.commands") is not None:
-        module = importlib.import_module("desktop.reports.commands")
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(sub)
+    # `print …` (documents), in a module of its own beside this one
+    from desktop import cli_print  # lazy: only when the parser is built (argparse and pathlib only)
+
+    cli_print.register(sub)
     return parser
 
 
@@ -250,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _start_gui(args.db)
     from desktop.db import DatabaseNotCurrent, DatabaseNotFound, retrying
     from desktop.errors import DesktopError
-    from desktop.services.base import map_db_error
+    from desktop.errors import map_db_error
 
     try:
         try:
@@ -293,7 +290,7 @@ def _needs_subcommand(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace, migrate: bool = True):
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     return open_database(args.db, migrate=migrate)
 
@@ -395,7 +392,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from desktop.services.demo import load_demo
+    from desktop.demo.entry import load_demo  # lazy: the demo package loads only for this command
 
     db = _open(args)
     last = [0.0]

@@ -162,7 +162,7 @@ class Database:
 
         Do not open a write session inside another one (pass the open session to helpers instead): on SQLite
         that is refused at once, on PostgreSQL the inner one may wait for the outer one's row locks."""
-        from desktop.services.base import map_db_error
+        from desktop.errors import map_db_error
 
         if write and self.is_sqlite and getattr(self._local, "writing", False):
             # The outer session holds SQLite's only write lock: the inner BEGIN IMMEDIATE would wait for
@@ -328,20 +328,6 @@ def create_private_sqlite_file(path: Path) -> None:
             os.chmod(path, 0o600)
 
 
-def open_database(url: str | None = None, migrate: bool = True) -> Database:
-    """Resolve the URL, create the SQLite folder, and (by default) bring the schema to the newest revision,
-    copying an existing SQLite file aside first (`<name>.antes-<rev>-<timestamp>.sqlite3`)."""
-    resolved = resolve_url(url)
-    db = Database(resolved)
-    if db.sqlite_path is not None:
-        create_private_sqlite_file(db.sqlite_path)
-    if migrate and not schema_is_current(db):
-        from desktop import migrate as migrations  # Alembic costs ~0.35 s to import: only when there is work
-
-        migrations.upgrade(db, backup=True)
-    return db
-
-
 class DatabaseNotFound(Exception):
     """A read-only command was pointed at a database that does not exist (or holds no tables of this program):
     nothing is created (issue 11: a mistyped path must not give an empty "íntegro"). The CLI exits with 2."""
@@ -370,7 +356,7 @@ def open_existing(url: str | None = None) -> Database:
     except Exception as exc:  # no alembic_version: not a database of this program (or an empty one)
         db.dispose()
         from desktop.errors import DatabaseUnavailable
-        from desktop.services.base import map_db_error
+        from desktop.errors import map_db_error
 
         mapped = map_db_error(exc)
         if isinstance(mapped, DatabaseUnavailable):  # the server is not there: say that, not "not ours"

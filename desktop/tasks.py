@@ -28,10 +28,6 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
-from desktop.signals import guard_bool_refcounts
-
-guard_bool_refcounts()  # progress is emitted once per item: see desktop/signals.py
-
 PROGRESS_DELAY_MS = 600
 
 # Tasks currently running: a task must outlive the call that started it (nothing else holds it).

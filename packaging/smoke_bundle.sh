@@ -200,4 +200,7 @@ echo "  maiores arquivos:"
 find "$BUNDLE" -type f -printf '%s %P\n' | sort -rn > "$WORK/sizes.txt"
 head -8 "$WORK/sizes.txt" | awk '{printf "  %7.1f MB  %s\n", $1/1048576, $2}'
 [ "$total_mb" -lt "$MAX_MB" ] || fail "o pacote tem ${total_mb} MB, acima de ${MAX_MB} MB"
+say "links sem destino"
+dangling=$(find "$BUNDLE" -xtype l -printf '%P -> %l\n')
+[ -z "$dangling" ] || fail "links sem destino no pacote (cada um sai com a sua biblioteca): $dangling"
 say "pacote em ordem (${elapsed} s de testes)"

@@ -2,7 +2,7 @@
 
     python tools/manual.py [--drivers 150] [--no-shots] [--out resources/manual]
 
-1. A temporary SQLite database is migrated and loaded with the demo (`services.demo.load_demo`), a user with
+1. A temporary SQLite database is migrated and loaded with the demo (`desktop.demo.entry.load_demo`), a user with
    every role is created, and the main window is opened offscreen at 1366×728 (the office's most common screen
    less the taskbar). Each module is shown and grabbed to `docs/manual/img/<module>.png`; the README's first
    screenshots go to `docs/img/` (the main window, and a printed sticker rasterized with pdftoppm).
@@ -59,11 +59,11 @@ def make_screenshots(drivers: int, images: Path = IMAGES, readme_images: Path = 
 
 
 def _shots(app, work: Path, drivers: int, images: Path, readme_images: Path) -> list[Path]:
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.demo import ADMIN_PASSWORD, ADMIN_USERNAME
     from desktop.domain.roles import Role
     from desktop.services import auth, users
-    from desktop.services.demo import load_demo
+    from desktop.demo.entry import load_demo
 
     db = open_database(f"sqlite:///{work / 'manual.sqlite3'}")
     load_demo(db, drivers=drivers, seed=2025)

@@ -13,7 +13,11 @@ import random
 from datetime import date
 from decimal import Decimal
 
+from desktop.errors import ConflictError
 from desktop.reports import febraban
+from desktop.services.bank_returns import IMPORT_ROLES
+from desktop.services.base import require_role
+from desktop.services.demo import is_demo
 
 REISSUED = 6          # overdue fine guides reissued
 _SEED_SALT = 13       # this stage's own random draws (the other stages' data do not change)
@@ -114,3 +118,17 @@ def example_return(db, limit: int = 8, nsa: int | None = None) -> tuple[bytes, i
         nsa = nsa or (s.scalar(select(func.max(BankReturnFile.nsa))) or 0) + 1
     return build_return([(r.barcode, Decimal(r.amount_reais), day) for r in rows], nsa=nsa, generated_on=day,
                         agreement=agreement), len(rows)
+
+
+def demo_example(db, actor, limit: int = 8) -> tuple[bytes, int]:
+    """On a DEMONSTRATION database only: a return file paying up to `limit` open guides today (the example the
+    Retorno bancário screen offers, so a new user can try the import). (bytes, payments). The demo is a client
+    of the services (docs/architecture.md): the role and the demo mark are checked through them."""
+    require_role(actor, *IMPORT_ROLES)
+    with db.session(write=False) as s:
+        if not is_demo(s):
+            raise ConflictError("O arquivo de exemplo só é gerado num banco de demonstração.")
+    content, count = example_return(db, limit)
+    if count == 0:
+        raise ConflictError("Não há guias em aberto com código de barras para pagar no arquivo de exemplo.")
+    return content, count

@@ -70,7 +70,7 @@ from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Driver
 from desktop.services import setup
-from desktop.services.base import map_db_error
+from desktop.errors import map_db_error
 from desktop.services.users import count_users, find_user_or_none
 
 __all__ = ["load_demo", "DemoSummary", "DEMO_PASSWORD", "ADMIN_USERNAME", "ADMIN_PASSWORD", "STAFF", "MAX_DRIVERS",

@@ -294,3 +294,9 @@ def parse_number(text: str) -> DocumentNumber:
     if not match or int(match.group(1)) < 1:
         raise NumberParseError(f"Número «{(text or '').strip()}» inválido: use o formato NNNN/AAAA (ex.: 0007/2026).")
     return DocumentNumber(int(match.group(1)), int(match.group(2)))
+
+
+def short_hash(full_hash: str) -> str:
+    """The 12 characters of an audit chain head printed on documents: "3F2A9C-0B71D4"."""
+    h = (full_hash or "").upper()[:12]
+    return f"{h[:6]}-{h[6:]}"

@@ -11,6 +11,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Integer, MetaData, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from desktop.domain.text import fold  # the one accent/case fold of the program (issue 3)
+from desktop.errors import register_metadata
 from desktop.models.types import AwareDateTime, CodeString, now
 
 # Stable names let migrations and error messages refer to constraints on both databases.
@@ -25,6 +26,11 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+# SQLite names only the columns of a UNIQUE refusal: desktop.errors finds the constraint (and its Portuguese
+# message) in these tables, handed down because the models lie above desktop.errors in the room order.
+register_metadata(Base.metadata)
 
 
 class Versioned:

@@ -49,6 +49,9 @@ class SigningKey(Versioned, Base):
     note: Mapped[str] = mapped_column(Text, default="")
 
 
+DEMO_MARK = "demo"   # the DatabaseMark key of a demonstration database (issue 11)
+
+
 class DatabaseMark(Versioned, Base):
     """A fact the database states about itself, by key: `demo` (made by the demo loader, no legal value)."""
 

@@ -110,7 +110,7 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     description = code.description if code is not None else auto.code
     # issue 12 items 1 and 4: the code and the fine in force (the ledger), the decision's penalties
     from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
-    from desktop.services.enforcement.core import code_in_force_in, fine_in  # lazy: shared enforcement reads
+    from desktop.models.ledger_queries import code_in_force_in, fine_in  # lazy: shared enforcement reads
 
     in_force = code_in_force_in(s, auto)
     if in_force != auto.code:
@@ -209,7 +209,7 @@ def _balance(s, auto) -> str:
     from sqlalchemy import func, select
 
     from desktop.models import LedgerEntry
-    from desktop.services.enforcement.core import auto_balance_in  # lazy: shared enforcement reads
+    from desktop.models.ledger_queries import auto_balance_in  # lazy: shared enforcement reads
 
     _upfm, reais = auto_balance_in(s, auto.id)
     refunded = s.scalar(select(func.coalesce(func.sum(LedgerEntry.amount_reais), 0)).where(

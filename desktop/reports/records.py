@@ -4,7 +4,12 @@ the ownership mode, the inspection). No ReportLab; the contexts built from these
 the database)."""
 from __future__ import annotations
 
+from sqlalchemy import select
+
+from desktop.domain.formatting import short_hash
 from desktop.errors import ConflictError, NotFound
+from desktop.models import AuditCheckpoint, DatabaseMark
+from desktop.models.security import DEMO_MARK
 from desktop.reports.common import MunicipalityHeader, fmt_date
 
 
@@ -21,14 +26,22 @@ def header_of(row, session=None) -> MunicipalityHeader:
     checkpoint's short hash that the footer prints (issue 11)."""
     demo, checkpoint = False, None
     if session is not None:
-        # local: the services' session-level readers, imported only when a document is built
-        from desktop.services.audit import latest_checkpoint_short_hash
-        from desktop.services.demo import is_demo
-
-        demo, checkpoint = is_demo(session), latest_checkpoint_short_hash(session)
+        demo, checkpoint = _is_demo(session), _checkpoint_short_hash(session)
     return MunicipalityHeader(name=row.name, uf=row.uf, secretariat=row.secretariat,
                               ouvidoria_phone=row.ouvidoria_phone or "", brasao_png=row.brasao_png,
                               pix_key=row.pix_key, demo=demo, audit_checkpoint=checkpoint)
+
+
+def _is_demo(session) -> bool:
+    """The database's demo mark (`desktop.services.demo.DEMO_MARK`), read from the session the report is built
+    from: a report reads its context from the session, and no service lies below the reports (room order)."""
+    return session.scalar(select(DatabaseMark.key).where(DatabaseMark.key == DEMO_MARK)) is not None
+
+
+def _checkpoint_short_hash(session) -> str | None:
+    """The short hash of the newest signed audit checkpoint, printed in every footer (issue 11)."""
+    last = session.scalar(select(AuditCheckpoint.last_hash).order_by(AuditCheckpoint.id.desc()).limit(1))
+    return None if last is None else short_hash(last)
 
 
 def header(s) -> MunicipalityHeader:

@@ -34,6 +34,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from desktop.db import AUDIT_LOCK_HELD, AUDIT_LOCK_KEY, AUDIT_LOCK_SQL  # one lock, defined where sessions begin
+from desktop.domain.formatting import short_hash
 from desktop.domain.roles import Role
 from desktop.models import AuditCheckpoint, AuditEntry, SigningKey, now
 from desktop.services.base import SYSTEM_ACTOR, Actor, SessionRevoked, notify_session_revoked
@@ -274,12 +275,6 @@ def record(session: Session, actor: Actor, action: str, entity: str, entity_id, 
 
 
 # ------------------------------------------------------------------------------------------------- checkpoints
-
-def short_hash(full_hash: str) -> str:
-    """The 12 characters of a chain head printed on documents: "3F2A9C-0B71D4"."""
-    h = (full_hash or "").upper()[:12]
-    return f"{h[:6]}-{h[6:]}"
-
 
 def checkpoint_message(last_id: int, last_hash: str, entry_count: int, day: date, at: datetime,
                        key_fingerprint: str) -> str:

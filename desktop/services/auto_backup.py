@@ -349,7 +349,7 @@ def restore_copy(db, actor: Actor, copy_path: Path) -> backup.BackupResult:
                                  f"{verification}")
     db.dispose()
     result = backup.restore(db.url, copy_path)
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     restored = open_database(db.url, migrate=True)   # an older copy is brought up to date now
     try:

@@ -40,7 +40,7 @@ from desktop.services.guides import (
     pay_guide_row_in,
 )
 
-__all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "demo_example", "import_bank_return",
+__all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "import_bank_return",
            "import_bank_return_in", "list_bank_returns"]
 
 IMPORT_ROLES = (Role.ATENDENTE, Role.GESTOR)
@@ -279,23 +279,6 @@ def import_bank_return(db, actor: Actor, source, name: str | None = None, state=
     parsed = parse_return(content, label)   # a malformed file is refused before any transaction is opened
     with db.session() as s:
         return import_bank_return_in(s, actor, content, label, state, parsed)
-
-
-def demo_example(db, actor: Actor, limit: int = 8) -> tuple[bytes, int]:
-    """On a DEMONSTRATION database only: a return file paying up to `limit` open guides today (the example the
-    Retorno bancário screen offers, so a new user can try the import). (bytes, payments)."""
-    from desktop.errors import ConflictError
-    from desktop.services.demo import is_demo  # lazy: the demo marker is read only when an example is asked for
-
-    require_role(actor, *IMPORT_ROLES)
-    with db.session(write=False) as s:
-        if not is_demo(s):
-            raise ConflictError("O arquivo de exemplo só é gerado num banco de demonstração.")
-    from desktop.demo.guides import example_return  # lazy: the demo package is loaded only on a demo database
-    content, count = example_return(db, limit)
-    if count == 0:
-        raise ConflictError("Não há guias em aberto com código de barras para pagar no arquivo de exemplo.")
-    return content, count
 
 
 def list_bank_returns(db, actor: Actor, limit: int = 100) -> tuple[BankReturnInfo, ...]:

@@ -38,7 +38,7 @@ def save_url(url: str | None) -> None:
 def check_connection(state, url: str) -> str:
     """Background job: connect, read the schema revision, disconnect. Returns the sentence shown to the user."""
     from desktop import migrate
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     state.progress(0, 0, "Conectando…")
     db = open_database(url, migrate=False)

@@ -202,7 +202,7 @@ class Op:
                 offer_reload(self._parent, error, self._stale)
             return
         if not isinstance(error, DesktopError):
-            from desktop.services.base import map_db_error  # a refusal raised outside a session
+            from desktop.errors import map_db_error  # a refusal raised outside a session
 
             mapped = map_db_error(error)
             if isinstance(mapped, DesktopError) and mapped is not error:

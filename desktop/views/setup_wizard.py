@@ -299,7 +299,6 @@ class SetupWizard(QWizard):
         return target
 
     def _load_demo(self) -> None:
-        import inspect
 
         from desktop.tasks import Task
 
@@ -309,15 +308,10 @@ class SetupWizard(QWizard):
         self.demo_page.status.setText("Carregando dados de demonstração…")
 
         def job(state, db):
-            from desktop.services import demo
+            from desktop.demo.entry import load_demo  # lazy: the demo package loads only when the demo is chosen
 
-            kwargs = {"drivers": DEMO_DRIVERS, "seed": DEMO_SEED}
-            parameters = inspect.signature(demo.load_demo).parameters
-            if "progress" in parameters:
-                kwargs["progress"] = lambda done, total, text="": state.progress(done, total, text)
-            elif "state" in parameters:
-                kwargs["state"] = state
-            return demo.load_demo(db, **kwargs)
+            return load_demo(db, drivers=DEMO_DRIVERS, seed=DEMO_SEED,
+                             progress=lambda done, total, text="": state.progress(done, total, text))
 
         self._task = (Task(job, self.db).success(self._demo_loaded).failure(self._demo_failed)
                       .run_in_background(self, title="Dados de demonstração",

@@ -9,7 +9,7 @@ from desktop.domain import local_today
 from desktop.models.platforms import TripImport, TripRoutePoint, TripRow
 from desktop.services import trips
 from desktop.services.base import SYSTEM_ACTOR
-from desktop.services.demo import load_demo
+from desktop.demo.entry import load_demo
 
 TODAY = local_today()
 

@@ -25,7 +25,7 @@ from desktop.models import Authorization, Auto, Driver
 from desktop.services import authorizations as auth
 from desktop.services import autos
 from desktop.services.audit import verify
-from desktop.services.base import BUSY_MESSAGE, DEADLOCK_MESSAGE, map_db_error, translate_db_errors
+from desktop.errors import BUSY_MESSAGE, DEADLOCK_MESSAGE, map_db_error, translate_db_errors
 from tests.db.enforcement_factories import draft, setup_upfm
 from tests.db.registry_factories import TODAY, approved, desk  # noqa: F401 (fixture)
 

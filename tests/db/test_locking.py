@@ -151,7 +151,7 @@ def test_a_database_kept_busy_too_long_gives_a_portuguese_message():
     from sqlalchemy.exc import OperationalError
 
     from desktop.errors import DesktopError
-    from desktop.services.base import map_db_error, translate_db_errors
+    from desktop.errors import map_db_error, translate_db_errors
 
     busy = OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
     mapped = map_db_error(busy)
@@ -173,7 +173,8 @@ def test_sqlite_write_session_takes_the_write_lock_at_begin_and_readers_are_not_
 
     from sqlalchemy import func
 
-    from desktop.db import open_database, sqlite_url
+    from desktop.db import sqlite_url
+    from desktop.migrate import open_database
 
     path = tmp_path / "t.sqlite3"
     database = open_database(sqlite_url(path))

@@ -11,7 +11,8 @@ from sqlalchemy import inspect
 
 from desktop import db as dbmod
 from desktop import migrate
-from desktop.db import Database, open_database, resolve_url, sqlite_url
+from desktop.db import Database, resolve_url, sqlite_url
+from desktop.migrate import open_database
 from desktop.models import APPEND_ONLY_TABLES, Base
 from desktop.settings import Settings, load_settings, save_settings
 

@@ -270,7 +270,8 @@ def test_issue14_the_demo_holds_lists_on_time_late_and_overdue_and_data_requests
     from sqlalchemy import func, select
 
     from desktop.models import DataRequest, PlatformList, PlatformListRow
-    from desktop.services import data_requests, demo, platform_lists
+    from desktop.demo import entry as demo
+    from desktop.services import data_requests, platform_lists
     from desktop.services.base import SYSTEM_ACTOR
 
     demo.load_demo(db, drivers=40, seed=14)
@@ -286,7 +287,7 @@ def test_issue14_the_demo_holds_lists_on_time_late_and_overdue_and_data_requests
 
 
 def test_issue14_art5_viii_the_routine_of_the_day_counts_the_overdue_lists(db):
-    from desktop.services import demo
+    from desktop.demo import entry as demo
     from desktop.services.daily import run_daily_jobs
 
     demo.load_demo(db, drivers=40, seed=14)

@@ -35,10 +35,10 @@ def dbmod_text(sql):
 
 def test_opening_an_up_to_date_sqlite_file_does_not_import_alembic(tmp_path):
     url = dbmod.sqlite_url(tmp_path / "t.sqlite3")
-    dbmod.open_database(url).dispose()  # creates and migrates
+    migrate.open_database(url).dispose()  # creates and migrates
     code = (
         "import sys\n"
-        "from desktop.db import open_database\n"
+        "from desktop.migrate import open_database\n"
         f"d = open_database({url!r})\n"
         "print('alembic' in sys.modules)\n"
         "d.dispose()\n"
@@ -50,7 +50,7 @@ def test_opening_an_up_to_date_sqlite_file_does_not_import_alembic(tmp_path):
 
 def test_a_new_sqlite_file_is_still_migrated(tmp_path):
     url = dbmod.sqlite_url(tmp_path / "new.sqlite3")
-    database = dbmod.open_database(url)
+    database = migrate.open_database(url)
     try:
         assert migrate.current(database) == migrate.head()
     finally:

@@ -13,7 +13,7 @@ from desktop.domain.roles import Role
 from desktop.errors import PermissionDenied, ValidationError
 from desktop.models import Auto, Authorization, AuthorizationEvent, Fee, Inspection, LedgerEntry
 from desktop.services import statistics as st
-from desktop.services.demo import load_demo
+from desktop.demo.entry import load_demo
 from desktop.services.statistics import Month, Period
 
 TODAY = date(2026, 11, 18)

@@ -29,7 +29,7 @@ def _no_job_left_running():
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory):
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     path = tmp_path_factory.mktemp("template") / "template.sqlite3"
     db = open_database(f"sqlite:///{path}")
@@ -40,7 +40,7 @@ def migrated_template(tmp_path_factory):
 @pytest.fixture
 def db(migrated_template, tmp_path):
     """An empty, migrated SQLite database of this test only (needs the setup wizard)."""
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     path = tmp_path / "transporte.sqlite3"
     shutil.copyfile(migrated_template, path)
@@ -98,7 +98,3 @@ def pytest_collection_modifyitems(config, items):
         if "tests/gui/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"))
 
-
-# PySide6 6.12 on Python 3.11 takes references from True (each emit) and None (each void call); without the guard a long test
-# session aborts at exit with "bool_dealloc" (see desktop/signals.py).
-import desktop.signals  # noqa: E402,F401 — applies guard_singleton_refcounts() at import

@@ -7,7 +7,8 @@ from desktop.views.daily_jobs import DailyJobsRunner
 
 
 def test_runner_reports_the_day_summary(qtbot, tmp_path):
-    from desktop.db import open_database, sqlite_url
+    from desktop.db import sqlite_url
+    from desktop.migrate import open_database
 
     db = open_database(sqlite_url(tmp_path / "d.sqlite3"))
     try:

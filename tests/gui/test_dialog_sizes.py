@@ -36,8 +36,8 @@ def all_dialog_classes() -> dict[str, type]:
 
 @pytest.fixture(scope="module")
 def demo_template(tmp_path_factory):
-    from desktop.db import open_database
-    from desktop.services.demo import load_demo   # with the platforms and trips of the second wave
+    from desktop.migrate import open_database
+    from desktop.demo.entry import load_demo   # with the platforms and trips of the second wave
 
     path = tmp_path_factory.mktemp("demo-dialogs") / "demo.sqlite3"
     db = open_database(f"sqlite:///{path}")
@@ -48,7 +48,7 @@ def demo_template(tmp_path_factory):
 
 @pytest.fixture
 def demo(demo_template, tmp_path):
-    from desktop.db import open_database
+    from desktop.migrate import open_database
 
     path = tmp_path / "demo.sqlite3"
     shutil.copyfile(demo_template, path)

@@ -174,7 +174,7 @@ def test_on_a_demo_database_the_screen_writes_an_example_return_file_that_pays_o
     from desktop.domain.clock import today
     from desktop.domain.roles import Role
     from desktop.services.base import Actor
-    from desktop.services.demo import load_demo   # the program's demo load (marks the database as a demo)
+    from desktop.demo.entry import load_demo   # the program's demo load (marks the database as a demo)
     from desktop.views.finance.bank_return import BankReturnScreen
 
     _febraban_code(db)           # the demo's own set-up gives 0421; this database was set up by the wizard

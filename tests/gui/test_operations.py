@@ -185,7 +185,7 @@ def test_issue12_19_a_call_lost_to_a_deadlock_runs_once_more_and_the_user_sees_n
 
 def test_issue12_19_a_deadlock_twice_is_a_portuguese_message(qtbot, messages):
     from desktop.errors import TransientDatabaseError
-    from desktop.services.base import DEADLOCK_MESSAGE
+    from desktop.errors import DEADLOCK_MESSAGE
 
     assert op(None, _failing(TransientDatabaseError(DEADLOCK_MESSAGE))).run() is False
     assert messages == [("warning", "Não foi possível concluir", DEADLOCK_MESSAGE)]

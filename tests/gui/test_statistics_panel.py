@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from desktop.services import auth
-from desktop.services.demo import load_demo
+from desktop.demo.entry import load_demo
 from desktop.views.reports import ReportsPage
 
 

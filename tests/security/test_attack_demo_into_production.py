@@ -12,6 +12,7 @@ from desktop import cli
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError
 from desktop.models import AuditEntry, Driver, Platform, User
+from desktop.demo import entry as demo_entry
 from desktop.services import demo
 from desktop.services.platforms import PlatformDraft, create_platform
 
@@ -31,7 +32,7 @@ def test_issue11_attack6_demo_refuses_a_database_with_real_records_even_forced(d
     before = _counts(db)
     for force in (False, True):
         with pytest.raises(ConflictError) as exc:
-            demo.load_demo(db, drivers=5, seed=1, force=force, today=TODAY)
+            demo_entry.load_demo(db, drivers=5, seed=1, force=force, today=TODAY)
         assert "registros próprios" in str(exc.value) and "1 plataformas" in str(exc.value)
     assert cli.main(["--db", db.url, "demo", "--drivers", "5", "--force"]) == 1
     assert "não é um banco de demonstração" in capsys.readouterr().err
@@ -44,16 +45,16 @@ def test_issue11_attack6_demo_refuses_a_database_with_real_records_even_forced(d
 def test_issue11_attack6_a_demo_database_is_marked_and_its_staff_must_change_the_password(db, configured):
     from desktop.services import auth
 
-    demo.load_demo(db, drivers=5, seed=3, today=TODAY)
+    demo_entry.load_demo(db, drivers=5, seed=3, today=TODAY)
     assert demo.is_demo_db(db)
-    staff = [u for u, _, _ in demo.STAFF]
+    staff = [u for u, _, _ in demo_entry.STAFF]
     with db.session(write=False) as s:
         flags = dict(s.execute(select(User.username, User.must_change_password)
                                .where(User.username.in_(staff + ["gestora"]))).all())
     assert all(flags[u] for u in staff) and flags["gestora"] is False   # the real set-up password is not demo's
-    auth.login(db, staff[0], demo.DEMO_PASSWORD)   # logs in, and the login window then forces the change
+    auth.login(db, staff[0], demo_entry.DEMO_PASSWORD)   # logs in, and the login window then forces the change
     # more demo data may be added to a demo database
-    demo.load_demo(db, drivers=5, seed=3, force=True, today=TODAY)
+    demo_entry.load_demo(db, drivers=5, seed=3, force=True, today=TODAY)
     assert _counts(db)[0] == 10
 
 
@@ -65,7 +66,7 @@ def test_issue11_attack6_window_title_and_status_bar_say_demonstracao(qtbot, db,
     real = MainWindow(db, configured)
     qtbot.addWidget(real)
     assert "DEMONSTRAÇÃO" not in real.windowTitle() and "DEMONSTRAÇÃO" not in real.security_label.text()
-    demo._mark(db, "teste")
+    demo.mark_demo(db, "teste")
     window = MainWindow(db, configured)
     qtbot.addWidget(window)
     assert window.windowTitle().startswith("DEMONSTRAÇÃO")

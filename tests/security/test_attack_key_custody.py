@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import select, text
 
 from desktop import keystore, migrate
-from desktop.db import Database, open_database, sqlite_url
+from desktop.db import Database, sqlite_url
+from desktop.migrate import open_database
 from desktop.domain.roles import Role
 from desktop.errors import PermissionDenied
 from desktop.models import AuditEntry

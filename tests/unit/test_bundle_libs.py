@@ -92,7 +92,7 @@ _WHAT_LOADS = textwrap.dedent("""
     # the migrations (Alembic's ddl modules for every database) on a new SQLite file, and the PostgreSQL dialect
     # with its driver, as a desk pointed at the server loads it (no connection needed)
     import os, sqlalchemy
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     open_database("sqlite:///" + os.path.join(os.environ["WHAT_LOADS_DIR"], "novo.sqlite3"))
     sqlalchemy.create_engine("postgresql+psycopg://ninguem@127.0.0.1:1/nada").dialect
     print(json.dumps(sorted(sys.modules)))

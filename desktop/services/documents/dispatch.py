@@ -1,5 +1,5 @@
 """Print dispatch: `python -m desktop print KIND --id NUMBER` (and the Relatórios page) issue one document by
-the number users know (desktop.reports.commands; `print sticker --all-pending` and `print reprint` call
+the number users know (desktop.cli_print; `print sticker --all-pending` and `print reprint` call
 `print_pending_stickers` and `reprint` directly)."""
 from __future__ import annotations
 

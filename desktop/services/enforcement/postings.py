@@ -94,7 +94,7 @@ def reverse_in(session, actor, row, on: date, reason: str) -> LedgerEntry:
     if reversed_ids(session, [row.id]):
         raise ConflictError(REVERSED_TWICE.format(id=row.id))
     # Two desks at once: both pass the check above; the unique index on `reverses_id` (migration 0008) refuses
-    # the second insert, which services.base.CONSTRAINT_MESSAGES turns into the same Portuguese refusal.
+    # the second insert, which desktop.errors.CONSTRAINT_MESSAGES turns into the same Portuguese refusal.
     infractor = (Infractor.driver(row.infractor_driver_id) if row.infractor_driver_id is not None
                  else Infractor.platform(row.infractor_platform_id))
     return post(session, actor, kind=EntryKind.REVERSAL, infractor=infractor, amount_upfm=-row.amount_upfm,

@@ -12,7 +12,7 @@ from desktop.domain.steps import find_action
 from desktop.views.authorizations.actions import build_dialog
 from desktop.views.formatting import format_brl, format_date, format_datetime
 from desktop.views.operations import op
-from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid
+from desktop.views.widgets.detail import DetailFrame, DocumentsPanel, InfoGrid
 from desktop.views.table import Column, RecordTable
 
 EVENT_COLUMNS = (

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from desktop.views.registry.detail import RecordPicker
+from desktop.views.widgets.detail import RecordPicker
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 
 PICKER_LIMIT = 20

@@ -89,7 +89,7 @@ class BankReturnScreen(QWidget):
     def write_example(self, path: str) -> bool:
         from pathlib import Path
 
-        from desktop.services import bank_returns
+        from desktop.demo.guides import demo_example  # lazy: the demo package loads only when its example is asked for
 
         def written(result) -> None:
             content, count = result
@@ -97,7 +97,7 @@ class BankReturnScreen(QWidget):
             self.summary.setText(f"Arquivo de exemplo gravado em {path} ({count} pagamento(s) de guias em aberto). "
                                  "Importe-o com «Escolher arquivo de retorno…».")
 
-        return op(self, lambda: bank_returns.demo_example(self.db, self.actor)).titled("Retorno bancário") \
+        return op(self, lambda: demo_example(self.db, self.actor)).titled("Retorno bancário") \
             .success(written).run()
 
     def choose(self) -> None:

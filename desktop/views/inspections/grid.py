@@ -13,9 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.domain import TIMEZONE
 from desktop.domain.formatting import weekday_names
-from desktop.signals import guard_none_refcount
 
-guard_none_refcount()  # the week view makes thousands of void Qt calls: see desktop/signals.py
 
 MIME = "application/x-vistoria-id"
 FREE = QBrush(QColor("#eef7ee"))

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QVBoxLa
 
 from desktop.domain.roles import Role
 from desktop.views.formatting import format_datetime
-from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetailPage, TimelineTable
+from desktop.views.registry.detail import SubjectDetailPage
+from desktop.views.widgets.detail import DocumentsPanel, InfoGrid, TimelineTable
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable

@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
-from desktop.views.registry.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
+from desktop.views.widgets.detail import DetailFrame, DocumentsPanel, InfoGrid, TimelineTable
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.views.operations import op
 from desktop.views.registry.fields import DocumentNumberEdit, OptionalDateEdit, field_box

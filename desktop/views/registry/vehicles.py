@@ -7,7 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
-from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetailPage, TimelineTable
+from desktop.views.registry.detail import SubjectDetailPage
+from desktop.views.widgets.detail import DocumentsPanel, InfoGrid, TimelineTable
 from desktop.views.registry.drivers import AUTHORIZATION_COLUMNS, CHANGE_COLUMNS
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen

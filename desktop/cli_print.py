@@ -1,4 +1,4 @@
-"""`python -m desktop print …` (issue 7), registered by desktop.cli when this module exists.
+"""`python -m desktop print …` (issue 7), registered by desktop.cli (the command line room, above the services).
 
     print KIND --id NUMBER --out ARQUIVO      emite, arquiva e grava um documento (NUMBER como o usuário o conhece:
                                               a autorização 0007/2026, a guia 0009/2026, o CPF/CNPJ do extrato)
@@ -52,7 +52,7 @@ def register(subparsers) -> None:
 
 
 def cmd_print(args: argparse.Namespace) -> int:
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.errors import DesktopError
     from desktop.services import documents
     from desktop.services.base import SYSTEM_ACTOR
@@ -87,5 +87,5 @@ def cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":   # python -m desktop.reports.commands is not an entry point; use python -m desktop
+if __name__ == "__main__":   # python -m desktop.cli_print is not an entry point; use python -m desktop
     sys.exit("Use: python -m desktop print …")
