@@ -227,7 +227,7 @@ class Desk:
         from desktop.models import Authorization
         from desktop.services import autos
         from desktop.services.autos import AutoDraft
-        from desktop.services.process import NotificationDraft, record_notification
+        from desktop.services.autos.process import NotificationDraft, record_notification
 
         with self.db.session(write=False) as ses:
             ids = ses.scalars(select(Authorization.driver_id).where(Authorization.status == "active")

@@ -21,7 +21,7 @@ from desktop.services import audit
 from desktop.services.base import SYSTEM_ACTOR
 from desktop.services.enforcement.core import auto_balance_in, auto_transition
 from desktop.services.penalties import PENALTY_KINDS, end_suspensions_in
-from desktop.services.process import finalize_auto_in
+from desktop.services.autos.process import finalize_auto_in
 
 
 @dataclass(frozen=True, slots=True)

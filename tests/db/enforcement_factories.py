@@ -33,7 +33,7 @@ def frozen_today(monkeypatch):
 # Every enforcement module that reads the office's today (the services and their shared core).
 ENFORCEMENT_MODULES = (
     "desktop.services.autos.assessment", "desktop.services.autos.commands", "desktop.services.enforcement.core",
-    "desktop.services.ledger", "desktop.services.penalties", "desktop.services.process",
+    "desktop.services.ledger", "desktop.services.penalties", "desktop.services.autos.process",
 )
 
 
@@ -143,14 +143,14 @@ def staff(make_actor):
 def notify(db, fiscal, auto, on: date, addressee: str = "driver"):
     """Direct notification (Art. 22 §1 I) with its proof joined the same day."""
     from desktop.domain.penalties import NotificationForm
-    from desktop.services.process import NotificationDraft, record_notification
+    from desktop.services.autos.process import NotificationDraft, record_notification
 
     return record_notification(db, fiscal, auto.id, NotificationDraft(addressee, NotificationForm.DIRECT, on, on),
                                auto.version)
 
 
 def judgment(outcome: str, on: date, reasoning: str = "Fatos comprovados pelo relatório do agente.", **kw):
-    from desktop.services.process import JudgmentDraft, Outcome
+    from desktop.services.autos.process import JudgmentDraft, Outcome
 
     return JudgmentDraft(Outcome(outcome), on, reasoning, **kw)
 

@@ -12,7 +12,8 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
-from desktop.services import autos, ledger, process
+from desktop.services import autos, ledger
+from desktop.services.autos import process
 from desktop.services.autos import Attachment, AutoFilter
 from desktop.services.ledger import Infractor
 from tests.db.enforcement_factories import (

@@ -1,31 +1,50 @@
-"""The ops CLI (issue 2) run as the office would: `python3 -m desktop --db URL ...` in a separate process."""
+"""The ops CLI (issue 2) with the office's arguments: `python -m desktop --db URL ...`, run in this process through
+`cli.main()` on the suite's clock (issue 22 point 8: the result never depends on the day the suite runs). The
+bundle's smoke test and tests/packaging run the real executable."""
 from __future__ import annotations
 
+import contextlib
 import csv
-import os
+import getpass
+import io
 import re
 import shutil
-import subprocess
 import sys
 import uuid
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from desktop import cli
 from desktop.db import sqlite_url
 from desktop.services import auth
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, input_text: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "DESKTOP_DB_URL"}
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    env["LANG"] = "C.UTF-8"
-    return subprocess.run([sys.executable, "-m", "desktop", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, input=input_text, timeout=300)
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, input_text: str | None = None) -> Ran:
+    """`python -m desktop ARGS` in this process: what it printed and its exit code. Standard input is
+    `input_text` (empty when None), as a pipe: the password prompt reads it as getpass does without a terminal."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.object(sys, "stdin", io.StringIO(input_text or "")), \
+            mock.patch.object(getpass, "getpass", getpass.fallback_getpass), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", getpass.GetPassWarning)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main(list(args))
+    return Ran(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ from decimal import Decimal
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import CATALOG, fine_in_reais
 from desktop.domain.workflow import AutoStatus
-from desktop.services import audit, autos, ledger, penalties, process
+from desktop.services import audit, autos, ledger, penalties
+from desktop.services.autos import process
 from desktop.services.enforcement_jobs import run_enforcement_jobs
 from desktop.services.ledger import Infractor, PaymentDraft
 from tests.db.enforcement_factories import (

@@ -18,10 +18,11 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, PermissionDenied, TransitionRefused, ValidationError
 from desktop.models import AutoWaiver, Document, LedgerEntry, PaymentGuide
-from desktop.services import autos, ledger, penalties, process
+from desktop.services import autos, ledger, penalties
+from desktop.services.autos import process
 from desktop.services.autos import Attachment
 from desktop.services.ledger import PaymentDraft
-from desktop.services.process import WaiverDraft
+from desktop.services.autos.process import WaiverDraft
 from tests.db.enforcement_factories import (
     authorization_row,
     authorized_driver,

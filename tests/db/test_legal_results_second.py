@@ -15,7 +15,8 @@ from desktop.domain.penalties import AdministrativeMeasure, Severity
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import AuditEntry, InfractionCode
-from desktop.services import autos, catalog, ledger, penalties, process
+from desktop.services import autos, catalog, ledger, penalties
+from desktop.services.autos import process
 from desktop.services.catalog import CodeDraft
 from desktop.services.ledger import PaymentDraft
 from tests.db.enforcement_factories import (

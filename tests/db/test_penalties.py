@@ -13,7 +13,8 @@ from desktop.domain.penalties import AdministrativeMeasure, Penalty
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
 from desktop.models import LOCAL_TZ, AuthorizationEvent, Driver
-from desktop.services import autos, ledger, penalties, process
+from desktop.services import autos, ledger, penalties
+from desktop.services.autos import process
 from desktop.services.enforcement_jobs import run_enforcement_jobs
 from desktop.services.ledger import Infractor
 from desktop.services.penalties import MeasureDraft

@@ -11,11 +11,12 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import NotificationForm
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import PermissionDenied, StaleRecordError, TransitionRefused, ValidationError
-from desktop.services import autos, ledger, process
+from desktop.services import autos, ledger
+from desktop.services.autos import process
 from desktop.services.autos import Attachment
 from tests.files import tiny_pdf
 from desktop.services.ledger import Infractor
-from desktop.services.process import NotificationDraft
+from desktop.services.autos.process import NotificationDraft
 from tests.db.enforcement_factories import (
     authorization_row,
     authorized_driver,

@@ -117,7 +117,7 @@ def draw_up(db, fiscal, code: str, on: date, driver_id=None, platform_id=None, v
 def make_final(db, people: People, auto):
     """Notify with the proof joined the next day, then let the defense term pass without defense (Art. 22)."""
     from desktop.domain.penalties import NotificationForm
-    from desktop.services import process
+    from desktop.services.autos import process
 
     on = auto.drawn_up_at.date()
     notified = process.record_notification(

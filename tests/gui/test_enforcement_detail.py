@@ -71,7 +71,7 @@ def test_art22_action_bar_follows_status_and_roles(qtbot, db, people, register):
 
 def test_stale_dialog_offers_reload(qtbot, db, people, register):
     """SPEC §4: another desk changed the auto first; nothing is saved and the page offers "Recarregar"."""
-    from desktop.services import process
+    from desktop.services.autos import process
 
     auto = recent_auto(db, people, register)
     screen = open_detail(qtbot, db, people.fiscal, auto.id)

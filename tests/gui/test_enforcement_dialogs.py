@@ -44,7 +44,7 @@ def test_art13_xxi_payment_settles_the_auto(qtbot, db, people, register):
 
 
 def test_art22_par2_proof_joined_later_starts_the_term(qtbot, db, people, register):
-    from desktop.services import process
+    from desktop.services.autos import process
 
     today = local_today()
     auto = draw_up(db, people.fiscal, "ART26-IV", today - timedelta(days=4), driver_id=register.joao)
@@ -63,7 +63,8 @@ def test_art22_par2_proof_joined_later_starts_the_term(qtbot, db, people, regist
 
 
 def test_finalize_after_the_term_and_annul_de_oficio(qtbot, db, people, register):
-    from desktop.services import ledger, process
+    from desktop.services import ledger
+    from desktop.services.autos import process
 
     auto = draw_up(db, people.fiscal, "ART26-VI", date(2026, 3, 2), driver_id=register.joao)
     notified = process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(

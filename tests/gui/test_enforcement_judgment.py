@@ -16,7 +16,7 @@ from desktop.views.enforcement.dialogs import JudgmentDialog
 
 def auto_in_defense(db, people, register, code="ART26-IV"):
     """An auto drawn up three days ago, notified with proof two days ago, with a defense filed today."""
-    from desktop.services import process
+    from desktop.services.autos import process
 
     today = local_today()
     auto = draw_up(db, people.fiscal, code, today - timedelta(days=3), driver_id=register.joao)
@@ -38,7 +38,7 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     """The first wave took a free amount ("15 UPFM" for a grave); now "mantido em parte" picks another catalogue
     code, whose Art. 25 amount applies, and the ledger gets a requalification entry naming it."""
     from desktop.services import autos, ledger
-    from desktop.services.process import Outcome
+    from desktop.services.autos.process import Outcome
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
@@ -69,7 +69,7 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
 def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot, db, people, register):
     """A first ART26-IV offers no revocation, cassation or deregistration (the first wave offered all four);
     an ART26-VI offers its 12-month suspension citing Art. 26, VI, b — kept when upheld, droppable in part."""
-    from desktop.services.process import Outcome
+    from desktop.services.autos.process import Outcome
 
     dialog = open_dialog(qtbot, db, people.gestor, auto_in_defense(db, people, register))
     assert dialog.penalty_checks == {} and dialog.no_penalty_label.isVisibleTo(dialog)
@@ -92,7 +92,7 @@ def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot,
 
 def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, people, register):
     from desktop.services import ledger
-    from desktop.services.process import Outcome
+    from desktop.services.autos.process import Outcome
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
@@ -108,7 +108,7 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
 
 
 def test_a_partial_decision_that_changes_nothing_is_refused_next_to_the_field(qtbot, db, people, register):
-    from desktop.services.process import Outcome
+    from desktop.services.autos.process import Outcome
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)

@@ -27,7 +27,7 @@ def _febraban_code(db, code="0421"):
 
 def _notified_auto(db, people, register):
     from desktop.domain.penalties import NotificationForm
-    from desktop.services import process
+    from desktop.services.autos import process
 
     auto = draw_up(db, people.fiscal, "ART26-I", date(2026, 11, 2), driver_id=register.joao)
     process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(

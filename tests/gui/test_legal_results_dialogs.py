@@ -25,7 +25,7 @@ def open_detail(qtbot, db, actor, auto_id):
 
 
 def judged_auto(db, people, register, code="ART26-VI"):
-    from desktop.services import process
+    from desktop.services.autos import process
 
     today = local_today()
     auto = draw_up(db, people.fiscal, code, today - timedelta(days=5), driver_id=register.joao,
@@ -106,7 +106,8 @@ def test_issue12_item1_a_requalified_auto_shows_prints_and_exports_the_code_and_
 
     from pypdf import PdfReader
 
-    from desktop.services import exports, process
+    from desktop.services import exports
+    from desktop.services.autos import process
 
     auto = judged_auto(db, people, register, code="ART26-IV")
     auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso", auto.version)
@@ -136,7 +137,8 @@ def test_issue12_item1_a_requalified_auto_shows_prints_and_exports_the_code_and_
 def test_issue12_items_1_7_the_ledger_screen_lists_refunds_and_never_reverses_a_requalification(
         qtbot, db, people, register, lookups):
     from desktop.domain.ledger import EntryKind
-    from desktop.services import ledger, process
+    from desktop.services import ledger
+    from desktop.services.autos import process
     from desktop.views.ledger.screens import LedgerScreen
 
     auto = judged_auto(db, people, register, code="ART26-IV")

@@ -17,7 +17,7 @@ DEC = "Decreto nº 45/2026, art. 12, I"
 
 def test_art29_the_gestor_names_a_decree_codes_penalties_and_the_judgment_offers_only_those(
         qtbot, db, people, register):
-    from desktop.services import process
+    from desktop.services.autos import process
     from desktop.views.enforcement.catalog_view import CatalogScreen
     from desktop.views.enforcement.dialogs import JudgmentDialog
 

@@ -5,7 +5,7 @@
 - `queries`: one auto with the actions open on it, the list and the infractor's page.
 
 An auto is never deleted. What `domain.assess` proposed is stored beside it (`assessment`); the gestor's decision
-(services.process.judge) says which penalties take effect when the decision becomes final (services.penalties).
+(services.autos.process.judge) says which penalties take effect when the decision becomes final (services.penalties).
 The names below are the package's public API, importable from `desktop.services.autos` as before.
 """
 from __future__ import annotations

@@ -443,7 +443,7 @@ class AutoDetailScreen(QWidget):
         if key == "costs":
             return dialogs.CostsDialog(db, actor, self.measures.selected(), self, today=today)
         if key == "finalize":
-            from desktop.services import process
+            from desktop.services.autos import process
 
             return dialogs.DateActionDialog(
                 db, actor, auto, "Tornar a decisão definitiva",
@@ -467,7 +467,7 @@ class AutoDetailScreen(QWidget):
                 lambda reason: autos.cancel_auto(db, actor, auto.id, reason, auto.version), self,
                 ok_text="Cancelar o auto")
         if key == "annul":
-            from desktop.services import process
+            from desktop.services.autos import process
 
             return dialogs.AutoReasonDialog(
                 db, actor, auto, "Anular de ofício",

@@ -118,7 +118,7 @@ class NotificationDialog(AutoDialog):
         self.add_field("note", "Observação:", self.note_edit)
 
     def draft(self):
-        from desktop.services.process import NotificationDraft
+        from desktop.services.autos.process import NotificationDraft
 
         return NotificationDraft(
             addressee=self.addressee_combo.currentData(), form=self.form_combo.currentData(),
@@ -127,7 +127,7 @@ class NotificationDialog(AutoDialog):
             proof=self.proof_file.attachment(), note=self.note_edit.text().strip())
 
     def submit(self):
-        from desktop.services import process
+        from desktop.services.autos import process
 
         return process.record_notification(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -148,7 +148,7 @@ class JoinProofDialog(AutoDialog):
         self.add_field("proof", "Arquivo da prova:", self.proof_file)
 
     def submit(self):
-        from desktop.services import process
+        from desktop.services.autos import process
 
         return process.join_proof(self.db, self.actor, self.notification_combo.currentData(),
                                   qdate_to_date(self.joined_edit.date()), proof=self.proof_file.attachment(),
@@ -174,7 +174,7 @@ class DefenseDialog(AutoDialog):
         self.add_field("attachment", "Petição (arquivo):", self.file_field)
 
     def submit(self):
-        from desktop.services import process
+        from desktop.services.autos import process
 
         call = process.file_defense if self.kind == "defense" else process.file_appeal
         return call(self.db, self.actor, self.auto.id, qdate_to_date(self.filed_edit.date()),
@@ -191,8 +191,8 @@ class JudgmentDialog(AutoDialog):
     article (`process.decision_choices`). Shows the fine that results before it is saved."""
 
     def __init__(self, db, actor, auto, parent=None, today: date | None = None, appeal: bool = False):
-        from desktop.services import process
-        from desktop.services.process import Outcome
+        from desktop.services.autos import process
+        from desktop.services.autos.process import Outcome
 
         super().__init__(db, actor, auto, "Julgar recurso" if appeal else "Julgar defesa", parent, ok_text="Julgar",
                          width=640)
@@ -256,13 +256,13 @@ class JudgmentDialog(AutoDialog):
         self.code_combo.setCurrentIndex(max(0, self.code_combo.findData(code)))
 
     def chosen_code(self) -> str | None:
-        from desktop.services.process import Outcome
+        from desktop.services.autos.process import Outcome
 
         return self.code_combo.currentData() if self.outcome() == Outcome.PARTLY_UPHELD else None
 
     def _code_changed(self) -> None:
         """The penalties of the code chosen (and of its recurrence rule), each with its article."""
-        from desktop.services import process
+        from desktop.services.autos import process
 
         for check in self.penalty_checks.values():
             self.penalties_layout.removeWidget(check)
@@ -279,7 +279,7 @@ class JudgmentDialog(AutoDialog):
         self._outcome_changed()
 
     def _outcome_changed(self, *_args) -> None:
-        from desktop.services.process import Outcome
+        from desktop.services.autos.process import Outcome
 
         outcome = self.outcome()
         partly = outcome == Outcome.PARTLY_UPHELD
@@ -292,7 +292,7 @@ class JudgmentDialog(AutoDialog):
         self._show_result()
 
     def resulting_upfm(self) -> Decimal:
-        from desktop.services.process import Outcome
+        from desktop.services.autos.process import Outcome
 
         outcome = self.outcome()
         if outcome == Outcome.ANNULLED:
@@ -306,7 +306,7 @@ class JudgmentDialog(AutoDialog):
         return frozenset(key for key, check in self.penalty_checks.items() if check.isChecked())
 
     def _show_result(self) -> None:
-        from desktop.services.process import Outcome
+        from desktop.services.autos.process import Outcome
 
         amount = self.resulting_upfm()
         reais = self.auto.reais_of(amount)
@@ -323,7 +323,7 @@ class JudgmentDialog(AutoDialog):
         self.result_label.setText(text)
 
     def local_problems(self) -> list:
-        from desktop.services.process import Outcome
+        from desktop.services.autos.process import Outcome
 
         problems = []
         if self.outcome() == Outcome.PARTLY_UPHELD and self.chosen_code() is None \
@@ -335,7 +335,7 @@ class JudgmentDialog(AutoDialog):
         return problems
 
     def draft(self):
-        from desktop.services.process import JudgmentDraft, Outcome
+        from desktop.services.autos.process import JudgmentDraft, Outcome
 
         outcome = self.outcome()
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
@@ -344,7 +344,7 @@ class JudgmentDialog(AutoDialog):
                              penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties())
 
     def submit(self):
-        from desktop.services import process
+        from desktop.services.autos import process
 
         return process.judge(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -371,13 +371,13 @@ class WaiverDialog(AutoDialog):
         return []
 
     def draft(self):
-        from desktop.services.process import WaiverDraft
+        from desktop.services.autos.process import WaiverDraft
 
         return WaiverDraft(filed_on=qdate_to_date(self.filed_edit.date()),
                            statement=self.statement_edit.toPlainText().strip(), attachment=self.file_field.attachment())
 
     def submit(self):
-        from desktop.services import process
+        from desktop.services.autos import process
 
         return process.record_waiver(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
