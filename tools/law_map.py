@@ -31,7 +31,12 @@ MAP_PATH = ROOT / "docs" / "law-map.md"
 COMMAND = "python tools/law_map.py --write"
 SCANNED = ("desktop", "tests")
 SKIPPED = ("tests/unit/test_law_map.py",)     # its table of examples cites on purpose
-CATEGORIES = (("domain", "Domínio"), ("services", "Serviços"), ("tests", "Testes"), ("other", "Outros"))
+CATEGORIES = (("domain", "Domínio"), ("services", "Serviços"), ("tests", "Testes"), ("other", "Outros"),
+              ("mention", "Só mencionam (docstrings, telas, documentos)"))
+# Which sites implement a provision: code of the rules' rooms (domain, services) — a constant with its article, a
+# rule, a refusal naming it. Tests prove it. A docstring anywhere, and the screens, documents and other files that
+# print or show the article, only mention it: a comment or a label is not an implementation (issue 22 point 10).
+IMPLEMENTING = ("domain", "services")
 
 # What nothing in the program implements, and why (kept by hand, keyed by `Unit.key`). A provision that nothing
 # cites, neither itself nor its parts nor the provision above it, needs a reason here (the test says which); a
@@ -357,6 +362,18 @@ def _scopes(tree: ast.Module) -> tuple[list[tuple[int, int, str]], list[tuple[st
     return sorted(spans, key=lambda s: (s[0], -s[1])), tests
 
 
+def _docstring_lines(tree: ast.Module) -> list[tuple[int, int]]:
+    """(first, last line) of the docstring of the module and of every class and function."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                out.append((first.lineno, first.end_lineno or first.lineno))
+    return out
+
+
 def scan_file(path: Path, rel: str) -> list[tuple[Cited, Site]]:
     """The citations in one file: in its comments and strings (the source text itself: a citation form does not
     occur in Python code) and in the names of its tests."""
@@ -368,6 +385,15 @@ def scan_file(path: Path, rel: str) -> list[tuple[Cited, Site]]:
     spans, tests = _scopes(tree)
     category = category_of(rel)
     newlines = [i for i, ch in enumerate(source) if ch == "\n"]
+    docstrings = _docstring_lines(tree)
+
+    def category_at(offset: int) -> str:
+        if category == "tests":
+            return category
+        line = bisect.bisect_left(newlines, offset) + 1
+        if category == "other" or any(first <= line <= last for first, last in docstrings):
+            return "mention"
+        return category
 
     def scope_at(offset: int) -> str:
         line = bisect.bisect_left(newlines, offset) + 1
@@ -379,7 +405,7 @@ def scan_file(path: Path, rel: str) -> list[tuple[Cited, Site]]:
                 best = qual
         return best
 
-    out = [(c, Site(category, rel, scope_at(pos))) for pos, c in find_citations(source)]
+    out = [(c, Site(category_at(pos), rel, scope_at(pos))) for pos, c in find_citations(source)]
     for name, qual in tests:
         out.extend((c, Site(category, rel, qual)) for c in parse_test_name(name))
     return out
@@ -436,6 +462,16 @@ class LawMap:
 
     def descendant_cited(self, unit: Unit) -> bool:
         return any(self.direct.get(u) for u in self.units if u != unit and _within(u, unit))
+
+    def kind(self, unit: Unit) -> str:
+        """For a provision cited by itself: implemented (by the code of the domain or the services), proved (only
+        by tests), mentioned (only by docstrings, screens, documents: a label is not an implementation)."""
+        cats = {s.category for s in self.direct.get(unit, ())}
+        if cats & set(IMPLEMENTING):
+            return "implemented"
+        if "tests" in cats:
+            return "proved"
+        return "mentioned"
 
     def status(self, unit: Unit) -> str:
         """cited (by itself), parts (through its paragraphs, incisos or alíneas), whole (through the provision
@@ -509,6 +545,8 @@ def render(law: LawMap) -> str:
     counts = defaultdict(int)
     for u in units:
         counts[law.status(u)] += 1
+        if law.status(u) == "cited":
+            counts[law.kind(u)] += 1
     out = [
         "# Mapa da Lei nº 2.103/2025 no código",
         "",
@@ -518,21 +556,36 @@ def render(law: LawMap) -> str:
         "não corresponde ao código.",
         "",
         f"- Dispositivos da lei (artigos, parágrafos, incisos, alíneas): {len(units)}",
-        f"- Citados diretamente: {counts['cited']}",
+        f"- Citados diretamente: {counts['cited']} — implementados no domínio ou nos serviços: "
+        f"{counts['implemented']}; só provados por testes: {counts['proved']}; só mencionados (docstrings, telas, "
+        f"documentos — um comentário ou um rótulo não implementa): {counts['mentioned']}",
         f"- Citados só por partes (o artigo ou parágrafo não é citado como um todo): {counts['parts']}",
         f"- Cobertos pela citação do dispositivo superior: {counts['whole']}",
         f"- Sem implementação: {counts['none']}",
         "",
-        "| Artigo | Dispositivos | Citados | Por partes | Pelo superior | Sem implementação |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| Artigo | Dispositivos | Citados | Implementados | Só mencionados | Por partes | Pelo superior "
+        "| Sem implementação |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for art in sorted({u.art for u in units}):
         mine = [u for u in units if u.art == art]
         c = defaultdict(int)
         for u in mine:
             c[law.status(u)] += 1
-        out.append(f"| [{Unit(art).label}](#art-{art}) | {len(mine)} | {c['cited']} | {c['parts']} | {c['whole']} "
-                   f"| {c['none']} |")
+        kinds = defaultdict(int)
+        for u in mine:
+            if law.status(u) == "cited":
+                kinds[law.kind(u)] += 1
+        out.append(f"| [{Unit(art).label}](#art-{art}) | {len(mine)} | {c['cited']} | {kinds['implemented']} "
+                   f"| {kinds['mentioned']} | {c['parts']} | {c['whole']} | {c['none']} |")
+    out += ["", "## Só mencionados", "",
+            "Citados, mas nenhuma linha do domínio ou dos serviços (nem um teste) os aplica: só docstrings, telas ou "
+            "documentos os nomeiam.", ""]
+    mentioned = [u for u in units if law.status(u) == "cited" and law.kind(u) == "mentioned"]
+    if not mentioned:
+        out.append("Nenhum dispositivo.")
+    for u in mentioned:
+        out.append(f"- **{u.label}**")
     out += ["", "## Sem implementação", ""]
     gaps = [u for u in units if law.status(u) == "none"]
     if not gaps:
@@ -554,6 +607,8 @@ def render(law: LawMap) -> str:
         out += ["", f"> {_excerpt(law.units[u])}", ""]
         status = law.status(u)
         if status == "cited":
+            out.append({"implemented": "*Implementado.*", "proved": "*Só provado por testes.*",
+                        "mentioned": "*Só mencionado.*"}[law.kind(u)])
             out += _sites_lines(law.direct[u])
         elif status == "parts":
             out.append("*Citado por partes (abaixo).*")

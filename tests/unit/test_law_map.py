@@ -117,3 +117,20 @@ def test_the_map_names_functions_services_and_tests(law_map):
     assert "#### Art. 26, § 1º" in text and "**Testes:**" in text and "**Domínio:**" in text
     art26_par1 = text.split("#### Art. 26, § 1º", 1)[1].split("####", 1)[0]
     assert "tests/" in art26_par1 and "desktop/domain/" in art26_par1
+
+
+def test_a_docstring_or_a_label_mentions_a_provision_and_only_rule_code_implements_it(tmp_path):
+    """Issue 22 point 10: the map separates what implements an article (the domain's and the services' code) from
+    what only mentions it (a docstring anywhere, a screen's or a document's label)."""
+    (tmp_path / "desktop" / "domain").mkdir(parents=True)
+    (tmp_path / "desktop" / "views").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "desktop" / "domain" / "rule.py").write_text(
+        '"""Prazos do Art. 9."""\n\nTERM_DAYS = 5  # Art. 16, §2\n', encoding="utf-8")
+    (tmp_path / "desktop" / "views" / "screen.py").write_text(
+        'LABEL = "Adesivo (Art. 14)"\n', encoding="utf-8")
+    law = L.build(L.LAW_COPY.read_text(encoding="utf-8"), tmp_path)
+    assert law.kind(L.Unit(16, 2)) == "implemented"
+    assert law.kind(L.Unit(9)) == "mentioned"
+    assert law.kind(L.Unit(14)) == "mentioned"
+    assert "## Só mencionados" in L.render(law)
