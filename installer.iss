@@ -5,7 +5,7 @@
 ;   pyinstaller --noconfirm packaging\desktop.spec      -> dist\TransporteAplicativo\ (checked on Linux by CI)
 ;   (the manual, resources\manual\manual.pdf, is built by tools/manual.py and kept in the repository)
 ;   iscc installer.iss                                  -> dist\installer\TransporteAplicativo-<versão>-setup.exe
-; tests/unit/test_installer.py checks the version, names and paths below against pyproject.toml and the spec.
+; tests/packaging/test_installer.py checks the version, names and paths below against pyproject.toml and the spec.
 ;
 ; - Per user, no administrator rights (PrivilegesRequired=lowest): the program goes to
 ;   %LOCALAPPDATA%\Programs\TransporteAplicativo.

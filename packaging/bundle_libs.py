@@ -9,7 +9,7 @@ The second part rebuilds the ICU data library of the Linux Qt wheel (libicudata,
 of it for a Brazilian office: Qt 6 calls ICU for collation (QCollator, the file dialog's order), case mapping,
 time-zone names and named text codecs, never for break iteration or transliteration. The Windows wheel has no ICU.
 
-Loaded by path (`packaging` is also a PyPI distribution's name): see desktop.spec and tests/unit/test_bundle_libs.py.
+Loaded by path (`packaging` is also a PyPI distribution's name): see desktop.spec and tests/packaging/test_bundle_libs.py.
 """
 from __future__ import annotations
 
