@@ -1,7 +1,7 @@
 """Service entry of the demonstration data (the setup wizard offers it on first start): see `desktop.demo`.
 
 `load_demo(db, drivers=N, seed=S, progress=None, force=False)` — one transaction, one audit entry, every status;
-`progress(done, total, text)` receives the phase being written (it matches `desktop.tasks` state.progress).
+`progress(done, total, text)` receives the phase being written (it matches `desktop.background` state.progress).
 
 Demo is demo (issue 11): the data set is loaded only into a database that holds no records of its own (a new
 one, or one just set up) or one already marked as a demonstration; `force` (add another data set beside the

@@ -301,7 +301,7 @@ class SetupWizard(QWizard):
     def _load_demo(self) -> None:
         import inspect
 
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         self._busy = True
         self.button(QWizard.WizardButton.FinishButton).setEnabled(False)

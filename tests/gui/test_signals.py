@@ -55,7 +55,7 @@ def test_screens_hear_data_changed(qtbot):
 
 def test_the_guard_is_still_needed():
     """The raw probe, without desktop/: fails when the installed PySide6 no longer leaks — then delete the guard
-    in desktop/signals.py and its calls (desktop/tasks.py, desktop/app.py, desktop/views/inspections/grid.py,
+    in desktop/signals.py and its calls (desktop/background.py, desktop/app.py, desktop/views/inspections/grid.py,
     tests/gui/conftest.py)."""
     result = _run(PROBE + "import os; os._exit(0)\n")
     assert result.returncode == 0, result.stderr[-2000:]
