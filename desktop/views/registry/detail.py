@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLin
 
 from desktop.domain.driver import CHECKLIST_BY_KEY
 from desktop.views.formatting import format_datetime
+from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import show_error
 
 DOCUMENT_KINDS = {"crlv": "CRLV", "photo": "Foto", "platform_registration": "Inscrição municipal",
                   "app_insurance": "Apólice de seguro APP"}
@@ -96,11 +96,11 @@ class DocumentsPanel(QWidget):
         from desktop.services import attachments
         from desktop.views.registry.fields import DocumentDialog
 
-        try:
-            info, content = attachments.document_content(self.db, self.actor, document_id)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível abrir o documento")
+        read = query_op(self, lambda: attachments.document_content(self.db, self.actor, document_id)) \
+            .titled("Não foi possível abrir o documento")
+        if not read.run():
             return None
+        info, content = read.result
         dialog = DocumentDialog(f"{document_kind_label(info.kind)} — {info.filename}", content, info.mime, self)
         self.last_dialog = dialog
         dialog.show()
@@ -236,16 +236,10 @@ class RecordPicker(QWidget):
 
     def refresh(self) -> None:
         self._timer.stop()
-        try:
-            rows = list(self._search(self.edit.text().strip()))
-        except Exception as error:  # noqa: BLE001
-            from desktop.views.widgets import error_text
-
-            self.error.setText(error_text(error))
-            self.error.setVisible(True)
-            rows = []
-        else:
+        read = query_op(self, lambda: list(self._search(self.edit.text().strip()))).inline(self.error).otherwise([])
+        if read.run():
             self.error.setVisible(False)
+        rows = read.result
         self.combo.blockSignals(True)
         self.combo.clear()
         for row in rows:
