@@ -119,12 +119,16 @@ class Worker:
     def send_bytes(self, data: bytes) -> None:
         self._conn.send_bytes(data)
 
-    def receive(self):
-        """The next message; `WorkerGone` when the worker ended without sending it."""
+    def receive(self, timeout: float | None = None):
+        """The next message; `WorkerGone` when the worker ended without sending it, `TimeoutError` when `timeout`
+        seconds passed first."""
         try:
-            data = self._conn.recv_bytes()
+            waited = timeout is None or self._conn.poll(timeout)
+            data = self._conn.recv_bytes() if waited else None
         except (EOFError, OSError):
             raise WorkerGone() from None
+        if data is None:
+            raise TimeoutError(f"o processo {self.process.name} não respondeu em {timeout:g} s")
         return pickle.loads(data)
 
     @property
@@ -166,10 +170,11 @@ class Call(Worker):
     def __init__(self, fn, *args, name: str):
         super().__init__(_call, fn, args, name=name)
 
-    def result(self):
-        """What `fn` returned, or what it raised; `WorkerGone` when the process died first. Closes the worker."""
+    def result(self, timeout: float | None = None):
+        """What `fn` returned, or what it raised; `WorkerGone` when the process died first, `TimeoutError` after
+        `timeout` seconds. Closes the worker."""
         try:
-            kind, value = self.receive()
+            kind, value = self.receive(timeout)
         finally:
             self.close()
         if kind == "ok":

@@ -95,3 +95,19 @@ def test_a_batch_over_two_processes_gives_the_paths_of_one(monkeypatch):
     assert sticker._qr_paths(payloads, 2) == qr.unit_paths(payloads, sticker.QR_ERROR, sticker.QR_MASK)
     with pytest.raises(ValueError):
         processes.submit(int, "não é número").result()
+
+
+def test_a_worker_that_does_not_answer_in_time_is_stopped():
+    from desktop import processes
+
+    call = processes.submit(time.sleep, 60, name="sticker-qr")
+    with pytest.raises(TimeoutError):
+        call.result(timeout=0.5)
+    assert not call.process.is_alive()
+
+
+def test_the_install_check_starts_its_worker_as_the_sticker_batch_does():
+    from desktop.install_check import process_checks
+
+    [check] = process_checks()
+    assert check.ok, check
