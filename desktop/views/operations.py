@@ -295,8 +295,10 @@ class QueryOp:
 
     def get(self) -> Any:
         """Run now (on this thread) and return what the read returned — or, after its failure was shown, the
-        `otherwise` value (None without one)."""
-        self.run() if self._background is None else None
+        `otherwise` value (None without one). A background read answers through `.success` instead."""
+        if self._background is not None:
+            raise RuntimeError("query_op(...).background() entrega o resultado em .success(), não em .get().")
+        self.run()
         return self.result
 
     def _succeeded(self, result: Any) -> None:

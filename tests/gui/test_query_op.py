@@ -76,3 +76,10 @@ def test_a_slow_read_runs_in_the_background_and_answers_on_the_ui_thread(qtbot, 
     failed.run()
     qtbot.waitUntil(lambda: failed.task.finished, timeout=5000)
     assert messages == [("warning", "Leitura", "Nada.")]
+
+
+def test_get_is_for_reads_on_this_thread_only(qtbot):
+    import pytest
+
+    with pytest.raises(RuntimeError, match="success"):
+        query_op(None, lambda: 1).background(show_progress=False).get()
