@@ -14,7 +14,7 @@ shared machine one run of either can be 10-20 % slower for reasons of its own (e
 3. the month's fares of those trips (`services.trips.fares`), target ≤ 1 s;
 4. with --pg: the same import on PostgreSQL through COPY, and its fares;
 5. the UI never blocks: a QTimer ticking every 10 ms on the UI thread while the import runs in the background
-   (desktop.tasks.Task); the worst gap between ticks, target ≤ 100 ms.
+   (desktop.background.Task); the worst gap between ticks, target ≤ 100 ms.
 The data come from this file's own generator (seeded), all trips in November 2026.
 """
 from __future__ import annotations
@@ -195,7 +195,7 @@ def child_ui(url: str, csv_path: str, out: dict) -> None:
 
     from desktop.db import Database
     from desktop.services import trips
-    from desktop.tasks import Task
+    from desktop.background import Task
 
     app = QApplication.instance() or QApplication([])
     if os.environ.get("BENCH_WARM_IMPORTS", "1") == "1":

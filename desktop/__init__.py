@@ -1,7 +1,7 @@
 """Back office of Lei nº 2.103/2025 of Chapada dos Guimarães–MT (app-based private passenger transport).
 
 Rooms (../shared/STYLE.md): domain (pure law), models (tables), services (use cases), reports (PDF),
-importers (pandas), views (PySide6), tasks (background work), migrations (Alembic), db, cli.
+importers (pandas), views (PySide6), background (background work), processes (worker processes), migrations (Alembic), db, cli.
 Nothing heavy is imported here: the start-up time of the program depends on it.
 """
 

@@ -272,7 +272,7 @@ class Startup:
             self._open()
 
     def _open(self) -> None:
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         self.task = (Task(open_job, self.db_url).success(self._opened).failure(self._open_failed)
                      .run_in_background(self.login, show_progress=False))  # the login window says it
@@ -415,7 +415,7 @@ def run_gui(db_url: str | None = None) -> int:
     try:
         code = app.exec()
     finally:
-        from desktop.tasks import shutdown
+        from desktop.background import shutdown
 
         shutdown()
         if startup.db is not None:

@@ -13,14 +13,14 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
 import platformdirs
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import Index, create_engine, event, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -197,6 +197,72 @@ class Database:
             if write:
                 self._local.writing = False
             session.close()
+
+    @contextmanager
+    def bulk_session(self, *, check_fks: bool = True, rebuild: Iterable[Index] = (),
+                     rebuild_if: Callable[[Session], bool] | None = None,
+                     on_rebuild: Callable[[], None] | None = None) -> Iterator[Session]:
+        """One write transaction for a bulk load (the demonstration data, a trip file): the one way to open it
+        (issue 22 point 4). Committed when the block ends, rolled back whole on any error; errors mapped as
+        `session()` maps them; the same refusal of a write session inside another.
+
+        On SQLite (NOTES, bulk insert) the connection's per-row foreign-key checks are off for the transaction
+        (they made inserting 100,000 authorizations ≈ 3× slower; the PRAGMA only takes effect outside a
+        transaction, so it is set before BEGIN IMMEDIATE and set back after), and:
+        - `rebuild`: indexes of the models' metadata (e.g. `TripRow.__table__.indexes`) dropped at the start —
+          when `rebuild_if(session)`, asked inside the transaction, says so (None: always) — and created again
+          from the same definitions before the commit, after `on_rebuild()` (a progress line). DDL is
+          transactional in SQLite: a rollback or a killed process leaves them as they were;
+        - `check_fks`: `PRAGMA foreign_key_check` proves every reference before the commit; an orphan row rolls the
+          whole transaction back.
+        On PostgreSQL it is `session()`: foreign keys stay checked row by row and no index is dropped (DROP INDEX
+        would lock the table against every reader until the commit)."""
+        if not self.is_sqlite:
+            with self.session() as session:
+                yield session
+            return
+        from desktop.services.base import map_db_error
+
+        if getattr(self._local, "writing", False):
+            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
+                               "passe a sessão aberta adiante em vez de abrir outra.")
+        indexes = list(rebuild)
+        self._local.writing = True
+        try:
+            with self._write_engine.connect() as conn:
+                raw = conn.connection.driver_connection
+                raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
+                try:
+                    with conn.begin():
+                        session = Session(bind=conn, expire_on_commit=False)
+                        try:
+                            dropped = indexes if indexes and (rebuild_if is None or rebuild_if(session)) else []
+                            for index in dropped:
+                                index.drop(conn, checkfirst=True)
+                            yield session
+                            session.flush()
+                        finally:
+                            session.close()
+                        if dropped:
+                            if on_rebuild is not None:
+                                on_rebuild()
+                            for index in dropped:
+                                index.create(conn)
+                        if check_fks:
+                            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchmany(5)
+                            if broken:
+                                raise RuntimeError(f"Gravação em lote com referências quebradas (tabela, linha, "
+                                                   f"tabela referida): {broken}; nada foi gravado.")
+                    _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
+                finally:
+                    raw.execute("PRAGMA foreign_keys=ON")
+        except Exception as exc:
+            mapped = map_db_error(exc)
+            if mapped is None or mapped is exc:
+                raise
+            raise mapped from exc
+        finally:
+            self._local.writing = False
 
     def run(self, work, *args, **kwargs):
         """`work(session, *args, **kwargs)` in one write transaction, run again once in a new transaction when

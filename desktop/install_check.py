@@ -168,14 +168,12 @@ def qt_checks() -> list[Check]:
 def process_checks() -> list[Check]:
     """A worker process started the way the sticker batch starts its QR workers (spawn): in the frozen program it
     runs the .exe again, which must hand over to multiprocessing (packaging/launcher.py, freeze_support)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+    from desktop import processes
     from desktop.reports import qr, sticker
 
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            paths_ = pool.submit(qr.unit_paths, ["TPA-VERIFICACAO"], sticker.QR_ERROR, sticker.QR_MASK).result(60)
+        paths_ = processes.submit(qr.unit_paths, ["TPA-VERIFICACAO"], sticker.QR_ERROR, sticker.QR_MASK,
+                                  name="sticker-qr").result(60)
         ok = len(paths_) == 1 and paths_[0][0] > 0
         return [Check("processos do lote de adesivos", ok, f"QR de {paths_[0][0]} módulos feito por outro processo")]
     except Exception as error:  # noqa: BLE001

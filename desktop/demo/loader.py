@@ -37,7 +37,6 @@ import time as _time
 from datetime import date
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from desktop.demo import (
     authorizations,
@@ -70,7 +69,6 @@ from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Driver
 from desktop.services import setup
-from desktop.errors import map_db_error
 from desktop.services.users import count_users, find_user_or_none
 
 __all__ = ["load_demo", "DemoSummary", "DEMO_PASSWORD", "ADMIN_USERNAME", "ADMIN_PASSWORD", "STAFF", "MAX_DRIVERS",
@@ -122,36 +120,12 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress: Progress | No
 
 
 def _load_in_one_transaction(db, work) -> None:
-    """Run `work(session)` in one write transaction. On SQLite the per-row foreign-key checks are switched off
-    for the load (they made inserting 100,000 authorizations ≈ 3× slower) and `PRAGMA foreign_key_check` proves
-    every reference before the commit; any orphan row rolls the whole load back."""
-    with db.write_engine.connect() as conn:
-        raw = conn.connection.driver_connection if db.is_sqlite else None
-        if raw is not None:
-            raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
-        try:
-            with conn.begin():
-                session = Session(bind=conn, expire_on_commit=False)
-                try:
-                    from desktop.services.audit import lock_chain  # lazy: the lock order of issue 12 item 19
-
-                    lock_chain(session)  # the audit chain first, then rows, as every write transaction
-                    work(session)
-                    session.flush()
-                finally:
-                    session.close()
-                if raw is not None:
-                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchmany(5)
-                    if broken:
-                        raise RuntimeError(f"Dados de demonstração com referências quebradas: {broken}")
-        except Exception as exc:
-            mapped = map_db_error(exc)
-            if mapped is None or mapped is exc:
-                raise
-            raise mapped from exc
-        finally:
-            if raw is not None:
-                raw.execute("PRAGMA foreign_keys=ON")
+    """Run `work(session)` in one bulk write transaction (`Database.bulk_session`): on SQLite the per-row
+    foreign-key checks are off for the load (they made inserting 100,000 authorizations ≈ 3× slower) and
+    `PRAGMA foreign_key_check` proves every reference before the commit; any orphan row rolls the whole load
+    back."""
+    with db.bulk_session(check_fks=True) as session:
+        work(session)
 
 
 def _ensure_setup(db, summary: DemoSummary, today: date) -> None:

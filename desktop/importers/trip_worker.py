@@ -7,9 +7,9 @@ of its own the writer runs at full speed while the next chunks are read.
 
 What crosses the pipe is what `trip_writer.sqlite_chunk` makes of each clean chunk — trip values only: a passenger
 column is never parsed by the reader (Art. 4 caput), so nothing of a passenger reaches the pipe, a log or a file.
-The process is spawned (never forked: the program has Qt threads, and Windows only spawns), imports no Qt and no
-database code, ends with its parent (`qr.watch_parent`: a killed import leaves no reader running), and is
-terminated when the import stops early (an error, a cancel, a duplicate).
+The process is a `desktop.processes.Worker` (spawned, ended with its parent: a killed import leaves no reader
+running), imports no Qt and no database code, and is terminated when the import stops early (an error, a cancel,
+a duplicate).
 
 Messages, in order: ("chunk", SqliteChunk)…, then ("digest", sha256 of the bytes it read), ("end", ReadState,
 FareTotals) — or ("file_error", [lines]) / ("error", text) at any point. A chunk goes out only while the file has
@@ -18,26 +18,22 @@ no error: once one is found the rest is only read for its errors, as in the impo
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import threading
 
 from desktop.errors import DesktopError
 from desktop.importers.trip_writer import FareTotals, SqliteChunk, sqlite_chunk
 from desktop.importers.trips import ReadState, TripFileError, TripReader
+from desktop.processes import Worker, WorkerGone
 
 
-def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pid: int) -> None:
-    """The reading process's body (a spawned `multiprocessing.Process` target)."""
-    from desktop.reports.qr import watch_parent
-
-    watch_parent(parent_pid)
+def run(channel, path: str | None, filename: str, chunk_rows: int | None) -> None:
+    """The reading process's body (the target of a `desktop.processes.Worker`)."""
     try:
         if path is not None:
             with open(path, "rb") as handle:
                 content = handle.read()
         else:
-            content = conn.recv_bytes()
+            content = channel.receive_bytes()
         digest: list[str] = []
         hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(content).hexdigest()),
                                   name="trip-digest", daemon=True)
@@ -45,30 +41,24 @@ def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pi
         try:
             reader = TripReader(content, filename, chunk_rows)
         except TripFileError as exc:
-            _send(conn, ("file_error", exc.errors))
+            channel.send(("file_error", exc.errors))
             return
         totals = FareTotals()
         for chunk in reader:
             if reader.state.errors:
                 continue
             totals.add(chunk)
-            _send(conn, ("chunk", sqlite_chunk(chunk)))
+            channel.send(("chunk", sqlite_chunk(chunk)))
         hasher.join()
-        _send(conn, ("digest", digest[0]))
-        _send(conn, ("end", reader.state, totals))
+        channel.send(("digest", digest[0]))
+        channel.send(("end", reader.state, totals))
     except (BrokenPipeError, EOFError, OSError):
         return   # the importing process stopped reading: nothing to say to anyone
     except BaseException as exc:  # noqa: BLE001 - said to the importing process, which raises it there
         try:
-            _send(conn, ("error", f"{type(exc).__name__}: {exc}"))
+            channel.send(("error", f"{type(exc).__name__}: {exc}"))
         except OSError:
             pass
-    finally:
-        conn.close()
-
-
-def _send(conn, message) -> None:
-    conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class ReaderFailed(DesktopError):
@@ -87,16 +77,10 @@ class ReaderProcess:
     with its own: a file changed on disk between the two reads is refused. Without `path` the bytes are sent."""
 
     def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None):
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=run, args=(path, filename, chunk_rows, child, os.getpid()),
-                                   name="trip-reader", daemon=True)
-        self.process.start()
-        child.close()
+        self._worker = Worker(run, path, filename, chunk_rows, name="trip-reader")
+        self.process = self._worker.process
         if path is None:
-            self._conn.send_bytes(content or b"")
+            self._worker.send_bytes(content or b"")
         self.digest: str | None = None
         self.state: ReadState | None = None
         self.totals: FareTotals | None = None
@@ -109,8 +93,8 @@ class ReaderProcess:
     def __next__(self) -> SqliteChunk:
         while True:
             try:
-                kind, *rest = pickle.loads(self._conn.recv_bytes())
-            except (EOFError, OSError):
+                kind, *rest = self._worker.receive()
+            except WorkerGone:
                 self.process.join(5)
                 raise ReaderFailed(f"O processo de leitura do arquivo de viagens terminou sem concluir (código "
                                    f"{self.process.exitcode}); nada foi gravado.", self.chunks) from None
@@ -131,10 +115,4 @@ class ReaderProcess:
 
     def close(self) -> None:
         """Stop the reader (if still running) and release the pipe; never raises."""
-        try:
-            self._conn.close()
-        except OSError:
-            pass
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join(10)
+        self._worker.close()

@@ -3,7 +3,7 @@
 
 segno picks the "best" of the eight masks by scoring each one, which is about 3/4 of its time; any mask decodes
 alike, so documents fix it (`mask=`): ≈ 2 ms per 120-byte code (NOTES). No ReportLab here, so a worker process
-of a sticker batch (desktop.reports.sticker, spawned) imports only this module and segno.
+of a sticker batch (desktop.reports.sticker through desktop.processes) imports only this module and segno.
 """
 from __future__ import annotations
 
@@ -47,45 +47,3 @@ def unit_paths(payloads: list[str], error: str = "m", mask: int | None = None) -
     """The paths of many payloads: the work a sticker batch sends to its worker processes (plain tuples of
     str, cheap to send back)."""
     return [payload_path(payload, error, mask) for payload in payloads]
-
-
-PARENT_POLL_SECONDS = 0.5
-
-
-def parent_alive(parent_pid: int) -> bool:
-    """Whether process `parent_pid` still runs (os.kill(pid, 0) on POSIX; OpenProcess on Windows)."""
-    import os
-    import sys
-    if sys.platform == "win32":
-        import ctypes
-        kernel32 = ctypes.windll.kernel32
-        handle = kernel32.OpenProcess(0x1000 | 0x00100000, False, parent_pid)  # QUERY_LIMITED_INFORMATION | SYNCHRONIZE
-        if not handle:
-            return False
-        try:
-            return kernel32.WaitForSingleObject(handle, 0) == 0x102   # WAIT_TIMEOUT: still running
-        finally:
-            kernel32.CloseHandle(handle)
-    if os.getppid() != parent_pid:   # re-parented: the parent is gone
-        return False
-    try:
-        os.kill(parent_pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def watch_parent(parent_pid: int, poll: float = PARENT_POLL_SECONDS) -> None:
-    """A daemon thread that ends this (worker) process as soon as `parent_pid` is gone."""
-    import os
-    import threading
-    import time
-
-    def watch() -> None:
-        while parent_alive(parent_pid):
-            time.sleep(poll)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()

@@ -167,30 +167,17 @@ def render(ctx: StickerContext, workers: int = 1,
 
 def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
     """QR paths of all payloads (segno, fixed mask); with workers > 1 (and a batch worth it) the other chunks go to
-    spawned processes while this one encodes the first. Spawn, not fork: the GUI process has Qt threads, and
-    Windows only spawns anyway; a worker imports only desktop.reports.qr and segno, and ends with its parent
-    (`_worker_start`: a killed batch leaves no worker running)."""
+    worker processes (`desktop.processes.map_chunks`: spawned, ended with their parent) while this one encodes the
+    first. A worker imports only desktop.processes, desktop.reports.qr and segno."""
     from desktop.reports import qr
     if workers <= 1 or len(payloads) < 200:
         return qr.unit_paths(payloads, QR_ERROR, QR_MASK)
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
+    from desktop.processes import map_chunks
 
     step = (len(payloads) + workers - 1) // workers
     chunks = [payloads[i:i + step] for i in range(0, len(payloads), step)]
-    with ProcessPoolExecutor(max_workers=len(chunks) - 1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_worker_start, initargs=(os.getpid(),)) as pool:
-        futures = [pool.submit(qr.unit_paths, chunk, QR_ERROR, QR_MASK) for chunk in chunks[1:]]
-        first = qr.unit_paths(chunks[0], QR_ERROR, QR_MASK)
-        return first + [path for future in futures for path in future.result()]
-
-
-def _worker_start(parent_pid: int) -> None:
-    """In a batch worker: end when the parent process ends (issue 11 item 10). A killed parent never shuts its
-    pool down, and the worker would wait on its queue for minutes; a daemon thread watches the parent instead."""
-    from desktop.reports.qr import watch_parent
-    watch_parent(parent_pid)
+    return [path for part in map_chunks(qr.unit_paths, chunks, QR_ERROR, QR_MASK, name="sticker-qr")
+            for path in part]
 
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:

@@ -55,7 +55,7 @@ class DayRoutineRunner(QObject):
     def run(self) -> None:
         if self.task is not None and not self.task.finished:
             return
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         self.last_day = self._day()
         self.task = (Task(self.job, self.db, self.today).success(self._done).failure(self._failed)

@@ -167,7 +167,7 @@ class HomePage(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         self.reload_timer.stop()
         if self.task is not None and not self.task.finished:

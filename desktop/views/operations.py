@@ -13,12 +13,24 @@
   once more (`desktop.db.retrying`, issue 12 item 19); the user sees nothing of it.
 - on success, `bus.data_changed` is emitted for each entity named in `.changes(...)`, then the success callback.
 - `.cancelled(fn)` is called instead when a background call stopped on "Cancelar".
-- `.background(title, label)` runs the call on a worker (desktop.tasks) with the delayed progress dialog and
+- `.background(title, label)` runs the call on a worker (desktop.background) with the delayed progress dialog and
   "Cancelar": use it whenever the call renders a PDF, imports a file or loops over many records. The call then
   receives the `TaskState` when `pass_state=True` (to report progress and to stop on cancel).
 
 `run()` returns True when the call succeeded (synchronous form), so a dialog can `accept()` only then; in the
 background form it returns True once started and the callbacks decide the rest.
+
+A READ goes through `query_op` (Anki's `QueryOp`) instead of a try/except in each screen:
+
+    query_op(self, lambda: catalog.list_codes(self.db)).titled("Não foi possível ler o catálogo") \
+        .otherwise([]).success(self._fill).run()
+
+- a failure is a message box titled as given, with the error's Portuguese text (`error_text`); `.inline(label)`
+  puts that text in the screen's error label instead, `.failure(fn)` hands the error to the screen;
+- `.otherwise(value)`: after the failure is shown, the success callback receives `value` (an empty list: the
+  screen stays usable); without it, nothing more happens;
+- nothing is announced on the bus (a read changes nothing); `.background(...)` runs it on a worker
+  (desktop.background) and calls back on the UI thread, for the reads that may be slow.
 """
 from __future__ import annotations
 
@@ -151,7 +163,7 @@ class Op:
         return True
 
     def _run_in_background(self) -> bool:
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         from desktop.db import retrying
 
@@ -179,7 +191,7 @@ class Op:
             self._success(result)
 
     def _failed(self, error: BaseException) -> None:
-        from desktop.tasks import Cancelled
+        from desktop.background import Cancelled
 
         self.error = error
         if isinstance(error, Cancelled):
@@ -219,3 +231,98 @@ class Op:
 def op(parent: QWidget | None, call: Callable[..., Any]) -> Op:
     """A service call from a screen: see the module's text."""
     return Op(parent, call)
+
+
+class QueryOp:
+    """A read made from a screen. Build with `query_op()`, chain, then `run()`."""
+
+    def __init__(self, parent: QWidget | None, call: Callable[[], Any]):
+        self._parent = parent
+        self._call = call
+        self._success: Callable[[Any], None] | None = None
+        self._failure: Callable[[BaseException], None] | None = None
+        self._inline = None
+        self._fallback: tuple[Any] | None = None
+        self._background: dict | None = None
+        self._title = FAILURE_TITLE
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.task = None
+
+    def success(self, callback: Callable[[Any], None]) -> "QueryOp":
+        self._success = callback
+        return self
+
+    def failure(self, callback: Callable[[BaseException], None]) -> "QueryOp":
+        """The screen shows the error itself (no message box)."""
+        self._failure = callback
+        return self
+
+    def titled(self, title: str) -> "QueryOp":
+        self._title = title
+        return self
+
+    def inline(self, label) -> "QueryOp":
+        """The error's text in `label` (made visible) instead of a message box."""
+        self._inline = label
+        return self
+
+    def otherwise(self, value: Any) -> "QueryOp":
+        """After a failure is shown, call the success callback with `value`."""
+        self._fallback = (value,)
+        return self
+
+    def background(self, title: str | None = None, label: str = "Aguarde…", show_progress: bool = True) -> "QueryOp":
+        self._background = {"title": title, "label": label, "show_progress": show_progress}
+        return self
+
+    def run(self) -> bool:
+        if self._background is not None:
+            from desktop.background import Task
+
+            call, options = self._call, self._background
+            self.task = Task(lambda state: call()).success(self._succeeded).failure(self._failed)
+            self.task.run_in_background(self._parent, title=options["title"], label=options["label"],
+                                        show_progress=options["show_progress"])
+            return True
+        try:
+            result = self._call()
+        except Exception as error:  # noqa: BLE001 — every failure becomes a message; nothing escapes the slot
+            self._failed(error)
+            return False
+        self._succeeded(result)
+        return True
+
+    def get(self) -> Any:
+        """Run now (on this thread) and return what the read returned — or, after its failure was shown, the
+        `otherwise` value (None without one). A background read answers through `.success` instead."""
+        if self._background is not None:
+            raise RuntimeError("query_op(...).background() entrega o resultado em .success(), não em .get().")
+        self.run()
+        return self.result
+
+    def _succeeded(self, result: Any) -> None:
+        self.result = result
+        if self._success is not None:
+            self._success(result)
+
+    def _failed(self, error: BaseException) -> None:
+        from desktop.background import Cancelled
+
+        self.error = error
+        if isinstance(error, Cancelled):
+            return
+        if self._failure is not None:
+            self._failure(error)
+        elif self._inline is not None:
+            self._inline.setText(error_text(error))
+            self._inline.setVisible(True)
+        else:
+            QMessageBox.warning(self._parent, self._title, error_text(error))
+        if self._fallback is not None:
+            self._succeeded(self._fallback[0])
+
+
+def query_op(parent: QWidget | None, call: Callable[[], Any]) -> QueryOp:
+    """A read from a screen: see the module's text."""
+    return QueryOp(parent, call)

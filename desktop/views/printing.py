@@ -159,7 +159,7 @@ def ask_and_print(pdf_bytes: bytes, title: str, parent=None, page_count: int | N
 
     The pages are painted on the GUI thread, which owns the QPrinter (Qt's printer devices belong to the thread
     that made them), so the progress window keeps the screen alive by processing events between bands instead
-    of a background task (desktop.tasks)."""
+    of a background task (desktop.background)."""
     from PySide6.QtCore import QCoreApplication, Qt
     from PySide6.QtPrintSupport import QPrintDialog
     from PySide6.QtWidgets import QDialog, QProgressDialog

@@ -300,7 +300,7 @@ class SetupWizard(QWizard):
 
     def _load_demo(self) -> None:
 
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         self._busy = True
         self.button(QWizard.WizardButton.FinishButton).setEnabled(False)

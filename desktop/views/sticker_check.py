@@ -116,7 +116,7 @@ class StickerCheckWidget(QWidget):
         self.text_edit.setFocus()
 
     def check(self):
-        from desktop.tasks import Task
+        from desktop.background import Task
         from desktop.views.reports.jobs import check_job
 
         text = self.text_edit.text().strip()

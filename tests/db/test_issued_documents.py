@@ -516,7 +516,7 @@ def test_notices_by_kind_from_rows(db, make_actor):
 
 
 class _FakeState:
-    """The TaskState protocol of desktop.tasks without Qt: progress, and a cancel after `stop_after` calls."""
+    """The TaskState protocol of desktop.background without Qt: progress, and a cancel after `stop_after` calls."""
 
     class Cancelled(Exception):
         pass

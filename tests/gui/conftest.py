@@ -22,7 +22,7 @@ def _settings_file(tmp_path, monkeypatch):
 def _no_job_left_running():
     """A worker still running Python while the next test (or the interpreter) tears down would crash."""
     yield
-    from desktop.tasks import shutdown
+    from desktop.background import shutdown
 
     assert shutdown(10000), "a background task did not stop"
 

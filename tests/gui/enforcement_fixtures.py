@@ -142,6 +142,6 @@ def shoot(widget, name: str) -> str:
 
 def settle(qtbot) -> None:
     """Wait until the screens' background jobs (counts, totals, PDFs) delivered their results."""
-    from desktop import tasks
+    from desktop import background as tasks
 
     qtbot.waitUntil(lambda: not tasks._running, timeout=20000)

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, StaleRecordError, ValidationError
 from desktop.signals import bus
-from desktop.tasks import Cancelled
+from desktop.background import Cancelled
 from desktop.views.operations import op
 from desktop.views.widgets import FieldErrors
 

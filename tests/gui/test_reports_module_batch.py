@@ -71,7 +71,7 @@ def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_sticker
     wait_task(qtbot, task)
     assert pool.waitForDone(10000)
     panel.pool = None
-    from desktop.tasks import Cancelled
+    from desktop.background import Cancelled
     assert isinstance(task.error, Cancelled)
     assert "Lote cancelado" in panel.status.text() and panel.last_batch is None
     assert page.last_preview is None

@@ -1,5 +1,5 @@
 """QR codes through segno with a fixed mask (issue 10 item 8: the hand-written encoder is gone), drawn as one
-path, and the workers of a sticker batch end with their parent (issue 11 item 10)."""
+path, and the workers of a sticker batch (desktop.processes) end with their parent (issue 11 item 10)."""
 import os
 import signal
 import subprocess
@@ -65,13 +65,10 @@ def test_issue11_batch_workers_end_when_their_parent_is_killed(tmp_path):
     script.write_text(textwrap.dedent(f"""
         import multiprocessing, os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
-        from concurrent.futures import ProcessPoolExecutor
-        from desktop.reports import sticker
+        from desktop import processes
         if __name__ == "__main__":
-            pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=sticker._worker_start, initargs=(os.getpid(),))
-            print(pool.submit(os.getpid).result(), flush=True)
-            pool.submit(time.sleep, 600)
+            worker = processes.submit(time.sleep, 600, name="sticker-qr")   # as the sticker batch starts them
+            print(worker.process.pid, flush=True)
             time.sleep(600)
     """))
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
@@ -87,3 +84,30 @@ def test_issue11_batch_workers_end_when_their_parent_is_killed(tmp_path):
     finally:
         parent.kill()
         parent.wait(5)
+
+
+def test_a_batch_over_two_processes_gives_the_paths_of_one(monkeypatch):
+    """The sticker batch's QR codes split over worker processes (desktop.processes.map_chunks) come back whole and
+    in order, and a failure in a worker is raised here as itself."""
+    from desktop import processes
+
+    payloads = [f"TPA1|{i:04d}/2026|ABC1D23|31/12/2026|x" for i in range(1, 301)]
+    assert sticker._qr_paths(payloads, 2) == qr.unit_paths(payloads, sticker.QR_ERROR, sticker.QR_MASK)
+    with pytest.raises(ValueError):
+        processes.submit(int, "não é número").result()
+
+
+def test_a_worker_that_does_not_answer_in_time_is_stopped():
+    from desktop import processes
+
+    call = processes.submit(time.sleep, 60, name="sticker-qr")
+    with pytest.raises(TimeoutError):
+        call.result(timeout=0.5)
+    assert not call.process.is_alive()
+
+
+def test_the_install_check_starts_its_worker_as_the_sticker_batch_does():
+    from desktop.install_check import process_checks
+
+    [check] = process_checks()
+    assert check.ok, check

@@ -116,7 +116,7 @@ def sha256_hex(data: bytes) -> str:
 
 
 def _check_cancel(state) -> None:
-    """A background job's "Cancelar" (desktop.tasks.TaskState): stop before anything is archived."""
+    """A background job's "Cancelar" (desktop.background.TaskState): stop before anything is archived."""
     if state is not None:
         state.check()
 
@@ -186,7 +186,7 @@ def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMe
     a `meta` field, as every desktop.reports context); `render(ctx) -> bytes`;
     `after(session, issued, ctx)` writes what goes with the document in the same short transaction (the
     sticker's history, the guide's barcode).
-    `state` (desktop.tasks.TaskState): "Cancelar" before the commit archives nothing and spends no number.
+    `state` (desktop.background.TaskState): "Cancelar" before the commit archives nothing and spends no number.
     `reason` (a REISSUE_REASONS key): why a document in force is issued again, kept in the audit log."""
     from desktop.services.numbering import format_number, next_number, peek_last  # lazy: SQLAlchemy loads once the database is used (start-up)
 

@@ -15,7 +15,7 @@ from desktop.services.documents.archive import DOCUMENT_KINDS, Issued
 def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "page",
                notice_kind: str = "autuacao", state=None, reason: str | None = None) -> Issued:
     """Issues and archives one document of `kind` for the record users know as `record_number`. `state`
-    (desktop.tasks.TaskState) lets a background job's "Cancelar" stop it before anything is archived; `reason`
+    (desktop.background.TaskState) lets a background job's "Cancelar" stop it before anything is archived; `reason`
     (archive.REISSUE_REASONS) says why a sticker, credential or termo in force is issued again."""
     if kind == "sticker":
         return stickers.print_sticker(db, actor, record_number, layout, state=state, reason=reason)

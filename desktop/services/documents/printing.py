@@ -2,7 +2,7 @@
 context built from the database by the document's own `desktop.reports.<kind>.build_context`, and the archive
 (`issue_rendered`: rendered outside the write transaction, numbered and archived in a short one).
 
-Every `print_*` takes `state` (desktop.tasks.TaskState) when run as a background job: "Cancelar" before the
+Every `print_*` takes `state` (desktop.background.TaskState) when run as a background job: "Cancelar" before the
 commit archives nothing."""
 from __future__ import annotations
 

@@ -151,7 +151,7 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
 
 
 def pending_stickers_job(state, db, actor: Actor, layout: str = "sheet", workers: int = 2) -> Issued:
-    """The batch of pending stickers as a background job (desktop.tasks: `Task(pending_stickers_job, db, actor)`):
+    """The batch of pending stickers as a background job (desktop.background: `Task(pending_stickers_job, db, actor)`):
     progress per page; "Cancelar" stops it before the commit, so no number is spent and nothing is recorded."""
     def progress(done: int, total: int, text: str) -> None:
         state.progress(done, total, text)

@@ -1,6 +1,6 @@
 """Annual scheduling (Art. 16, caput): the active authorizations whose yearly inspection falls due by a month,
 and the bulk filling of the inspectors' free slots with them (one transaction, one audit entry), also as the
-background job of the screen (desktop.tasks)."""
+background job of the screen (desktop.background)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -133,7 +133,7 @@ def schedule_annual(db, actor: Actor, authorization_ids: Sequence[int], first: d
 
 
 def schedule_annual_job(state, db, actor: Actor, year: int, month: int, first: date, last: date) -> BulkResult:
-    """The background task of the screen (desktop.tasks): every due annual inspection of (year, month) into the
+    """The background task of the screen (desktop.background): every due annual inspection of (year, month) into the
     free slots of the period."""
     with db.session(write=False) as s:
         ids = [d.authorization_id for d in annual_due_in(s, actor, year, month)]

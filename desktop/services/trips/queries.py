@@ -177,19 +177,20 @@ def export_fares(db, actor: Actor, month: str, path, platform_id: int | None = N
     except ValueError as exc:
         raise ValidationError([Problem("month", str(exc))]) from None
     path = Path(path)
-    with db.session() as s:
+    with db.session(write=False) as s:   # the read; the file is written outside any write transaction
         lines = fares_in(s, actor, year, mon, platform_id, log=False)
-        rows = [[line.month, format_plate(line.plate), format_cpf(line.driver_cpf), line.trips, line.km,
-                 line.total, line.rating] for line in lines]
-        if path.suffix.lower() == ".xlsx":
-            write_xlsx(path, FARES_EXPORT_HEADERS, rows, title=f"Tarifas {month}")
-        else:
-            with path.open("w", encoding="utf-8-sig", newline="") as f:
-                writer = csv.writer(f, delimiter=";")
-                writer.writerow(FARES_EXPORT_HEADERS)
-                for row in rows:
-                    writer.writerow([csv_cell(v) for v in row])
-        count = sum(x.trips for x in lines)
+    rows = [[line.month, format_plate(line.plate), format_cpf(line.driver_cpf), line.trips, line.km,
+             line.total, line.rating] for line in lines]
+    if path.suffix.lower() == ".xlsx":
+        write_xlsx(path, FARES_EXPORT_HEADERS, rows, title=f"Tarifas {month}")
+    else:
+        with path.open("w", encoding="utf-8-sig", newline="") as f:
+            writer = csv.writer(f, delimiter=";")
+            writer.writerow(FARES_EXPORT_HEADERS)
+            for row in rows:
+                writer.writerow([csv_cell(v) for v in row])
+    count = sum(x.trips for x in lines)
+    with db.session() as s:   # a short write: the access log and the audit entry
         log_access_in(s, actor, "export", f"tarifas {month} → {path.name}", trip_count=count)
         audit.record(s, actor, "trips.export_fares", "trips", None, None,
                      {"month": month, "rows": len(rows), "trips": count, "file": path.name})
@@ -418,13 +419,14 @@ def export_statistics(db, actor: Actor, path, year: int | None = None, month: in
     """The open statistics as CSV for the transparency portal (`,` and `.`: machine-readable, as MDS)."""
     require_trip_access(actor)
     path = Path(path)
-    with db.session() as s:
+    with db.session(write=False) as s:   # the read; the file is written outside any write transaction
         reports = statistics_in(s, actor, year, month)
-        with path.open("w", encoding="utf-8", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(STATISTICS_HEADERS)
-            for r in reports:
-                writer.writerow([str(c) for c in r.cells()])
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(STATISTICS_HEADERS)
+        for r in reports:
+            writer.writerow([str(c) for c in r.cells()])
+    with db.session() as s:   # a short write: the access log and the audit entry
         log_access_in(s, actor, "export", f"estatísticas abertas → {path.name}",
                       trip_count=sum(max(r.trips, 0) for r in reports))
         audit.record(s, actor, "trips.export_statistics", "trips", None, None,

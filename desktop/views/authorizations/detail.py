@@ -208,7 +208,7 @@ class AuthorizationDetailPage(DetailFrame):
 
     def print_document(self, kind: str):
         """Issue the document in the background, then show it (PdfPreviewDialog) to print or save."""
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         a = self.data.authorization
         title = dict(PRINTS)[kind]

@@ -22,6 +22,7 @@ from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.lookups import Lookups, service_lookups
 from desktop.views.enforcement.widgets import SearchPicker
+from desktop.views.operations import query_op
 from desktop.views.widgets import FieldErrors, error_label, field_box, fit_size, qdate_to_date
 
 PREVIEW_DELAY_MS = 200
@@ -221,14 +222,8 @@ class AutoFormDialog(QDialog):
         from desktop.services import catalog
 
         current = self.code_combo.currentData()
-        try:
-            codes = catalog.codes_in_force(self.db, self.on())
-        except Exception as error:  # noqa: BLE001
-            from desktop.views.widgets import error_text
-
-            self.general_error.setText(error_text(error))
-            self.general_error.setVisible(True)
-            codes = []
+        codes = query_op(self, lambda: catalog.codes_in_force(self.db, self.on())).inline(self.general_error) \
+            .otherwise([]).get()
         self._codes = {c.code: c for c in codes}
         self.code_combo.blockSignals(True)
         self.code_combo.clear()

@@ -14,10 +14,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_datetime, format_money, format_upfm
 from desktop.domain.workflow import AutoStatus
-from desktop.tasks import Task
+from desktop.background import Task
 from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
 from desktop.views.enforcement.lookups import Lookups
 from desktop.views.enforcement.widgets import SearchPicker
+from desktop.views.operations import query_op
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
 
 FILTER_DELAY_MS = 250
@@ -133,11 +134,10 @@ class AutosListScreen(QWidget):
     def _fill_codes(self) -> None:
         from desktop.services import catalog
 
-        try:
-            codes = catalog.list_codes(self.db)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível ler o catálogo de infrações")
+        read = query_op(self, lambda: catalog.list_codes(self.db)).titled("Não foi possível ler o catálogo de infrações")
+        if not read.run():
             return
+        codes = read.result
         seen = []
         for code in codes:
             if code.code not in seen:

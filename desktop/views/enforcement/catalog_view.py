@@ -15,8 +15,9 @@ from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_money, format_upfm
 from desktop.domain.penalties import CATALOG, Severity, decree_penalty_kinds, normalize_code
 from desktop.views.enforcement.forms import ServiceDialog
+from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import date_edit, qdate_to_date, show_error
+from desktop.views.widgets import date_edit, qdate_to_date
 
 MEASURE_LIST_COLUMNS = (
     Column("Medida", lambda m: m.kind_label),
@@ -80,11 +81,8 @@ class MeasuresScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import penalties
 
-        try:
-            rows = penalties.list_measures(self.db, open_only=self.open_only.isChecked())
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível listar as medidas")
-            rows = []
+        rows = query_op(self, lambda: penalties.list_measures(self.db, open_only=self.open_only.isChecked())) \
+            .titled("Não foi possível listar as medidas").otherwise([]).get()
         self.table.set_rows(rows, keep=lambda m: m.id)
         self._enable()
 
@@ -265,11 +263,8 @@ class CatalogScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import catalog
 
-        try:
-            rows = catalog.list_codes(self.db)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível ler o catálogo")
-            rows = []
+        rows = query_op(self, lambda: catalog.list_codes(self.db)).titled("Não foi possível ler o catálogo") \
+            .otherwise([]).get()
         self.table.set_rows(rows, keep=lambda c: c.id)
         self.table.view.setColumnWidth(2, 360)   # the description: the rest of the line stays visible
         for column in (5, 6, 7):

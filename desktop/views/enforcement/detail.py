@@ -17,6 +17,7 @@ from desktop.domain.penalties import ART13_DUTIES
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.forms import StaleBanner
 from desktop.views.enforcement.widgets import InfoGrid
+from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
 
@@ -281,11 +282,11 @@ class AutoDetailScreen(QWidget):
         if self.auto_id is None:
             return
         self.reloads += 1
-        try:
-            self.detail = autos.get_auto(self.db, self.auto_id, self.actor)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível abrir o auto")
+        read = query_op(self, lambda: autos.get_auto(self.db, self.auto_id, self.actor)) \
+            .titled("Não foi possível abrir o auto")
+        if not read.run():
             return
+        self.detail = read.result
         self.banner.setVisible(False)
         self._fill()
 
@@ -359,7 +360,7 @@ class AutoDetailScreen(QWidget):
         "auto" (two copies, Art. 19), "autuacao" (notice of the auto, Art. 22), "penalty" (notice of the
         penalty, Art. 22, 24–27)."""
         from desktop.services import documents
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         if self.detail is None:
             return None

@@ -15,10 +15,11 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.ledger import EntryKind
-from desktop.tasks import Task
+from desktop.background import Task
 from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
 from desktop.views.enforcement.lookups import Lookups
 from desktop.views.enforcement.widgets import InfoGrid, SearchPicker
+from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
 
@@ -308,11 +309,11 @@ class InfractorScreen(QWidget):
             self.recurrences.set_rows([])
             self.reload_statement()
             return
-        try:
-            self.page = autos.infractor_page(self.db, self.actor, infractor)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível abrir o infrator")
+        read = query_op(self, lambda: autos.infractor_page(self.db, self.actor, infractor)) \
+            .titled("Não foi possível abrir o infrator")
+        if not read.run():
             return
+        self.page = read.result
         page = self.page
         self.summary.set_rows([
             (infractor.label, page.name), ("CPF" if infractor.kind == "driver" else "CNPJ", page.document),
@@ -334,11 +335,11 @@ class InfractorScreen(QWidget):
             self.balance_label.clear()
             return
         until = qdate_to_date(self.until_edit.date())
-        try:
-            self.statement = ledger.statement(self.db, self.actor, infractor, until)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível montar o extrato")
+        read = query_op(self, lambda: ledger.statement(self.db, self.actor, infractor, until)) \
+            .titled("Não foi possível montar o extrato")
+        if not read.run():
             return
+        self.statement = read.result
         statement = self.statement
         self.lines.set_rows([StatementLine(e, b) for e, b in zip(statement.entries, statement.balances)])
         self.balance_label.setText(f"Saldo em {format_date(statement.until)}: {format_upfm(statement.balance_upfm)}"
@@ -347,7 +348,7 @@ class InfractorScreen(QWidget):
     def print_statement(self):
         """Issue the statement PDF (`services.documents.print_statement`) in the background, then preview it."""
         from desktop.services import documents
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         if self.page is None:
             return None
@@ -427,11 +428,8 @@ class DebtListScreen(QWidget):
         from desktop.services import ledger
 
         call = ledger.overdue_list if self.kind == "overdue" else ledger.divida_ativa_list
-        try:
-            rows = call(self.db, self.actor, qdate_to_date(self.today_edit.date()))
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível montar a lista")
-            rows = []
+        rows = query_op(self, lambda: call(self.db, self.actor, qdate_to_date(self.today_edit.date()))) \
+            .titled("Não foi possível montar a lista").otherwise([]).get()
         self.table.set_rows(rows, keep=lambda r: r.auto_id)
         total = sum((r.balance_reais for r in rows), Decimal(0))
         autos_count = sum(1 for r in rows if r.auto_id is not None)

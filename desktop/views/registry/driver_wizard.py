@@ -21,7 +21,7 @@ from desktop.domain import law
 from desktop.domain.driver import DRIVER_CHECKLIST, ChecklistItem, ItemKind
 from desktop.domain.formatting import format_datetime, parse_date
 from desktop.domain.problems import Problem
-from desktop.views.operations import op
+from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
                                            PhotoChooser, field_box, mime_of)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size
@@ -255,13 +255,12 @@ class ChecklistRow(QFrame):
         if self._content is None and self.document_id:
             from desktop.services import attachments
 
-            try:
-                info, self._content = attachments.document_content(self.wizard.db, self.wizard.actor,
-                                                                   self.document_id)
-                self._mime = info.mime
-            except Exception as error:  # noqa: BLE001
-                QMessageBox.warning(self, "Documento", error_text(error))
+            read = query_op(self, lambda: attachments.document_content(self.wizard.db, self.wizard.actor,
+                                                                       self.document_id)).titled("Documento")
+            if not read.run():
                 return
+            info, self._content = read.result
+            self._mime = info.mime
         if self._content is not None:
             dialog = DocumentDialog(self.item.document_label or self.item.label, self._content, self._mime, self)
             self.wizard.last_document_dialog = dialog
@@ -363,13 +362,11 @@ class PlatformsPage(QWizardPage):
         self.general, self.errors = _page_errors(self)
         self.errors.add("platform_ids", self.list, self.general)
         self.fields.add("platform_ids")
-        try:
-            from desktop.services import platforms
+        from desktop.services import platforms
 
-            options = platforms.platform_options(db, actor)
-        except Exception as error:  # noqa: BLE001
-            options = []
-            self.empty.setText(f"Não foi possível carregar as plataformas: {error_text(error)}")
+        options = query_op(self, lambda: platforms.platform_options(db, actor)).failure(
+            lambda error: self.empty.setText(f"Não foi possível carregar as plataformas: {error_text(error)}")) \
+            .otherwise([]).get()
         for platform_id, name in options:
             item = QListWidgetItem(name, self.list)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)

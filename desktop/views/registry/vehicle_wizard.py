@@ -20,7 +20,7 @@ from desktop.domain import law
 from desktop.domain.problems import Problem
 from desktop.domain.vehicle import OwnershipMode
 from desktop.views.registry.driver_wizard import UFS, _form_row, _page_errors
-from desktop.views.operations import op
+from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
 from desktop.views.widgets import PhoneEdit, error_text
 
@@ -331,10 +331,9 @@ class LessorPage(QWizardPage):
         self.found_lessor = None
         if not edit.is_empty() and edit.problem() is None:
             wizard = self.wizard()
-            try:
-                self.found_lessor = vehicles.find_lessor(wizard.db, wizard.actor, edit.value(), wizard.vehicle_id())
-            except Exception as error:  # noqa: BLE001
-                self.lessor_problem = Problem("lessor", error_text(error))
+            self.found_lessor = query_op(self, lambda: vehicles.find_lessor(wizard.db, wizard.actor, edit.value(),
+                                                                            wizard.vehicle_id())) \
+                .failure(lambda error: setattr(self, "lessor_problem", Problem("lessor", error_text(error)))).get()
         found = self.found_lessor
         if found is not None:
             if found.kind == self.kind():

@@ -77,7 +77,7 @@ class ArchivePanel(QWidget):
 
     # -- loading --------------------------------------------------------------------------------------------
     def load(self):
-        from desktop.tasks import Task
+        from desktop.background import Task
         from desktop.views.reports.jobs import archive_job
 
         def show(rows):

@@ -95,7 +95,7 @@ class PendingStickersPanel(QWidget):
 
     # -- pending list ---------------------------------------------------------------------------------------
     def load(self):
-        from desktop.tasks import Task
+        from desktop.background import Task
         from desktop.views.reports.jobs import pending_job
 
         def show(numbers):
@@ -126,7 +126,7 @@ class PendingStickersPanel(QWidget):
     # -- batch ----------------------------------------------------------------------------------------------
     def generate(self):
         from desktop.services.documents import pending_stickers_job
-        from desktop.tasks import Task
+        from desktop.background import Task
 
         if self.busy() or not self.generate_button.isEnabled():
             return None
@@ -166,7 +166,7 @@ class PendingStickersPanel(QWidget):
             self.view_last()
 
         def failed(error):
-            from desktop.tasks import Cancelled
+            from desktop.background import Cancelled
             if not _alive(self):
                 return
             finish()

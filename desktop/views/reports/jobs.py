@@ -1,5 +1,5 @@
 """The background jobs of the Relatórios page (STYLE: Orange3 — module-level functions `fn(state, …)` with no
-widget in them, run by desktop.tasks.Task). Each calls one service, which opens its own session."""
+widget in them, run by desktop.background.Task). Each calls one service, which opens its own session."""
 from __future__ import annotations
 
 
@@ -10,7 +10,7 @@ def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page"
     With `ask_in_force` and no `reason`, a sticker, credential or termo already in force is returned instead
     (IssuedSummary) and nothing is issued: the screen offers its 2ª via or a new issue with a reason (item 17)."""
     from desktop.services import documents
-    from desktop.tasks import Cancelled
+    from desktop.background import Cancelled
     if ask_in_force and reason is None:
         in_force = documents.current_document(db, kind, identifier)
         if in_force is not None:

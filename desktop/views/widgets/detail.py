@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLin
 from desktop.domain.driver import CHECKLIST_BY_KEY
 from desktop.views.formatting import format_datetime
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import show_error
+from desktop.views.operations import query_op
 from desktop.views.widgets.documents import DocumentDialog
 
 DOCUMENT_KINDS = {"crlv": "CRLV", "photo": "Foto", "platform_registration": "Inscrição municipal",
@@ -96,11 +96,11 @@ class DocumentsPanel(QWidget):
     def open_document(self, document_id: int):
         from desktop.services import attachments
 
-        try:
-            info, content = attachments.document_content(self.db, self.actor, document_id)
-        except Exception as error:  # noqa: BLE001
-            show_error(self, error, "Não foi possível abrir o documento")
+        read = query_op(self, lambda: attachments.document_content(self.db, self.actor, document_id)) \
+            .titled("Não foi possível abrir o documento")
+        if not read.run():
             return None
+        info, content = read.result
         dialog = DocumentDialog(f"{document_kind_label(info.kind)} — {info.filename}", content, info.mime, self)
         self.last_dialog = dialog
         dialog.show()
@@ -236,16 +236,10 @@ class RecordPicker(QWidget):
 
     def refresh(self) -> None:
         self._timer.stop()
-        try:
-            rows = list(self._search(self.edit.text().strip()))
-        except Exception as error:  # noqa: BLE001
-            from desktop.views.widgets import error_text
-
-            self.error.setText(error_text(error))
-            self.error.setVisible(True)
-            rows = []
-        else:
+        read = query_op(self, lambda: list(self._search(self.edit.text().strip()))).inline(self.error).otherwise([])
+        if read.run():
             self.error.setVisible(False)
+        rows = read.result
         self.combo.blockSignals(True)
         self.combo.clear()
         for row in rows:

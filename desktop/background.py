@@ -1,32 +1,50 @@
-"""Background runner for long work (STYLE: Anki `CollectionOp` / `QueryOp`, Orange3 `concurrent.py`).
+"""Background work, one mechanism (issue 22 point 5; STYLE: Orange3 `Orange/widgets/utils/concurrent.py`, Anki
+`QueryOp` / `CollectionOp`).
 
-The long job is a plain function `fn(state, *args, **kwargs)` with no widget in it: it reports progress with
-`state.progress(done, total, text)` and stops early when `state.cancelled` becomes true. The UI wraps it::
+Three layers, each usable alone:
 
-    Task(load_demo_job, db, 300).success(self._loaded).failure(self._failed).run_in_background(self, title="...")
+- `Executor`: a `concurrent.futures.Executor` over Qt's thread pool (Orange3's `ThreadExecutor`):
+  `executor.submit(fn, *args) -> Future`. The standard `Future` carries the result or the exception; nothing of
+  Qt reaches `fn`.
+- `FutureWatcher`: a QObject of the UI thread told when its future is done, whatever thread finished it, and
+  saying so by its `done(future)` signal ON THE UI THREAD (always queued: also for a future already done, so a
+  slot connected after `set_future` is never missed). Its `progressed` signal carries a job's progress the same
+  way, in order, before `done`.
+- `Task`: the long job of a screen — a plain function `fn(state, *args, **kwargs)` with no widget in it that
+  reports progress with `state.progress(done, total, text)` and stops early when `state.cancelled` (or
+  `state.check()` raises `Cancelled`)::
 
-The function runs on a QThreadPool worker; its result, its exception and its progress come back to the UI thread
-by queued signals, so callbacks may touch widgets. A QProgressDialog (with "Cancelar") appears only when the job
-has run for `PROGRESS_DELAY_MS` (≈ 600 ms, as in Anki), so quick jobs never flash a dialog.
+      Task(load_demo_job, db, 300).success(self._loaded).failure(self._failed).run_in_background(self, title="…")
+
+  It runs through the executor, with `desktop.db.retrying` around it (a job lost to another desk runs once more,
+  issue 12 item 19); its result, its exception and its progress come back to the UI thread through its watcher,
+  so callbacks may touch widgets. A QProgressDialog (with "Cancelar") appears only when the job has run for
+  `PROGRESS_DELAY_MS` (≈ 600 ms, as in Anki), so quick jobs never flash a dialog.
 
 Rules for `fn`: it must not touch widgets, nor receive ORM objects or sessions from the UI thread (it opens its own
-through the services it calls).
+through the services it calls). CPU-heavy work inside a job (a big file's parsing, QR codes by the thousand) goes
+to worker processes through `desktop.processes`, so the interpreter lock stays free for the screen.
 
 A job belongs to the screen that started it (`run_in_background(parent)`), as in Orange3: when that screen's window
 closes (a dialog finished, a window whose close event was accepted) or the screen is destroyed, the job is asked to
-stop (`state.cancelled`) and its callbacks are never called. Closing never raises (issue 12 item 16): the bridge
-that carries the worker's signals is owned by the application and deleted on the UI thread once the job's last
-signal has been delivered, and a signal whose receiver is gone is dropped.
+stop (`state.cancelled`) and its callbacks are never called. Closing never raises (issue 12 item 16): the watcher
+that carries the job's signals is owned by the application and deleted on the UI thread once the job's last
+signal has been delivered, and a signal whose receiver is gone is dropped. `shutdown()` at exit asks every job to
+stop and waits for the workers.
+
+Views call services through `desktop.views.operations`: `op(...)` for a change, `query_op(...)` for a read; both
+go to the background (this module) with `.background(...)`.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 import traceback
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 PROGRESS_DELAY_MS = 600
 
@@ -38,6 +56,128 @@ class Cancelled(Exception):
     """Raised by `TaskState.check()` inside a job when the user pressed "Cancelar"."""
 
 
+def _deliver(emit: Callable[[], None]) -> None:
+    """Emit from a worker. Once the job's screen is gone (or the application is shutting down) the watcher may
+    already be deleted: PySide6 then raises RuntimeError ("Signal source has been deleted", "already deleted");
+    nobody is left to receive the signal, so it is dropped instead of reaching stderr."""
+    try:
+        emit()
+    except RuntimeError:
+        pass
+
+
+# ================================================================================ executor over the Qt pool
+class _FutureRunnable(QRunnable):
+    """Runs one submitted call on a pool thread and settles its future."""
+
+    def __init__(self, future: concurrent.futures.Future, fn: Callable[..., Any], args: tuple, kwargs: dict):
+        super().__init__()
+        self.setAutoDelete(True)
+        self._future, self._call = future, (fn, args, kwargs)
+
+    def run(self) -> None:  # pool thread
+        future, (fn, args, kwargs) = self._future, self._call
+        self._future = self._call = None   # nothing of the call outlives it on this side
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 — every failure goes to the future (and the UI thread)
+            error.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+
+class Executor(concurrent.futures.Executor):
+    """`concurrent.futures.Executor` whose calls run on a QThreadPool (the application's by default)."""
+
+    def __init__(self, pool: QThreadPool | None = None):
+        self._pool = pool
+        self._lock = threading.Lock()
+        self._futures: set[concurrent.futures.Future] = set()
+        self._closed = False
+
+    @property
+    def pool(self) -> QThreadPool:
+        return self._pool or QThreadPool.globalInstance()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("Executor encerrado: nenhuma tarefa nova é aceita.")
+            future: concurrent.futures.Future = concurrent.futures.Future()
+            self._futures.add(future)
+        future.add_done_callback(self._forget)
+        self.pool.start(_FutureRunnable(future, fn, args, kwargs))
+        return future
+
+    def _forget(self, future: concurrent.futures.Future) -> None:
+        with self._lock:
+            self._futures.discard(future)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._closed = True
+            futures = list(self._futures)
+        if cancel_futures:
+            for future in futures:
+                future.cancel()
+        if wait:
+            concurrent.futures.wait(futures)
+
+
+_executor: Executor | None = None
+
+
+def executor() -> Executor:
+    """The application's executor (over QThreadPool.globalInstance())."""
+    global _executor
+    if _executor is None:
+        _executor = Executor()
+    return _executor
+
+
+class FutureWatcher(QObject):
+    """Tells the UI thread (the thread this object lives in) that its future is done, by `done(future)`."""
+
+    done = Signal(object)
+    progressed = Signal(int, int, str)
+    _settled = Signal(object)
+    _progress = Signal(int, int, str)
+    parent_gone = Signal()
+
+    def __init__(self, future: concurrent.futures.Future | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        # Always queued, from any thread: a future already done when watched still reports through the event loop.
+        self._settled.connect(self._on_settled, Qt.ConnectionType.QueuedConnection)
+        self._progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
+        self.future: concurrent.futures.Future | None = None
+        if future is not None:
+            self.set_future(future)
+
+    def set_future(self, future: concurrent.futures.Future) -> None:
+        self.future = future
+        future.add_done_callback(lambda f: _deliver(lambda: self._settled.emit(f)))
+
+    def report(self, done: int, total: int, text: str) -> None:
+        """From the worker: progress, delivered on the UI thread before `done`."""
+        _deliver(lambda: self._progress.emit(done, total, text))
+
+    @Slot(object)
+    def _on_settled(self, future) -> None:
+        self.done.emit(future)
+
+    @Slot(int, int, str)
+    def _on_progress(self, done: int, total: int, text: str) -> None:
+        self.progressed.emit(done, total, text)
+
+    @Slot()
+    def _on_parent_destroyed(self) -> None:
+        self.parent_gone.emit()
+
+
+# ================================================================================ the job of a screen
 class TaskState:
     """What the job sees: progress reporting and the cancel flag. Safe to use from the worker thread."""
 
@@ -66,48 +206,6 @@ class TaskState:
             self._on_progress(self.done, self.total, text)
 
 
-def _deliver(emit: Callable[..., None], *values: Any) -> None:
-    """Emit from the worker. Once the job's screen is gone (or the application is shutting down) the bridge may
-    already be deleted: PySide6 then raises RuntimeError ("Signal source has been deleted"); nobody is left to
-    receive the signal, so it is dropped instead of reaching stderr."""
-    try:
-        emit(*values)
-    except RuntimeError:
-        pass
-
-
-class _Bridge(QObject):
-    """Lives in the UI thread. The worker emits its signals; the slots below are methods of this QObject, so
-    Qt queues each call to the UI thread (a plain Python callable would not carry a thread affinity)."""
-
-    progressed = Signal(int, int, str)
-    succeeded = Signal(object)
-    failed = Signal(object)
-
-    def __init__(self, task: "Task"):
-        super().__init__()
-        self._task = task
-        self.progressed.connect(self._on_progressed)
-        self.succeeded.connect(self._on_succeeded)
-        self.failed.connect(self._on_failed)
-
-    @Slot(int, int, str)
-    def _on_progressed(self, done: int, total: int, text: str) -> None:
-        self._task._progressed(done, total, text)
-
-    @Slot(object)
-    def _on_succeeded(self, result: object) -> None:
-        self._task._succeeded(result)
-
-    @Slot(object)
-    def _on_failed(self, error: object) -> None:
-        self._task._failed(error)  # type: ignore[arg-type]
-
-    @Slot()
-    def _on_parent_destroyed(self) -> None:
-        self._task._parent_gone()
-
-
 class _CloseWatch(QObject):
     """Tells the task when the window of its screen closes (Orange3: a widget that closes shuts its work down).
 
@@ -115,8 +213,8 @@ class _CloseWatch(QObject):
     close event (checked once the event has been handled, since `closeEvent` may ignore it). The window is the
     screen's at the time: a screen created before being placed in its window follows its ParentChange."""
 
-    def __init__(self, task: "Task", screen, bridge: QObject):
-        super().__init__(bridge)
+    def __init__(self, task: "Task", screen, owner: QObject):
+        super().__init__(owner)
         self._task = task
         # weak: watching a screen must not keep it alive (when Python drops it, `destroyed` stops the job)
         self._screen_ref = weakref.ref(screen)
@@ -193,23 +291,11 @@ def _alive(obj) -> bool:
     return obj is not None and shiboken6.isValid(obj)
 
 
-class _Runnable(QRunnable):
-    def __init__(self, task: "Task"):
-        super().__init__()
-        self.setAutoDelete(True)
-        self._task = task
+def _run_job(fn: Callable[..., Any], state: TaskState, args: tuple, kwargs: dict) -> Any:
+    """The worker side of a Task: the job under `retrying`."""
+    from desktop.db import retrying  # local: desktop.db loads SQLAlchemy, kept off the start-up path of this module
 
-    def run(self) -> None:  # worker thread
-        task = self._task
-        try:
-            from desktop.db import retrying  # a job lost to another desk runs once more (issue 12 item 19)
-
-            result = retrying(task.fn, task.state, *task.args, **task.kwargs)
-        except BaseException as error:  # noqa: BLE001 — every failure goes back to the UI thread
-            error.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            _deliver(task._bridge.failed.emit, error)
-        else:
-            _deliver(task._bridge.succeeded.emit, result)
+    return retrying(fn, state, *args, **kwargs)
 
 
 class Task:
@@ -219,8 +305,12 @@ class Task:
         self.fn = fn
         self.args = args
         self.kwargs = kwargs
-        self._bridge = _Bridge(self)
-        self.state = TaskState(on_progress=self._emit_progress)
+        self._watcher = FutureWatcher()
+        self._watcher.done.connect(self._done)
+        self._watcher.progressed.connect(self._progressed)
+        self._watcher.parent_gone.connect(self._parent_gone)
+        self.state = TaskState(on_progress=self._watcher.report)
+        self.future: concurrent.futures.Future | None = None
         self._on_success: Callable[[Any], None] | None = None
         self._on_failure: Callable[[BaseException], None] | None = None
         self._on_progress: Callable[[int, int, str], None] | None = None
@@ -231,9 +321,6 @@ class Task:
         self._orphaned = False
         self.result: Any = None
         self.error: BaseException | None = None
-
-    def _emit_progress(self, done: int, total: int, text: str) -> None:  # worker thread
-        _deliver(self._bridge.progressed.emit, done, total, text)
 
     # -- chaining -------------------------------------------------------------------------------------------
     def success(self, callback: Callable[[Any], None]) -> "Task":
@@ -253,21 +340,23 @@ class Task:
                           show_progress: bool = True, pool: QThreadPool | None = None) -> "Task":
         """Start the job. With `show_progress`, a progress dialog appears after PROGRESS_DELAY_MS."""
         _running.add(self)
-        # The application owns the bridge, so that Python dropping the last reference to this task (possibly on
+        # The application owns the watcher, so that Python dropping the last reference to this task (possibly on
         # the worker thread) never deletes a QObject of the UI thread; `_finish` deletes it on the UI thread.
-        self._bridge.setParent(QCoreApplication.instance())
+        self._watcher.setParent(QCoreApplication.instance())
         if parent is not None:
             # Orange3: a screen that closes shuts its work down — the job is asked to stop and its callbacks,
             # which would touch deleted or hidden widgets, are not called.
-            parent.destroyed.connect(self._bridge._on_parent_destroyed)
-            self._watch = _CloseWatch(self, parent, self._bridge)
+            parent.destroyed.connect(self._watcher._on_parent_destroyed)
+            self._watch = _CloseWatch(self, parent, self._watcher)
         if show_progress:
-            self._timer = QTimer(self._bridge)
+            self._timer = QTimer(self._watcher)
             self._timer.setSingleShot(True)
             screen = weakref.ref(parent) if parent is not None else (lambda: None)
             self._timer.timeout.connect(lambda: self._show_dialog(screen(), title, label, parent is not None))
             self._timer.start(PROGRESS_DELAY_MS)
-        (pool or QThreadPool.globalInstance()).start(_Runnable(self))
+        runner = executor() if pool is None else Executor(pool)
+        self.future = runner.submit(_run_job, self.fn, self.state, self.args, self.kwargs)
+        self._watcher.set_future(self.future)
         return self
 
     def cancel(self) -> None:
@@ -294,7 +383,6 @@ class Task:
     def _show_dialog(self, parent, title: str | None, label: str, had_parent: bool = False) -> None:
         if self.finished or self._orphaned or (had_parent and (parent is None or not _alive(parent))):
             return
-        from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QProgressDialog
 
         dialog = QProgressDialog(label, "Cancelar", 0, 0, parent)
@@ -329,9 +417,19 @@ class Task:
         if self._on_progress is not None:
             self._on_progress(done, total, text)
 
+    def _done(self, future: concurrent.futures.Future) -> None:
+        if future.cancelled():
+            self._failed(Cancelled())
+            return
+        error = future.exception()
+        if error is not None:
+            self._failed(error)
+        else:
+            self._succeeded(future.result())
+
     def _finish(self) -> None:
-        """The worker's last signal has arrived (on the UI thread): tidy up. The worker emits nothing after it,
-        so the bridge (and the timer and close watch it owns) can be deleted now, on this thread."""
+        """The job's last signal has arrived (on the UI thread): tidy up. The worker emits nothing after it,
+        so the watcher (and the timer and close watch it owns) can be deleted now, on this thread."""
         self.finished = True
         if self._timer is not None:
             self._timer.stop()
@@ -340,7 +438,7 @@ class Task:
         if self._watch is not None:
             self._watch.release()
             self._watch = None
-        self._bridge.deleteLater()
+        self._watcher.deleteLater()
         _running.discard(self)
 
     def _succeeded(self, result: Any) -> None:

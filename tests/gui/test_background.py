@@ -1,4 +1,4 @@
-"""desktop.tasks: long work off the UI thread, progress and cancel, results back by signal (STYLE: Anki/Orange3)."""
+"""desktop.background: long work off the UI thread, progress and cancel, results back by signal (STYLE: Anki/Orange3)."""
 from __future__ import annotations
 
 import threading
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from desktop.tasks import PROGRESS_DELAY_MS, Cancelled, Task, TaskState
+from desktop.background import PROGRESS_DELAY_MS, Cancelled, Task, TaskState
 
 
 def count_to(state, n, pause=0.0):
@@ -233,3 +233,65 @@ def test_issue12_19_a_job_lost_to_another_desk_runs_once_more(qtbot):
     task.run_in_background(None, show_progress=False)
     qtbot.waitUntil(lambda: task.finished, timeout=5000)
     assert attempts == [1, 1] and results == ["feito"]
+
+
+# -- the layers under Task (Orange3's executor over the Qt pool, its watcher) ---------------------------------
+def test_the_executor_runs_calls_on_the_qt_pool_and_settles_standard_futures():
+    from concurrent.futures import Future
+
+    from desktop.background import Executor
+
+    ui_thread = threading.get_ident()
+    runner = Executor()
+    future = runner.submit(lambda a, b=0: (a + b, threading.get_ident()), 2, b=3)
+    assert isinstance(future, Future)
+    total, thread = future.result(timeout=5)
+    assert total == 5 and thread != ui_thread
+    failing = runner.submit(int, "não é número")
+    with pytest.raises(ValueError):
+        failing.result(timeout=5)
+    assert "ValueError" in failing.exception().__traceback_text__
+    runner.shutdown()
+    with pytest.raises(RuntimeError):
+        runner.submit(int, "1")
+
+
+def test_the_watcher_says_done_on_the_ui_thread_even_for_a_future_already_done(qtbot):
+    from concurrent.futures import Future
+
+    from desktop.background import FutureWatcher, executor
+
+    ui_thread = threading.get_ident()
+    seen = []
+    finished = Future()
+    finished.set_result("pronto")
+    watcher = FutureWatcher(finished)        # done before it is watched: still reported, through the event loop
+    watcher.done.connect(lambda f: seen.append((f.result(), threading.get_ident())))
+    assert seen == []
+    qtbot.waitUntil(lambda: len(seen) == 1, timeout=5000)
+    later = FutureWatcher(executor().submit(time.sleep, 0.05))
+    later.done.connect(lambda f: seen.append((f.result(), threading.get_ident())))
+    qtbot.waitUntil(lambda: len(seen) == 2, timeout=5000)
+    assert seen == [("pronto", ui_thread), (None, ui_thread)]
+
+
+def test_progress_reaches_the_ui_thread_in_order_and_before_the_result(qtbot):
+    events = []
+    task = (Task(count_to, 50).on_progress(lambda d, t, _text: events.append(d))
+            .success(lambda r: events.append("fim")))
+    task.run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert events == [*range(1, 51), "fim"]
+
+
+def test_shutdown_stops_every_running_job_and_waits_for_it(qtbot):
+    from desktop.background import _running, shutdown
+
+    errors = []
+    task = Task(count_to, 10_000, 0.01).failure(errors.append).run_in_background(show_progress=False)
+    qtbot.waitUntil(lambda: task.state.done >= 1, timeout=5000)
+    assert task in _running
+    assert shutdown(10000)
+    assert task.state.cancelled and task.state.done < 10_000
+    qtbot.waitUntil(lambda: task.finished, timeout=5000)
+    assert isinstance(errors[0], Cancelled)
