@@ -221,7 +221,7 @@ class Database:
             with self.session() as session:
                 yield session
             return
-        from desktop.services.base import map_db_error
+        from desktop.errors import map_db_error
 
         if getattr(self._local, "writing", False):
             raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
