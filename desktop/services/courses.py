@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from desktop.domain import TIMEZONE, format_cpf, format_date, local_today
 from desktop.domain.dates import add_months_clamped
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import COURSE_ROLES
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Authorization, Auto, CourseAttendance, CourseSession, Driver
@@ -37,8 +37,8 @@ from desktop.services.search import get_or_404, require_reader
 ARTICLE = "Art. 12, §2"
 AUTO_CODE = "ART26-III"      # an unjustified absence breaks the duty of Art. 13, XVI: an Art. 26, III infraction
 AUTO_ART13_ITEM = "XVI"
-ORGANIZERS = (Role.ATENDENTE, Role.GESTOR)
-ENFORCERS = (Role.FISCAL, Role.GESTOR)
+ORGANIZERS = COURSE_ROLES.organize
+ENFORCERS = COURSE_ROLES.enforce
 NEW_DRIVER_MONTHS = 12
 AUTOS_LOOKBACK_MONTHS = 12
 JUSTIFICATION_KIND = "Justificativa de falta a curso (Art. 12, §2)"

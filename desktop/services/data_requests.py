@@ -23,7 +23,7 @@ from desktop.domain.platform_lists import (
     validate_data_request,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import DATA_REQUEST_ROLES
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Platform
 from desktop.models.platforms import DataRequest
@@ -41,7 +41,7 @@ __all__ = [
     "make_demo_data_requests_in", "OpenRequests", "open_request_counts_in",
 ]
 
-REQUEST_ROLES = (Role.FISCAL, Role.GESTOR)
+REQUEST_ROLES = DATA_REQUEST_ROLES.request
 ANSWER_KIND = "Resposta à requisição de dados (Art. 4º)"
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 STATUS_LABELS = {"draft": "Rascunho (não notificada)", "sent": "Notificada, aguardando resposta",

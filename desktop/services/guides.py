@@ -44,7 +44,7 @@ from desktop.domain.guides import (
     late_charges,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import GUIDE_ROLES, Role
 from desktop.domain.steps import Action
 from desktop.domain.workflow import AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import ConflictError, NotFound, PermissionDenied, TransitionRefused, ValidationError
@@ -69,8 +69,8 @@ __all__ = [
 ]
 
 CENT = Decimal("0.01")
-DESK_ROLES = (Role.ATENDENTE, Role.GESTOR)
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+DESK_ROLES = GUIDE_ROLES.desk
+READER_ROLES = GUIDE_ROLES.read
 PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos de remoção e estada"}
 FEE_KIND_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
                    "inspection": "Taxa de vistoria", "other": "Taxa"}

@@ -27,7 +27,7 @@ from desktop.domain.penalties import (
     reais_to_upfm,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES
 from desktop.domain.workflow import (
     AUTHORIZATION_MACHINE,
     AuthorizationStatus,
@@ -477,7 +477,7 @@ def _load_measure(session, measure_id: int):
 def release_measure_in(session, actor, measure_id: int, released_on: date, note: str,
                        expected_version: int) -> MeasureInfo:
     """`release_measure` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.measures)
     row = _load_measure(session, measure_id)
     check_version(row, expected_version)
     if row.released_on is not None:
@@ -503,7 +503,7 @@ def release_measure_in(session, actor, measure_id: int, released_on: date, note:
 
 def release_measure(db, actor, measure_id: int, released_on: date, note: str, expected_version: int) -> MeasureInfo:
     """Release a measure (the vehicle or documents given back, the irregularity corrected)."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.measures)
     with db.session() as s:
         return release_measure_in(s, actor, measure_id, released_on, note, expected_version)
 
@@ -511,7 +511,7 @@ def release_measure(db, actor, measure_id: int, released_on: date, note: str, ex
 def charge_costs_in(session, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
                  expected_version: int):
     """`charge_costs` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.measures_read)
     problems: list[Problem] = []
     if not isinstance(amount_reais, Decimal) or amount_reais <= 0:
         problems.append(Problem("amount_reais", "Informe o valor das despesas, em reais, maior que zero.",
@@ -552,7 +552,7 @@ def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, re
                  expected_version: int):
     """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
     the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.measures_read)
     with db.session() as s:
         return charge_costs_in(s, actor, measure_id, amount_reais, on, reason, expected_version)
 

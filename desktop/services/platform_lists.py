@@ -36,7 +36,7 @@ from desktop.domain.platform_lists import (
     reconcile_line,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import PLATFORM_LIST_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Authorization, Driver, Platform, Vehicle
 from desktop.models.platforms import PlatformList, PlatformListRow
@@ -56,7 +56,7 @@ __all__ = [
     "late_list_offer", "print_overdue_list_notice",
 ]
 
-IMPORT_ROLES = (Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+IMPORT_ROLES = PLATFORM_LIST_ROLES.receive
 EXPORT_HEADERS = ("Linha", "CPF do condutor", "Placa", "Situação", "Artigo", "Detalhe")
 ACTIVE = "active"  # only an ACTIVE authorization lets a pair serve (a request in analysis or refused is none)
 

@@ -14,10 +14,10 @@ from decimal import Decimal, InvalidOperation
 
 from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import Role, SETUP_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 
-FIRST_USER_ROLES = frozenset({Role.ADMINISTRADOR, Role.GESTOR})
+FIRST_USER_ROLES = frozenset(SETUP_ROLES.first_user)
 UFS = frozenset(
     "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
 )

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES, Role
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import LIVE_AUTHORIZATION_STATUSES, Auto, Authorization, Document, now
@@ -150,7 +150,7 @@ def cancel_auto(db, actor, auto_id: int, reason: str, expected_version: int) -> 
 
 def attach_to_auto_in(session, actor, auto_id: int, attachment: Attachment) -> DocumentRef:
     """`attach_to_auto` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.attach)
     if not attachment.content:
         raise ValidationError([Problem("content", "O arquivo está vazio.")])
     auto = load_auto(session, auto_id)
@@ -162,7 +162,7 @@ def attach_to_auto_in(session, actor, auto_id: int, attachment: Attachment) -> D
 
 def attach_to_auto(db, actor, auto_id: int, attachment: Attachment) -> DocumentRef:
     """Keep one more file with the auto (evidence, a proof, a petition)."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.attach)
     if not attachment.content:
         raise ValidationError([Problem("content", "O arquivo está vazio.")])
     with db.session() as s:

@@ -18,7 +18,7 @@ from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
 from desktop.domain.dates import local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.documents import format_cnpj, format_cpf
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES, Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
 from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Driver, LedgerEntry, Platform
@@ -27,7 +27,7 @@ from desktop.services.attachments import ACCEPTED_MIMES, check_attachment
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")
 CENT = Decimal("0.01")
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+READER_ROLES = ENFORCEMENT_ROLES.read
 
 
 @dataclass(frozen=True, slots=True)

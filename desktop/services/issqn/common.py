@@ -10,16 +10,16 @@ from decimal import Decimal
 
 from desktop.domain.clock import today
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ISSQN_ROLES
 from desktop.domain.steps import Action, Step, available_actions, refusal
 from desktop.domain.taxes import competence_problem
 from desktop.errors import ValidationError
 
 ART = "Art. 11"
-READ_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
-RUN_ROLES = (Role.ATENDENTE, Role.GESTOR)             # the monthly estimate is the office's routine
-DECIDE_ROLES = (Role.GESTOR,)                         # classes, class decisions, designations, substitute, cancel
-ISSUE_ROLES = (Role.ATENDENTE, Role.GESTOR)           # as every other guide (services.documents.archive)
+READ_ROLES = ISSQN_ROLES.read
+RUN_ROLES = ISSQN_ROLES.run            # the monthly estimate is the office's routine
+DECIDE_ROLES = ISSQN_ROLES.decide      # classes, class decisions, designations, substitute, cancel
+ISSUE_ROLES = ISSQN_ROLES.issue        # as every other guide (services.documents.archive)
 PURPOSE = "issqn"
 
 SHARE_STEPS = (
