@@ -91,7 +91,7 @@ EVERYONE: tuple[Role, ...] = tuple(Role)
 REGISTRY_ROLES = RoleTable("registry (drivers, vehicles, platforms, authorizations, attachments)",
                            front_desk=FRONT_DESK, attach=(*FRONT_DESK, V))
 ENFORCEMENT_ROLES = RoleTable("enforcement (autos, process, penalties, ledger)",
-                              read=READERS, attach=(F, G, A), measures=ENFORCERS,
+                              read=READERS, draw_up=(F,), attach=(F, G, A), measures=ENFORCERS,
                               measures_read=(F, G, A))
 COURSE_ROLES = RoleTable("courses (Art. 12, §2)", organize=FRONT_DESK, enforce=ENFORCERS)
 DATA_REQUEST_ROLES = RoleTable("data_requests (Art. 4)", request=ENFORCERS)

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, Q
                                QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QTimeEdit, QVBoxLayout, QWidget, QDateEdit)
 
-from desktop.domain.roles import Role
+from desktop.domain.roles import COURSE_ROLES, ENFORCEMENT_ROLES
+from desktop.domain.steps import find_action, is_enabled
 from desktop.views.table import Column, RecordTable
 
 SESSION_COLUMNS = (
@@ -52,7 +53,7 @@ class CoursesPage(QWidget):
         self.session_id: int | None = None
         self.last_auto_dialog = None
         self.last_issued = None
-        organizer = actor.has(Role.ATENDENTE, Role.GESTOR)
+        organizer = actor.has(*COURSE_ROLES.organize)
 
         # --- sessions tab ---------------------------------------------------------------------------
         sessions_tab = QWidget(self)
@@ -125,8 +126,11 @@ class CoursesPage(QWidget):
         self.justify_button.clicked.connect(self.choose_justification)
         self.message = QLabel(right)
         self.message.setWordWrap(True)
-        for button in (self.convoke_button, self.notice_button, self.export_button, self.attendance_button,
-                       self.record_button, self.justify_button):
+        # the buttons of the session's steps (services.courses: SessionInfo.actions, domain/courses.py)
+        self._session_buttons = {"convoke": self.convoke_button, "notice": self.notice_button,
+                                 "export": self.export_button, "attendance_list": self.attendance_button,
+                                 "record": self.record_button, "justify": self.justify_button}
+        for button in self._session_buttons.values():
             button.setEnabled(False)
         convoke_row = QHBoxLayout()
         convoke_row.addWidget(self.filter_combo, 1)
@@ -159,7 +163,7 @@ class CoursesPage(QWidget):
         self.absences = RecordTable(ABSENCE_COLUMNS, absences_tab, "Filtrar faltas…")
         self.auto_button = QPushButton("Lavrar auto de infração (Art. 26, III)…", absences_tab)
         self.auto_button.clicked.connect(lambda: self.draw_up_auto(self.absences.selected()))
-        self.auto_button.setEnabled(actor.has(Role.FISCAL))
+        self.auto_button.setEnabled(actor.has(*ENFORCEMENT_ROLES.draw_up))
         absences_layout = QVBoxLayout(absences_tab)
         absences_layout.addWidget(QLabel("Condutores convocados que faltaram sem justificativa: descumprem o dever "
                                          "do Art. 13, XVI (cumprir as determinações do Município) — infração do "
@@ -169,7 +173,7 @@ class CoursesPage(QWidget):
 
         self.tabs = QTabWidget(self)
         self.tabs.addTab(sessions_tab, "Turmas e convocações")
-        self.enforcer = actor.has(Role.FISCAL, Role.GESTOR)
+        self.enforcer = actor.has(*COURSE_ROLES.enforce)
         if self.enforcer:
             self.tabs.addTab(absences_tab, "Faltas sem justificativa (Art. 26, III)")
         else:
@@ -203,7 +207,6 @@ class CoursesPage(QWidget):
 
         row = self.sessions.selected()
         self.session_id = row.id if row is not None else None
-        organizer = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         if row is None:
             self.session_label.setText("Escolha uma turma.")
             self.attendances.set_rows([])
@@ -217,18 +220,17 @@ class CoursesPage(QWidget):
             self.attendances.set_rows(items)
             self.present_list.clear()
             for a in items:
-                if a.status in ("convoked", "present", "absent"):
+                if is_enabled(a.actions, "mark"):   # a convocation the signed list decides
                     item = QListWidgetItem(f"{a.driver_name} ({a.cpf_display})", self.present_list)
                     item.setData(Qt.ItemDataRole.UserRole, a.driver_id)
                     item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                    item.setCheckState(Qt.CheckState.Checked if a.status == "present" else Qt.CheckState.Unchecked)
-        planned = row is not None and row.status == "planned"
-        self.convoke_button.setEnabled(organizer and planned)
-        for b in (self.notice_button, self.export_button, self.attendance_button):
-            b.setEnabled(organizer and row is not None and row.convoked > 0)
-        self.record_button.setEnabled(organizer and row is not None and row.status != "cancelled"
-                                      and row.convoked > 0)
-        self.justify_button.setEnabled(organizer and row is not None)
+                    item.setCheckState(Qt.CheckState.Checked if a.present else Qt.CheckState.Unchecked)
+        actions = row.actions if row is not None else ()
+        for key, button in self._session_buttons.items():
+            action = find_action(actions, key)
+            button.setEnabled(bool(action and action.enabled))
+            if action is not None:
+                button.setToolTip(action.tooltip)
         self.show_filter_count()
 
     def show_filter_count(self) -> None:

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from desktop.domain import local_now, local_today
 from desktop.domain.formatting import format_date
-from desktop.domain.platform_lists import DATA_FIELDS, countdown_text, data_request_late
+from desktop.domain.data_requests import request_countdown
+from desktop.domain.platform_lists import DATA_FIELDS
 from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
 from desktop.views.widgets import FormDialog, qdate_to_date
@@ -385,7 +386,7 @@ class PlatformsPage(QWidget):
         self.requests = data_requests.data_requests_of(self.db, self.actor, self.platform_id)
         self.requests_table.set_rows(self.requests, keep=lambda r: r.id)
         self.tick()
-        if any(r.due_at and r.answered_at is None and r.status == "sent" for r in self.requests):
+        if any(r.awaiting for r in self.requests):
             self.timer.start()
         else:
             self.timer.stop()
@@ -443,14 +444,10 @@ class PlatformsPage(QWidget):
 
     # -- countdown (Art. 4, §2) ---------------------------------------------------------------------------------
     def countdown_of(self, request) -> str:
-        if request.status == "cancelled":
-            return "cancelada"
-        text = countdown_text(request.due_at, request.answered_at, local_now())
-        return text + (" (atrasada)" if data_request_late(request.due_at, request.answered_at, local_now())
-                       and request.answered_at is None else "")
+        return request_countdown(request.status, request.due_at, request.answered_at, local_now())
 
     def tick(self) -> None:
-        open_ones = [r for r in self.requests if r.status == "sent" and r.due_at and r.answered_at is None]
+        open_ones = [r for r in self.requests if r.awaiting]
         if not open_ones:
             self.countdown.setText("Nenhuma requisição aguardando resposta no prazo de 24 horas.")
             return
