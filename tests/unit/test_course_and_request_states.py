@@ -140,3 +140,32 @@ def test_art4_par2_countdown_and_awaiting():
     assert request_countdown("sent", due, None, due + timedelta(minutes=1)) == "vencido há 00:01:00 (atrasada)"
     assert request_countdown("cancelled", due, None, now) == "cancelada"
     assert request_countdown("answered", due, now, now) == "respondida no prazo"
+
+
+@pytest.mark.parametrize(("due_on", "today", "status"), [
+    (None, "2026-03-10", "not_due"),            # Art. 6: neither registered nor delivered, nothing owed yet
+    ("2026-03-10", "2026-03-10", "on_time"),    # Art. 5, VIII: the due day itself is on time
+    ("2026-03-10", "2026-03-11", "overdue"),    # overdue from the day after
+])
+def test_art5_viii_list_delivery(due_on, today, status):
+    from datetime import date
+
+    from desktop.domain.platform_lists import ListDelivery, list_delivery
+
+    parse = lambda text: date.fromisoformat(text) if text else None  # noqa: E731
+    assert list_delivery(parse(due_on), parse(today)) is ListDelivery(status)
+
+
+@pytest.mark.parametrize(("status", "code", "roles", "enabled"), [
+    ("overdue", "DEC-07", {Role.FISCAL}, {"import", "late_notice", "late_auto"}),
+    ("overdue", None, {Role.FISCAL}, {"import", "late_notice"}),     # the law types no fine for a late list
+    ("on_time", "DEC-07", {Role.FISCAL}, {"import"}),
+    ("overdue", "DEC-07", {Role.GESTOR}, {"import", "late_notice"}),  # only the fiscal draws up an auto
+    ("overdue", "DEC-07", {Role.ADMINISTRADOR}, set()),
+])
+def test_art24_ii_a_platform_list_steps(status, code, roles, enabled):
+    from desktop.domain.platform_lists import LIST_DELIVERY_MACHINE, PLATFORM_LIST_STEPS, LateListFacts
+
+    actions = available_actions(PLATFORM_LIST_STEPS, status, roles, LateListFacts(code))
+    assert {a.key for a in actions if a.enabled} == enabled
+    assert LIST_DELIVERY_MACHINE.terminal == frozenset()

@@ -30,6 +30,7 @@ from desktop.domain import local_now, local_today
 from desktop.domain.formatting import format_date
 from desktop.domain.data_requests import request_countdown
 from desktop.domain.platform_lists import DATA_FIELDS
+from desktop.domain.steps import find_action
 from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
 from desktop.views.widgets import FormDialog, qdate_to_date
@@ -399,6 +400,11 @@ class PlatformsPage(QWidget):
                                                    if overdue and offer.regularize_by else "") if overdue else "")
         self.late_notice_button.setVisible(overdue)
         self.late_auto_button.setVisible(overdue and offer.code is not None)
+        for key, button in (("late_notice", self.late_notice_button), ("late_auto", self.late_auto_button)):
+            action = find_action(offer.actions, key) if offer is not None else None
+            button.setEnabled(bool(action and action.enabled))
+            if action is not None:
+                button.setToolTip(action.tooltip)
         if overdue and offer.code:
             self.late_auto_button.setText(f"Auto pelo código {offer.code} do decreto…")
 
