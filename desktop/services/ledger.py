@@ -35,6 +35,7 @@ from desktop.services.base import require_role
 from desktop.services.enforcement.core import (
     CENT,
     READER_ROLES,
+    require_reader,
     UPFM_PLACES,
     ZERO,
     Infractor,
@@ -175,14 +176,17 @@ def balance_in(session, infractor: Infractor, until: date | None = None) -> Deci
     return session.scalar(stmt) or ZERO
 
 
-def balance(db, infractor: Infractor, until: date | None = None) -> Decimal:
-    """What the infractor owes in UPFM (positive) on `until` (default: everything posted)."""
+def balance(db, actor, infractor: Infractor, until: date | None = None) -> Decimal:
+    """What the infractor owes in UPFM (positive) on `until` (default: everything posted). For
+    `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return balance_in(s, infractor, until)
 
 
-def auto_balance(db, auto_id: int) -> Decimal:
-    """What is still owed on one auto, in UPFM."""
+def auto_balance(db, actor, auto_id: int) -> Decimal:
+    """What is still owed on one auto, in UPFM (`ENFORCEMENT_ROLES.read`)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return auto_balance_in(s, auto_id)[0]
 

@@ -41,7 +41,7 @@ from desktop.models import AuthorizationEvent as Ev
 from desktop.services import audit
 from desktop.services.audit import snapshot
 from desktop.services.base import check_version, require_role
-from desktop.services.enforcement.core import Infractor, code_in_force_in, require_step, step_roles
+from desktop.services.enforcement.core import Infractor, code_in_force_in, require_reader, require_step, step_roles
 from desktop.services.enforcement.postings import entry_info_in, post
 from desktop.services.enforcement.recurrence import decision_options_in, reassess_in
 from desktop.services.parameters import upfm_value_in
@@ -395,8 +395,10 @@ def penalties_of_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
     return penalties_in(session, auto_id)
 
 
-def penalties_of(db, auto_id: int) -> tuple[PenaltyInfo, ...]:
-    """The penalties an auto put in force, with their end and the day they were lifted."""
+def penalties_of(db, actor, auto_id: int) -> tuple[PenaltyInfo, ...]:
+    """The penalties an auto put in force, with their end and the day they were lifted
+    (`ENFORCEMENT_ROLES.read`, issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return penalties_of_in(s, auto_id)
 
@@ -570,8 +572,9 @@ def list_measures_in(session, open_only: bool = False, driver_id: int | None = N
     return [measure_info(session, m) for m in session.scalars(stmt.limit(2000))]
 
 
-def list_measures(db, open_only: bool = False, driver_id: int | None = None,
+def list_measures(db, actor, open_only: bool = False, driver_id: int | None = None,
                   vehicle_id: int | None = None) -> list[MeasureInfo]:
-    """Measures, newest first (open ones: not yet released)."""
+    """Measures, newest first (open ones: not yet released); `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return list_measures_in(s, open_only, driver_id, vehicle_id)

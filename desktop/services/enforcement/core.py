@@ -23,6 +23,7 @@ from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllow
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
 from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Driver, LedgerEntry, Platform
 from desktop.services.attachments import ACCEPTED_MIMES, check_attachment
+from desktop.services.base import Actor
 
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")
@@ -80,7 +81,9 @@ def load_auto(session, auto_id: int, lock: bool = False) -> Auto:
 
 
 def require_reader(actor) -> None:
-    if actor is not None and not actor.has(*READER_ROLES):
+    """Reading an auto, its infractor or what a person owes needs a logged-in user with a role of
+    `ENFORCEMENT_ROLES.read` (domain/roles.py): no actor is no read (issue 25 item 7)."""
+    if not isinstance(actor, Actor) or not actor.has(*READER_ROLES):
         raise PermissionDenied("Permissão negada: consulta restrita aos servidores da Secretaria.")
 
 

@@ -17,6 +17,7 @@ from desktop.domain.penalties import CATALOG, Severity, decree_penalty_kinds, no
 from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
+from desktop.domain.entities import Entity
 
 MEASURE_LIST_COLUMNS = (
     Column("Medida", lambda m: m.kind_label),
@@ -81,7 +82,7 @@ class MeasuresScreen(QWidget):
         from desktop.services import penalties
 
         try:
-            rows = penalties.list_measures(self.db, open_only=self.open_only.isChecked())
+            rows = penalties.list_measures(self.db, self.actor, open_only=self.open_only.isChecked())
         except Exception as error:  # noqa: BLE001
             show_error(self, error, "Não foi possível listar as medidas")
             rows = []
@@ -120,7 +121,7 @@ class MeasuresScreen(QWidget):
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
         elif dialog.result() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("ledger")
+            bus.data_changed.emit(Entity.LEDGER)
             self.reload()
 
     def _open(self) -> None:
@@ -259,7 +260,7 @@ class CatalogScreen(QWidget):
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
         elif dialog.result() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("catalog")
+            bus.data_changed.emit(Entity.CATALOG)
             self.reload()
 
     def reload(self) -> None:

@@ -19,6 +19,7 @@ from desktop.views.enforcement.forms import StaleBanner
 from desktop.views.enforcement.widgets import InfoGrid
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
+from desktop.domain.entities import Entity
 
 # (key of a step of desktop.domain.auto_steps, or of a measure action; button text) — the order of the action bar.
 ACTIONS = (
@@ -282,7 +283,7 @@ class AutoDetailScreen(QWidget):
             return
         self.reloads += 1
         try:
-            self.detail = autos.get_auto(self.db, self.auto_id, self.actor)
+            self.detail = autos.get_auto(self.db, self.actor, self.auto_id)
         except Exception as error:  # noqa: BLE001
             show_error(self, error, "Não foi possível abrir o auto")
             return
@@ -496,6 +497,6 @@ class AutoDetailScreen(QWidget):
             # one signal: every auto action may change the ledger too, and the Financeiro page listens to it;
             # the page hosting this screen reloads it on the signal — reload here only if nobody did
             before = self.reloads
-            bus.data_changed.emit("autos")
+            bus.data_changed.emit(Entity.AUTOS)
             if self.reloads == before:
                 self.reload()
