@@ -31,7 +31,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today as clock_today
-from desktop.domain.finance import FEE_MACHINE, GUIDE_MACHINE, FeeStatus, GuideStatus
+from desktop.domain.finance import CHARGE_FILTER_LABELS, FEE_MACHINE, GUIDE_MACHINE, FeeStatus, GuideStatus
 from desktop.domain.formatting import format_date, format_document, format_money, local_datetime
 from desktop.domain.guides import (
     LATE_CHARGES_NOT_CONFIGURED,
@@ -74,8 +74,8 @@ READER_ROLES = GUIDE_ROLES.read
 PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos de remoção e estada"}
 FEE_KIND_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
                    "inspection": "Taxa de vistoria", "other": "Taxa"}
-GUIDE_FILTERS = ("", "open", "overdue", "paid", "cancelled")
-FILTER_LABELS = {"": "Todas", "open": "Em aberto", "overdue": "Vencidas", "paid": "Pagas", "cancelled": "Canceladas"}
+GUIDE_FILTERS = tuple(CHARGE_FILTER_LABELS)       # "", open, overdue, paid, cancelled (domain/finance.py)
+FILTER_LABELS = dict(CHARGE_FILTER_LABELS)
 PAYMENT_SOURCES = ("manual", "bank")
 
 
