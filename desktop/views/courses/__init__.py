@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, Q
 from desktop.domain.roles import COURSE_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import find_action, is_enabled
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 SESSION_COLUMNS = (
     Column("Turma", lambda r: r.number),
@@ -188,7 +189,7 @@ class CoursesPage(QWidget):
 
     # -- loading --------------------------------------------------------------------------------------------
     def _data_changed(self, entity: str) -> None:
-        if entity in ("courses", "autos", "drivers", "demo"):
+        if entity in (Entity.COURSES, Entity.AUTOS, Entity.DRIVERS, Entity.DEMO):
             self.reload()
 
     def reload(self) -> None:
@@ -279,7 +280,7 @@ class CoursesPage(QWidget):
             return False
 
         return op(self, lambda: courses.create_session(self.db, self.actor, draft)).failure(refused) \
-            .changes("courses").success(created).run()
+            .changes(Entity.COURSES).success(created).run()
 
     def convoke(self) -> bool:
         from desktop.services import courses
@@ -295,7 +296,7 @@ class CoursesPage(QWidget):
                 text += f" {result.left_out} ficaram de fora: a turma tem {result.capacity} vagas."
             self._say(text)
 
-        return op(self, lambda: courses.convoke(self.db, self.actor, sid, kind)).changes("courses") \
+        return op(self, lambda: courses.convoke(self.db, self.actor, sid, kind)).changes(Entity.COURSES) \
             .success(done).run()
 
     def print_notice(self) -> bool:
@@ -304,7 +305,7 @@ class CoursesPage(QWidget):
 
         sid = self.session_id
         return op(self, lambda: courses.print_convocation_notice(self.db, self.actor, sid)) \
-            .background("Convocação", "Gerando as notificações…").changes("courses", "documents") \
+            .background("Convocação", "Gerando as notificações…").changes(Entity.COURSES, Entity.DOCUMENTS) \
             .success(self._issued).run()
 
     def print_attendance(self) -> bool:
@@ -313,7 +314,7 @@ class CoursesPage(QWidget):
 
         sid = self.session_id
         return op(self, lambda: print_attendance_list(self.db, self.actor, sid)) \
-            .background("Lista de presença", "Gerando a lista…").changes("documents").success(self._issued).run()
+            .background("Lista de presença", "Gerando a lista…").changes(Entity.DOCUMENTS).success(self._issued).run()
 
     def _issued(self, issued) -> None:
         self.last_issued = issued
@@ -357,7 +358,7 @@ class CoursesPage(QWidget):
         row = self.sessions.selected()
         present = self.present_ids()
         return op(self, lambda: courses.record_attendance(self.db, self.actor, row.id, present, row.version)) \
-            .stale(self.reload).changes("courses") \
+            .stale(self.reload).changes(Entity.COURSES) \
             .success(lambda info: self._say(f"Presença registrada: {info.present} presente(s), {info.absent} "
                                             "ausente(s).")).run()
 
@@ -388,7 +389,7 @@ class CoursesPage(QWidget):
 
         return op(self, lambda: courses.justify_absence(self.db, self.actor, a.id, reason, content, Path(path).name,
                                                         a.version)) \
-            .failure(refused).stale(self.reload).changes("courses", "documents") \
+            .failure(refused).stale(self.reload).changes(Entity.COURSES, Entity.DOCUMENTS) \
             .success(lambda info: self._say(f"Ausência de {info.driver_name} justificada.")).run()
 
     # -- the fiscal's candidates ----------------------------------------------------------------------------

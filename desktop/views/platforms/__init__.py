@@ -34,6 +34,7 @@ from desktop.domain.steps import find_action
 from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
 from desktop.views.widgets import FormDialog, qdate_to_date
+from desktop.domain.entities import Entity
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
 
@@ -112,7 +113,7 @@ class DataRequestDialog(FormDialog):
         draft = self.draft()
         self.errors.clear()
         return op(self, lambda: data_requests.create_data_request(self.db, self.actor, draft)) \
-            .fields(self.errors).changes("data_request").success(self._saved).run()
+            .fields(self.errors).changes(Entity.DATA_REQUEST).success(self._saved).run()
 
     def _saved(self, info) -> None:
         self.saved = info
@@ -413,7 +414,7 @@ class PlatformsPage(QWidget):
 
         platform_id = self.platform_id
         return op(self, lambda: platform_lists.print_overdue_list_notice(self.db, self.actor, platform_id)) \
-            .titled("Notificação não emitida").changes("issued_document") \
+            .titled("Notificação não emitida").changes(Entity.ISSUED_DOCUMENT) \
             .background("Emitindo a notificação").success(self._late_notice_printed).run()
 
     def _late_notice_printed(self, issued) -> None:
@@ -481,7 +482,7 @@ class PlatformsPage(QWidget):
         def call():
             return platform_lists.import_list(self.db, self.actor, platform_id, content, path, delivered)
 
-        return op(self, call).titled("Lista recusada").changes("platform_list") \
+        return op(self, call).titled("Lista recusada").changes(Entity.PLATFORM_LIST) \
             .background("Importando a lista", "Lendo, conferindo e conciliando…").success(self._imported).run()
 
     def _imported(self, report) -> None:
@@ -554,7 +555,7 @@ class PlatformsPage(QWidget):
         if row is None:
             return False
         return op(self, lambda: data_requests.print_data_request(self.db, self.actor, row.id)) \
-            .changes("issued_document").background("Imprimindo o ofício").success(self._printed).run()
+            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício").success(self._printed).run()
 
     def _printed(self, issued) -> None:
         from desktop.views.pdf_preview import PdfPreviewDialog
@@ -577,4 +578,4 @@ class PlatformsPage(QWidget):
             content = handle.read()
         return op(self, lambda: data_requests.answer_data_request(self.db, self.actor, row.id, answered_at,
                                                                   content, path, row.version)) \
-            .stale(self.show_platform).changes("data_request").success(lambda _: self.show_platform()).run()
+            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(lambda _: self.show_platform()).run()

@@ -14,6 +14,7 @@ from desktop.domain.driver import CHECKLIST_BY_KEY
 from desktop.views.formatting import format_datetime
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
+from desktop.domain.entities import Entity
 
 DOCUMENT_KINDS = {"crlv": "CRLV", "photo": "Foto", "platform_registration": "Inscrição municipal",
                   "app_insurance": "Apólice de seguro APP"}
@@ -268,7 +269,7 @@ class SubjectDetailPage(DetailFrame):
     communication (Art. 13 XVIII) reloads the page, and the gestor's descadastramento (Art. 24, I, d and f) asks
     reason, act and date, then tells every open screen. Subclasses set `db`, `actor`, `data` and `load()`."""
 
-    entity = ""  # "drivers" or "vehicles": the data_changed name of the subject
+    entity: Entity   # Entity.DRIVERS or Entity.VEHICLES (the subclass says): the data_changed name of the subject
 
     def open_authorization(self, authorization_id: int):
         """Double-click on one of its authorizations: the authorization's page in its own window."""
@@ -304,4 +305,4 @@ class SubjectDetailPage(DetailFrame):
         self.last_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
             bus.data_changed.emit(self.entity)
-            bus.data_changed.emit("authorizations")
+            bus.data_changed.emit(Entity.AUTHORIZATIONS)

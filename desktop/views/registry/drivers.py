@@ -13,6 +13,7 @@ from desktop.views.registry.detail import DocumentsPanel, InfoGrid, SubjectDetai
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 
 
@@ -96,7 +97,7 @@ CHANGE_COLUMNS = (
 
 
 class DriverDetailPage(SubjectDetailPage):
-    entity = "drivers"
+    entity = Entity.DRIVERS
 
     def __init__(self, db, actor, driver_id: int, parent=None):
         super().__init__(parent)
@@ -252,7 +253,8 @@ class DriverDetailPage(SubjectDetailPage):
 
 class DriversScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):
-        super().__init__(db, actor, parent, entities=("drivers", "authorizations", "changes", "platforms"))
+        super().__init__(db, actor, parent,
+                         entities=(Entity.DRIVERS, Entity.AUTHORIZATIONS, Entity.CHANGES, Entity.PLATFORMS))
         self.last_dialog = None
         self.new_button = self.add_button("Novo condutor…", self.new_driver)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))
