@@ -258,6 +258,7 @@ class PlatformsPage(QWidget):
         self.print_button.clicked.connect(self.print_request)
         self.answer_button = QPushButton("Registrar resposta…", self)
         self.answer_button.clicked.connect(self.choose_answer)
+        self.requests_table.selection_changed.connect(self._request_chosen)
         self.countdown = QLabel(self)
         self.countdown.setStyleSheet("font-weight: bold;")
         self.timer = QTimer(self)
@@ -387,11 +388,20 @@ class PlatformsPage(QWidget):
             self.reconciliation.set_rows(())
         self.requests = data_requests.data_requests_of(self.db, self.actor, self.platform_id)
         self.requests_table.set_rows(self.requests, keep=lambda r: r.id)
+        self._request_chosen(self.requests_table.selected())
         self.tick()
         if any(r.awaiting for r in self.requests):
             self.timer.start()
         else:
             self.timer.stop()
+
+    def _request_chosen(self, request) -> None:
+        """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""
+        actions = request.actions if request is not None else ()
+        for key, button in (("answer", self.answer_button), ("print", self.print_button)):
+            action = find_action(actions, key)
+            button.setEnabled(bool(action and action.enabled))
+            button.setToolTip(action.tooltip if action is not None else "Escolha uma requisição na lista.")
 
     def show_late_offer(self, offer) -> None:
         """What the services offer for an overdue list (Art. 5, VIII): the notice, and a decree code if any."""
