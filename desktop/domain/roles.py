@@ -89,30 +89,36 @@ EVERYONE: tuple[Role, ...] = tuple(Role)
 
 # -- one table per service module --------------------------------------------------------------------------
 REGISTRY_ROLES = RoleTable("registry (drivers, vehicles, platforms, authorizations, attachments)",
-                           front_desk=FRONT_DESK, attach=(*FRONT_DESK, V))
+                           front_desk=FRONT_DESK, attach=(*FRONT_DESK, V),
+                           decide=(G,),       # approve, refuse, waive, suspend, end by act, descadastrar (Art. 3, 24)
+                           inspect=(V,))      # the inspection's result on an authorization (Art. 9, 16)
 ENFORCEMENT_ROLES = RoleTable("enforcement (autos, process, penalties, ledger)",
-                              read=READERS, draw_up=(F,), attach=(F, G, A), measures=ENFORCERS,
+                              read=READERS, draw_up=(F,), attach=(F, G, A), measures=ENFORCERS, decide=(G,),
                               measures_read=(F, G, A))
 COURSE_ROLES = RoleTable("courses (Art. 12, §2)", organize=FRONT_DESK, enforce=ENFORCERS)
 DATA_REQUEST_ROLES = RoleTable("data_requests (Art. 4)", request=ENFORCERS)
 PLATFORM_LIST_ROLES = RoleTable("platform_lists (Art. 5, VIII)", receive=(F, G, A))
 CHANGE_ROLES = RoleTable("changes (Art. 13, XVIII)", enforce=ENFORCERS)
 TRIP_DATA_ROLES = RoleTable("trips (Art. 4)", work=ENFORCERS)
-GUIDE_ROLES = RoleTable("guides (Art. 10; Art. 13, XXI)", desk=FRONT_DESK, read=READERS)
+GUIDE_ROLES = RoleTable("guides (Art. 10; Art. 13, XXI)", desk=FRONT_DESK, read=READERS, fine_guide=(A, G, F))
 BANK_RETURN_ROLES = RoleTable("bank_returns", receive=FRONT_DESK, read=(*FRONT_DESK, ADM))
 ISSQN_ROLES = RoleTable("issqn (Art. 11)", read=READERS, run=FRONT_DESK, decide=(G,), issue=FRONT_DESK,
                         export=(A, G, ADM))
 STATISTICS_ROLES = RoleTable("statistics", read=READERS, report=(G, ADM))
 INSPECTION_ROLES = RoleTable("inspections (Art. 9, 16)", configure=(G, ADM), enforce=ENFORCERS,
-                             candidates=(*ENFORCERS, V))
+                             candidates=(*ENFORCERS, V), override_term=(G,))
 HOLIDAY_ROLES = RoleTable("holidays", edit=(ADM, G))
 PARAMETER_ROLES = RoleTable("parameters", edit=(G, ADM))
-SETUP_ROLES = RoleTable("setup", first_user=(ADM, G))
+SETUP_ROLES = RoleTable("setup", first_user=(ADM, G), rotate_key=(G,), municipality=(ADM,), checkpoint=(G,))
+CATALOG_ROLES = RoleTable("catalog (the decree's infraction codes)", edit=(G,))
+USER_ROLES = RoleTable("users", manage=(ADM,))
+BACKUP_ROLES = RoleTable("backups", manage=(ADM,))
 DOCUMENT_ROLES = RoleTable(
     "documents (issue, archive, reprint)",
     sticker=FRONT_DESK, credential=FRONT_DESK, certificate=FRONT_DESK, guide=FRONT_DESK, statement=(A, F, G),
     auto=ENFORCERS, notice=(F, G, V, A), edital=ENFORCERS, data_request=ENFORCERS, inspection=(V, G),
     attendance=FRONT_DESK, statistics=READERS, management_report=(G, ADM), trip_route=ENFORCERS,
+    signs=(G,),    # whose name a certificate prints as its signer
 )
 """Who may issue each kind of document (`services.documents.archive.ISSUE_ROLES`)."""
 
@@ -136,7 +142,8 @@ TABLES: Mapping[str, RoleTable] = MappingProxyType({
     "trips": TRIP_DATA_ROLES, "guides": GUIDE_ROLES, "bank_returns": BANK_RETURN_ROLES, "issqn": ISSQN_ROLES,
     "statistics": STATISTICS_ROLES, "inspections": INSPECTION_ROLES, "holidays": HOLIDAY_ROLES,
     "parameters": PARAMETER_ROLES, "setup": SETUP_ROLES, "documents": DOCUMENT_ROLES,
-    "exports": LIST_EXPORT_ROLES, "dashboard": DASHBOARD_ROLES,
+    "exports": LIST_EXPORT_ROLES, "dashboard": DASHBOARD_ROLES, "catalog": CATALOG_ROLES, "users": USER_ROLES,
+    "backups": BACKUP_ROLES,
 })
 """Every table by the service module (or package) it governs."""
 del A, V, F, G, ADM

@@ -325,7 +325,7 @@ def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo
     its debtor (Art. 20, 22). Allowed after the notification or only once the decision is final, as the gestor's
     parameter `fine_guide_when` says; an open guide of the same amount is returned as it is, one of another
     amount (the balance changed) is cancelled and replaced."""
-    require_role(actor, *DESK_ROLES, Role.FISCAL)
+    require_role(actor, *GUIDE_ROLES.fine_guide)
     today = _today()
     auto = s.scalar(select(Auto).where(Auto.number == (auto_number or "").strip()).with_for_update())
     if auto is None:
