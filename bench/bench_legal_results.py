@@ -33,6 +33,7 @@ from desktop.services import autos, ledger, process  # noqa: E402
 from desktop.services.base import Actor  # noqa: E402
 from desktop.services.catalog import ensure_catalog  # noqa: E402
 from tests.db.enforcement_factories import authorized_driver, draft, notify, setup_upfm  # noqa: E402
+from desktop.services.base import SYSTEM_ACTOR
 
 WAIVER = process.Attachment("desistencia.pdf", b"%PDF-1.4 desisto", kind="waiver")
 
@@ -65,7 +66,7 @@ def run(db: Database, label: str, count: int) -> None:
         info = notify(db, fiscal, auto, date(2026, 3, 3))
         payment = timed("record_payment (antes da decisão)", lambda: ledger.record_payment(
             db, clerk, ledger.PaymentDraft(info.id, date(2026, 3, 5), info.amount_reais)))
-        info = autos.get_auto_info(db, info.id)
+        info = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
         info = process.file_defense(db, clerk, info.id, date(2026, 3, 10), "defesa", info.version)
         timed("decision_choices + requalification_targets", lambda: (
             process.decision_choices(db, gestor, info.id), process.requalification_targets(db, gestor, info.id)))

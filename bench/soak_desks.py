@@ -30,6 +30,7 @@ from dataclasses import replace
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from desktop.services.base import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -257,7 +258,7 @@ class Desk:
         if not ids:
             return
         auto_id = self.rng.choice(ids)
-        owed = ledger.auto_balance(self.db, auto_id)
+        owed = ledger.auto_balance(self.db, SYSTEM_ACTOR, auto_id)
         if owed <= 0:
             return
         self.call("fine_payment", ledger.record_payment, self.db, self.staff["clerk"],

@@ -6,6 +6,7 @@ year); the office's municipal holidays and pontos facultativos come in from the 
 from __future__ import annotations
 
 import calendar as _calendar
+import re
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from functools import lru_cache
@@ -162,6 +163,21 @@ def deadline(start: date, days: int, calendar: BusinessCalendar) -> date:
 def _shift_month(d: date, months: int) -> tuple[int, int]:
     index = d.year * 12 + (d.month - 1) + months
     return index // 12, index % 12 + 1
+
+
+def parse_month(text: str) -> tuple[int, int]:
+    """A competência as the office writes it — `AAAA-MM` (the commands' form, 2026-10) or `MM/AAAA` (the screens'
+    and the documents', 10/2026; one-digit months too) — as (year, month); ValueError in Portuguese naming the
+    accepted forms otherwise. The one parser of the fares, the ISSQN and the statistics commands."""
+    value = (text or "").strip()
+    match = re.fullmatch(r"(\d{4})-(\d{1,2})", value) or re.fullmatch(r"(\d{1,2})/(\d{4})", value)
+    if not match:
+        raise ValueError(f"Competência inválida «{text}»: use AAAA-MM (ex.: 2026-10) ou MM/AAAA (ex.: 10/2026).")
+    first, second = match.groups()
+    year, month = (int(first), int(second)) if len(first) == 4 else (int(second), int(first))
+    if not 1 <= month <= 12:
+        raise ValueError(f"Competência inválida «{text}»: o mês vai de 01 a 12 (use AAAA-MM, ex.: 2026-10).")
+    return year, month
 
 
 def add_months_clamped(d: date, months: int) -> date:

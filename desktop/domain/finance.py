@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ChargeStatus", "FeeStatus", "GuideStatus"]
+__all__ = ["CHARGE_FILTER_LABELS", "FEE_MACHINE", "GUIDE_MACHINE", "ChargeStatus", "FeeStatus", "GuideStatus"]
 
 
 class ChargeStatus(StrEnum):
@@ -48,3 +48,8 @@ GUIDE_MACHINE = StateMachine(
     ),
 )
 """Payment guide statuses: open → paid | cancelled; both final."""
+
+CHARGE_FILTER_LABELS = {"": "Todas", "open": "Em aberto", "overdue": "Vencidas", "paid": "Pagas",
+                        "cancelled": "Canceladas"}
+"""The filters of the lists of charges (guides, ISSQN shares) in their order: the statuses in the plural, and
+"overdue" (open past the due date, a situation computed, never stored). One table for every list."""

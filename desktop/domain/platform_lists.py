@@ -17,19 +17,25 @@ from functools import lru_cache
 from desktop.domain import law
 from desktop.domain.dates import BusinessCalendar, platform_data_due, platform_list_due
 from desktop.domain.documents import (
+    cnh_digits_ok,
+    cpf_digits_ok,
     format_cpf,
     format_plate,
     mercosul_equivalent,
     normalize_cnpj,
     normalize_plate,
     normalize_renavam,
+    renavam_digits_ok,
     validate_cnh,
     validate_cnpj,
     validate_cpf,
     validate_plate,
     validate_renavam,
 )
+from desktop.domain.roles import DOCUMENT_ROLES, ENFORCEMENT_ROLES, PLATFORM_LIST_ROLES
+from desktop.domain.steps import Step
 from desktop.domain.text import fold, only_alphanumerics, only_digits
+from desktop.domain.workflow import StateMachine, Transition
 
 # --- The format (Art. 5, VIII: vehicles, their owners and the drivers who will serve) ------------------------
 
@@ -191,47 +197,6 @@ _ELEVEN_DIGITS = re.compile(r"[0-9]{11}")
 _PLAIN_PLATE = re.compile(r"[A-Z]{3}[0-9][A-Z0-9][0-9]{2}")   # old ABC1234 or Mercosul ABC1D23
 
 
-def cpf_digits_ok(digits: str) -> bool:
-    """Check digits of a CPF given as 11 ASCII digits (Receita Federal's modulus 11); repeated digits are invalid."""
-    if digits == digits[0] * 11:
-        return False
-    n = [ord(c) - 48 for c in digits]
-    r = sum(n[i] * (10 - i) for i in range(9)) % 11
-    if (0 if r < 2 else 11 - r) != n[9]:
-        return False
-    r = sum(n[i] * (11 - i) for i in range(10)) % 11
-    return (0 if r < 2 else 11 - r) == n[10]
-
-
-def cnh_digits_ok(digits: str) -> bool:
-    """Check digits of a CNH registration number given as 11 ASCII digits (DENATRAN's rule, with its 'dsc')."""
-    if digits == digits[0] * 11:
-        return False
-    n = [ord(c) - 48 for c in digits]
-    first = sum(n[9 - w] * w for w in range(9, 0, -1)) % 11
-    dsc = 0
-    if first >= 10:
-        first, dsc = 0, 2
-    second = sum(n[w - 1] * w for w in range(1, 10)) % 11 - dsc
-    if second < 0:
-        second += 11
-    if second >= 10:
-        second = 0
-    return first == n[9] and second == n[10]
-
-
-_RENAVAM_WEIGHTS = (3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
-
-
-def renavam_digits_ok(digits: str) -> bool:
-    """Check digit of an 11-digit RENAVAM (DENATRAN's modulus 11); all zeros is no RENAVAM."""
-    if digits == "00000000000":
-        return False
-    n = [ord(c) - 48 for c in digits]
-    last = sum(n[i] * _RENAVAM_WEIGHTS[i] for i in range(10)) * 10 % 11
-    return (0 if last == 10 else last) == n[10]
-
-
 def _cpf_cell(text: str, key: str) -> tuple[str, str | None]:
     if _ELEVEN_DIGITS.fullmatch(text) and cpf_digits_ok(text):
         return text, None
@@ -352,6 +317,64 @@ def is_list_overdue(due_on: date | None, today: date) -> bool:
 
 def delivered_late(delivered_on: date, due_on: date | None) -> bool:
     return due_on is not None and delivered_on > due_on
+
+
+class ListDelivery(StrEnum):
+    """Where a platform stands with its 60-day list (Art. 5, VIII), computed from the last list and the
+    registration (Art. 6), never stored."""
+
+    NOT_DUE = "not_due"      # neither registered nor delivered: no list owed yet
+    ON_TIME = "on_time"
+    OVERDUE = "overdue"      # the due day passed without a list (from the day after)
+
+    @property
+    def label(self) -> str:
+        return _DELIVERY_LABELS[self]
+
+
+_DELIVERY_LABELS = {ListDelivery.NOT_DUE: "Sem entrega prevista", ListDelivery.ON_TIME: "Em dia",
+                    ListDelivery.OVERDUE: "Atrasada"}
+
+
+def list_delivery(due_on: date | None, today: date) -> ListDelivery:
+    """Art. 5, VIII: on time until the due day, overdue from the day after; no due date, nothing owed."""
+    if due_on is None:
+        return ListDelivery.NOT_DUE
+    return ListDelivery.OVERDUE if is_list_overdue(due_on, today) else ListDelivery.ON_TIME
+
+
+LIST_DELIVERY_MACHINE = StateMachine(
+    name="platform_list", label="Lista da plataforma (Art. 5º, VIII)", states=ListDelivery,
+    initial=ListDelivery.NOT_DUE,
+    transitions=(
+        Transition(ListDelivery.NOT_DUE, ListDelivery.ON_TIME, "Inscrição ou primeira lista", "Art. 5, VIII; Art. 6"),
+        Transition(ListDelivery.ON_TIME, ListDelivery.OVERDUE, "Prazo de 60 dias vencido", "Art. 5, VIII"),
+        Transition(ListDelivery.OVERDUE, ListDelivery.ON_TIME, "Lista entregue", "Art. 5, VIII"),
+    ),
+)
+"""A list delivered starts the next 60 days (on time); the due day passing makes it overdue; a list delivered
+after it puts the platform on time again. The moves happen by the calendar and the imports, not by a button."""
+
+
+@dataclass(frozen=True, slots=True)
+class LateListFacts:
+    code: str | None       # the decree's code offered for a late list (late_list_code), if the catalogue has one
+
+
+def _decree_code(facts: LateListFacts | None) -> str | None:
+    if facts is not None and not facts.code:
+        return "o catálogo não tem código do decreto que cite o Art. 5º, VIII (a lei não tipifica multa)"
+    return None
+
+
+PLATFORM_LIST_STEPS = (
+    Step("import", "Importar lista…", "Art. 5, VIII", roles=frozenset(PLATFORM_LIST_ROLES.receive)),
+    Step("late_notice", "Emitir notificação para regularização", "Art. 24, II, a",
+         frozenset({ListDelivery.OVERDUE}), frozenset(DOCUMENT_ROLES.notice)),
+    Step("late_auto", "Auto pelo código do decreto…", "Art. 5, VIII", frozenset({ListDelivery.OVERDUE}),
+         frozenset(ENFORCEMENT_ROLES.draw_up), _decree_code),
+)
+"""What can be done about a platform's lists; its facts are `LateListFacts`."""
 
 
 # The law types no fine for a late list (Art. 5, VIII has no penalty of its own in Art. 26-27): the measure is the

@@ -15,7 +15,6 @@
 """
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
+from desktop.domain.dates import add_months_clamped, parse_month  # noqa: F401 — parse_month: the trips' name
 from desktop.domain.text import fold
 
 # ------------------------------------------------------------------------------------------------ columns
@@ -266,26 +266,15 @@ DEFAULT_RETENTION_MONTHS = 24
 
 def retention_cutoff(today: date, months: int) -> date:
     """Trips that started before this day are past the retention period (the same day `months` months ago;
-    the 31st becomes the month's last day)."""
+    the 31st becomes the month's last day: `dates.add_months_clamped`)."""
     if months < 1:
         raise ValueError("o prazo de retenção é de pelo menos 1 mês")
-    total = today.year * 12 + (today.month - 1) - months
-    year, month = divmod(total, 12)
-    month += 1
-    return date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+    return add_months_clamped(today, -months)
 
 
 def month_key(d: date | datetime) -> int:
     """YYYYMM of a local date (the `month` column of trip_rows)."""
     return d.year * 100 + d.month
-
-
-def parse_month(text: str) -> tuple[int, int]:
-    """`AAAA-MM` → (year, month); ValueError in Portuguese otherwise."""
-    m = re.fullmatch(r"\s*(\d{4})-(\d{2})\s*", text or "")
-    if not m or not 1 <= int(m.group(2)) <= 12:
-        raise ValueError(f"competência inválida «{text}»: use AAAA-MM, por exemplo 2026-11.")
-    return int(m.group(1)), int(m.group(2))
 
 
 # ------------------------------------------------------------------------------------------------ route geometry

@@ -56,6 +56,15 @@ def _decode(content: bytes) -> tuple[str, str] | None:
     return None
 
 
+def _delimiter(header: str) -> str:
+    """`;` or `,`, the separator of the header row (`csv.Sniffer`, quotes understood); `;` when the header has
+    neither (one column: the report then names the missing ones)."""
+    try:
+        return csv.Sniffer().sniff(header, delimiters=";,").delimiter
+    except csv.Error:
+        return ";"
+
+
 def _csv_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, ...]] | str:
     decoded = _decode(content)
     if decoded is None:
@@ -64,8 +73,7 @@ def _csv_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, .
     text, encoding = decoded
     if "\x00" in text:
         return "linha 1: o arquivo tem bytes nulos: não é um CSV de texto (salve como CSV UTF-8 ou XLSX)."
-    first = text.split("\n", 1)[0]
-    delimiter = ";" if first.count(";") >= first.count(",") else ","
+    delimiter = _delimiter(text.split("\n", 1)[0])
     rows: list[tuple[int, list[str]]] = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     start = 1

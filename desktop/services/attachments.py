@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import undefer
 
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import REGISTRY_ROLES
 from desktop.errors import NotFound, ValidationError
 from desktop.models import Document
 from desktop.services import audit
@@ -200,7 +200,7 @@ def attach_document_in(session, actor: Actor, content: bytes, filename: str, kin
                        authorization_id: int | None = None, lessor_id: int | None = None) -> DocumentInfo:
     """Same as `attach_document` inside the transaction the caller opened
     (the role check and the audit record included)."""
-    require_role(actor, *FRONT_DESK, Role.VISTORIADOR)
+    require_role(actor, *REGISTRY_ROLES.attach)
     content = bytes(content or b"")
     problems = _problems(content, filename, kind, issued_on, expires_on)
     if problems:

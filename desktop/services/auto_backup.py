@@ -29,7 +29,7 @@ from pathlib import Path
 from desktop.domain.backup_rotation import kept_because
 from desktop.domain.clock import now, today
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import BACKUP_ROLES
 from desktop.errors import DesktopError, ValidationError
 from desktop.services import audit, backup
 from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
@@ -113,7 +113,7 @@ def set_backup_folder(db, actor: Actor, folder: str | os.PathLike) -> Path:
     """The administrator chooses where this desk's copies go (kept in the desk's settings; the choice is audited)."""
     from desktop.settings import load_settings, save_settings
 
-    require_role(actor, Role.ADMINISTRADOR)
+    require_role(actor, *BACKUP_ROLES.manage)
     problems = folder_problems(folder)
     if problems:
         raise ValidationError(problems)
@@ -342,7 +342,7 @@ def restore_copy(db, actor: Actor, copy_path: Path) -> backup.BackupResult:
     """Put a copy back in place of the database (administrador). The copy is verified first; the safety checks of
     `services.backup.restore` apply (unknown revision refused, older copy migrated aside first, the replaced file
     kept). The restore is recorded in the restored database's audit log. The program must be reopened after."""
-    require_role(actor, Role.ADMINISTRADOR)
+    require_role(actor, *BACKUP_ROLES.manage)
     ok, verification = verify_copy(copy_path)
     if not ok:
         raise backup.BackupError(f"A cópia {copy_path.name} não passou na verificação e não foi restaurada: "

@@ -27,7 +27,7 @@ from desktop.domain.finance import GUIDE_MACHINE, GuideStatus
 from desktop.domain.formatting import format_date, format_datetime, format_money, local_datetime
 from desktop.domain.workflow import transition
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import BANK_RETURN_ROLES
 from desktop.errors import ConflictError, DesktopError, ValidationError
 from desktop.importers.bank_return import ReturnFile, parse_return
 from desktop.models import BankReturnFile, PaymentGuide, User
@@ -43,7 +43,7 @@ from desktop.services.guides import (
 __all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "import_bank_return",
            "import_bank_return_in", "list_bank_returns"]
 
-IMPORT_ROLES = (Role.ATENDENTE, Role.GESTOR)
+IMPORT_ROLES = BANK_RETURN_ROLES.receive
 _CHUNK = 500
 
 
@@ -282,7 +282,7 @@ def import_bank_return(db, actor: Actor, source, name: str | None = None, state=
 
 
 def list_bank_returns(db, actor: Actor, limit: int = 100) -> tuple[BankReturnInfo, ...]:
-    require_role(actor, *IMPORT_ROLES, Role.ADMINISTRADOR)
+    require_role(actor, *BANK_RETURN_ROLES.read)
     with db.session(write=False) as s:
         rows = s.execute(select(BankReturnFile, User.full_name).outerjoin(User, User.id == BankReturnFile.imported_by)
                          .order_by(BankReturnFile.id.desc()).limit(limit)).all()

@@ -24,7 +24,7 @@ from desktop.domain.penalties import (
     normalize_code,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import CATALOG_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Auto, InfractionCode
 from desktop.services import audit
@@ -263,7 +263,7 @@ def _overlapping(session, code: str, start: date, exclude_id: int | None = None)
 
 def add_code_in(session, actor, draft: CodeDraft) -> CodeInfo:
     """`add_code` inside the caller's transaction."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     problems = _problems(draft)
     if problems:
         raise ValidationError(problems)
@@ -282,7 +282,7 @@ def add_code_in(session, actor, draft: CodeDraft) -> CodeInfo:
 
 def add_code(db, actor, draft: CodeDraft) -> CodeInfo:
     """A new catalogue code (Art. 29: codes of the regulating decree). Gestor only."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     with db.session() as s:
         return add_code_in(s, actor, draft)
 
@@ -296,7 +296,7 @@ def _load(session, code_id: int):
 
 def update_code_in(session, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """`update_code` inside the caller's transaction."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     problems = _problems(draft)
     if problems:
         raise ValidationError(problems)
@@ -326,14 +326,14 @@ def update_code_in(session, actor, code_id: int, draft: CodeDraft, expected_vers
 
 def update_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """Correct a code that no auto uses yet. A code in use is never edited (closed and replaced instead)."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     with db.session() as s:
         return update_code_in(s, actor, code_id, draft, expected_version)
 
 
 def replace_code_in(session, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """`replace_code` inside the caller's transaction."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     problems = _problems(draft)
     old = _load(session, code_id)
     check_version(old, expected_version)
@@ -366,14 +366,14 @@ def replace_code_in(session, actor, code_id: int, draft: CodeDraft, expected_ver
 def replace_code(db, actor, code_id: int, draft: CodeDraft, expected_version: int) -> CodeInfo:
     """Close `code_id` the day before `draft.valid_from` and start the new version (Art. 29). Returns the new
     version; the old one keeps serving the autos drawn up under it."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     with db.session() as s:
         return replace_code_in(s, actor, code_id, draft, expected_version)
 
 
 def close_code_in(session, actor, code_id: int, valid_to: date, expected_version: int) -> CodeInfo:
     """`close_code` inside the caller's transaction."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     row = _load(session, code_id)
     check_version(row, expected_version)
     if not isinstance(valid_to, date) or valid_to < row.valid_from:
@@ -388,6 +388,6 @@ def close_code_in(session, actor, code_id: int, valid_to: date, expected_version
 
 def close_code(db, actor, code_id: int, valid_to: date, expected_version: int) -> CodeInfo:
     """End a code's vigência on `valid_to` (no auto may use it for a later infraction)."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *CATALOG_ROLES.edit)
     with db.session() as s:
         return close_code_in(s, actor, code_id, valid_to, expected_version)

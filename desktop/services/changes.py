@@ -13,7 +13,7 @@ from desktop.domain import data_change_notice_deadline, format_date, format_plat
 from desktop.domain.text import fold
 from desktop.domain.workflow import AutoStatus
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import CHANGE_ROLES
 from desktop.errors import ValidationError
 from desktop.models import Auto, ChangeCommunication, Driver, Vehicle
 from desktop.services import audit
@@ -179,7 +179,7 @@ def list_changes(db, actor: Actor, driver_id: int | None = None, vehicle_id: int
 
 def late_changes_in(s: Session, actor: Actor, include_with_auto: bool = False) -> list[ChangeInfo]:
     """The late communications, oldest first, for the fiscal to draw up an Art. 26 III auto."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *CHANGE_ROLES.enforce)
     stmt = select(ChangeCommunication)
     if not include_with_auto:
         stmt = stmt.where(_without_live_auto())
@@ -197,7 +197,7 @@ def late_open_count_in(s: Session, actor: Actor) -> int:
     """How many communications `page_changes_in(status="late_open")` lists (the fiscal's queue of Art. 26, III
     autos), for the home dashboard (issue 16). The database counts them per (happened, communicated) pair; only
     the pairs more than 7 days apart are judged against the business-day calendar (Art. 13, XVIII)."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *CHANGE_ROLES.enforce)
     calendar = calendar_in(s)
     c = ChangeCommunication
     pairs = s.execute(select(c.happened_on, c.communicated_on, func.count())
@@ -228,7 +228,7 @@ def page_changes_in(s: Session, actor: Actor, text: str = "", status: str = "", 
     if status not in CHANGE_FILTERS:
         raise ValueError(f"filtro desconhecido: {status!r} (válidos: {', '.join(CHANGE_FILTERS)})")
     if status == "late_open":
-        require_role(actor, Role.FISCAL, Role.GESTOR)
+        require_role(actor, *CHANGE_ROLES.enforce)
     else:
         require_reader(actor)
     offset, limit = check_page(offset, limit)

@@ -11,7 +11,7 @@ from datetime import date
 from sqlalchemy import select
 
 from desktop.domain.dates import local_today
-from desktop.domain.roles import Role
+from desktop.domain.roles import SETUP_ROLES
 from desktop.errors import DesktopError
 from desktop.models import AuditCheckpoint
 from desktop.services.audit import AuditCheck, Checkpoint, lock_chain, make_checkpoint_in, verify
@@ -21,7 +21,7 @@ from desktop.services.setup import signing_private_key
 
 def make_checkpoint(db, actor: Actor, today: date | None = None) -> Checkpoint:
     """A gestor signs the head of the chain now (issue 11). Needs the secretariat's private key on this desk."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *SETUP_ROLES.checkpoint)
     key = signing_private_key(db)
     with db.session() as s:
         return make_checkpoint_in(s, actor, key, today)

@@ -22,10 +22,23 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from desktop.domain import TIMEZONE, format_cpf, format_date, local_today
+from desktop.domain.courses import (
+    ATTENDANCE_MACHINE,
+    ATTENDANCE_STEPS,
+    JUSTIFIABLE,
+    SESSION_MACHINE,
+    SESSION_STEPS,
+    AttendanceFacts,
+    AttendanceStatus,
+    SessionFacts,
+    SessionStatus,
+    attendance_after_list,
+)
 from desktop.domain.dates import add_months_clamped
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
-from desktop.domain.workflow import AutoStatus
+from desktop.domain.roles import COURSE_ROLES
+from desktop.domain.steps import Action, available_actions, refusal
+from desktop.domain.workflow import AutoStatus, transition
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Authorization, Auto, CourseAttendance, CourseSession, Driver
 from desktop.models.types import now
@@ -37,8 +50,8 @@ from desktop.services.search import get_or_404, require_reader
 ARTICLE = "Art. 12, §2"
 AUTO_CODE = "ART26-III"      # an unjustified absence breaks the duty of Art. 13, XVI: an Art. 26, III infraction
 AUTO_ART13_ITEM = "XVI"
-ORGANIZERS = (Role.ATENDENTE, Role.GESTOR)
-ENFORCERS = (Role.FISCAL, Role.GESTOR)
+ORGANIZERS = COURSE_ROLES.organize
+ENFORCERS = COURSE_ROLES.enforce
 NEW_DRIVER_MONTHS = 12
 AUTOS_LOOKBACK_MONTHS = 12
 JUSTIFICATION_KIND = "Justificativa de falta a curso (Art. 12, §2)"
@@ -48,9 +61,8 @@ CONVOCATION_FILTERS = {
     "autos": "Condutores com autos de infração nos últimos 12 meses",
     "all": "Todos os condutores com autorização em vigor",
 }
-STATUS_LABELS = {"convoked": "Convocado", "present": "Presente", "absent": "Ausente sem justificativa",
-                 "excused": "Ausência justificada"}
-SESSION_STATUS_LABELS = {"planned": "Prevista", "held": "Realizada", "cancelled": "Cancelada"}
+STATUS_LABELS = {s.value: s.label for s in AttendanceStatus}          # domain/courses.py
+SESSION_STATUS_LABELS = {s.value: s.label for s in SessionStatus}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +87,14 @@ class SessionInfo:
     topic: str
     instructor: str
     capacity: int
-    status: str
+    status: SessionStatus
     status_label: str
     convoked: int
     present: int
     absent: int
     excused: int
     version: int
+    actions: tuple[Action, ...] = ()   # SESSION_STEPS for the reader: enabled, or with what stops it
 
     @property
     def free(self) -> int:
@@ -95,7 +108,7 @@ class AttendanceInfo:
     driver_id: int
     driver_name: str
     cpf_display: str
-    status: str
+    status: AttendanceStatus
     status_label: str
     convoked_on: date | None
     notice_number: str | None
@@ -103,6 +116,11 @@ class AttendanceInfo:
     justification_document_id: int | None
     auto_id: int | None
     version: int
+    actions: tuple[Action, ...] = ()   # ATTENDANCE_STEPS for the reader ("mark": on the signed list's check list)
+
+    @property
+    def present(self) -> bool:
+        return self.status is AttendanceStatus.PRESENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +162,11 @@ class DriverCourse:
     session_number: str
     held_on: date
     topic: str
-    status: str
+    status: AttendanceStatus
     status_label: str
+
+
+_SESSION_STEP = {step.key: step for step in SESSION_STEPS}
 
 
 def session_number(row: CourseSession) -> str:
@@ -183,18 +204,28 @@ def _counts(s: Session, ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return out
 
 
-def _session_info(row: CourseSession, counts: dict[str, int]) -> SessionInfo:
+def _session_info(row: CourseSession, counts: dict[str, int], actor: Actor) -> SessionInfo:
     total = sum(counts.values())
+    status = SESSION_MACHINE.state(row.status)
     return SessionInfo(row.id, session_number(row), row.held_on, row.starts_at, row.ends_at, row.place, row.topic,
-                       row.instructor or "", row.capacity, row.status,
-                       SESSION_STATUS_LABELS.get(row.status, row.status), total, counts.get("present", 0),
-                       counts.get("absent", 0), counts.get("excused", 0), row.version)
+                       row.instructor or "", row.capacity, status, status.label, total,
+                       counts.get(AttendanceStatus.PRESENT, 0), counts.get(AttendanceStatus.ABSENT, 0),
+                       counts.get(AttendanceStatus.EXCUSED, 0), row.version,
+                       available_actions(SESSION_STEPS, status, actor.roles, SessionFacts(total), _session_label))
+
+
+def _session_label(value: str) -> str:
+    return SessionStatus(value).label
+
+
+def _attendance_label(value: str) -> str:
+    return AttendanceStatus(value).label
 
 
 def get_session_in(s: Session, actor: Actor, session_id: int) -> SessionInfo:
     require_reader(actor)
     row = get_or_404(s, CourseSession, session_id, "Turma")
-    return _session_info(row, _counts(s, [row.id])[row.id])
+    return _session_info(row, _counts(s, [row.id])[row.id], actor)
 
 
 def get_session(db, actor: Actor, session_id: int) -> SessionInfo:
@@ -211,12 +242,13 @@ def create_session_in(s: Session, actor: Actor, draft: SessionDraft) -> SessionI
         held_on=draft.held_on, starts_at=datetime.combine(draft.held_on, draft.starts, tzinfo=TIMEZONE),
         ends_at=datetime.combine(draft.held_on, draft.ends, tzinfo=TIMEZONE) if draft.ends else None,
         place=draft.place.strip(), topic=draft.topic.strip(), instructor=(draft.instructor or "").strip() or None,
-        capacity=draft.capacity, status="planned", created_by=actor.user_id, created_at=now())
+        capacity=draft.capacity, status=SESSION_MACHINE.initial.value, created_by=actor.user_id,
+        created_at=now())
     s.add(row)
     s.flush()
     audit.record(s, actor, "course.create", "course_session", row.id, None,
                  {"held_on": row.held_on, "topic": row.topic, "place": row.place, "capacity": row.capacity})
-    return _session_info(row, {})
+    return _session_info(row, {}, actor)
 
 
 def create_session(db, actor: Actor, draft: SessionDraft) -> SessionInfo:
@@ -230,7 +262,7 @@ def list_sessions_in(s: Session, actor: Actor) -> tuple[SessionInfo, ...]:
     rows = list(s.scalars(select(CourseSession).order_by(CourseSession.held_on.desc(), CourseSession.id.desc())
                           .limit(500)))
     counts = _counts(s, [r.id for r in rows])
-    return tuple(_session_info(r, counts[r.id]) for r in rows)
+    return tuple(_session_info(r, counts[r.id], actor) for r in rows)
 
 
 def list_sessions(db, actor: Actor) -> tuple[SessionInfo, ...]:
@@ -278,7 +310,7 @@ def convoke_in(s: Session, actor: Actor, session_id: int, kind: str = "", driver
     require_role(actor, *ORGANIZERS)
     on = on or local_today()
     row = get_or_404(s, CourseSession, session_id, "Turma")
-    if row.status != "planned":
+    if refusal(_SESSION_STEP["convoke"], row.status, actor.roles) is not None:
         raise ConflictError(f"A turma {session_number(row)} está {SESSION_STATUS_LABELS[row.status].lower()}: "
                             "não recebe convocações.")
     wanted = list(s.scalars(_chosen(kind, on))) if kind else []
@@ -290,7 +322,8 @@ def convoke_in(s: Session, actor: Actor, session_id: int, kind: str = "", driver
     free = max(0, row.capacity - len(existing))
     chosen, left = new[:free], new[free:]
     for driver_id in chosen:
-        s.add(CourseAttendance(session_id=row.id, driver_id=driver_id, convoked_on=on, status="convoked"))
+        s.add(CourseAttendance(session_id=row.id, driver_id=driver_id, convoked_on=on,
+                               status=ATTENDANCE_MACHINE.initial.value))
     s.flush()
     audit.record(s, actor, "course.convoke", "course_session", row.id, None,
                  {"filter": kind or "named", "convoked": len(chosen), "left_out": len(left),
@@ -305,20 +338,25 @@ def convoke(db, actor: Actor, session_id: int, kind: str = "", driver_ids: Itera
         return convoke_in(s, actor, session_id, kind, driver_ids, on)
 
 
-def _attendance_infos(s: Session, rows) -> tuple[AttendanceInfo, ...]:
+def _attendance_infos(s: Session, rows, actor: Actor) -> tuple[AttendanceInfo, ...]:
     rows = list(rows)
     drivers = {d.id: d for d in s.scalars(select(Driver).where(Driver.id.in_([r.driver_id for r in rows] or [0])))}
-    out = [AttendanceInfo(r.id, r.session_id, r.driver_id, drivers[r.driver_id].name,
-                          format_cpf(drivers[r.driver_id].cpf), r.status, STATUS_LABELS.get(r.status, r.status),
-                          r.convoked_on, r.notice_number, r.note, r.justification_document_id, r.auto_id, r.version)
-           for r in rows]
+    out = []
+    for r in rows:
+        status = ATTENDANCE_MACHINE.state(r.status)
+        out.append(AttendanceInfo(
+            r.id, r.session_id, r.driver_id, drivers[r.driver_id].name, format_cpf(drivers[r.driver_id].cpf), status,
+            status.label, r.convoked_on, r.notice_number, r.note, r.justification_document_id, r.auto_id, r.version,
+            available_actions(ATTENDANCE_STEPS, status, actor.roles, AttendanceFacts(r.auto_id is not None),
+                              _attendance_label)))
     return tuple(sorted(out, key=lambda a: (a.driver_name, a.id)))
 
 
 def attendances_in(s: Session, actor: Actor, session_id: int) -> tuple[AttendanceInfo, ...]:
     require_reader(actor)
     get_or_404(s, CourseSession, session_id, "Turma")
-    return _attendance_infos(s, s.scalars(select(CourseAttendance).where(CourseAttendance.session_id == session_id)))
+    return _attendance_infos(s, s.scalars(select(CourseAttendance).where(CourseAttendance.session_id == session_id)),
+                             actor)
 
 
 def attendances(db, actor: Actor, session_id: int) -> tuple[AttendanceInfo, ...]:
@@ -378,7 +416,7 @@ def record_attendance_in(s: Session, actor: Actor, session_id: int, present_ids:
     require_role(actor, *ORGANIZERS)
     row = get_or_404(s, CourseSession, session_id, "Turma")
     check_version(row, expected_version)
-    if row.status == "cancelled":
+    if row.status == SessionStatus.CANCELLED:
         raise ConflictError(f"A turma {session_number(row)} foi cancelada.")
     if row.held_on > local_today():
         raise ValidationError([Problem("held_on", f"A turma é de {format_date(row.held_on)}: a presença só é "
@@ -391,15 +429,17 @@ def record_attendance_in(s: Session, actor: Actor, session_id: int, present_ids:
                                                   "foram convocados para esta turma.", ARTICLE)])
     before = {a.id: a.status for a in items}
     for a in items:
-        if a.status == "excused" or a.auto_id is not None:
-            continue   # a justified absence stays; an absence already turned into an auto stays
-        a.status = "present" if a.driver_id in present else "absent"
-    row.status = "held"
+        # a justified absence stays; an absence already turned into an auto stays (domain/courses.py)
+        after = attendance_after_list(a.status, a.driver_id in present, a.auto_id is not None)
+        if after != a.status:
+            a.status = transition(ATTENDANCE_MACHINE, a.status, after).value
+    if row.status != SessionStatus.HELD:
+        row.status = transition(SESSION_MACHINE, row.status, SessionStatus.HELD).value
     s.flush()
     audit.record(s, actor, "course.attendance", "course_session", row.id, {"statuses": before},
-                 {"present": len([a for a in items if a.status == "present"]),
-                  "absent": len([a for a in items if a.status == "absent"]), "status": "held"})
-    return _session_info(row, _counts(s, [row.id])[row.id])
+                 {"present": len([a for a in items if a.status == AttendanceStatus.PRESENT]),
+                  "absent": len([a for a in items if a.status == AttendanceStatus.ABSENT]), "status": "held"})
+    return _session_info(row, _counts(s, [row.id])[row.id], actor)
 
 
 def record_attendance(db, actor: Actor, session_id: int, present_ids: Iterable[int],
@@ -418,7 +458,7 @@ def justify_absence_in(s: Session, actor: Actor, attendance_id: int, reason: str
     problems = []
     if not (reason or "").strip():
         problems.append(Problem("reason", "Informe o motivo da ausência.", ARTICLE))
-    if row.status not in ("absent", "convoked"):
+    if row.status not in JUSTIFIABLE:
         problems.append(Problem("status", f"Só uma ausência pode ser justificada (situação: "
                                           f"{STATUS_LABELS[row.status].lower()}).", ARTICLE))
     if row.auto_id is not None:
@@ -433,13 +473,13 @@ def justify_absence_in(s: Session, actor: Actor, attendance_id: int, reason: str
     doc = attach_document_in(s, actor, checked.content, checked.filename, JUSTIFICATION_KIND,
                              issued_on=local_today(), driver_id=row.driver_id)
     before = {"status": row.status}
-    row.status = "excused"
+    row.status = transition(ATTENDANCE_MACHINE, row.status, AttendanceStatus.EXCUSED).value
     row.note = reason.strip()
     row.justification_document_id = doc.id
     s.flush()
     audit.record(s, actor, "course.justify", "course_attendance", row.id, before,
                  {"status": "excused", "reason": row.note, "document_id": doc.id})
-    return _attendance_infos(s, [row])[0]
+    return _attendance_infos(s, [row], actor)[0]
 
 
 def justify_absence(db, actor: Actor, attendance_id: int, reason: str, content: bytes, filename: str,
@@ -450,7 +490,7 @@ def justify_absence(db, actor: Actor, attendance_id: int, reason: str, content: 
 
 # -- the fiscal's candidates (Art. 26, III) -------------------------------------------------------------------
 def _unjustified():
-    return (CourseAttendance.status == "absent", CourseAttendance.auto_id.is_(None))
+    return (CourseAttendance.status == AttendanceStatus.ABSENT.value, CourseAttendance.auto_id.is_(None))
 
 
 def unjustified_absences_in(s: Session, actor: Actor) -> list[AbsenceCandidate]:
@@ -483,7 +523,7 @@ def absence_link_problems_in(s: Session, attendance_id: int, driver_id: int | No
     if row is None:
         return [Problem("course_attendance_id", "Convocação não encontrada.", ARTICLE)]
     problems = []
-    if row.status != "absent":
+    if row.status != AttendanceStatus.ABSENT:
         problems.append(Problem("course_attendance_id", f"A convocação não é uma ausência sem justificativa "
                                                         f"(situação: {STATUS_LABELS[row.status].lower()}).",
                                 "Art. 26, III"))
@@ -518,7 +558,8 @@ def courses_of_driver_in(s: Session, actor: Actor, driver_id: int) -> tuple[Driv
                      .join(CourseAttendance, CourseAttendance.session_id == CourseSession.id)
                      .where(CourseAttendance.driver_id == driver_id)
                      .order_by(CourseSession.held_on.desc(), CourseSession.id.desc())).all()
-    return tuple(DriverCourse(sid, f"{sid:04d}/{held.year}", held, topic, status, STATUS_LABELS.get(status, status))
+    return tuple(DriverCourse(sid, f"{sid:04d}/{held.year}", held, topic, AttendanceStatus(status),
+                              AttendanceStatus(status).label)
                  for sid, held, topic, status in rows)
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.dates import local_now, renewal_request_deadline
-from desktop.domain.roles import Role
+from desktop.domain.roles import DASHBOARD_ROLES, Role
 from desktop.models import AuditCheckpoint, Authorization, Auto, Driver, PaymentGuide
 from desktop.services import changes, courses, data_requests, ledger, platform_lists
 from desktop.services.base import Actor
@@ -290,27 +290,26 @@ def _backup(c: _Ctx) -> Tile:
                 deadline=last, deadline_label="Última cópia verificada" if last else "", detail=state.message)
 
 
-_A, _V, _F, _G, _ADM = Role.ATENDENTE, Role.VISTORIADOR, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR
-# Which roles see each tile (in this order on the page) and the function that computes it.
+# Which roles see each tile (in this order on the page; domain/roles.py) and the function that computes it.
 TILES: tuple[tuple[str, frozenset[Role], Callable[[_Ctx], Tile]], ...] = (
-    ("renewal", frozenset({_A, _G}), _renewal),
-    ("expiring", frozenset({_A, _G}), _expiring),
-    ("last_service_year", frozenset({_A, _V, _G}), _last_service_year),
-    ("annual_due", frozenset({_V, _G}), _annual),
-    ("convocation", frozenset({_A, _V, _G}), _convocation),
-    ("impeded", frozenset({_V, _F, _G}), _impeded),
-    ("changes", frozenset({_F, _G}), _changes),
-    ("defense_week", frozenset({_F, _G}), _defense),
-    ("appeal_week", frozenset({_F, _G}), _appeal),
-    ("judgment", frozenset({_F, _G}), _judgment),
-    ("overdue", frozenset({_A, _F, _G}), _overdue),
-    ("platform_lists", frozenset({_F, _G}), _lists),
-    ("data_requests", frozenset({_F, _G}), _data_requests),
-    ("driver_documents", frozenset({_A, _G}), _documents),
-    ("stickers", frozenset({_A, _G}), _stickers),
-    ("course_absences", frozenset({_F, _G}), _course_absences),
-    ("checkpoint", frozenset({_G, _ADM}), _checkpoint),
-    ("backup", frozenset({_G, _ADM}), _backup),
+    ("renewal", frozenset(DASHBOARD_ROLES.renewal), _renewal),
+    ("expiring", frozenset(DASHBOARD_ROLES.expiring), _expiring),
+    ("last_service_year", frozenset(DASHBOARD_ROLES.last_service_year), _last_service_year),
+    ("annual_due", frozenset(DASHBOARD_ROLES.annual_due), _annual),
+    ("convocation", frozenset(DASHBOARD_ROLES.convocation), _convocation),
+    ("impeded", frozenset(DASHBOARD_ROLES.impeded), _impeded),
+    ("changes", frozenset(DASHBOARD_ROLES.changes), _changes),
+    ("defense_week", frozenset(DASHBOARD_ROLES.defense_week), _defense),
+    ("appeal_week", frozenset(DASHBOARD_ROLES.appeal_week), _appeal),
+    ("judgment", frozenset(DASHBOARD_ROLES.judgment), _judgment),
+    ("overdue", frozenset(DASHBOARD_ROLES.overdue), _overdue),
+    ("platform_lists", frozenset(DASHBOARD_ROLES.platform_lists), _lists),
+    ("data_requests", frozenset(DASHBOARD_ROLES.data_requests), _data_requests),
+    ("driver_documents", frozenset(DASHBOARD_ROLES.driver_documents), _documents),
+    ("stickers", frozenset(DASHBOARD_ROLES.stickers), _stickers),
+    ("course_absences", frozenset(DASHBOARD_ROLES.course_absences), _course_absences),
+    ("checkpoint", frozenset(DASHBOARD_ROLES.checkpoint), _checkpoint),
+    ("backup", frozenset(DASHBOARD_ROLES.backup), _backup),
 )
 TILE_KEYS = tuple(key for key, _, _ in TILES)
 

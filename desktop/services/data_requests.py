@@ -14,7 +14,13 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 
 from desktop.domain import local_now
-from desktop.domain.steps import Action, Step, available_actions, refusal
+from desktop.domain.data_requests import (
+    DATA_REQUEST_MACHINE,
+    DATA_REQUEST_STEPS,
+    DataRequestStatus,
+    awaiting_answer,
+)
+from desktop.domain.steps import Action, available_actions, refusal
 from desktop.domain.platform_lists import (
     DATA_FIELDS,
     countdown_text,
@@ -23,7 +29,8 @@ from desktop.domain.platform_lists import (
     validate_data_request,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import DATA_REQUEST_ROLES
+from desktop.domain.workflow import transition
 from desktop.errors import ConflictError, ValidationError
 from desktop.models import Platform
 from desktop.models.platforms import DataRequest
@@ -41,19 +48,10 @@ __all__ = [
     "make_demo_data_requests_in", "OpenRequests", "open_request_counts_in",
 ]
 
-REQUEST_ROLES = (Role.FISCAL, Role.GESTOR)
+REQUEST_ROLES = DATA_REQUEST_ROLES.request
 ANSWER_KIND = "Resposta à requisição de dados (Art. 4º)"
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
-STATUS_LABELS = {"draft": "Rascunho (não notificada)", "sent": "Notificada, aguardando resposta",
-                 "answered": "Respondida", "cancelled": "Cancelada"}
-
-_WRITERS = frozenset(REQUEST_ROLES)
-DATA_REQUEST_STEPS = (
-    Step("notify", "Registrar notificação…", "Art. 4, §2", frozenset({"draft"}), _WRITERS),
-    Step("answer", "Registrar resposta…", "Art. 4", frozenset({"sent"}), _WRITERS),
-    Step("print", "Imprimir ofício", "Art. 4", frozenset({"draft", "sent", "answered"}), _WRITERS),
-    Step("cancel", "Cancelar…", "Art. 4", frozenset({"draft", "sent"}), _WRITERS),
-)
+STATUS_LABELS = {s.value: s.label for s in DataRequestStatus}   # domain/data_requests.py
 _STEP = {s.key: s for s in DATA_REQUEST_STEPS}
 
 
@@ -90,12 +88,13 @@ class DataRequestInfo:
     due_at: datetime | None
     answered_at: datetime | None
     answer_document_id: int | None
-    status: str
+    status: DataRequestStatus
     status_label: str
     late: bool
     countdown: str                        # as of the moment the info was read
     version: int
     actions: tuple[Action, ...]
+    awaiting: bool = False                # notified, its 24 hours running or run out, unanswered (Art. 4, §2)
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -115,6 +114,8 @@ def _number(row: DataRequest) -> str:
 
 def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = None) -> DataRequestInfo:
     now = now or local_now()
+    status = DATA_REQUEST_MACHINE.state(row.status)
+    cancelled = status is DataRequestStatus.CANCELLED
     platform = session.get(Platform, row.platform_id)
     fields = tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if getattr(row, key))
     if row.other_data:
@@ -125,17 +126,21 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         period_start=row.period_start, period_end=row.period_end, fields=fields, other_data=row.other_data,
         investigation=row.investigation, notified_at=row.notified_at, due_at=row.due_at,
         answered_at=row.answered_at, answer_document_id=_answer_document_in(session, row) if row.answered_at else None,
-        status=row.status, status_label=STATUS_LABELS.get(row.status, row.status),
-        late=row.status != "cancelled" and data_request_late(row.due_at, row.answered_at, now),
-        countdown=countdown_text(row.due_at, row.answered_at, now) if row.status != "cancelled" else "cancelada",
+        status=status, status_label=status.label,
+        late=not cancelled and data_request_late(row.due_at, row.answered_at, now),
+        countdown=countdown_text(row.due_at, row.answered_at, now) if not cancelled else "cancelada",
         version=row.version,
-        actions=available_actions(DATA_REQUEST_STEPS, row.status, actor.roles,
-                                  label_of=lambda s: STATUS_LABELS.get(s, s)),
+        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, label_of=_label),
+        awaiting=awaiting_answer(status, row.due_at, row.answered_at),
     )
 
 
+def _label(value: str) -> str:
+    return DataRequestStatus(value).label
+
+
 def _check_step(row: DataRequest, actor: Actor, key: str) -> None:
-    reason = refusal(_STEP[key], row.status, actor.roles, label_of=lambda s: STATUS_LABELS.get(s, s))
+    reason = refusal(_STEP[key], row.status, actor.roles, label_of=_label)
     if reason:
         raise ConflictError(f"{_STEP[key].label.rstrip('…')}: {reason}.")
 
@@ -153,7 +158,8 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
         period_end=draft.period_end, other_data=(draft.other_data or "").strip() or None,
         investigation=bool(draft.investigation), notified_at=draft.notified_at,
         due_at=data_request_due(draft.investigation, draft.notified_at),
-        status="sent" if draft.notified_at else "draft", created_by=actor.user_id, **_wanted(draft),
+        status=(DataRequestStatus.SENT if draft.notified_at else DATA_REQUEST_MACHINE.initial).value,
+        created_by=actor.user_id, **_wanted(draft),
         # its own NNNN/AAAA series (issue 14), printed on the ofício and shown in the lists; consumed only when
         # this transaction commits (no gaps)
         number=next_number(session, "data_request", now.year))
@@ -185,7 +191,7 @@ def notify_data_request_in(session, actor: Actor, request_id: int, notified_at: 
     before = {"status": row.status, "notified_at": row.notified_at}
     row.notified_at = notified_at
     row.due_at = data_request_due(row.investigation, notified_at)
-    row.status = "sent"
+    row.status = transition(DATA_REQUEST_MACHINE, row.status, DataRequestStatus.SENT).value
     session.flush()
     audit.record(session, actor, "data_request.notify", "platform", row.platform_id, before,
                  {"data_request_id": row.id, "status": "sent", "notified_at": notified_at, "due_at": row.due_at})
@@ -232,7 +238,7 @@ def answer_data_request_in(session, actor: Actor, request_id: int, answered_at: 
     session.add(doc)
     before = {"status": row.status, "answered_at": None}
     row.answered_at = answered_at
-    row.status = "answered"
+    row.status = transition(DATA_REQUEST_MACHINE, row.status, DataRequestStatus.ANSWERED).value
     session.flush()
     late = data_request_late(row.due_at, answered_at, now)
     audit.record(session, actor, "data_request.answer", "platform", row.platform_id, before,
@@ -263,7 +269,7 @@ def cancel_data_request_in(session, actor: Actor, request_id: int, reason: str,
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo do cancelamento.")])
     before = {"status": row.status}
-    row.status = "cancelled"
+    row.status = transition(DATA_REQUEST_MACHINE, row.status, DataRequestStatus.CANCELLED).value
     session.flush()
     audit.record(session, actor, "data_request.cancel", "platform", row.platform_id, before,
                  {"data_request_id": row.id, "status": "cancelled", "reason": reason.strip()})
@@ -304,7 +310,7 @@ def open_request_counts_in(session, actor: Actor, now: datetime | None = None) -
 
     require_reader(actor)
     now = now or local_now()
-    waiting = (DataRequest.status == "sent", DataRequest.answered_at.is_(None), DataRequest.due_at.is_not(None))
+    waiting = (DataRequest.status == DataRequestStatus.SENT.value, DataRequest.answered_at.is_(None), DataRequest.due_at.is_not(None))
     running = session.scalar(select(func.count(DataRequest.id)).where(*waiting, DataRequest.due_at > now)) or 0
     late = session.scalar(select(func.count(DataRequest.id)).where(*waiting, DataRequest.due_at <= now)) or 0
     soonest = (DataRequest.due_at > now) if running else (DataRequest.due_at <= now)
@@ -344,11 +350,11 @@ def make_demo_data_requests_in(session, actor: Actor, now: datetime | None = Non
         row = DataRequest(platform_id=platform.id, justification="Apuração de denúncia recebida pela Ouvidoria.",
                           period_start=today - timedelta(days=30), period_end=today - timedelta(days=1),
                           investigation=True, notified_at=notified, due_at=data_request_due(True, notified),
-                          status="sent", created_by=actor.user_id,
+                          status=DataRequestStatus.SENT.value, created_by=actor.user_id,
                           number=next_number(session, "data_request", now.year))
         if answered_after is not None:
             row.answered_at = notified + timedelta(hours=answered_after)
-            row.status = "answered"
+            row.status = DataRequestStatus.ANSWERED.value
         session.add(row)
         session.flush()
         audit.record(session, actor, "data_request.create", "platform", platform.id, None, audit.snapshot(row))

@@ -28,7 +28,7 @@ from desktop.domain.formatting import (
     format_plate,
     local_datetime,
 )
-from desktop.domain.roles import Role
+from desktop.domain.roles import LIST_EXPORT_ROLES, Role
 from desktop.errors import ValidationError
 from desktop.domain.problems import Problem
 
@@ -86,16 +86,7 @@ KIND_LABELS = {
     "divida_ativa": "Dívida ativa",
 }
 # LGPD (SPEC §4): only the roles that work with a list may take it out of the program.
-EXPORT_ROLES: dict[str, tuple[Role, ...]] = {
-    "platforms": tuple(Role),
-    "drivers": (Role.ATENDENTE, Role.GESTOR, Role.ADMINISTRADOR),
-    "vehicles": (Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR, Role.ADMINISTRADOR),
-    "authorizations": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
-    "inspections": (Role.ATENDENTE, Role.VISTORIADOR, Role.GESTOR, Role.ADMINISTRADOR),
-    "autos": (Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
-    "ledger": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
-    "divida_ativa": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
-}
+EXPORT_ROLES: dict[str, tuple[Role, ...]] = dict(LIST_EXPORT_ROLES)   # desktop/domain/roles.py
 
 PLATFORM_STATUS_LABELS = {"pending": "Pendente", "active": "Registrada", "suspended": "Suspensa",
                           "deregistered": "Descadastrada"}

@@ -31,7 +31,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today as clock_today
-from desktop.domain.finance import FEE_MACHINE, GUIDE_MACHINE, FeeStatus, GuideStatus
+from desktop.domain.finance import CHARGE_FILTER_LABELS, FEE_MACHINE, GUIDE_MACHINE, FeeStatus, GuideStatus
 from desktop.domain.formatting import format_date, format_document, format_money, local_datetime
 from desktop.domain.guides import (
     LATE_CHARGES_NOT_CONFIGURED,
@@ -44,7 +44,7 @@ from desktop.domain.guides import (
     late_charges,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import GUIDE_ROLES, Role
 from desktop.domain.steps import Action
 from desktop.domain.workflow import AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import ConflictError, NotFound, PermissionDenied, TransitionRefused, ValidationError
@@ -69,13 +69,13 @@ __all__ = [
 ]
 
 CENT = Decimal("0.01")
-DESK_ROLES = (Role.ATENDENTE, Role.GESTOR)
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+DESK_ROLES = GUIDE_ROLES.desk
+READER_ROLES = GUIDE_ROLES.read
 PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos de remoção e estada"}
 FEE_KIND_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
                    "inspection": "Taxa de vistoria", "other": "Taxa"}
-GUIDE_FILTERS = ("", "open", "overdue", "paid", "cancelled")
-FILTER_LABELS = {"": "Todas", "open": "Em aberto", "overdue": "Vencidas", "paid": "Pagas", "cancelled": "Canceladas"}
+GUIDE_FILTERS = tuple(CHARGE_FILTER_LABELS)       # "", open, overdue, paid, cancelled (domain/finance.py)
+FILTER_LABELS = dict(CHARGE_FILTER_LABELS)
 PAYMENT_SOURCES = ("manual", "bank")
 
 
@@ -325,7 +325,7 @@ def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo
     its debtor (Art. 20, 22). Allowed after the notification or only once the decision is final, as the gestor's
     parameter `fine_guide_when` says; an open guide of the same amount is returned as it is, one of another
     amount (the balance changed) is cancelled and replaced."""
-    require_role(actor, *DESK_ROLES, Role.FISCAL)
+    require_role(actor, *GUIDE_ROLES.fine_guide)
     today = _today()
     auto = s.scalar(select(Auto).where(Auto.number == (auto_number or "").strip()).with_for_update())
     if auto is None:

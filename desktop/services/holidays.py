@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import HOLIDAY_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 
 KINDS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
-EDITOR_ROLES = (Role.ADMINISTRADOR, Role.GESTOR)
+EDITOR_ROLES = HOLIDAY_ROLES.edit
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.limits import amount_problems
 from desktop.domain.penalties import reais_to_upfm
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES
 from desktop.domain.workflow import AutoStatus
 from desktop.domain.formatting import format_money
 from desktop.errors import ConflictError, NotFound, PermissionDenied, ValidationError
@@ -35,6 +35,7 @@ from desktop.services.base import require_role
 from desktop.services.enforcement.core import (
     CENT,
     READER_ROLES,
+    require_reader,
     UPFM_PLACES,
     ZERO,
     Infractor,
@@ -175,14 +176,17 @@ def balance_in(session, infractor: Infractor, until: date | None = None) -> Deci
     return session.scalar(stmt) or ZERO
 
 
-def balance(db, infractor: Infractor, until: date | None = None) -> Decimal:
-    """What the infractor owes in UPFM (positive) on `until` (default: everything posted)."""
+def balance(db, actor, infractor: Infractor, until: date | None = None) -> Decimal:
+    """What the infractor owes in UPFM (positive) on `until` (default: everything posted). For
+    `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return balance_in(s, infractor, until)
 
 
-def auto_balance(db, auto_id: int) -> Decimal:
-    """What is still owed on one auto, in UPFM."""
+def auto_balance(db, actor, auto_id: int) -> Decimal:
+    """What is still owed on one auto, in UPFM (`ENFORCEMENT_ROLES.read`)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return auto_balance_in(s, auto_id)[0]
 
@@ -319,7 +323,7 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
                 "amount_reais", f"O valor pago ({format_money(amount)}) é maior que o saldo do auto "
                 f"({format_money(max(owed_reais, ZERO))}). Confira o valor; se o infrator pagou mesmo a mais, um "
                 "gestor confirma o excesso, que fica registrado como restituição devida.")])
-        if not actor.has(Role.GESTOR):
+        if not actor.has(*ENFORCEMENT_ROLES.decide):
             raise PermissionDenied("Só um gestor confirma um pagamento acima do saldo do auto (o excesso vira "
                                    "restituição devida).")
     if owed_reais > 0 and amount >= owed_reais:
@@ -402,7 +406,7 @@ def refunds(db, actor) -> tuple[EntryInfo, ...]:
 
 def reverse_entry_in(session, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:
     """`reverse_entry` inside the caller's transaction."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.decide)
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo do estorno.")])
     row = session.get(E, entry_id)
@@ -439,7 +443,7 @@ def reopen_paid_auto_in(session, actor, auto, reversal, reason: str) -> AutoStat
 
 def reverse_entry(db, actor, entry_id: int, reason: str, on: date | None = None) -> EntryInfo:
     """A reversal of a posted entry (a returned payment, an undue cost), pointing at it. Gestor only."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.decide)
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo do estorno.")])
     with db.session() as s:

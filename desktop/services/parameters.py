@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from desktop.domain.formatting import format_date, format_decimal, format_money
 from desktop.domain.limits import year_problems
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import PARAMETER_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 
 # Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
@@ -145,7 +145,7 @@ PARAMETERS.update({spec.key: spec for spec in (
     ),
 )})
 
-EDITOR_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
+EDITOR_ROLES = PARAMETER_ROLES.edit
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from desktop.domain.penalties import (
     reais_to_upfm,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES
 from desktop.domain.workflow import (
     AUTHORIZATION_MACHINE,
     AuthorizationStatus,
@@ -41,7 +41,7 @@ from desktop.models import AuthorizationEvent as Ev
 from desktop.services import audit
 from desktop.services.audit import snapshot
 from desktop.services.base import check_version, require_role
-from desktop.services.enforcement.core import Infractor, code_in_force_in, require_step, step_roles
+from desktop.services.enforcement.core import Infractor, code_in_force_in, require_reader, require_step, step_roles
 from desktop.services.enforcement.postings import entry_info_in, post
 from desktop.services.enforcement.recurrence import decision_options_in, reassess_in
 from desktop.services.parameters import upfm_value_in
@@ -395,8 +395,10 @@ def penalties_of_in(session, auto_id: int) -> tuple[PenaltyInfo, ...]:
     return penalties_in(session, auto_id)
 
 
-def penalties_of(db, auto_id: int) -> tuple[PenaltyInfo, ...]:
-    """The penalties an auto put in force, with their end and the day they were lifted."""
+def penalties_of(db, actor, auto_id: int) -> tuple[PenaltyInfo, ...]:
+    """The penalties an auto put in force, with their end and the day they were lifted
+    (`ENFORCEMENT_ROLES.read`, issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return penalties_of_in(s, auto_id)
 
@@ -477,7 +479,7 @@ def _load_measure(session, measure_id: int):
 def release_measure_in(session, actor, measure_id: int, released_on: date, note: str,
                        expected_version: int) -> MeasureInfo:
     """`release_measure` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.measures)
     row = _load_measure(session, measure_id)
     check_version(row, expected_version)
     if row.released_on is not None:
@@ -503,7 +505,7 @@ def release_measure_in(session, actor, measure_id: int, released_on: date, note:
 
 def release_measure(db, actor, measure_id: int, released_on: date, note: str, expected_version: int) -> MeasureInfo:
     """Release a measure (the vehicle or documents given back, the irregularity corrected)."""
-    require_role(actor, Role.FISCAL, Role.GESTOR)
+    require_role(actor, *ENFORCEMENT_ROLES.measures)
     with db.session() as s:
         return release_measure_in(s, actor, measure_id, released_on, note, expected_version)
 
@@ -511,7 +513,7 @@ def release_measure(db, actor, measure_id: int, released_on: date, note: str, ex
 def charge_costs_in(session, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
                  expected_version: int):
     """`charge_costs` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.measures_read)
     problems: list[Problem] = []
     if not isinstance(amount_reais, Decimal) or amount_reais <= 0:
         problems.append(Problem("amount_reais", "Informe o valor das despesas, em reais, maior que zero.",
@@ -552,7 +554,7 @@ def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, re
                  expected_version: int):
     """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
     the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.measures_read)
     with db.session() as s:
         return charge_costs_in(s, actor, measure_id, amount_reais, on, reason, expected_version)
 
@@ -570,8 +572,9 @@ def list_measures_in(session, open_only: bool = False, driver_id: int | None = N
     return [measure_info(session, m) for m in session.scalars(stmt.limit(2000))]
 
 
-def list_measures(db, open_only: bool = False, driver_id: int | None = None,
+def list_measures(db, actor, open_only: bool = False, driver_id: int | None = None,
                   vehicle_id: int | None = None) -> list[MeasureInfo]:
-    """Measures, newest first (open ones: not yet released)."""
+    """Measures, newest first (open ones: not yet released); `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     with db.session(write=False) as s:
         return list_measures_in(s, open_only, driver_id, vehicle_id)

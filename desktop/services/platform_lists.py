@@ -23,20 +23,24 @@ from desktop.domain import local_today
 from desktop.domain.dates import deadline
 from desktop.domain.documents import format_cpf, format_plate, normalize_cnpj
 from desktop.domain.platform_lists import (
+    PLATFORM_LIST_STEPS,
     KnownDriver,
     KnownVehicle,
+    LateListFacts,
+    ListDelivery,
     ListLine,
     Situation,
     delivered_late,
-    is_list_overdue,
     late_list_code,
+    list_delivery,
     next_list_due,
     not_listed,
     plate_key,
     reconcile_line,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import PLATFORM_LIST_ROLES
+from desktop.domain.steps import Action, available_actions
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Authorization, Driver, Platform, Vehicle
 from desktop.models.platforms import PlatformList, PlatformListRow
@@ -56,7 +60,7 @@ __all__ = [
     "late_list_offer", "print_overdue_list_notice",
 ]
 
-IMPORT_ROLES = (Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+IMPORT_ROLES = PLATFORM_LIST_ROLES.receive
 EXPORT_HEADERS = ("Linha", "CPF do condutor", "Placa", "Situação", "Artigo", "Detalhe")
 ACTIVE = "active"  # only an ACTIVE authorization lets a pair serve (a request in analysis or refused is none)
 
@@ -116,6 +120,11 @@ class DueInfo:
     next_due_on: date | None
     overdue: bool
     days_overdue: int
+    status: ListDelivery = ListDelivery.NOT_DUE     # domain/platform_lists.py (never stored)
+
+    @property
+    def status_label(self) -> str:
+        return self.status.label
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,9 +454,10 @@ def due_dates_in(session, actor: Actor, today: date | None = None) -> tuple[DueI
     for p in session.execute(select(Platform).where(Platform.status.in_(("active", "suspended")))
                              .order_by(Platform.search_key)).scalars():
         due = next_list_due(last.get(p.id), calendar, p.municipal_registration_date)
-        overdue = is_list_overdue(due, today)
+        status = list_delivery(due, today)
+        overdue = status is ListDelivery.OVERDUE
         out.append(DueInfo(p.id, _platform_name(p), last.get(p.id), due, overdue,
-                           (today - due).days if overdue else 0))
+                           (today - due).days if overdue else 0, status))
     return tuple(out)
 
 
@@ -479,6 +489,7 @@ class LateListOffer:
     code: str | None               # catalogue code offered for the auto form, or None
     code_description: str | None
     measure: str                   # in words, for the screen
+    actions: tuple[Action, ...] = ()   # PLATFORM_LIST_STEPS for the reader (the notice, the decree's auto)
 
 
 def late_list_offer_in(session, actor: Actor, platform_id: int, today: date | None = None) -> LateListOffer:
@@ -488,7 +499,9 @@ def late_list_offer_in(session, actor: Actor, platform_id: int, today: date | No
     due = next((d for d in due_dates_in(session, actor, today) if d.platform_id == platform_id), None)
     if due is None:   # not active or suspended: no list is owed
         return LateListOffer(platform.id, _platform_name(platform), False, None, None, 0, None, None, None,
-                             "A plataforma não está ativa: não há lista devida.")
+                             "A plataforma não está ativa: não há lista devida.",
+                             available_actions(PLATFORM_LIST_STEPS, ListDelivery.NOT_DUE, actor.roles,
+                                               LateListFacts(None), _delivery_label))
     term = int(parameter_value_in(session, "term.list_regularization_days", today))
     codes = list_codes_in(session, on=today)
     code = late_list_code((c.code, c.article) for c in codes)
@@ -503,7 +516,13 @@ def late_list_offer_in(session, actor: Actor, platform_id: int, today: date | No
                    "atraso e o catálogo não tem código do decreto que cite o Art. 5º, VIII.")
     return LateListOffer(platform.id, _platform_name(platform), due.overdue, due.last_delivered_on, due.next_due_on,
                          due.days_overdue, deadline(today, term, calendar_in(session)) if due.overdue else None,
-                         code if due.overdue else None, description if due.overdue else None, measure)
+                         code if due.overdue else None, description if due.overdue else None, measure,
+                         available_actions(PLATFORM_LIST_STEPS, due.status, actor.roles, LateListFacts(code),
+                                           _delivery_label))
+
+
+def _delivery_label(value: str) -> str:
+    return ListDelivery(value).label
 
 
 def late_list_offer(db, actor: Actor, platform_id: int, today: date | None = None) -> LateListOffer:

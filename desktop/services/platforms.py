@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain import format_cnpj, local_today, normalize_cnpj, validate_cnpj
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import REGISTRY_ROLES
 from desktop.errors import ValidationError
 from desktop.models import Authorization, Driver, DriverPlatform, Platform, Vehicle
 from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
@@ -230,7 +230,7 @@ def update_platform(db, actor: Actor, platform_id: int, draft: PlatformDraft, ex
 def set_platform_status_in(s: Session, actor: Actor, platform_id: int, status: str, reason: str,
                            expected_version: int) -> PlatformInfo:
     """A gestor's decision on a platform (suspension, deregistration, reinstatement), with the reason."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     if status not in PLATFORM_STATUSES:
         raise ValidationError([Problem("status", f"Situação desconhecida: {status}.")])
     if not (reason or "").strip():

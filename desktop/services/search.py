@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.formatting import format_date
 from desktop.domain.limits import search_problems
-from desktop.domain.roles import Role
+from desktop.domain.roles import REGISTRY_ROLES
 from desktop.domain.text import fold, only_digits
 from desktop.errors import NotFound, PermissionDenied, ValidationError
 from desktop.models import AuditEntry, User, starts_with
@@ -232,4 +232,4 @@ def date_text(d) -> str:
     return format_date(d)
 
 
-FRONT_DESK = (Role.ATENDENTE, Role.GESTOR)
+FRONT_DESK = REGISTRY_ROLES.front_desk

@@ -14,10 +14,10 @@ from decimal import Decimal, InvalidOperation
 
 from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import SETUP_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 
-FIRST_USER_ROLES = frozenset({Role.ADMINISTRADOR, Role.GESTOR})
+FIRST_USER_ROLES = frozenset(SETUP_ROLES.first_user)
 UFS = frozenset(
     "AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO".split()
 )
@@ -366,7 +366,7 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.signing import fingerprint
 
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *SETUP_ROLES.rotate_key)
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo da troca da chave de assinatura.")])
     private, public = new_signing_key()
@@ -405,7 +405,7 @@ def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_ve
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import check_version, require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
-    require_role(actor, Role.ADMINISTRADOR)
+    require_role(actor, *SETUP_ROLES.municipality)
     problems = municipality_problems(draft, initial=False)
     if problems:
         raise ValidationError(problems)

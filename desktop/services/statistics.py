@@ -37,13 +37,13 @@ from sqlalchemy.orm import aliased
 
 from desktop.domain.clock import TIMEZONE, today
 from desktop.domain.formatting import format_decimal, format_integer, format_money, month_name
-from desktop.domain.roles import Role
+from desktop.domain.roles import STATISTICS_ROLES
 from desktop.domain.workflow import AuthorizationStatus
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
 from desktop.services.base import Actor, require_role
 
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+READER_ROLES = STATISTICS_ROLES.read
 MAX_MONTHS = 120
 
 
@@ -597,7 +597,7 @@ def management_report(db, actor: Actor, month: Month, state=None):
     from desktop.reports import statistics as report
     from desktop.services.documents import issue_rendered  # lazy: ReportLab and the archive load only when a PDF is made
 
-    require_role(actor, Role.GESTOR, Role.ADMINISTRADOR)
+    require_role(actor, *STATISTICS_ROLES.report)
     if month > Month.of(today()):
         raise ValidationError([Problem("month", "O mês do relatório ainda não começou.")])
     period = Period.last_months(12, month.first_day)

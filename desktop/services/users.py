@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import Role, USER_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.services.auth import (
     format_datetime,
@@ -77,7 +77,7 @@ def _snapshot(user) -> dict:
 def _require_admin(actor) -> None:
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
-    require_role(actor, Role.ADMINISTRADOR)
+    require_role(actor, *USER_ROLES.manage)
 
 
 def _draft_problems(draft: UserDraft, creating: bool) -> list[Problem]:

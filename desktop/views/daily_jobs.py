@@ -12,6 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from desktop.domain.entities import Entity
+
 CHECK_EVERY_MS = 60 * 60 * 1000
 
 
@@ -27,7 +29,7 @@ class DayRoutineRunner(QObject):
     failed = Signal(str)
 
     def __init__(self, db, job: Callable[..., Any] = daily_jobs_job, parent=None, today: date | None = None,
-                 entities: Iterable[str] = ("authorizations", "autos", "ledger")):
+                 entities: Iterable[Entity] = (Entity.AUTHORIZATIONS, Entity.AUTOS, Entity.LEDGER)):
         super().__init__(parent)
         self.db = db
         self.job = job

@@ -1,7 +1,7 @@
 """One way for a screen to call a service (STYLE: Anki's `CollectionOp`, `qt/aqt/operations/__init__.py`).
 
     op(self, lambda: drivers.save_driver(db, actor, draft)) \\
-        .fields(self.errors).changes("drivers").success(self._saved).run()
+        .fields(self.errors).changes(Entity.DRIVERS).success(self._saved).run()
 
 - `ValidationError` → its problems next to their fields (`.fields(FieldErrors)`, or a callable taking the
   problems); without fields, one message box listing them.
@@ -41,6 +41,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from desktop.domain.entities import Entity
 from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
 STALE_TITLE = "Registro alterado por outro usuário"
@@ -133,8 +134,10 @@ class Op:
         self._stale_ask = ask
         return self
 
-    def changes(self, *entities: str) -> "Op":
-        self._changes = tuple(entities)
+    def changes(self, *entities: Entity) -> "Op":
+        """What the call changes, announced on the bus after it succeeded (`desktop.domain.entities`); a name that
+        is no Entity raises at once, so nothing is ever announced that no screen can listen for."""
+        self._changes = tuple(Entity(e) for e in entities)
         return self
 
     def titled(self, title: str) -> "Op":

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from desktop.domain.problems import Problem
 from desktop.views.operations import op
 from desktop.views.widgets import FieldErrors, error_label
+from desktop.domain.entities import Entity
 
 
 class ChangePasswordDialog(QDialog):
@@ -62,4 +63,4 @@ class ChangePasswordDialog(QDialog):
             return False
         old, new = self.old_edit.text(), self.new_edit.text()
         return op(self, lambda: auth.change_own_password(self.db, self.actor, old, new)).fields(self.errors) \
-            .changes("users").success(lambda _done: self.accept()).run()
+            .changes(Entity.USERS).success(lambda _done: self.accept()).run()

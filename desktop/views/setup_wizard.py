@@ -14,6 +14,7 @@ from desktop.domain import local_today  # the office's day (America/Cuiaba), not
 from desktop.views.municipality_form import DEFAULT_NAME, FEBRABAN_MISSING, WARNING_STYLE, MunicipalityForm
 from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
+from desktop.domain.entities import Entity
 
 DEMO_DRIVERS = 300
 DEMO_SEED = 2103  # Lei nº 2.103/2025: any fixed number makes the demo reproducible
@@ -267,7 +268,7 @@ class SetupWizard(QWizard):
             municipality, admin = self.drafts()
             # a database failure is shown and the wizard stays open; problems go back to their page
             initialized = op(self, lambda: setup.initialize(self.db, municipality, admin)) \
-                .fields(self.show_problems).titled("Não foi possível concluir a configuração").changes("setup")
+                .fields(self.show_problems).titled("Não foi possível concluir a configuração").changes(Entity.SETUP)
             if not initialized.run():
                 return
             self.actor = initialized.result
@@ -322,7 +323,7 @@ class SetupWizard(QWizard):
         self.demo_summary = summary
         from desktop.signals import bus
 
-        bus.data_changed.emit("demo")
+        bus.data_changed.emit(Entity.DEMO)
         describe = getattr(summary, "describe", None)
         text = describe() if callable(describe) else "Dados de demonstração carregados."
         password = getattr(summary, "staff_password", None)

@@ -10,6 +10,7 @@ import pytest
 
 from desktop.domain.roles import Role
 from desktop.models import Authorization, Driver, Parameter, Platform, Vehicle
+from desktop.services.base import SYSTEM_ACTOR
 
 _seq = itertools.count(1)
 
@@ -162,4 +163,4 @@ def final_without_defense(db, fiscal, info, notified_on: date):
 
     info = notify(db, fiscal, info, notified_on)
     run_enforcement_jobs(db, info.defense_deadline + timedelta(days=1))
-    return get_auto_info(db, info.id)
+    return get_auto_info(db, SYSTEM_ACTOR, info.id)

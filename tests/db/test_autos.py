@@ -28,6 +28,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -61,7 +62,7 @@ def test_art19_autos_take_the_next_number_of_the_year_and_post_the_fine_as_a_deb
 def test_art25_amount_in_reais_uses_the_upfm_of_the_autos_year_rounded_half_up(db, people):
     fiscal, _, _ = people
     driver_id, _, _ = authorized_driver(db)
-    view = autos.preview_assessment(db, draft("ART26-III", date(2026, 3, 2), driver_id=driver_id))
+    view = autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-III", date(2026, 3, 2), driver_id=driver_id))
     assert view.upfm == Decimal(20) and view.amount_reais == Decimal("62.51")  # 20 × 3,12525 = 62,505
     info = autos.draw_up_auto(db, fiscal, draft("ART26-III", date(2025, 10, 2), driver_id=driver_id))
     assert info.upfm_value == UPFM_2025 and info.amount_reais == Decimal("108.00")
@@ -80,7 +81,7 @@ def test_art26_III_auto_records_the_broken_duty_of_art13(db, people):
 
 
 def test_art22_the_form_shows_every_problem_at_once(db, people):
-    problems = autos.draft_problems(db, draft("ART99", date(2099, 1, 1), place=" ", description=""))
+    problems = autos.draft_problems(db, SYSTEM_ACTOR, draft("ART99", date(2099, 1, 1), place=" ", description=""))
     fields = {p.field for p in problems}
     assert {"on", "place", "description", "driver_id", "code"} <= fields
     assert any(p.article == "Art. 20; Art. 22" for p in problems)
@@ -104,15 +105,15 @@ def test_recurrence_is_found_from_final_autos_only(db, people):
     assert annulled.status is AutoStatus.ANNULLED
 
     later = draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id)
-    view = autos.preview_assessment(db, later)
+    view = autos.preview_assessment(db, SYSTEM_ACTOR, later)
     assert not view.recurrence and view.suspension_days == 0  # open, cancelled and annulled priors do not count
 
     final_without_defense(db, fiscal, open_prior, date(2026, 1, 9))
-    view = autos.preview_assessment(db, later)
+    view = autos.preview_assessment(db, SYSTEM_ACTOR, later)
     assert view.recurrence and view.recurrent_autos == (open_prior.number,)
     assert view.suspension_days == 30 and "Art. 26, §1" in view.articles  # Art. 26 §1
     # another code is no recurrence; outside the 12-month window neither
-    assert not autos.preview_assessment(db, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id)).recurrence
+    assert not autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id)).recurrence
     drawn = autos.draw_up_auto(db, fiscal, later)
     assert drawn.recurrence and drawn.assessment.suspension_days == 30
 
@@ -125,9 +126,9 @@ def test_recurrence_window_is_the_dated_parameter(db, people):
     prior = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2025, 8, 1), driver_id=driver_id))
     final_without_defense(db, fiscal, prior, date(2025, 8, 4))
     later = draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id)
-    assert autos.preview_assessment(db, later).recurrence
+    assert autos.preview_assessment(db, SYSTEM_ACTOR, later).recurrence
     set_parameter(db, "recurrence.window_months", date(2026, 1, 1), Decimal(6))
-    view = autos.preview_assessment(db, later)
+    view = autos.preview_assessment(db, SYSTEM_ACTOR, later)
     assert not view.recurrence and view.window_start == date(2025, 9, 2)
 
 
@@ -144,12 +145,12 @@ def test_art17_a_gestor_cancels_with_a_reason_and_the_fine_is_reversed(db, peopl
     cancelled = autos.cancel_auto(db, gestor, info.id, "Agente lavrou contra o condutor errado", info.version)
     assert cancelled.status is AutoStatus.CANCELLED and cancelled.balance_upfm == 0
     assert cancelled.cancel_reason == "Agente lavrou contra o condutor errado"
-    detail = autos.get_auto(db, info.id)
+    detail = autos.get_auto(db, SYSTEM_ACTOR, info.id)
     debit, reversal = detail.entries
     assert debit.kind is EntryKind.DEBIT and reversal.kind is EntryKind.REVERSAL
     assert reversal.reverses_id == debit.id and reversal.amount_upfm == -debit.amount_upfm
     assert reversal.amount_reais == -debit.amount_reais
-    assert ledger.balance(db, Infractor.driver(driver_id)) == 0
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == 0
     # cancelled is final in the machine: every step is offered disabled, saying why (domain.auto_steps)
     assert [a.key for a in detail.actions if a.enabled] == []
     assert all("Cancelado" in a.reason for a in detail.actions)
@@ -183,8 +184,8 @@ def test_art22_platform_and_driver_both_named_the_driver_owes(db, people):
                                                 platform_id=platform_id))
     alone = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 3), platform_id=platform_id))
     assert both.infractor == Infractor.driver(driver_id) and alone.infractor == Infractor.platform(platform_id)
-    assert ledger.balance(db, Infractor.driver(driver_id)) == Decimal(30)
-    assert ledger.balance(db, Infractor.platform(platform_id)) == Decimal(40)
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == Decimal(30)
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.platform(platform_id)) == Decimal(40)
     page = autos.infractor_page(db, atendente, Infractor.platform(platform_id))
     assert {a.number for a in page.autos} == {both.number, alone.number}  # it is named in both
     assert page.balance_upfm == Decimal(40) and page.document.count(".") == 2 and "/" in page.document
@@ -199,7 +200,7 @@ def test_art19_evidence_files_are_kept_with_the_auto(db, people):
     info = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id,
                                                 evidence=(photo,)))
     ref = autos.attach_to_auto(db, fiscal, info.id, Attachment("../../relatorio.pdf", tiny_pdf("Relatório")))
-    evidence = autos.get_auto(db, info.id).evidence
+    evidence = autos.get_auto(db, SYSTEM_ACTOR, info.id).evidence
     assert [(e.filename, e.mime) for e in evidence] == [("foto-placa.jpg", "image/jpeg"),
                                                         ("relatorio.pdf", "application/pdf")]
     assert evidence[1].id == ref.id and evidence[0].size == len(photo.content)
@@ -243,7 +244,7 @@ def test_lists_of_autos_by_status_code_agent_infractor_period_and_pages(db, make
     autos.cancel_auto(db, gestor, made[0].id, "erro de digitação", made[0].version)
 
     def numbers(**kw):
-        return [a.number for a in autos.list_autos(db, AutoFilter(**kw)).items]
+        return [a.number for a in autos.list_autos(db, SYSTEM_ACTOR, AutoFilter(**kw)).items]
 
     assert numbers() == [m.number for m in reversed(made)]  # newest first
     assert numbers(status=AutoStatus.CANCELLED) == [made[0].number]
@@ -253,10 +254,10 @@ def test_lists_of_autos_by_status_code_agent_infractor_period_and_pages(db, make
     assert numbers(date_from=date(2026, 3, 1), date_to=date(2026, 3, 31)) == [made[3].number, made[2].number]
     assert numbers(text="joaq") == [made[1].number, made[0].number]  # name without accent or case
     assert numbers(text="0003/") == [made[2].number]
-    assert autos.count_autos(db, AutoFilter(driver_id=d2)) == 3
-    page1 = autos.list_autos(db, AutoFilter(), limit=2)
-    page2 = autos.list_autos(db, AutoFilter(), after=page1.next_cursor, limit=2)
-    page3 = autos.list_autos(db, AutoFilter(), after=page2.next_cursor, limit=2)
+    assert autos.count_autos(db, SYSTEM_ACTOR, AutoFilter(driver_id=d2)) == 3
+    page1 = autos.list_autos(db, SYSTEM_ACTOR, AutoFilter(), limit=2)
+    page2 = autos.list_autos(db, SYSTEM_ACTOR, AutoFilter(), after=page1.next_cursor, limit=2)
+    page3 = autos.list_autos(db, SYSTEM_ACTOR, AutoFilter(), after=page2.next_cursor, limit=2)
     seen = [a.number for p in (page1, page2, page3) for a in p.items]
     assert seen == [m.number for m in reversed(made)] and page3.next_cursor is None
     summary = page1.items[0]
@@ -279,26 +280,26 @@ def test_allowed_actions_follow_the_machine_and_the_actors_roles(db, people):
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)
     info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    keys = {a.key for a in autos.allowed_actions(db, info.id)}
+    keys = {a.key for a in autos.allowed_actions(db, SYSTEM_ACTOR, info.id)}
     assert {"notify", "cancel", "measure"} <= keys and "judge" not in keys and "payment" not in keys
-    assert {a.key for a in autos.allowed_actions(db, info.id, fiscal)} == {"notify", "measure"}
-    assert {a.key for a in autos.allowed_actions(db, info.id, atendente)} == set()
+    assert {a.key for a in autos.allowed_actions(db, fiscal, info.id)} == {"notify", "measure"}
+    assert {a.key for a in autos.allowed_actions(db, atendente, info.id)} == set()
     info = notify(db, fiscal, info, date(2026, 3, 3))
     # the defense term is over (today is after 18/03/2026): the gestor may judge or close the term
-    assert {"judge", "finalize", "payment", "cancel"} <= {a.key for a in autos.allowed_actions(db, info.id, gestor)}
-    assert "defense" not in {a.key for a in autos.allowed_actions(db, info.id)}
+    assert {"judge", "finalize", "payment", "cancel"} <= {a.key for a in autos.allowed_actions(db, gestor, info.id)}
+    assert "defense" not in {a.key for a in autos.allowed_actions(db, SYSTEM_ACTOR, info.id)}
 
 
 def test_art25_without_the_upfm_value_of_the_year_the_form_says_so(db, make_actor):
     fiscal, _, _ = staff(make_actor)  # no UPFM value registered
     driver_id, _, _ = authorized_driver(db)
     with pytest.raises(ValidationError) as err:
-        autos.preview_assessment(db, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+        autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
     [problem] = err.value.problems
     assert problem.field == "on" and "2026" in problem.message and problem.article == "Art. 25"
     with pytest.raises(ValidationError):
         autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    assert autos.count_autos(db) == 0
+    assert autos.count_autos(db, SYSTEM_ACTOR) == 0
 
 
 def test_art26_par1_the_stored_proposal_of_a_recurrence_keeps_the_prior_autos_number(db, people):
@@ -309,10 +310,10 @@ def test_art26_par1_the_stored_proposal_of_a_recurrence_keeps_the_prior_autos_nu
     prior = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 1, 5), driver_id=driver_id))
     final_without_defense(db, fiscal, prior, date(2026, 1, 9))
     again = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
-    proposal = autos.get_auto(db, again.id).auto.proposal
+    proposal = autos.get_auto(db, SYSTEM_ACTOR, again.id).auto.proposal
     assert proposal.recurrence and proposal.recurrent_autos == (prior.number,)
     assert proposal.amount_reais == proposal.assessment.fine_in_reais(proposal.upfm_value)  # Art. 25, from the service
-    assert autos.get_auto(db, prior.id).auto.proposal.recurrent_autos == ()
+    assert autos.get_auto(db, SYSTEM_ACTOR, prior.id).auto.proposal.recurrent_autos == ()
 
 
 def test_art26_par1_a_stored_proposal_without_numbers_finds_the_priors_by_code_and_day(db, people):
@@ -327,7 +328,7 @@ def test_art26_par1_a_stored_proposal_without_numbers_finds_the_priors_by_code_a
     with db.session() as s:
         row = s.get(Auto, again.id)
         row.assessment = {k: v for k, v in row.assessment.items() if k != "recurrent_autos"}
-    assert autos.get_auto(db, again.id).auto.proposal.recurrent_autos == (prior.number,)
+    assert autos.get_auto(db, SYSTEM_ACTOR, again.id).auto.proposal.recurrent_autos == (prior.number,)
 
 
 @pytest.mark.parametrize("key", ["defense", "appeal", "judge", "judge_appeal", "finalize", "payment",
@@ -340,7 +341,7 @@ def test_art22_a_drawn_up_auto_refuses_every_step_its_table_refuses(db, people, 
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)
     info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    action = find_action(autos.get_auto(db, info.id, gestor).actions, key)
+    action = find_action(autos.get_auto(db, gestor, info.id).actions, key)
     assert not action.enabled and "Lavrado" in action.reason
     on = date(2026, 3, 10)
     calls = {
@@ -355,14 +356,14 @@ def test_art22_a_drawn_up_auto_refuses_every_step_its_table_refuses(db, people, 
     }
     with pytest.raises(TransitionRefused, match="Lavrado"):
         calls[key]()
-    assert autos.get_auto_info(db, info.id).status is AutoStatus.DRAWN_UP
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, info.id).status is AutoStatus.DRAWN_UP
 
 
 def test_art17_the_roles_of_a_step_are_the_roles_its_service_requires(db, people):
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)
     info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    cancel = [a for a in autos.get_auto(db, info.id, fiscal).actions if a.key == "cancel"][0]
+    cancel = [a for a in autos.get_auto(db, fiscal, info.id).actions if a.key == "cancel"][0]
     assert not cancel.enabled and cancel.reason == "exige o perfil Gestor" and cancel.roles == {Role.GESTOR}
     with pytest.raises(PermissionDenied):
         autos.cancel_auto(db, fiscal, info.id, "Erro", info.version)

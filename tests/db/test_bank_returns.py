@@ -20,6 +20,7 @@ from desktop.services import autos, bank_returns, guides
 from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
 from tests.db.enforcement_factories import draft, frozen_today, make_driver, notify  # noqa: F401 (autouse)
 from tests.db.registry_factories import Desk, approved
+from desktop.services.base import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("make_bank_return", ROOT / "tools" / "make_bank_return.py")
@@ -76,7 +77,7 @@ def test_art3_par1_a_return_file_pays_a_fee_a_fine_and_an_issqn_guide_on_the_ban
     info = auth.get_authorization(db, office.clerk, a.id)
     assert info.status == "active" and info.fee_paid_on == PAID and info.valid_until == date(2027, 11, 30)
     assert guides.get_guide(db, office.clerk, issqn.number).paid_on == PAID
-    assert autos.get_auto_info(db, auto.id).balance_upfm == 0
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).balance_upfm == 0
     with db.session() as s:
         payment = s.scalar(select(FeePayment))
         assert payment.source == "bank" and payment.bank_return_id == report.file_id

@@ -17,6 +17,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def test_art25_to_27_catalog_seeded_from_the_law_once(db):
@@ -47,10 +48,10 @@ def test_art29_gestor_adds_a_decree_code_that_autos_use_from_its_effective_date(
     assert "DEC-01" in [c.code for c in catalog.codes_in_force(db, date(2026, 2, 1))]
 
     driver_id, _, _ = authorized_driver(db)
-    view = autos.preview_assessment(db, draft("DEC-01", date(2026, 3, 2), driver_id=driver_id))
+    view = autos.preview_assessment(db, SYSTEM_ACTOR, draft("DEC-01", date(2026, 3, 2), driver_id=driver_id))
     assert view.upfm == Decimal(30) and not view.suspension_months and not view.cassation
     with pytest.raises(ValidationError) as err:
-        autos.preview_assessment(db, draft("DEC-01", date(2026, 1, 20), driver_id=driver_id))
+        autos.preview_assessment(db, SYSTEM_ACTOR, draft("DEC-01", date(2026, 1, 20), driver_id=driver_id))
     assert err.value.problems[0].field == "code"
     info = autos.draw_up_auto(db, fiscal, draft("DEC-01", date(2026, 3, 2), driver_id=driver_id))
     assert info.code == "DEC-01" and info.amount_upfm == Decimal(30)
@@ -76,7 +77,7 @@ def test_art29_a_code_in_use_is_never_edited_but_closed_and_replaced(db, make_ac
     assert closed.valid_to == date(2026, 5, 31) and closed.replaced_by_id == new.id
     assert closed.description == row.description  # the old text is untouched
     later = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 6, 10), driver_id=driver_id))
-    detail_old = autos.get_auto(db, old_auto.id).auto
+    detail_old = autos.get_auto(db, SYSTEM_ACTOR, old_auto.id).auto
     assert detail_old.code == later.code == "ART26-I"
     # each auto keeps the version in force on its date
     with db.session(write=False) as s:

@@ -12,6 +12,7 @@ from desktop.services import changes as svc
 from desktop.services.changes import ChangeDraft
 from desktop.services.drivers import driver_detail
 from desktop.services.holidays import calendar
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def test_art13_xviii_communication_within_7_days_is_timely(db, desk):
@@ -111,7 +112,7 @@ def test_art26_iii_auto_refuses_a_change_already_linked_or_communicated_in_time(
     with pytest.raises(ValidationError) as in_time:
         autos.draw_up_auto(db, desk.fiscal, _auto_draft(timely))
     assert any(p.field == "change_id" and "no prazo" in p.message for p in in_time.value.problems)
-    assert autos.count_autos(db, autos.AutoFilter(driver_id=d.id)) == 1   # nothing saved by the refusals
+    assert autos.count_autos(db, SYSTEM_ACTOR, autos.AutoFilter(driver_id=d.id)) == 1   # nothing saved by the refusals
 
 
 def test_art26_iii_auto_from_a_change_must_be_art13_xviii_against_its_driver(db, desk):

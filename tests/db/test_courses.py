@@ -142,3 +142,39 @@ def test_attendance_is_not_recorded_before_the_session_day(db, people):
 
             s.get(CourseSession, info.id).status = "held"
         svc.convoke(db, clerk, info.id, "all")
+
+
+def test_issue22_the_services_return_the_steps_the_screen_draws(db, people):
+    """domain/courses.py: a planned session with convocations offers convoke and record to the front desk; once
+    held it takes no more convocations but its list may be recorded again; the fiscal sees the steps disabled with
+    the role that would enable them. Attendance: an excused absence is final."""
+    from desktop.domain.courses import AttendanceStatus, SessionStatus
+    from desktop.domain.steps import find_action, is_enabled
+
+    new, with_auto, veteran = _drivers(db)
+    clerk, fiscal = people[Role.ATENDENTE], people[Role.FISCAL]
+    info = _session(db, clerk, capacity=5, held_on=date(2026, 11, 18))
+    assert info.status is SessionStatus.PLANNED
+    assert is_enabled(info.actions, "convoke") and not is_enabled(info.actions, "record")   # nobody convoked yet
+    assert find_action(info.actions, "record").reason == "nenhum condutor foi convocado para esta turma"
+    svc.convoke(db, clerk, info.id, "all")
+    info = svc.get_session(db, clerk, info.id)
+    assert {a.key for a in info.actions if a.enabled} == {"convoke", "notice", "export", "attendance_list", "record",
+                                                          "justify"}
+    seen_by_fiscal = svc.get_session(db, fiscal, info.id)
+    assert not any(a.enabled for a in seen_by_fiscal.actions)
+    assert find_action(seen_by_fiscal.actions, "convoke").reason == "exige o perfil Atendente ou Gestor"
+    held = svc.record_attendance(db, clerk, info.id, [new], info.version)
+    assert held.status is SessionStatus.HELD
+    assert not is_enabled(held.actions, "convoke") and is_enabled(held.actions, "record")
+    again = svc.record_attendance(db, clerk, info.id, [new, veteran], held.version)   # a correction of the list
+    assert (again.status, again.present, again.absent) == (SessionStatus.HELD, 2, 1)
+    items = {a.driver_id: a for a in svc.attendances(db, clerk, info.id)}
+    assert items[new].present and items[new].status is AttendanceStatus.PRESENT
+    assert is_enabled(items[with_auto].actions, "justify") and not is_enabled(items[new].actions, "justify")
+    excused = svc.justify_absence(db, clerk, items[with_auto].id, "Atestado médico", _png(), "atestado.png",
+                                  items[with_auto].version)
+    assert excused.status is AttendanceStatus.EXCUSED
+    assert not is_enabled(excused.actions, "mark") and not is_enabled(excused.actions, "justify")
+    with pytest.raises(ConflictError):
+        svc.convoke(db, clerk, info.id, "all")   # a held session takes no more convocations

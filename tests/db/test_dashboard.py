@@ -17,6 +17,7 @@ from desktop.services.drivers import list_drivers
 from desktop.services.holidays import calendar
 from desktop.services.inspections import annual_due
 from desktop.services.documents import pending_sticker_numbers
+from desktop.services.base import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -89,9 +90,9 @@ def test_art22_defense_and_appeal_terms_ending_this_week_and_autos_awaiting_judg
     board = svc.dashboard(db, gestor, NOW)
     for key, expected in (("defense_week", ids["defense"]), ("appeal_week", ids["appeal"]),
                           ("judgment", ids["judgment"])):
-        listed = list_autos(db, AutoFilter(due=key)).items
+        listed = list_autos(db, SYSTEM_ACTOR, AutoFilter(due=key)).items
         assert [a.id for a in listed] == [expected], key
-        assert board.tile(key).count == count_autos(db, AutoFilter(due=key)) == 1, key
+        assert board.tile(key).count == count_autos(db, SYSTEM_ACTOR, AutoFilter(due=key)) == 1, key
     assert board.tile("defense_week").deadline == date(2026, 11, 20)
     assert board.tile("defense_week").severity == svc.WARNING   # within 3 days
 

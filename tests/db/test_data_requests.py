@@ -142,3 +142,20 @@ def test_issue14_requests_get_their_own_number_series_printed_on_the_oficio(db, 
     issued = svc.print_data_request(db, desk.fiscal, second.id)
     text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages)
     assert "REQUISIÇÃO DE DADOS Nº 0002/2026" in text.replace("\n", " ")
+
+
+def test_issue22_the_status_is_the_domains_enum_and_awaiting_follows_the_24_hours(db, desk, platform):
+    """domain/data_requests.py: the service moves the status through the machine and says which requests the
+    screen's countdown follows (notified, unanswered), so the screen never compares a status."""
+    from desktop.domain.data_requests import DataRequestStatus
+
+    r = svc.create_data_request(db, desk.fiscal, draft(platform))
+    assert r.status is DataRequestStatus.DRAFT and not r.awaiting
+    r = svc.notify_data_request(db, desk.fiscal, r.id, local_now() - timedelta(hours=1), r.version)
+    assert r.status is DataRequestStatus.SENT and r.awaiting
+    assert [a.key for a in r.actions if a.enabled] == ["answer", "print", "cancel"]
+    r = svc.cancel_data_request(db, desk.fiscal, r.id, "Requisição feita em duplicidade.", r.version)
+    assert r.status is DataRequestStatus.CANCELLED and not r.awaiting and r.countdown == "cancelada"
+    assert not any(a.enabled for a in r.actions)
+    with pytest.raises(ConflictError, match="Cancelar"):
+        svc.cancel_data_request(db, desk.fiscal, r.id, "de novo", r.version)

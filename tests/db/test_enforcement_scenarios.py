@@ -24,6 +24,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 # The suspension each code brings on a first occurrence (Art. 24 §ún.; Art. 26 V, VI) and its authorization's
 # status once final; ART26-II impedes at once (Art. 26 II; Art. 16 §2).
@@ -59,7 +60,7 @@ def test_every_code_goes_through_the_whole_process(db, make_actor):
         assert info.status is AutoStatus.FINAL and info.final_on == date(2026, 4, 15)
         assert authorization_row(db, auth_id)[0] == FIRST_OCCURRENCE[code], code
         ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 5, 4), info.amount_reais))
-        paid = autos.get_auto(db, info.id)
+        paid = autos.get_auto(db, SYSTEM_ACTOR, info.id)
         assert paid.auto.status is AutoStatus.PAID and paid.auto.balance_upfm == 0, code
         assert [e.kind for e in paid.entries] == [EntryKind.DEBIT, EntryKind.PAYMENT]
         assert [j.instance for j in paid.judgments] == ["defense", "appeal"]
@@ -83,7 +84,7 @@ def test_recurrence_cassation_and_a_reversed_fine_in_one_drivers_history(db, mak
     assert second.recurrence and second.assessment.recurrent_priors[0].on == date(2025, 8, 4)
     second = final_without_defense(db, fiscal, second, date(2026, 3, 3))
     assert authorization_row(db, auth_id)[0] == "cassada"
-    kinds = [p.kind for p in penalties.penalties_of(db, second.id)]
+    kinds = [p.kind for p in penalties.penalties_of(db, SYSTEM_ACTOR, second.id)]
     assert kinds == ["cassation"]
 
     page = autos.infractor_page(db, atendente, Infractor.driver(driver_id))

@@ -22,6 +22,7 @@ from desktop.services import autos, guides, ledger
 from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
 from tests.db.enforcement_factories import draft, frozen_today, make_driver, notify  # noqa: F401 (autouse)
 from tests.db.registry_factories import Desk, approved
+from desktop.services.base import SYSTEM_ACTOR
 
 TODAY = date(2026, 11, 30)   # Monday; the enforcement factories pin the same day
 UPFM = Decimal("5.55")
@@ -156,7 +157,7 @@ def test_art25_fine_guide_after_notification_for_the_ledger_balance(db, office):
     with db.session() as s:
         entry = s.scalar(select(LedgerEntry).where(LedgerEntry.kind == "payment"))
         assert entry.guide_number == g.number and entry.amount_reais == Decimal("-111.00")
-    assert autos.get_auto_info(db, auto.id).balance_upfm == 0
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).balance_upfm == 0
 
 
 def test_fine_guide_only_once_final_when_the_gestor_says_so(db, office):

@@ -25,6 +25,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -43,12 +44,12 @@ def test_payment_is_a_credit_converted_at_the_upfm_value_of_the_debit(db, people
     assert part.kind is EntryKind.PAYMENT and part.amount_reais == Decimal("-31.26")
     assert part.amount_upfm == Decimal("-10.0024")  # 31,26 / 3,12525 half-up to 4 places
     assert part.upfm_value == info.upfm_value and part.guide_number == "0007/2026"
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.FINAL  # still owes
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.FINAL  # still owes
     rest = ledger.record_payment(db, atendente, PaymentDraft(auto.id, date(2026, 4, 2), Decimal("31.25")))
     assert rest.amount_upfm == Decimal("-9.9976")  # the balance closes exactly in UPFM too
-    paid = autos.get_auto_info(db, auto.id)
+    paid = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert paid.status is AutoStatus.PAID and paid.balance_upfm == 0
-    assert ledger.balance(db, Infractor.driver(driver_id)) == 0
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == 0
 
 
 def test_only_the_cashier_roles_record_payments(db, people):
@@ -82,17 +83,17 @@ def test_issue12_item3_paying_before_the_decision_is_final_does_not_end_the_appe
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     notify(db, fiscal, auto, date(2026, 3, 3))
     ledger.record_payment(db, atendente, PaymentDraft(auto.id, date(2026, 3, 6), Decimal("93.76")))
-    paid = autos.get_auto_info(db, auto.id)
+    paid = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert paid.status is AutoStatus.NOTIFIED and paid.final_on is None and paid.balance_reais == 0
     assert paid.defense_deadline == date(2026, 3, 18)
     assert "defense" in {a.key for a in paid.actions if a.enabled} or paid.defense_deadline >= date(2026, 3, 6)
     assert authorization_row(db, auth_id)[0] == "active"  # nothing takes effect on the payment
     run_enforcement_jobs(db, date(2026, 3, 19))  # the defense term ended without defense
-    final = autos.get_auto_info(db, auto.id)
+    final = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert final.status is AutoStatus.PAID and final.final_on == date(2026, 3, 19)
     assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
     # a paid auto is a final prior: recurrence counts it
-    assert autos.preview_assessment(db, draft("ART26-VI", date(2026, 5, 4), driver_id=driver_id)).recurrence
+    assert autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-VI", date(2026, 5, 4), driver_id=driver_id)).recurrence
 
 
 def test_a_reversed_fine_leaves_a_zero_balance_and_both_entries(db, people):
@@ -121,7 +122,7 @@ def test_a_posted_entry_cannot_be_updated_or_deleted_the_database_refuses(db, pe
     with pytest.raises(ConflictError, match="somente inclusão"):
         with db.session() as s:
             s.execute(text("UPDATE ledger_entries SET reason = 'alterado'"))
-    assert ledger.auto_balance(db, auto.id) == Decimal(10)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(10)
 
 
 def test_statement_of_an_infractor_at_any_date(db, people):
@@ -137,7 +138,7 @@ def test_statement_of_an_infractor_at_any_date(db, people):
     assert [e.kind for e in later.entries] == [EntryKind.DEBIT, EntryKind.DEBIT, EntryKind.PAYMENT]
     assert later.balances == (Decimal(10), Decimal(40), Decimal(30)) and later.balance_reais == Decimal("93.76")
     assert later.infractor_name == "Ester Extrato" and later.document.count(".") == 2
-    assert ledger.balance(db, Infractor.driver(driver_id), until=date(2026, 2, 28)) == Decimal(10)
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id), until=date(2026, 2, 28)) == Decimal(10)
 
 
 def test_overdue_list_and_the_list_for_divida_ativa(db, people):
@@ -161,10 +162,10 @@ def test_overdue_list_and_the_list_for_divida_ativa(db, people):
     with pytest.raises(PermissionDenied):
         ledger.send_to_divida_ativa(db, atendente, [auto.id], date(2026, 5, 1))
     assert ledger.send_to_divida_ativa(db, gestor, [auto.id], date(2026, 5, 1)) == 1
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.DIVIDA_ATIVA
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.DIVIDA_ATIVA
     assert ledger.divida_ativa_list(db, atendente, today=date(2026, 5, 2)) == []
     ledger.record_payment(db, atendente, PaymentDraft(auto.id, date(2026, 6, 1), Decimal("31.25")))
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.PAID
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.PAID
 
 
 def test_a_gestor_reverses_a_returned_payment_once(db, people):
@@ -179,7 +180,7 @@ def test_a_gestor_reverses_a_returned_payment_once(db, people):
         ledger.reverse_entry(db, gestor, payment.id, " ")
     rev = ledger.reverse_entry(db, gestor, payment.id, "Pagamento estornado pelo banco", on=date(2026, 3, 9))
     assert rev.reverses_id == payment.id and rev.amount_upfm == -payment.amount_upfm
-    assert ledger.auto_balance(db, auto.id) == Decimal(10)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(10)
     with pytest.raises(ConflictError, match="já foi estornado"):
         ledger.reverse_entry(db, gestor, payment.id, "de novo")
     with pytest.raises(ConflictError):

@@ -34,6 +34,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 WAIVER_PDF = Attachment("desistencia-assinada.pdf", tiny_pdf("Desisto do recurso"), kind="waiver")
 
@@ -61,7 +62,7 @@ def test_issue12_item3_the_written_waiver_makes_the_decision_final_that_day(db, 
     info, auth_id = _judged(db, people)
     assert info.status is AutoStatus.JUDGED and info.appeal_deadline == date(2026, 4, 6)
     ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 20), info.amount_reais))
-    paid = autos.get_auto_info(db, info.id)
+    paid = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     assert paid.status is AutoStatus.JUDGED and paid.balance_reais == 0   # paying is not a waiver
     assert authorization_row(db, auth_id)[0] == "active"
     with pytest.raises(ValidationError, match="Anexe a desistência") as refused:
@@ -97,11 +98,11 @@ def test_issue12_item3_a_payment_before_an_annulled_appeal_becomes_a_refund(db, 
     ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 21), info.amount_reais,
                                                       guide_number="0101/2026"))
     info = process.file_appeal(db, atendente, info.id, date(2026, 3, 30), "recurso",
-                               autos.get_auto_info(db, info.id).version)
+                               autos.get_auto_info(db, SYSTEM_ACTOR, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("annulled", date(2026, 4, 10), reasoning="Erro de fato"),
                          info.version)
     assert info.status is AutoStatus.ANNULLED and info.balance_upfm == 0 and info.balance_reais == 0
-    kinds = [e.kind for e in autos.get_auto(db, info.id).entries]
+    kinds = [e.kind for e in autos.get_auto(db, SYSTEM_ACTOR, info.id).entries]
     assert kinds == [EntryKind.DEBIT, EntryKind.PAYMENT, EntryKind.REVERSAL, EntryKind.REFUND]
     (refund,) = ledger.refunds(db, atendente)
     assert refund.auto_id == info.id and refund.amount_reais == Decimal("93.76")
@@ -116,7 +117,7 @@ def test_issue12_item1_item3_requalified_lower_after_payment_refunds_the_differe
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 5), Decimal("93.76")))
     info = process.file_defense(db, atendente, info.id, date(2026, 3, 10), "foi pelo aplicativo",
-                                autos.get_auto_info(db, info.id).version)
+                                autos.get_auto_info(db, SYSTEM_ACTOR, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        requalified_code="ART26-III"), info.version)
     assert (info.code, info.amount_upfm, info.balance_reais) == ("ART26-III", Decimal(20), Decimal(0))
@@ -137,12 +138,12 @@ def test_issue12_item7_a_payment_above_the_balance_needs_a_gestor_and_leaves_a_r
     with pytest.raises(PermissionDenied, match="gestor"):
         ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 5), Decimal("1000000.00"),
                                                           confirm_overpayment=True))
-    assert ledger.auto_balance(db, info.id) == Decimal(10)  # nothing half-saved
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, info.id) == Decimal(10)  # nothing half-saved
     ledger.record_payment(db, gestor, PaymentDraft(info.id, date(2026, 3, 5), Decimal("1000000.00"),
                                                    confirm_overpayment=True))
-    after = autos.get_auto_info(db, info.id)
+    after = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     assert after.balance_upfm == 0 and after.balance_reais == 0 and after.status is AutoStatus.NOTIFIED
-    assert ledger.balance(db, after.infractor) == 0  # never a negative balance credit
+    assert ledger.balance(db, SYSTEM_ACTOR, after.infractor) == 0  # never a negative balance credit
     (refund,) = ledger.refunds(db, gestor)
     assert refund.amount_reais == Decimal("999968.75")
 
@@ -191,7 +192,7 @@ def test_issue12_item5_an_entry_is_reversed_once_the_service_and_the_database_re
                               amount_upfm=-first.amount_upfm, upfm_value=first.upfm_value,
                               amount_reais=-first.amount_reais, effective_on=date(2026, 3, 9),
                               posted_at=first.posted_at, reverses_id=payment.id, reason="duplicado"))
-    assert ledger.auto_balance(db, info.id) == Decimal(10)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, info.id) == Decimal(10)
 
 
 def _reverse_at_once(url: str, actor, entry_id: int, start, worker: int, blind: bool):
@@ -245,7 +246,7 @@ def test_art26_par2_a_cassation_cites_par2_only_on_a_recurrence_of_art26_v(db, p
     driver = authorized_driver(db)
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 5), driver_id=driver[0]))
     final_without_defense(db, fiscal, first, date(2026, 1, 6))
-    (suspension,) = penalties.penalties_of(db, first.id)
+    (suspension,) = penalties.penalties_of(db, SYSTEM_ACTOR, first.id)
     assert (suspension.kind, suspension.article) == ("suspension", "Art. 26, V, b; Art. 24, parágrafo único")
     second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver[0]))
     assert {c.penalty: c.article for c in process.decision_choices(db, gestor, second.id)} == {
@@ -254,6 +255,6 @@ def test_art26_par2_a_cassation_cites_par2_only_on_a_recurrence_of_art26_v(db, p
     info = process.judge(db, gestor, second.id, judgment("upheld", date(2026, 3, 19)), info.version)
     process.record_waiver(db, atendente, second.id, WaiverDraft(date(2026, 3, 20), attachment=WAIVER_PDF),
                           info.version)
-    applied = {p.kind: p.article for p in penalties.penalties_of(db, second.id)}
+    applied = {p.kind: p.article for p in penalties.penalties_of(db, SYSTEM_ACTOR, second.id)}
     assert applied == {"cassation": "Art. 26, §2"}
     assert authorization_row(db, driver[2])[0] == "cassada"

@@ -30,6 +30,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 DEC = "Decreto nº 45/2026, art. 12, I"
 
@@ -69,7 +70,7 @@ def test_art29_art24_i_a_decree_code_names_its_penalties_and_the_judgment_applie
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
     run_enforcement_jobs(db, info.appeal_deadline + timedelta(days=1))
-    applied = {p.kind: p.article for p in penalties.penalties_of(db, auto.id)}
+    applied = {p.kind: p.article for p in penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)}
     assert applied == {"revocation": f"{DEC}; Art. 24, I, c"}
     assert authorization_row(db, auth_id)[0] == "revoked"
 
@@ -105,13 +106,13 @@ def _paid(db, people, on: date):
     info = final_without_defense(db, fiscal, auto, on + timedelta(days=1))
     assert info.status is AutoStatus.FINAL
     entry = ledger.record_payment(db, atendente, PaymentDraft(info.id, info.final_on, info.balance_reais))
-    info = autos.get_auto_info(db, info.id)
+    info = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     assert info.status is AutoStatus.PAID
     return info, entry
 
 
 def _payment_of(db, auto_id):
-    return next(e for e in autos.get_auto(db, auto_id).entries if e.kind is EntryKind.PAYMENT)
+    return next(e for e in autos.get_auto(db, SYSTEM_ACTOR, auto_id).entries if e.kind is EntryKind.PAYMENT)
 
 
 def test_art13_xxi_a_returned_payment_puts_an_overdue_auto_back_in_the_overdue_lists(db, people):
@@ -120,7 +121,7 @@ def test_art13_xxi_a_returned_payment_puts_an_overdue_auto_back_in_the_overdue_l
     assert info.payment_deadline < date(2026, 11, 18)
     assert info.id not in [o.auto_id for o in ledger.overdue_list(db, atendente)]
     ledger.reverse_entry(db, gestor, _payment_of(db, info.id).id, "Cheque devolvido pelo banco")
-    back = autos.get_auto_info(db, info.id)
+    back = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     assert back.status is AutoStatus.OVERDUE and back.balance_reais == info.amount_reais
     assert info.id in [o.auto_id for o in ledger.overdue_list(db, atendente)]
     with db.session(write=False) as s:
@@ -129,7 +130,7 @@ def test_art13_xxi_a_returned_payment_puts_an_overdue_auto_back_in_the_overdue_l
         assert audit_row.entity_id == str(info.id) and '"overdue"' in audit_row.after
     # paid again by the infractor: paid again
     ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 11, 18), back.balance_reais))
-    assert autos.get_auto_info(db, info.id).status is AutoStatus.PAID
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, info.id).status is AutoStatus.PAID
 
 
 def test_art13_xxi_within_the_term_final_and_an_inscribed_auto_back_in_divida_ativa(db, people):
@@ -137,7 +138,7 @@ def test_art13_xxi_within_the_term_final_and_an_inscribed_auto_back_in_divida_at
     recent, _ = _paid(db, people, date(2026, 10, 26))
     assert recent.payment_deadline >= date(2026, 11, 18)
     ledger.reverse_entry(db, gestor, _payment_of(db, recent.id).id, "Pagamento devolvido")
-    assert autos.get_auto_info(db, recent.id).status is AutoStatus.FINAL
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, recent.id).status is AutoStatus.FINAL
 
     driver_id, _, _ = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
@@ -146,11 +147,11 @@ def test_art13_xxi_within_the_term_final_and_an_inscribed_auto_back_in_divida_at
 
     run_enforcement_jobs(db, date(2026, 11, 18))
     assert ledger.send_to_divida_ativa(db, gestor, [auto.id]) == 1
-    owed = autos.get_auto_info(db, auto.id)
+    owed = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     ledger.record_payment(db, atendente, PaymentDraft(auto.id, date(2026, 11, 18), owed.balance_reais))
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.PAID
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.PAID
     ledger.reverse_entry(db, gestor, _payment_of(db, auto.id).id, "Pagamento devolvido")
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.DIVIDA_ATIVA
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.DIVIDA_ATIVA
     assert auto.id not in [o.auto_id for o in ledger.divida_ativa_list(db, atendente)]  # not inscribed twice
 
 
@@ -161,26 +162,26 @@ def test_art27_par_unico_the_seizure_decided_is_a_measure_on_the_final_date_and_
     first = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 1, 5), driver_id=driver_id,
                                                  vehicle_id=vehicle_id))
     final_without_defense(db, fiscal, first, date(2026, 1, 6))
-    assert penalties.list_measures(db) == []                 # a first Art. 27: the fine only
+    assert penalties.list_measures(db, SYSTEM_ACTOR) == []                 # a first Art. 27: the fine only
     second = autos.draw_up_auto(db, fiscal, draft("ART27", date(2026, 3, 2), driver_id=driver_id,
                                                   vehicle_id=vehicle_id))
     assert [c.penalty for c in process.decision_choices(db, gestor, second.id)] == ["vehicle_seizure"]
     info = final_without_defense(db, fiscal, second, date(2026, 3, 3))
-    (measure,) = penalties.list_measures(db)
+    (measure,) = penalties.list_measures(db, SYSTEM_ACTOR)
     assert measure.kind is AdministrativeMeasure.VEHICLE_SEIZURE and measure.auto_id == second.id
     assert measure.applied_on == info.final_on and measure.vehicle_id == vehicle_id
     assert measure.article == "Art. 27, parágrafo único; Art. 24, II, d"
-    assert [m.id for m in autos.get_auto(db, second.id).measures] == [measure.id]
+    assert [m.id for m in autos.get_auto(db, SYSTEM_ACTOR, second.id).measures] == [measure.id]
     # run again: the seizure is carried out once
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
     run_enforcement_jobs(db, date(2026, 11, 18))
-    assert len(penalties.list_measures(db)) == 1
+    assert len(penalties.list_measures(db, SYSTEM_ACTOR)) == 1
     entry = penalties.charge_costs(db, atendente, measure.id, Decimal("180.00"), date(2026, 11, 18),
                                    "guincho e 2 diárias", measure.version)
     assert entry.kind is EntryKind.COSTS and entry.auto_id == second.id and entry.amount_reais == Decimal("180.00")
     assert "Art. 28" in entry.reason
-    assert penalties.list_measures(db)[0].cost_reais == Decimal("180.00")
+    assert penalties.list_measures(db, SYSTEM_ACTOR)[0].cost_reais == Decimal("180.00")
 
 
 def _pdf_text(pdf: bytes) -> str:
@@ -209,14 +210,14 @@ def test_art19_art22_the_printed_auto_after_a_requalification_and_a_refund_says_
     ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 3, 5), Decimal("93.76"),
                                                       guide_number="0042/2026"))
     info = process.file_defense(db, atendente, info.id, date(2026, 3, 10), "foi pelo aplicativo",
-                                autos.get_auto_info(db, info.id).version)
+                                autos.get_auto_info(db, SYSTEM_ACTOR, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Chamada comprovada pelo aplicativo.",
                                                        requalified_code="ART26-III"), info.version)
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
     run_enforcement_jobs(db, info.appeal_deadline + timedelta(days=1))
-    final = autos.get_auto_info(db, info.id)
+    final = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     text = _pdf_text(printing.print_auto(db, gestor, final.number).pdf)
     assert "ART26-III (requalificado por decisão; lavrado como ART26-IV)" in text
     assert "Art. 26, III da Lei" in text and "média (Art. 25)" in text

@@ -30,6 +30,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -54,10 +55,10 @@ def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_l
     assert authorization_row(db, auth_id)[0] == "active"
     report = run_enforcement_jobs(db, date(2026, 3, 19))
     assert report.finalized == (info.number,) and report.penalties_applied == 1
-    final = autos.get_auto_info(db, auto.id)
+    final = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert final.status is AutoStatus.FINAL and final.final_on == date(2026, 3, 19)
     assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
-    [penalty] = penalties.penalties_of(db, auto.id)
+    [penalty] = penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)
     assert (penalty.kind, penalty.effective_on, penalty.ends_on, penalty.lifted_on) == (
         Penalty.SUSPENSION.value, date(2026, 3, 19), date(2027, 3, 19), None)
 
@@ -69,7 +70,7 @@ def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_l
         ("suspension", "active", "suspended", date(2026, 3, 19), auto.id),
         ("suspension_end", "suspended", "active", date(2027, 3, 20), auto.id),
     ]
-    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2027, 3, 20)
+    assert penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)[0].lifted_on == date(2027, 3, 20)
     again = run_enforcement_jobs(db, date(2027, 3, 20))  # idempotent
     assert not again.changed
 
@@ -87,7 +88,7 @@ def test_art26_par1_recurrence_of_street_boarding_suspends_30_days(db, people):
     run_enforcement_jobs(db, info.appeal_deadline)  # appeal term still running
     assert authorization_row(db, auth_id)[0] == "active"
     run_enforcement_jobs(db, date(2026, 4, 10))
-    final = autos.get_auto_info(db, second.id)
+    final = autos.get_auto_info(db, SYSTEM_ACTOR, second.id)
     assert final.final_on == date(2026, 4, 7)  # the day after the appeal term (06/04/2026)
     assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 7))  # 30 days, Art. 26 §1
     run_enforcement_jobs(db, date(2026, 5, 8))
@@ -118,7 +119,7 @@ def test_art26_II_operating_against_the_impediment_impedes_at_once(db, people):
     autos.draw_up_auto(db, fiscal, draft("ART26-II", date(2026, 3, 2), driver_id=driver_id))
     assert authorization_row(db, auth_id)[0] == "impeded"
     assert _events(db, auth_id)[0][:3] == ("status", "active", "impeded")
-    assert [p.kind for p in penalties.penalties_of(db, autos.list_autos(db).items[0].id)] == ["impediment"]
+    assert [p.kind for p in penalties.penalties_of(db, SYSTEM_ACTOR, autos.list_autos(db, SYSTEM_ACTOR).items[0].id)] == ["impediment"]
 
 
 def test_a_suspension_not_applied_by_an_auto_is_left_alone(db, people):
@@ -158,7 +159,7 @@ def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names
                          info.version)
     assert info.amount_upfm == Decimal(30)  # the fine of Art. 25 III stays
     run_enforcement_jobs(db, date(2026, 4, 10))
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.FINAL
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.FINAL
     assert authorization_row(db, auth_id)[0] == "active"  # the decision did not uphold the suspension
 
     other_driver, _, other_auth = authorized_driver(db)
@@ -167,7 +168,7 @@ def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19)), info.version)
     run_enforcement_jobs(db, date(2026, 4, 10))
     assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 7))
-    (applied,) = penalties.penalties_of(db, auto.id)
+    (applied,) = penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)
     assert (applied.kind, applied.article) == ("suspension", "Art. 26, VI, b; Art. 24, parágrafo único")
     assert applied.ends_on == date(2027, 4, 7)
 
@@ -181,7 +182,7 @@ def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):
     process.annul_auto(db, gestor, auto.id, "Identificação do condutor incorreta", info.version,
                        on=date(2026, 4, 1))
     assert authorization_row(db, auth_id)[0] == "active"
-    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2026, 4, 1)
+    assert penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)[0].lifted_on == date(2026, 4, 1)
 
 
 def test_art24_II_measures_are_recorded_and_released(db, people):
@@ -195,16 +196,16 @@ def test_art24_II_measures_are_recorded_and_released(db, people):
         AdministrativeMeasure.VEHICLE_SEIZURE, date(2026, 3, 2), auto_id=auto.id, place="Pátio municipal"))
     assert (seizure.driver_id, seizure.vehicle_id) == (driver_id, vehicle_id)  # taken from the auto
     assert seizure.article == "Art. 24, II, d" and seizure.released_on is None
-    assert [m.id for m in penalties.list_measures(db, open_only=True)] == [seizure.id]
+    assert [m.id for m in penalties.list_measures(db, SYSTEM_ACTOR, open_only=True)] == [seizure.id]
     with pytest.raises(ValidationError):
         penalties.release_measure(db, fiscal, seizure.id, date(2026, 3, 1), "", seizure.version)
     released = penalties.release_measure(db, gestor, seizure.id, date(2026, 3, 12), "Veículo regularizado",
                                          seizure.version)
     assert released.released_on == date(2026, 3, 12) and "regularizado" in released.note
-    assert penalties.list_measures(db, open_only=True) == []
+    assert penalties.list_measures(db, SYSTEM_ACTOR, open_only=True) == []
     with pytest.raises(ConflictError):
         penalties.release_measure(db, gestor, seizure.id, date(2026, 3, 13), "", released.version)
-    assert [m.id for m in autos.get_auto(db, auto.id).measures] == [seizure.id]
+    assert [m.id for m in autos.get_auto(db, SYSTEM_ACTOR, auto.id).measures] == [seizure.id]
 
 
 def test_art28_removal_and_storage_costs_are_charged_to_the_driver(db, people):
@@ -218,8 +219,8 @@ def test_art28_removal_and_storage_costs_are_charged_to_the_driver(db, people):
     assert entry.kind is EntryKind.COSTS and entry.infractor == Infractor.driver(driver_id)
     assert entry.amount_reais == Decimal("187.52") and entry.upfm_value == UPFM_2026
     assert entry.amount_upfm == Decimal("60.0016")  # 187,52 / 3,12525, four places half-up
-    assert ledger.balance(db, Infractor.driver(driver_id)) == Decimal("100.0016")
-    measure = penalties.list_measures(db, driver_id=driver_id)[0]
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == Decimal("100.0016")
+    measure = penalties.list_measures(db, SYSTEM_ACTOR, driver_id=driver_id)[0]
     assert measure.cost_reais == Decimal("187.52")
     with pytest.raises(StaleRecordError):
         penalties.charge_costs(db, atendente, removal.id, Decimal("10"), date(2026, 3, 5), "x", removal.version)
@@ -248,11 +249,11 @@ def test_an_auto_loaded_without_its_proposal_is_assessed_again_when_final(db, pe
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
     with db.session() as s:
         s.get(Auto, auto.id).assessment = None
-    assert autos.get_auto_info(db, auto.id).severity.value == "gravissima"  # from the catalogue row
-    assert [a.severity.value for a in autos.list_autos(db).items] == ["gravissima"]
-    final_without_defense(db, fiscal, autos.get_auto_info(db, auto.id), date(2026, 3, 3))
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).severity.value == "gravissima"  # from the catalogue row
+    assert [a.severity.value for a in autos.list_autos(db, SYSTEM_ACTOR).items] == ["gravissima"]
+    final_without_defense(db, fiscal, autos.get_auto_info(db, SYSTEM_ACTOR, auto.id), date(2026, 3, 3))
     assert authorization_row(db, auth_id)[0] == "suspended"
-    assert autos.get_auto_info(db, auto.id).assessment.suspension_months == 12
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).assessment.suspension_months == 12
 
 
 def test_a_suspension_event_tagged_with_an_auto_is_ended_by_the_job_even_if_loaded_in_bulk(db, people):

@@ -29,6 +29,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
+from desktop.services.base import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -48,13 +49,13 @@ def test_art22_par2_the_defense_term_starts_on_the_day_the_proof_is_joined(db, p
     post = NotificationDraft("driver", NotificationForm.POST, sent_on=date(2026, 3, 3))
     info = process.record_notification(db, fiscal, auto.id, post, auto.version)
     assert info.status is AutoStatus.DRAWN_UP and info.defense_deadline is None  # no proof yet: no term
-    pending = autos.get_auto(db, auto.id)
+    pending = autos.get_auto(db, SYSTEM_ACTOR, auto.id)
     assert "join_proof" in {a.key for a in pending.actions}
     ar = Attachment("aviso-de-recebimento.pdf", tiny_pdf("AR"), kind="notification_proof")
     info = process.join_proof(db, fiscal, pending.notifications[0].id, date(2026, 3, 10), info.version, proof=ar)
     assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 3, 10)
     assert info.defense_deadline == date(2026, 3, 25)  # 15 days (parameter) from the joining, a Wednesday
-    detail = autos.get_auto(db, auto.id)
+    detail = autos.get_auto(db, SYSTEM_ACTOR, auto.id)
     assert detail.notifications[0].proof_joined_on == date(2026, 3, 10)
     assert detail.notifications[0].form_label == "Aviso por via postal ou carta com AR"
     assert detail.notifications[0].article == "Art. 22, §1, V"
@@ -86,7 +87,7 @@ def test_art22_par1_every_attempt_is_recorded_and_the_first_proof_counts(db, peo
     edital = NotificationDraft("platform", NotificationForm.NOTICE_BOARD, date(2026, 3, 5), date(2026, 3, 6))
     info = process.record_notification(db, fiscal, auto.id, edital, info.version)
     assert info.notice_joined_on == date(2026, 3, 3)
-    assert [n.addressee for n in autos.get_auto(db, auto.id).notifications] == ["driver", "platform"]
+    assert [n.addressee for n in autos.get_auto(db, SYSTEM_ACTOR, auto.id).notifications] == ["driver", "platform"]
     with pytest.raises(ValidationError) as err:
         process.record_notification(db, fiscal, auto.id, NotificationDraft(
             "driver", NotificationForm.DIRECT, date(2026, 3, 9), date(2026, 3, 8)), info.version)
@@ -108,7 +109,7 @@ def test_art22_defense_within_the_term_then_judgment_opens_the_appeal_term(db, p
     assert info.status is AutoStatus.IN_DEFENSE
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 25)), info.version)
     assert info.status is AutoStatus.JUDGED and info.appeal_deadline == date(2026, 4, 9)
-    detail = autos.get_auto(db, auto.id)
+    detail = autos.get_auto(db, SYSTEM_ACTOR, auto.id)
     assert detail.defenses[0].timely and detail.defenses[0].document_id is not None
     assert detail.judgments[0].outcome_label == "Auto mantido" and detail.judgments[0].decided_by_name == "Gestor Rui"
     assert {a.key for a in detail.actions if a.enabled} >= {"finalize", "payment"}  # the appeal term is over today
@@ -127,7 +128,7 @@ def test_a_fiscal_cannot_judge(db, people, auto):
     for actor in (fiscal, atendente):
         with pytest.raises(PermissionDenied):
             process.judge(db, actor, auto.id, judgment("annulled", date(2026, 3, 20)), info.version)
-    assert autos.get_auto_info(db, auto.id).status is AutoStatus.IN_DEFENSE
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.IN_DEFENSE
 
 
 def test_a_stale_save_is_refused(db, people, auto):
@@ -135,7 +136,7 @@ def test_a_stale_save_is_refused(db, people, auto):
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     with pytest.raises(StaleRecordError):
         process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", auto.version)  # old copy
-    assert autos.get_auto_info(db, auto.id).version == info.version
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).version == info.version
 
 
 def test_art22_judging_without_defense_waits_for_the_term(db, people, auto):
@@ -177,7 +178,7 @@ def test_art25_partly_upheld_requalifies_to_another_code_whose_amount_applies(db
     assert (info.code, info.original_code, info.article) == ("ART26-III", "ART26-IV", "Art. 26, III")
     assert info.requalified and info.severity.value == "media"
     assert info.amount_reais == Decimal("62.51") and info.balance_upfm == Decimal(20)
-    detail = autos.get_auto(db, auto.id)
+    detail = autos.get_auto(db, SYSTEM_ACTOR, auto.id)
     debit, requalification = detail.entries
     assert requalification.kind is EntryKind.REQUALIFICATION and requalification.amount_upfm == Decimal(-10)
     assert debit.amount_reais + requalification.amount_reais == Decimal("62.51")
@@ -193,7 +194,7 @@ def test_art22_defense_upheld_annuls_the_auto_and_reverses_the_fine(db, people, 
     info = process.judge(db, gestor, auto.id, judgment("annulled", date(2026, 3, 20),
                                                        reasoning="Viagem comprovada pelo aplicativo"), info.version)
     assert info.status is AutoStatus.ANNULLED and info.balance_upfm == 0
-    entries = autos.get_auto(db, auto.id).entries
+    entries = autos.get_auto(db, SYSTEM_ACTOR, auto.id).entries
     assert [e.kind for e in entries] == [EntryKind.DEBIT, EntryKind.REVERSAL]
     assert entries[1].reverses_id == entries[0].id and entries[1].effective_on == date(2026, 3, 20)
 
@@ -214,7 +215,7 @@ def test_art22_appeal_judged_makes_the_decision_final_that_day(db, people):
     assert info.status is AutoStatus.FINAL and info.final_on == date(2026, 4, 20)
     assert info.payment_deadline == date(2026, 5, 20)  # term.payment_days (30) from the final date
     assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 4, 20))  # Art. 24 §ún.: 12 months
-    judgments = autos.get_auto(db, auto.id).judgments
+    judgments = autos.get_auto(db, SYSTEM_ACTOR, auto.id).judgments
     assert [j.instance for j in judgments] == ["defense", "appeal"]
 
 
@@ -225,7 +226,7 @@ def test_art22_appeal_upheld_annuls(db, people, auto):
     info = process.file_appeal(db, atendente, auto.id, date(2026, 3, 30), "recurso", info.version)
     info = process.judge(db, gestor, auto.id, judgment("annulled", date(2026, 4, 10)), info.version)
     assert info.status is AutoStatus.ANNULLED
-    assert ledger.balance(db, info.infractor) == 0
+    assert ledger.balance(db, SYSTEM_ACTOR, info.infractor) == 0
 
 
 def test_the_machine_refuses_steps_out_of_order(db, people, auto):
@@ -252,8 +253,8 @@ def test_art17_annulment_de_oficio_of_a_final_auto(db, people):
         process.annul_auto(db, fiscal, auto.id, "erro", info.version)
     info = process.annul_auto(db, gestor, auto.id, "Notificação enviada a endereço errado", info.version,
                               on=date(2026, 5, 4))
-    assert info.status is AutoStatus.ANNULLED and ledger.balance(db, Infractor.driver(driver_id)) == 0
-    assert autos.get_auto(db, auto.id).judgments[-1].instance_label == "De ofício"
+    assert info.status is AutoStatus.ANNULLED and ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == 0
+    assert autos.get_auto(db, SYSTEM_ACTOR, auto.id).judgments[-1].instance_label == "De ofício"
 
 
 def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_auto(db, people, auto):
@@ -272,11 +273,11 @@ def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_
         row = s.get(Auto, auto.id)
         assert (row.amount_upfm, row.amount_reais, row.code) == (Decimal(30), Decimal("93.76"), "ART26-IV")
     assert (info.amount_upfm, info.amount_reais) == (Decimal(20), Decimal("62.51"))
-    listed = autos.list_autos(db, autos.AutoFilter(driver_id=info.driver_id)).items[0]
+    listed = autos.list_autos(db, SYSTEM_ACTOR, autos.AutoFilter(driver_id=info.driver_id)).items[0]
     assert (listed.amount_upfm, listed.amount_reais) == (Decimal(20), Decimal("62.51"))
     assert listed.code == "ART26-III"
-    requalification = autos.get_auto(db, auto.id).entries[1]
+    requalification = autos.get_auto(db, SYSTEM_ACTOR, auto.id).entries[1]
     with pytest.raises(ConflictError, match="decisão"):
         ledger.reverse_entry(db, gestor, requalification.id, "Lançada por engano")
-    again = autos.get_auto_info(db, auto.id)
+    again = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert (again.amount_upfm, again.amount_reais) == (Decimal(20), Decimal("62.51"))

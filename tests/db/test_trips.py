@@ -235,8 +235,13 @@ def test_art4_fares_per_driver_vehicle_and_month_logged_and_exported(db, desk, t
         audits = s.scalars(select(AuditEntry.action)).all()
     assert [(x.action, x.trip_count) for x in logs] == [("view", 3), ("view", 3), ("export", 3)]
     assert logs[-1].what == "tarifas 2026-11 → tarifas.csv" and "trips.export_fares" in audits
+    # MM/AAAA is read as the ISSQN commands read it (issue 22 point 3: `--month 10/2026` failed for fares only)
+    assert svc.export_fares(db, desk.fiscal, "11/2026", out) == 2
+    with db.session(write=False) as s:
+        last = s.scalars(select(TripAccessLog.what).order_by(TripAccessLog.id.desc())).first()
+    assert last == "tarifas 2026-11 → tarifas.csv"
     with pytest.raises(ValidationError, match="AAAA-MM"):
-        svc.export_fares(db, desk.fiscal, "11/2026", out)
+        svc.export_fares(db, desk.fiscal, "2026/11", out)
 
 
 def _auth_trip_ids(db):

@@ -80,9 +80,9 @@ class Records:
             self.authorization_id = booked
             any_auto = s.scalar(select(Auto.id).limit(1))
         self.actor = Actor(user_id=admin_id, username="admin", full_name="Administrador", roles=frozenset(Role))
-        detail = get_auto(db, notified_auto or any_auto, self.actor)
+        detail = get_auto(db, self.actor, notified_auto or any_auto)
         self.auto, self.notifications = detail.auto, list(detail.notifications)
-        measured = get_auto(db, measure_auto, self.actor) if measure_auto else detail
+        measured = get_auto(db, self.actor, measure_auto) if measure_auto else detail
         self.measure_auto = measured.auto
         self.measure = measured.measures[0] if measured.measures else None
         self.user = users.list_users(db, self.actor)[0]

@@ -100,7 +100,7 @@ def test_saving_the_auto_shows_its_number(qtbot, db, people, register, lookups, 
     assert saved.art13_item == "VII" and saved.driver_id == register.joao and saved.platform_id == register.platform
     from desktop.services import autos
 
-    detail = autos.get_auto(db, saved.id, people.fiscal)
+    detail = autos.get_auto(db, people.fiscal, saved.id)
     assert [d.filename for d in detail.evidence] == ["foto.png"]
 
 

@@ -12,6 +12,7 @@ from enforcement_fixtures import draw_up, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
 from desktop.views.enforcement.detail import AutoDetailScreen
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def open_detail(qtbot, db, actor, auto_id):
@@ -112,7 +113,7 @@ def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
     screen.measures.select_where(lambda m: True)
     assert screen.buttons["release"].isEnabled() and screen.buttons["costs"].isEnabled()
 
-    before = ledger.balance(db, ledger.Infractor.driver(register.joao))
+    before = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
     costs = screen.dialog_for("costs")
     qtbot.addWidget(costs)
     costs.amount_edit.setText("337,35")
@@ -121,7 +122,7 @@ def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
     costs.reason_edit.setText("Guincho e 2 diárias no pátio")
     assert costs.save()
     screen.after_dialog(costs)
-    after = ledger.balance(db, ledger.Infractor.driver(register.joao))
+    after = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
     assert after - before == Decimal("3.0000")           # R$ 337,35 at R$ 112,45 per UPFM (2026)
     screen.measures.select_where(lambda m: True)
     assert not screen.buttons["costs"].isEnabled()       # charged once
@@ -152,7 +153,7 @@ def test_cancel_by_the_gestor_needs_a_reason_and_reverses_the_fine(qtbot, db, pe
     screen.after_dialog(dialog)
     assert "Cancelado" in screen.title.text()
     assert screen.enabled_actions() == []
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
     assert "Estorno" in [e.kind_label for e in screen.entries.model.rows()]
 
 

@@ -12,6 +12,7 @@ from enforcement_fixtures import draw_up, make_final, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
 from desktop.views.enforcement.detail import AutoDetailScreen
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def open_detail(qtbot, db, actor, auto_id):
@@ -39,7 +40,7 @@ def test_art13_xxi_payment_settles_the_auto(qtbot, db, people, register):
     assert dialog.save()
     screen.after_dialog(dialog)
     assert "Pago" in screen.title.text()
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
     assert "payment" not in screen.enabled_actions()
 
 
@@ -90,7 +91,7 @@ def test_finalize_after_the_term_and_annul_de_oficio(qtbot, db, people, register
     assert annul.save()
     screen.after_dialog(annul)
     assert "Anulado" in screen.title.text()
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
 
 
 def test_every_dialog_opens_in_portuguese(qtbot, db, people, register):

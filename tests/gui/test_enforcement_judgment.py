@@ -12,6 +12,7 @@ from enforcement_fixtures import draw_up, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
 from desktop.views.enforcement.dialogs import JudgmentDialog
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def auto_in_defense(db, people, register, code="ART26-IV"):
@@ -60,10 +61,10 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     judged = dialog.result_value
     assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(20)
     assert (judged.code, judged.original_code) == ("ART26-III", "ART26-IV")
-    detail = autos.get_auto(db, auto.id, people.gestor)
+    detail = autos.get_auto(db, people.gestor, auto.id)
     requalification = [e for e in detail.entries if str(e.kind) == "requalification"]
     assert len(requalification) == 1 and "ART26-III" in requalification[0].reason
-    assert ledger.auto_balance(db, auto.id) == Decimal(20)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(20)
 
 
 def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot, db, people, register):
@@ -104,7 +105,7 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
     shoot(dialog, "judgment_annulled.png")
     assert dialog.save()
     assert str(dialog.result_value.status) == "annulled"
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
 
 
 def test_a_partial_decision_that_changes_nothing_is_refused_next_to_the_field(qtbot, db, people, register):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register
 from enforcement_fixtures import draw_up, shoot
+from desktop.services.base import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("make_bank_return", ROOT / "tools" / "make_bank_return.py")
@@ -77,7 +78,7 @@ def test_issue_a_fine_guide_then_import_the_return_file_that_pays_it(qtbot, db, 
     shoot(returns, "bank_return_report.png")
     screen.set_state("paid")
     assert [x.number for x in screen.table.model.rows()] == [guide.number]
-    assert autos.get_auto_info(db, auto.id).balance_upfm == 0
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).balance_upfm == 0
 
     # the same file again: nothing recorded, and the screen says so
     returns.report = None

@@ -10,6 +10,7 @@ from enforcement_fixtures import draw_up, make_final, shoot
 
 from desktop.views.ledger import FinancePage
 from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def final_with_payment(db, people, register):
@@ -102,7 +103,7 @@ def test_overdue_and_divida_ativa_lists(qtbot, db, people, register, messages):
     shoot(divida, "ledger_divida_ativa.png")
     assert divida.send(all_rows=True) == 1
     assert messages and "1 auto(s) inscrito(s)" in messages[-1][2]
-    assert str(autos.get_auto(db, auto.id).auto.status) == "divida_ativa"
+    assert str(autos.get_auto(db, SYSTEM_ACTOR, auto.id).auto.status) == "divida_ativa"
     assert divida.table.visible_rows() == []
 
 
@@ -156,7 +157,7 @@ def test_gestor_reverses_a_returned_payment_with_a_reason(qtbot, db, people, reg
     assert dialog.save()
     reversal = dialog.result_value
     assert str(reversal.kind) == "reversal" and reversal.amount_upfm == Decimal(10)
-    assert ledger.auto_balance(db, auto.id) == Decimal(30)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(30)
     screen.reload()
     qtbot.waitUntil(lambda: screen.totals_task.finished)
     assert "Estorno" in [e.kind_label for e in screen.table.loaded_rows()]

@@ -14,6 +14,7 @@ from enforcement_fixtures import draw_up, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
 from desktop.views.enforcement.detail import AutoDetailScreen
+from desktop.services.base import SYSTEM_ACTOR
 
 
 def open_detail(qtbot, db, actor, auto_id):
@@ -65,7 +66,7 @@ def test_issue12_item3_paying_keeps_the_appeal_term_and_the_waiver_button_makes_
     screen.after_dialog(waiver)
     assert "Pago" in screen.title.text()
     assert screen.amount_grid.text("Decisão definitiva em") == local_today().strftime("%d/%m/%Y")
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
     assert "Decisão definitiva" in [t.what for t in screen.timeline.model.rows()]
 
 
@@ -90,7 +91,7 @@ def test_issue12_item7_a_payment_above_the_balance_needs_the_gestors_confirmatio
     shoot(pay, "dialog_payment_overpaid.png")
     assert pay.save()
     as_gestor.after_dialog(pay)
-    assert ledger.auto_balance(db, auto.id) == Decimal(0)                 # never a negative credit
+    assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)                 # never a negative credit
     kinds = [e.kind_label for e in as_gestor.entries.model.rows()]
     assert "Restituição devida" in kinds
     (refund,) = ledger.refunds(db, people.gestor)
@@ -146,7 +147,7 @@ def test_issue12_items_1_7_the_ledger_screen_lists_refunds_and_never_reverses_a_
     from desktop.services.autos import get_auto_info
 
     auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso",
-                               get_auto_info(db, auto.id).version)
+                               get_auto_info(db, SYSTEM_ACTOR, auto.id).version)
     process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
         process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado.", requalified_code="ART26-III"), auto.version)
     screen = LedgerScreen(db, people.gestor, lookups=lookups)

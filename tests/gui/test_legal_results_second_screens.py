@@ -11,6 +11,7 @@ from enforcement_fixtures import draw_up, shoot
 
 from desktop.domain import local_today
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm, Severity
+from desktop.services.base import SYSTEM_ACTOR
 
 DEC = "Decreto nº 45/2026, art. 12, I"
 
@@ -105,6 +106,6 @@ def test_art28_the_measures_screen_charges_the_removal_and_storage_costs_to_the_
     screen.reload()
     (row,) = [m for m in screen.table.visible_rows() if m.id == seizure.id]
     assert row.cost_reais == Decimal("250.00")
-    (costs,) = [e for e in autos.get_auto(db, auto.id).entries if str(e.kind) == "costs"]
+    (costs,) = [e for e in autos.get_auto(db, SYSTEM_ACTOR, auto.id).entries if str(e.kind) == "costs"]
     assert costs.amount_reais == Decimal("250.00") and "Art. 28" in costs.reason
     shoot(screen, "enforcement_measures_costs.png")

@@ -131,3 +131,28 @@ def test_art24_late_list_offers_the_auto_form_with_the_decree_code(qtbot, page, 
     assert dialog.platform_picker.value() == register.platform
     assert "Art. 5º, VIII" in dialog.description_edit.toPlainText()
     assert dialog.code_combo.currentData() == "DEC-07"
+
+
+def test_art4_the_chosen_requests_steps_enable_its_buttons(qtbot, page, db, people, register):
+    """issue 22 point 2: the screen draws the request's actions — "Registrar resposta" only for a notified one."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from desktop.services import data_requests
+
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Apuração de denúncia.", period_start=start, period_end=end))
+    data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+        investigation=True, notified_at=local_now() - timedelta(hours=1)))
+    page.show_platform()
+    assert not page.answer_button.isEnabled() and not page.print_button.isEnabled()   # nothing chosen yet
+    table = page.requests_table.view
+    for row in range(page.requests_table.model.rowCount()):
+        index = page.requests_table.model.index(row, 0)
+        QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+        chosen = page.requests_table.selected()
+        assert page.answer_button.isEnabled() == chosen.awaiting      # the notified one waits for its answer
+        assert page.print_button.isEnabled()
+        assert chosen.status_label in ("Rascunho (não notificada)", "Notificada, aguardando resposta")

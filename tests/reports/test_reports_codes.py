@@ -78,6 +78,27 @@ def test_pix_crc16_ccitt_false_of_the_central_bank_example():
     assert not pix.has_valid_crc(BCB_EXAMPLE[:-1] + "E")
 
 
+@pytest.mark.parametrize(("data", "crc"), [
+    (b"", 0xFFFF),                # the initial value, untouched
+    (b"A", 0xB915),               # CRC-16/CCITT-FALSE of one byte
+    (b"123456789", 0x29B1),       # the catalogue's check value
+    ("0002012626".encode(), None),  # checked against the bitwise definition below
+])
+def test_pix_crc16_is_binascii_crc_hqx_with_the_bitwise_definitions_result(data, crc):
+    """issue 22 point 3: `binascii.crc_hqx(data, 0xFFFF)` gives exactly the output of the manual's bit loop."""
+    def bitwise(buffer: bytes) -> int:
+        value = 0xFFFF
+        for byte in buffer:
+            value ^= byte << 8
+            for _ in range(8):
+                value = ((value << 1) ^ 0x1021) & 0xFFFF if value & 0x8000 else (value << 1) & 0xFFFF
+        return value
+
+    assert pix.crc16_ccitt_false(data) == bitwise(data)
+    if crc is not None:
+        assert pix.crc16_ccitt_false(data) == crc
+
+
 def test_pix_payload_reproduces_the_central_bank_example():
     assert pix.pix_payload("123e4567-e12b-12d1-a456-426655440000", "Fulano de Tal", "BRASILIA") == BCB_EXAMPLE
 

@@ -242,3 +242,21 @@ def test_art4_par2_platform_has_24_hours_from_the_notice():
     assert platform_data_due(datetime(2026, 3, 10, 20, 30, tzinfo=timezone.utc)).utcoffset() == timedelta(0)
     with pytest.raises(ValueError):
         platform_data_due(datetime(2026, 3, 10, 16, 30))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2026-10", (2026, 10)), ("10/2026", (2026, 10)), (" 2026-1 ", (2026, 1)), ("1/2027", (2027, 1)),
+    ("2026-12", (2026, 12)),
+])
+def test_parse_month_reads_both_forms_of_a_competencia(text, expected):
+    from desktop.domain.dates import parse_month
+
+    assert parse_month(text) == expected
+
+
+@pytest.mark.parametrize("text", ["outubro", "2026/10", "10-2026", "2026-13", "00/2026", "", "2026-10-01"])
+def test_parse_month_refuses_in_portuguese_naming_the_forms(text):
+    from desktop.domain.dates import parse_month
+
+    with pytest.raises(ValueError, match="AAAA-MM"):
+        parse_month(text)

@@ -52,6 +52,28 @@ def test_csv_separators_and_encodings(sep, encoding, bom):
     assert parsed.lines[1].driver_cpf == "07529170309"
 
 
+@pytest.mark.parametrize(("header", "sep"), [
+    (";".join(HEADER), ";"),
+    (",".join(HEADER), ","),
+    (",".join(f'"{h}"' for h in HEADER), ","),     # quoted, as spreadsheets save it
+    (";".join(f'"{h}"' for h in HEADER), ";"),
+    ("CPF do condutor", ";"),                       # one column: no separator to find
+])
+def test_the_separator_is_the_header_rows(header, sep):
+    """issue 22 point 3: `csv.Sniffer` on the header row finds what the count of `;` and `,` found."""
+    from desktop.importers.platform_list import _delimiter
+
+    assert _delimiter(header) == sep
+
+
+def test_a_comma_inside_a_semicolon_file_stays_in_its_cell():
+    row = ["529.982.247-25", "Silva, João da", "08301661350", "ABC-1234", "18609139099", "52998224725", "Silva, J."]
+    parsed = read_platform_list(csv_bytes([HEADER, row], sep=";"))
+    assert parsed.ok, parsed.errors
+    assert parsed.lines[0].driver_name == "Silva, João da"
+    assert "separador «;»" in " ".join(parsed.notes)
+
+
 def test_other_columns_ignored_and_named():
     parsed = read_platform_list(csv_bytes([HEADER + ["Telefone", "Cidade"], ROW_A + ["65 9999", "Cuiabá"]]))
     assert parsed.ok and parsed.ignored_columns == ("Telefone", "Cidade")

@@ -194,10 +194,8 @@ def test_art5_viii_authorized_driver_on_no_list():
 from hypothesis import given, settings, strategies as st  # noqa: E402
 from validate_docbr import CNH as _DocbrCNH, CPF as _DocbrCPF, RENAVAM as _DocbrRENAVAM  # noqa: E402
 
+from desktop.domain.documents import cnh_digits_ok, cpf_digits_ok, renavam_digits_ok  # noqa: E402
 from desktop.domain.platform_lists import (  # noqa: E402
-    cnh_digits_ok,
-    cpf_digits_ok,
-    renavam_digits_ok,
     validate_line,
     validate_lines,
 )

@@ -149,5 +149,6 @@ def test_route_geometry_scale_and_month():
     assert abs((xy[1][1] - xy[0][1]) - 1111.95) < 1.0 and abs(xy[0][0]) < 1e-6
     assert [scale_bar_m(w) for w in (30, 400, 2000, 9000, 45000)] == [5, 100, 500, 2000, 10000]
     assert parse_month("2026-11") == (2026, 11)
+    assert parse_month("11/2026") == (2026, 11)      # one parser with ISSQN's (issue 22 point 3)
     with pytest.raises(ValueError, match="AAAA-MM"):
-        parse_month("11/2026")
+        parse_month("2026/11")

@@ -27,7 +27,7 @@ from desktop.domain import (
 from desktop.domain.authorization import SuspensionBasis
 from desktop.domain.authorization_steps import authorization_refusal, authorization_step, is_renewal_fee
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import REGISTRY_ROLES
 from desktop.errors import ConflictError, TransitionRefused, ValidationError
 from desktop.domain.finance import FEE_MACHINE, FeeStatus
 from desktop.models import (
@@ -360,7 +360,7 @@ def approve_authorization_in(s: Session, actor: Actor, authorization_id: int, ex
                              act_number: str | None = None) -> AuthorizationInfo:
     """Approve after the analysis; refused with every problem of the driver and the vehicle. Sets the 5 days to
     present the vehicle (Art. 9)."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     on = on or local_today()
     a = _load(s, authorization_id, expected_version)
     try:
@@ -390,7 +390,7 @@ def approve_authorization(db, actor: Actor, authorization_id: int, expected_vers
 
 def refuse_authorization_in(s: Session, actor: Actor, authorization_id: int, reason: str, expected_version: int,
                             on: date | None = None, act_number: str | None = None) -> AuthorizationInfo:
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     on = on or local_today()
     why = _require_text(reason, "reason", "Informe o motivo do indeferimento.")
     a = _load(s, authorization_id, expected_version)
@@ -411,7 +411,7 @@ def refuse_authorization(db, actor: Actor, authorization_id: int, reason: str, e
 def waive_inspection_in(s: Session, actor: Actor, authorization_id: int, reason: str, expected_version: int,
                         on: date | None = None) -> AuthorizationInfo:
     """Art. 9 §1: the municipality may waive the inspection at the registration."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     on = on or local_today()
     why = _require_text(reason, "reason", "Informe o motivo da dispensa de vistoria.", "Art. 9, §1")
     a = _load(s, authorization_id, expected_version)
@@ -434,7 +434,7 @@ def waive_inspection(db, actor: Actor, authorization_id: int, reason: str, expec
 def _end_by_act(s: Session, actor: Actor, authorization_id: int, target: S, kind: str, what: str, article: str,
                 reason: str, act_number: str, on: date | None, expected_version: int) -> AuthorizationInfo:
     """A final move by a gestor's act: the reason and the act's number are required, both naming `article`."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     why = _require_text(reason, "reason", f"Informe o motivo da {what}.", article)
     act = _require_text(act_number, "act_number", "Informe o número do ato.", article)
     a = _load(s, authorization_id, expected_version)
@@ -475,7 +475,7 @@ def suspend_authorization_in(s: Session, actor: Actor, authorization_id: int, ba
                              expected_version: int) -> AuthorizationInfo:
     """Suspension (Art. 24, I, b) for 12 months (Art. 24, parágrafo único) or 30 days (Art. 26, §1); it ends by
     itself (services.jobs) the day after `suspended_until`."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     try:
         basis = SuspensionBasis(basis)
     except ValueError:
@@ -506,7 +506,7 @@ def record_inspection_result_in(s: Session, actor: Actor, authorization_id: int,
     """The result of the vehicle's inspection, inside the given transaction: the initial one after approval
     (Art. 9), the new vehicle's after a substitution (Art. 8 §2), or a re-inspection. Approved may activate or
     lift the impediment; failed gives 5 days to regularize and impedes an active authorization (Art. 16 §2)."""
-    require_role(actor, Role.VISTORIADOR)
+    require_role(actor, *REGISTRY_ROLES.inspect)
     on = on or local_today()
     _not_future(on, "on", "da vistoria")
     if not approved and not (note or "").strip():

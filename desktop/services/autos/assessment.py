@@ -13,7 +13,7 @@ from desktop.models import Document, Driver, Platform, User, Vehicle
 from desktop.services.catalog import catalog_entries_in, code_row_in_force, ensure_catalog, needs_art13
 from desktop.services.changes import link_problems_in
 from desktop.services.courses import absence_link_problems_in
-from desktop.services.enforcement.core import Attachment, Infractor
+from desktop.services.enforcement.core import Attachment, Infractor, require_reader
 from desktop.services.enforcement.records import AssessmentView, assessment_view
 from desktop.services.enforcement.recurrence import priors_in, recurrence_window_in
 from desktop.services.parameters import upfm_value_in
@@ -110,8 +110,10 @@ def draft_problems_in(session, draft: AutoDraft, full: bool = True) -> list[Prob
     return problems
 
 
-def draft_problems(db, draft: AutoDraft) -> list[Problem]:
-    """Everything wrong with the form, at once (STYLE: Beancount's validators)."""
+def draft_problems(db, actor, draft: AutoDraft) -> list[Problem]:
+    """Everything wrong with the form, at once (STYLE: Beancount's validators); it reads the infractor's records,
+    so `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     ensure_catalog(db)
     with db.session(write=False) as s:
         return draft_problems_in(s, draft)
@@ -139,9 +141,11 @@ def assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None) -> 
     return assessment_view(result, value, numbers)
 
 
-def preview_assessment(db, draft: AutoDraft) -> AssessmentView:
+def preview_assessment(db, actor, draft: AutoDraft) -> AssessmentView:
     """What `domain.assess` proposes for the draft given the debtor's final autos, with the amount in UPFM and in
-    reais at the UPFM value of the auto's year (half-up). Writes nothing."""
+    reais at the UPFM value of the auto's year (half-up). Writes nothing. The priors are the infractor's legal
+    record: `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    require_reader(actor)
     ensure_catalog(db)
     with db.session(write=False) as s:
         return assess_in(s, draft)

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import LIVE_AUTHORIZATION_STATUSES, Auto, Authorization, Document, now
@@ -55,7 +55,7 @@ def _live_authorization(session, driver_id: int | None, vehicle_id: int | None):
 
 def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
     """`draw_up_auto` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL)
+    require_role(actor, *ENFORCEMENT_ROLES.draw_up)
     ensure_catalog_in(session)
     problems = draft_problems_in(session, draft)
     if problems:
@@ -107,7 +107,7 @@ def draw_up_auto(db, actor, draft: AutoDraft) -> AutoInfo:
     """Lavrar o auto (Art. 19, 22): the next NNNN/AAAA number, status `drawn_up`, what the law proposes stored
     beside it (with the numbers of the priors of a recurrence), the evidence bound to it and the fine posted as a
     debit in UPFM (SPEC §3). Fiscal only."""
-    require_role(actor, Role.FISCAL)
+    require_role(actor, *ENFORCEMENT_ROLES.draw_up)
     ensure_catalog(db)
     with db.session() as s:
         return draw_up_auto_in(s, actor, draft)
@@ -150,7 +150,7 @@ def cancel_auto(db, actor, auto_id: int, reason: str, expected_version: int) -> 
 
 def attach_to_auto_in(session, actor, auto_id: int, attachment: Attachment) -> DocumentRef:
     """`attach_to_auto` inside the caller's transaction."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.attach)
     if not attachment.content:
         raise ValidationError([Problem("content", "O arquivo está vazio.")])
     auto = load_auto(session, auto_id)
@@ -162,7 +162,7 @@ def attach_to_auto_in(session, actor, auto_id: int, attachment: Attachment) -> D
 
 def attach_to_auto(db, actor, auto_id: int, attachment: Attachment) -> DocumentRef:
     """Keep one more file with the auto (evidence, a proof, a petition)."""
-    require_role(actor, Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
+    require_role(actor, *ENFORCEMENT_ROLES.attach)
     if not attachment.content:
         raise ValidationError([Problem("content", "O arquivo está vazio.")])
     with db.session() as s:

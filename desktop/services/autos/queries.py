@@ -17,6 +17,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Document, Driver, InfractionCode, Platform, User, Vehicle, starts_with
 from desktop.models import LedgerEntry as E
 from desktop.services.autos.commands import document_ref
+from desktop.services.base import Actor
 from desktop.services.dashboard_queries import auto_condition
 from desktop.services.enforcement.core import (
     ZERO,
@@ -102,16 +103,19 @@ class InfractorPage:
     overdue_upfm: Decimal
 
 
-def allowed_actions(db, auto_id: int, actor=None) -> tuple[Action, ...]:
-    """The steps open now on an auto (with `actor`: only those its roles allow), from `domain.auto_steps`. The
-    services check the same table again, whatever the screen shows."""
+def allowed_actions(db, actor: Actor, auto_id: int) -> tuple[Action, ...]:
+    """The steps open now on an auto for `actor` (only those its roles allow), from `domain.auto_steps`. The
+    services check the same table again, whatever the screen shows. Reading an auto needs a role of
+    `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
     with db.session(write=False) as s:
+        require_reader(actor)
         info = auto_info_in(s, load_auto(s, auto_id), actor)
     return tuple(a for a in info.actions if a.enabled)
 
 
-def get_auto_in(session, auto_id: int, actor=None, today: date | None = None) -> AutoDetail:
+def get_auto_in(session, actor: Actor, auto_id: int, today: date | None = None) -> AutoDetail:
     """`get_auto` inside the caller's session."""
+    require_reader(actor)
     auto = load_auto(session, auto_id)
     docs = session.scalars(select(Document).where(Document.auto_id == auto.id).order_by(Document.id))
     info = auto_info_in(session, auto, actor, today)
@@ -128,16 +132,18 @@ def get_auto_in(session, auto_id: int, actor=None, today: date | None = None) ->
     )
 
 
-def get_auto(db, auto_id: int, actor=None, today: date | None = None) -> AutoDetail:
+def get_auto(db, actor: Actor, auto_id: int, today: date | None = None) -> AutoDetail:
     """The auto with its notifications, defenses, judgments, measures, ledger entries, evidence, the penalties
-    it put in force, and every step of the auto as an `Action` (enabled for `actor` when given, else for any role;
-    a disabled one says what would enable it)."""
+    it put in force, and every step of the auto as an `Action` (enabled for `actor`; a disabled one says what
+    would enable it). The infractor's name and what he owes: only for `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
     with db.session(write=False) as s:
-        return get_auto_in(s, auto_id, actor, today)
+        return get_auto_in(s, actor, auto_id, today)
 
 
-def get_auto_info(db, auto_id: int, actor=None) -> AutoInfo:
+def get_auto_info(db, actor: Actor, auto_id: int) -> AutoInfo:
+    """The auto as the screens list it, with its actions for `actor` (`ENFORCEMENT_ROLES.read`)."""
     with db.session(write=False) as s:
+        require_reader(actor)
         return auto_info_in(s, load_auto(s, auto_id), actor)
 
 
@@ -196,17 +202,18 @@ def _apply_filter(stmt, f: AutoFilter):
     return stmt
 
 
-def list_autos(db, filter: AutoFilter = AutoFilter(), after: int | None = None,  # noqa: A002
+def list_autos(db, actor: Actor, filter: AutoFilter = AutoFilter(), after: int | None = None,  # noqa: A002
                limit: int = 100) -> AutoPage:
     """Autos by status, infractor, code, agent and period, newest first, by keyset on the id (`after` = the
-    previous page's `next_cursor`)."""
+    previous page's `next_cursor`). For `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
     with db.session(write=False) as s:
-        return list_autos_in(s, filter, after, limit)
+        return list_autos_in(s, actor, filter, after, limit)
 
 
-def list_autos_in(session, filter: AutoFilter = AutoFilter(), after: int | None = None,  # noqa: A002
-                  limit: int = 100) -> AutoPage:
+def list_autos_in(session, actor: Actor, filter: AutoFilter = AutoFilter(),  # noqa: A002
+                  after: int | None = None, limit: int = 100) -> AutoPage:
     """`list_autos` inside the caller's session."""
+    require_reader(actor)
     limit = max(1, min(int(limit), 1000))
     stmt = _apply_filter(_summary_stmt(), filter)
     if after is not None:
@@ -216,8 +223,9 @@ def list_autos_in(session, filter: AutoFilter = AutoFilter(), after: int | None 
     return AutoPage(items, items[-1].id if len(rows) > limit and items else None)
 
 
-def count_autos_in(session, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
-    """`count_autos` inside the caller's transaction."""
+def count_autos_in(session, actor: Actor, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
+    """`count_autos` inside the caller's transaction (`ENFORCEMENT_ROLES.read`)."""
+    require_reader(actor)
     stmt = (select(func.count(Auto.id))
             .outerjoin(Driver, Driver.id == Auto.infractor_driver_id)
             .outerjoin(Platform, Platform.id == Auto.infractor_platform_id)
@@ -225,9 +233,9 @@ def count_autos_in(session, filter: AutoFilter = AutoFilter()) -> int:  # noqa: 
     return int(session.scalar(_apply_filter(stmt, filter)) or 0)
 
 
-def count_autos(db, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
+def count_autos(db, actor: Actor, filter: AutoFilter = AutoFilter()) -> int:  # noqa: A002
     with db.session(write=False) as s:
-        return count_autos_in(s, filter)
+        return count_autos_in(s, actor, filter)
 
 
 def infractor_page(db, actor, infractor: Infractor) -> InfractorPage:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
-from desktop.domain.roles import Role
+from desktop.domain.roles import DOCUMENT_ROLES, EVERYONE, Role
 from desktop.errors import ConflictError, NotFound
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_date, now
 from desktop.services.base import Actor, require_role
@@ -37,23 +37,8 @@ DOCUMENT_KINDS = {
     "management_report": "Relatório gerencial mensal",
     "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
 }
-ALL_ROLES = tuple(Role)
-ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
-    "sticker": (Role.ATENDENTE, Role.GESTOR),
-    "credential": (Role.ATENDENTE, Role.GESTOR),
-    "certificate": (Role.ATENDENTE, Role.GESTOR),
-    "guide": (Role.ATENDENTE, Role.GESTOR),
-    "statement": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR),
-    "auto": (Role.FISCAL, Role.GESTOR),
-    "notice": (Role.FISCAL, Role.GESTOR, Role.VISTORIADOR, Role.ATENDENTE),
-    "edital": (Role.FISCAL, Role.GESTOR),
-    "data_request": (Role.FISCAL, Role.GESTOR),
-    "inspection": (Role.VISTORIADOR, Role.GESTOR),
-    "attendance": (Role.ATENDENTE, Role.GESTOR),
-    "statistics": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
-    "management_report": (Role.GESTOR, Role.ADMINISTRADOR),
-    "trip_route": (Role.FISCAL, Role.GESTOR),
-}
+ALL_ROLES = EVERYONE
+ISSUE_ROLES: dict[str, tuple[Role, ...]] = dict(DOCUMENT_ROLES)   # who may issue each kind (domain/roles.py)
 NUMBER_KIND = "document"     # services.numbering series of every issued document
 # Why a document in force is issued again with a new number instead of its 2ª via (issue 12 item 17).
 REISSUE_REASONS = {"lost": "extravio", "damaged": "dano", "data_changed": "dados alterados"}

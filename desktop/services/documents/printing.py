@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from desktop.domain.roles import Role
+from desktop.domain.roles import DOCUMENT_ROLES
 from desktop.errors import ConflictError
 from desktop.reports.common import now
 from desktop.services.base import Actor, require_role
@@ -49,7 +49,7 @@ def print_certificate(db, actor: Actor, number: str, state=None, reason: str | N
     from desktop.reports import certificate
     from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["certificate"])
-    signer = actor.full_name if actor.has(Role.GESTOR) else ""
+    signer = actor.full_name if actor.has(*DOCUMENT_ROLES.signs) else ""
     return issue_rendered(db, actor, "certificate",
                           lambda s, meta: (_authorization_ref(s, number), certificate.build_context(
                               s, number, meta, calendar_in(s), signer_name=signer)),

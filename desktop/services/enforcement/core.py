@@ -16,18 +16,19 @@ from desktop.domain.steps import refusal
 from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
 from desktop.domain.dates import local_today
 from desktop.domain.documents import format_cnpj, format_cpf
-from desktop.domain.roles import Role
+from desktop.domain.roles import ENFORCEMENT_ROLES, Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
 from desktop.models import Auto, AutoNotification, Document, Driver, Platform
 from desktop.models.ledger_queries import (FINE_KINDS, auto_balance_in, code_in_force_column,  # noqa: F401
                                            code_in_force_in, fine_columns, fine_in)
 from desktop.services.attachments import ACCEPTED_MIMES, check_attachment
+from desktop.services.base import Actor
 
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")
 CENT = Decimal("0.01")
-READER_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
+READER_ROLES = ENFORCEMENT_ROLES.read
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,9 @@ def load_auto(session, auto_id: int, lock: bool = False) -> Auto:
 
 
 def require_reader(actor) -> None:
-    if actor is not None and not actor.has(*READER_ROLES):
+    """Reading an auto, its infractor or what a person owes needs a logged-in user with a role of
+    `ENFORCEMENT_ROLES.read` (domain/roles.py): no actor is no read (issue 25 item 7)."""
+    if not isinstance(actor, Actor) or not actor.has(*READER_ROLES):
         raise PermissionDenied("Permissão negada: consulta restrita aos servidores da Secretaria.")
 
 

@@ -29,7 +29,7 @@ from desktop.domain.inspection import (
     kind_problem,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import INSPECTION_ROLES
 from desktop.domain.scheduling import (
     Booked,
     Slot,
@@ -229,7 +229,7 @@ def book_inspection_in(s: Session, actor: Actor, authorization_id: int, kind: st
     last_day, article = _term(s, a, kind)
     problem = term_problem(slot.day, last_day, article)
     if problem is not None:
-        if not (override_term and actor.has(Role.GESTOR)):
+        if not (override_term and actor.has(*INSPECTION_ROLES.override_term)):
             raise ValidationError([problem])
         required_text(reason, "reason", "Informe por que a vistoria fica fora do prazo.", article)
     _check_free(s, slot, a.vehicle_id)
@@ -268,7 +268,7 @@ def move_inspection_in(s: Session, actor: Actor, inspection_id: int, inspector_i
     if slot.day < today():
         raise ValidationError([Problem("slot", "Não é possível remarcar para um dia que já passou.")])
     problem = term_problem(slot.day, row.term_end, "Art. 9" if row.kind == InspectionKind.INITIAL else "Art. 16, §2")
-    if problem is not None and not (override_term and actor.has(Role.GESTOR)):
+    if problem is not None and not (override_term and actor.has(*INSPECTION_ROLES.override_term)):
         raise ValidationError([problem])
     _check_free(s, slot, row.vehicle_id, ignore_id=row.id)
     old = row.scheduled_start

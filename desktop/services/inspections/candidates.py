@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain import TIMEZONE, AuthorizationStatus, format_date, format_plate
 from desktop.domain.inspection import InspectionResult, InspectionStatus
-from desktop.domain.roles import Role
+from desktop.domain.roles import INSPECTION_ROLES
 from desktop.domain.scheduling import regularization_expired
 from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.services.base import Actor, require_role
@@ -19,7 +19,7 @@ from desktop.services.inspections.common import ENFORCERS, Art26Candidate, booki
 
 def no_shows_in(s: Session, actor: Actor, first: date | None = None) -> list[Art26Candidate]:
     """Missed convocations (Art. 26, I: "deixar de comparecer à vistoria"), newest first."""
-    require_role(actor, *ENFORCERS, Role.VISTORIADOR)
+    require_role(actor, *INSPECTION_ROLES.candidates)
     stmt = select(Inspection).where(Inspection.status == InspectionStatus.NO_SHOW.value) \
         .order_by(Inspection.scheduled_start.desc())
     if first is not None:
@@ -50,7 +50,7 @@ def _driver_ids(s: Session, auth_ids: Iterable[int | None]) -> dict[int, int]:
 def art26_ii_candidates_in(s: Session, actor: Actor, on: date | None = None) -> list[Art26Candidate]:
     """Impeded authorizations whose 5 days to regularize (Art. 16, §2) ended without an approved
     re-inspection: if the vehicle serves, it is Art. 26, II."""
-    require_role(actor, *ENFORCERS, Role.VISTORIADOR)
+    require_role(actor, *INSPECTION_ROLES.candidates)
     on = on or today()
     rows = s.execute(select(Authorization.id, Authorization.number, Authorization.regularize_by,
                             Authorization.driver_id, Vehicle.plate, Driver.name)

@@ -24,7 +24,7 @@ from desktop.domain.inspection import (
     booking_refusal,
 )
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import INSPECTION_ROLES, Role
 from desktop.domain.scheduling import Slot, WorkPattern, generate_slots
 from desktop.errors import TransitionRefused, ValidationError
 from desktop.models import Authorization, Driver, Inspection, Vehicle
@@ -36,8 +36,8 @@ from desktop.services.holidays import calendar_in
 from desktop.services.search import get_or_404, user_names
 
 SCHEDULERS = tuple(r for r in Role if r in SCHEDULER_ROLES)
-CONFIGURERS = (Role.GESTOR, Role.ADMINISTRADOR)
-ENFORCERS = (Role.FISCAL, Role.GESTOR)
+CONFIGURERS = INSPECTION_ROLES.configure
+ENFORCERS = INSPECTION_ROLES.enforce
 STATUS_LABELS = {s.value: s.label for s in InspectionStatus}
 RESULT_LABELS = {**{r.value: r.label for r in InspectionResult}, None: ""}
 WEEKDAYS = tuple(name.capitalize() for name in WEEKDAY_NAMES)  # "Segunda-feira" … "Domingo"

@@ -2,24 +2,24 @@
 steps a share or a guide offers (Tryton's table that refuses a step also decides the button)."""
 from __future__ import annotations
 
-import calendar as _calendar
 import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
 from desktop.domain.clock import today
+from desktop.domain.dates import parse_month as parse_competence
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ISSQN_ROLES
 from desktop.domain.steps import Action, Step, available_actions, refusal
-from desktop.domain.taxes import competence_problem
+from desktop.domain.taxes import competence_problem, month_bounds
 from desktop.errors import ValidationError
 
 ART = "Art. 11"
-READ_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR)
-RUN_ROLES = (Role.ATENDENTE, Role.GESTOR)             # the monthly estimate is the office's routine
-DECIDE_ROLES = (Role.GESTOR,)                         # classes, class decisions, designations, substitute, cancel
-ISSUE_ROLES = (Role.ATENDENTE, Role.GESTOR)           # as every other guide (services.documents.archive)
+READ_ROLES = ISSQN_ROLES.read
+RUN_ROLES = ISSQN_ROLES.run            # the monthly estimate is the office's routine
+DECIDE_ROLES = ISSQN_ROLES.decide      # classes, class decisions, designations, substitute, cancel
+ISSUE_ROLES = ISSQN_ROLES.issue        # as every other guide (services.documents.archive)
 PURPOSE = "issqn"
 
 SHARE_STEPS = (
@@ -50,7 +50,7 @@ def share_refusal(key: str, facts: dict, roles) -> str | None:
 
 
 def month_end(year: int, month: int) -> date:
-    return date(year, month, _calendar.monthrange(year, month)[1])
+    return month_bounds(year, month)[1]
 
 
 def check_competence(year: int, month: int) -> None:
@@ -60,16 +60,12 @@ def check_competence(year: int, month: int) -> None:
 
 
 def parse_month(text: str) -> tuple[int, int]:
-    """'2026-10' (AAAA-MM, the commands' form) or '10/2026' → (2026, 10); a clear message otherwise."""
-    value = (text or "").strip()
-    m = re.fullmatch(r"(\d{4})-(\d{1,2})", value) or re.fullmatch(r"(\d{1,2})/(\d{4})", value)
-    if not m:
-        raise ValidationError([Problem("month", f"Competência inválida: {text!r} (use AAAA-MM, ex.: 2026-10).")])
-    a, b = m.groups()
-    year, month = (int(a), int(b)) if len(a) == 4 else (int(b), int(a))
-    if not 1 <= month <= 12:
-        raise ValidationError([Problem("month", f"Competência inválida: mês {month} (use 01 a 12).")])
-    return year, month
+    """'2026-10' (AAAA-MM, the commands' form) or '10/2026' → (2026, 10) (`domain.dates.parse_month`); a
+    ValidationError naming the field otherwise."""
+    try:
+        return parse_competence(text)
+    except ValueError as error:
+        raise ValidationError([Problem("month", str(error))]) from None
 
 
 def competence_label(year: int, month: int) -> str:

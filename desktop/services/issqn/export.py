@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import ISSQN_ROLES
 from desktop.errors import ValidationError
 from desktop.models import (
     Authorization,
@@ -35,7 +35,7 @@ ISSQN_HEADERS = (
     "Competência", "Plataforma", "CNPJ da plataforma", "Placa", "Condutor", "CPF", "Classe", "Base estimada (R$)",
     "Alíquota (%)", "Dias ativos", "Valor (R$)", "Guia", "Situação", "Vencimento", "Pago em",
 )
-EXPORT_ROLES = (Role.ATENDENTE, Role.GESTOR, Role.ADMINISTRADOR)
+EXPORT_ROLES = ISSQN_ROLES.export
 
 
 def issqn_export_rows(s, year: int, month: int, on):

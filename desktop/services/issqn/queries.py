@@ -10,6 +10,7 @@ from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
+from desktop.domain.finance import CHARGE_FILTER_LABELS
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
@@ -30,7 +31,8 @@ __all__ = ["SITUATIONS", "share_rows", "share_count", "month_totals", "platform_
            "platform_choices"]
 
 ZERO = Decimal("0.00")
-SITUATIONS = {"": "Todas", "no_guide": "Sem guia", "open": "Em aberto", "overdue": "Vencidas", "paid": "Pagas"}
+SITUATIONS = {"": CHARGE_FILTER_LABELS[""], "no_guide": "Sem guia",
+              **{k: CHARGE_FILTER_LABELS[k] for k in ("open", "overdue", "paid")}}   # domain/finance.py
 
 
 def situation_of(guide_status: str | None, due_on: date | None, on: date) -> tuple[str, bool]:

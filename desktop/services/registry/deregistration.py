@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain import AuthorizationStatus, local_today
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import REGISTRY_ROLES
 from desktop.errors import ValidationError
 from desktop.models import Authorization
 from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
@@ -63,7 +63,7 @@ def deregister_record(session: Session, actor: Actor, model, record_id: int, exp
     """The descadastramento use case of a driver or a vehicle by a gestor's act (Art. 24, I, d and f), inside
     the caller's session: the reason required, the record loaded at the version the user saw, then
     `deregister_subject`. Returns the record."""
-    require_role(actor, Role.GESTOR)
+    require_role(actor, *REGISTRY_ROLES.decide)
     on = on or local_today()
     deregistration_problems(reason, article)
     subject = get_or_404(session, model, record_id, not_found)

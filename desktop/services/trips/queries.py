@@ -173,9 +173,10 @@ def export_fares(db, actor: Actor, month: str, path, platform_id: int | None = N
 
     require_trip_access(actor)
     try:
-        year, mon = parse_month(month)
+        year, mon = parse_month(month)   # AAAA-MM or MM/AAAA, as the ISSQN commands (domain.dates)
     except ValueError as exc:
         raise ValidationError([Problem("month", str(exc))]) from None
+    month = f"{year:04d}-{mon:02d}"
     path = Path(path)
     with db.session(write=False) as s:   # the read; the file is written outside any write transaction
         lines = fares_in(s, actor, year, mon, platform_id, log=False)

@@ -17,6 +17,7 @@ from desktop.views.formatting import format_date
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FormDialog, date_edit, qdate_to_date
+from desktop.domain.entities import Entity
 
 KIND_LABELS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
 
@@ -66,7 +67,7 @@ class HolidayDialog(FormDialog):
         day, name, kind = qdate_to_date(self.date_edit.date()), self.name_edit.text().strip(), \
             self.kind_combo.currentData()
         return op(self, lambda: holidays.add_holiday(self.db, self.actor, day, name, kind=kind)) \
-            .fields(self.errors).changes("holidays").success(self._saved).run()
+            .fields(self.errors).changes(Entity.HOLIDAYS).success(self._saved).run()
 
     def _saved(self, holiday) -> None:
         self.saved = holiday
@@ -128,7 +129,7 @@ class HolidaysScreen(QWidget):
         return self.year_spin.value()
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("holidays", "setup", "demo"):
+        if entity in (Entity.HOLIDAYS, Entity.SETUP, Entity.DEMO):
             self.reload()
 
     def reload(self) -> None:
@@ -166,4 +167,4 @@ class HolidaysScreen(QWidget):
             if not ok or not reason.strip():
                 return False
         return op(self, lambda: holidays.remove_holiday(self.db, self.actor, holiday.id, reason.strip())) \
-            .changes("holidays").run()
+            .changes(Entity.HOLIDAYS).run()

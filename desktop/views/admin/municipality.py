@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from desktop.views.municipality_form import MunicipalityForm
 from desktop.views.operations import op
+from desktop.domain.entities import Entity
 
 
 class MunicipalityScreen(QWidget):
@@ -34,7 +35,7 @@ class MunicipalityScreen(QWidget):
         self.reload()
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("setup",):
+        if entity in (Entity.SETUP,):
             self.reload()
 
     def reload(self) -> None:
@@ -67,7 +68,7 @@ class MunicipalityScreen(QWidget):
             return False
         draft, version = self.draft(), self.info.version
         return op(self, lambda: setup.update_municipality(self.db, self.actor, draft, version)) \
-            .fields(self.form.errors).stale(self._reload_after_stale, ask=False).changes("municipality") \
+            .fields(self.form.errors).stale(self._reload_after_stale, ask=False).changes(Entity.MUNICIPALITY) \
             .success(self._saved).run()
 
     def _saved(self, info) -> None:

@@ -16,6 +16,7 @@ from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
+from desktop.domain.entities import Entity
 
 
 def format_value(value, unit: str) -> str:
@@ -88,7 +89,7 @@ class NewValueDialog(QDialog):
             return False
         key, valid_from, note = self.spec.key, qdate_to_date(self.date_edit.date()), self.note_edit.text().strip()
         return op(self, lambda: parameters.set_parameter(self.db, self.actor, key, valid_from, value, note)) \
-            .fields(self.errors).changes("parameters").success(self._saved).run()
+            .fields(self.errors).changes(Entity.PARAMETERS).success(self._saved).run()
 
     def _saved(self, saved) -> None:
         self.saved = saved
@@ -156,7 +157,7 @@ class ParametersScreen(QWidget):
             self.keys.setCurrentRow(0)
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("parameters", "setup", "demo"):
+        if entity in (Entity.PARAMETERS, Entity.SETUP, Entity.DEMO):
             self.reload()
 
     def _rows_of(self, key: str) -> list:

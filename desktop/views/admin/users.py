@@ -16,6 +16,7 @@ from desktop.views.main_window import roles_text
 from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
 from desktop.views.widgets import FormDialog
+from desktop.domain.entities import Entity
 
 
 def is_locked(user, now: datetime | None = None) -> bool:
@@ -105,7 +106,7 @@ class UserDialog(FormDialog):
         else:
             user_id, version = self.user.id, self.user.version
             call = lambda: users.update_user(self.db, self.actor, user_id, draft, version)  # noqa: E731
-        return op(self, call).fields(self.errors).stale(self._stale, ask=False).changes("users") \
+        return op(self, call).fields(self.errors).stale(self._stale, ask=False).changes(Entity.USERS) \
             .success(self._saved).run()
 
     def _saved(self, user) -> None:
@@ -142,7 +143,7 @@ class PasswordDialog(FormDialog):
             return False
         user_id, password = self.user.id, self.password_edit.text()
         return op(self, lambda: users.reset_password(self.db, self.actor, user_id, password)) \
-            .fields(self.errors).changes("users").success(lambda _done: self.accept()).run()
+            .fields(self.errors).changes(Entity.USERS).success(lambda _done: self.accept()).run()
 
 
 class UsersScreen(QWidget):
@@ -176,7 +177,7 @@ class UsersScreen(QWidget):
         self.reload()
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("users", "setup", "demo"):
+        if entity in (Entity.USERS, Entity.SETUP, Entity.DEMO):
             self.reload()
 
     def reload(self) -> None:
@@ -197,7 +198,7 @@ class UsersScreen(QWidget):
     def _changed(self) -> None:
         from desktop.signals import bus
 
-        bus.data_changed.emit("users")
+        bus.data_changed.emit(Entity.USERS)
 
     def new_user(self) -> None:
         dialog = UserDialog(self.db, self.actor, None, self)
@@ -224,7 +225,7 @@ class UsersScreen(QWidget):
         user = self.table.selected()
         if user is None:
             return
-        op(self, lambda: users.unlock_user(self.db, self.actor, user.id)).changes("users").run()
+        op(self, lambda: users.unlock_user(self.db, self.actor, user.id)).changes(Entity.USERS).run()
 
     def toggle_active(self) -> None:
         from desktop.services import users
@@ -235,4 +236,4 @@ class UsersScreen(QWidget):
         draft = users.UserDraft(username=user.username, full_name=user.full_name, roles=frozenset(user.roles),
                                 password=None, active=not user.active)
         op(self, lambda: users.update_user(self.db, self.actor, user.id, draft, user.version)) \
-            .stale(self._changed, ask=False).changes("users").run()
+            .stale(self._changed, ask=False).changes(Entity.USERS).run()

@@ -8,6 +8,7 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AuthorizationStatus
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
+from desktop.domain.entities import Entity
 
 ALL_COLUMNS = (
     ListColumn("Número", lambda r: r.number or "(sem número)", sort_key="number"),
@@ -46,7 +47,7 @@ def fetch_authorizations(db, actor, due=lambda: ""):
 
 class AuthorizationsScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None, today=None):
-        super().__init__(db, actor, parent, entities=("authorizations", "drivers", "vehicles"))
+        super().__init__(db, actor, parent, entities=(Entity.AUTHORIZATIONS, Entity.DRIVERS, Entity.VEHICLES))
         from desktop.views.authorizations.detail import AuthorizationDetailPage
 
         self.today = today

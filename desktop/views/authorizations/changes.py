@@ -11,6 +11,7 @@ from desktop.domain.roles import Role
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.widgets import show_info
+from desktop.domain.entities import Entity
 
 LATE_BRUSH = QBrush(QColor("#ffe0e0"))
 
@@ -84,7 +85,7 @@ def change_dialog(db, actor, parent=None, driver=None, vehicle=None, today: date
         from desktop.signals import bus
         from desktop.views.formatting import format_date
 
-        bus.data_changed.emit("changes")
+        bus.data_changed.emit(Entity.CHANGES)
         info = dialog.result_value
         if info is not None and info.late:
             show_info(dialog.parentWidget(), "Comunicação fora do prazo",
@@ -132,7 +133,7 @@ class ChangesScreen(PagedList):
         self.apply_filter()
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("changes", "drivers", "vehicles", "autos", "demo"):
+        if entity in (Entity.CHANGES, Entity.DRIVERS, Entity.VEHICLES, Entity.AUTOS, Entity.DEMO):
             self.reload()
 
     def _selection_changed(self, change) -> None:

@@ -14,6 +14,7 @@ from desktop.views.formatting import format_brl, format_date, format_datetime
 from desktop.views.operations import op
 from desktop.views.widgets.detail import DetailFrame, DocumentsPanel, InfoGrid
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 EVENT_COLUMNS = (
     Column("Quando", lambda e: e.at, text=format_datetime),
@@ -253,9 +254,9 @@ class AuthorizationDetailPage(DetailFrame):
 
         loaded = self.data
         before = loaded.authorization
-        bus.data_changed.emit("authorizations")
+        bus.data_changed.emit(Entity.AUTHORIZATIONS)
         if key.startswith("deregister"):
-            bus.data_changed.emit("drivers" if key == "deregister_driver" else "vehicles")
+            bus.data_changed.emit(Entity.DRIVERS if key == "deregister_driver" else Entity.VEHICLES)
         if self.data is loaded:   # no screen reloaded this page on the signal (e.g. a separate window)
             self.load()
         after = self.data.authorization

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 from desktop.views.daily_jobs import DayRoutineRunner
+from desktop.domain.entities import Entity
 
 
 def due_transitions_job(state, db, today: date | None = None):
@@ -19,4 +20,4 @@ def due_transitions_job(state, db, today: date | None = None):
 
 def DueTransitionsRunner(db, parent=None, today: date | None = None) -> DayRoutineRunner:  # noqa: N802 — a class-like factory
     """Emits `finished(list)` with the DueTransitions applied (possibly empty)."""
-    return DayRoutineRunner(db, due_transitions_job, parent, today, entities=("authorizations",))
+    return DayRoutineRunner(db, due_transitions_job, parent, today, entities=(Entity.AUTHORIZATIONS,))

@@ -5,6 +5,7 @@ from datetime import date
 
 from desktop.views.widgets.detail import RecordPicker
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.domain.entities import Entity
 
 PICKER_LIMIT = 20
 
@@ -57,5 +58,5 @@ class RequestDialog(ActionDialog):
         if done:
             from desktop.signals import bus
 
-            bus.data_changed.emit("authorizations")
+            bus.data_changed.emit(Entity.AUTHORIZATIONS)
         return done

@@ -15,8 +15,10 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, Q
                                QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QTimeEdit, QVBoxLayout, QWidget, QDateEdit)
 
-from desktop.domain.roles import Role
+from desktop.domain.roles import COURSE_ROLES, ENFORCEMENT_ROLES
+from desktop.domain.steps import find_action, is_enabled
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 SESSION_COLUMNS = (
     Column("Turma", lambda r: r.number),
@@ -52,7 +54,7 @@ class CoursesPage(QWidget):
         self.session_id: int | None = None
         self.last_auto_dialog = None
         self.last_issued = None
-        organizer = actor.has(Role.ATENDENTE, Role.GESTOR)
+        organizer = actor.has(*COURSE_ROLES.organize)
 
         # --- sessions tab ---------------------------------------------------------------------------
         sessions_tab = QWidget(self)
@@ -125,8 +127,11 @@ class CoursesPage(QWidget):
         self.justify_button.clicked.connect(self.choose_justification)
         self.message = QLabel(right)
         self.message.setWordWrap(True)
-        for button in (self.convoke_button, self.notice_button, self.export_button, self.attendance_button,
-                       self.record_button, self.justify_button):
+        # the buttons of the session's steps (services.courses: SessionInfo.actions, domain/courses.py)
+        self._session_buttons = {"convoke": self.convoke_button, "notice": self.notice_button,
+                                 "export": self.export_button, "attendance_list": self.attendance_button,
+                                 "record": self.record_button, "justify": self.justify_button}
+        for button in self._session_buttons.values():
             button.setEnabled(False)
         convoke_row = QHBoxLayout()
         convoke_row.addWidget(self.filter_combo, 1)
@@ -159,7 +164,7 @@ class CoursesPage(QWidget):
         self.absences = RecordTable(ABSENCE_COLUMNS, absences_tab, "Filtrar faltas…")
         self.auto_button = QPushButton("Lavrar auto de infração (Art. 26, III)…", absences_tab)
         self.auto_button.clicked.connect(lambda: self.draw_up_auto(self.absences.selected()))
-        self.auto_button.setEnabled(actor.has(Role.FISCAL))
+        self.auto_button.setEnabled(actor.has(*ENFORCEMENT_ROLES.draw_up))
         absences_layout = QVBoxLayout(absences_tab)
         absences_layout.addWidget(QLabel("Condutores convocados que faltaram sem justificativa: descumprem o dever "
                                          "do Art. 13, XVI (cumprir as determinações do Município) — infração do "
@@ -169,7 +174,7 @@ class CoursesPage(QWidget):
 
         self.tabs = QTabWidget(self)
         self.tabs.addTab(sessions_tab, "Turmas e convocações")
-        self.enforcer = actor.has(Role.FISCAL, Role.GESTOR)
+        self.enforcer = actor.has(*COURSE_ROLES.enforce)
         if self.enforcer:
             self.tabs.addTab(absences_tab, "Faltas sem justificativa (Art. 26, III)")
         else:
@@ -184,7 +189,7 @@ class CoursesPage(QWidget):
 
     # -- loading --------------------------------------------------------------------------------------------
     def _data_changed(self, entity: str) -> None:
-        if entity in ("courses", "autos", "drivers", "demo"):
+        if entity in (Entity.COURSES, Entity.AUTOS, Entity.DRIVERS, Entity.DEMO):
             self.reload()
 
     def reload(self) -> None:
@@ -203,7 +208,6 @@ class CoursesPage(QWidget):
 
         row = self.sessions.selected()
         self.session_id = row.id if row is not None else None
-        organizer = self.actor.has(Role.ATENDENTE, Role.GESTOR)
         if row is None:
             self.session_label.setText("Escolha uma turma.")
             self.attendances.set_rows([])
@@ -217,18 +221,17 @@ class CoursesPage(QWidget):
             self.attendances.set_rows(items)
             self.present_list.clear()
             for a in items:
-                if a.status in ("convoked", "present", "absent"):
+                if is_enabled(a.actions, "mark"):   # a convocation the signed list decides
                     item = QListWidgetItem(f"{a.driver_name} ({a.cpf_display})", self.present_list)
                     item.setData(Qt.ItemDataRole.UserRole, a.driver_id)
                     item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                    item.setCheckState(Qt.CheckState.Checked if a.status == "present" else Qt.CheckState.Unchecked)
-        planned = row is not None and row.status == "planned"
-        self.convoke_button.setEnabled(organizer and planned)
-        for b in (self.notice_button, self.export_button, self.attendance_button):
-            b.setEnabled(organizer and row is not None and row.convoked > 0)
-        self.record_button.setEnabled(organizer and row is not None and row.status != "cancelled"
-                                      and row.convoked > 0)
-        self.justify_button.setEnabled(organizer and row is not None)
+                    item.setCheckState(Qt.CheckState.Checked if a.present else Qt.CheckState.Unchecked)
+        actions = row.actions if row is not None else ()
+        for key, button in self._session_buttons.items():
+            action = find_action(actions, key)
+            button.setEnabled(bool(action and action.enabled))
+            if action is not None:
+                button.setToolTip(action.tooltip)
         self.show_filter_count()
 
     def show_filter_count(self) -> None:
@@ -277,7 +280,7 @@ class CoursesPage(QWidget):
             return False
 
         return op(self, lambda: courses.create_session(self.db, self.actor, draft)).failure(refused) \
-            .changes("courses").success(created).run()
+            .changes(Entity.COURSES).success(created).run()
 
     def convoke(self) -> bool:
         from desktop.services import courses
@@ -293,7 +296,7 @@ class CoursesPage(QWidget):
                 text += f" {result.left_out} ficaram de fora: a turma tem {result.capacity} vagas."
             self._say(text)
 
-        return op(self, lambda: courses.convoke(self.db, self.actor, sid, kind)).changes("courses") \
+        return op(self, lambda: courses.convoke(self.db, self.actor, sid, kind)).changes(Entity.COURSES) \
             .success(done).run()
 
     def print_notice(self) -> bool:
@@ -302,7 +305,7 @@ class CoursesPage(QWidget):
 
         sid = self.session_id
         return op(self, lambda: courses.print_convocation_notice(self.db, self.actor, sid)) \
-            .background("Convocação", "Gerando as notificações…").changes("courses", "documents") \
+            .background("Convocação", "Gerando as notificações…").changes(Entity.COURSES, Entity.DOCUMENTS) \
             .success(self._issued).run()
 
     def print_attendance(self) -> bool:
@@ -311,7 +314,7 @@ class CoursesPage(QWidget):
 
         sid = self.session_id
         return op(self, lambda: print_attendance_list(self.db, self.actor, sid)) \
-            .background("Lista de presença", "Gerando a lista…").changes("documents").success(self._issued).run()
+            .background("Lista de presença", "Gerando a lista…").changes(Entity.DOCUMENTS).success(self._issued).run()
 
     def _issued(self, issued) -> None:
         self.last_issued = issued
@@ -355,7 +358,7 @@ class CoursesPage(QWidget):
         row = self.sessions.selected()
         present = self.present_ids()
         return op(self, lambda: courses.record_attendance(self.db, self.actor, row.id, present, row.version)) \
-            .stale(self.reload).changes("courses") \
+            .stale(self.reload).changes(Entity.COURSES) \
             .success(lambda info: self._say(f"Presença registrada: {info.present} presente(s), {info.absent} "
                                             "ausente(s).")).run()
 
@@ -386,7 +389,7 @@ class CoursesPage(QWidget):
 
         return op(self, lambda: courses.justify_absence(self.db, self.actor, a.id, reason, content, Path(path).name,
                                                         a.version)) \
-            .failure(refused).stale(self.reload).changes("courses", "documents") \
+            .failure(refused).stale(self.reload).changes(Entity.COURSES, Entity.DOCUMENTS) \
             .success(lambda info: self._say(f"Ausência de {info.driver_name} justificada.")).run()
 
     # -- the fiscal's candidates ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from desktop.views.enforcement.lookups import Lookups
+from desktop.domain.entities import Entity
 
 
 class EnforcementPage(QWidget):
@@ -60,12 +61,12 @@ class EnforcementPage(QWidget):
         bus.data_changed.connect(self._data_changed)
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("autos", "ledger", "demo", "catalog"):
+        if entity in (Entity.AUTOS, Entity.LEDGER, Entity.DEMO, Entity.CATALOG):
             self.list_screen.reload()
             self.measures_screen.reload()
             if self.stack.currentWidget() is self.detail_screen and self.detail_screen.detail is not None:
                 self.detail_screen.reload()   # e.g. sent to dívida ativa from Financeiro
-            if entity == "catalog":
+            if entity == Entity.CATALOG:
                 self.catalog_screen.reload()
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile

@@ -24,6 +24,7 @@ from desktop.views.enforcement.lookups import Lookups, service_lookups
 from desktop.views.enforcement.widgets import SearchPicker
 from desktop.views.operations import query_op
 from desktop.views.widgets import FieldErrors, error_label, field_box, fit_size, qdate_to_date
+from desktop.domain.entities import Entity
 
 PREVIEW_DELAY_MS = 200
 MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
@@ -325,7 +326,7 @@ class AutoFormDialog(QDialog):
             self.panel.show_waiting([])
             return
         try:
-            self.preview = autos.preview_assessment(self.db, draft)
+            self.preview = autos.preview_assessment(self.db, self.actor, draft)
         except ValidationError as error:
             self.preview = None
             self.panel.show_waiting([str(p) for p in error.problems])
@@ -343,7 +344,7 @@ class AutoFormDialog(QDialog):
 
         draft = self.draft()
         return op(self, lambda: autos.draw_up_auto(self.db, self.actor, draft)).fields(self.errors) \
-            .failure(self._refused).changes("autos").success(self._drawn_up).run()
+            .failure(self._refused).changes(Entity.AUTOS).success(self._drawn_up).run()
 
     def _refused(self, error: BaseException) -> bool:
         """A refusal other than field problems shows in the form's general line (True: handled here)."""

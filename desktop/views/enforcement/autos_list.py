@@ -207,15 +207,15 @@ class AutosListScreen(QWidget):
         query = self.current_filter()
 
         def load(cursor, limit):
-            page = autos.list_autos(self.db, query, after=cursor, limit=limit)
+            page = autos.list_autos(self.db, self.actor, query, after=cursor, limit=limit)
             return page.items, page.next_cursor
 
         self.table.reset(load)
         self._generation += 1
-        generation, db = self._generation, self.db
+        generation, db, actor = self._generation, self.db, self.actor
 
         def count(state):
-            return autos.count_autos(db, query)
+            return autos.count_autos(db, actor, query)
 
         from shiboken6 import isValid
 

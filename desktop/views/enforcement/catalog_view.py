@@ -18,6 +18,7 @@ from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date
+from desktop.domain.entities import Entity
 
 MEASURE_LIST_COLUMNS = (
     Column("Medida", lambda m: m.kind_label),
@@ -81,7 +82,8 @@ class MeasuresScreen(QWidget):
     def reload(self) -> None:
         from desktop.services import penalties
 
-        rows = query_op(self, lambda: penalties.list_measures(self.db, open_only=self.open_only.isChecked())) \
+        rows = query_op(self, lambda: penalties.list_measures(self.db, self.actor,
+                                                              open_only=self.open_only.isChecked())) \
             .titled("Não foi possível listar as medidas").otherwise([]).get()
         self.table.set_rows(rows, keep=lambda m: m.id)
         self._enable()
@@ -118,7 +120,7 @@ class MeasuresScreen(QWidget):
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
         elif dialog.result() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("ledger")
+            bus.data_changed.emit(Entity.LEDGER)
             self.reload()
 
     def _open(self) -> None:
@@ -257,7 +259,7 @@ class CatalogScreen(QWidget):
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
         elif dialog.result() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("catalog")
+            bus.data_changed.emit(Entity.CATALOG)
             self.reload()
 
     def reload(self) -> None:

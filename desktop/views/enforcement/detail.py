@@ -20,6 +20,7 @@ from desktop.views.enforcement.widgets import InfoGrid
 from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
+from desktop.domain.entities import Entity
 
 # (key of a step of desktop.domain.auto_steps, or of a measure action; button text) — the order of the action bar.
 ACTIONS = (
@@ -282,7 +283,7 @@ class AutoDetailScreen(QWidget):
         if self.auto_id is None:
             return
         self.reloads += 1
-        read = query_op(self, lambda: autos.get_auto(self.db, self.auto_id, self.actor)) \
+        read = query_op(self, lambda: autos.get_auto(self.db, self.actor, self.auto_id)) \
             .titled("Não foi possível abrir o auto")
         if not read.run():
             return
@@ -497,6 +498,6 @@ class AutoDetailScreen(QWidget):
             # one signal: every auto action may change the ledger too, and the Financeiro page listens to it;
             # the page hosting this screen reloads it on the signal — reload here only if nobody did
             before = self.reloads
-            bus.data_changed.emit("autos")
+            bus.data_changed.emit(Entity.AUTOS)
             if self.reloads == before:
                 self.reload()

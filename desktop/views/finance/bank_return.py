@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QTa
 from desktop.domain.formatting import format_money
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos", "": ""}
 LINE_COLUMNS = (
@@ -113,7 +114,7 @@ class BankReturnScreen(QWidget):
         db, actor = self.db, self.actor
         self.summary.setText(f"Importando {path}…")
         return (op(self, lambda state: bank_returns.import_bank_return(db, actor, path, state=state))
-                .titled("Retorno bancário").changes("guides", "ledger", "authorizations")
+                .titled("Retorno bancário").changes(Entity.GUIDES, Entity.LEDGER, Entity.AUTHORIZATIONS)
                 .success(self.show_report).failure(self._failed)
                 .background("Retorno bancário", "Conciliando os pagamentos…", pass_state=True).run())
 

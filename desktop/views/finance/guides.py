@@ -11,11 +11,13 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
                                QPushButton, QVBoxLayout, QWidget)
 
 from desktop.domain.clock import today
+from desktop.domain.finance import CHARGE_FILTER_LABELS
 from desktop.domain.formatting import format_date, format_money
 from desktop.domain.steps import find_action
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
+from desktop.domain.entities import Entity
 
 GUIDE_COLUMNS = (
     Column("Guia", lambda g: g.number),
@@ -30,8 +32,7 @@ GUIDE_COLUMNS = (
     Column("Substitui", lambda g: g.replaces_number or ""),
     Column("Observação", lambda g: g.cancel_reason),
 )
-STATES = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"), ("paid", "Pagas"),
-          ("cancelled", "Canceladas"))
+STATES = tuple(CHARGE_FILTER_LABELS.items())   # the list's filters (domain/finance.py)
 PURPOSES = (("", "Todos os tipos"), ("fee", "Taxas"), ("fine", "Multas"), ("issqn", "ISSQN"), ("cost", "Custos"))
 BUTTONS = (("print", "Imprimir guia"), ("pay", "Registrar pagamento…"), ("reissue", "Reemitir guia vencida…"),
            ("cancel", "Cancelar guia…"))
@@ -51,7 +52,7 @@ def print_guide_in_background(parent, db, actor, number: str, on_shown=None):
             on_shown(issued)
 
     return (op(parent, lambda state: documents.print_guide(db, actor, number, state=state))
-            .titled("Guia de pagamento").changes("documents").success(shown)
+            .titled("Guia de pagamento").changes(Entity.DOCUMENTS).success(shown)
             .background("Guia de pagamento (DAM)", "Gerando a guia…", pass_state=True).run())
 
 
@@ -65,7 +66,7 @@ def issue_guide(parent, db, actor, call, on_done=None, print_it: bool = True):
         if print_it:
             print_guide_in_background(parent, db, actor, info.number)
 
-    return op(parent, call).titled("Emitir guia").changes("guides", "ledger").success(issued).run()
+    return op(parent, call).titled("Emitir guia").changes(Entity.GUIDES, Entity.LEDGER).success(issued).run()
 
 
 class PaymentDialog(QDialog):
@@ -107,7 +108,7 @@ class PaymentDialog(QDialog):
         except Exception:  # noqa: BLE001 - the service names the field
             amount = self.amount.text()
         ok = (op(self, lambda: guides.record_guide_payment(self.db, self.actor, number, paid_on, amount))
-              .fields(self.errors).changes("guides", "ledger", "authorizations").run())
+              .fields(self.errors).changes(Entity.GUIDES, Entity.LEDGER, Entity.AUTHORIZATIONS).run())
         if ok:
             self.accept()
         return ok
@@ -257,4 +258,4 @@ class GuidesScreen(QWidget):
                                lambda: guides.reissue_overdue_guide(self.db, self.actor, guide.number, reason),
                                on_done=lambda _g: self.reload())
         return (op(self, lambda: guides.cancel_guide(self.db, self.actor, guide.number, reason))
-                .titled("Cancelar guia").changes("guides").success(lambda _g: self.reload()).run())
+                .titled("Cancelar guia").changes(Entity.GUIDES).success(lambda _g: self.reload()).run())

@@ -38,6 +38,7 @@ from desktop.domain.formatting import format_date, format_money
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
+from desktop.domain.entities import Entity
 
 PAGE = 100
 
@@ -240,7 +241,7 @@ class IssqnPage(QWidget):
 
         if not shiboken6.isValid(self):     # the bus outlives a closed screen
             return
-        if entity in ("issqn", "guides", "payments", "demo") and self.isVisible():
+        if entity in (Entity.ISSQN, Entity.GUIDES, Entity.DEMO) and self.isVisible():
             self.reload()
 
     def reload(self) -> None:
@@ -338,7 +339,7 @@ class IssqnPage(QWidget):
         year, month = self.month()
         self.status_label.setText(f"Calculando a competência {month:02d}/{year}…")
         self.run_op = op(self, lambda state: issqn.run_competence(self.db, self.actor, year, month, state)) \
-            .changes("issqn").success(self._ran).cancelled(lambda: self.status_label.setText(
+            .changes(Entity.ISSQN).success(self._ran).cancelled(lambda: self.status_label.setText(
                 "Cálculo cancelado: nada foi gravado.")) \
             .background("ISSQN", f"Calculando a competência {month:02d}/{year}…", pass_state=True)
         self.run_op.run()
@@ -357,7 +358,7 @@ class IssqnPage(QWidget):
             return
         year, month = self.month()
         op(self, lambda: issqn.issue_issqn_guide(self.db, self.actor, total.platform_id, year, month)) \
-            .changes("issqn", "guides").success(self._issued).run()
+            .changes(Entity.ISSQN, Entity.GUIDES).success(self._issued).run()
 
     def _issued(self, guide) -> None:
         self.last_guide = guide
@@ -384,7 +385,7 @@ class IssqnPage(QWidget):
             self.last_preview.show()
 
         self.print_op = op(self, lambda: documents.print_guide(self.db, self.actor, number)) \
-            .changes("documents").success(shown).background("Guia (DAM)", f"Gerando a guia nº {number}…")
+            .changes(Entity.DOCUMENTS).success(shown).background("Guia (DAM)", f"Gerando a guia nº {number}…")
         self.print_op.run()
 
     def cancel_guide(self) -> None:
@@ -529,7 +530,7 @@ class ReasonDialog(QDialog):
                 self.done_callback()
 
         return op(self, lambda: self.call(self.reason_edit.text())).fields(self.errors) \
-            .changes("issqn", "guides").success(ok).run()
+            .changes(Entity.ISSQN, Entity.GUIDES).success(ok).run()
 
 
 def fares_text(share, fares, suggestion, year: int, month: int) -> str:
@@ -600,7 +601,7 @@ class ClassDecisionDialog(QDialog):
         return op(self, lambda: issqn.decide_vehicle_class(
             self.db, self.actor, self.vehicle_id, self.class_combo.currentData(),
             qdate_to_date(self.from_edit.date()), self.reason_edit.text())) \
-            .fields(self.errors).changes("issqn", "vehicles").success(ok).run()
+            .fields(self.errors).changes(Entity.ISSQN, Entity.VEHICLES).success(ok).run()
 
 
 class ClassesDialog(QDialog):
@@ -673,7 +674,7 @@ class ClassesDialog(QDialog):
         return op(self, lambda: issqn.create_class(self.db, self.actor, self.code_edit.text(), self.name_edit.text(),
                                                    self._base(), qdate_to_date(self.from_edit.date()),
                                                    self.reason_edit.text())) \
-            .fields(self.errors).changes("issqn").success(lambda _r: self.reload()).run()
+            .fields(self.errors).changes(Entity.ISSQN).success(lambda _r: self.reload()).run()
 
     def new_base(self) -> bool:
         from desktop.services import issqn
@@ -681,7 +682,7 @@ class ClassesDialog(QDialog):
         return op(self, lambda: issqn.new_class_base(self.db, self.actor, self.code_edit.text(), self._base(),
                                                      qdate_to_date(self.from_edit.date()), self.reason_edit.text(),
                                                      self.name_edit.text() or None)) \
-            .fields(self.errors).changes("issqn").success(lambda _r: self.reload()).run()
+            .fields(self.errors).changes(Entity.ISSQN).success(lambda _r: self.reload()).run()
 
 
 class ChartDialog(QDialog):

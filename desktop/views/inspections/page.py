@@ -24,11 +24,12 @@ from desktop.views.inspections.grid import ScheduleGrid
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_info
+from desktop.domain.entities import Entity
 
 MODES = (("day", "Dia"), ("week", "Semana"), ("month", "Mês"))
 WEEKDAYS = weekday_names(capital=True)      # the one table of names (domain.formatting)
 MONTHS = MONTH_NAMES
-RELOAD_ON = {"inspections", "authorizations", "holidays", "users"}
+RELOAD_ON = {Entity.INSPECTIONS, Entity.AUTHORIZATIONS, Entity.HOLIDAYS, Entity.USERS}
 NOTHING_SELECTED = "Selecione uma vistoria na agenda."
 
 
@@ -385,7 +386,7 @@ class InspectionsPage(QWidget):
         if self._exec(dialog):
             b = dialog.result_booking
             local = b.start.astimezone(TIMEZONE)
-            self._changed("inspections")
+            self._changed(Entity.INSPECTIONS)
             show_info(self, "Vistoria agendada", f"{b.kind_label} de {b.plate_display} agendada para "
                       f"{format_date(local.date())} às {local:%H:%M} com {b.inspector_name}.")
 
@@ -397,7 +398,7 @@ class InspectionsPage(QWidget):
     def move_to(self, booking, target) -> None:
         dialog = MoveDialog(self.db, self.actor, booking, self.names, target, self)
         if self._exec(dialog):
-            self._changed("inspections")
+            self._changed(Entity.INSPECTIONS)
 
     def cancel(self) -> None:
         booking = self._target("cancel")
@@ -409,7 +410,7 @@ class InspectionsPage(QWidget):
             return
         reason = dialog.text.text()
         self._save(lambda: self.service.cancel_inspection(self.db, self.actor, booking.id, reason, booking.version),
-                   "inspections")
+                   Entity.INSPECTIONS)
 
     def run(self) -> None:
         booking = self._target("run")
@@ -418,7 +419,7 @@ class InspectionsPage(QWidget):
         dialog = RunInspectionDialog(self.db, self.actor, booking, self)
         if self._exec(dialog):
             detail = dialog.detail
-            self._changed("inspections", "authorizations")
+            self._changed(Entity.INSPECTIONS, Entity.AUTHORIZATIONS)
             title = "Vistoria reprovada" if detail.booking.failed_or_missed else "Vistoria aprovada"
             show_info(self, title, f"{detail.booking.plate_display}: {detail.outcome}")
             self.last_inspection = detail.booking
@@ -431,7 +432,7 @@ class InspectionsPage(QWidget):
                              "A ausência vai para a lista do fiscal (Art. 26, I)."):
             return
         self._save(lambda: self.service.record_no_show(self.db, self.actor, booking.id, booking.version),
-                   "inspections")
+                   Entity.INSPECTIONS)
 
     def _preview(self, issued, title: str) -> None:
         from desktop.views.pdf_preview import PdfPreviewDialog
@@ -442,7 +443,8 @@ class InspectionsPage(QWidget):
     def _print(self, call, title: str, label: str, heading: str) -> None:
         """Render and archive a document on a worker (op().background(): progress after 600 ms, "Cancelar"),
         then preview it here, on the UI thread."""
-        self.print_op = op(self, call).background(title, label, pass_state=True).changes("documents").titled(title) \
+        self.print_op = op(self, call).background(title, label, pass_state=True).changes(Entity.DOCUMENTS) \
+            .titled(title) \
             .success(lambda issued: self._preview(issued, f"{heading} {issued.info.number}"))
         self.print_op.run()
 
@@ -487,7 +489,7 @@ class InspectionsPage(QWidget):
                                              f"veículo {candidate.plate_display}.")
         self.last_auto_dialog = dialog
         if self._exec(dialog):
-            self._changed("autos")
+            self._changed(Entity.AUTOS)
 
     # ------------------------------------------------------------------------------------------ lists
     def tab_changed(self, index: int) -> None:
@@ -515,7 +517,8 @@ class InspectionsPage(QWidget):
         self.bulk_button.setEnabled(False)
         self.bulk_op = op(self, lambda state: job(state, db, actor, year, month, first, last)) \
             .background("Agendamento em lote", "Agendando vistorias anuais…", pass_state=True) \
-            .changes("inspections").titled("Agendamento em lote").success(self._bulk_done).failure(self._bulk_failed)
+            .changes(Entity.INSPECTIONS).titled("Agendamento em lote").success(self._bulk_done) \
+            .failure(self._bulk_failed)
         self.bulk_op.run()
         self.bulk_task = self.bulk_op.task
 
@@ -640,7 +643,7 @@ class InspectionsPage(QWidget):
             self.cfg_place.addItem(p.name, p.id)
 
     def _config_call(self, fn, *args, **kw) -> bool:
-        return self._save(lambda: fn(self.db, self.actor, *args, **kw), "inspections",
+        return self._save(lambda: fn(self.db, self.actor, *args, **kw), Entity.INSPECTIONS,
                           then=lambda _result: self.load_config())
 
     def add_schedule(self) -> None:

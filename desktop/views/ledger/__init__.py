@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from desktop.views.enforcement.lookups import Lookups
+from desktop.domain.entities import Entity
 
 
 
@@ -101,7 +102,7 @@ class FinancePage(QWidget):
         return page
 
     def _data_changed(self, entity: str) -> None:
-        if entity in ("autos", "ledger", "demo", "guides"):
+        if entity in (Entity.AUTOS, Entity.LEDGER, Entity.DEMO, Entity.GUIDES):
             self.infractor_screen.reload()
             self.ledger_screen.reload()
             self.overdue_screen.reload()

@@ -22,6 +22,7 @@ from desktop.views.enforcement.widgets import InfoGrid, SearchPicker
 from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
+from desktop.domain.entities import Entity
 
 
 def infractor_search(lookups: Lookups):
@@ -190,7 +191,7 @@ class LedgerScreen(QWidget):
 
         dialog = self.reverse_dialog()
         if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("ledger")
+            bus.data_changed.emit(Entity.LEDGER)
             self.reload()
 
 
@@ -455,5 +456,5 @@ class DebtListScreen(QWidget):
             self.reload()
 
         call = (op(self, lambda: ledger.send_to_divida_ativa(self.db, self.actor, ids, on)).titled("Dívida ativa")
-                .changes("autos", "ledger").success(sent))
+                .changes(Entity.AUTOS, Entity.LEDGER).success(sent))
         return call.result if call.run() else 0

@@ -28,10 +28,13 @@ from PySide6.QtWidgets import (
 
 from desktop.domain import local_now, local_today
 from desktop.domain.formatting import format_date
-from desktop.domain.platform_lists import DATA_FIELDS, countdown_text, data_request_late
+from desktop.domain.data_requests import request_countdown
+from desktop.domain.platform_lists import DATA_FIELDS
+from desktop.domain.steps import find_action
 from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
 from desktop.views.widgets import FormDialog, qdate_to_date
+from desktop.domain.entities import Entity
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
 
@@ -110,7 +113,7 @@ class DataRequestDialog(FormDialog):
         draft = self.draft()
         self.errors.clear()
         return op(self, lambda: data_requests.create_data_request(self.db, self.actor, draft)) \
-            .fields(self.errors).changes("data_request").success(self._saved).run()
+            .fields(self.errors).changes(Entity.DATA_REQUEST).success(self._saved).run()
 
     def _saved(self, info) -> None:
         self.saved = info
@@ -255,6 +258,7 @@ class PlatformsPage(QWidget):
         self.print_button.clicked.connect(self.print_request)
         self.answer_button = QPushButton("Registrar resposta…", self)
         self.answer_button.clicked.connect(self.choose_answer)
+        self.requests_table.selection_changed.connect(self._request_chosen)
         self.countdown = QLabel(self)
         self.countdown.setStyleSheet("font-weight: bold;")
         self.timer = QTimer(self)
@@ -384,11 +388,20 @@ class PlatformsPage(QWidget):
             self.reconciliation.set_rows(())
         self.requests = data_requests.data_requests_of(self.db, self.actor, self.platform_id)
         self.requests_table.set_rows(self.requests, keep=lambda r: r.id)
+        self._request_chosen(self.requests_table.selected())
         self.tick()
-        if any(r.due_at and r.answered_at is None and r.status == "sent" for r in self.requests):
+        if any(r.awaiting for r in self.requests):
             self.timer.start()
         else:
             self.timer.stop()
+
+    def _request_chosen(self, request) -> None:
+        """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""
+        actions = request.actions if request is not None else ()
+        for key, button in (("answer", self.answer_button), ("print", self.print_button)):
+            action = find_action(actions, key)
+            button.setEnabled(bool(action and action.enabled))
+            button.setToolTip(action.tooltip if action is not None else "Escolha uma requisição na lista.")
 
     def show_late_offer(self, offer) -> None:
         """What the services offer for an overdue list (Art. 5, VIII): the notice, and a decree code if any."""
@@ -398,6 +411,11 @@ class PlatformsPage(QWidget):
                                                    if overdue and offer.regularize_by else "") if overdue else "")
         self.late_notice_button.setVisible(overdue)
         self.late_auto_button.setVisible(overdue and offer.code is not None)
+        for key, button in (("late_notice", self.late_notice_button), ("late_auto", self.late_auto_button)):
+            action = find_action(offer.actions, key) if offer is not None else None
+            button.setEnabled(bool(action and action.enabled))
+            if action is not None:
+                button.setToolTip(action.tooltip)
         if overdue and offer.code:
             self.late_auto_button.setText(f"Auto pelo código {offer.code} do decreto…")
 
@@ -406,7 +424,7 @@ class PlatformsPage(QWidget):
 
         platform_id = self.platform_id
         return op(self, lambda: platform_lists.print_overdue_list_notice(self.db, self.actor, platform_id)) \
-            .titled("Notificação não emitida").changes("issued_document") \
+            .titled("Notificação não emitida").changes(Entity.ISSUED_DOCUMENT) \
             .background("Emitindo a notificação").success(self._late_notice_printed).run()
 
     def _late_notice_printed(self, issued) -> None:
@@ -443,14 +461,10 @@ class PlatformsPage(QWidget):
 
     # -- countdown (Art. 4, §2) ---------------------------------------------------------------------------------
     def countdown_of(self, request) -> str:
-        if request.status == "cancelled":
-            return "cancelada"
-        text = countdown_text(request.due_at, request.answered_at, local_now())
-        return text + (" (atrasada)" if data_request_late(request.due_at, request.answered_at, local_now())
-                       and request.answered_at is None else "")
+        return request_countdown(request.status, request.due_at, request.answered_at, local_now())
 
     def tick(self) -> None:
-        open_ones = [r for r in self.requests if r.status == "sent" and r.due_at and r.answered_at is None]
+        open_ones = [r for r in self.requests if r.awaiting]
         if not open_ones:
             self.countdown.setText("Nenhuma requisição aguardando resposta no prazo de 24 horas.")
             return
@@ -478,7 +492,7 @@ class PlatformsPage(QWidget):
         def call():
             return platform_lists.import_list(self.db, self.actor, platform_id, content, path, delivered)
 
-        return op(self, call).titled("Lista recusada").changes("platform_list") \
+        return op(self, call).titled("Lista recusada").changes(Entity.PLATFORM_LIST) \
             .background("Importando a lista", "Lendo, conferindo e conciliando…").success(self._imported).run()
 
     def _imported(self, report) -> None:
@@ -551,7 +565,7 @@ class PlatformsPage(QWidget):
         if row is None:
             return False
         return op(self, lambda: data_requests.print_data_request(self.db, self.actor, row.id)) \
-            .changes("issued_document").background("Imprimindo o ofício").success(self._printed).run()
+            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício").success(self._printed).run()
 
     def _printed(self, issued) -> None:
         from desktop.views.pdf_preview import PdfPreviewDialog
@@ -574,4 +588,4 @@ class PlatformsPage(QWidget):
             content = handle.read()
         return op(self, lambda: data_requests.answer_data_request(self.db, self.actor, row.id, answered_at,
                                                                   content, path, row.version)) \
-            .stale(self.show_platform).changes("data_request").success(lambda _: self.show_platform()).run()
+            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(lambda _: self.show_platform()).run()

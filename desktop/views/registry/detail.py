@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from desktop.domain.entities import Entity
 from desktop.views.widgets.detail import (DOCUMENT_KINDS, DetailFrame, DocumentsPanel, InfoGrid,  # noqa: F401
                                           RecordPicker, TimelineTable, document_kind_label, size_text)
 
@@ -14,7 +15,7 @@ class SubjectDetailPage(DetailFrame):
     communication (Art. 13 XVIII) reloads the page, and the gestor's descadastramento (Art. 24, I, d and f) asks
     reason, act and date, then tells every open screen. Subclasses set `db`, `actor`, `data` and `load()`."""
 
-    entity = ""  # "drivers" or "vehicles": the data_changed name of the subject
+    entity: Entity   # Entity.DRIVERS or Entity.VEHICLES (the subclass says): the data_changed name of the subject
 
     def open_authorization(self, authorization_id: int):
         """Double-click on one of its authorizations: the authorization's page in its own window."""
@@ -50,4 +51,4 @@ class SubjectDetailPage(DetailFrame):
         self.last_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
             bus.data_changed.emit(self.entity)
-            bus.data_changed.emit("authorizations")
+            bus.data_changed.emit(Entity.AUTHORIZATIONS)

@@ -25,6 +25,7 @@ from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
                                            PhotoChooser, field_box, mime_of)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size
+from desktop.domain.entities import Entity
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
 UFS = ("AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR", "PE", "PI",
@@ -531,7 +532,7 @@ class DriverWizard(QWizard):
             def call():
                 return drivers.update_driver(self.db, self.actor, driver.id, draft, driver.version)
         (op(self, call).fields(self.show_problems).stale(self._reload).failure(self._save_failed)
-         .titled("Não foi possível salvar o condutor").changes("drivers").success(self._saved).run())
+         .titled("Não foi possível salvar o condutor").changes(Entity.DRIVERS).success(self._saved).run())
 
     def _save_failed(self, error: BaseException) -> bool:
         """A CPF the database refuses (already registered) is shown next to the CPF field."""

@@ -14,6 +14,7 @@ from desktop.views.widgets.detail import DocumentsPanel, InfoGrid, TimelineTable
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 
 
@@ -97,7 +98,7 @@ CHANGE_COLUMNS = (
 
 
 class DriverDetailPage(SubjectDetailPage):
-    entity = "drivers"
+    entity = Entity.DRIVERS
 
     def __init__(self, db, actor, driver_id: int, parent=None):
         super().__init__(parent)
@@ -253,7 +254,8 @@ class DriverDetailPage(SubjectDetailPage):
 
 class DriversScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):
-        super().__init__(db, actor, parent, entities=("drivers", "authorizations", "changes", "platforms"))
+        super().__init__(db, actor, parent,
+                         entities=(Entity.DRIVERS, Entity.AUTHORIZATIONS, Entity.CHANGES, Entity.PLATFORMS))
         self.last_dialog = None
         self.new_button = self.add_button("Novo condutor…", self.new_driver)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))

@@ -17,6 +17,7 @@ from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
+from desktop.domain.entities import Entity
 
 
 
@@ -172,7 +173,7 @@ class PlatformDialog(QDialog):
             def call():
                 return platforms.update_platform(self.db, self.actor, info.id, draft, info.version)
         return (op(self, call).fields(self.errors).stale(self._reload).failure(self._save_failed)
-                .changes("platforms").success(self._saved).run())
+                .changes(Entity.PLATFORMS).success(self._saved).run())
 
     def _save_failed(self, error: BaseException) -> bool:
         """A CNPJ or inscrição the database refuses goes next to its field; other refusals under the form."""
@@ -307,12 +308,12 @@ class PlatformDetailPage(DetailFrame):
         dialog = self.status_dialog()
         self.last_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
-            bus.data_changed.emit("platforms")
+            bus.data_changed.emit(Entity.PLATFORMS)
 
 
 class PlatformsScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):
-        super().__init__(db, actor, parent, entities=("platforms", "drivers", "authorizations"))
+        super().__init__(db, actor, parent, entities=(Entity.PLATFORMS, Entity.DRIVERS, Entity.AUTHORIZATIONS))
         self.last_dialog = None
         self.new_button = self.add_button("Nova plataforma…", self.new_platform)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))

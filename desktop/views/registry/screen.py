@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, 
 
 from desktop.views.registry.paged import PagedList
 from desktop.views.widgets import show_error
+from desktop.domain.entities import Entity
 
 
 class ListDetailScreen(QWidget):
@@ -93,7 +94,7 @@ class ListDetailScreen(QWidget):
         return self.detail is not None and self.stack.currentWidget() is self.detail
 
     def _data_changed(self, entity: str) -> None:
-        if entity in self._entities or entity in ("demo", "setup"):
+        if entity in self._entities or entity in (Entity.DEMO, Entity.SETUP):
             if self.list is not None:
                 self.list.reload()
             if self.detail_shown():

@@ -23,6 +23,7 @@ from desktop.views.registry.driver_wizard import UFS, _form_row, _page_errors
 from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
 from desktop.views.widgets import PhoneEdit, error_text
+from desktop.domain.entities import Entity
 
 PAGE_CRLV, PAGE_OWNERSHIP, PAGE_OWNER, PAGE_LESSOR = range(4)
 RELATIONSHIPS = ("Cônjuge", "Companheiro(a)", "Pai", "Mãe", "Filho(a)", "Irmão(ã)", "Avô/Avó", "Neto(a)",
@@ -499,7 +500,7 @@ class VehicleWizard(QWizard):
                 return vehicles.update_vehicle(self.db, self.actor, vehicle.id, draft, vehicle.version,
                                                on=self.today)
         (op(self, call).fields(self.show_problems).stale(self._reload)
-         .titled("Não foi possível salvar o veículo").changes("vehicles").success(self._saved).run())
+         .titled("Não foi possível salvar o veículo").changes(Entity.VEHICLES).success(self._saved).run())
 
     def _saved(self, info) -> None:
         self.saved = info

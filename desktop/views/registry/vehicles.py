@@ -13,6 +13,7 @@ from desktop.views.registry.drivers import AUTHORIZATION_COLUMNS, CHANGE_COLUMNS
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import RecordTable
+from desktop.domain.entities import Entity
 
 VEHICLE_COLUMNS = (
     ListColumn("Placa", lambda r: r.plate_display, sort_key="plate"),
@@ -99,7 +100,7 @@ class VehicleIssqnClassTab(QWidget):
 
 
 class VehicleDetailPage(SubjectDetailPage):
-    entity = "vehicles"
+    entity = Entity.VEHICLES
 
     def __init__(self, db, actor, vehicle_id: int, parent=None):
         super().__init__(parent)
@@ -207,7 +208,7 @@ class VehicleDetailPage(SubjectDetailPage):
 
 class VehiclesScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None):
-        super().__init__(db, actor, parent, entities=("vehicles", "authorizations", "changes"))
+        super().__init__(db, actor, parent, entities=(Entity.VEHICLES, Entity.AUTHORIZATIONS, Entity.CHANGES))
         self.last_dialog = None
         self.new_button = self.add_button("Novo veículo…", self.new_vehicle)
         self.new_button.setEnabled(actor.has(Role.ATENDENTE, Role.GESTOR))

@@ -9,6 +9,7 @@ from desktop.views.formatting import format_datetime
 from desktop.views.reports.kinds import issue_roles, may_issue, record_text, roles_text
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
+from desktop.domain.entities import Entity
 
 COLUMNS = (
     Column("Documento nº", lambda r: r.number),
@@ -146,7 +147,7 @@ class ArchivePanel(QWidget):
 
         self._say("")
         db, actor, number = self.db, self.actor, row.number
-        operation = (op(self, lambda state: reprint_job(state, db, actor, number)).changes("issued_document")
+        operation = (op(self, lambda state: reprint_job(state, db, actor, number)).changes(Entity.ISSUED_DOCUMENT)
                      .success(done).failure(failed).titled("Reimprimir")
                      .background("Reimprimir", "Preparando a reimpressão…", pass_state=True))
         operation.run()

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLis
 
 from desktop.views.reports.kinds import issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
+from desktop.domain.entities import Entity
 
 LAYOUTS = (("sheet", "Folha de etiquetas A4 (8 por folha, com marcas de corte)"),
            ("page", "Um adesivo por página A4"))
@@ -161,7 +162,7 @@ class PendingStickersPanel(QWidget):
             self.view_button.setEnabled(True)
             self._say(f"Lote arquivado como documento nº {issued.info.number}.")
             from desktop.signals import bus
-            bus.data_changed.emit("issued_document")
+            bus.data_changed.emit(Entity.ISSUED_DOCUMENT)
             self.load()
             self.view_last()
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from desktop.errors import DesktopError
 from desktop.views.reports.kinds import DATE, ENTRIES, ENTRIES_BY_KEY, issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, date_edit, error_text, qdate_to_date
+from desktop.domain.entities import Entity
 
 LAYOUTS = (("page", "Um adesivo por página A4"), ("sheet", "Folha de etiquetas A4 (8 por folha)"))
 
@@ -259,7 +260,7 @@ class IssuePanel(QWidget):
         self.issue_button.setEnabled(False)
         db, actor = self.db, self.actor
         operation = (op(self, lambda state: reprint_job(state, db, actor, current.number))
-                     .changes("issued_document").success(done).failure(failed).titled("Reimprimir")
+                     .changes(Entity.ISSUED_DOCUMENT).success(done).failure(failed).titled("Reimprimir")
                      .background("Reimprimir", "Preparando a 2ª via…", pass_state=True))
         operation.run()
         self.task = operation.task

@@ -11,6 +11,7 @@ from desktop.views.reports.batch import PendingStickersPanel
 from desktop.views.reports.issue import IssuePanel
 from desktop.views.reports.kinds import ENTRIES, may_issue
 from desktop.views.sticker_check import StickerCheckWidget
+from desktop.domain.entities import Entity
 
 
 def _alive(widget) -> bool:
@@ -90,7 +91,7 @@ class ReportsPage(QWidget):
     def _data_changed(self, entity: str) -> None:
         if not _alive(self):
             return
-        if entity in ("issued_document", "authorization", "authorizations", "fee", "payment"):
+        if entity in (Entity.ISSUED_DOCUMENT, Entity.AUTHORIZATIONS):   # a fee payment announces "authorizations"
             current = self.tabs.currentWidget()
             if current is self.archive_panel:
                 self.archive_panel.load()
@@ -99,7 +100,7 @@ class ReportsPage(QWidget):
 
     def _issued(self, _issued) -> None:
         from desktop.signals import bus
-        bus.data_changed.emit("issued_document")
+        bus.data_changed.emit(Entity.ISSUED_DOCUMENT)
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
         """{"tab": "stickers"} → the pending stickers (Art. 14)."""

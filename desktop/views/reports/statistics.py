@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDateEdit, QFileDialog, QHBoxL
 
 from desktop.domain.roles import Role
 from desktop.views.operations import op
+from desktop.domain.entities import Entity
 
 REPORT_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
@@ -198,7 +199,7 @@ class StatisticsPanel(QWidget):
         if key is None:
             return False
         return op(self, lambda state: pdf_job(state, self.db, self.actor, key, self.period())) \
-            .background("Estatísticas", "Gerando o PDF…", pass_state=True).changes("issued_document") \
+            .background("Estatísticas", "Gerando o PDF…", pass_state=True).changes(Entity.ISSUED_DOCUMENT) \
             .success(self._show_pdf).run()
 
     def _show_pdf(self, issued) -> None:
@@ -237,7 +238,7 @@ class StatisticsPanel(QWidget):
         month = Month(b.year(), b.month())
         return op(self, lambda state: report_job(state, self.db, self.actor, month)) \
             .background("Relatório gerencial", "Gerando o relatório gerencial…", pass_state=True) \
-            .changes("issued_document").success(self._show_report).run()
+            .changes(Entity.ISSUED_DOCUMENT).success(self._show_report).run()
 
     def _show_report(self, issued) -> None:
         self.last_issued = issued

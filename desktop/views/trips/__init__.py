@@ -13,6 +13,7 @@ from desktop.domain import local_today
 from desktop.domain.formatting import format_cpf, format_datetime, format_plate
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
+from desktop.domain.entities import Entity
 
 HAIL = {"app": "aplicativo", "street_hail": "via pública", "phone_dispatch": "central", "phone": "telefone",
         "text": "mensagem"}
@@ -164,7 +165,8 @@ class TripsPage(QWidget):
                                       data_request_id=request_id, state=state)
 
         self.import_button.setEnabled(False)
-        self.import_op = op(self, call).titled("Arquivo de viagens recusado").changes("trips", "data_request") \
+        self.import_op = op(self, call).titled("Arquivo de viagens recusado") \
+            .changes(Entity.TRIPS, Entity.DATA_REQUEST) \
             .failure(self._refused).background("Importando viagens", "Lendo e gravando as viagens…",
                                                pass_state=True).success(self._imported)
         return self.import_op.run()

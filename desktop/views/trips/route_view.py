@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QLabel, Q
 from desktop.domain.formatting import format_cpf, format_datetime, format_money, format_plate
 from desktop.domain.trips import project, route_length_m, scale_bar_m, scale_label
 from desktop.views.operations import op
+from desktop.domain.entities import Entity
 
 LINE = QColor("#00838f")
 START = QColor("#2e7d32")
@@ -137,4 +138,4 @@ class RouteDialog(QDialog):
             self.issued = issued
 
         return op(self, lambda state: trips.print_route(self.db, self.actor, trip_id, state)) \
-            .changes("issued_document").background("Imprimindo o trajeto", pass_state=True).success(done).run()
+            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o trajeto", pass_state=True).success(done).run()
