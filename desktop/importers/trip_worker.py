@@ -27,7 +27,7 @@ from desktop.importers.trip_writer import FareTotals, SqliteChunk, sqlite_chunk
 from desktop.importers.trips import ReadState, TripFileError, TripReader
 
 
-def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pid: int) -> None:
+def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pid: int, window=None) -> None:
     """The reading process's body (a spawned `multiprocessing.Process` target)."""
     from desktop.reports.qr import watch_parent
 
@@ -43,7 +43,7 @@ def run(path: str | None, filename: str, chunk_rows: int | None, conn, parent_pi
                                   name="trip-digest", daemon=True)
         hasher.start()   # hashlib lets go of the interpreter lock: the digest costs the reading nothing
         try:
-            reader = TripReader(content, filename, chunk_rows)
+            reader = TripReader(content, filename, chunk_rows, window=window)
         except TripFileError as exc:
             _send(conn, ("file_error", exc.errors))
             return
@@ -86,12 +86,14 @@ class ReaderProcess:
     With `path` the reader reads the file itself (no gigabytes through the pipe); the caller compares `digest`
     with its own: a file changed on disk between the two reads is refused. Without `path` the bytes are sent."""
 
-    def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None):
+    def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None,
+                 window=None):
         import multiprocessing
 
         ctx = multiprocessing.get_context("spawn")
+        self.window = window   # the instants a trip may have (domain.limits.TripWindow), the same in both processes
         self._conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=run, args=(path, filename, chunk_rows, child, os.getpid()),
+        self.process = ctx.Process(target=run, args=(path, filename, chunk_rows, child, os.getpid(), window),
                                    name="trip-reader", daemon=True)
         self.process.start()
         child.close()
