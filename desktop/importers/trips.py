@@ -43,6 +43,7 @@ from desktop.domain.trips import (
     is_passenger_field,
     match_header,
 )
+from desktop.importers.platform_list import csv_error_text
 
 CHUNK_ROWS = 20_000
 WIDTH_BLOCK = 4 * 1024 * 1024
@@ -717,20 +718,6 @@ class TripReader:
 
     def __iter__(self) -> Iterator[TripChunk]:
         return self._csv_chunks() if self.state.format == "csv" else self._mds_chunks()
-
-
-def csv_error_text(exc: Exception) -> str:
-    """The Portuguese of the csv module's errors (the line is named by the caller)."""
-    text = str(exc)
-    m = re.search(r"field larger than field limit \((\d+)\)", text)
-    if m:
-        limit = f"{int(m.group(1)):,}".replace(",", ".")
-        return f"uma célula passa de {limit} caracteres, o limite de uma célula; o arquivo não pode ser lido."
-    if "new-line character seen in unquoted field" in text:
-        return "quebra de linha fora de aspas dentro de uma célula; o arquivo não pode ser lido."
-    if "NUL" in text or "line contains NUL" in text:
-        return "a linha contém o caractere nulo (NUL); o arquivo não pode ser lido."
-    return "aspas ou separadores desencontrados; o arquivo não pode ser lido como CSV."
 
 
 def _json_loads(text: str, hook):
