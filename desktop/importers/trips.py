@@ -754,7 +754,7 @@ def _too_deep(content: bytes) -> str:
                         "(o MDS 2.x tem no máximo 5); o arquivo não é um JSON do MDS.")
         elif ch in (b"]", b"}"):
             depth -= 1
-    return f"linha 1: o JSON tem níveis de listas e objetos aninhados demais; o arquivo não é um JSON do MDS."
+    return "linha 1: o JSON tem níveis de listas e objetos aninhados demais; o arquivo não é um JSON do MDS."
 
 
 def _num_text(value) -> str:
