@@ -366,8 +366,6 @@ def anchored_key_fingerprints(session: Session) -> set[str]:
     existed anchors its first key row (the oldest: a row added later cannot take its place). A key written into
     the tables without going through the program — `UPDATE municipality SET signing_public_key = …` — is
     in none of these, and is refused by the sticker check and by `audit verify`."""
-    import json
-
     anchored: set[str] = set()
     created = False
     for action, after in session.execute(select(AuditEntry.action, AuditEntry.after)

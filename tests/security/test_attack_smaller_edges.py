@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 from sqlalchemy import func, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "db"))
