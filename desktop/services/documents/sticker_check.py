@@ -13,7 +13,7 @@ def _public_key(s) -> bytes:
     """The municipality's public key, only when the audit chain vouches for it (issue 25 item 5: a key swapped
     in the table would make a forged sticker "autêntico" and the genuine one "FALSO")."""
     from desktop.reports import records
-    from desktop.services.audit import current_key_problem_in
+    from desktop.services.audit import current_key_problem_in  # lazy: SQLAlchemy at first check
 
     key = records.settings_row(s).signing_public_key
     if key is None:

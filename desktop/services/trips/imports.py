@@ -123,7 +123,7 @@ def trip_window_in(session):
     dated parameter `trip_retention_months` to now (issue 25 item 1: a trip of 1800 or 9999 is refused)."""
     from desktop.domain.limits import trip_window
     from desktop.domain.trips import retention_cutoff
-    from desktop.services.parameters import parameter_value_in
+    from desktop.services.parameters import parameter_value_in  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     moment = now()
     months = int(parameter_value_in(session, "trip_retention_months", moment.date()))
