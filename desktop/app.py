@@ -181,9 +181,12 @@ def create_application():
 def open_job(state, db_url: str | None):
     """Background part of start-up: open and migrate the database, ask whether it needs the setup wizard, and
     import the modules the next steps need (log in, main window) while the user types the password."""
+    from desktop.db import resolve_url
     from desktop.migrate import open_database
+    from desktop.services.backup import clean_restore_leftovers
 
     state.progress(0, 0, "Abrindo o banco de dados…")
+    clean_restore_leftovers(resolve_url(db_url))   # what a killed restore left (issue 25 item 9), with a log line
     db = open_database(db_url, migrate=True)
     try:
         from desktop.services.setup import needs_setup

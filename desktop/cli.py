@@ -9,6 +9,7 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     demo [--drivers N] [--seed S] [--force]   dados de demonstração
     audit verify [--against F]   confere a cadeia de hashes com os pontos de verificação assinados
     audit checkpoint --out F     assina o ponto de verificação e grava o termo em PDF
+    audit rotate-key --reason M  troca a chave de assinatura (PostgreSQL: só com a URL do papel dono)
     check-install [--no-qt]      confere a instalação (fontes, ícones, migrações, plugins do Qt; issue 17)
     users add|list|unlock        usuários
     export TIPO --out ARQUIVO    exporta para .csv (;, UTF-8 com BOM) ou .xlsx
@@ -156,6 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help="assina o ponto de verificação agora e grava o termo de verificação em PDF")
     c.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF do termo")
     c.set_defaults(func=cmd_audit_checkpoint)
+    r = audit_sub.add_parser("rotate-key", parents=[common],
+                             help="troca a chave de assinatura (PostgreSQL: com a URL do papel dono); a chave nova "
+                                  "fica neste computador")
+    r.add_argument("--reason", required=True, metavar="MOTIVO", help="motivo da troca (vai para a auditoria)")
+    r.set_defaults(func=cmd_audit_rotate_key)
 
     p = add("users", "usuários do programa", _needs_subcommand)
     users_sub = p.add_subparsers(dest="users_command", metavar="ação", title="ações", parser_class=_Parser)
@@ -290,8 +296,11 @@ def _needs_subcommand(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace, migrate: bool = True):
+    from desktop.db import resolve_url
     from desktop.migrate import open_database
+    from desktop.services.backup import clean_restore_leftovers
 
+    clean_restore_leftovers(resolve_url(args.db))   # what a killed restore left (issue 25 item 9), with a log line
     return open_database(args.db, migrate=migrate)
 
 
@@ -459,6 +468,24 @@ def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
     if not check.ok:
         print(f"ATENÇÃO: {check.reason}", file=sys.stderr)
         return EXIT_FAILURE
+    return EXIT_OK
+
+
+def cmd_audit_rotate_key(args: argparse.Namespace) -> int:
+    """Issue 25 item 5: the one way to write a new public key on PostgreSQL — connected as the owner role."""
+    from desktop.errors import DesktopError
+    from desktop.services import setup
+
+    db = open_existing(args)
+    try:
+        info = setup.rotate_signing_key(db, _cli_actor(), args.reason)
+    except DesktopError as exc:
+        print(f"Erro: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        db.dispose()
+    print(f"Chave de assinatura trocada: {info.fingerprint[:16]}… (guardada em {info.holder}). Os adesivos "
+          "impressos daqui em diante levam a assinatura da chave nova.")
     return EXIT_OK
 
 

@@ -196,8 +196,10 @@ def _literal(text: str) -> str:
 
 def grant_app_role(conn, app_role: str) -> None:
     """The application role's rights on the current schema: read and write the working tables, SELECT and
-    INSERT only on the append-only ones (ledger, audit, checkpoints), the sequences, and nothing else: it owns
-    nothing, so it cannot ALTER, DROP, TRUNCATE, or switch a trigger off."""
+    INSERT only on the append-only ones (ledger, audit, checkpoints) and on the signing keys, every column of the
+    municipality's settings but its public key (issue 25 item 5: written by the owner only; migration 0017's
+    triggers refuse a second key row or key audit entry from a role that does not own the table), the sequences,
+    and nothing else: it owns nothing, so it cannot ALTER, DROP, TRUNCATE, or switch a trigger off."""
     app = _quote_ident(app_role)
     schema = conn.exec_driver_sql("SELECT current_schema()").scalar()
     quoted_schema = '"' + schema.replace('"', '""') + '"'
@@ -208,10 +210,17 @@ def grant_app_role(conn, app_role: str) -> None:
     append_only = set(_append_only_tables())
     for table in tables:
         conn.exec_driver_sql(f'REVOKE ALL ON TABLE "{table}" FROM {app}')
-        if table in append_only:
+        if table in append_only or table == "signing_keys":
             rights = "SELECT, INSERT"
         elif table == "alembic_version":
             rights = "SELECT"
+        elif table == "municipality":
+            # issue 25 item 5: every column but the public key the sticker check trusts (written by the owner)
+            columns = conn.exec_driver_sql(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = 'municipality' AND column_name <> 'signing_public_key' "
+                "ORDER BY ordinal_position").scalars().all()
+            rights = "SELECT, INSERT, UPDATE (" + ", ".join(f'"{c}"' for c in columns) + ")"
         else:
             rights = "SELECT, INSERT, UPDATE, DELETE"
         conn.exec_driver_sql(f'GRANT {rights} ON TABLE "{table}" TO {app}')

@@ -49,6 +49,13 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress=None, force: b
               ) -> DemoSummary:
     """Load the demonstration data into a database with no records of its own, or one marked as demo.
     `ConflictError` (nothing written) for a real database, with or without `force`."""
+    if db.is_postgresql and not db.runs_as_table_owner():
+        # issue 25 item 10: through the desks' application role the load failed half-way (InsufficientPrivilege)
+        # with the municipality and the administrator already committed; refused before anything is written
+        raise ConflictError(
+            "Os dados de demonstração só podem ser carregados conectado como o papel dono do banco (o que roda "
+            "`migrate`), não com o usuário das estações: use a URL do papel dono, num banco separado para a "
+            "demonstração. Nada foi gravado.")
     marked = is_demo_db(db)
     if not marked:
         found = own_records(db)

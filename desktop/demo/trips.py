@@ -50,7 +50,11 @@ def _pairs(session):
 
 
 def build_files(by_platform: dict[int, list[tuple[str, str]]], today: date, seed: int = 2025):
-    """{platform_id: (trips CSV bytes, routes CSV bytes)} for the 30 days before `today`."""
+    """{platform_id: (trips CSV bytes, routes CSV bytes)} for the 30 days before `today` (never after the program's
+    clock: the import refuses a trip that starts after now, issue 25 item 1)."""
+    from desktop.domain.clock import today as clock_today
+
+    today = min(today, clock_today())
     rng = random.Random(seed)
     header = [*PASSENGER_COLUMNS, *CSV_COLUMNS.values()]
     budget = MAX_TRIPS

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
@@ -171,3 +172,42 @@ COLUMN_LABELS: dict[str, str] = {
 
 def column_label(name: str) -> str:
     return COLUMN_LABELS.get(name, name.replace("_", " "))
+
+
+# ------------------------------------------------------------------------------------------------ trips
+# The limits of one trip of a platform's file (Art. 4 §1; issue 25 item 1). The fast path of the reader
+# (desktop.importers.trips, Arrow casts) applies exactly these, so a cell past them is refused with its line named
+# instead of overflowing a 64-bit integer or being stored:
+# - each amount (the total and each part) from R$ 0,00 to TRIP_MAX_FARE: a trip in a municipality costs tens of
+#   reais; R$ 10.000,00 is far above any real one and far below what a 64-bit count of cents holds;
+# - the distance at most TRIP_MAX_DISTANCE_M (1.000 km), the duration at most TRIP_MAX_DURATION_S (24 h), and the
+#   end at most that long after the start;
+# - the start not before the retention cut-off (a trip older than the period the law lets the city keep is not
+#   taken in, Art. 4 caput; a trip dated 1800 or 9999 would never expire) and not after the moment of the import
+#   (plus TRIP_CLOCK_TOLERANCE_S for a platform's clock a little ahead); the end not after that moment either.
+TRIP_MAX_FARE = Decimal("10000.00")
+TRIP_MAX_FARE_CENTS = int(TRIP_MAX_FARE * 100)
+TRIP_MAX_DISTANCE_M = 1_000_000
+TRIP_MAX_DURATION_S = 86_400
+TRIP_CLOCK_TOLERANCE_S = 300
+
+
+@dataclass(frozen=True)
+class TripWindow:
+    """The instants a trip's start (and end) may have, in µs since the epoch (UTC), with their dates for the
+    messages (dd/mm/aaaa)."""
+
+    earliest_us: int
+    latest_us: int
+    earliest_text: str
+    latest_text: str
+
+
+def trip_window(now: datetime, cutoff: date) -> TripWindow:
+    """From the retention cut-off (`domain.trips.retention_cutoff`, local midnight) to `now` plus the tolerance."""
+    if now.tzinfo is None:
+        raise ValueError("trip_window: now sem fuso horário")
+    start = datetime(cutoff.year, cutoff.month, cutoff.day, tzinfo=now.tzinfo)
+    earliest = int(start.timestamp()) * 1_000_000
+    latest = (int(now.timestamp()) + TRIP_CLOCK_TOLERANCE_S) * 1_000_000
+    return TripWindow(earliest, latest, start.strftime("%d/%m/%Y"), now.strftime("%d/%m/%Y %H:%M"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 
@@ -63,6 +64,19 @@ def _delimiter(header: str) -> str:
         return csv.Sniffer().sniff(header, delimiters=";,").delimiter
     except csv.Error:
         return ";"
+def csv_error_text(exc: Exception) -> str:
+    """The Portuguese of the csv module's errors (the line is named by the caller; issue 25 item 3: "field larger
+    than field limit (131072)" was quoted in English). Shared with the trip reader."""
+    text = str(exc)
+    m = re.search(r"field larger than field limit \((\d+)\)", text)
+    if m:
+        limit = f"{int(m.group(1)):,}".replace(",", ".")
+        return f"uma célula passa de {limit} caracteres, o limite de uma célula; o arquivo não pode ser lido."
+    if "new-line character seen in unquoted field" in text:
+        return "quebra de linha fora de aspas dentro de uma célula; o arquivo não pode ser lido."
+    if "NUL" in text or "line contains NUL" in text:
+        return "a linha contém o caractere nulo (NUL); o arquivo não pode ser lido."
+    return "aspas ou separadores desencontrados; o arquivo não pode ser lido como CSV."
 
 
 def _csv_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, ...]] | str:
@@ -82,26 +96,85 @@ def _csv_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, .
             rows.append((start, cells))
             start = reader.line_num + 1
     except csv.Error as exc:
-        return f"linha {reader.line_num or 1}: o arquivo não pôde ser lido como CSV ({exc})."
+        return f"linha {start}: o arquivo não pôde ser lido como CSV: {csv_error_text(exc)}"
     return rows, (f"CSV em {encoding}, separador «{delimiter}».",)
 
 
+# An XLSX is a zip: its declared sizes (`ZipInfo.file_size`, which Python's zipfile never reads past) say how much
+# XML it would inflate to before anything is inflated (issue 25 item 3: 0.49 MB of zip expanding to 111 MB of sheet
+# XML held the importer 111 s). A real list of 20,000 drivers is a few MB of XML, compressed about 10 times.
+MAX_XLSX_UNCOMPRESSED = 64 * 1024 * 1024
+MAX_XLSX_RATIO = 100           # uncompressed / compressed, for a member larger than RATIO_FROM_BYTES
+RATIO_FROM_BYTES = 1024 * 1024
+MAX_XLSX_ROWS = 200_000
+
+
+def xlsx_bomb_problem(content: bytes) -> str | None:
+    """Why this zip must not be inflated (too large once uncompressed, or compressed past any real workbook's
+    ratio), or None. Reads only the zip's directory."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
+        return "linha 1: o arquivo parece compactado mas está corrompido."
+    total = sum(max(i.file_size, 0) for i in infos)
+    mb = 1024 * 1024
+    if total > MAX_XLSX_UNCOMPRESSED:
+        return (f"linha 1: a planilha XLSX se expande para {total // mb} MB ao ser aberta; o máximo é "
+                f"{MAX_XLSX_UNCOMPRESSED // mb} MB. Envie a lista em CSV ou salve-a de novo no Excel.")
+    for info in infos:
+        if info.file_size > RATIO_FROM_BYTES and info.file_size > MAX_XLSX_RATIO * max(info.compress_size, 1):
+            return (f"linha 1: a planilha XLSX está compactada além do normal ({info.filename}: "
+                    f"{info.file_size // max(info.compress_size, 1)} vezes); ela não será aberta. Salve-a de novo "
+                    "no Excel ou envie a lista em CSV.")
+    return None
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def _xlsx_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, ...]] | str:
-    import pandas as pd
+    """The first sheet's rows as text, streamed (openpyxl read-only): the header row is read and checked first, so
+    a workbook without the pinned columns is refused before its other rows are inflated."""
+    problem = xlsx_bomb_problem(content)
+    if problem is not None:
+        return problem
+    from openpyxl import load_workbook
 
     try:
-        with pd.ExcelFile(io.BytesIO(content), engine="openpyxl") as book:
-            names = book.sheet_names
-            if not names:
-                return "linha 1: a planilha não tem nenhuma aba."
-            frame = pd.read_excel(book, sheet_name=names[0], header=None, dtype=str, keep_default_na=False,
-                                  na_filter=False)
+        book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - any unreadable workbook is a message, never a crash
         return f"linha 1: o arquivo XLSX não pôde ser lido ({exc.__class__.__name__}); salve-o de novo no Excel."
+    try:
+        names = book.sheetnames
+        if not names:
+            return "linha 1: a planilha não tem nenhuma aba."
+        rows: list[tuple[int, list[str]]] = []
+        try:
+            for number, values in enumerate(book[names[0]].iter_rows(values_only=True), start=1):
+                cells = [_cell_text(v) for v in values]
+                if not rows and not any(c.strip() for c in cells):
+                    continue   # blank rows above the header
+                rows.append((number, cells))
+                if len(rows) == 1:
+                    match = match_columns(cells)
+                    if match.missing:   # refused on its header: the rest of the sheet is never inflated
+                        break
+                if len(rows) > MAX_XLSX_ROWS:
+                    return (f"linha {number}: a planilha passa de {MAX_XLSX_ROWS:,} linhas; divida a lista."
+                            .replace(",", "."))
+        except Exception as exc:  # noqa: BLE001 - a broken sheet is a message, never a crash
+            return (f"linha {len(rows) + 1}: o arquivo XLSX não pôde ser lido ({exc.__class__.__name__}); salve-o "
+                    "de novo no Excel.")
+    finally:
+        book.close()
     notes = (f"XLSX: lida a primeira aba, «{names[0]}»"
              + (f" (as outras {len(names) - 1} foram ignoradas)." if len(names) > 1 else "."),)
-    rows = [(i + 1, ["" if v is None else str(v) for v in values])
-            for i, values in enumerate(frame.itertuples(index=False, name=None))]
     return rows, notes
 
 

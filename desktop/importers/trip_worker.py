@@ -26,8 +26,9 @@ from desktop.importers.trips import ReadState, TripFileError, TripReader
 from desktop.processes import Worker, WorkerGone
 
 
-def run(channel, path: str | None, filename: str, chunk_rows: int | None) -> None:
-    """The reading process's body (the target of a `desktop.processes.Worker`)."""
+def run(channel, path: str | None, filename: str, chunk_rows: int | None, window=None) -> None:
+    """The reading process's body (the target of a `desktop.processes.Worker`); `window` is the instants a trip
+    may have (domain.limits.TripWindow), computed by the importing process so both use the same clock."""
     try:
         if path is not None:
             with open(path, "rb") as handle:
@@ -39,7 +40,7 @@ def run(channel, path: str | None, filename: str, chunk_rows: int | None) -> Non
                                   name="trip-digest", daemon=True)
         hasher.start()   # hashlib lets go of the interpreter lock: the digest costs the reading nothing
         try:
-            reader = TripReader(content, filename, chunk_rows)
+            reader = TripReader(content, filename, chunk_rows, window=window)
         except TripFileError as exc:
             channel.send(("file_error", exc.errors))
             return
@@ -76,8 +77,10 @@ class ReaderProcess:
     With `path` the reader reads the file itself (no gigabytes through the pipe); the caller compares `digest`
     with its own: a file changed on disk between the two reads is refused. Without `path` the bytes are sent."""
 
-    def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None):
-        self._worker = Worker(run, path, filename, chunk_rows, name="trip-reader")
+    def __init__(self, content: bytes | None, path: str | None, filename: str, chunk_rows: int | None = None,
+                 window=None):
+        self.window = window   # the instants a trip may have (domain.limits.TripWindow), the same in both processes
+        self._worker = Worker(run, path, filename, chunk_rows, window, name="trip-reader")
         self.process = self._worker.process
         if path is None:
             self._worker.send_bytes(content or b"")

@@ -25,6 +25,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from desktop.domain.clock import TIMEZONE
+from desktop.domain.limits import (
+    TRIP_MAX_DISTANCE_M,
+    TRIP_MAX_DURATION_S,
+    TRIP_MAX_FARE_CENTS,
+    TripWindow,
+    trip_window,
+)
 from desktop.domain.trips import (
     CSV_COLUMNS,
     FARE_COLUMNS,
@@ -36,6 +43,7 @@ from desktop.domain.trips import (
     is_passenger_field,
     match_header,
 )
+from desktop.importers.platform_list import csv_error_text
 
 CHUNK_ROWS = 20_000
 WIDTH_BLOCK = 4 * 1024 * 1024
@@ -83,11 +91,33 @@ class ReadState:
     errors: list[str] = field(default_factory=list)
     error_count: int = 0
     total_rows: int = 0               # an estimate for progress (lines of the file)
+    fare_mismatches: int = 0          # trips whose fare parts do not add up to the total (flagged, not refused)
+    fare_mismatch_lines: list[str] = field(default_factory=list)
 
     def error(self, message: str) -> None:
         self.error_count += 1
         if len(self.errors) < MAX_ERRORS:
             self.errors.append(message)
+
+    def fare_note(self) -> str | None:
+        """The import report's line on trips whose fare parts do not add up to the total (issue 25 item 1)."""
+        if not self.fare_mismatches:
+            return None
+        shown = "; ".join(self.fare_mismatch_lines)
+        more = f" e mais {self.fare_mismatches - len(self.fare_mismatch_lines)}" \
+            if self.fare_mismatches > len(self.fare_mismatch_lines) else ""
+        return (f"Atenção: {self.fare_mismatches} viagem(ns) com a soma das partes da tarifa (base, distância, tempo, "
+                f"taxa da plataforma, outros) diferente do valor total — {shown}{more}.")
+
+
+def shown_text(value, limit: int = 40) -> str:
+    """A cell quoted in a message: control characters shown as \\xNN (a NUL, a CR or a LF never reach a message,
+    a log or the audit log raw) and at most `limit` characters."""
+    text = str(value)
+    cut = text[:limit]
+    cut = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
+                  for ch in cut)
+    return cut + ("…" if len(text) > limit else "")
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -196,18 +226,23 @@ def _all(mask) -> bool:
     return bool(pc.all(mask).as_py())
 
 
-def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
-    """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask). Empty → NA.
+def _money_cents(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    """`1.234,56` or `1234.56` → Int64 cents; (values, bad mask, out-of-range mask). Empty → NA.
 
     A column whose every cell is `12,34` (or every cell a whole number of reais) becomes cents by Arrow's integer
-    cast alone, exact and without the general path's ten kernels; any other column takes the general path."""
+    cast alone, exact and without the general path's ten kernels; any other column takes the general path. Both
+    apply the same limits (`domain.limits`: 0 to TRIP_MAX_FARE a trip): a cell past them is flagged, and its
+    value never reaches an integer cast (20 nines no longer overflow to -9223372036854775808)."""
     text = _text(values)
     none_bad = np.zeros(len(text), dtype=bool)
     if len(text) and _all(pc.match_substring_regex(text, _CENTS_COMMA)):
         cents = pc.cast(pc.replace_substring(text, ",", ""), pa.int64()).to_numpy()
-        return _nullable_ints(cents, none_bad), none_bad
+        out = cents > TRIP_MAX_FARE_CENTS
+        return _nullable_ints(np.where(out, 0, cents), none_bad), none_bad, out
     if len(text) and _all(pc.match_substring_regex(text, _WHOLE)):
-        return _nullable_ints(pc.cast(text, pa.int64()).to_numpy() * 100, none_bad), none_bad
+        cents = pc.cast(text, pa.int64()).to_numpy() * 100
+        out = cents > TRIP_MAX_FARE_CENTS
+        return _nullable_ints(np.where(out, 0, cents), none_bad), none_bad, out
     s = pc.utf8_trim_whitespace(pc.replace_substring(text, "R$", ""))
     empty = _np(pc.equal(s, ""))
     brazil = pc.replace_substring(pc.replace_substring(s, ".", ""), ",", ".")
@@ -216,7 +251,10 @@ def _money_cents(values) -> tuple[pd.Series, np.ndarray]:
     num = pc.cast(pc.if_else(pa.array(good & ~empty), s, pa.scalar(None, pa.string())), pa.float64())
     floats = num.to_numpy(zero_copy_only=False)
     missing = np.isnan(floats)
-    return _nullable_ints(np.rint(np.nan_to_num(floats) * 100), missing), ~good & ~empty
+    cents = np.rint(np.clip(np.nan_to_num(floats), -1e15, 1e15) * 100)
+    out = ~missing & ((cents < 0) | (cents > TRIP_MAX_FARE_CENTS))
+    cents[out] = 0
+    return _nullable_ints(cents, missing), ~good & ~empty, out
 
 
 def _decimal(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
@@ -237,7 +275,22 @@ def _decimal(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
     empty = _np(pc.equal(s, ""))
     good = _np(pc.match_substring_regex(s, _NUMBER))
     num = pc.cast(pc.if_else(pa.array(good), s, pa.scalar(None, pa.string())), pa.float64())
-    return pd.Series(num.to_numpy(zero_copy_only=False)), ~good & ~empty, empty
+    floats = num.to_numpy(zero_copy_only=False)
+    infinite = np.isinf(floats)            # "1e999" matches the pattern and casts to infinity
+    if infinite.any():
+        floats = np.where(infinite, np.nan, floats)
+        good = good & ~infinite
+    return pd.Series(floats), ~good & ~empty, empty
+
+
+def _bounded_ints(num: pd.Series, limit: float, scale: float = 1) -> tuple[pd.Series, np.ndarray]:
+    """`num * scale` rounded to Int64 where 0 ≤ num ≤ limit; (values, out-of-range mask). A value out of range is
+    NA before the cast (1e300 metres can no longer end in "cannot safely cast non-equivalent float64 to int64")."""
+    values = num.to_numpy(dtype=float, na_value=np.nan)
+    out = ~np.isnan(values) & ((values < 0) | (values > limit))
+    if out.any():
+        values = np.where(out, np.nan, values)
+    return pd.Series(np.rint(values * scale) if scale != 1 else np.rint(values)).astype("Int64"), out
 
 
 def _instants(values) -> tuple[pd.Series, np.ndarray, np.ndarray]:
@@ -283,9 +336,41 @@ class _Checker:
         return [m for _, _, m in sorted(self.found)]
 
 
+_CONTROL = "[\\x00-\\x1f\\x7f-\\x{9f}]"   # RE2: NUL, tab, CR, LF and the other control characters
+
+
+def default_window() -> TripWindow:
+    """The window of a reader not told one: the default retention period back from the program's clock."""
+    from desktop.domain.clock import now
+    from desktop.domain.trips import DEFAULT_RETENTION_MONTHS, retention_cutoff
+
+    moment = now()
+    return trip_window(moment, retention_cutoff(moment.date(), DEFAULT_RETENTION_MONTHS))
+
+
+def _instant_out(instants: pd.Series, window: TripWindow) -> tuple[np.ndarray, np.ndarray]:
+    """(before the window, after it) of UTC instants (NaT is neither)."""
+    us = instants.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
+    ok = instants.notna().to_numpy()
+    return ok & (us < window.earliest_us), ok & (us > window.latest_us)
+
+
 def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
-                    memo: dict | None = None) -> TripChunk | None:
-    """Validate a chunk of text columns (CSV_COLUMNS keys) and convert it; None when it had errors."""
+                    memo: dict | None = None, window: TripWindow | None = None) -> TripChunk | None:
+    """Validate a chunk of text columns (CSV_COLUMNS keys) and convert it; None when it had errors. A value that
+    could still not be converted (a bug of a check above) refuses the chunk's lines, in Portuguese, instead of
+    ending the import in an English traceback."""
+    try:
+        return _checked_chunk(frame, label_of, first_row, state, memo, window or default_window())
+    except (OverflowError, ValueError, TypeError, ArithmeticError, pa.ArrowException) as exc:
+        n = len(frame["external_id"])
+        state.error(f"{label_of(0)} a {label_of(n - 1)}: valores que não puderam ser convertidos "
+                    f"({type(exc).__name__}); confira números e datas dessas linhas.")
+        return None
+
+
+def _checked_chunk(frame, label_of, first_row: int, state: ReadState, memo: dict | None,
+                   window: TripWindow) -> TripChunk | None:
     frame = dict(frame)
     n = len(frame["external_id"])
     for key in CSV_COLUMNS:
@@ -297,6 +382,9 @@ def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
     check.add(_np(pc.equal(ext_arr, "")), "external_id", "o identificador da viagem é obrigatório.")
     check.add(_np(pc.greater(pc.utf8_length(ext_arr), 80)), "external_id", "o identificador tem mais de 80 "
                                                                          "caracteres.")
+    check.add(_np(pc.match_substring_regex(ext_arr, _CONTROL)), "external_id",
+              "o identificador contém um caractere de controle (NUL, tabulação, quebra de linha), que não pode ser "
+              "gravado.")
     dup_here = ext.duplicated(keep="first") & ext.ne("")
     check.add(dup_here.to_numpy(), "external_id", "viagem repetida no arquivo.")
     memo = {} if memo is None else memo
@@ -307,9 +395,17 @@ def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
     started, bad, empty = _instants(frame["started_at"])
     check.add(bad, "started_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
     check.add(empty, "started_at", "a data-hora de início é obrigatória.")
+    early, late = _instant_out(started, window)
+    check.add(early, "started_at", f"início anterior a {window.earliest_text}, fora do prazo de retenção dos dados "
+                                   "de viagens (Art. 4).")
+    check.add(late, "started_at", f"início posterior ao momento da importação ({window.latest_text}).")
     ended, bad_end, _ = _instants(frame["ended_at"])
     check.add(bad_end, "ended_at", "data-hora inválida (DD/MM/AAAA HH:MM:SS ou ISO 8601 com fuso).")
     check.add((ended < started).fillna(False).to_numpy(), "ended_at", "o fim é anterior ao início.")
+    _, end_late = _instant_out(ended, window)
+    check.add(end_late, "ended_at", f"fim posterior ao momento da importação ({window.latest_text}).")
+    too_long = ((ended - started) > pd.Timedelta(seconds=TRIP_MAX_DURATION_S)).fillna(False).to_numpy()
+    check.add(too_long & ~end_late, "ended_at", "o fim é mais de 24 horas depois do início.")
     floats: dict[str, np.ndarray] = {}
     for key, limit in (("origin_lat", 90), ("origin_lon", 180), ("destination_lat", 90), ("destination_lon", 180)):
         num, bad, _ = _decimal(frame[key])
@@ -317,20 +413,22 @@ def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
         check.add(bad | out, key, f"coordenada inválida (graus decimais entre -{limit} e {limit}).")
         floats[key] = num.to_numpy(dtype=float, na_value=np.nan)
     ints: dict[str, pd.Series] = {}
-    for key in ("distance_m", "duration_s"):
+    for key, limit, words in (("distance_m", TRIP_MAX_DISTANCE_M, "de 0 a 1.000.000 metros"),
+                              ("duration_s", TRIP_MAX_DURATION_S, "de 0 a 86.400 segundos")):
         num, bad, _ = _decimal(frame[key])
-        check.add(bad | (num < 0).fillna(False).to_numpy(), key, "número inválido (inteiro, sem unidades).")
-        ints[key] = num.round().astype("Int64")
+        ints[key], out = _bounded_ints(num, limit)
+        check.add(bad, key, "número inválido (inteiro, sem unidades).")
+        check.add(out & ~bad, key, f"valor fora do limite aceito ({words}).")
     for key in FARE_COLUMNS:
-        cents, bad = _money_cents(frame[key])
+        cents, bad, out = _money_cents(frame[key])
         check.add(bad, key, "valor inválido (use 1.234,56 ou 1234.56).")
+        check.add(out, key, "valor fora do limite aceito (de 0,00 a 10.000,00 por viagem).")
         if key == "fare_total":
-            check.add(cents.isna().to_numpy() & ~bad, key, "o valor total é obrigatório.")
+            check.add(cents.isna().to_numpy() & ~bad & ~out, key, "o valor total é obrigatório.")
         ints[key] = cents
     rating, bad, _ = _decimal(frame["rating"])
-    check.add(bad | ((rating < 0) | (rating > 5)).fillna(False).to_numpy(), "rating",
-              "avaliação inválida (de 0 a 5).")
-    ints["rating"] = (rating * 100).round().astype("Int64")
+    ints["rating"], out = _bounded_ints(rating, 5, 100)
+    check.add(bad | out, "rating", "avaliação inválida (de 0 a 5).")
     if "mds_hail" in frame:
         mds = pd.Series(_text(frame["mds_hail"]).to_numpy(zero_copy_only=False), dtype=object)
         hail = mds.where(mds.isin(MDS_HAIL_TYPES))
@@ -345,6 +443,7 @@ def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
         for message in errors:
             state.error(message)
         return None
+    _flag_fare_parts(ints, label_of, state)
     local = started.dt.tz_convert(TIMEZONE)
     month = (local.dt.year * 100 + local.dt.month).to_numpy(dtype=np.int64)
     started_us = started.dt.tz_localize(None).to_numpy(dtype="datetime64[us]").astype(np.int64)
@@ -354,14 +453,34 @@ def _frame_to_chunk(frame, label_of, first_row: int, state: ReadState,
                      floats, ints, hail)
 
 
+def _flag_fare_parts(ints: dict[str, pd.Series], label_of, state: ReadState) -> None:
+    """Trips whose fare parts (any given) do not add up to the total: counted and named on the import report, not
+    refused (a platform may leave a part out)."""
+    parts = [ints[k] for k in FARE_COLUMNS if k != "fare_total"]
+    given = np.zeros(len(ints["fare_total"]), dtype=bool)
+    total = np.zeros(len(given), dtype=np.int64)
+    for part in parts:
+        given |= part.notna().to_numpy()
+        total += part.fillna(0).to_numpy(dtype=np.int64)
+    if not given.any():
+        return
+    wrong = given & (total != ints["fare_total"].fillna(0).to_numpy(dtype=np.int64))
+    room = 10 - len(state.fare_mismatch_lines)
+    if room > 0:
+        state.fare_mismatch_lines.extend(str(label_of(int(i))) for i in np.flatnonzero(wrong)[:room])
+    state.fare_mismatches += int(wrong.sum())
+
+
 # ------------------------------------------------------------------------------------------------ CSV
 class TripReader:
     """`for chunk in reader:` yields clean chunks; afterwards `state.errors` says whether the file is refused."""
 
-    def __init__(self, content: bytes, filename: str = "", chunk_rows: int | None = None):
+    def __init__(self, content: bytes, filename: str = "", chunk_rows: int | None = None,
+                 window: TripWindow | None = None):
         self.content = bytes(content or b"")
         self.filename = filename
         self.chunk_rows = chunk_rows or CHUNK_ROWS
+        self.window = window or default_window()   # the instants a trip may have (domain.limits.trip_window)
         self.state = ReadState()
         stripped = _first_char(self.content)
         if not stripped:
@@ -404,12 +523,16 @@ class TripReader:
             numbers = []
             reader = csv.reader(io.StringIO(self.content.decode(self.encoding), newline=""), delimiter=self.sep)
             start = 1
-            for cells in reader:
-                if start > 1 and cells:
-                    if len(cells) != want:
-                        self.state.error(f"linha {start}: a linha tem {len(cells)} células e o cabeçalho {want}.")
-                    numbers.append(start)
-                start = reader.line_num + 1
+            try:
+                for cells in reader:
+                    if start > 1 and cells:
+                        if len(cells) != want:
+                            self.state.error(f"linha {start}: a linha tem {len(cells)} células e o cabeçalho "
+                                             f"{want}.")
+                        numbers.append(start)
+                    start = reader.line_num + 1
+            except csv.Error as exc:
+                self.state.error(f"linha {start}: {csv_error_text(exc)}")
             return np.array(numbers, dtype=np.int64)
         rows, total, position, size = [], 0, 0, len(self.content)
         wrong_count = 0
@@ -444,6 +567,16 @@ class TripReader:
         lines = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         return lines[lines > 1]
 
+    def _unnamed_width_error(self) -> str:
+        """Arrow saw a line of the wrong width that the count of separators per line did not: a carriage return
+        alone inside a line (Arrow ends the line there). Names its line."""
+        bare = re.search(rb"\r(?!\n)", self.content)
+        if bare is not None:
+            line = self.content.count(b"\n", 0, bare.start()) + 1
+            return (f"linha {line}: um retorno de carro (CR) no meio da linha, fora de aspas; o arquivo não pode "
+                    "ser lido como CSV.")
+        return "o arquivo não pôde ser lido como CSV (linhas com células a mais ou a menos)."
+
     def _csv_chunks(self) -> Iterator[TripChunk]:
         """Clean chunks of the CSV. A file without quotes (the usual case) is not scanned beforehand: Arrow's
         reader reports a line whose cells do not match the header (`invalid_row_handler`, which is not told the
@@ -474,7 +607,9 @@ class TripReader:
 
         names = [f"c{i}" for i in range(self.width)]
         per_row = len(self.content) / max(self.state.total_rows, 1)
-        block = max(1024, int(self.chunk_rows * per_row * 1.05))   # about `chunk_rows` rows per batch
+        # about `chunk_rows` rows per batch; never past what Arrow's 32-bit block size holds (a file of a few
+        # 10 MB lines made the estimate overflow it: "value too large to convert to int32_t")
+        block = min(max(1024, int(self.chunk_rows * per_row * 1.05)), 1 << 28)
         wanted = [f"c{i}" for i in sorted(by_index)]
         memo: dict = {}
         try:
@@ -492,8 +627,7 @@ class TripReader:
                 if wrong_width:
                     line_numbers()   # names every line whose cells do not match the header
                     if not self.state.errors:
-                        self.state.error("o arquivo não pôde ser lido como CSV (linhas com células a mais ou a "
-                                         "menos).")
+                        self.state.error(self._unnamed_width_error())
                     return
                 n = batch.num_rows
                 if not n:
@@ -513,13 +647,13 @@ class TripReader:
                 if not len(rows):
                     continue
                 chunk = _frame_to_chunk(cols, lambda i, rows=rows: f"linha {line_numbers()[rows[i]]}",
-                                        int(rows[0]) + 1, self.state, memo)
+                                        int(rows[0]) + 1, self.state, memo, self.window)
                 if chunk is not None:
                     yield chunk
             if wrong_width:
                 line_numbers()
                 if not self.state.errors:
-                    self.state.error("o arquivo não pôde ser lido como CSV (linhas com células a mais ou a menos).")
+                    self.state.error(self._unnamed_width_error())
         except (pa.ArrowInvalid, UnicodeDecodeError):
             self.state.error("o arquivo não pôde ser lido como CSV (aspas, separadores ou codificação "
                              "desencontrados).")
@@ -536,10 +670,12 @@ class TripReader:
 
         try:
             text = self.content.decode("utf-8-sig")
-            doc = json.loads(text, object_hook=hook)
+            doc = _json_loads(text, hook)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             line = getattr(exc, "lineno", 1)
             raise TripFileError([f"linha {line}: o arquivo não é um JSON válido do MDS."]) from None
+        except RecursionError:
+            raise TripFileError([_too_deep(self.content)]) from None
         del text
         self.state.dropped = sorted(dropped)
         version = str(doc.get("version", "")) if isinstance(doc, dict) else ""
@@ -565,21 +701,60 @@ class TripReader:
                 ignored.update(k for k in t if k not in known)
                 rows.append(_mds_row(t))
             frame = pd.DataFrame(rows, dtype=str)
-            labels = np.array([f"viagem nº {start + i + 1} (trip_id {r['external_id'] or '?'})"
+            labels = np.array([f"viagem nº {start + i + 1} (trip_id {shown_text(r['external_id']) or '?'})"
                                for i, r in enumerate(rows)], dtype=object)
             cur = frame["currency"]
             bad_cur = ~cur.isin(["BRL", ""])
             for i in np.flatnonzero(bad_cur.to_numpy()):
-                self.state.error(f"{labels[i]}, campo «currency»: moeda {cur.iloc[i]} (esperado BRL).")
+                self.state.error(f"{labels[i]}, campo «currency»: moeda «{shown_text(cur.iloc[i], 10)}» "
+                                 "(esperado BRL).")
             cols = {k: pa.array(frame[k].astype(object).tolist(), type=pa.string()) for k in frame.columns
                     if k != "currency"}
-            chunk = _frame_to_chunk(cols, lambda i, labels=labels: labels[i], start + 1, self.state)
+            chunk = _frame_to_chunk(cols, lambda i, labels=labels: labels[i], start + 1, self.state,
+                                    window=self.window)
             if chunk is not None and not bad_cur.any():
                 yield chunk
         self.state.ignored = sorted(ignored)
 
     def __iter__(self) -> Iterator[TripChunk]:
         return self._csv_chunks() if self.state.format == "csv" else self._mds_chunks()
+
+
+def _json_loads(text: str, hook):
+    """json.loads where NaN, Infinity and -Infinity (which JSON does not have, and Python's decoder takes) stay
+    the texts they are: each is then refused as an invalid number in its trip's field, never turned into a float
+    that no integer holds ("cannot convert float infinity to integer")."""
+    return json.loads(text, object_hook=hook, parse_constant=str)
+
+
+MAX_JSON_DEPTH = 64
+
+
+def _too_deep(content: bytes) -> str:
+    """The message for a JSON nested past what the decoder follows (RecursionError): the line where the nesting
+    passes MAX_JSON_DEPTH levels (MDS 2.x has at most 5)."""
+    depth, in_string, escaped = 0, False, False
+    for match in re.finditer(rb'[\[\]{}"\\]', content[:1 << 24]):
+        ch = match.group()
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == b"\\":
+                escaped = True
+            elif ch == b'"':
+                in_string = False
+            continue
+        if ch == b'"':
+            in_string = True
+        elif ch in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                line = content.count(b"\n", 0, match.start()) + 1
+                return (f"linha {line}: o JSON tem mais de {MAX_JSON_DEPTH} níveis de listas e objetos aninhados "
+                        "(o MDS 2.x tem no máximo 5); o arquivo não é um JSON do MDS.")
+        elif ch in (b"]", b"}"):
+            depth -= 1
+    return "linha 1: o JSON tem níveis de listas e objetos aninhados demais; o arquivo não é um JSON do MDS."
 
 
 def _num_text(value) -> str:
@@ -593,8 +768,10 @@ def _cents_text(value) -> str:
         return ""
     try:
         cents = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "x"  # refused as an invalid amount
+    if abs(cents) > 10 ** 15:
+        return "x"
     sign = "-" if cents < 0 else ""
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
@@ -604,9 +781,15 @@ def _ms_text(value) -> str:
         return ""
     try:
         ms = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "x"
+    if not _MS_MIN <= ms <= _MS_MAX:
+        return "x"   # a 21-digit timestamp: refused as an invalid instant (never OutOfBoundsDatetime)
     return pd.Timestamp(ms, unit="ms", tz="UTC").isoformat()
+
+
+_MS_MIN = -2_208_988_800_000   # 01/01/1900 (domain.limits.MIN_DATE)
+_MS_MAX = 4_133_980_799_000    # 31/12/2100
 
 
 _MDS_FARE = {"base_rate": "fare_base", "base_fare": "fare_base", "distance_rate": "fare_distance",
@@ -626,7 +809,9 @@ def _mds_row(t: dict) -> dict:
     for key, value in fares.items():
         try:
             cents = int(value)
-        except (TypeError, ValueError):
+            if abs(cents) > 10 ** 15:
+                raise ValueError(key)
+        except (TypeError, ValueError, OverflowError):
             parts["fare_other"] = "x"  # type: ignore[assignment]
             continue
         target = _MDS_FARE.get(key)
@@ -684,8 +869,13 @@ def read_routes(content: bytes) -> RoutePoints:
             return obj
 
         try:
-            doc = json.loads(content.decode("utf-8-sig"), object_hook=hook)
+            doc = _json_loads(content.decode("utf-8-sig"), hook)
             points = doc["data"]["telemetry"]
+            if not isinstance(points, list):
+                raise TypeError("telemetry")
+        except RecursionError:
+            return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
+                               ["rotas, " + _too_deep(content)], [])
         except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
             return RoutePoints([], np.array([], dtype=np.int64), np.array([]), np.array([]),
                                ['rotas, linha 1: esperado MDS telemetry {"data": {"telemetry": [...]}}.'], [])

@@ -153,6 +153,8 @@ def render_xlsx(tables) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
+    from desktop.domain.cells import looks_like_formula
+
     wb = Workbook()
     wb.remove(wb.active)
     used: set[str] = set()
@@ -173,6 +175,10 @@ def render_xlsx(tables) -> bytes:
         rows = list(table.values) + ([table.total_values] if table.total_values else [])
         for index, row in enumerate(rows):
             ws.append([_excel(v) for v in row])
+            for cell in ws[ws.max_row]:
+                if looks_like_formula(cell.value):   # issue 25 item 4: a platform's name is text, never a formula
+                    cell.data_type = "s"
+                    cell.quotePrefix = True
             for cell, kind in zip(ws[ws.max_row], table.kinds):
                 if kind in formats:
                     cell.number_format = formats[kind]

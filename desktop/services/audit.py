@@ -248,6 +248,28 @@ def lock_chain(session: Session) -> None:
     session.info[AUDIT_LOCK_HELD] = True
 
 
+# The keys of an entry that carry a file name chosen outside the program (issue 25 item 10): a name with a CR, a LF
+# or another control character is stored escaped (`\x0d`), never raw, so a log line or a screen that shows the
+# entry cannot be made to show a forged second line.
+FILE_NAME_KEYS = frozenset({"file", "filename", "file_name", "routes_filename", "original_name", "original_filename",
+                            "path", "name_of_file"})
+
+
+def escape_file_names(value):
+    """`value` with every file name (FILE_NAME_KEYS, at any depth) escaped: control characters as \\xNN."""
+    if isinstance(value, dict):
+        return {k: (_escaped_name(v) if k in FILE_NAME_KEYS and isinstance(v, str) else escape_file_names(v))
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [escape_file_names(v) for v in value]
+    return value
+
+
+def _escaped_name(name: str) -> str:
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
+                   for ch in name)
+
+
 def record(session: Session, actor: Actor, action: str, entity: str, entity_id, before=None,
            after=None, *, live_check: bool = True) -> AuditEntry:
     """Append one entry to the chain inside the caller's transaction (it commits or rolls back with it).
@@ -260,8 +282,8 @@ def record(session: Session, actor: Actor, action: str, entity: str, entity_id, 
     last = session.execute(select(AuditEntry.hash).order_by(AuditEntry.id.desc()).limit(1)).scalar()
     prev_hash = last or GENESIS
     at = now()
-    before_text = None if before is None else canonical_json(before)
-    after_text = None if after is None else canonical_json(after)
+    before_text = None if before is None else canonical_json(escape_file_names(before))
+    after_text = None if after is None else canonical_json(escape_file_names(after))
     entity_id = "" if entity_id is None else str(entity_id)
     fields = _fields(at, actor.user_id, actor.username, action, entity, entity_id, before_text, after_text)
     entry = AuditEntry(
@@ -329,14 +351,61 @@ def _checkpoint_of(row: AuditCheckpoint) -> Checkpoint:
                       made_by=row.made_by)
 
 
-def public_keys_in(session: Session) -> dict[str, bytes]:
-    """Every public key of the secretariat by fingerprint (the key table and the municipality's current one)."""
+KEY_ACTIONS = ("signing_key.create", "signing_key.rotate")
+
+
+def anchored_key_fingerprints(session: Session) -> set[str]:
+    """The fingerprints of the public keys the audit chain vouches for (issue 25 item 5): each key the program
+    created (set-up) or rotated to writes an entry `signing_key.create` / `signing_key.rotate` with its full
+    fingerprint, which the chain and every checkpoint after it cover. A database set up before those entries
+    existed anchors its first key row (the oldest: a row added later cannot take its place). A key written into
+    the tables without going through the program — `UPDATE municipality SET signing_public_key = …` — is
+    in none of these, and is refused by the sticker check and by `audit verify`."""
+    anchored: set[str] = set()
+    created = False
+    for action, after in session.execute(select(AuditEntry.action, AuditEntry.after)
+                                         .where(AuditEntry.action.in_(KEY_ACTIONS))):
+        created = created or action == "signing_key.create"
+        try:
+            key = json.loads(after or "{}").get("key")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(key, str) and len(key) == 64:
+            anchored.add(key)
+    if not created:
+        first = session.scalar(select(SigningKey.fingerprint).order_by(SigningKey.id).limit(1))
+        if first:
+            anchored.add(first)
+    return anchored
+
+
+def current_key_problem_in(session: Session) -> str | None:
+    """Why the municipality's current public key must not be trusted (not anchored in the audit chain), or None."""
     from desktop.models import MunicipalitySettings
     from desktop.signing import fingerprint
 
-    keys = {row.fingerprint: bytes(row.public_key) for row in session.scalars(select(SigningKey))}
     current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
-    if current:
+    if not current:
+        return None
+    fp = fingerprint(bytes(current))
+    if fp in anchored_key_fingerprints(session):
+        return None
+    return (f"A chave pública de assinatura do município ({fp[:16]}…) não está registrada no registro de auditoria: "
+            "foi gravada fora do programa (troca de chave sem auditoria). Nenhum adesivo é conferido com ela; avise "
+            "o gestor, que deve restaurar a chave verdadeira (setup-server ou audit rotate-key com o papel dono).")
+
+
+def public_keys_in(session: Session) -> dict[str, bytes]:
+    """Every public key of the secretariat by fingerprint (the key table and the municipality's current one) that
+    the audit chain vouches for (`anchored_key_fingerprints`): a checkpoint signed by any other key is refused."""
+    from desktop.models import MunicipalitySettings
+    from desktop.signing import fingerprint
+
+    anchored = anchored_key_fingerprints(session)
+    keys = {row.fingerprint: bytes(row.public_key) for row in session.scalars(select(SigningKey))
+            if row.fingerprint in anchored}
+    current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
+    if current and fingerprint(bytes(current)) in anchored:
         keys.setdefault(fingerprint(bytes(current)), bytes(current))
     return keys
 
@@ -432,6 +501,9 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
         keys = public_keys_in(s)
         stored = [_checkpoint_of(r) for r in s.scalars(select(AuditCheckpoint).order_by(AuditCheckpoint.id))]
         checkpoints = stored + ([against] if against is not None else [])
+        key_problem = current_key_problem_in(s)
+        if key_problem is not None:   # issue 25 item 5: the sticker key swapped behind the program's back
+            return _fail("key_not_anchored", 0, None, key_problem, len(checkpoints))
         for cp in checkpoints:
             key = keys.get(cp.key_fingerprint)
             if key is None:

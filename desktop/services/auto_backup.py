@@ -274,7 +274,8 @@ def run_auto_backup(db, actor: Actor = SYSTEM_ACTOR, *, on: date | None = None, 
         return BackupOutcome(FAILED, f"A cópia {target.name} foi feita mas não passou na verificação: "
                                      f"{verification}. Ela foi guardada como {failed.name}.")
     _write_sidecar(target, True, verification, sha)
-    removed = _rotate(folder)
+    _record_in_manifest(folder, target, sha)
+    removed = _rotate(folder, day)
     _audit(db, actor, "backup_auto", target, verification, sha, removed)
     copy = next((c for c in list_copies(folder) if c.day == day), None)
     text = f"Cópia de segurança de {day.strftime('%d/%m/%Y')} feita e verificada em {folder}."
@@ -283,17 +284,64 @@ def run_auto_backup(db, actor: Actor = SYSTEM_ACTOR, *, on: date | None = None, 
     return BackupOutcome(DONE, text, copy, removed)
 
 
-def _rotate(folder: Path) -> tuple[Path, ...]:
-    removed = []
-    for copy in list_copies(folder):
-        if copy.kept_by:
+# The copies this program made, by file name, with their size and SHA-256 (issue 25 item 9): the rotation trusted
+# names, and deleted 24 real copies when 23 files named 2027-… appeared in the folder. It now deletes only copies
+# listed here whose size still matches, never one dated after today, and counts no other file.
+MANIFEST = ".copias-transporte.json"
+
+
+def _manifest(folder: Path) -> dict[str, dict]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    copies = data.get("copies") if isinstance(data, dict) else None
+    return {k: v for k, v in copies.items() if isinstance(v, dict)} if isinstance(copies, dict) else {}
+
+
+def _write_manifest(folder: Path, copies: dict[str, dict]) -> None:
+    tmp = folder / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps({"copies": copies}, ensure_ascii=False, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, folder / MANIFEST)
+
+
+def _record_in_manifest(folder: Path, path: Path, sha: str) -> None:
+    copies = _manifest(folder)
+    copies[path.name] = {"sha256": sha, "size": path.stat().st_size, "made_at": now().isoformat()}
+    _write_manifest(folder, copies)
+
+
+def _ours(folder: Path, copies: list, day: date) -> list:
+    """The copies of the list that this program made (in the manifest, same size) and that are not dated in the
+    future."""
+    made = _manifest(folder)
+    ours = []
+    for copy in copies:
+        entry = made.get(copy.path.name)
+        if entry is None or entry.get("size") != copy.size_bytes or copy.day > day:
             continue
+        ours.append(copy)
+    return ours
+
+
+def _rotate(folder: Path, day: date | None = None) -> tuple[Path, ...]:
+    day = day or today()
+    ours = _ours(folder, list_copies(folder), day)
+    kept = kept_because(c.day for c in ours)
+    made = _manifest(folder)
+    removed = []
+    for copy in ours:
+        if copy.day in kept:
+            continue
+        made.pop(copy.path.name, None)
         for path in (copy.path, _sidecar(copy.path)):
             try:
                 path.unlink(missing_ok=True)
             except OSError:
                 continue
         removed.append(copy.path)
+    if removed:
+        _write_manifest(folder, made)
     return tuple(sorted(removed))
 
 

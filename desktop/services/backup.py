@@ -21,6 +21,7 @@ failure at any step leaves the current data untouched and says "Nada foi substit
 """
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sqlite3
@@ -34,6 +35,7 @@ from desktop.errors import DesktopError
 from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_CUSTOM_MAGIC = b"PGDMP"
+log = logging.getLogger(__name__)
 
 
 class BackupError(DesktopError):
@@ -116,11 +118,91 @@ def _tool(name: str) -> str:
     return path
 
 
+def _supervise(cmd: list[str], env: dict[str, str], parent_pid: int, conn) -> None:
+    """The body of the process that runs a PostgreSQL tool for this one (issue 25 item 9): it starts the tool,
+    and if this process dies (kill -9 during a restore) it kills the tool at once — a `pg_restore
+    --single-transaction` killed before its COMMIT leaves the live database as it was — instead of letting it
+    finish replacing the live data after the command had died."""
+    import time
+
+    from desktop.processes import parent_alive
+
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import threading
+
+    out: dict[str, str] = {}
+    readers = [threading.Thread(target=lambda n=n, f=f: out.__setitem__(n, f.read()), daemon=True)
+               for n, f in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+    for r in readers:
+        r.start()
+    while proc.poll() is None:
+        if not parent_alive(parent_pid):
+            proc.kill()
+            proc.wait()
+            os._exit(1)
+        time.sleep(0.1)
+    for r in readers:
+        r.join()
+    conn.send((proc.returncode, out.get("stdout", ""), out.get("stderr", "")))
+    conn.close()
+
+
+def run_tool(cmd: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run a PostgreSQL tool so that it dies with this process: through a spawned supervisor that watches this
+    process (`_supervise`). Returns (exit code, stdout, stderr)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    mine, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_supervise, args=(cmd, env, os.getpid(), child), name="pg-tool", daemon=True)
+    proc.start()
+    child.close()
+    try:
+        code, stdout, stderr = mine.recv()
+    except EOFError:
+        proc.join(5)
+        return proc.exitcode or 1, "", ""
+    finally:
+        mine.close()
+    proc.join(5)
+    return code, stdout, stderr
+
+
+# pg_restore / pg_dump say what went wrong in English: the usual causes, in Portuguese (issue 25 item 10)
+_PG_MESSAGES = (
+    ("could not connect", "não foi possível conectar ao servidor PostgreSQL"),
+    ("connection to server", "não foi possível conectar ao servidor PostgreSQL"),
+    ("password authentication failed", "a senha do banco foi recusada"),
+    ("permission denied", "permissão negada ao papel do banco"),
+    ("must be owner", "o papel do banco não é o dono dos objetos"),
+    ("does not exist", "um objeto esperado não existe no banco"),
+    ("already exists", "um objeto da cópia já existe no banco"),
+    ("input file appears to be a text format dump", "o arquivo é um dump em texto, não no formato do pg_dump (-Fc)"),
+    ("input file does not appear to be a valid archive", "o arquivo não é uma cópia válida do pg_dump"),
+    ("unsupported version", "a cópia foi feita por uma versão mais nova do PostgreSQL"),
+    ("could not open input file", "o arquivo da cópia não pôde ser aberto"),
+    ("out of memory", "o servidor ficou sem memória"),
+    ("no space left", "o disco ficou cheio"),
+    ("violates", "os dados da cópia violam uma regra do banco"),
+    ("canceling statement", "a operação foi cancelada pelo servidor"),
+)
+
+
+def pg_message(text: str) -> str:
+    """The Portuguese of a PostgreSQL tool's error output (its English is kept only in the log)."""
+    low = (text or "").lower()
+    for needle, words in _PG_MESSAGES:
+        if needle in low:
+            return words
+    return "erro do PostgreSQL (detalhes no registro do programa)"
+
+
 def _run(cmd: list[str], env: dict[str, str], what: str) -> None:
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if proc.returncode != 0:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()
-        raise BackupError(f"{what} falhou: " + (" / ".join(detail[-3:]) if detail else f"código {proc.returncode}"))
+    code, stdout, stderr = run_tool(cmd, env)
+    if code != 0:
+        detail = (stderr or stdout).strip()
+        log.warning("%s failed (exit %s): %s", what, code, detail[-2000:])
+        raise BackupError(f"O {what} falhou: {pg_message(detail)} (código {code}).")
 
 
 # ---------------------------------------------------------------------------------------------------------- backup
@@ -166,10 +248,16 @@ def _backup_postgresql(url: str, out: Path) -> BackupResult:
     args, env = libpq_args(url)
     tmp = out.with_name(out.name + ".parcial")
     tmp.unlink(missing_ok=True)
+    # as private as a SQLite copy (issue 25 item 9: dumps were 0644): created 0600, pg_dump writes into it
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
     schema = pg_schema(url)
     only = ["--schema", schema] if schema else []
-    _run([_tool("pg_dump"), "--format=custom", "--no-owner", *only, "--file", str(tmp), *args], env, "pg_dump")
-    os.replace(tmp, out)
+    try:
+        _run([_tool("pg_dump"), "--format=custom", "--no-owner", *only, "--file", str(tmp), *args], env, "pg_dump")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
     return BackupResult(out, out.stat().st_size, "postgresql")
 
 
@@ -222,7 +310,7 @@ def pg_backup_revision(path: Path) -> str | None:
     proc = subprocess.run([_tool("pg_restore"), "--data-only", "--table=alembic_version", "--file=-", str(path)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {proc.stderr.strip()}")
+        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {pg_message(proc.stderr)}.")
     lines = proc.stdout.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("COPY ") and "alembic_version" in line:
@@ -240,7 +328,7 @@ def check_pg_backup(path: Path) -> None:
             raise BackupError(f"O arquivo {path.name} não é uma cópia do PostgreSQL no formato do pg_dump (-Fc).")
     proc = subprocess.run([_tool("pg_restore"), "--list", str(path)], capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {proc.stderr.strip()}")
+        raise BackupError(f"O arquivo {path.name} não pôde ser lido pelo pg_restore: {pg_message(proc.stderr)}.")
     if " TABLE " not in proc.stdout or "alembic_version" not in proc.stdout:
         raise BackupError(
             f"O arquivo {path.name} é uma cópia do PostgreSQL, mas não deste programa (falta alembic_version)."
@@ -371,8 +459,10 @@ def _restore_postgresql(url: str, source: Path) -> BackupResult:
             with admin.connect() as conn:
                 conn.execute(text(f'CREATE DATABASE "{staging}" TEMPLATE template0'))
         except Exception as exc:  # noqa: BLE001 — no CREATEDB right, server refused
+            log.warning("restore: CREATE DATABASE %s failed: %s", staging, exc)
             raise BackupError("Não foi possível criar o banco temporário da restauração (o papel do banco "
-                              f"precisa poder criar bancos: CREATEDB): {exc}. Nada foi substituído.") from exc
+                              f"precisa poder criar bancos: CREATEDB): {pg_message(str(exc))}. Nada foi "
+                              "substituído.") from exc
         args, env = libpq_args(staged_url)
         try:
             _run([_tool("pg_restore"), "--no-owner", "--exit-on-error", "--single-transaction", *args,
@@ -403,3 +493,81 @@ def _restore_postgresql(url: str, source: Path) -> BackupResult:
         finally:
             admin.dispose()
     return BackupResult(source, source.stat().st_size, "postgresql")
+
+
+# ------------------------------------------------------------------------------------------------------ leftovers
+
+LEFTOVER_MIN_AGE_SECONDS = 600   # a staging file younger than this may belong to a restore running right now
+
+
+def clean_restore_leftovers(url: str) -> list[str]:
+    """What a killed backup or restore left behind (issue 25 item 9), removed at the next start with a line in the
+    log; returns what was removed. SQLite: beside the database, `<name>.restaurando-*.sqlite3` (the staged copy,
+    with its -wal/-shm/-journal) and `*.parcial` copies (with their -journal), untouched for 10 minutes. PostgreSQL:
+    the staging databases `<banco>_restaurando_<código>` nobody is connected to. The live data is never touched (a
+    killed `pg_restore --single-transaction` was rolled back by the server; the supervisor of `run_tool` kills it
+    with the command)."""
+    try:
+        if url.startswith("sqlite"):
+            return _clean_sqlite_leftovers(sqlite_path(url))
+        if url.startswith("postgresql"):
+            return _clean_pg_leftovers(url)
+    except Exception as exc:  # noqa: BLE001 - cleaning must never keep the program from starting
+        log.warning("restore leftovers: could not clean (%s: %s)", type(exc).__name__, exc)
+    return []
+
+
+def _clean_sqlite_leftovers(path: Path) -> list[str]:
+    import time
+
+    folder = path.parent
+    if not folder.is_dir():
+        return []
+    stem = path.stem
+    patterns = [f"{stem}.restaurando-*", f"{path.name}.parcial*", f".{path.name}.*.parcial*"]
+    removed = []
+    limit = time.time() - LEFTOVER_MIN_AGE_SECONDS
+    for pattern in patterns:
+        for leftover in sorted(folder.glob(pattern)):
+            try:
+                if not leftover.is_file() or leftover.stat().st_mtime > limit:
+                    continue
+                leftover.unlink()
+            except OSError as exc:
+                log.warning("restore leftovers: %s not removed (%s)", leftover, exc)
+                continue
+            removed.append(leftover.name)
+    if removed:
+        log.warning("restore leftovers: removed %d file(s) a killed backup or restore left beside %s: %s",
+                    len(removed), path.name, ", ".join(removed))
+    return removed
+
+
+def _clean_pg_leftovers(url: str) -> list[str]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    live = make_url(url)
+    prefix = f"{(live.database or 'postgres')[:30]}_restaurando_"
+    admin = create_engine(live, isolation_level="AUTOCOMMIT")
+    removed = []
+    try:
+        with admin.connect() as conn:
+            names = conn.execute(text(
+                "SELECT d.datname FROM pg_database d WHERE starts_with(d.datname, :p) AND NOT EXISTS "
+                "(SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)"), {"p": prefix}).scalars().all()
+            for name in names:
+                if not name[len(prefix):].isalnum():
+                    continue
+                try:
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+                except Exception as exc:  # noqa: BLE001 - someone connected meanwhile: next start
+                    log.warning("restore leftovers: database %s not dropped (%s)", name, exc)
+                    continue
+                removed.append(name)
+    finally:
+        admin.dispose()
+    if removed:
+        log.warning("restore leftovers: dropped %d staging database(s) a killed restore left: %s", len(removed),
+                    ", ".join(removed))
+    return removed

@@ -12,7 +12,6 @@ auto drawn up in the last 12 months and not cancelled or annulled. Only drivers 
 """
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -365,19 +364,29 @@ def attendances(db, actor: Actor, session_id: int) -> tuple[AttendanceInfo, ...]
         return attendances_in(s, actor, session_id)
 
 
+CONVOCATION_HEADERS = ("Turma", "Data", "Horário", "Local", "Tema", "Condutor", "CPF", "Notificação", "Situação")
+
+
 def export_convocation_list(db, actor: Actor, session_id: int, path) -> int:
-    """The convocation list as a CSV (';', UTF-8 with BOM for spreadsheets): to send it instead of printing."""
+    """The convocation list as a CSV (';', UTF-8 with BOM for spreadsheets): to send it instead of printing.
+    Names and CPFs leave the program: through the one exports writer (issue 25 item 6: the session checked first,
+    formulas as text, the file in place only after the audit entry is committed)."""
+    from desktop.services.exports import write_audited  # lazy: openpyxl only when exporting
+
     with db.session(write=False) as s:
         info = get_session_in(s, actor, session_id)
         rows = attendances_in(s, actor, session_id)
-    with Path(path).open("w", newline="", encoding="utf-8-sig") as f:
-        writer = csv.writer(f, delimiter=";")
-        writer.writerow(["Turma", "Data", "Horário", "Local", "Tema", "Condutor", "CPF", "Notificação", "Situação"])
-        hour = info.starts_at.astimezone(TIMEZONE).strftime("%H:%M") if info.starts_at else ""
-        for a in rows:
-            writer.writerow([info.number, format_date(info.held_on), hour, info.place, info.topic, a.driver_name,
-                             a.cpf_display, a.notice_number or "", a.status_label])
-    return len(rows)
+    hour = info.starts_at.astimezone(TIMEZONE).strftime("%H:%M") if info.starts_at else ""
+    cells = [[info.number, format_date(info.held_on), hour, info.place, info.topic, a.driver_name, a.cpf_display,
+              a.notice_number or "", a.status_label] for a in rows]
+    name = Path(path).name
+
+    def record(s, n: int) -> None:
+        audit.record(s, actor, "export", "course_session", session_id, None,
+                     {"list": f"Convocação da turma {info.number}", "rows": n, "file": name, "format": "csv",
+                      "personal_data": True})
+
+    return write_audited(db, actor, path, CONVOCATION_HEADERS, cells, record=record, suffixes=None)
 
 
 def record_notice_numbers_in(s: Session, session_id: int, number: str) -> int:

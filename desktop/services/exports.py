@@ -18,6 +18,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
+from desktop.domain.cells import csv_text, looks_like_formula
 from desktop.domain.formatting import (
     format_cep,
     format_cnpj,
@@ -158,7 +159,9 @@ def csv_cell(value) -> str:
         return f"{_trim(value):f}".replace(".", ",")
     if isinstance(value, float):
         return repr(value).replace(".", ",")
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    return csv_text(str(value))     # issue 25 item 4: `=HYPERLINK(…)` is written as '=HYPERLINK(…)
 
 
 def _xlsx_cell(value):
@@ -339,14 +342,21 @@ QUERIES: dict[str, Callable] = {
 
 # -------------------------------------------------------------------------------------------------------- writers
 
-def write_csv(path: Path, headers: Iterable[str], rows: Iterable[list]) -> int:
-    """UTF-8 with BOM (so Excel recognizes the accents), `;` separator, CRLF lines. Returns the row count."""
+_NOT_TEXT = (int, float, Decimal, date)   # bool is an int: numbers and dates are never prefixed
+
+
+def write_csv(path: Path, headers: Iterable[str], rows: Iterable[list], *, delimiter: str = ";",
+              encoding: str = "utf-8-sig", cell: Callable = csv_cell) -> int:
+    """UTF-8 with BOM (so Excel recognizes the accents), `;` separator, CRLF lines. Returns the row count. `cell`
+    turns a value into its text (default `csv_cell`); for any value that is not a number or a date, a text a
+    spreadsheet would execute is written with a `'` before it (issue 25 item 4). A machine-readable CSV passes `delimiter=","`,
+    `encoding="utf-8"`."""
     n = 0
-    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
-        writer = csv.writer(fh, delimiter=";", quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-        writer.writerow(list(headers))
+    with open(path, "w", encoding=encoding, newline="") as fh:
+        writer = csv.writer(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+        writer.writerow([csv_text(str(h)) for h in headers])
         for cells in rows:
-            writer.writerow([csv_cell(c) for c in cells])
+            writer.writerow([cell(c) if isinstance(c, _NOT_TEXT) else csv_text(cell(c)) for c in cells])
             n += 1
     return n
 
@@ -376,7 +386,9 @@ def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: 
         out = []
         for j, value in enumerate(cells):
             v = _xlsx_cell(value)
-            if isinstance(v, datetime):
+            if looks_like_formula(v):
+                out.append(text_cell(ws, v))    # issue 25 item 4: a string cell, never a live formula
+            elif isinstance(v, datetime):
                 c = datetime_cells.get(j)
                 if c is None:
                     c = datetime_cells[j] = WriteOnlyCell(ws)
@@ -396,6 +408,17 @@ def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: 
         n += 1
     wb.save(path)
     return n
+
+
+def text_cell(ws, value: str):
+    """An openpyxl write-only cell holding `value` as text: data type "s" (openpyxl would make a text starting with
+    `=` a formula) and Excel's quote prefix, so editing the cell does not turn it into one either."""
+    from openpyxl.cell import WriteOnlyCell
+
+    c = WriteOnlyCell(ws, value=value)
+    c.data_type = "s"
+    c.quotePrefix = True
+    return c
 
 
 def _divida_ativa_rows(db, actor) -> Iterator[list]:
@@ -423,8 +446,57 @@ def iter_rows(db, kind: str, batch: int = 2000, actor=None) -> Iterator[list]:
             yield to_cells(r)
 
 
+def export_target(path: str | os.PathLike, suffixes: tuple[str, ...] | None = (".csv", ".xlsx")) -> Path:
+    """The file an export will write: its extension one of `suffixes` (any with None: CSV unless .xlsx), its
+    folder existing."""
+    out = Path(path)
+    if suffixes is not None and out.suffix.lower() not in suffixes:
+        raise ValidationError([Problem("path", "O arquivo deve terminar em " + " ou ".join(suffixes) + ".")])
+    if out.parent and not out.parent.exists():
+        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
+    return out
+
+
+def write_audited(db, actor, path: str | os.PathLike, headers: Iterable[str], rows: Iterable[list], *,
+                  record: Callable, title: str = "Dados", suffixes: tuple[str, ...] | None = (".csv", ".xlsx"),
+                  csv_options: dict | None = None) -> int:
+    """The one exports writer (issue 25 items 4 and 6): every list that leaves the program goes through here.
+
+    1. The acting user is re-read first (`audit.check_live_actor`): a deactivated, locked or demoted session
+       writes nothing to disk (it used to leave a 300-driver CSV behind its "nada foi gravado").
+    2. The rows go to a temporary file in the target folder, created 0600 (personal data), through `write_csv`
+       or `write_xlsx` (formulas written as text).
+    3. `record(session, rows)` writes the audit entry (and any access log) in a write transaction, which
+       re-checks the user; only after it is committed is the file renamed onto `path`. Anything that fails
+       before leaves no file (the temporary one is removed) and no entry.
+    Returns the number of rows written."""
+    import tempfile
+
+    from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
+
+    out = export_target(path, suffixes)
+    with db.session(write=False) as s:
+        audit.check_live_actor(s, actor)
+    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".parcial", dir=out.parent or None)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        if out.suffix.lower() == ".xlsx":
+            n = write_xlsx(tmp, headers, rows, title)
+        else:
+            n = write_csv(tmp, headers, rows, **(csv_options or {}))
+        with db.session() as s:
+            record(s, n)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return n
+
+
 def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
-    """Write the list `kind` to `path` (.csv or .xlsx by the extension) and record the export in the audit log."""
+    """Write the list `kind` to `path` (.csv or .xlsx by the extension) and record the export in the audit log
+    (through `write_audited`: the session checked before anything is written, the file in place only after the
+    audit entry is committed)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -432,23 +504,14 @@ def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
         raise ValidationError([Problem("kind", f"Tipo de exportação desconhecido: {kind}. Use: "
                                                + ", ".join(HEADERS) + ".")])
     require_role(actor, *EXPORT_ROLES[kind])
-    out = Path(path)
+    out = export_target(path)
     suffix = out.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise ValidationError([Problem("path", "O arquivo deve terminar em .csv ou .xlsx.")])
-    if out.parent and not out.parent.exists():
-        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
-    tmp = out.with_name(out.name + ".parcial")
-    try:
-        if suffix == ".csv":
-            n = write_csv(tmp, HEADERS[kind], iter_rows(db, kind, actor=actor))
-        else:
-            n = write_xlsx(tmp, HEADERS[kind], iter_rows(db, kind, actor=actor), KIND_LABELS[kind])
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-    with db.session() as s:
+
+    def record(s, n: int) -> None:
         audit.record(s, actor, "export", kind, "", None,
                      {"list": KIND_LABELS[kind], "rows": n, "file": out.name, "format": suffix[1:],
                       "personal_data": kind != "platforms"})
+
+    n = write_audited(db, actor, out, HEADERS[kind], iter_rows(db, kind, actor=actor), record=record,
+                      title=KIND_LABELS[kind])
     return ExportResult(kind, out, n, suffix[1:])

@@ -9,7 +9,6 @@ register changes): the reconciliation screen reads them instead of recomputing (
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
@@ -400,18 +399,19 @@ def export_reconciliation(db, actor: Actor, path, list_id: int | None = None,
                           platform_id: int | None = None) -> int:
     """Write the reconciliation to CSV (`;`, UTF-8 with BOM, as Brazilian Excel opens it) with the pinned headers
     `Linha;CPF do condutor;Placa;Situação;Artigo;Detalhe`. The export of personal data is audited (LGPD)."""
+    from desktop.services.exports import write_audited  # lazy: openpyxl only when exporting
+
     rec = reconciliation(db, actor, list_id, platform_id)
     path = Path(path)
-    with path.open("w", encoding="utf-8-sig", newline="") as out:
-        writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-        writer.writerow(EXPORT_HEADERS)
-        for line in rec.lines:
-            writer.writerow(["" if line.line is None else line.line, format_cpf(line.driver_cpf),
-                             format_plate(line.plate), line.label, line.article, line.detail])
-    with db.session() as s:
+    rows = [["" if line.line is None else line.line, format_cpf(line.driver_cpf), format_plate(line.plate),
+             line.label, line.article, line.detail] for line in rec.lines]
+
+    def record(s, n: int) -> None:
         audit.record(s, actor, "platform_list.export", "platform", rec.platform_id, None,
-                     {"list_id": rec.list_id, "rows": len(rec.lines), "file": path.name})
-    return len(rec.lines)
+                     {"list_id": rec.list_id, "rows": n, "file": path.name})
+
+    # the one exports writer (issue 25): session checked first, formulas as text, renamed after the audit commit
+    return write_audited(db, actor, path, EXPORT_HEADERS, rows, record=record, suffixes=None)
 
 
 # ------------------------------------------------------------------------------------------------- due dates

@@ -238,6 +238,9 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
         audit.record(s, actor, "user.create", "user", str(user.id), None,
                      {"username": user.username, "full_name": user.full_name,
                       "roles": sorted(r.value for r in FIRST_USER_ROLES), "active": True})
+        # the key's anchor in the chain (issue 25 item 5): the sticker check trusts only a key announced here
+        audit.record(s, actor, "signing_key.create", "municipality", "1", None,
+                     {"key": fingerprint(public), "reason": "configuração inicial"})
         audit.record(s, actor, "setup.initialize", "municipality", "1", None, {
             **_settings_snapshot(settings),
             "upfm_year": municipality.upfm_year, "upfm_value": str(upfm),
@@ -394,9 +397,23 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
 def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
     """A gestor replaces the secretariat's signing key (issue 11): a new pair, the private half to this desk's key
     store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
-    carry signatures of the new key."""
-    with db.session() as s:
-        return rotate_signing_key_in(s, actor, reason, key_passphrase)
+    carry signatures of the new key. On PostgreSQL only the owner role writes a key (issue 25 item 5): through the
+    desks' application role the rotation is refused, in Portuguese, and nothing changes."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with db.session() as s:
+            return rotate_signing_key_in(s, actor, reason, key_passphrase)
+    except DBAPIError as exc:
+        code = getattr(getattr(exc, "orig", None), "sqlstate", None)
+        if code == "42501" or "permission denied" in str(exc) or "permissão negada" in str(exc):
+            from desktop.errors import PermissionDenied
+
+            raise PermissionDenied(
+                "A chave de assinatura só é trocada pelo papel dono do banco (o usuário das estações não pode "
+                "gravá-la): rode `python -m desktop --db <URL do papel dono> audit rotate-key --reason \"…\"` no "
+                "computador que guardará a chave. Nada foi alterado.") from None
+        raise
 
 
 def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_version: int) -> MunicipalityInfo:

@@ -72,6 +72,7 @@ def test_four_hundred_days_leave_exactly_seven_daily_four_weekly_twelve_monthly(
         target = folder / auto_backup.copy_name(day, "sqlite")
         shutil.copyfile(seed.copy.path, target)
         shutil.copyfile(folder / (seed.copy.path.name + ".json"), folder / (target.name + ".json"))
+        auto_backup._record_in_manifest(folder, target, seed.copy.sha256)   # as if the program had made it (issue 25)
     for i in range(389, 400):
         day = first + timedelta(days=i)
         with clock.frozen(datetime(day.year, day.month, day.day, 8, 30)):
@@ -84,7 +85,7 @@ def test_four_hundred_days_leave_exactly_seven_daily_four_weekly_twelve_monthly(
     assert [c.kept_by for c in copies].count("semanal") == 4
     assert [c.kept_by for c in copies].count("mensal") == 12
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        [c.path.name for c in copies] + [c.path.name + ".json" for c in copies])
+        [c.path.name for c in copies] + [c.path.name + ".json" for c in copies] + [auto_backup.MANIFEST])
     assert copies[-1].day == date(2025, 11, 30)
 
 

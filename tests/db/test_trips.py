@@ -25,6 +25,7 @@ from trip_factories import (
     trips_csv,
 )
 
+from desktop.domain import clock
 from desktop.domain.trips import FARES_EXPORT_HEADERS
 from desktop.errors import ConflictError, PermissionDenied, ValidationError
 from desktop.models import AuditEntry, Driver, IssqnClass, Vehicle
@@ -328,11 +329,14 @@ def test_retention_removes_old_trips_but_keeps_evidence_of_an_auto(db, desk):
     cpf_a, plate_a = pair(db, a)
     routes = routes_csv(("OLD1", "10/10/2024 08:00:00", "-15,46", "-55,75"),
                         ("OLD1", "10/10/2024 08:05:00", "-15,45", "-55,74"))
+    # imported while they were recent (a file of trips already past the retention period is refused: issue 25)
+    with clock.frozen(datetime(2024, 11, 20, 9, 0)):
+        svc.import_trips(db, desk.fiscal, p.id, trips_csv(
+            trip("OLD1", plate_a, cpf_a, start="10/10/2024 08:00:00", end=""),
+            trip("OLD2", plate_a, cpf_a, start="17/11/2024 23:59:00", end="", hail="via pública"),
+            trip("KEEP", plate_a, cpf_a, start="18/11/2024 00:00:00", end="")), "v.csv", routes=routes)
     svc.import_trips(db, desk.fiscal, p.id, trips_csv(
-        trip("OLD1", plate_a, cpf_a, start="10/10/2024 08:00:00", end=""),
-        trip("OLD2", plate_a, cpf_a, start="17/11/2024 23:59:00", end="", hail="via pública"),
-        trip("KEEP", plate_a, cpf_a, start="18/11/2024 00:00:00", end=""),
-        trip("NEW", plate_a, cpf_a, start="18/11/2026 08:00:00", end="")), "v.csv", routes=routes)
+        trip("NEW", plate_a, cpf_a, start="18/11/2026 08:00:00", end="")), "v2.csv")
     ids = _auth_trip_ids(db)
     info = autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
                                                      description="Embarque na via pública (viagem OLD2).",
@@ -451,9 +455,10 @@ def test_art4_par1_iii_route_printed_numbered_archived_and_logged(db, desk):
 
 def test_retention_recomputes_the_monthly_fare_totals(db, desk):
     p = make_platform(db, desk.clerk)
-    svc.import_trips(db, desk.fiscal, p.id, trips_csv(
-        trip("OLD1", PLATE, DRIVER, start="10/10/2024 08:00:00", end="", total="10,00"),
-        trip("OLD2", PLATE, DRIVER, start="11/10/2024 08:00:00", end="", total="30,00")), "v.csv")
+    with clock.frozen(datetime(2024, 11, 20, 9, 0)):   # imported while recent (issue 25: old files refused)
+        svc.import_trips(db, desk.fiscal, p.id, trips_csv(
+            trip("OLD1", PLATE, DRIVER, start="10/10/2024 08:00:00", end="", total="10,00"),
+            trip("OLD2", PLATE, DRIVER, start="11/10/2024 08:00:00", end="", total="30,00")), "v.csv")
     assert [x.total for x in svc.fares(db, desk.fiscal, 2024, 10)] == [Decimal("40.00")]
     with db.session() as s:
         old2 = s.scalars(select(TripRow).where(TripRow.external_id == "OLD2")).one()

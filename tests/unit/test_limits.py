@@ -96,3 +96,22 @@ def test_item21_every_column_of_the_models_has_a_portuguese_label_or_a_readable_
         for key, column, _kind in _checked_columns(mapper):
             label = column.info.get("label") or limits.column_label(column.name)
             assert label and "_" not in label, (mapper.class_.__name__, key)
+
+
+# -- issue 25 item 1: the window of a trip's start (Art. 4 caput: the data are kept for the retention period) ----
+@pytest.mark.parametrize("moment, months, earliest, latest", [
+    ("2026-11-18T10:00:00-04:00", 24, "18/11/2024", "18/11/2026 10:00"),
+    ("2026-03-31T23:59:00-04:00", 1, "28/02/2026", "31/03/2026 23:59"),   # the 31st becomes the month's last day
+])
+def test_art4_a_trip_starts_between_the_retention_cutoff_and_now(moment, months, earliest, latest):
+    from datetime import datetime
+
+    from desktop.domain.limits import TRIP_CLOCK_TOLERANCE_S, trip_window
+    from desktop.domain.trips import retention_cutoff
+
+    now = datetime.fromisoformat(moment)
+    window = trip_window(now, retention_cutoff(now.date(), months))
+    assert (window.earliest_text, window.latest_text) == (earliest, latest)
+    assert window.latest_us == (int(now.timestamp()) + TRIP_CLOCK_TOLERANCE_S) * 1_000_000
+    start = datetime.strptime(earliest, "%d/%m/%Y").replace(tzinfo=now.tzinfo)
+    assert window.earliest_us == int(start.timestamp()) * 1_000_000

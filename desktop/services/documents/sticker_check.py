@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from datetime import date
 
-from desktop.errors import NotFound
+from desktop.errors import ConflictError, NotFound
 from desktop.reports.common import now
 
 
 def _public_key(s) -> bytes:
+    """The municipality's public key, only when the audit chain vouches for it (issue 25 item 5: a key swapped
+    in the table would make a forged sticker "autêntico" and the genuine one "FALSO")."""
     from desktop.reports import records
+    from desktop.services.audit import current_key_problem_in  # lazy: SQLAlchemy at first check
+
     key = records.settings_row(s).signing_public_key
     if key is None:
         raise NotFound("A chave de assinatura do município não foi criada (configuração inicial).")
+    problem = current_key_problem_in(s)
+    if problem is not None:
+        raise ConflictError(problem)
     return key
 
 

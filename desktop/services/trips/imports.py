@@ -74,6 +74,7 @@ class TripImportReport:
                          + ".")
         if self.ignored_columns:
             lines.append("Colunas ignoradas: " + ", ".join(self.ignored_columns) + ".")
+        lines.extend(note for note in self.notes if note.startswith("Atenção:"))   # fare parts off the total
         if self.data_request_id:
             lines.append("A requisição de dados foi marcada como respondida.")
         return "\n".join(lines)
@@ -114,6 +115,18 @@ def _answer_request_in(session, actor: Actor, request_id: int, import_id: int, f
                   "filename": filename, "sha256": digest})
 
 
+def trip_window_in(session):
+    """The instants a trip of a file may start at (domain.limits.trip_window): from the retention cut-off of the
+    dated parameter `trip_retention_months` to now (issue 25 item 1: a trip of 1800 or 9999 is refused)."""
+    from desktop.domain.limits import trip_window
+    from desktop.domain.trips import retention_cutoff
+    from desktop.services.parameters import parameter_value_in  # lazy: SQLAlchemy loads once the database is used (start-up)
+
+    moment = now()
+    months = int(parameter_value_in(session, "trip_retention_months", moment.date()))
+    return trip_window(moment, retention_cutoff(moment.date(), months))
+
+
 def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, filename: str = "",
                     routes: bytes | None = None, routes_filename: str = "", data_request_id: int | None = None,
                     state=None, source_path: str | None = None, process=None) -> TripImportReport:
@@ -133,8 +146,9 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
     from desktop.importers.trips import TripFileError, TripReader  # lazy: pandas only when importing
 
     name = _name(filename, "viagens")
+    window = process.window if process is not None and process.window is not None else trip_window_in(session)
     try:
-        reader = TripReader(content, name)
+        reader = TripReader(content, name, window=window)
     except TripFileError as exc:
         if process is not None:
             process.close()
@@ -145,7 +159,8 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
         from desktop.importers.trip_worker import ReaderProcess
 
         # started first: it spawns and reads while this process checks the file and the register
-        process = ReaderProcess(None if source_path else content, source_path, name, reader.chunk_rows)
+        process = ReaderProcess(None if source_path else content, source_path, name, reader.chunk_rows,
+                                window=window)
     try:
         return _import_in(session, actor, platform, content, name, reader, process, routes, routes_filename,
                           data_request_id, state, sqlite)
@@ -251,6 +266,8 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
             raise ConflictError("O arquivo de viagens mudou no disco durante a importação; nada foi gravado. "
                                 "Importe-o de novo.")
         reader.state.errors, reader.state.error_count = process.state.errors, process.state.error_count
+        reader.state.fare_mismatches = process.state.fare_mismatches
+        reader.state.fare_mismatch_lines = process.state.fare_mismatch_lines
         totals = process.totals
     errors = list(reader.state.errors)
     if route_points is not None:
@@ -262,6 +279,9 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
                               "O arquivo de viagens foi recusado; nada foi gravado:\n" + "\n".join(errors[:50]))
     if done == 0:
         raise ValidationError([Problem("file", "linha 2: o arquivo não tem nenhuma viagem.", "Art. 4, §1")])
+    fare_note = reader.state.fare_note()
+    if fare_note and fare_note not in reader.state.notes:
+        reader.state.notes.append(fare_note)
     points = 0
     if route_points is not None and len(route_points):
         points = _store_routes_in(session, platform.id, route_points)
@@ -346,7 +366,9 @@ def start_reader(db, path: str | None, filename: str):
     from desktop.importers import trips as reader_module
     from desktop.importers.trip_worker import ReaderProcess
 
-    return ReaderProcess(None, path, filename, reader_module.CHUNK_ROWS)
+    with db.session(write=False) as s:
+        window = trip_window_in(s)
+    return ReaderProcess(None, path, filename, reader_module.CHUNK_ROWS, window=window)
 
 
 def _import(db, actor, platform_id, content, filename, routes, routes_filename, data_request_id, state, path,

@@ -8,7 +8,6 @@ exact on both databases (SQLite keeps them as scaled integers, models.types).
 """
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -169,33 +168,28 @@ def fares_over_months(db, actor: Actor, driver_cpf: str | None = None, plate: st
 
 def export_fares(db, actor: Actor, month: str, path, platform_id: int | None = None) -> int:
     """The month's fares as CSV (`;`, UTF-8 with BOM) or XLSX, headers FARES_EXPORT_HEADERS; logged."""
-    from desktop.services.exports import csv_cell, write_xlsx  # lazy: openpyxl only when exporting
+    from desktop.services.exports import write_audited  # lazy: openpyxl only when exporting
 
     require_trip_access(actor)
     try:
-        year, mon = parse_month(month)   # AAAA-MM or MM/AAAA, as the ISSQN commands (domain.dates)
+        year, mon = parse_month(month)
     except ValueError as exc:
         raise ValidationError([Problem("month", str(exc))]) from None
-    month = f"{year:04d}-{mon:02d}"
     path = Path(path)
-    with db.session(write=False) as s:   # the read; the file is written outside any write transaction
+    with db.session(write=False) as s:
         lines = fares_in(s, actor, year, mon, platform_id, log=False)
     rows = [[line.month, format_plate(line.plate), format_cpf(line.driver_cpf), line.trips, line.km,
              line.total, line.rating] for line in lines]
-    if path.suffix.lower() == ".xlsx":
-        write_xlsx(path, FARES_EXPORT_HEADERS, rows, title=f"Tarifas {month}")
-    else:
-        with path.open("w", encoding="utf-8-sig", newline="") as f:
-            writer = csv.writer(f, delimiter=";")
-            writer.writerow(FARES_EXPORT_HEADERS)
-            for row in rows:
-                writer.writerow([csv_cell(v) for v in row])
     count = sum(x.trips for x in lines)
-    with db.session() as s:   # a short write: the access log and the audit entry
+
+    def record(s, n: int) -> None:
         log_access_in(s, actor, "export", f"tarifas {month} → {path.name}", trip_count=count)
         audit.record(s, actor, "trips.export_fares", "trips", None, None,
-                     {"month": month, "rows": len(rows), "trips": count, "file": path.name})
-    return len(rows)
+                     {"month": month, "rows": n, "trips": count, "file": path.name})
+
+    # the one exports writer (issue 25): session checked first, formulas as text, renamed after the audit commit
+    return write_audited(db, actor, path, FARES_EXPORT_HEADERS, rows, record=record, title=f"Tarifas {month}",
+                         suffixes=None)
 
 
 # ------------------------------------------------------------------------------------------------ trips
@@ -418,21 +412,21 @@ def statistics(db, actor: Actor, year: int | None = None, month: int | None = No
 
 def export_statistics(db, actor: Actor, path, year: int | None = None, month: int | None = None) -> int:
     """The open statistics as CSV for the transparency portal (`,` and `.`: machine-readable, as MDS)."""
+    from desktop.services.exports import write_audited  # lazy: openpyxl only when exporting
+
     require_trip_access(actor)
     path = Path(path)
-    with db.session(write=False) as s:   # the read; the file is written outside any write transaction
+    with db.session(write=False) as s:
         reports = statistics_in(s, actor, year, month)
-    with path.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(STATISTICS_HEADERS)
-        for r in reports:
-            writer.writerow([str(c) for c in r.cells()])
-    with db.session() as s:   # a short write: the access log and the audit entry
+
+    def record(s, n: int) -> None:
         log_access_in(s, actor, "export", f"estatísticas abertas → {path.name}",
                       trip_count=sum(max(r.trips, 0) for r in reports))
-        audit.record(s, actor, "trips.export_statistics", "trips", None, None,
-                     {"rows": len(reports), "file": path.name})
-    return len(reports)
+        audit.record(s, actor, "trips.export_statistics", "trips", None, None, {"rows": n, "file": path.name})
+
+    # machine-readable (`,`, `.`, no BOM) through the one exports writer; a platform's name stays text
+    return write_audited(db, actor, path, STATISTICS_HEADERS, [r.cells() for r in reports], record=record,
+                         suffixes=None, csv_options={"delimiter": ",", "encoding": "utf-8", "cell": str})
 
 
 # ------------------------------------------------------------------------------------------------ ISSQN
