@@ -50,7 +50,8 @@ NOTHING_PERSONAL = {
                                   "the actor (TRIP_DATA_ROLES)",
     # the demonstration loader (a client of the services, run by the CLI and the wizard on a demo database)
     "demo.own_records": "counts of rows per table, to refuse loading the demo over the office's own work",
-    "demo.load_demo": "loads the demonstration (refused on a database with the office's own records)",
+    "demo.mark_demo": "marks the database as a demonstration before desktop.demo.entry loads it (no person's data)",
+    "demo.unmark_demo": "takes the demo mark back when a demo load failed on a database with no records",
 }
 
 STILL_WITHOUT_ACTOR = {
