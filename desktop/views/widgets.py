@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
-from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QScrollArea,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
@@ -169,22 +169,24 @@ class PhoneEdit(QLineEdit):
         return format_phone(self.text())
 
 
-def date_edit(parent=None, value: date | None = None) -> QDateEdit:
-    from desktop.domain.limits import MAX_DATE, MIN_DATE
+def date_edit(parent=None, value: date | None = None, **options):
+    """The program's one date field (desktop.views.date_fields.DateField), filled with `value` (today when
+    omitted). Options: optional=, not_future=, minimum=, maximum=, field=, label=."""
+    from desktop.views.date_fields import DateField
 
-    edit = QDateEdit(parent)
-    edit.setCalendarPopup(True)
-    edit.setDisplayFormat("dd/MM/yyyy")
-    edit.setDateRange(QDate(MIN_DATE), QDate(MAX_DATE))  # 1900–2100 on both databases (issue 12 item 21)
-    if value is None:
+    if value is None and not options.get("optional"):
         from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
 
         value = local_today()
-    edit.setDate(QDate(value))
-    return edit
+    return DateField(parent, value, **options)
 
 
 def qdate_to_date(value: QDate) -> date:
+    if not value.isValid():
+        from desktop.domain.problems import Problem
+        from desktop.errors import ValidationError
+
+        raise ValidationError([Problem("date", "Informe a data (dd/mm/aaaa).")], message="Informe a data (dd/mm/aaaa).")
     return date(value.year(), value.month(), value.day())
 
 

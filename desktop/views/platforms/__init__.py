@@ -200,7 +200,8 @@ class PlatformsPage(QWidget):
             Column("Próxima até", lambda r: r.next_due_on),
             Column("Situação", lambda r: f"ATRASADA há {r.days_overdue} dia(s)" if r.overdue else "em dia"),
         ), self, filter_placeholder="Filtrar plataformas…")
-        self.platforms.view.selectionModel().currentRowChanged.connect(lambda *_: self._platform_chosen())
+        # the table's own signal: it follows the selection a mouse click makes (issue 27 point 1)
+        self.platforms.selection_changed.connect(lambda *_: self._platform_chosen())
         self.title = QLabel(self)
         self.title.setStyleSheet("font-size: 16px; font-weight: bold;")
         self.registration = QLabel(self)

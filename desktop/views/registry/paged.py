@@ -113,7 +113,6 @@ class PagedList(PagedView):
         self.view.horizontalHeader().setSortIndicatorShown(False)
         self._sorted = (-1, Qt.SortOrder.AscendingOrder)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_indicator_changed)
-        self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
         self._connect_selection()
         self.model.modelReset.connect(self._after_reset)
 

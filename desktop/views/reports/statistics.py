@@ -87,6 +87,7 @@ class StatisticsPanel(QWidget):
         self.chart_layout.setContentsMargins(0, 0, 0, 0)
         self.grid = QTableWidget(self)
         self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.grid.setTabKeyNavigation(False)   # Tab leaves the table (issue 29)
         self.grid.verticalHeader().setVisible(False)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
