@@ -129,7 +129,7 @@ class DateField(QLineEdit):
     """See the module's text. `value()` is a date or None (empty optional field); a bad text raises a
     `ValidationError` naming `field` (the object name, or "date") with the same message the field shows."""
 
-    dateChanged = Signal(QDate)   # noqa: N815 — the QDateEdit name the screens already connect to
+    dateChanged = Signal(QDate)   # noqa: N815 — the QDateEdit name: a new valid date was typed or chosen
     changed = Signal()            # any change of the date kept (also to and from empty)
 
     def __init__(self, parent=None, value: date | None = None, *, optional: bool = False, month: bool = False,
@@ -286,7 +286,8 @@ class DateField(QLineEdit):
                 self._problem = _label_of(self) + f"A data deve ser até {self._format(self._max)}."
         self._value = value if not self._problem else None
         if self._value != previous:
-            self.dateChanged.emit(QDate(self._value) if self._value is not None else QDate())
+            if self._value is not None:      # as QDateEdit's: only ever a valid date
+                self.dateChanged.emit(QDate(self._value))
             self.changed.emit()
 
     def _typing(self, _text: str) -> None:
@@ -407,7 +408,8 @@ class TimeField(QLineEdit):
             self._problem = "" if value is not None or self.optional else _label_of(self) + "Informe a hora (hh:mm)."
         self._value = value if not self._problem else None
         if self._value != previous:
-            self.timeChanged.emit(QTime(self._value.hour, self._value.minute) if self._value else QTime())
+            if self._value is not None:
+                self.timeChanged.emit(QTime(self._value.hour, self._value.minute))
             self.changed.emit()
 
     def _finish(self) -> None:

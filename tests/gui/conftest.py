@@ -27,6 +27,57 @@ def _no_job_left_running():
     assert shutdown(10000), "a background task did not stop"
 
 
+@pytest.fixture(autouse=True)
+def _discard_answered(monkeypatch):
+    """Esc, Cancelar or × on a form with typed data asks "Descartar os dados digitados?" (issue 29 point 3); the
+    tests that are not about that question answer "Descartar" (the old behaviour) without a modal box. The tests
+    of the question use the `discard_box` fixture, which shows the real box."""
+    from desktop.views import keyboard
+
+    asked: list[str] = []
+
+    def answer(parent):
+        asked.append(parent.windowTitle())
+        return True
+
+    monkeypatch.setattr(keyboard, "_ask", answer)
+    return asked
+
+
+@pytest.fixture
+def discard_box(monkeypatch):
+    """The real "Descartar os dados digitados?" box; `discard_box.answer = "keep" | "discard"` is clicked with the
+    mouse when it opens; `discard_box.seen` lists the texts of the boxes that opened."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.views import keyboard
+
+    class Box:
+        answer = "keep"
+        seen: list[str] = []
+
+    def ask(parent):
+        def click_answer():
+            box = QApplication.activeModalWidget()
+            if not isinstance(box, QMessageBox):
+                QTimer.singleShot(20, click_answer)
+                return
+            Box.seen.append(box.text())
+            which = QMessageBox.StandardButton.Discard if Box.answer == "discard" else QMessageBox.StandardButton.Cancel
+            button = box.button(which)
+            QTest.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().center())
+
+        from PySide6.QtCore import Qt
+
+        QTimer.singleShot(20, click_answer)
+        return keyboard._ask_with_box(parent)
+
+    monkeypatch.setattr(keyboard, "_ask", ask)
+    return Box
+
+
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory):
     from desktop.db import open_database

@@ -52,7 +52,7 @@ def click_row(table, row: int, column: int = 0, double: bool = False) -> None:
     view = _view_of(table)
     index = view.model().index(row, column)
     assert index.isValid(), f"no row {row} in the list ({view.model().rowCount()} rows)"
-    view.scrollTo(index)
+    view.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
     settle()
     pos = view.visualRect(index).center()
     assert view.viewport().rect().contains(pos), f"row {row} is not visible on the list"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import time
 from pathlib import Path
 
-from PySide6.QtCore import QDate, Qt, QTime
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTabWidget,
-                               QTimeEdit, QVBoxLayout, QWidget, QDateEdit)
+                               QVBoxLayout, QWidget)
 
 from desktop.domain.roles import Role
 from desktop.views.table import Column, RecordTable
@@ -59,15 +59,15 @@ class CoursesPage(QWidget):
         self.sessions = RecordTable(SESSION_COLUMNS, sessions_tab, "Filtrar turmas…")
         self.sessions.selection_changed.connect(lambda _row: self._session_chosen())
         form_box = QGroupBox("Nova turma (Art. 12, §2)", sessions_tab)
-        self.date_edit = QDateEdit(form_box)
-        self.date_edit.setCalendarPopup(True)
-        self.date_edit.setDisplayFormat("dd/MM/yyyy")
+        from datetime import timedelta
+
         from desktop.domain.dates import local_today
+        from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
 
         today = local_today()
-        self.date_edit.setDate(QDate(today.year, today.month, today.day).addDays(14))
-        self.starts_edit = QTimeEdit(QTime(14, 0), form_box)
-        self.ends_edit = QTimeEdit(QTime(17, 0), form_box)
+        self.date_edit = DateField(form_box, today + timedelta(days=14), field="held_on", label="Data")
+        self.starts_edit = TimeField(QTime(14, 0), form_box, field="starts", label="Início")
+        self.ends_edit = TimeField(QTime(17, 0), form_box, field="ends", label="Fim")
         self.place_edit = QLineEdit(form_box)
         self.topic_edit = QLineEdit(form_box)
         self.instructor_edit = QLineEdit(form_box)
@@ -260,7 +260,6 @@ class CoursesPage(QWidget):
         from desktop.services import courses
         from desktop.views.operations import op
 
-        draft = self.draft()
         self.form_error.setText("")
 
         def created(info) -> None:
@@ -276,7 +275,7 @@ class CoursesPage(QWidget):
                 return True
             return False
 
-        return op(self, lambda: courses.create_session(self.db, self.actor, draft)).failure(refused) \
+        return op(self, lambda: courses.create_session(self.db, self.actor, self.draft())).failure(refused) \
             .changes("courses").success(created).run()
 
     def convoke(self) -> bool:

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QDate, QDateTime, Qt, QTime, QTimer
+from PySide6.QtCore import Qt, QTime, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDateEdit,
-    QDateTimeEdit,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -51,14 +50,13 @@ class DataRequestDialog(FormDialog):
         self.setWindowTitle("Nova requisição de dados (Art. 4º)")
         self.justification = QPlainTextEdit(self)
         self.justification.setPlaceholderText("Por que o Município precisa destes dados (Art. 4º, caput)")
-        self.start = QDateEdit(self)
-        self.end = QDateEdit(self)
-        for edit in (self.start, self.end):
-            edit.setCalendarPopup(True)
-            edit.setDisplayFormat("dd/MM/yyyy")
+        from datetime import timedelta
+
+        from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
+
         today = local_today()
-        self.start.setDate(QDate(today.year, today.month, today.day).addDays(-30))
-        self.end.setDate(QDate(today.year, today.month, today.day))
+        self.start = DateField(self, today - timedelta(days=30), field="period_start", label="Período de")
+        self.end = DateField(self, today, field="period_end", label="até")
         self.checks: dict[str, QCheckBox] = {}
         fields_box = QGroupBox("Dados requisitados (Art. 4º, §1º)", self)
         fields_layout = QVBoxLayout(fields_box)
@@ -74,14 +72,15 @@ class DataRequestDialog(FormDialog):
                                        self)
         self.notified = QCheckBox("A plataforma já foi notificada em:", self)
         now = local_now()
-        self.notified_at = QDateTimeEdit(QDateTime(QDate(now.year, now.month, now.day),
-                                                   QTime(now.hour, now.minute)), self)
-        self.notified_at.setDisplayFormat("dd/MM/yyyy HH:mm")
+        self.notified_at = DateField(self, now.date(), not_future=True, field="notified_at",
+                                     label="Notificada em")
+        self.notified_time = TimeField(QTime(now.hour, now.minute), self, field="notified_at", label="às")
         self.general = self.general_error
         self.build_form([("justification", "Justificativa:", self.justification),
                          ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
                          ("fields", "", fields_box), ("investigation", "", self.investigation),
-                         ("notified_at", "", self._row(self.notified, self.notified_at))])
+                         ("notified_at", "", self._row(self.notified, self.notified_at,
+                                                                     self.notified_time))])
 
     def _row(self, *widgets) -> QWidget:
         holder = QWidget(self)
@@ -97,7 +96,10 @@ class DataRequestDialog(FormDialog):
 
         notified = None
         if self.notified.isChecked():
-            notified = self.notified_at.dateTime().toPython().replace(tzinfo=local_now().tzinfo)
+            from datetime import datetime
+
+            notified = datetime.combine(self.notified_at.value(), self.notified_time.value(),
+                                        tzinfo=local_now().tzinfo)
         return DataRequestDraft(
             platform_id=self.platform_id, justification=self.justification.toPlainText(),
             period_start=qdate_to_date(self.start.date()), period_end=qdate_to_date(self.end.date()),
@@ -107,9 +109,8 @@ class DataRequestDialog(FormDialog):
     def save(self) -> bool:
         from desktop.services import data_requests
 
-        draft = self.draft()
         self.errors.clear()
-        return op(self, lambda: data_requests.create_data_request(self.db, self.actor, draft)) \
+        return op(self, lambda: data_requests.create_data_request(self.db, self.actor, self.draft())) \
             .fields(self.errors).changes("data_request").success(self._saved).run()
 
     def _saved(self, info) -> None:
@@ -220,11 +221,10 @@ class PlatformsPage(QWidget):
         self.import_button = QPushButton("Importar lista…", self)
         self.import_button.setToolTip("Lista de condutores, veículos e proprietários (Art. 5º, VIII), CSV ou XLSX")
         self.import_button.clicked.connect(self.choose_file)
-        self.delivered = QDateEdit(self)
-        self.delivered.setCalendarPopup(True)
-        self.delivered.setDisplayFormat("dd/MM/yyyy")
-        today = local_today()
-        self.delivered.setDate(QDate(today.year, today.month, today.day))
+        from desktop.views.date_fields import DateField
+
+        # a delivery is never in the future (issue 27 point 2: "Entregue em" took 2027)
+        self.delivered = DateField(self, local_today(), not_future=True, field="received_on", label="Entregue em")
         self.lists = RecordTable((
             Column("Entregue em", lambda r: r.received_on),
             Column("Arquivo", lambda r: r.filename),
@@ -464,6 +464,10 @@ class PlatformsPage(QWidget):
 
     # -- import (Art. 5, VIII) ----------------------------------------------------------------------------------
     def choose_file(self) -> None:
+        if self.delivered.problem():
+            QMessageBox.warning(self, "Entregue em", self.delivered.problem())
+            self.delivered.setFocus()
+            return
         path, _ = QFileDialog.getOpenFileName(self, "Lista da plataforma", "", "Listas (*.csv *.xlsx)")
         if path:
             self.import_file(path)

@@ -10,14 +10,12 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 
-from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRegularExpression, Qt
 from PySide6.QtGui import QPixmap, QRegularExpressionValidator
 from desktop.views.date_fields import DateField
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox,
-                               QScrollArea, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QVBoxLayout, QWidget)
 
 from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
     validate_cpf, validate_plate

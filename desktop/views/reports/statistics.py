@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (QAbstractItemView, QDateEdit, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -17,13 +17,11 @@ from desktop.views.operations import op
 REPORT_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
 
-def month_edit(parent, value: date) -> QDateEdit:
-    edit = QDateEdit(QDate(value.year, value.month, 1), parent)
-    edit.setDisplayFormat("MM/yyyy")
-    edit.setCalendarPopup(False)
-    edit.setMinimumDate(QDate(1900, 1, 1))
-    edit.setMaximumDate(QDate(2100, 12, 1))
-    return edit
+def month_edit(parent, value: date):
+    """The program's month field (mm/aaaa typed, issue 29 point 2)."""
+    from desktop.views.date_fields import DateField
+
+    return DateField(parent, value.replace(day=1), month=True, field="month", label="Mês")
 
 
 def compute_job(state, db, actor, key, period):
@@ -151,8 +149,15 @@ class StatisticsPanel(QWidget):
         key = self.current_key()
         if key is None:
             return False
+        from desktop.errors import ValidationError
+
+        try:
+            period = self.period()      # read here, on the UI thread, never from the worker
+        except ValidationError as error:
+            self.status.setText(str(error))
+            return False
         self.status.setText("Calculando…")
-        return op(self, lambda state: compute_job(state, self.db, self.actor, key, self.period())) \
+        return op(self, lambda state: compute_job(state, self.db, self.actor, key, period)) \
             .background("Estatísticas", "Calculando…", pass_state=True) \
             .success(self.show_table).failure(lambda _e: self.status.setText("")).run()
 

@@ -5,8 +5,7 @@ statistics for the transparency portal. Fiscal and gestor only; every view or ex
 No SQL and no law here: the screen calls services.trips through op()."""
 from __future__ import annotations
 
-from PySide6.QtCore import QDate
-from PySide6.QtWidgets import (QComboBox, QDateEdit, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit,
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from desktop.domain import local_today
@@ -18,16 +17,15 @@ HAIL = {"app": "aplicativo", "street_hail": "via pública", "phone_dispatch": "c
         "text": "mensagem"}
 
 
-def month_edit(parent) -> QDateEdit:
-    edit = QDateEdit(parent)
-    edit.setDisplayFormat("MM/yyyy")
-    edit.setCalendarPopup(True)
+def month_edit(parent):
+    """The program's date field for a month (mm/aaaa typed, issue 29 point 2), on the current month."""
+    from desktop.views.date_fields import DateField
+
     today = local_today()
-    edit.setDate(QDate(today.year, today.month, 1))
-    return edit
+    return DateField(parent, today.replace(day=1), month=True, field="month", label="Mês")
 
 
-def _month_of(edit: QDateEdit) -> tuple[int, int]:
+def _month_of(edit) -> tuple[int, int]:
     d = edit.date()
     return d.year(), d.month()
 
