@@ -203,6 +203,9 @@ def create_application():
     QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
     if not getattr(app, "_translators", None):
         _install_translations(app)
+    from desktop.views import keyboard   # Enter on buttons, "Descartar os dados digitados?", Tab out of texts
+
+    keyboard.install(app)
     return app
 
 

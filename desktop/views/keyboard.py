@@ -103,15 +103,15 @@ class _KeyboardGuard(QObject):
                     event.position().toPoint()):
             dialog = _form_window(obj)
             if dialog is not None and dialog.property(TYPED) and _is_cancel(obj, dialog):
-                obj.setDown(False)
                 if not confirm_discard(dialog):
+                    obj.setDown(False)      # kept: the release never reaches the button, it must not stay down
                     return True
                 dialog.setProperty(TYPED, False)
             return False
         return False
 
     def _key(self, obj, event) -> bool:
-        if not isinstance(obj, QWidget) or obj is not QApplication.focusWidget():
+        if not isinstance(obj, QWidget):
             return False
         key = event.key()
         dialog = _form_window(obj)
@@ -134,6 +134,7 @@ class _KeyboardGuard(QObject):
                 return True
             return False
         if key in ENTER_KEYS and isinstance(obj, (QPushButton, QToolButton)) and obj.isEnabled() \
+                and obj is QApplication.focusWidget() \
                 and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             obj.animateClick()
             return True

@@ -28,12 +28,13 @@ def _no_job_left_running():
 
 
 @pytest.fixture(autouse=True)
-def _discard_answered(monkeypatch):
+def _discard_answered(qapp, monkeypatch):
     """Esc, Cancelar or × on a form with typed data asks "Descartar os dados digitados?" (issue 29 point 3); the
     tests that are not about that question answer "Descartar" (the old behaviour) without a modal box. The tests
     of the question use the `discard_box` fixture, which shows the real box."""
     from desktop.views import keyboard
 
+    keyboard.install()    # as create_application() does in the program
     asked: list[str] = []
 
     def answer(parent):
