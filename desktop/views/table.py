@@ -42,6 +42,7 @@ class Column:
     value: Callable[[Any], Any]
     text: Callable[[Any], str] | None = None       # how to show the value; default: dd/mm/aaaa, 1.234,56...
     align: Qt.AlignmentFlag | None = None           # default: numbers right, the rest left
+    color: Callable[[Any], str | None] | None = None  # the text colour of a row's cell ("#b00020"), or None
 
     def display(self, row: Any) -> str:
         value = self.value(row)
@@ -108,6 +109,11 @@ class RecordTableModel(QAbstractTableModel):
                 numeric = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
                 align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
             return int(align | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and column.color is not None:
+            from PySide6.QtGui import QColor
+
+            color = column.color(row)
+            return QColor(color) if color else None
         if role == SEARCH_ROLE:
             return self._search[index.row()]
         if role == ROW_ROLE:
@@ -226,6 +232,12 @@ def watch_selection(view: QAbstractItemView, selected: Callable[[], Any], emit: 
 
     model.selectionChanged.connect(changed)
     model.currentRowChanged.connect(current_changed)
+
+
+def enter_presses(table, button) -> None:
+    """Enter (or a double-click) on a row of `table` does what `button` does, when the button is there and enabled:
+    the row's one action in a list whose rows have no page of their own (issue 29 point 1)."""
+    table.activated.connect(lambda _row: button.isVisible() and button.isEnabled() and button.click())
 
 
 class RecordTable(QWidget):

@@ -159,6 +159,9 @@ class CoursesPage(QWidget):
         self.absences = RecordTable(ABSENCE_COLUMNS, absences_tab, "Filtrar faltas…")
         self.auto_button = QPushButton("Lavrar auto de infração (Art. 26, III)…", absences_tab)
         self.auto_button.clicked.connect(lambda: self.draw_up_auto(self.absences.selected()))
+        from desktop.views.table import enter_presses
+
+        enter_presses(self.absences, self.auto_button)   # Enter on an unjustified absence: its auto (issue 29)
         self.auto_button.setEnabled(actor.has(Role.FISCAL))
         absences_layout = QVBoxLayout(absences_tab)
         absences_layout.addWidget(QLabel("Condutores convocados que faltaram sem justificativa: descumprem o dever "
@@ -315,12 +318,11 @@ class CoursesPage(QWidget):
     def _issued(self, issued) -> None:
         self.last_issued = issued
         self._say(f"Documento nº {issued.info.number} emitido e arquivado.")
-        window = self.window()
-        if hasattr(window, "open_module"):
-            try:
-                window.open_module("relatorios").open_preview(issued.pdf, f"Documento {issued.info.number}")
-            except Exception:  # noqa: BLE001 — the preview is a convenience; the document is archived
-                pass
+        # the preview opens over Cursos (issue 27 point 7: it used to jump to Relatórios)
+        from desktop.views.pdf_preview import PdfPreviewDialog
+
+        self.last_dialog = PdfPreviewDialog(issued.pdf, f"Documento {issued.info.number}", self)
+        self.last_dialog.open()
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Exportar lista de convocados", "convocados.csv", "CSV (*.csv)")

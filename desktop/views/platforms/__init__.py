@@ -180,6 +180,10 @@ def _cpf(value) -> str:
     return format_cpf(value)
 
 
+def _days(count: int) -> str:
+    return f"{count} dia" if count == 1 else f"{count} dias"
+
+
 def _plate(value) -> str:
     from desktop.domain.documents import format_plate
     return format_plate(value)
@@ -199,7 +203,9 @@ class PlatformsPage(QWidget):
             Column("Plataforma", lambda r: r.trade_name),
             Column("Última lista", lambda r: r.last_delivered_on),
             Column("Próxima até", lambda r: r.next_due_on),
-            Column("Situação", lambda r: f"ATRASADA há {r.days_overdue} dia(s)" if r.overdue else "em dia"),
+            # issue 27 point 7: "ATRASADA" in red, as the manual says; "1 dia", "10 dias"
+            Column("Situação", lambda r: f"ATRASADA há {_days(r.days_overdue)}" if r.overdue else "em dia",
+                   color=lambda r: "#b00020" if r.overdue else None),
         ), self, filter_placeholder="Filtrar plataformas…")
         # the table's own signal: it follows the selection a mouse click makes (issue 27 point 1)
         self.platforms.selection_changed.connect(lambda *_: self._platform_chosen())
@@ -239,6 +245,9 @@ class PlatformsPage(QWidget):
         self.auto_button = QPushButton("Rascunhar auto da linha…", self)
         self.auto_button.setToolTip("Abre o auto de infração preenchido com os fatos da linha (o fiscal decide)")
         self.auto_button.clicked.connect(self.draw_up_auto)
+        from desktop.views.table import enter_presses
+
+        enter_presses(self.reconciliation, self.auto_button)   # Enter on a discrepancy: its auto (issue 29)
         self.export_button = QPushButton("Exportar conciliação…", self)
         self.export_button.clicked.connect(self.choose_export)
         self.requests_table = RecordTable((
@@ -372,7 +381,7 @@ class PlatformsPage(QWidget):
         due = self.platforms.selected()
         if due is not None and due.next_due_on is not None:
             text = f"Próxima lista (Art. 5º, VIII) até {format_date(due.next_due_on)}"
-            self.due.setText(text + (f" — ATRASADA há {due.days_overdue} dia(s)." if due.overdue else "."))
+            self.due.setText(text + (f" — ATRASADA há {_days(due.days_overdue)}." if due.overdue else "."))
             self.due.setStyleSheet("color: #b00020; font-weight: bold;" if due.overdue else "")
         else:
             self.due.setText("Sem data de entrega prevista (sem inscrição nem lista entregue).")
@@ -428,7 +437,7 @@ class PlatformsPage(QWidget):
         last = format_date(offer.last_delivered_on) if offer.last_delivered_on else "nenhuma desde a inscrição"
         dialog.description_edit.setPlainText(
             f"A plataforma {offer.trade_name} não entregou a relação de veículos, proprietários e condutores devida "
-            f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {offer.days_overdue} dia(s) "
+            f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {_days(offer.days_overdue)} "
             "em atraso.")
         return dialog
 

@@ -25,6 +25,16 @@ def month_edit(parent):
     return DateField(parent, today.replace(day=1), month=True, field="month", label="Mês")
 
 
+def _competence(value) -> str:
+    """A month as the office writes it: mm/aaaa."""
+    text = str(value or "")
+    if len(text) >= 7 and text[4] == "-":
+        return f"{text[5:7]}/{text[:4]}"
+    if hasattr(value, "month") and hasattr(value, "year"):
+        return f"{value.month:02d}/{value.year:04d}"
+    return text
+
+
 def _month_of(edit) -> tuple[int, int]:
     d = edit.date()
     return d.year(), d.month()
@@ -183,6 +193,10 @@ class TripsPage(QWidget):
     def _imported(self, report) -> None:
         self.import_button.setEnabled(True)
         self.last_report = report
+        # issue 27 point 6: the files imported are done with; the next trip file does not take this route file again
+        self.trip_path = self.routes_path = None
+        self.trip_label.setText("(nenhum arquivo)")
+        self.routes_label.setText("(opcional)")
         self.report.setPlainText(report.summary())
         self.reload()
 
@@ -199,7 +213,7 @@ class TripsPage(QWidget):
         self.export_button = QPushButton("Exportar para Excel…", tab)
         self.export_button.clicked.connect(self.choose_fares_export)
         self.fares_table = RecordTable((
-            Column("Competência", lambda r: r.month),
+            Column("Competência", lambda r: r.month, text=_competence),   # 11/2026, not 2026-11 (issue 27)
             Column("Condutor", lambda r: r.driver_name or "(não cadastrado)"),
             Column("CPF", lambda r: format_cpf(r.driver_cpf)),
             Column("Placa", lambda r: format_plate(r.plate)),
