@@ -693,6 +693,9 @@ class ChartDialog(QDialog):
 
         self.setWindowTitle(f"ISSQN — 12 competências até {month:02d}/{year}")
         self.figure = series_figure(series, year, month)
+        from desktop.views.charts import tidy
+
+        tidy(self.figure)
         self.canvas = FigureCanvasQTAgg(self.figure)
         layout = QVBoxLayout(self)
         layout.addWidget(self.canvas)

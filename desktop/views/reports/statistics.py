@@ -193,8 +193,12 @@ class StatisticsPanel(QWidget):
             self.chart_layout.removeWidget(self.canvas)
             self.canvas.setParent(None)
             self.canvas.deleteLater()
-        self.canvas = FigureCanvasQTAgg(figure(table, figsize=(6.4, 3.6)))
-        self.canvas.setMinimumSize(360, 220)
+        from desktop.views.charts import tidy
+
+        chart = figure(table, figsize=(6.4, 3.6))
+        tidy(chart)        # legend below, pt-BR ticks, layout for the canvas (issue 27 point 5)
+        self.canvas = FigureCanvasQTAgg(chart)
+        self.canvas.setMinimumSize(360, 300)
         self.chart_layout.addWidget(self.canvas)
         self.canvas.draw_idle()
 
