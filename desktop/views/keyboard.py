@@ -5,6 +5,7 @@
   only; in a dialog Enter already presses the focused or default button);
 - **typed work is never thrown away**: a key typed into a text field of a dialog or wizard marks it; Esc, the
   dialog's "Cancelar" and the window's × then ask "Descartar os dados digitados?" (No keeps the dialog open);
+- **no invisible Tab stop**: a scroll area never takes the focus (the fields inside it do);
 - **Tab leaves a multi-line field** (`setTabChangesFocus(True)` on every QPlainTextEdit/QTextEdit when it first
   gets the focus): a legal text never receives tab characters.
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDialog,
-                               QDialogButtonBox, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QTextEdit,
+                               QDialogButtonBox, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
+                               QTextEdit,
                                QToolButton, QWidget, QWizard)
 
 TYPED = "typed_data"      # the dialog's property, True once a key was typed into one of its text fields
@@ -87,6 +89,10 @@ class _KeyboardGuard(QObject):
         kind = event.type()
         if kind == QEvent.Type.KeyPress:
             return self._key(obj, event)
+        if kind == QEvent.Type.Polish and isinstance(obj, QScrollArea) \
+                and obj.focusPolicy() != Qt.FocusPolicy.NoFocus:
+            obj.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # a scroll area is no Tab stop; its fields are (issue 29.6)
+            return False
         if kind == QEvent.Type.FocusIn and isinstance(obj, (QPlainTextEdit, QTextEdit)):
             if not obj.tabChangesFocus():
                 obj.setTabChangesFocus(True)

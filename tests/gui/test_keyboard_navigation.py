@@ -210,3 +210,43 @@ def test_ctrl_q_asks_when_a_dialog_has_typed_data(qtbot, db, admin, discard_box)
     window.quit_action.trigger()
     assert window.isVisible() and discard_box.seen
     assert QApplication.activeModalWidget() is None
+
+
+def _tab_walk(window, first, presses=60):
+    """The widgets the focus visits from `first`, pressing Tab."""
+    first.setFocus()
+    seen = []
+    for _ in range(presses):
+        seen.append(focused())
+        press("Tab")
+    return seen
+
+
+def test_tab_order_of_the_auto_form_has_no_invisible_stop_and_reaches_the_save_button(qtbot, db, admin):
+    """Was: the scroll area was a Tab stop and Descrição ate Tab; "Agente", "Provas" and "Lavrar auto" were
+    reachable only backwards."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from desktop.views.enforcement.auto_form import AutoFormDialog
+
+    dialog = AutoFormDialog(db, admin)
+    qtbot.addWidget(dialog)
+    activate(dialog)
+    seen = _tab_walk(dialog, dialog.date_edit)
+    invisible = [w for w in seen if w is not None and (not w.isVisible() or isinstance(w, QScrollArea))]
+    assert invisible == []
+    assert dialog.description_edit in seen and dialog.agent_combo in seen
+    assert "\t" not in dialog.description_edit.toPlainText()
+    texts = {w.text().replace("&", "") for w in seen if hasattr(w, "text") and callable(w.text)
+             and isinstance(w.text(), str)}
+    assert any(t.startswith("Lavrar") for t in texts), texts
+
+
+def test_home_page_tab_stops_are_tiles_not_the_scroll_area(qtbot, db, admin):
+    from PySide6.QtWidgets import QScrollArea
+
+    window = _window(qtbot, db, admin)
+    settle(300)
+    seen = _tab_walk(window, window.home, presses=20)
+    assert not [w for w in seen if isinstance(w, QScrollArea)]
+    assert window.pages == {}, "tabbing through the home opened no module"
