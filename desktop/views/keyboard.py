@@ -152,6 +152,28 @@ def _popup_open(widget: QWidget) -> bool:
     return isinstance(widget, QComboBox) and widget.view().isVisible()
 
 
+def with_mnemonics(labels: list[str], taken: str = "") -> list[str]:
+    """The labels with a mnemonic each (`&`), unique among them and `taken`: a label that has one keeps it, the
+    others take their first letter still free (issue 29 point 5)."""
+    used = {c.lower() for c in taken}
+    for label in labels:
+        if "&" in label:
+            used.add(label[label.index("&") + 1].lower())
+    out = []
+    for label in labels:
+        if "&" in label:
+            out.append(label)
+            continue
+        for i, ch in enumerate(label):
+            if ch.isalnum() and ch.lower() not in used:
+                used.add(ch.lower())
+                out.append(label[:i] + "&" + label[i:])
+                break
+        else:
+            out.append(label)
+    return out
+
+
 def install(app: QApplication | None = None) -> None:
     app = app or QApplication.instance()
     if app is None or getattr(app, "_keyboard_guard", None) is not None:

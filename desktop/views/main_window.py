@@ -381,7 +381,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         go_menu = self.menuBar().addMenu("&Ir")
         self.go_actions: dict[str, QAction] = {}
+        from desktop.views.keyboard import with_mnemonics
+
         entries = [(HOME_KEY, HOME_LABEL)] + [(m.key, m.label) for m in self.modules]
+        labels = with_mnemonics([label for _key, label in entries], taken="fnv")   # F, N, V: the three below
+        entries = [(key, label) for (key, _old), label in zip(entries, labels)]
         for key, label in entries:
             action = QAction(label, self)
             action.setShortcut(QKeySequence(MODULE_SHORTCUTS[key]))

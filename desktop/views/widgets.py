@@ -81,6 +81,23 @@ class FieldErrors:
         if not widget.objectName():
             widget.setObjectName(f"field_{field}")
         self._fields[field] = (widget, label)
+        # issue 29 point 6: a message goes as soon as its field is corrected (typed, chosen, ticked)
+        for name in ("textEdited", "currentIndexChanged", "toggled", "changed"):
+            signal = getattr(widget, name, None)
+            if signal is not None and hasattr(signal, "connect"):
+                try:
+                    signal.connect(lambda *_args, f=field: self.clear_field(f))
+                except (RuntimeError, TypeError):
+                    continue
+
+    def clear_field(self, field: str) -> None:
+        widget, label = self._fields[field]
+        if not widget.property("invalid"):
+            return
+        widget.setStyleSheet("")
+        widget.setProperty("invalid", False)
+        label.clear()
+        label.setVisible(False)
 
     def clear(self) -> None:
         for widget, label in self._fields.values():
@@ -106,7 +123,10 @@ class FieldErrors:
             # scoped to the widget itself, so the children of a group box keep their normal look; a group box
             # keeps its frame (a border rule would hide its title) and shows its title in red
             style = "color: #c62828; font-weight: bold;" if isinstance(widget, QGroupBox) else INVALID_STYLE
-            widget.setStyleSheet(f"#{widget.objectName()} {{ {style} }}")
+            # the focus frame stays visible on a field in error (issue 29 point 6): a thicker, darker border
+            focus = "" if isinstance(widget, QGroupBox) else \
+                f"#{widget.objectName()}:focus {{ border: 2px solid #7f0000; }}"
+            widget.setStyleSheet(f"#{widget.objectName()} {{ {style} }} {focus}")
             widget.setProperty("invalid", True)
             label.setText("\n".join(texts))
             label.setVisible(True)

@@ -250,3 +250,24 @@ def test_home_page_tab_stops_are_tiles_not_the_scroll_area(qtbot, db, admin):
     seen = _tab_walk(window, window.home, presses=20)
     assert not [w for w in seen if isinstance(w, QScrollArea)]
     assert window.pages == {}, "tabbing through the home opened no module"
+
+
+def test_every_menu_item_has_a_mnemonic_unique_in_its_menu(qtbot, db, admin):
+    window = _window(qtbot, db, admin)
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert all("&" in t for t in titles) and len({t[t.index("&") + 1].lower() for t in titles}) == len(titles)
+    for title_action in window.menuBar().actions():
+        actions = [a for a in title_action.menu().actions() if not a.isSeparator()]
+        letters = []
+        for action in actions:
+            assert "&" in action.text(), f"{title_action.text()} → {action.text()} has no mnemonic"
+            letters.append(action.text()[action.text().index("&") + 1].lower())
+        assert len(letters) == len(set(letters)), f"{title_action.text()}: {letters}"
+
+
+def test_with_mnemonics_gives_unique_letters():
+    from desktop.views.keyboard import with_mnemonics
+
+    labels = with_mnemonics(["Início", "Cadastros", "Autorizações", "&Cursos", "Cópias"])
+    letters = [label[label.index("&") + 1].lower() for label in labels]
+    assert labels[3] == "&Cursos" and len(set(letters)) == len(letters)
