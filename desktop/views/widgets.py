@@ -61,6 +61,11 @@ def error_label(parent: QWidget | None = None) -> QLabel:
     label = QLabel(parent)
     label.setStyleSheet(ERROR_LABEL_STYLE)
     label.setWordWrap(True)
+    # issue 27 point 7: a long message ("… (Art. 11; LC 116/2003)") wraps to the height it needs instead of being
+    # cut and squashing its field
+    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.MinimumExpanding)
+    policy.setHeightForWidth(True)
+    label.setSizePolicy(policy)
     label.setVisible(False)
     return label
 
