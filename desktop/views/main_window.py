@@ -81,6 +81,16 @@ class UnavailableModulePage(QWidget):
         layout.addStretch(1)
 
 
+def short_description(text: str, limit: int = 48) -> str:
+    """"SQLite: /a/long/folder/transporte.sqlite3" → "SQLite: …/transporte.sqlite3" when it would not fit the
+    status bar; a server address stays whole."""
+    if len(text) <= limit or not text.startswith("SQLite: "):
+        return text
+    from pathlib import PurePath
+
+    return f"SQLite: …/{PurePath(text[len('SQLite: '):]).name}"
+
+
 def roles_text(roles) -> str:
     ordered = [role for role in Role if role in set(roles)]
     return ", ".join(role.label for role in ordered) or "nenhum perfil"
@@ -149,7 +159,8 @@ class MainWindow(QMainWindow):
         self._build_menu()
         self.user_label = QLabel(f"Usuário: {actor.full_name} ({actor.username})", self)
         self.roles_label = QLabel(f"Perfis: {roles_text(actor.roles)}", self)
-        self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
+        self.database_label = QLabel(f"Banco de dados: {short_description(db.describe())}", self)
+        self.database_label.setToolTip(f"Banco de dados: {db.describe()}")   # the whole path (issue 27: it fits)
         for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
             label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)

@@ -74,8 +74,10 @@ def test_main_window_shows_the_eight_modules_and_the_status_bar(qtbot, db, admin
     assert window.module_labels() == EIGHT_MODULES
     assert window.user_label.text() == "Usuário: Ana Administradora (admin)"
     assert window.roles_label.text() == "Perfis: Gestor, Administrador"
-    assert window.database_label.text() == f"Banco de dados: {db.describe()}"
+    # issue 27: the label fits the status bar (the file's name); the whole path is its tooltip
+    assert window.database_label.toolTip() == f"Banco de dados: {db.describe()}"
     assert window.database_label.text().startswith("Banco de dados: SQLite: ")
+    assert window.database_label.text().endswith("transporte.sqlite3")
     menus = [action.text() for action in window.menuBar().actions()]
     assert menus == ["&Arquivo", "&Ir", "Aj&uda"]     # issue 29: the modules' keys in their own menu
 
