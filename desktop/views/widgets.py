@@ -325,8 +325,8 @@ class FormDialog(QDialog):
             self.errors.add(field, widget, message)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("Salvar")
-        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("&Salvar")      # Alt+S (issue 29)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("&Cancelar")  # Alt+C
         self.buttons.accepted.connect(self.save)   # each dialog's own `save` (its record, its service)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
