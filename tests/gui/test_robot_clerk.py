@@ -31,7 +31,8 @@ NOTHING_TO_OPEN = {
 WITHOUT_ENTER_YET = {
     "Vistorias → Ausências (Art. 26, I)", "Vistorias → Configuração", "Fiscalização → Catálogo de infrações",
     "Financeiro/ISSQN → Lançamentos", "Financeiro/ISSQN → ISSQN", "Plataformas → Listas (Art. 5º, VIII)", "Cursos → Turmas e convocações",
-    "Viagens → Importar viagens", "Relatórios → Emitir documento", "Relatórios → Estatísticas",
+    "Viagens → Importar viagens", "Relatórios → Emitir documento", "Relatórios → Adesivos pendentes",
+    "Relatórios → Estatísticas",
     "Administração → Parâmetros", "Administração → Feriados municipais",
 }
 
