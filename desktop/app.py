@@ -146,8 +146,33 @@ def _safe_url(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url or "")
 
 
+# Issue 27 point 7: Qt 6's file dialog labels carry mnemonics ("&Look in:", "Files of &type:") that the pt_BR
+# catalogue of the wheel does not have (it still translates the old "Look in:" and "Files of type:"), so the
+# non-native dialog (Linux) showed them in English beside its translated buttons. What Qt lacks, the office says.
+OFFICE_TRANSLATIONS = {
+    ("QFileDialog", "&Look in:"): "&Procurar em:",
+    ("QFileDialog", "Files of &type:"): "Arquivos do &tipo:",
+}
+
+
+def _office_translator(parent):
+    from PySide6.QtCore import QTranslator
+
+    class OfficeTranslator(QTranslator):
+        """The few Qt strings the pt_BR catalogue lacks (looked up before Qt's own: installed last)."""
+
+        def translate(self, context, source, disambiguation=None, n=-1):  # noqa: ARG002 — Qt's signature
+            return OFFICE_TRANSLATIONS.get((context, source))   # None: a null string, the next catalogue answers
+
+        def isEmpty(self) -> bool:  # noqa: N802 — Qt name
+            return False
+
+    return OfficeTranslator(parent)
+
+
 def _install_translations(app) -> None:
-    """Qt's own pt_BR translations, so standard buttons read "Cancelar", "Salvar", "Sim"..."""
+    """Qt's own pt_BR translations, so standard buttons read "Cancelar", "Salvar", "Sim"..., and the office's
+    own few for what they lack."""
     from PySide6.QtCore import QLibraryInfo, QTranslator
 
     folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -157,6 +182,9 @@ def _install_translations(app) -> None:
         if translator.load(name, folder):
             app.installTranslator(translator)
             app._translators.append(translator)
+    office = _office_translator(app)
+    app.installTranslator(office)
+    app._translators.append(office)
 
 
 def create_application():
@@ -175,6 +203,9 @@ def create_application():
     QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
     if not getattr(app, "_translators", None):
         _install_translations(app)
+    from desktop.views import keyboard   # Enter on buttons, "Descartar os dados digitados?", Tab out of texts
+
+    keyboard.install(app)
     return app
 
 
@@ -343,7 +374,7 @@ class Startup:
             self._quit()
             return
         self.probe.on_first_paint(self.window, "main_shown", self.app.quit)
-        self.window.show()
+        self.window.show_as_remembered()   # maximized on a 1366×768 screen, as the user left it (issue 27 point 3)
         self._start_daily_jobs()
         self.app.setQuitOnLastWindowClosed(True)
         self.login.deleteLater()

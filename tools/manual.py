@@ -49,7 +49,12 @@ def make_screenshots(drivers: int, images: Path = IMAGES, readme_images: Path = 
 
     from desktop.domain import clock
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    from desktop.app import create_application
+
+    # the program's own application (issue 27): Qt's pt_BR catalogue and the office's translator, the Brazilian
+    # locale and the keyboard guard, so the pictures show what a user sees
+    app = create_application()
+    assert isinstance(app, QApplication)
     previous = clock.set_clock(clock.ticking(datetime(2026, 11, 18, 9, 30)))   # the demo's day: same pictures
     try:
         return _shots(app, work, drivers, images, readme_images)

@@ -423,7 +423,7 @@ def countdown_text(due_at: datetime | None, answered_at: datetime | None, now: d
     hours, rest = divmod(left, 3600)
     minutes, secs = divmod(rest, 60)
     clock = f"{hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"faltam {clock}" if seconds >= 0 else f"vencido há {clock}"
+    return f"faltam {clock}" if seconds >= 0 else f"vencida há {clock}"   # a requisição: feminine (issue 27)
 
 
 # --- Reconciliation (Art. 3, 8, 13 XVIII–XIX, 27) ------------------------------------------------------------

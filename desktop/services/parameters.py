@@ -95,7 +95,7 @@ PARAMETERS: dict[str, ParameterSpec] = {
         ParameterSpec(
             "issqn_pro_rata", "ISSQN proporcional aos dias (1 = sim, 0 = mês cheio)", "0/1", Decimal("0"),
             minimum=Decimal("0"), maximum=Decimal("1"), integer=True, article="Art. 11, §1",
-            help="0: o veículo ativo em qualquer dia do mês paga o mês inteiro (SPEC §3); 1: proporcional aos "
+            help="0: o veículo ativo em qualquer dia do mês paga o mês inteiro; 1: proporcional aos "
                  "dias em que a autorização esteve ativa.",
         ),
         ParameterSpec(

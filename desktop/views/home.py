@@ -28,9 +28,9 @@ def load_dashboard(state, db, actor):
 
 
 def countdown_text(due_at: datetime, now: datetime) -> str:
-    """"faltam 04:59:59" / "vencido há 00:10:00" for the 24-hour term (Art. 4, §2)."""
+    """"faltam 04:59:59" / "vencida há 00:10:00" for the 24-hour term of a requisição (Art. 4, §2; feminine)."""
     seconds = int((due_at - now).total_seconds())
-    sign, seconds = ("faltam ", seconds) if seconds >= 0 else ("vencido há ", -seconds)
+    sign, seconds = ("faltam ", seconds) if seconds >= 0 else ("vencida há ", -seconds)
     return f"{sign}{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 

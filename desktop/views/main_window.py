@@ -7,10 +7,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
-from PySide6.QtWidgets import (QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QSplitter,
-                               QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton, QSplitter,
+                               QStackedWidget, QTextEdit, QVBoxLayout, QWidget)
 
 from desktop.domain.roles import Role
 from desktop.paths import resource
@@ -45,6 +46,25 @@ MODULES: tuple[Module, ...] = (
 )
 
 
+HOME_KEY = "inicio"
+HOME_LABEL = "Início"
+# Issue 29 point 5: a key for each module, fixed whatever the user's roles (the manual lists them)
+MODULE_SHORTCUTS = {"cadastros": "Ctrl+1", "autorizacoes": "Ctrl+2", "vistorias": "Ctrl+3", "fiscalizacao": "Ctrl+4",
+                    "financeiro": "Ctrl+5", "plataformas": "Ctrl+6", "cursos": "Ctrl+7", "viagens": "Ctrl+8",
+                    "relatorios": "Ctrl+9", "administracao": "Ctrl+Shift+A", HOME_KEY: "Ctrl+0"}
+WINDOW_LIMIT = QSize(1366, 768)   # the office screen: on it (or smaller) the window opens maximized
+
+
+def window_settings(username: str) -> QSettings:
+    """The window's state and geometry, per user (issue 27 point 3), in an .ini beside the program's settings."""
+    from desktop.settings import settings_path
+
+    path = settings_path().with_name("janela.ini")
+    settings = QSettings(str(path), QSettings.Format.IniFormat)
+    settings.beginGroup(f"usuario_{username}")
+    return settings
+
+
 class UnavailableModulePage(QWidget):
     """What a module that is not part of this version shows: the plain truth, no fake content (issue 2)."""
 
@@ -59,6 +79,16 @@ class UnavailableModulePage(QWidget):
         layout.addWidget(title)
         layout.addWidget(self.message)
         layout.addStretch(1)
+
+
+def short_description(text: str, limit: int = 48) -> str:
+    """"SQLite: /a/long/folder/transporte.sqlite3" → "SQLite: …/transporte.sqlite3" when it would not fit the
+    status bar; a server address stays whole."""
+    if len(text) <= limit or not text.startswith("SQLite: "):
+        return text
+    from pathlib import PurePath
+
+    return f"SQLite: …/{PurePath(text[len('SQLite: '):]).name}"
 
 
 def roles_text(roles) -> str:
@@ -83,7 +113,10 @@ class MainWindow(QMainWindow):
 
         self.is_demo = is_demo_db(db)
         self.setWindowTitle(("DEMONSTRAÇÃO — " if self.is_demo else "") + f"{APP_NAME} — {APP_ORG}")
-        self.resize(1180, 760)
+        self.resize(self.default_size())
+        from desktop.views import keyboard
+
+        keyboard.install()
         self.modules = [m for m in MODULES if not m.roles or any(r in m.roles for r in actor.roles)]
         self.pages: dict[str, QWidget] = {}
 
@@ -92,12 +125,19 @@ class MainWindow(QMainWindow):
         self.sidebar.setMinimumWidth(190)
         self.sidebar.setMaximumWidth(260)
         self.sidebar.setStyleSheet("QListWidget { font-size: 11pt; } QListWidget::item { padding: 8px 6px; }")
+        home_item = QListWidgetItem(HOME_LABEL, self.sidebar)     # issue 27 point 4: the way back home
+        home_icon = resource("icons", "inicio.svg")
+        if home_icon is not None and home_icon.exists():
+            home_item.setIcon(QIcon(str(home_icon)))
+        home_item.setData(Qt.ItemDataRole.UserRole, HOME_KEY)
+        home_item.setToolTip(f"{HOME_LABEL} ({MODULE_SHORTCUTS[HOME_KEY]})")
         for module in self.modules:
             item = QListWidgetItem(module.label, self.sidebar)
             icon_path = resource("icons", module.icon)
             if icon_path is not None and icon_path.exists():
                 item.setIcon(QIcon(str(icon_path)))
             item.setData(Qt.ItemDataRole.UserRole, module.key)
+            item.setToolTip(f"{module.label} ({MODULE_SHORTCUTS.get(module.key, '')})")
         self.stack = QStackedWidget(self)
         self.home = self._home_page()
         self.stack.addWidget(self.home)
@@ -107,12 +147,20 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
         self.setCentralWidget(splitter)
-        self.sidebar.currentRowChanged.connect(self._open_row)
+        # Issue 29 point 5: the arrows move through the sidebar without opening each module they pass; a click or
+        # Enter opens (type-ahead by the first letters still moves)
+        self.sidebar.itemClicked.connect(lambda item: self._open_row(self.sidebar.row(item)))
+        self.sidebar.itemActivated.connect(lambda item: self._open_row(self.sidebar.row(item)))
+        from desktop.views.table import keyboard_list
+
+        keyboard_list(self.sidebar)
+        self.sidebar.setCurrentRow(0)
 
         self._build_menu()
         self.user_label = QLabel(f"Usuário: {actor.full_name} ({actor.username})", self)
         self.roles_label = QLabel(f"Perfis: {roles_text(actor.roles)}", self)
-        self.database_label = QLabel(f"Banco de dados: {db.describe()}", self)
+        self.database_label = QLabel(f"Banco de dados: {short_description(db.describe())}", self)
+        self.database_label.setToolTip(f"Banco de dados: {db.describe()}")   # the whole path (issue 27: it fits)
         for index, label in enumerate((self.user_label, self.roles_label, self.database_label)):
             label.setStyleSheet("padding: 0 8px;" + (" border-left: 1px solid #b0b0b0;" if index else ""))
             self.statusBar().addPermanentWidget(label)
@@ -188,30 +236,112 @@ class MainWindow(QMainWindow):
 
     def _logged_in_again(self) -> None:
         self.successor = MainWindow(self.db, self.relogin.actor)
-        self.successor.show()
+        self.successor.show_as_remembered()
+        self._switching = True
         self.close()
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt name
         from desktop.services.base import remove_session_listener
 
+        asked = event.spontaneous() or getattr(self, "_quit_requested", False)   # × or Ctrl+Q, not a program close
+        self._quit_requested = False
+        if asked and self.relogin is None and not getattr(self, "_switching", False) and self.has_typed_data():
+            from desktop.views.keyboard import confirm_discard
+
+            if not confirm_discard(self):        # Ctrl+Q / × with typed work asks first (issue 29 point 5)
+                event.ignore()
+                return
+        self.remember_geometry()
         remove_session_listener(self._session_revoked)
         super().closeEvent(event)
 
+    # -- the window on the screen (issue 27 point 3) --------------------------------------------------------
+    def default_size(self) -> QSize:
+        from desktop.views.widgets import fit_size
+
+        return fit_size(1366, 768, self)
+
+    def show_as_remembered(self) -> None:
+        """Show the window as this user left it; the first time maximized on a screen up to 1366×768, otherwise
+        inside the free area of the screen (taskbar excluded), never larger than the screen."""
+        from PySide6.QtGui import QGuiApplication
+
+        settings = window_settings(self.actor.username)
+        geometry, maximized = settings.value("geometry"), settings.value("maximized")
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        free = screen.availableGeometry() if screen is not None else None
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if free is not None and not free.contains(self.frameGeometry()):
+            size = self.default_size()
+            self.resize(size)
+            self.move(free.x() + max(0, (free.width() - size.width()) // 2),
+                      free.y() + max(0, (free.height() - size.height() - 32) // 2))
+        small = free is not None and free.width() <= WINDOW_LIMIT.width() and free.height() <= WINDOW_LIMIT.height()
+        if str(maximized).lower() == "true" or (maximized is None and small):
+            self.showMaximized()
+        else:
+            self.show()
+
+    def remember_geometry(self) -> None:
+        try:
+            settings = window_settings(self.actor.username)
+            settings.setValue("geometry", self.saveGeometry())
+            settings.setValue("maximized", self.isMaximized())
+            settings.sync()
+        except Exception:  # noqa: BLE001 — a settings folder that cannot be written never keeps the window open
+            pass
+
+    def has_typed_data(self) -> bool:
+        """A dialog or wizard of this window with typed data, or a form of the screen with text edited."""
+        from desktop.views.keyboard import has_typed_data
+
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QDialog) and widget.isVisible() and has_typed_data(widget):
+                return True
+        page = self.stack.currentWidget()
+        for edit in page.findChildren(QLineEdit) if page is not None else ():
+            if edit.isVisible() and edit.isModified() and edit.text().strip() and not edit.isReadOnly() \
+                    and not (edit.placeholderText() or "").lower().startswith(("filtrar", "buscar", "pesquisar")):
+                return True
+        for kind in (QPlainTextEdit, QTextEdit):
+            for edit in page.findChildren(kind) if page is not None else ():
+                if edit.isVisible() and not edit.isReadOnly() and edit.document().isModified() \
+                        and edit.toPlainText().strip():
+                    return True
+        return False
+
     # -- navigation -----------------------------------------------------------------------------------------
     def module_labels(self) -> list[str]:
+        """The modules of the sidebar (after "Início")."""
+        return [self.sidebar.item(i).text() for i in range(1, self.sidebar.count())]
+
+    def sidebar_labels(self) -> list[str]:
         return [self.sidebar.item(i).text() for i in range(self.sidebar.count())]
 
     def open_module(self, key: str) -> QWidget:
+        if key == HOME_KEY:
+            self.go_home()
+            return self.home
         for row, module in enumerate(self.modules):
             if module.key == key:
-                self.sidebar.setCurrentRow(row)
+                self._open_row(row + 1)
                 return self.pages[key]
         raise KeyError(key)
+
+    def go_home(self) -> None:
+        self._open_row(0)
 
     def _open_row(self, row: int) -> None:
         if row < 0:
             return
-        module = self.modules[row]
+        self.sidebar.blockSignals(True)
+        self.sidebar.setCurrentRow(row)
+        self.sidebar.blockSignals(False)
+        if row == 0:
+            self.stack.setCurrentWidget(self.home)
+            return
+        module = self.modules[row - 1]
         page = self.pages.get(module.key)
         if page is None:
             page = self._create_page(module)
@@ -246,25 +376,110 @@ class MainWindow(QMainWindow):
     # -- menu -----------------------------------------------------------------------------------------------
     def _build_menu(self) -> None:
         file_menu = self.menuBar().addMenu("&Arquivo")
-        self.database_action = QAction("Configurar banco de dados…", self)
+        self.database_action = QAction("Configurar &banco de dados…", self)
         self.database_action.triggered.connect(self.configure_database)
         file_menu.addAction(self.database_action)
-        password_action = QAction("Alterar minha senha…", self)
+        password_action = QAction("Alterar minha &senha…", self)
         password_action.triggered.connect(self.change_password)
         file_menu.addAction(password_action)
+        self.switch_user_action = QAction("&Trocar usuário…", self)      # issue 27 point 4
+        self.switch_user_action.triggered.connect(self.switch_user)
+        file_menu.addAction(self.switch_user_action)
         file_menu.addSeparator()
-        quit_action = QAction("Sair", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self.quit_action = QAction("Sai&r", self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.triggered.connect(self.quit_asking)
+        file_menu.addAction(self.quit_action)
+        go_menu = self.menuBar().addMenu("&Ir")
+        self.go_actions: dict[str, QAction] = {}
+        from desktop.views.keyboard import with_mnemonics
+
+        entries = [(HOME_KEY, HOME_LABEL)] + [(m.key, m.label) for m in self.modules]
+        labels = with_mnemonics([label for _key, label in entries], taken="fnv")   # F, N, V: the three below
+        entries = [(key, label) for (key, _old), label in zip(entries, labels)]
+        for key, label in entries:
+            action = QAction(label, self)
+            action.setShortcut(QKeySequence(MODULE_SHORTCUTS[key]))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(lambda _checked=False, k=key: self.open_module(k))
+            go_menu.addAction(action)
+            self.go_actions[key] = action
+        go_menu.addSeparator()
+        for text, keys, slot in (("&Filtrar a lista", "Ctrl+F", self.focus_filter),
+                                 ("&Novo…", "Ctrl+N", self.new_record),
+                                 ("&Voltar à lista", "Esc", self.back_to_list)):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(keys))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(slot)
+            go_menu.addAction(action)
+            self.go_actions[keys] = action
         help_menu = self.menuBar().addMenu("Aj&uda")
-        self.manual_action = QAction("Manual", self)
+        self.manual_action = QAction("&Manual", self)
         self.manual_action.setShortcut(QKeySequence.StandardKey.HelpContents)   # F1
         self.manual_action.triggered.connect(self.open_manual)
         help_menu.addAction(self.manual_action)
-        about_action = QAction("Sobre", self)
+        about_action = QAction("&Sobre", self)
         about_action.triggered.connect(self.about)
         help_menu.addAction(about_action)
+
+    # -- keys of the screen on display (issue 29 point 5) ---------------------------------------------------
+    def _visible(self, kind):
+        page = self.stack.currentWidget()
+        return [w for w in page.findChildren(kind) if w.isVisible() and w.isEnabled()] if page is not None else []
+
+    def focus_filter(self) -> QWidget | None:
+        """Ctrl+F: the filter box of the list on screen."""
+        for edit in self._visible(QLineEdit):
+            if (edit.placeholderText() or "").lower().startswith(("filtrar", "buscar", "pesquisar")):
+                edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                edit.selectAll()
+                return edit
+        return None
+
+    def new_record(self) -> QAbstractButton | None:
+        """Ctrl+N: the module's "Novo…"/"Nova…" button on screen."""
+        for button in self._visible(QPushButton):
+            text = button.text().replace("&", "")
+            if text.startswith(("Novo", "Nova")):
+                button.click()
+                return button
+        return None
+
+    def back_to_list(self) -> QAbstractButton | None:
+        """Esc on a record: its "Voltar à lista" button."""
+        for button in self._visible(QPushButton):
+            if "Voltar à lista" in button.text().replace("&", ""):
+                button.click()
+                return button
+        return None
+
+    def quit_asking(self) -> None:
+        """Arquivo → Sair (Ctrl+Q): asks first when a form has typed data."""
+        self._quit_requested = True
+        self.close()
+
+    def switch_user(self) -> None:
+        """Arquivo → Trocar usuário…: back to the login without closing the program (issue 27 point 4)."""
+        from desktop.services.base import remove_session_listener
+        from desktop.views.keyboard import confirm_discard
+        from desktop.views.login import LoginDialog
+
+        if self.has_typed_data() and not confirm_discard(self):
+            return
+        if self.relogin is not None:
+            return
+        self.remember_geometry()
+        remove_session_listener(self._session_revoked)
+        self.relogin = LoginDialog(self.db, None)
+        self.relogin.accepted.connect(self._logged_in_again)
+        self.relogin.rejected.connect(self._switch_cancelled)
+        self._switching = True
+        self.hide()
+        self.relogin.show()
+
+    def _switch_cancelled(self) -> None:
+        self.close()
 
     def current_module_key(self) -> str | None:
         """The key of the module on screen (None on the home page)."""

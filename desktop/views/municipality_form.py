@@ -6,7 +6,7 @@ will carry it (CPF/CNPJ digits only, phone +55…, e-mail in lower case) or with
 """
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.domain.pix import normalize_pix_key, pix_key_kind, pix_key_problems
 from desktop.views.widgets import BrasaoChooser, FieldErrors, PhoneEdit, error_label
@@ -28,6 +28,11 @@ def _hint(parent, text: str = "", style: str = HINT_STYLE) -> QLabel:
     label = QLabel(text, parent)
     label.setWordWrap(True)
     label.setStyleSheet(style)
+    # issue 27 point 7: a wrapping help under a field of a form layout was cut to one line; the label asks for the
+    # height its width needs
+    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.MinimumExpanding)
+    policy.setHeightForWidth(True)
+    label.setSizePolicy(policy)
     return label
 
 
@@ -62,7 +67,7 @@ class MunicipalityForm(QWidget):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)   # helps wrap, not clip
         rows = [
             ("name", "Município:", self.name_edit),
             ("uf", "UF:", self.uf_combo),

@@ -230,12 +230,17 @@ class PagedView(QWidget):
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.view.doubleClicked.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
+        from desktop.views.table import keyboard_list
+
+        keyboard_list(self.view)   # Tab leaves, Enter opens, focus selects (issue 29 point 1)
+        self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
 
     def _connect_selection(self) -> None:
-        self.view.selectionModel().currentRowChanged.connect(
-            lambda current, _previous: self.selection_changed.emit(
-                current.data(ROW_ROLE) if current.isValid() else None))
+        """Both signals, and the row as `selected()` sees it: a mouse click makes the row current before it selects
+        it (issue 27 point 1)."""
+        from desktop.views.table import watch_selection
+
+        watch_selection(self.view, self.selected, self.selection_changed.emit)
 
     def set_widths(self, widths: Sequence[int]) -> None:
         for column, width in enumerate(widths):

@@ -12,8 +12,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
-                            Signal)
+from PySide6.QtCore import (QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject,
+                            QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal)
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from desktop.views.formatting import fold, format_date, format_datetime, format_decimal_br
@@ -42,6 +42,7 @@ class Column:
     value: Callable[[Any], Any]
     text: Callable[[Any], str] | None = None       # how to show the value; default: dd/mm/aaaa, 1.234,56...
     align: Qt.AlignmentFlag | None = None           # default: numbers right, the rest left
+    color: Callable[[Any], str | None] | None = None  # the text colour of a row's cell ("#b00020"), or None
 
     def display(self, row: Any) -> str:
         value = self.value(row)
@@ -108,6 +109,11 @@ class RecordTableModel(QAbstractTableModel):
                 numeric = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
                 align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
             return int(align | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and column.color is not None:
+            from PySide6.QtGui import QColor
+
+            color = column.color(row)
+            return QColor(color) if color else None
         if role == SEARCH_ROLE:
             return self._search[index.row()]
         if role == ROW_ROLE:
@@ -159,6 +165,81 @@ class FoldingFilterProxy(QSortFilterProxyModel):
         return all(word in haystack for word in self._words)
 
 
+class _ListKeys(QObject):
+    """The keyboard of every list (issue 29 point 1): Enter/Return opens the current row (the view's `activated`,
+    accepted here so the dialog's default button does not fire too); focus that arrives by Tab, Shift+Tab or a
+    shortcut selects the current row (or the first), so the row the cursor is on is the row highlighted and the
+    first Down goes to row 2."""
+
+    ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+    def eventFilter(self, obj, event):  # noqa: N802 — Qt name
+        view = self.parent()
+        kind = event.type()
+        if kind == QEvent.Type.KeyPress and event.key() in self.ENTER_KEYS \
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            index = view.currentIndex()
+            if index.isValid() and view.selectionModel() is not None \
+                    and view.selectionModel().isSelected(index):
+                view.activated.emit(index)
+                return True
+            return False
+        if kind == QEvent.Type.FocusIn and event.reason() != Qt.FocusReason.MouseFocusReason \
+                and event.reason() != Qt.FocusReason.PopupFocusReason:
+            select_current_row(view)
+        return False
+
+
+def select_current_row(view: QAbstractItemView) -> None:
+    """Select the row of the view's current index (the first row when there is none), unless one is selected."""
+    model, selection = view.model(), view.selectionModel()
+    if model is None or selection is None or model.rowCount() == 0 or selection.hasSelection():
+        return
+    index = view.currentIndex()
+    if not index.isValid():
+        index = model.index(0, 0)
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+    if view.selectionBehavior() == QAbstractItemView.SelectionBehavior.SelectRows:
+        flags |= QItemSelectionModel.SelectionFlag.Rows
+    selection.setCurrentIndex(index, flags)
+
+
+def keyboard_list(view: QAbstractItemView) -> QAbstractItemView:
+    """Every list of the program goes through here once: Tab and Shift+Tab leave it (Qt's tables walk their cells
+    by default and never let the focus out), arrows move rows, Enter opens the row, focus selects it."""
+    view.setTabKeyNavigation(False)
+    keys = _ListKeys(view)
+    view.installEventFilter(keys)
+    view._list_keys = keys
+    return view
+
+
+def watch_selection(view: QAbstractItemView, selected: Callable[[], Any], emit: Callable[[Any], None]) -> None:
+    """Call `emit(selected())` whenever the selected row changes, by mouse or by key (issue 27 point 1).
+
+    A mouse press makes the row current first (nothing selected under it yet: the old row is still selected) and
+    selects it afterwards; the arrow keys do both at once. Reacting to `currentRowChanged` alone saw no selection
+    after a click, and a click on the only row a filter left changes no current row at all: the screen follows
+    `selectionChanged`, and `currentRowChanged` only when it does not land in the middle of a click."""
+    model = view.selectionModel()
+
+    def changed(*_args) -> None:
+        emit(selected())
+
+    def current_changed(*_args) -> None:
+        if selected() is not None or not model.hasSelection():
+            emit(selected())
+
+    model.selectionChanged.connect(changed)
+    model.currentRowChanged.connect(current_changed)
+
+
+def enter_presses(table, button) -> None:
+    """Enter (or a double-click) on a row of `table` does what `button` does, when the button is there and enabled:
+    the row's one action in a list whose rows have no page of their own (issue 29 point 1)."""
+    table.activated.connect(lambda _row: button.isVisible() and button.isEnabled() and button.click())
+
+
 class RecordTable(QWidget):
     """Filter box + sortable table. `selected()` is the row object under the cursor (or None)."""
 
@@ -189,10 +270,13 @@ class RecordTable(QWidget):
         self.view.setWordWrap(False)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.view.doubleClicked.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
-        self.view.selectionModel().currentRowChanged.connect(
-            lambda current, _previous: self.selection_changed.emit(current.data(ROW_ROLE) if current.isValid()
-                                                                   else None))
+        keyboard_list(self.view)
+        # `activated` comes on a double-click and on Enter (keyboard_list), one signal for both
+        self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
+        # Issue 27 point 1: a mouse click sets the current row first and selects it afterwards, the arrows do both
+        # at once; a screen that asked `selected()` on currentRowChanged saw nothing selected after a click (and a
+        # click on the only row left by a filter changes no current row at all). The signal follows both.
+        watch_selection(self.view, self.selected, self.selection_changed.emit)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)

@@ -49,7 +49,7 @@ def test_art4_par2_24_hours_from_notification_countdown_and_late_answer(db, desk
     assert [a.key for a in r.actions if a.enabled] == ["notify", "print", "cancel"]
     notified = local_now() - timedelta(hours=25)
     r = svc.notify_data_request(db, desk.fiscal, r.id, notified, r.version)
-    assert r.due_at == notified + timedelta(hours=24) and r.late and r.countdown.startswith("vencido há 01:")
+    assert r.due_at == notified + timedelta(hours=24) and r.late and r.countdown.startswith("vencida há 01:")
     with pytest.raises(ConflictError, match="Registrar notificação"):
         svc.notify_data_request(db, desk.fiscal, r.id, notified, r.version)
     r = svc.answer_data_request(db, desk.fiscal, r.id, local_now() - timedelta(minutes=5), b"viagem;origem\n",

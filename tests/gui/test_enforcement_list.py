@@ -79,9 +79,11 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     assert [page.tabs.tabText(i) for i in range(page.tabs.count())] == [
         "Autos de infração", "Medidas administrativas", "Catálogo de infrações",
         "Comunicações fora do prazo (Art. 13, XVIII)"]   # the gestor sees the Art. 26, III queue too
+    page.show()
+    from hands import click_row
+
     view = page.list_screen.table.view
-    index = view.model().index(1, 0)
-    view.doubleClicked.emit(index)
+    click_row(view, 1, double=True)               # a real double-click (was: the signal emitted by the test)
     assert page.stack.currentWidget() is page.detail_screen
     assert second.number in page.detail_screen.title.text()
     assert "Reincidência encontrada" in page.detail_screen.assessment_panel.plain_text()

@@ -74,10 +74,12 @@ def test_main_window_shows_the_eight_modules_and_the_status_bar(qtbot, db, admin
     assert window.module_labels() == EIGHT_MODULES
     assert window.user_label.text() == "Usuário: Ana Administradora (admin)"
     assert window.roles_label.text() == "Perfis: Gestor, Administrador"
-    assert window.database_label.text() == f"Banco de dados: {db.describe()}"
+    # issue 27: the label fits the status bar (the file's name); the whole path is its tooltip
+    assert window.database_label.toolTip() == f"Banco de dados: {db.describe()}"
     assert window.database_label.text().startswith("Banco de dados: SQLite: ")
+    assert window.database_label.text().endswith("transporte.sqlite3")
     menus = [action.text() for action in window.menuBar().actions()]
-    assert menus == ["&Arquivo", "Aj&uda"]
+    assert menus == ["&Arquivo", "&Ir", "Aj&uda"]     # issue 29: the modules' keys in their own menu
 
 
 def test_modules_not_built_yet_say_so_plainly(qtbot, db, admin):
@@ -89,7 +91,7 @@ def test_modules_not_built_yet_say_so_plainly(qtbot, db, admin):
     window.show()
     qtbot.waitExposed(window)
     assert window.pages == {}, "no module screen is created before the user chooses it"
-    assert window.sidebar.currentRow() == -1
+    assert window.sidebar.currentRow() == 0 and window.sidebar.item(0).text() == "Início"   # issue 27 point 4
     for module in MODULES:
         assert (module.factory is None) == bool(module.unavailable), f"{module.key}: a screen or a plain message"
     not_built = [m for m in MODULES if m.factory is None]

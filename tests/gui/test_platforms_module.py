@@ -64,16 +64,19 @@ def test_refused_list_shows_every_line_and_stores_nothing(qtbot, page, messages,
 
 
 def test_art4_par2_register_data_request_and_see_countdown(qtbot, page, messages):
+    from hands import activate, click, click_button, find_button, type_into
+
     dialog = page.request_dialog()
     qtbot.addWidget(dialog)
-    dialog.justification.setPlainText("Apuração de denúncia da Ouvidoria")
-    dialog.investigation.setChecked(True)
-    dialog.notified.setChecked(True)
-    from PySide6.QtCore import QDateTime
-
+    activate(dialog)
+    type_into(dialog.justification, "Apuração de denúncia da Ouvidoria")
+    click(dialog.investigation)
+    click(dialog.notified)
     before = local_now() - timedelta(hours=1)
-    dialog.notified_at.setDateTime(QDateTime(before.date(), before.time().replace(second=0, microsecond=0)))
-    assert dialog.save(), messages
+    type_into(dialog.notified_at, f"{before:%d%m%Y}")      # typed as a clerk types: no slashes
+    type_into(dialog.notified_time, f"{before:%H%M}")
+    click_button(find_button(dialog, "Salvar"))
+    assert dialog.saved is not None, messages
     page.show_platform()
     assert page.requests_table.model.rowCount() == 1
     # its own NNNN/AAAA series (issue 14), shown in the list and in the countdown

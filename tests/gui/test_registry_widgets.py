@@ -115,15 +115,20 @@ def test_cnpj_edit_accepts_alphanumeric_cnpj_upper_case(qtbot):
     assert edit.text() == "11.222.333/0001-81" and edit.check()
 
 
-def test_optional_date_edit_has_sem_data_state(qtbot):
+def test_optional_date_edit_is_empty_without_a_sentinel_and_typed_dates_are_kept(qtbot):
+    """Issue 29 point 2: no "sem data" text, no 01/01/1900 kept; typing replaces the field (was: a sentinel)."""
+    from hands import press, type_into
     from desktop.views.registry.fields import OptionalDateEdit
 
     edit = OptionalDateEdit()
     qtbot.addWidget(edit)
-    assert edit.value() is None and edit.text() == "sem data"
-    edit.set_value(date(2027, 3, 10))
+    edit.show()
+    assert edit.value() is None and edit.text() == ""
+    type_into(edit, "10032027")
+    press("Return")
     assert edit.value() == date(2027, 3, 10) and edit.text() == "10/03/2027"
-    edit.clear_button.click()
+    type_into(edit, "")
+    press("Return")
     assert edit.value() is None
 
 

@@ -127,7 +127,7 @@ def test_art4_par2_24_hours_from_notification_only_for_investigation(investigati
 
 @pytest.mark.parametrize("answered, now, late, text", [
     (None, NOTIFIED + timedelta(hours=1), False, "faltam 23:00:00"),
-    (None, NOTIFIED + timedelta(hours=25, minutes=2), True, "vencido há 01:02:00"),
+    (None, NOTIFIED + timedelta(hours=25, minutes=2), True, "vencida há 01:02:00"),
     (NOTIFIED + timedelta(hours=23), NOTIFIED + timedelta(hours=30), False, "respondida no prazo"),
     (NOTIFIED + timedelta(hours=24, seconds=1), NOTIFIED + timedelta(hours=30), True, "respondida com atraso"),
 ])

@@ -128,11 +128,18 @@ class BackupsScreen(QWidget):
             .success(self._done).run()
 
     def _done(self, outcome) -> None:
+        """Every copy made says so, the second of the day too, and the status bar's line follows at once (issue 27
+        point 7: a second "Fazer cópia agora" said nothing and the tooltip kept "não configurada")."""
+        from desktop.domain.dates import local_now
+
         self.reload()
+        window = self.window()
+        if hasattr(window, "show_backup_outcome"):
+            window.show_backup_outcome(outcome)
         if outcome.alert:
             QMessageBox.warning(self, "Cópia de segurança", outcome.message)
         else:
-            self.state_label.setText(outcome.message)
+            self.state_label.setText(f"{outcome.message} (às {local_now():%H:%M} de {local_now():%d/%m/%Y})")
 
     def restore_selected(self, confirm: bool = True) -> bool:
         copy = self.table.selected()

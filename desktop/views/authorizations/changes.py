@@ -124,6 +124,9 @@ class ChangesScreen(PagedList):
         self.auto_button.setEnabled(False)
         self.auto_button.clicked.connect(self.draw_up_auto)
         self.layout().itemAt(0).layout().insertWidget(1, self.auto_button)
+        from desktop.views.table import enter_presses
+
+        enter_presses(self, self.auto_button)    # Enter on a late communication: its auto (issue 29 point 1)
         self.selection_changed.connect(self._selection_changed)
         if fiscal_queue:
             self.new_button.setVisible(False)

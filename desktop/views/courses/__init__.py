@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import time
 from pathlib import Path
 
-from PySide6.QtCore import QDate, Qt, QTime
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QSpinBox, QSplitter, QTabWidget,
-                               QTimeEdit, QVBoxLayout, QWidget, QDateEdit)
+                               QVBoxLayout, QWidget)
 
 from desktop.domain.roles import COURSE_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import find_action, is_enabled
@@ -61,15 +61,15 @@ class CoursesPage(QWidget):
         self.sessions = RecordTable(SESSION_COLUMNS, sessions_tab, "Filtrar turmas…")
         self.sessions.selection_changed.connect(lambda _row: self._session_chosen())
         form_box = QGroupBox("Nova turma (Art. 12, §2)", sessions_tab)
-        self.date_edit = QDateEdit(form_box)
-        self.date_edit.setCalendarPopup(True)
-        self.date_edit.setDisplayFormat("dd/MM/yyyy")
+        from datetime import timedelta
+
         from desktop.domain.dates import local_today
+        from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
 
         today = local_today()
-        self.date_edit.setDate(QDate(today.year, today.month, today.day).addDays(14))
-        self.starts_edit = QTimeEdit(QTime(14, 0), form_box)
-        self.ends_edit = QTimeEdit(QTime(17, 0), form_box)
+        self.date_edit = DateField(form_box, today + timedelta(days=14), field="held_on", label="Data")
+        self.starts_edit = TimeField(QTime(14, 0), form_box, field="starts", label="Início")
+        self.ends_edit = TimeField(QTime(17, 0), form_box, field="ends", label="Fim")
         self.place_edit = QLineEdit(form_box)
         self.topic_edit = QLineEdit(form_box)
         self.instructor_edit = QLineEdit(form_box)
@@ -164,6 +164,9 @@ class CoursesPage(QWidget):
         self.absences = RecordTable(ABSENCE_COLUMNS, absences_tab, "Filtrar faltas…")
         self.auto_button = QPushButton("Lavrar auto de infração (Art. 26, III)…", absences_tab)
         self.auto_button.clicked.connect(lambda: self.draw_up_auto(self.absences.selected()))
+        from desktop.views.table import enter_presses
+
+        enter_presses(self.absences, self.auto_button)   # Enter on an unjustified absence: its auto (issue 29)
         self.auto_button.setEnabled(actor.has(*ENFORCEMENT_ROLES.draw_up))
         absences_layout = QVBoxLayout(absences_tab)
         absences_layout.addWidget(QLabel("Condutores convocados que faltaram sem justificativa: descumprem o dever "
@@ -263,7 +266,6 @@ class CoursesPage(QWidget):
         from desktop.services import courses
         from desktop.views.operations import op
 
-        draft = self.draft()
         self.form_error.setText("")
 
         def created(info) -> None:
@@ -279,7 +281,7 @@ class CoursesPage(QWidget):
                 return True
             return False
 
-        return op(self, lambda: courses.create_session(self.db, self.actor, draft)).failure(refused) \
+        return op(self, lambda: courses.create_session(self.db, self.actor, self.draft())).failure(refused) \
             .changes(Entity.COURSES).success(created).run()
 
     def convoke(self) -> bool:
@@ -319,12 +321,11 @@ class CoursesPage(QWidget):
     def _issued(self, issued) -> None:
         self.last_issued = issued
         self._say(f"Documento nº {issued.info.number} emitido e arquivado.")
-        window = self.window()
-        if hasattr(window, "open_module"):
-            try:
-                window.open_module("relatorios").open_preview(issued.pdf, f"Documento {issued.info.number}")
-            except Exception:  # noqa: BLE001 — the preview is a convenience; the document is archived
-                pass
+        # the preview opens over Cursos (issue 27 point 7: it used to jump to Relatórios)
+        from desktop.views.pdf_preview import PdfPreviewDialog
+
+        self.last_dialog = PdfPreviewDialog(issued.pdf, f"Documento {issued.info.number}", self)
+        self.last_dialog.open()
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Exportar lista de convocados", "convocados.csv", "CSV (*.csv)")

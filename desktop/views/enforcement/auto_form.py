@@ -11,14 +11,15 @@ import mimetypes
 from datetime import date, time
 from pathlib import Path
 
-from PySide6.QtCore import QDate, QTime, QTimer
-from PySide6.QtWidgets import (QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+from PySide6.QtCore import QTime, QTimer
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
-                               QPushButton, QScrollArea, QSplitter, QTimeEdit, QVBoxLayout, QWidget)
+                               QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget)
 
 from desktop.domain.dates import local_now
 from desktop.domain.formatting import format_upfm
 from desktop.domain.penalties import ART13_DUTIES
+from desktop.views.date_fields import DateField, TimeField
 from desktop.views.enforcement.assessment import AssessmentPanel
 from desktop.views.enforcement.lookups import Lookups, service_lookups
 from desktop.views.enforcement.widgets import SearchPicker
@@ -49,13 +50,10 @@ class AutoFormDialog(QDialog):
         self.setWindowTitle("Novo auto de infração")
         self.resize(fit_size(1100, 720, parent))  # fits 1366×728, the form scrolls (issue 12 item 23)
         now = local_now()
-        self.date_edit = QDateEdit(self)
-        self.date_edit.setCalendarPopup(True)
-        self.date_edit.setDisplayFormat("dd/MM/yyyy")
-        self.date_edit.setDate(QDate(today or now.date()))
-        self.time_edit = QTimeEdit(self)
-        self.time_edit.setDisplayFormat("HH:mm")
-        self.time_edit.setTime(QTime(now.hour, now.minute))
+        # the program's date and time fields (issue 29 point 2): an infraction is never in the future
+        self.date_edit = DateField(self, today or now.date(), not_future=True, field="on",
+                                   label="Data da infração")
+        self.time_edit = TimeField(QTime(now.hour, now.minute), self, field="on", label="Hora")
         self.place_edit = QLineEdit(self)
         self.place_edit.setPlaceholderText("Rua, número, bairro ou ponto de referência")
         self.driver_picker = SearchPicker(self.lookups.drivers, "Nome ou CPF do condutor…", self,
@@ -320,7 +318,13 @@ class AutoFormDialog(QDialog):
         from desktop.services import autos
 
         self._timer.stop()
-        draft = self.draft()
+        try:
+            draft = self.draft()
+        except ValidationError as error:      # a date or time still being typed: said next to its field
+            self.preview = None
+            self.errors.show(error.problems)
+            self.panel.show_waiting([])
+            return
         if not draft.code or (draft.driver_id is None and draft.platform_id is None):
             self.preview = None
             self.panel.show_waiting([])
@@ -342,8 +346,7 @@ class AutoFormDialog(QDialog):
         from desktop.services import autos
         from desktop.views.operations import op
 
-        draft = self.draft()
-        return op(self, lambda: autos.draw_up_auto(self.db, self.actor, draft)).fields(self.errors) \
+        return op(self, lambda: autos.draw_up_auto(self.db, self.actor, self.draft())).fields(self.errors) \
             .failure(self._refused).changes(Entity.AUTOS).success(self._drawn_up).run()
 
     def _refused(self, error: BaseException) -> bool:

@@ -168,6 +168,9 @@ class GuidesScreen(QWidget):
             self.buttons[key] = button
             bar.addWidget(button)
         bar.addStretch(1)
+        from desktop.views.table import enter_presses
+
+        enter_presses(self.table, self.buttons["print"])   # Enter / double-click on a guide: the DAM (issue 29)
         filters = QHBoxLayout()
         filters.addWidget(QLabel("Situação:", self))
         filters.addWidget(self.state_combo)

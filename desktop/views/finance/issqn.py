@@ -16,7 +16,6 @@ from datetime import date
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -106,12 +105,11 @@ class IssqnPage(QWidget):
         self.run_op = None
         self.offset = 0
         current = today()
-        self.month_edit = QDateEdit(self)
-        self.month_edit.setDisplayFormat("MM/yyyy")
-        self.month_edit.setCalendarPopup(False)
-        self.month_edit.setMaximumDate(QDate(current.year, current.month, 1))
         last = (current.year - 1, 12) if current.month == 1 else (current.year, current.month - 1)
-        self.month_edit.setDate(QDate(last[0], last[1], 1))
+        from desktop.views.date_fields import DateField   # the program's month field (issue 29 point 2)
+
+        self.month_edit = DateField(self, date(last[0], last[1], 1), month=True, field="month",
+                                    label="Competência", maximum=date(current.year, current.month, 1))
         self.month_edit.dateChanged.connect(lambda _d: self.reload())
         self.run_button = QPushButton("Calcular competência", self)
         self.run_button.setToolTip("Estima o ISSQN de cada veículo com autorização ativa no mês (Art. 11)")
@@ -696,6 +694,9 @@ class ChartDialog(QDialog):
 
         self.setWindowTitle(f"ISSQN — 12 competências até {month:02d}/{year}")
         self.figure = series_figure(series, year, month)
+        from desktop.views.charts import tidy
+
+        tidy(self.figure)
         self.canvas = FigureCanvasQTAgg(self.figure)
         layout = QVBoxLayout(self)
         layout.addWidget(self.canvas)

@@ -263,6 +263,7 @@ class RunInspectionDialog(QDialog):
         self.table = QTableWidget(len(INSPECTION_CHECKLIST), 4, self)
         self.table.setHorizontalHeaderLabels(["Item (artigo)", "Resultado", "Observação", "Foto"])
         self.table.verticalHeader().setVisible(False)
+        self.table.setTabKeyNavigation(False)   # Tab goes through the result boxes and leaves the table (issue 29)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setColumnWidth(1, 140)
         self.table.setColumnWidth(2, 260)

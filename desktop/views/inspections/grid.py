@@ -145,7 +145,10 @@ class ScheduleGrid(QTableView):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setDefaultSectionSize(150)
         self.verticalHeader().setDefaultSectionSize(44)
-        self.doubleClicked.connect(lambda index: self._double_clicked(index.row(), index.column()))
+        from desktop.views.table import keyboard_list
+
+        keyboard_list(self)   # Tab leaves the grid; Enter on a cell does what a double-click does (issue 29)
+        self.activated.connect(lambda index: self._double_clicked(index.row(), index.column()))
         self.selectionModel().currentChanged.connect(
             lambda current, _previous: self.slot_selected.emit(self.slot_at(current.row(), current.column())))
 

@@ -5,11 +5,11 @@ fiscal; the configuration of places, working patterns and blocked days."""
 from __future__ import annotations
 
 import calendar as month_calendar
-from datetime import date, time, timedelta
+from datetime import date, timedelta
 
 from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (QComboBox, QDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
-                               QMessageBox, QPushButton, QSpinBox, QSplitter, QTabWidget, QTimeEdit, QVBoxLayout,
+                               QMessageBox, QPushButton, QSpinBox, QSplitter, QTabWidget, QVBoxLayout,
                                QWidget)
 
 from desktop.domain import TIMEZONE
@@ -554,8 +554,10 @@ class InspectionsPage(QWidget):
         self.cfg_weekday = QComboBox(box)
         for n, name in enumerate(WEEKDAYS):
             self.cfg_weekday.addItem(name, n)
-        self.cfg_start = QTimeEdit(QTime(8, 0), box)
-        self.cfg_end = QTimeEdit(QTime(12, 0), box)
+        from desktop.views.date_fields import TimeField   # the program's time field (issue 29 point 2)
+
+        self.cfg_start = TimeField(QTime(8, 0), box, field="start", label="Das")
+        self.cfg_end = TimeField(QTime(12, 0), box, field="end", label="Até")
         self.cfg_minutes = QSpinBox(box)
         self.cfg_minutes.setRange(5, 480)
         self.cfg_minutes.setValue(30)
@@ -647,9 +649,12 @@ class InspectionsPage(QWidget):
                           then=lambda _result: self.load_config())
 
     def add_schedule(self) -> None:
-        start, end = self.cfg_start.time(), self.cfg_end.time()
+        problem = self.cfg_start.problem() or self.cfg_end.problem()
+        if problem:
+            QMessageBox.warning(self, "Horário", problem)
+            return
         self._config_call(self.service.add_schedule, self.cfg_inspector.currentData(), self.cfg_weekday.currentData(),
-                          time(start.hour(), start.minute()), time(end.hour(), end.minute()),
+                          self.cfg_start.value(), self.cfg_end.value(),
                           self.cfg_minutes.value(), self.cfg_place.currentData() or None)
 
     def end_schedule(self) -> None:

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from PySide6.QtCore import QDate, QDateTime, Qt, QTime, QTimer
+from PySide6.QtCore import Qt, QTime, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDateEdit,
-    QDateTimeEdit,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -54,14 +53,13 @@ class DataRequestDialog(FormDialog):
         self.setWindowTitle("Nova requisição de dados (Art. 4º)")
         self.justification = QPlainTextEdit(self)
         self.justification.setPlaceholderText("Por que o Município precisa destes dados (Art. 4º, caput)")
-        self.start = QDateEdit(self)
-        self.end = QDateEdit(self)
-        for edit in (self.start, self.end):
-            edit.setCalendarPopup(True)
-            edit.setDisplayFormat("dd/MM/yyyy")
+        from datetime import timedelta
+
+        from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
+
         today = local_today()
-        self.start.setDate(QDate(today.year, today.month, today.day).addDays(-30))
-        self.end.setDate(QDate(today.year, today.month, today.day))
+        self.start = DateField(self, today - timedelta(days=30), field="period_start", label="Período de")
+        self.end = DateField(self, today, field="period_end", label="até")
         self.checks: dict[str, QCheckBox] = {}
         fields_box = QGroupBox("Dados requisitados (Art. 4º, §1º)", self)
         fields_layout = QVBoxLayout(fields_box)
@@ -77,14 +75,15 @@ class DataRequestDialog(FormDialog):
                                        self)
         self.notified = QCheckBox("A plataforma já foi notificada em:", self)
         now = local_now()
-        self.notified_at = QDateTimeEdit(QDateTime(QDate(now.year, now.month, now.day),
-                                                   QTime(now.hour, now.minute)), self)
-        self.notified_at.setDisplayFormat("dd/MM/yyyy HH:mm")
+        self.notified_at = DateField(self, now.date(), not_future=True, field="notified_at",
+                                     label="Notificada em")
+        self.notified_time = TimeField(QTime(now.hour, now.minute), self, field="notified_at", label="às")
         self.general = self.general_error
         self.build_form([("justification", "Justificativa:", self.justification),
                          ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
                          ("fields", "", fields_box), ("investigation", "", self.investigation),
-                         ("notified_at", "", self._row(self.notified, self.notified_at))])
+                         ("notified_at", "", self._row(self.notified, self.notified_at,
+                                                                     self.notified_time))])
 
     def _row(self, *widgets) -> QWidget:
         holder = QWidget(self)
@@ -100,7 +99,10 @@ class DataRequestDialog(FormDialog):
 
         notified = None
         if self.notified.isChecked():
-            notified = self.notified_at.dateTime().toPython().replace(tzinfo=local_now().tzinfo)
+            from datetime import datetime
+
+            notified = datetime.combine(self.notified_at.value(), self.notified_time.value(),
+                                        tzinfo=local_now().tzinfo)
         return DataRequestDraft(
             platform_id=self.platform_id, justification=self.justification.toPlainText(),
             period_start=qdate_to_date(self.start.date()), period_end=qdate_to_date(self.end.date()),
@@ -110,9 +112,8 @@ class DataRequestDialog(FormDialog):
     def save(self) -> bool:
         from desktop.services import data_requests
 
-        draft = self.draft()
         self.errors.clear()
-        return op(self, lambda: data_requests.create_data_request(self.db, self.actor, draft)) \
+        return op(self, lambda: data_requests.create_data_request(self.db, self.actor, self.draft())) \
             .fields(self.errors).changes(Entity.DATA_REQUEST).success(self._saved).run()
 
     def _saved(self, info) -> None:
@@ -182,6 +183,10 @@ def _cpf(value) -> str:
     return format_cpf(value)
 
 
+def _days(count: int) -> str:
+    return f"{count} dia" if count == 1 else f"{count} dias"
+
+
 def _plate(value) -> str:
     from desktop.domain.documents import format_plate
     return format_plate(value)
@@ -201,9 +206,12 @@ class PlatformsPage(QWidget):
             Column("Plataforma", lambda r: r.trade_name),
             Column("Última lista", lambda r: r.last_delivered_on),
             Column("Próxima até", lambda r: r.next_due_on),
-            Column("Situação", lambda r: f"ATRASADA há {r.days_overdue} dia(s)" if r.overdue else "em dia"),
+            # issue 27 point 7: "ATRASADA" in red, as the manual says; "1 dia", "10 dias"
+            Column("Situação", lambda r: f"ATRASADA há {_days(r.days_overdue)}" if r.overdue else "em dia",
+                   color=lambda r: "#b00020" if r.overdue else None),
         ), self, filter_placeholder="Filtrar plataformas…")
-        self.platforms.view.selectionModel().currentRowChanged.connect(lambda *_: self._platform_chosen())
+        # the table's own signal: it follows the selection a mouse click makes (issue 27 point 1)
+        self.platforms.selection_changed.connect(lambda *_: self._platform_chosen())
         self.title = QLabel(self)
         self.title.setStyleSheet("font-size: 16px; font-weight: bold;")
         self.registration = QLabel(self)
@@ -222,11 +230,10 @@ class PlatformsPage(QWidget):
         self.import_button = QPushButton("Importar lista…", self)
         self.import_button.setToolTip("Lista de condutores, veículos e proprietários (Art. 5º, VIII), CSV ou XLSX")
         self.import_button.clicked.connect(self.choose_file)
-        self.delivered = QDateEdit(self)
-        self.delivered.setCalendarPopup(True)
-        self.delivered.setDisplayFormat("dd/MM/yyyy")
-        today = local_today()
-        self.delivered.setDate(QDate(today.year, today.month, today.day))
+        from desktop.views.date_fields import DateField
+
+        # a delivery is never in the future (issue 27 point 2: "Entregue em" took 2027)
+        self.delivered = DateField(self, local_today(), not_future=True, field="received_on", label="Entregue em")
         self.lists = RecordTable((
             Column("Entregue em", lambda r: r.received_on),
             Column("Arquivo", lambda r: r.filename),
@@ -241,6 +248,9 @@ class PlatformsPage(QWidget):
         self.auto_button = QPushButton("Rascunhar auto da linha…", self)
         self.auto_button.setToolTip("Abre o auto de infração preenchido com os fatos da linha (o fiscal decide)")
         self.auto_button.clicked.connect(self.draw_up_auto)
+        from desktop.views.table import enter_presses
+
+        enter_presses(self.reconciliation, self.auto_button)   # Enter on a discrepancy: its auto (issue 29)
         self.export_button = QPushButton("Exportar conciliação…", self)
         self.export_button.clicked.connect(self.choose_export)
         self.requests_table = RecordTable((
@@ -375,7 +385,7 @@ class PlatformsPage(QWidget):
         due = self.platforms.selected()
         if due is not None and due.next_due_on is not None:
             text = f"Próxima lista (Art. 5º, VIII) até {format_date(due.next_due_on)}"
-            self.due.setText(text + (f" — ATRASADA há {due.days_overdue} dia(s)." if due.overdue else "."))
+            self.due.setText(text + (f" — ATRASADA há {_days(due.days_overdue)}." if due.overdue else "."))
             self.due.setStyleSheet("color: #b00020; font-weight: bold;" if due.overdue else "")
         else:
             self.due.setText("Sem data de entrega prevista (sem inscrição nem lista entregue).")
@@ -445,7 +455,7 @@ class PlatformsPage(QWidget):
         last = format_date(offer.last_delivered_on) if offer.last_delivered_on else "nenhuma desde a inscrição"
         dialog.description_edit.setPlainText(
             f"A plataforma {offer.trade_name} não entregou a relação de veículos, proprietários e condutores devida "
-            f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {offer.days_overdue} dia(s) "
+            f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {_days(offer.days_overdue)} "
             "em atraso.")
         return dialog
 
@@ -477,6 +487,10 @@ class PlatformsPage(QWidget):
 
     # -- import (Art. 5, VIII) ----------------------------------------------------------------------------------
     def choose_file(self) -> None:
+        if self.delivered.problem():
+            QMessageBox.warning(self, "Entregue em", self.delivered.problem())
+            self.delivered.setFocus()
+            return
         path, _ = QFileDialog.getOpenFileName(self, "Lista da plataforma", "", "Listas (*.csv *.xlsx)")
         if path:
             self.import_file(path)

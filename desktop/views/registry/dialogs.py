@@ -109,7 +109,7 @@ class ActionDialog(QDialog):
 
             default = spec.default if spec.default is not None or spec.kind == "optional_date" \
                 else (today or local_today())
-            return OptionalDateEdit(self, default)
+            return OptionalDateEdit(self, default, optional=spec.kind == "optional_date", field=spec.name)
         if spec.kind == "money":
             edit = DecimalEdit(self, prefix="R$ ")
             if spec.default is not None:
@@ -163,7 +163,11 @@ class ActionDialog(QDialog):
             if isinstance(widget, QPlainTextEdit):
                 value: Any = widget.toPlainText().strip()
             elif isinstance(widget, OptionalDateEdit):
-                value = widget.value()
+                value = None
+                if widget.problem():
+                    problems.append(Problem(spec.name, widget.problem()))
+                else:
+                    value = widget.value()
             elif isinstance(widget, DecimalEdit):
                 try:
                     value = widget.value() if widget.text().strip() else None

@@ -51,6 +51,11 @@ def _page_errors(page: QWizardPage) -> tuple[QLabel, FieldErrors]:
     return general, FieldErrors(general)
 
 
+def _typed(edit):
+    """The date of an optional date field, None while its text is not a date (its problem is listed apart)."""
+    return None if edit.problem() else edit.value()
+
+
 class PersonalPage(QWizardPage):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -59,7 +64,7 @@ class PersonalPage(QWizardPage):
         self.general, self.errors = _page_errors(self)
         self.cpf_edit = DocumentNumberEdit("cpf", self)
         self.name_edit = QLineEdit(self)
-        self.birth_edit = OptionalDateEdit(self)
+        self.birth_edit = OptionalDateEdit(self, not_future=True, field="birth_date")
         self.phone_edit = PhoneEdit(self)
         self.email_edit = QLineEdit(self)
         self.email_edit.setPlaceholderText("nome@exemplo.com.br")
@@ -172,7 +177,7 @@ class ChecklistRow(QFrame):
         self.file_label.setStyleSheet("color: #555;")
         self.number_edit = QLineEdit(self)
         self.number_edit.setPlaceholderText("Número")
-        self.issued_edit = OptionalDateEdit(self)
+        self.issued_edit = OptionalDateEdit(self, not_future=True)
         self.expires_edit = OptionalDateEdit(self)
         self.expires_edit.setEnabled(item.has_expiry)
         self.expires_edit.setToolTip("Validade" if item.has_expiry else "Este documento não tem validade")
@@ -272,8 +277,8 @@ class ChecklistRow(QFrame):
 
         return ChecklistEntry(key=self.item.key, present=self.check.isChecked(), document_id=self.document_id,
                               scan=self.scan,
-                              number=self.number_edit.text().strip() or None, issued_on=self.issued_edit.value(),
-                              expires_on=self.expires_edit.value() if self.item.has_expiry else None)
+                              number=self.number_edit.text().strip() or None, issued_on=_typed(self.issued_edit),
+                              expires_on=_typed(self.expires_edit) if self.item.has_expiry else None)
 
     def show_problems(self, problems: list[Problem]) -> None:
         self.problem_label.setText("\n".join(str(p) for p in problems))
@@ -444,13 +449,13 @@ class DriverWizard(QWizard):
         p, c = self.personal_page, self.cnh_page
         gravissimas, _ = c.gravissima_dates()
         return DriverDraft(
-            cpf=p.cpf_edit.value(), name=p.name_edit.text().strip(), birth_date=p.birth_edit.value(),
+            cpf=p.cpf_edit.value(), name=p.name_edit.text().strip(), birth_date=_typed(p.birth_edit),
             address=p.address_edit.text().strip() or None, district=p.district_edit.text().strip() or None,
             city=p.city_edit.text().strip() or None, uf=p.uf_combo.currentText() or None,
             zip_code="".join(ch for ch in p.zip_edit.text() if ch.isdigit()) or None,
             phone=p.phone_edit.phone() or None, email=p.email_edit.text().strip() or None,
             cnh_number=c.cnh_number_edit.text().strip() or None,
-            cnh_category=c.cnh_category_combo.currentData() or None, cnh_expiry=c.cnh_expiry_edit.value(),
+            cnh_category=c.cnh_category_combo.currentData() or None, cnh_expiry=_typed(c.cnh_expiry_edit),
             cnh_ear=c.cnh_ear_check.isChecked(), nit="".join(ch for ch in c.nit_edit.text() if ch.isdigit()) or None,
             checklist=self.checklist_page.entries(), platform_ids=self.platforms_page.platform_ids(),
             gravissima_infractions=gravissimas, photo=p.photo.png(),
@@ -461,7 +466,10 @@ class DriverWizard(QWizard):
         from desktop.services.drivers import validate_driver
 
         _, date_problems = self.cnh_page.gravissima_dates()
-        return list(validate_driver(self.draft(), self.on())) + date_problems
+        typed = [Problem(field, edit.problem()) for field, edit in (
+            ("birth_date", self.personal_page.birth_edit), ("cnh_expiry", self.cnh_page.cnh_expiry_edit))
+            if edit.problem()]
+        return typed + list(validate_driver(self.draft(), self.on())) + date_problems
 
     # -- showing problems ----------------------------------------------------------------------------------
     def schedule_validation(self, *_args) -> None:

@@ -3,7 +3,7 @@
 - `DocumentNumberEdit`: CPF (000.000.000-00) or CNPJ (00.000.000/0000-00, also alphanumeric) with an input mask,
   checked by the domain validator when the user leaves the field; the message appears under the field.
 - `PlateEdit`: old (ABC-1234) and Mercosul (ABC1D23) plates, upper case.
-- `OptionalDateEdit`: a QDateEdit in dd/MM/yyyy with a "sem data" state (value() is None).
+- `OptionalDateEdit`: the program's date field, optional (value() is None when empty).
 - `DocumentViewer`: a scanned document shown inside the program (images in a QLabel, PDFs in QPdfView).
 - `field_box()`: a widget with its error label under it (STYLE: problems next to their fields).
 - `offer_reload()`: the "alterado por outro usuário" box with a "Recarregar" button.
@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, QRegularExpression, Qt, Signal
+from PySide6.QtCore import QRegularExpression, Qt
 from PySide6.QtGui import QPixmap, QRegularExpressionValidator
-from PySide6.QtWidgets import (QDateEdit, QHBoxLayout, QLabel, QLineEdit, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget)
+
+from desktop.views.date_fields import DateField
 
 from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
     validate_cpf, validate_plate
 from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label, field_box, fit_size  # noqa: F401 — field_box re-exported
 
-NO_DATE = QDate(1900, 1, 1)
-NO_DATE_TEXT = "sem data"
+
+
 
 
 class DocumentNumberEdit(QLineEdit):
@@ -90,53 +92,13 @@ class PlateEdit(QLineEdit):
         return validate_plate(self.text(), field)
 
 
-class OptionalDateEdit(QWidget):
-    """dd/MM/yyyy date that may be empty ("sem data"). `value()` → date | None."""
+class OptionalDateEdit(DateField):
+    """dd/mm/aaaa date that may be empty: the program's one date field (desktop.views.date_fields) made optional.
+    `value()` → date | None; no "sem data" sentinel is shown or kept (issue 29 point 2)."""
 
-    changed = Signal()
-
-    def __init__(self, parent=None, value: date | None = None):
-        super().__init__(parent)
-        self.edit = QDateEdit(self)
-        self.edit.setDisplayFormat("dd/MM/yyyy")
-        self.edit.setCalendarPopup(True)
-        self.edit.setMinimumDate(NO_DATE)
-        self.edit.setSpecialValueText(NO_DATE_TEXT)
-        self.edit.setMinimumWidth(110)
-        self.clear_button = QToolButton(self)
-        self.clear_button.setText("×")
-        self.clear_button.setToolTip("Sem data")
-        self.clear_button.clicked.connect(lambda: self.set_value(None))
-        self.edit.dateChanged.connect(lambda _d: self._changed())
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.edit, 1)
-        layout.addWidget(self.clear_button)
-        self.set_value(value)
-
-    def _changed(self) -> None:
-        # Opening the calendar on "sem data" should start at today, not in 1900.
-        if self.edit.date() == NO_DATE:
-            from desktop.domain.dates import local_today   # the one clock, Cuiabá's date
-
-            today = QDate(local_today())
-            self.edit.calendarWidget().setCurrentPage(today.year(), today.month())
-        self.clear_button.setEnabled(self.edit.date() != NO_DATE)
-        self.changed.emit()
-
-    def value(self) -> date | None:
-        qdate = self.edit.date()
-        if qdate == NO_DATE:
-            return None
-        return date(qdate.year(), qdate.month(), qdate.day())
-
-    def set_value(self, value: date | None) -> None:
-        self.edit.setDate(QDate(value) if value else NO_DATE)
-        self._changed()
-
-    def text(self) -> str:
-        return self.edit.text()
+    def __init__(self, parent=None, value: date | None = None, **options):
+        options.setdefault("optional", True)
+        super().__init__(parent, value, **options)
 
 
 # -- documents shown inside the program: desktop.views.widgets.documents -----------------------------------

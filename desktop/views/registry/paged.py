@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLa
 
 from desktop.domain.formatting import format_integer
 from desktop.views.paged import PagedColumn, PagedModel, PagedView, offset_pages
-from desktop.views.table import ROW_ROLE
 
 PAGE_SIZE = 50   # a screenful and a half; the next pages come as the user scrolls (fetchMore)
 FILTER_DELAY_MS = 150
@@ -113,7 +112,6 @@ class PagedList(PagedView):
         self.view.horizontalHeader().setSortIndicatorShown(False)
         self._sorted = (-1, Qt.SortOrder.AscendingOrder)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_indicator_changed)
-        self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
         self._connect_selection()
         self.model.modelReset.connect(self._after_reset)
 

@@ -85,7 +85,7 @@ class PlatformDialog(QDialog):
         self.phone_edit = PhoneEdit(self)
         self.address_edit = QLineEdit(self)
         self.registration_number_edit = QLineEdit(self)
-        self.registration_date_edit = OptionalDateEdit(self)
+        self.registration_date_edit = OptionalDateEdit(self, not_future=True)
         self.policy_edit = QLineEdit(self)
         self.insurer_edit = QLineEdit(self)
         self.policy_until_edit = OptionalDateEdit(self)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import (QAbstractItemView, QDateEdit, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -18,13 +18,11 @@ from desktop.domain.entities import Entity
 REPORT_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
 
-def month_edit(parent, value: date) -> QDateEdit:
-    edit = QDateEdit(QDate(value.year, value.month, 1), parent)
-    edit.setDisplayFormat("MM/yyyy")
-    edit.setCalendarPopup(False)
-    edit.setMinimumDate(QDate(1900, 1, 1))
-    edit.setMaximumDate(QDate(2100, 12, 1))
-    return edit
+def month_edit(parent, value: date):
+    """The program's month field (mm/aaaa typed, issue 29 point 2)."""
+    from desktop.views.date_fields import DateField
+
+    return DateField(parent, value.replace(day=1), month=True, field="month", label="Mês")
 
 
 def compute_job(state, db, actor, key, period):
@@ -88,6 +86,7 @@ class StatisticsPanel(QWidget):
         self.chart_layout.setContentsMargins(0, 0, 0, 0)
         self.grid = QTableWidget(self)
         self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.grid.setTabKeyNavigation(False)   # Tab leaves the table (issue 29)
         self.grid.verticalHeader().setVisible(False)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
@@ -151,8 +150,15 @@ class StatisticsPanel(QWidget):
         key = self.current_key()
         if key is None:
             return False
+        from desktop.errors import ValidationError
+
+        try:
+            period = self.period()      # read here, on the UI thread, never from the worker
+        except ValidationError as error:
+            self.status.setText(str(error))
+            return False
         self.status.setText("Calculando…")
-        return op(self, lambda state: compute_job(state, self.db, self.actor, key, self.period())) \
+        return op(self, lambda state: compute_job(state, self.db, self.actor, key, period)) \
             .background("Estatísticas", "Calculando…", pass_state=True) \
             .success(self.show_table).failure(lambda _e: self.status.setText("")).run()
 
@@ -188,8 +194,12 @@ class StatisticsPanel(QWidget):
             self.chart_layout.removeWidget(self.canvas)
             self.canvas.setParent(None)
             self.canvas.deleteLater()
-        self.canvas = FigureCanvasQTAgg(figure(table, figsize=(6.4, 3.6)))
-        self.canvas.setMinimumSize(360, 220)
+        from desktop.views.charts import tidy
+
+        chart = figure(table, figsize=(6.4, 3.6))
+        tidy(chart)        # legend below, pt-BR ticks, layout for the canvas (issue 27 point 5)
+        self.canvas = FigureCanvasQTAgg(chart)
+        self.canvas.setMinimumSize(360, 300)
         self.chart_layout.addWidget(self.canvas)
         self.canvas.draw_idle()
 

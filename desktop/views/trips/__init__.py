@@ -5,8 +5,7 @@ statistics for the transparency portal. Fiscal and gestor only; every view or ex
 No SQL and no law here: the screen calls services.trips through op()."""
 from __future__ import annotations
 
-from PySide6.QtCore import QDate
-from PySide6.QtWidgets import (QComboBox, QDateEdit, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit,
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from desktop.domain import local_today
@@ -19,16 +18,25 @@ HAIL = {"app": "aplicativo", "street_hail": "via pública", "phone_dispatch": "c
         "text": "mensagem"}
 
 
-def month_edit(parent) -> QDateEdit:
-    edit = QDateEdit(parent)
-    edit.setDisplayFormat("MM/yyyy")
-    edit.setCalendarPopup(True)
+def month_edit(parent):
+    """The program's date field for a month (mm/aaaa typed, issue 29 point 2), on the current month."""
+    from desktop.views.date_fields import DateField
+
     today = local_today()
-    edit.setDate(QDate(today.year, today.month, 1))
-    return edit
+    return DateField(parent, today.replace(day=1), month=True, field="month", label="Mês")
 
 
-def _month_of(edit: QDateEdit) -> tuple[int, int]:
+def _competence(value) -> str:
+    """A month as the office writes it: mm/aaaa."""
+    text = str(value or "")
+    if len(text) >= 7 and text[4] == "-":
+        return f"{text[5:7]}/{text[:4]}"
+    if hasattr(value, "month") and hasattr(value, "year"):
+        return f"{value.month:02d}/{value.year:04d}"
+    return text
+
+
+def _month_of(edit) -> tuple[int, int]:
     d = edit.date()
     return d.year(), d.month()
 
@@ -187,6 +195,10 @@ class TripsPage(QWidget):
     def _imported(self, report) -> None:
         self.import_button.setEnabled(True)
         self.last_report = report
+        # issue 27 point 6: the files imported are done with; the next trip file does not take this route file again
+        self.trip_path = self.routes_path = None
+        self.trip_label.setText("(nenhum arquivo)")
+        self.routes_label.setText("(opcional)")
         self.report.setPlainText(report.summary())
         self.reload()
 
@@ -203,7 +215,7 @@ class TripsPage(QWidget):
         self.export_button = QPushButton("Exportar para Excel…", tab)
         self.export_button.clicked.connect(self.choose_fares_export)
         self.fares_table = RecordTable((
-            Column("Competência", lambda r: r.month),
+            Column("Competência", lambda r: r.month, text=_competence),   # 11/2026, not 2026-11 (issue 27)
             Column("Condutor", lambda r: r.driver_name or "(não cadastrado)"),
             Column("CPF", lambda r: format_cpf(r.driver_cpf)),
             Column("Placa", lambda r: format_plate(r.plate)),

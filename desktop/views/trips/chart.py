@@ -25,7 +25,7 @@ class FaresChart(QWidget):
 
         self.months = tuple(months)
         if self.canvas is None:
-            self.figure = Figure(figsize=(6, 2.6), tight_layout=True)
+            self.figure = Figure(figsize=(6, 2.6))   # laid out by views.charts.tidy
             self.canvas = FigureCanvasQTAgg(self.figure)
             self.canvas.setParent(self)
             self.layout_.addWidget(self.canvas, 1)
@@ -40,4 +40,7 @@ class FaresChart(QWidget):
         ax.set_title(title or "Tarifas por mês", fontsize=10)
         ax.tick_params(labelsize=8)
         ax.legend(fontsize=8)
+        from desktop.views.charts import tidy
+
+        tidy(self.figure)
         self.canvas.draw()

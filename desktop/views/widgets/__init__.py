@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpression, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
-from PySide6.QtWidgets import (QDateEdit, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QScrollArea,
                                QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
@@ -61,6 +61,11 @@ def error_label(parent: QWidget | None = None) -> QLabel:
     label = QLabel(parent)
     label.setStyleSheet(ERROR_LABEL_STYLE)
     label.setWordWrap(True)
+    # issue 27 point 7: a long message ("… (Art. 11; LC 116/2003)") wraps to the height it needs instead of being
+    # cut and squashing its field
+    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.MinimumExpanding)
+    policy.setHeightForWidth(True)
+    label.setSizePolicy(policy)
     label.setVisible(False)
     return label
 
@@ -81,6 +86,23 @@ class FieldErrors:
         if not widget.objectName():
             widget.setObjectName(f"field_{field}")
         self._fields[field] = (widget, label)
+        # issue 29 point 6: a message goes as soon as its field is corrected (typed, chosen, ticked)
+        for name in ("textEdited", "currentIndexChanged", "toggled", "changed"):
+            signal = getattr(widget, name, None)
+            if signal is not None and hasattr(signal, "connect"):
+                try:
+                    signal.connect(lambda *_args, f=field: self.clear_field(f))
+                except (RuntimeError, TypeError):
+                    continue
+
+    def clear_field(self, field: str) -> None:
+        widget, label = self._fields[field]
+        if not widget.property("invalid"):
+            return
+        widget.setStyleSheet("")
+        widget.setProperty("invalid", False)
+        label.clear()
+        label.setVisible(False)
 
     def clear(self) -> None:
         for widget, label in self._fields.values():
@@ -106,7 +128,10 @@ class FieldErrors:
             # scoped to the widget itself, so the children of a group box keep their normal look; a group box
             # keeps its frame (a border rule would hide its title) and shows its title in red
             style = "color: #c62828; font-weight: bold;" if isinstance(widget, QGroupBox) else INVALID_STYLE
-            widget.setStyleSheet(f"#{widget.objectName()} {{ {style} }}")
+            # the focus frame stays visible on a field in error (issue 29 point 6): a thicker, darker border
+            focus = "" if isinstance(widget, QGroupBox) else \
+                f"#{widget.objectName()}:focus {{ border: 2px solid #7f0000; }}"
+            widget.setStyleSheet(f"#{widget.objectName()} {{ {style} }} {focus}")
             widget.setProperty("invalid", True)
             label.setText("\n".join(texts))
             label.setVisible(True)
@@ -169,22 +194,24 @@ class PhoneEdit(QLineEdit):
         return format_phone(self.text())
 
 
-def date_edit(parent=None, value: date | None = None) -> QDateEdit:
-    from desktop.domain.limits import MAX_DATE, MIN_DATE
+def date_edit(parent=None, value: date | None = None, **options):
+    """The program's one date field (desktop.views.date_fields.DateField), filled with `value` (today when
+    omitted). Options: optional=, not_future=, minimum=, maximum=, field=, label=."""
+    from desktop.views.date_fields import DateField
 
-    edit = QDateEdit(parent)
-    edit.setCalendarPopup(True)
-    edit.setDisplayFormat("dd/MM/yyyy")
-    edit.setDateRange(QDate(MIN_DATE), QDate(MAX_DATE))  # 1900–2100 on both databases (issue 12 item 21)
-    if value is None:
+    if value is None and not options.get("optional"):
         from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
 
         value = local_today()
-    edit.setDate(QDate(value))
-    return edit
+    return DateField(parent, value, **options)
 
 
 def qdate_to_date(value: QDate) -> date:
+    if not value.isValid():
+        from desktop.domain.problems import Problem
+        from desktop.errors import ValidationError
+
+        raise ValidationError([Problem("date", "Informe a data (dd/mm/aaaa).")], message="Informe a data (dd/mm/aaaa).")
     return date(value.year(), value.month(), value.day())
 
 
@@ -298,8 +325,8 @@ class FormDialog(QDialog):
             self.errors.add(field, widget, message)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("Salvar")
-        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("&Salvar")      # Alt+S (issue 29)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("&Cancelar")  # Alt+C
         self.buttons.accepted.connect(self.save)   # each dialog's own `save` (its record, its service)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -1,0 +1,183 @@
+"""The clerk's keyboard, once for the whole program (issue 29 points 3, 4 and 5).
+
+`install(app)` puts one event filter on the application:
+- **Enter activates a focused button or tile** outside dialogs (Qt's push buttons in a main window answer Space
+  only; in a dialog Enter already presses the focused or default button);
+- **typed work is never thrown away**: a key typed into a text field of a dialog or wizard marks it; Esc, the
+  dialog's "Cancelar" and the window's × then ask "Descartar os dados digitados?" (No keeps the dialog open);
+- **no invisible Tab stop**: a scroll area never takes the focus (the fields inside it do);
+- **Tab leaves a multi-line field** (`setTabChangesFocus(True)` on every QPlainTextEdit/QTextEdit when it first
+  gets the focus): a legal text never receives tab characters.
+
+`has_typed_data(widget)` says whether the window of `widget` has typed data (the main window asks it of every
+open dialog before Ctrl+Q closes the program).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDialog,
+                               QDialogButtonBox, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
+                               QTextEdit,
+                               QToolButton, QWidget, QWizard)
+
+TYPED = "typed_data"      # the dialog's property, True once a key was typed into one of its text fields
+DISCARD_TITLE = "Descartar os dados digitados?"
+DISCARD_TEXT = "Descartar os dados digitados?\n\nO que foi digitado neste formulário será perdido."
+ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def _text_field(widget: QWidget | None) -> bool:
+    if isinstance(widget, QLineEdit):
+        return not widget.isReadOnly() and not _is_filter(widget)
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        return not widget.isReadOnly()
+    return isinstance(widget, QAbstractSpinBox)
+
+
+def _is_filter(edit: QLineEdit) -> bool:
+    """A filter or search box is not data: leaving it loses nothing."""
+    text = (edit.placeholderText() or "").lower()
+    return text.startswith(("filtrar", "buscar", "pesquisar", "procurar")) or edit.objectName().startswith("filter")
+
+
+def _form_window(widget: QWidget | None) -> QDialog | None:
+    window = widget.window() if widget is not None else None
+    return window if isinstance(window, QDialog) and not isinstance(window, QMessageBox) else None
+
+
+def has_typed_data(widget: QWidget | None) -> bool:
+    window = widget.window() if widget is not None else None
+    return bool(window is not None and window.property(TYPED))
+
+
+def forget_typed_data(widget: QWidget) -> None:
+    """After a save the form holds nothing unsaved (a screen that stays open calls this)."""
+    widget.window().setProperty(TYPED, False)
+
+
+def confirm_discard(parent: QWidget) -> bool:
+    """True when the user agrees to lose what was typed."""
+    return _ask(parent)
+
+
+def _ask_with_box(parent: QWidget) -> bool:
+    box = QMessageBox(QMessageBox.Icon.Question, DISCARD_TITLE, DISCARD_TEXT,
+                      QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, parent)
+    box.button(QMessageBox.StandardButton.Discard).setText("&Descartar")
+    box.button(QMessageBox.StandardButton.Cancel).setText("&Continuar editando")
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Discard
+
+
+_ask = _ask_with_box   # the question itself (tests/gui/conftest.py answers it for the tests that are not about it)
+
+
+def _is_cancel(button: QAbstractButton, dialog: QDialog) -> bool:
+    if isinstance(dialog, QWizard) and button is dialog.button(QWizard.WizardButton.CancelButton):
+        return True
+    box = button.parentWidget()
+    while box is not None and box is not dialog and not isinstance(box, QDialogButtonBox):
+        box = box.parentWidget()
+    if isinstance(box, QDialogButtonBox):
+        return box.buttonRole(button) == QDialogButtonBox.ButtonRole.RejectRole
+    return False
+
+
+class _KeyboardGuard(QObject):
+    def eventFilter(self, obj, event):  # noqa: N802 — Qt name
+        kind = event.type()
+        if kind == QEvent.Type.KeyPress:
+            return self._key(obj, event)
+        if kind == QEvent.Type.Polish and isinstance(obj, QScrollArea) \
+                and obj.focusPolicy() != Qt.FocusPolicy.NoFocus:
+            obj.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # a scroll area is no Tab stop; its fields are (issue 29.6)
+            return False
+        if kind == QEvent.Type.FocusIn and isinstance(obj, (QPlainTextEdit, QTextEdit)):
+            if not obj.tabChangesFocus():
+                obj.setTabChangesFocus(True)
+            return False
+        if kind == QEvent.Type.Close and isinstance(obj, QDialog) and obj.property(TYPED) and obj.isVisible() \
+                and not obj.property("closing_confirmed") and event.spontaneous():
+            if not confirm_discard(obj):
+                event.ignore()
+                return True
+            obj.setProperty(TYPED, False)
+            return False
+        if kind == QEvent.Type.MouseButtonRelease and isinstance(obj, QAbstractButton) \
+                and event.button() == Qt.MouseButton.LeftButton and obj.isEnabled() and obj.rect().contains(
+                    event.position().toPoint()):
+            dialog = _form_window(obj)
+            if dialog is not None and dialog.property(TYPED) and _is_cancel(obj, dialog):
+                if not confirm_discard(dialog):
+                    obj.setDown(False)      # kept: the release never reaches the button, it must not stay down
+                    return True
+                dialog.setProperty(TYPED, False)
+            return False
+        return False
+
+    def _key(self, obj, event) -> bool:
+        if not isinstance(obj, QWidget):
+            return False
+        key = event.key()
+        dialog = _form_window(obj)
+        if dialog is not None:
+            if event.text() and event.text().isprintable() and _text_field(obj) \
+                    and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier):
+                dialog.setProperty(TYPED, True)
+            elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) and _text_field(obj):
+                dialog.setProperty(TYPED, True)
+            if key == Qt.Key.Key_Escape and dialog.property(TYPED) and not _popup_open(obj):
+                if confirm_discard(dialog):
+                    dialog.setProperty(TYPED, False)
+                    dialog.reject()
+                return True
+            if key in (Qt.Key.Key_Space,) and isinstance(obj, QAbstractButton) and dialog.property(TYPED) \
+                    and _is_cancel(obj, dialog):
+                if confirm_discard(dialog):
+                    dialog.setProperty(TYPED, False)
+                    obj.click()
+                return True
+            return False
+        if key in ENTER_KEYS and isinstance(obj, (QPushButton, QToolButton)) and obj.isEnabled() \
+                and obj is QApplication.focusWidget() \
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            obj.animateClick()
+            return True
+        return False
+
+
+def _popup_open(widget: QWidget) -> bool:
+    """Esc in an open combo list or a completer closes that, not the dialog."""
+    return isinstance(widget, QComboBox) and widget.view().isVisible()
+
+
+def with_mnemonics(labels: list[str], taken: str = "") -> list[str]:
+    """The labels with a mnemonic each (`&`), unique among them and `taken`: a label that has one keeps it, the
+    others take their first letter still free (issue 29 point 5)."""
+    used = {c.lower() for c in taken}
+    for label in labels:
+        if "&" in label:
+            used.add(label[label.index("&") + 1].lower())
+    out = []
+    for label in labels:
+        if "&" in label:
+            out.append(label)
+            continue
+        for i, ch in enumerate(label):
+            if ch.isalnum() and ch.lower() not in used:
+                used.add(ch.lower())
+                out.append(label[:i] + "&" + label[i:])
+                break
+        else:
+            out.append(label)
+    return out
+
+
+def install(app: QApplication | None = None) -> None:
+    app = app or QApplication.instance()
+    if app is None or getattr(app, "_keyboard_guard", None) is not None:
+        return
+    guard = _KeyboardGuard(app)
+    app.installEventFilter(guard)
+    app._keyboard_guard = guard

@@ -1,0 +1,190 @@
+"""A person's hands for GUI tests (issues 27 and 29): a row is chosen with a mouse click on the view's viewport, text
+is typed key by key, a button is pressed with the mouse, a combo is opened and chosen with the keyboard, and keys
+go to the widget that has the focus. None of these calls a slot or sets a value: what the test proves is what a
+clerk would see.
+
+    from hands import click_row, type_into, click_button, choose_in_combo, press, tab_until
+
+Accented characters are typed one by one with `QTest.sendKeyEvent` (`qtbot.keyClicks` with ç/ã aborts, NOTES.md).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QApplication, QComboBox, QLineEdit,
+                               QPlainTextEdit, QTextEdit, QWidget)
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def settle(ms: int = 0) -> None:
+    """Let queued signals, timers due and repaints run."""
+    QApplication.processEvents()
+    if ms:
+        QTest.qWait(ms)
+
+
+def activate(window: QWidget) -> None:
+    """Show `window` and make it the active window: without it, focusWidget() is None and keys reach nothing."""
+    import warnings
+
+    window.show()
+    window.activateWindow()
+    with warnings.catch_warnings():   # deprecated in Qt 6, still what makes offscreen windows active
+        warnings.simplefilter("ignore", DeprecationWarning)
+        QApplication.setActiveWindow(window)
+    settle()
+
+
+def _view_of(table) -> QAbstractItemView:
+    if isinstance(table, QAbstractItemView):
+        return table
+    view = getattr(table, "view", None)
+    if isinstance(view, QAbstractItemView):
+        return view
+    raise TypeError(f"not a list: {table!r}")
+
+
+def click_row(table, row: int, column: int = 0, double: bool = False) -> None:
+    """Click (or double-click) the cell at `row`, `column` of a view (a QAbstractItemView, a RecordTable or a
+    PagedView) with the mouse, where it is drawn on the viewport."""
+    view = _view_of(table)
+    index = view.model().index(row, column)
+    assert index.isValid(), f"no row {row} in the list ({view.model().rowCount()} rows)"
+    view.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+    settle()
+    pos = view.visualRect(index).center()
+    assert view.viewport().rect().contains(pos), f"row {row} is not visible on the list"
+    QTest.mouseClick(view.viewport(), LEFT, Qt.KeyboardModifier.NoModifier, pos)
+    if double:
+        QTest.mouseDClick(view.viewport(), LEFT, Qt.KeyboardModifier.NoModifier, pos)
+    settle()
+
+
+def click(widget: QWidget, pos: QPoint | None = None) -> None:
+    """A left click at the middle of `widget` (or at `pos`)."""
+    assert widget.isVisible(), f"{_name(widget)} is not visible"
+    QTest.mouseClick(widget, LEFT, Qt.KeyboardModifier.NoModifier, pos if pos is not None else widget.rect().center())
+    settle()
+
+
+def click_button(button: QAbstractButton) -> None:
+    """Press a button with the mouse; it must be visible and enabled, as a person needs it to be."""
+    assert button.isVisible(), f"button «{button.text()}» is not visible"
+    assert button.isEnabled(), f"button «{button.text()}» is disabled"
+    click(button)
+
+
+def find_button(parent: QWidget, text: str) -> QAbstractButton:
+    """The visible button whose text (without the & of its mnemonic) is `text`."""
+    for button in parent.findChildren(QAbstractButton):
+        if button.text().replace("&", "") == text and button.isVisible():
+            return button
+    raise AssertionError(f"no visible button «{text}» in {_name(parent)}")
+
+
+def type_text(text: str, widget: QWidget | None = None) -> None:
+    """Type `text` into the widget that has the focus (or `widget`), key by key."""
+    target = widget or QApplication.focusWidget()
+    assert target is not None, "no widget has the focus"
+    for ch in text:
+        if ch == "\n":
+            QTest.keyClick(target, Qt.Key.Key_Return)
+        elif ch.isascii():
+            QTest.keyClicks(target, ch)
+        else:
+            QTest.sendKeyEvent(QTest.KeyAction.Click, target, Qt.Key.Key_unknown, ch, Qt.KeyboardModifier.NoModifier)
+    settle()
+
+
+def type_into(widget: QWidget, text: str, clear: bool = True, leave: bool = False) -> None:
+    """Click into a text field, select what it holds (Ctrl+A) so typing replaces it, type `text`; with
+    `leave=True` press Tab afterwards (the field's editingFinished runs, as when a person moves on)."""
+    click(widget)
+    if clear:
+        QTest.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        if isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit)):
+            QTest.keyClick(widget, Qt.Key.Key_Delete)
+    type_text(text, widget)
+    if leave:
+        press("Tab")
+
+
+def choose_in_combo(combo: QComboBox, text: str) -> None:
+    """Choose the item shown as `text` (or starting with it) with the keyboard: focus, Home, then Down until it is
+    the current item. Fails when the combo has no such item."""
+    click(combo)
+    popup = combo.view()
+    if popup.isVisible():
+        QTest.keyClick(popup, Qt.Key.Key_Escape)
+        settle()
+    combo.setFocus(Qt.FocusReason.TabFocusReason) if not combo.hasFocus() else None
+    QTest.keyClick(combo, Qt.Key.Key_Home)
+    for _ in range(combo.count() + 1):
+        if combo.currentText() == text or combo.currentText().startswith(text):
+            settle()
+            return
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    raise AssertionError(f"«{text}» is not in the combo ({[combo.itemText(i) for i in range(combo.count())]})")
+
+
+def _key_of(name: str) -> tuple[Qt.Key, Qt.KeyboardModifier]:
+    sequence = QKeySequence(name)
+    assert sequence.count() == 1 and not sequence.isEmpty(), f"unknown key «{name}»"
+    combo = sequence[0]
+    return combo.key(), combo.keyboardModifiers()
+
+
+def press(*keys: str, widget: QWidget | None = None) -> None:
+    """Press keys given as Qt names ("Tab", "Shift+Tab", "Return", "Alt+Down", "Ctrl+N", "Esc", "F4") on the
+    widget that has the focus (or `widget`)."""
+    for name in keys:
+        key, modifiers = _key_of("Esc" if name == "Escape" else name)
+        target = widget or QApplication.focusWidget() or QApplication.activeWindow()
+        assert target is not None, f"no widget to receive {name}"
+        QTest.keyClick(target, key, modifiers)
+        settle()
+
+
+def focused() -> QWidget | None:
+    return QApplication.focusWidget()
+
+
+def _inside(widget: QWidget | None, target: QWidget) -> bool:
+    while widget is not None:
+        if widget is target:
+            return True
+        widget = widget.parentWidget()
+    return False
+
+
+def tab_until(target: QWidget, limit: int = 80, backwards: bool = False) -> int:
+    """Press Tab (Shift+Tab) until `target` (or a child of it) has the focus; the number of presses. Fails after
+    `limit` presses, naming where the focus went."""
+    seen = []
+    for count in range(limit + 1):
+        if _inside(focused(), target):
+            return count
+        seen.append(_name(focused()))
+        press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"{limit} × Tab never reached {_name(target)}; the focus went through {seen[-12:]}")
+
+
+def _name(widget: QWidget | None) -> str:
+    if widget is None:
+        return "nothing"
+    text = ""
+    for attr in ("text", "placeholderText", "accessibleName", "windowTitle"):
+        getter = getattr(widget, attr, None)
+        if callable(getter):
+            try:
+                text = getter()
+            except TypeError:
+                continue
+            if text:
+                break
+    return f"{type(widget).__name__}({widget.objectName() or ''}{'«' + text + '»' if text else ''})"
+
+
+describe = _name
