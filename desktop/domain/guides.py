@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from desktop.domain.dates import BusinessCalendar, deadline
+from desktop.domain.money import round_cents
 from desktop.domain.finance import GUIDE_MACHINE, GuideStatus
 from desktop.domain.roles import Role
 from desktop.domain.steps import Action, Step, available_actions, refusal
@@ -30,7 +31,6 @@ __all__ = [
     "guide_step", "late_charges", "months_late",
 ]
 
-CENT = Decimal("0.01")
 FINE_GUIDE_AFTER_NOTIFICATION = 0
 FINE_GUIDE_ONCE_FINAL = 1
 LATE_CHARGES_NOT_CONFIGURED = ("Regras de acréscimos por atraso não configuradas: a guia reemitida mantém o valor "
@@ -147,14 +147,14 @@ def late_charges(principal: Decimal, due_on: date, new_due_on: date, fine_percen
     """Multa de mora (a percentage of the principal, once) and juros de mora (a percentage per month or fraction
     of a month late, simple interest), as the Código Tributário Municipal sets them. Both percentages are dated
     parameters with no default: when either is missing, nothing is added and `configured` is False."""
-    principal = Decimal(principal).quantize(CENT, rounding=ROUND_HALF_UP)
+    principal = round_cents(principal)
     months = months_late(due_on, new_due_on)
     if fine_percent is None or interest_monthly_percent is None:
         return LateCharges(principal, Decimal("0.00"), Decimal("0.00"), months, False, LATE_CHARGES_NOT_CONFIGURED)
     if months == 0:
         return LateCharges(principal, Decimal("0.00"), Decimal("0.00"), 0, True, "Sem atraso: sem acréscimos.")
-    fine = (principal * Decimal(fine_percent) / 100).quantize(CENT, rounding=ROUND_HALF_UP)
-    interest = (principal * Decimal(interest_monthly_percent) * months / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+    fine = round_cents(principal * Decimal(fine_percent) / 100)
+    interest = round_cents(principal * Decimal(interest_monthly_percent) * months / 100)
     note = (f"Multa de mora de {fine_percent} % e juros de {interest_monthly_percent} % ao mês por {months} "
             f"mês(es) de atraso (Código Tributário Municipal).")
     return LateCharges(principal, fine, interest, months, True, note)

@@ -10,13 +10,13 @@ import calendar as _calendar
 from collections.abc import Iterable, Sequence
 from datetime import date
 from datetime import timedelta as _timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 
 ISS_MIN_RATE = Decimal("2")  # %, LC 116/2003 art. 8-A (LC 157/2016)
 ISS_MAX_RATE = Decimal("5")  # %, LC 116/2003 art. 8, II
-CENT = Decimal("0.01")
 
 
 def iss_rate_problem(rate_percent: Decimal) -> Problem | None:
@@ -56,7 +56,7 @@ def issqn_for_month(base: Decimal, rate_percent: Decimal, periods: Iterable[tupl
     amount = Decimal(base) * Decimal(rate_percent) / Decimal(100)
     if pro_rata:
         amount = amount * days / _calendar.monthrange(year, month)[1]
-    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+    return round_cents(amount)
 
 
 def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
@@ -69,7 +69,7 @@ def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
     """
     if isinstance(amount, float):
         raise TypeError("use Decimal para valores monetários, nunca float")
-    amount = Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if designated is not None:
         return {designated: amount}
     ids = list(dict.fromkeys(platform_ids))
@@ -79,7 +79,7 @@ def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
     each, rest = divmod(cents, len(ids))
     shares = {pid: Decimal(each) / 100 for pid in ids}
     shares[ids[0]] += Decimal(rest) / 100
-    return {pid: value.quantize(CENT) for pid, value in shares.items()}
+    return {pid: round_cents(value) for pid, value in shares.items()}
 
 
 # Authorization statuses in which the vehicle serves (Art. 3: only an active authorization allows the service;

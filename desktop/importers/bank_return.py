@@ -52,8 +52,9 @@ from dataclasses import dataclass
 from datetime import date
 from collections.abc import Iterable
 from datetime import timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from desktop.domain.money import cents_of, from_cents, round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
 
@@ -116,7 +117,7 @@ def _date(text: str) -> date | None:
 def _cents(text: str) -> Decimal | None:
     if not text.isdigit():
         return None
-    return (Decimal(int(text)) * CENT).quantize(CENT)
+    return from_cents(int(text))
 
 
 def _field(n: int, name: str, message: str) -> Problem:
@@ -271,7 +272,7 @@ def _clock_today() -> date:
 
 
 def _to_cents(amount) -> int:
-    return int((Decimal(amount) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return cents_of(amount)
 
 
 def record_a(*, agreement: str = "0421", company: str = "PREF CHAPADA GUIMARAE", bank_code: str = "001",
@@ -312,7 +313,7 @@ def build_return(payments: Iterable[tuple[str, Decimal, date]], *, nsa: int = 1,
     total = Decimal("0.00")
     for k, (barcode, amount, paid_on) in enumerate(payments, start=1):
         lines.append(record_g(barcode=barcode, amount=amount, paid_on=paid_on, nsr=k + 1))
-        total += Decimal(amount).quantize(CENT)
+        total += round_cents(amount)
     count = len(lines) + 1 if trailer_records is None else trailer_records
     lines.append(record_z(records=count, total=total if trailer_total is None else trailer_total))
     return (newline.join(lines) + newline).encode("ascii")

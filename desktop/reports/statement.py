@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from desktop.domain.money import round_cents
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_decimal, fmt_document_id, fmt_money,
 )
@@ -37,7 +38,9 @@ class StatementContext:
 
     @property
     def balance_reais(self) -> Decimal:
-        return (self.balance_upfm * self.upfm_value_today).quantize(Decimal("0.01"))
+        """The sum of the lines' reais, each at the UPFM value used for its debit (SPEC §3; issue 23 point 5):
+        never the balance in UPFM at today's value."""
+        return round_cents(sum((line.reais if line.debit_upfm else -line.reais for line in self.lines), Decimal("0")))
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_name: str, infractor_document: str,

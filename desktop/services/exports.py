@@ -18,6 +18,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
+from desktop.domain.money import round_cents
 from desktop.domain.formatting import (
     format_cep,
     format_cnpj,
@@ -151,7 +152,7 @@ class ExportResult:
 def _trim(value: Decimal) -> Decimal:
     """Drop the storage scale but keep at least the cents: 40.0000 → 40.00, 112.450000 → 112.45, 0.1234 stays."""
     if value == value.to_integral_value() or value.normalize().as_tuple().exponent > -2:
-        return value.quantize(Decimal("0.01"))
+        return round_cents(value)
     return value.normalize()
 
 

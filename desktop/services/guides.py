@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -43,6 +43,7 @@ from desktop.domain.guides import (
     guide_step,
     late_charges,
 )
+from desktop.domain.money import round_cents, to_reais
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
 from desktop.domain.steps import Action
@@ -282,7 +283,7 @@ def _days(s: Session, key: str, on: date) -> int:
 def _new_guide(s: Session, actor: Actor, *, purpose: str, amount: Decimal, due_on: date, payer_name: str,
                payer_document: str | None, issued_on: date, driver_id=None, platform_id=None, vehicle_id=None,
                auto_id=None, fee_id=None, replaces_id=None, late_charges_reais=None) -> PaymentGuide:
-    amount = Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if amount <= 0:
         raise ValidationError([Problem("amount", "A guia precisa de valor positivo: não há débito a cobrar.")])
     number = next_number(s, "guide", issued_on.year)
@@ -338,7 +339,7 @@ def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo
         raise TransitionRefused(f"Auto nº {auto.number} {AutoStatus(auto.status).label.lower()}: a guia da multa é "
                                 f"emitida {moment} (parâmetro do gestor), com o auto em: {names}.")
     _, owed = auto_balance_in(s, auto.id)
-    owed = Decimal(owed).quantize(CENT, rounding=ROUND_HALF_UP)
+    owed = round_cents(owed)
     if owed <= 0:
         raise ConflictError(f"O auto nº {auto.number} não tem saldo a pagar: nenhuma guia emitida.")
     existing = _open_guide_for(s, auto_id=auto.id)
@@ -438,7 +439,7 @@ def issue_fee_guide_in(s: Session, actor: Actor, authorization_number: str = "",
             return guide_info_in(s, existing, actor.roles, today)
     upfm = parameter_value_in(s, f"fee.{kind}", today)
     value = upfm_value_in(s, today.year)
-    amount = (Decimal(upfm) * Decimal(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = to_reais(upfm, value)
     if amount <= 0:
         raise ConflictError(f"{FEE_KIND_LABELS[kind]}: o valor cadastrado é zero; nenhuma guia a emitir.")
     due = guide_due_date(today, _days(s, "guide.fee_days", today), calendar_in(s))
@@ -513,7 +514,7 @@ def reissue_overdue_guide_in(s: Session, actor: Actor, number: str, reason: str)
         if Decimal(owed) <= 0:
             raise ConflictError(f"O auto da guia nº {old.number} não tem saldo a pagar: cancele a guia em vez de "
                                 "reemiti-la.")
-        principal = Decimal(owed).quantize(CENT, rounding=ROUND_HALF_UP)
+        principal = round_cents(owed)
     fine_pct, interest_pct = _late_percents(s, today)
     charges = late_charges(principal, _root(s, old).due_on, due, fine_pct, interest_pct)
     _cancel(s, actor, old, f"Reemitida por atraso: {why}")
@@ -557,7 +558,7 @@ def _money(value, field: str) -> Decimal:
             raise InvalidOperation
     except (InvalidOperation, ValueError):
         raise ValidationError([Problem(field, "Valor inválido.")]) from None
-    amount = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if amount <= 0 or amount > Decimal("999999999.99"):
         raise ValidationError([Problem(field, "Informe o valor pago, maior que zero e até R$ 999.999.999,99.")])
     return amount

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from desktop.domain.money import round_cents, round_places
 from desktop.domain.formatting import format_date, format_decimal, format_money
 from desktop.domain.limits import year_problems
 from desktop.domain.problems import Problem
@@ -227,10 +228,10 @@ def _normalize(value: Decimal, spec: ParameterSpec | None) -> Decimal:
     """Drop the storage scale: 10.000000 → 10, 2.500000 → 2.5, R$ 120.500000 → 120.50."""
     if spec is not None and spec.integer or value == value.to_integral_value():
         if spec is not None and spec.unit == "R$":
-            return value.quantize(Decimal("0.01"))
-        return value.quantize(Decimal(1))
-    if spec is not None and spec.unit == "R$" and value == value.quantize(Decimal("0.01")):
-        return value.quantize(Decimal("0.01"))
+            return round_cents(value)
+        return round_places(value, 0)
+    if spec is not None and spec.unit == "R$" and value == round_cents(value):
+        return round_cents(value)
     return value.normalize()
 
 
@@ -389,7 +390,7 @@ def upfm_value_in(session, year: int) -> Decimal:
             f"Não há valor da UPFM cadastrado para {year}. Peça ao gestor que cadastre o valor de {year} em "
             f"Administração → Parâmetros (Art. 25)."
         )
-    return value.quantize(Decimal("0.01")) if value == value.quantize(Decimal("0.01")) else value
+    return round_cents(value) if value == round_cents(value) else value
 
 
 def upfm_value(db, year: int) -> Decimal:

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
 from desktop.domain.formatting import format_date, format_plate
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import (
@@ -126,7 +127,7 @@ def issue_issqn_guide_in(s: Session, actor: Actor, platform_id: int, year: int, 
             f"A guia nº {live} da {platform.trade_name} para {label} está em aberto e há veículos novos na "
             "competência. Cancele a guia com o motivo e emita outra com todos os veículos (uma guia por "
             "plataforma e competência).")
-    amount = sum((Decimal(sh.amount) for sh in shares), Decimal("0")).quantize(Decimal("0.01"))
+    amount = round_cents(sum((Decimal(sh.amount) for sh in shares), Decimal("0")))
     guide = _new_guide(s, actor, amount, issqn_due_date_in(s, year, month), payer_name=platform.legal_name,
                        payer_document=platform.cnpj, platform_id=platform.id)
     for sh in shares:
@@ -230,7 +231,7 @@ def charge_share_to_driver_in(s: Session, actor: Actor, share_id: int, reason: s
     rest = [new for old, new in pairs if old.id != share.id]
     reissued = None
     if rest:
-        amount = sum((Decimal(n.amount) for n in rest), Decimal("0")).quantize(Decimal("0.01"))
+        amount = round_cents(sum((Decimal(n.amount) for n in rest), Decimal("0")))
         reissued = _new_guide(s, actor, amount, guide.due_on, payer_name=guide.payer_name,
                               payer_document=guide.payer_document or "", platform_id=guide.platform_id)
         for n in rest:

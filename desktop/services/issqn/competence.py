@@ -23,6 +23,7 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from desktop.domain.formatting import format_plate, local_datetime
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.domain.taxes import (
     active_days_in_month,
@@ -327,7 +328,7 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
     vehicles, total = s.execute(
         select(func.count(), func.coalesce(func.sum(IssqnEstimate.amount), 0))
         .where(IssqnEstimate.year == year, IssqnEstimate.month == month, IssqnEstimate.status == "open")).one()
-    result = RunResult(year, month, rate, pro_rata, int(vehicles), Decimal(total).quantize(Decimal("0.01")),
+    result = RunResult(year, month, rate, pro_rata, int(vehicles), round_cents(Decimal(total)),
                        len(new_rows) + len(changed), kept, len(gone), tuple(without_class), tuple(without_platform))
     audit.record(s, actor, "issqn.run", "issqn_competence", f"{year:04d}-{month:02d}", None,
                  {"vehicles": result.vehicles, "total": str(result.total), "computed": result.computed,

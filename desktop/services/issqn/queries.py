@@ -10,6 +10,7 @@ from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
+from desktop.domain.money import round_cents
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
@@ -133,7 +134,7 @@ def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
 
 
 def _q(value) -> Decimal:
-    return Decimal(value or 0).quantize(Decimal("0.01"))
+    return round_cents(Decimal(value or 0))
 
 
 def month_totals(db, actor: Actor, year: int, month: int) -> MonthTotals:
