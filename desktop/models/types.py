@@ -23,6 +23,7 @@ from sqlalchemy.types import TypeDecorator
 
 from desktop.domain import clock
 from desktop.domain.clock import TIMEZONE as LOCAL_TZ  # the one time zone constant
+from desktop.domain.money import round_places
 
 
 def now() -> datetime:

@@ -1,13 +1,20 @@
-"""Unpaid guides of fees (Art. 10) and of the ISSQN (Art. 11) past their due date, for the dívida ativa list
-beside the fines (issue 13). Models only, so the ledger can read them without importing the guides service
-(which imports the ledger: no cycle)."""
+"""The debts a guide covers (issue 23: "a guide is the instrument of a debt, never the debt") and the unpaid
+guides of fees (Art. 10) and of the ISSQN (Art. 11) past their due date, for the dívida ativa list beside the
+fines (issue 13). Models only (and the audit), so the ledger, the guides service and the ISSQN service all read
+them without importing one another (the guides service imports the ledger: no cycle).
+
+A guide covers: an auto's fine (`auto_id`, the ledger holds the debt), a fee (`fee_id`, the `fees` row), or
+ISSQN shares (`issqn_shares.guide_id`, one row per vehicle and platform/driver). When a guide is reissued or
+cancelled — from the Guias screen, the ISSQN tab or the command line — its ISSQN shares follow it here:
+a share is never edited once on a guide, so it is cancelled with the reason and an open copy takes its place,
+on the new guide (reissue) or on no guide (cancellation: the month can be guided again)."""
 from __future__ import annotations
 
 from datetime import date
 
 from sqlalchemy import select
 
-from desktop.models import FeePayment, LedgerEntry, PaymentGuide
+from desktop.models import FeePayment, IssqnShare, LedgerEntry, PaymentGuide
 
 DEBT_PURPOSES = ("fee", "issqn")
 PURPOSE_LABELS = {"fee": "Taxa", "issqn": "ISSQN"}
@@ -45,3 +52,31 @@ def guide_number_conflict(session, guide_number: str | None, auto_id: int | None
     if auto_id is not None and other is not None:
         return f"A guia {number} já pagou outro auto: o mesmo número de guia não paga dois débitos."
     return None
+
+
+def _move_shares_in(session, guide: PaymentGuide, reason: str, new_guide_id: int | None) -> list:
+    pairs = []
+    for share in session.scalars(select(IssqnShare).where(IssqnShare.guide_id == guide.id,
+                                                          IssqnShare.status == "open").order_by(IssqnShare.id)).all():
+        share.status = "cancelled"
+        share.cancel_reason = reason
+        copy = IssqnShare(estimate_id=share.estimate_id, year=share.year, month=share.month,
+                          platform_id=share.platform_id, driver_id=share.driver_id, amount=share.amount,
+                          guide_id=new_guide_id, status="open", replaces_id=share.id)
+        session.add(copy)
+        pairs.append((share, copy))
+    session.flush()
+    return pairs
+
+
+def release_debts_in(session, guide: PaymentGuide, reason: str) -> list:
+    """A cancelled guide leaves its debts open and issuable again: its ISSQN shares are replaced by open copies
+    without a guide (fees and fines need nothing: their open debt is read from the fee row and the ledger).
+    Returns the (old, new) share pairs."""
+    return _move_shares_in(session, guide, f"Guia nº {guide.number} cancelada: {reason}", None)
+
+
+def follow_reissue_in(session, old: PaymentGuide, new: PaymentGuide) -> list:
+    """A reissued guide covers the debts of the guide it replaces: the ISSQN shares move to `new` (as copies,
+    the old shares cancelled with the reason), so the month is credited when the new guide is paid."""
+    return _move_shares_in(session, old, f"Guia nº {old.number} reemitida como guia nº {new.number}", new.id)

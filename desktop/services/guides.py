@@ -55,6 +55,7 @@ from desktop.services import audit
 from desktop.services.authorizations import record_fee_payment_in
 from desktop.services.base import Actor, require_role
 from desktop.services.enforcement.core import auto_balance_in, debtor_of
+from desktop.services.guide_debts import follow_reissue_in, release_debts_in
 from desktop.services.holidays import calendar_in
 from desktop.services.ledger import PaymentDraft, record_payment_in
 from desktop.services.numbering import next_number
@@ -309,7 +310,9 @@ def _open_guide_for(s: Session, **where) -> PaymentGuide | None:
     return s.scalar(stmt.order_by(PaymentGuide.id.desc()))
 
 
-def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str) -> None:
+def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str, release: bool = True) -> None:
+    """Cancel `row` with the reason; `release` (a plain cancellation, not a reissue): its debts stay open and
+    can be guided again (issue 23.1: the ISSQN shares get open copies without a guide)."""
     try:
         target = transition(GUIDE_MACHINE, row.status, GuideStatus.CANCELLED)
     except TransitionNotAllowed as exc:
@@ -317,8 +320,9 @@ def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str) -> None:
     before = {"status": row.status}
     row.status, row.cancel_reason = target.value, reason
     s.flush()
+    released = release_debts_in(s, row, reason) if release else []
     audit.record(s, actor, "guide.cancel", "payment_guide", row.id, before,
-                 {"status": row.status, "reason": reason})
+                 {"status": row.status, "reason": reason, "shares_released": len(released)})
 
 
 def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo:
@@ -517,13 +521,17 @@ def reissue_overdue_guide_in(s: Session, actor: Actor, number: str, reason: str)
         principal = round_cents(owed)
     fine_pct, interest_pct = _late_percents(s, today)
     charges = late_charges(principal, _root(s, old).due_on, due, fine_pct, interest_pct)
-    _cancel(s, actor, old, f"Reemitida por atraso: {why}")
+    _cancel(s, actor, old, f"Reemitida por atraso: {why}", release=False)
     row = _new_guide(s, actor, purpose=old.purpose, amount=charges.total, due_on=due, payer_name=old.payer_name,
                      payer_document=old.payer_document, issued_on=today, driver_id=old.driver_id,
                      platform_id=old.platform_id, vehicle_id=old.vehicle_id, auto_id=old.auto_id, fee_id=old.fee_id,
                      replaces_id=old.id, late_charges_reais=charges.charges if charges.configured else None)
     old.cancel_reason = f"Reemitida por atraso na guia nº {row.number}: {why}"
+    moved = follow_reissue_in(s, old, row)   # issue 23.1: the ISSQN shares follow the guide that now covers them
     s.flush()
+    if moved:
+        audit.record(s, actor, "issqn.guide.reissue", "payment_guide", row.id, {"guide": old.number},
+                     {"guide": row.number, "shares": len(moved)})
     return guide_info_in(s, row, actor.roles, today)
 
 

@@ -31,6 +31,7 @@ from desktop.models import (
 from desktop.reports.febraban import arrecadacao_barcode
 from desktop.services import audit, holidays, numbering, parameters
 from desktop.services.base import Actor, require_role
+from desktop.services.guide_debts import release_debts_in
 from desktop.services.issqn.common import (
     DECIDE_ROLES,
     ISSUE_ROLES,
@@ -166,15 +167,7 @@ def _cancel(s: Session, actor: Actor, guide: PaymentGuide, reason: str) -> list[
     before = {"status": guide.status}
     guide.status = "cancelled"
     guide.cancel_reason = reason
-    pairs = []
-    for sh in s.scalars(select(IssqnShare).where(IssqnShare.guide_id == guide.id, IssqnShare.status == "open")
-                        .order_by(IssqnShare.id)).all():
-        sh.status = "cancelled"
-        sh.cancel_reason = f"Guia nº {guide.number} cancelada: {reason}"
-        copy = IssqnShare(estimate_id=sh.estimate_id, year=sh.year, month=sh.month, platform_id=sh.platform_id,
-                          driver_id=sh.driver_id, amount=sh.amount, status="open", replaces_id=sh.id)
-        s.add(copy)
-        pairs.append((sh, copy))
+    pairs = release_debts_in(s, guide, reason)
     s.flush()
     audit.record(s, actor, "issqn.guide.cancel", "payment_guide", guide.id, before,
                  {"status": "cancelled", "reason": reason, "shares": len(pairs)})
