@@ -28,7 +28,7 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 __all__ = [
     "FINE_GUIDE_AFTER_NOTIFICATION", "FINE_GUIDE_ONCE_FINAL", "GUIDE_STEPS", "LATE_CHARGES_NOT_CONFIGURED",
     "GuideFacts", "LateCharges", "fine_guide_statuses", "guide_actions", "guide_due_date", "guide_refusal",
-    "guide_step", "late_charges", "months_late",
+    "guide_overdue", "guide_step", "late_charges", "months_late",
 ]
 
 FINE_GUIDE_AFTER_NOTIFICATION = 0
@@ -48,6 +48,12 @@ def fine_guide_statuses(when: int) -> frozenset[str]:
     return _ONCE_FINAL if int(when) == FINE_GUIDE_ONCE_FINAL else _AFTER_NOTIFICATION
 
 
+def guide_overdue(due_on: date, today: date) -> bool:
+    """A guide is overdue from the day after its due date (the one rule every screen, export and command reads;
+    its SQL twin is `services.guide_debts.overdue_clause`)."""
+    return today > due_on
+
+
 def guide_due_date(issued_on: date, days: int, calendar: BusinessCalendar) -> date:
     """N days after the issue, excluding the issue day, moved to the next business day (SPEC §3; CC art. 132)."""
     return deadline(issued_on, int(days), calendar)
@@ -64,7 +70,7 @@ class GuideFacts:
 
     @property
     def overdue(self) -> bool:
-        return self.today > self.due_on
+        return guide_overdue(self.due_on, self.today)
 
 
 def _must_be_overdue(facts: GuideFacts | None) -> str | None:

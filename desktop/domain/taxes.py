@@ -23,7 +23,9 @@ def iss_rate_problem(rate_percent: Decimal) -> Problem | None:
     if isinstance(rate_percent, float):
         raise TypeError("use Decimal para alíquotas, nunca float")
     if not ISS_MIN_RATE <= Decimal(rate_percent) <= ISS_MAX_RATE:
-        return Problem("issqn_rate_percent", f"A alíquota do ISSQN deve estar entre 2% e 5%; informada: {rate_percent}%.",
+        return Problem("issqn_rate_percent",
+                       f"A alíquota do ISSQN deve estar entre {ISS_MIN_RATE}% e {ISS_MAX_RATE}%; informada: "
+                       f"{rate_percent}%.",
                        "LC 116/2003, arts. 8, II e 8-A")
     return None
 
@@ -121,4 +123,28 @@ def competence_problem(year: int, month: int, today: date) -> Problem | None:
     if (year, month) > (today.year, today.month):
         return Problem("month", f"A competência {month:02d}/{year} ainda não começou; só é possível estimar meses "
                                 f"até {today.month:02d}/{today.year}.", "Art. 11")
+    return None
+
+
+PREVIEW_LABEL = "Prévia"
+"""The mark of a competência estimated while it runs: on screen, in the PDF and the export (issue 23 point 2)."""
+
+
+def competence_ended(year: int, month: int, today: date) -> bool:
+    """True from the first day of the following month (Art. 11: the tax is on the services of the month, so the
+    month is assessed — and guided — only once it is over)."""
+    return (today.year, today.month) > (year, month)
+
+
+def guide_competence_problem(year: int, month: int, today: date) -> Problem | None:
+    """Why a competência cannot be guided yet (None: it can). While the month runs its estimate is only a
+    prévia; the guide is issued from the first day of the following month (Art. 11; issue 23 point 2)."""
+    problem = competence_problem(year, month, today)
+    if problem is not None:
+        return problem
+    if not competence_ended(year, month, today):
+        ny, nm = (year + 1, 1) if month == 12 else (year, month + 1)
+        return Problem("month", f"Competência {month:02d}/{year}: a competência ainda não terminou. A estimativa do mês "
+                                f"em curso é só uma prévia, sem guia; a guia é emitida a partir de 01/{nm:02d}/{ny}.",
+                       "Art. 11")
     return None

@@ -85,3 +85,70 @@ def test_art11_cancelling_either_way_leaves_the_debt_open_never_lost(db, path):
                                                          IssqnShare.status == "open")).all()
     assert sum(Decimal(sh.amount) for sh in open_shares) == D("180.00")
     assert all(sh.guide_id is None and sh.replaces_id is not None for sh in open_shares)
+
+
+# ------------------------------------------------------------------------ issue 23 point 2: the month in progress
+def test_art11_month_in_progress_is_a_preview_without_guide(db, tmp_path):
+    import csv
+
+    from desktop.errors import ValidationError
+
+    w = build_world(db)
+    classify(w, 1)
+    _at(date(2026, 12, 2))
+    run = issqn.run_competence(db, w.gestor, 2026, 12)
+    assert run.preview and run.summary().startswith("PRÉVIA")
+    rows = issqn.share_rows(db, w.gestor, 2026, 12)
+    assert rows and all(r.situation == "Prévia" for r in rows)
+    action = next(a for a in rows[0].actions if a.key == "issue_guide")
+    assert not action.enabled and "ainda não terminou" in action.reason
+    with pytest.raises(ValidationError, match="ainda não terminou"):
+        issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 12)
+    out = tmp_path / "dez.csv"
+    issqn.export_issqn(db, w.gestor, 2026, 12, out)
+    with open(out, encoding="utf-8-sig", newline="") as fh:
+        lines = list(csv.reader(fh, delimiter=";"))
+    assert lines[1][12] == "Prévia (mês em curso)"
+    pdf = issqn.report_pdf(db, w.gestor, 2026, 12)
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(pdf)).pages)
+    assert "PRÉVIA" in text
+    # from the first day of the following month the same run is no prévia and the guide is issued
+    _at(date(2027, 1, 4))
+    final = issqn.run_competence(db, w.gestor, 2026, 12)
+    assert not final.preview
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 12)
+    assert guide.amount == D("90.00")
+
+
+def test_cli_guide_issqn_for_the_month_in_progress_exits_1(db, tmp_path, capsys):
+    from desktop import cli
+
+    w = build_world(db)
+    classify(w, 1)
+    issqn.run_competence(db, w.gestor, 2026, 11)     # the suite's clock: 18/11/2026
+    capsys.readouterr()
+    code = cli.main(["--db", db.url, "guide", "--issqn", "2026-11", "--platform", "11222333000181",
+                     "--out", str(tmp_path / "g.pdf")])
+    assert code == 1
+    assert "a competência ainda não terminou" in capsys.readouterr().err
+    assert not (tmp_path / "g.pdf").exists()
+
+
+def test_issqn_report_lists_every_vehicle_at_its_own_rate_with_platform_subtotals(db):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    w, guide = _october(db)
+    pdf = issqn.report_pdf(db, w.gestor, 2026, 10)
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(pdf)).pages)
+    for plate in ("QAB2C02", "QAB3C03"):
+        assert plate in text
+    lines = [line.strip() for line in text.splitlines()]
+    assert "Subtotal" in lines and "Vai Já" in lines and "3,00 %" in lines
+    # nothing wraps inside its cell: the CNPJ, the guide number and the amounts come back whole
+    assert "11.222.333/0001-81" in lines and guide.number in lines and "180,00" in lines
+    assert "Condutor B da Silva" in lines

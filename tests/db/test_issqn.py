@@ -4,13 +4,14 @@ without a class, the month in the future and the rate outside 2–5 %. Each test
 from __future__ import annotations
 
 import csv
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
 from issqn_factories import build_world, classify, move
 from sqlalchemy import func, select
 
+from desktop.domain import clock
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, PermissionDenied, ValidationError
 from desktop.models import AuditEntry, IssqnClass, IssqnShare, PaymentGuide
@@ -147,12 +148,15 @@ def test_art11_substitute_driver_charged_once_the_platform_guide_is_overdue(db):
     w = build_world(db)
     classify(w, 1)
     classify(w, 2)
-    issqn.run_competence(db, w.gestor, 2026, 11)      # the current month may be estimated
-    issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 11)   # due 10/12/2026: not overdue yet
-    share = issqn.share_rows(db, w.gestor, 2026, 11)[0]
+    # issue 23 point 2: a month is guided only once it has ended (the test once guided the month in progress)
+    clock.set_clock(clock.ticking(datetime(2026, 11, 9, 10, 0)))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)   # due 10/11/2026: not overdue yet
+    share = issqn.share_rows(db, w.gestor, 2026, 10)[0]
     assert not next(a for a in share.actions if a.key == "charge_driver").enabled
     with pytest.raises(ConflictError, match="vencida"):
         issqn.charge_share_to_driver(db, w.gestor, share.share_id, "Plataforma não recolheu")
+    clock.set_clock(clock.ticking(datetime(2026, 11, 18, 10, 0)))
     issqn.run_competence(db, w.gestor, 2026, 9)
     platform_guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)   # due 13/10: overdue
     share = issqn.share_rows(db, w.gestor, 2026, 9)[0]

@@ -37,7 +37,7 @@ from desktop.services.issqn.common import (
     ISSUE_ROLES,
     PURPOSE,
     GuideInfo,
-    check_competence,
+    check_guidable,
     competence_label,
     next_month,
     share_facts,
@@ -106,7 +106,7 @@ def issue_issqn_guide_in(s: Session, actor: Actor, platform_id: int, year: int, 
     """The platform's DAM of the competência: every open share of the month without a guide, one guide (number
     `NNNN/AAAA`, due on `issqn_due_day` of the next month or the next business day, FEBRABAN barcode)."""
     require_role(actor, *ISSUE_ROLES)
-    check_competence(year, month)
+    check_guidable(year, month)   # issue 23 point 2: the month in progress is only a prévia
     platform = s.get(Platform, platform_id)
     if platform is None:
         raise NotFound("Plataforma não encontrada.")

@@ -57,6 +57,7 @@ from desktop.services.issqn.common import (
     VehicleProblem,
     check_competence,
     competence_label,
+    is_preview,
     month_end,
 )
 
@@ -275,6 +276,7 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
     at = now()
     fields = ("authorization_id", "platform_id", "class_id", "days_active", "base", "rate", "amount")
     new_rows, changed, kept, redo = [], [], 0, []
+    kept_rates: set[Decimal] = set()
     for vehicle_id, (v, amount, shares) in computed.items():
         values = {"authorization_id": v.authorization_id, "platform_id": next(iter(shares), None),
                   "class_id": v.class_id, "days_active": v.days, "base": v.base, "rate": rate, "amount": amount}
@@ -284,6 +286,7 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
                              "created_at": at, "computed_at": at, "status": "open", **values})
         elif old.id in locked:
             kept += 1
+            kept_rates.add(Decimal(old.rate))
         elif (old.status == "open" and all(getattr(old, f) == values[f] for f in fields)
               and drafts.get(old.id, set()) == set(shares.items())):
             continue    # a repeated run with nothing new writes nothing for this vehicle
@@ -329,11 +332,13 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
         select(func.count(), func.coalesce(func.sum(IssqnEstimate.amount), 0))
         .where(IssqnEstimate.year == year, IssqnEstimate.month == month, IssqnEstimate.status == "open")).one()
     result = RunResult(year, month, rate, pro_rata, int(vehicles), round_cents(Decimal(total)),
-                       len(new_rows) + len(changed), kept, len(gone), tuple(without_class), tuple(without_platform))
+                       len(new_rows) + len(changed), kept, len(gone), tuple(without_class), tuple(without_platform),
+                       preview=is_preview(year, month), kept_rates=tuple(sorted(kept_rates)))
     audit.record(s, actor, "issqn.run", "issqn_competence", f"{year:04d}-{month:02d}", None,
                  {"vehicles": result.vehicles, "total": str(result.total), "computed": result.computed,
                   "kept": kept, "withdrawn": len(gone), "rate": str(rate), "pro_rata": pro_rata,
-                  "without_class": len(without_class), "without_platform": len(without_platform)})
+                  "without_class": len(without_class), "without_platform": len(without_platform),
+                  "preview": result.preview})
     if state is not None:
         state.progress(4, 4, "Concluído.")
     return result

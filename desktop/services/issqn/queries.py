@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from desktop.domain.clock import today
 from desktop.domain.money import round_cents
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
+from desktop.domain.taxes import PREVIEW_LABEL
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
 from desktop.services.base import Actor, require_role
@@ -23,6 +24,7 @@ from desktop.services.issqn.common import (
     ShareRow,
     UnpaidPlatform,
     competence_label,
+    is_preview,
     share_actions,
     share_facts,
 )
@@ -95,7 +97,7 @@ def share_rows(db, actor: Actor, year: int, month: int, platform_id: int | None 
         stmt = (_base_query(year, month, platform_id, text, situation, on)
                 .order_by(Vehicle.plate, IssqnShare.id).offset(offset).limit(limit))
         rows = s.execute(stmt).all()
-        return _rows(s, actor, rows, on)
+        return _rows(s, actor, rows, on, is_preview(year, month))
 
 
 def share_count(db, actor: Actor, year: int, month: int, platform_id: int | None = None, text: str = "",
@@ -106,7 +108,7 @@ def share_count(db, actor: Actor, year: int, month: int, platform_id: int | None
         return int(s.scalar(select(func.count()).select_from(inner)))
 
 
-def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
+def _rows(s: Session, actor: Actor, rows, on: date, preview: bool = False) -> list[ShareRow]:
     from desktop.models import Authorization
 
     auth_ids = {r.authorization_id for r in rows if r.authorization_id}
@@ -120,7 +122,9 @@ def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
     for r in rows:
         name, cpf = drivers.get(r.authorization_id, ("", ""))
         situation, overdue = situation_of(r.guide_status, r.due_on, on)
-        facts = share_facts(r.guide_status, r.due_on, r.platform_id is not None, on)
+        if preview and r.guide_status is None:
+            situation = PREVIEW_LABEL          # issue 23 point 2: the month in progress has no guide
+        facts = share_facts(r.guide_status, r.due_on, r.platform_id is not None, on, preview)
         out.append(ShareRow(
             share_id=r.id, estimate_id=r.estimate_id, vehicle_id=r.vehicle_id, platform_id=r.platform_id,
             platform_name=r.trade_name or (f"Condutor: {name}" if r.driver_id else ""),
