@@ -28,7 +28,7 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 __all__ = [
     "FINE_GUIDE_AFTER_NOTIFICATION", "FINE_GUIDE_ONCE_FINAL", "GUIDE_STEPS", "LATE_CHARGES_NOT_CONFIGURED",
     "GuideFacts", "LateCharges", "fine_guide_statuses", "guide_actions", "guide_due_date", "guide_refusal",
-    "guide_overdue", "guide_step", "late_charges", "months_late",
+    "guide_overdue", "guide_step", "late_charges", "months_late", "reissue_due_date", "renewal_fee_due_date",
 ]
 
 FINE_GUIDE_AFTER_NOTIFICATION = 0
@@ -57,6 +57,22 @@ def guide_overdue(due_on: date, today: date) -> bool:
 def guide_due_date(issued_on: date, days: int, calendar: BusinessCalendar) -> date:
     """N days after the issue, excluding the issue day, moved to the next business day (SPEC §3; CC art. 132)."""
     return deadline(issued_on, int(days), calendar)
+
+
+def reissue_due_date(today: date, days: int, calendar: BusinessCalendar) -> date:
+    """A reissued guide, or the guide of a share charged to the substitute driver, falls due on a date of its own:
+    today + the CTM term, moved to the next business day — never the old due date, never in the past (issue 23
+    point 3: a guide born overdue cannot be paid without late charges)."""
+    return guide_due_date(today, days, calendar)
+
+
+def renewal_fee_due_date(today: date, days: int, valid_until: date | None, calendar: BusinessCalendar) -> date:
+    """The renewal fee (Art. 3 §2) falls due before the authorization it renews ends: the usual term, but no later
+    than the last business day on or before `valid_until` (and never before today)."""
+    due = guide_due_date(today, days, calendar)
+    if valid_until is not None and due > valid_until:
+        due = max(calendar.previous_business_day(valid_until), today)
+    return due
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,8 @@ from desktop.domain.guides import (
     guide_refusal,
     guide_step,
     late_charges,
+    reissue_due_date,
+    renewal_fee_due_date,
 )
 from desktop.domain.money import round_cents, to_reais
 from desktop.domain.problems import Problem
@@ -59,7 +61,7 @@ from desktop.services.guide_debts import follow_reissue_in, release_debts_in
 from desktop.services.holidays import calendar_in
 from desktop.services.ledger import PaymentDraft, record_payment_in
 from desktop.services.numbering import next_number
-from desktop.services.parameters import parameter_value_in, upfm_value_in
+from desktop.services.parameters import late_percents_in, parameter_value_in, upfm_value_in
 
 __all__ = [
     "DESK_ROLES", "GUIDE_FILTERS", "GuideInfo", "PURPOSE_LABELS", "READER_ROLES", "cancel_guide", "cancel_guide_in",
@@ -446,7 +448,10 @@ def issue_fee_guide_in(s: Session, actor: Actor, authorization_number: str = "",
     amount = to_reais(upfm, value)
     if amount <= 0:
         raise ConflictError(f"{FEE_KIND_LABELS[kind]}: o valor cadastrado é zero; nenhuma guia a emitir.")
-    due = guide_due_date(today, _days(s, "guide.fee_days", today), calendar_in(s))
+    if kind == "renewal":   # issue 23 point 10: due before the authorization it renews ends (Art. 3 §2)
+        due = renewal_fee_due_date(today, _days(s, "guide.fee_days", today), a.valid_until, calendar_in(s))
+    else:
+        due = guide_due_date(today, _days(s, "guide.fee_days", today), calendar_in(s))
     driver = s.get(Driver, a.driver_id)
     if open_fee is None:
         open_fee = Fee(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, due_on=due, amount_upfm=upfm,
@@ -471,13 +476,7 @@ def issue_fee_guide(db, actor: Actor, authorization_number: str = "", *, authori
 
 # ---------------------------------------------------------------------------------------------------- reissue
 def _late_percents(s: Session, on: date) -> tuple[Decimal | None, Decimal | None]:
-    out = []
-    for key in ("late.fine_percent", "late.interest_percent"):
-        try:
-            out.append(parameter_value_in(s, key, on))
-        except NotFound:
-            out.append(None)
-    return out[0], out[1]
+    return late_percents_in(s, on)
 
 
 def _root(s: Session, row: PaymentGuide) -> PaymentGuide:
@@ -511,7 +510,7 @@ def reissue_overdue_guide_in(s: Session, actor: Actor, number: str, reason: str)
     old = _guide_row(s, number, lock=True)
     _refuse_step("reissue", old, actor, today)
     key = "guide.fine_days" if old.purpose == "fine" else "guide.fee_days"
-    due = guide_due_date(today, _days(s, key, today), calendar_in(s))
+    due = reissue_due_date(today, _days(s, key, today), calendar_in(s))   # its own date, never in the past
     principal = Decimal(old.amount_reais) - Decimal(old.late_charges_reais or 0)
     if old.purpose == "fine" and old.auto_id is not None:
         _, owed = auto_balance_in(s, old.auto_id)

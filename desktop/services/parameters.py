@@ -411,3 +411,15 @@ def seed_defaults(session, actor, valid_from: date = LAW_IN_FORCE) -> None:
             continue
         session.add(Parameter(key=key, valid_from=valid_from, value=spec.default,
                               note="Valor padrão da instalação", created_by=actor.user_id))
+
+
+def late_percents_in(session, on: date) -> tuple[Decimal | None, Decimal | None]:
+    """The late charges of the Código Tributário Municipal in force on `on` (multa de mora %, juros de mora % a.m.),
+    None where the gestor has not set them (no default: the law leaves them to the CTM)."""
+    out = []
+    for key in ("late.fine_percent", "late.interest_percent"):
+        try:
+            out.append(parameter_value_in(session, key, on))
+        except NotFound:
+            out.append(None)
+    return out[0], out[1]

@@ -152,3 +152,42 @@ def test_issqn_report_lists_every_vehicle_at_its_own_rate_with_platform_subtotal
     # nothing wraps inside its cell: the CNPJ, the guide number and the amounts come back whole
     assert "11.222.333/0001-81" in lines and guide.number in lines and "180,00" in lines
     assert "Condutor B da Silva" in lines
+
+
+# ------------------------------------------------------------------------------- issue 23 point 3: due dates
+def test_art11_substitute_and_reissued_platform_guides_are_never_born_overdue_and_carry_late_charges(db):
+    from desktop.services import parameters
+
+    w, guide = _october(db)
+    parameters.set_parameter(db, w.gestor, "late.fine_percent", date(2026, 1, 1), "2", "CTM, art. 200")
+    parameters.set_parameter(db, w.gestor, "late.interest_percent", date(2026, 1, 1), "1", "CTM, art. 201")
+    _at(date(2026, 11, 24))   # Tuesday; the platform's guide fell due on 10/11
+    share = issqn.share_rows(db, w.gestor, 2026, 10)[0]
+    driver_guide, platform_guide = issqn.charge_share_to_driver(db, w.gestor, share.share_id,
+                                                                "Plataforma não recolheu a competência")
+    assert driver_guide.due_on == date(2026, 12, 24) and platform_guide.due_on == date(2026, 12, 24)
+    # the platform's remaining share, late since 10/11: 2 % fine + 1 % for each month or fraction (2 months)
+    assert platform_guide.amount == D("90.00") + D("1.80") + D("1.80")
+    with db.session(write=False) as s:
+        row = s.get(PaymentGuide, platform_guide.id)
+        assert row.replaces_id == guide.id and row.late_charges_reais == D("3.60")
+
+
+def test_art3_par2_renewal_fee_guide_falls_due_before_the_authorization_ends(db, make_actor):
+    from datetime import timedelta
+
+    from desktop.services import authorizations as auth
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+    from tests.db.registry_factories import Desk, active
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=D("5.55"), pix_key="12345678000195",
+        febraban_agreement="0421"), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    desk = Desk(make_actor)
+    today = date(2026, 11, 18)
+    a = active(db, desk, on=today - timedelta(days=355))           # valid through 28/11/2026 (a Saturday)
+    a = auth.request_renewal(db, desk.clerk, a.id, today, a.version)
+    g = guides.issue_fee_guide(db, desk.clerk, authorization_id=a.id, kind="renewal")
+    assert a.valid_until == date(2026, 11, 28)
+    assert g.due_on == date(2026, 11, 27) <= a.valid_until     # not 18/12, after the authorization ended

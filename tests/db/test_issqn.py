@@ -167,8 +167,11 @@ def test_art11_substitute_driver_charged_once_the_platform_guide_is_overdue(db):
     driver_guide, reissued = issqn.charge_share_to_driver(db, w.gestor, share.share_id,
                                                           "Plataforma não recolheu a competência")
     assert driver_guide.payer_document == "11144477735" and driver_guide.amount == D("90.00")
-    assert driver_guide.due_on == date(2026, 12, 10)
-    assert reissued.amount == D("90.00") and reissued.due_on == platform_guide.due_on and reissued.shares == 1
+    # issue 23 point 3: both guides fall due on a date of their own (18/11 + 30 days, a Friday), never the
+    # platform's old due date (the test once pinned the platform's reissued guide to it: born overdue)
+    assert driver_guide.due_on == date(2026, 12, 18)
+    assert reissued.amount == D("90.00") and reissued.due_on == date(2026, 12, 18) and reissued.shares == 1
+    assert reissued.due_on > platform_guide.due_on
     with db.session(write=False) as s:
         old = s.get(PaymentGuide, platform_guide.id)
         assert old.status == "cancelled" and "QAB2C02" in old.cancel_reason and "substituto" in old.cancel_reason

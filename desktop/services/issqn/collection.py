@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
 from desktop.domain.formatting import format_date, format_plate
+from desktop.domain.guides import late_charges, reissue_due_date
 from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -57,14 +58,12 @@ def issqn_due_date_in(s: Session, year: int, month: int) -> date:
     return holidays.calendar_in(s).next_business_day(date(ny, nm, day))
 
 
-def _driver_due_date_in(s: Session, on: date) -> date:
-    """A driver charged as substitute pays on the next ISSQN due day after `on` (business day)."""
-    day = int(parameters.parameter_value_in(s, "issqn_due_day", on))
-    candidate = date(on.year, on.month, day)
-    if candidate <= on:
-        y, m = next_month(on.year, on.month)
-        candidate = date(y, m, day)
-    return holidays.calendar_in(s).next_business_day(candidate)
+def _own_due_date_in(s: Session, on: date) -> date:
+    """The guide of a share charged to the substitute driver, or the platform's guide reissued without it, falls
+    due on a date of its own (issue 23 point 3): `on` + the CTM term of a guide (`guide.fee_days`), moved to the
+    next business day — never the overdue guide's date."""
+    days = int(parameters.parameter_value_in(s, "guide.fee_days", on))
+    return reissue_due_date(on, days, holidays.calendar_in(s))
 
 
 def _barcode(s: Session, amount: Decimal, due: date, number: str) -> str | None:
@@ -83,12 +82,13 @@ def _guide_info(g: PaymentGuide, shares: int, year: int, month: int) -> GuideInf
 
 def _new_guide(s: Session, actor: Actor, amount: Decimal, due: date, *, payer_name: str, payer_document: str,
                platform_id: int | None = None, driver_id: int | None = None,
-               vehicle_id: int | None = None) -> PaymentGuide:
+               vehicle_id: int | None = None, replaces_id: int | None = None,
+               late_charges_reais: Decimal | None = None) -> PaymentGuide:
     number = numbering.next_number(s, "guide", today().year)
     guide = PaymentGuide(number=number, purpose=PURPOSE, amount_reais=amount, due_on=due, payer_name=payer_name,
                          payer_document=payer_document, platform_id=platform_id, driver_id=driver_id,
                          vehicle_id=vehicle_id, barcode=_barcode(s, amount, due, number), status="open",
-                         issued_by=actor.user_id)
+                         issued_by=actor.user_id, replaces_id=replaces_id, late_charges_reais=late_charges_reais)
     s.add(guide)
     s.flush()
     return guide
@@ -217,16 +217,21 @@ def charge_share_to_driver_in(s: Session, actor: Actor, share_id: int, reason: s
     mine = next(new for old, new in pairs if old.id == share.id)
     mine.platform_id = None
     mine.driver_id = driver.id
-    driver_guide = _new_guide(s, actor, Decimal(mine.amount), _driver_due_date_in(s, today()),
+    due = _own_due_date_in(s, today())
+    driver_guide = _new_guide(s, actor, Decimal(mine.amount), due,
                               payer_name=driver.name, payer_document=driver.cpf, driver_id=driver.id,
                               vehicle_id=vehicle.id)
     mine.guide_id = driver_guide.id
     rest = [new for old, new in pairs if old.id != share.id]
     reissued = None
     if rest:
-        amount = round_cents(sum((Decimal(n.amount) for n in rest), Decimal("0")))
-        reissued = _new_guide(s, actor, amount, guide.due_on, payer_name=guide.payer_name,
-                              payer_document=guide.payer_document or "", platform_id=guide.platform_id)
+        principal = round_cents(sum((Decimal(n.amount) for n in rest), Decimal("0")))
+        # the platform's debt was due on the old date: the CTM's late charges count from it (none while unset)
+        fine_pct, interest_pct = parameters.late_percents_in(s, today())
+        charges = late_charges(principal, guide.due_on, due, fine_pct, interest_pct)
+        reissued = _new_guide(s, actor, charges.total, due, payer_name=guide.payer_name,
+                              payer_document=guide.payer_document or "", platform_id=guide.platform_id,
+                              replaces_id=guide.id, late_charges_reais=charges.charges if charges.configured else None)
         for n in rest:
             n.guide_id = reissued.id
     s.flush()
