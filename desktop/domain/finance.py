@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from desktop.domain.roles import Role
+from desktop.domain.steps import Step
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ChargeStatus", "FeeStatus", "GuideStatus"]
+__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ISSQN_SHARE_MACHINE", "UNRECONCILED_MACHINE", "UNRECONCILED_STEPS",
+           "ChargeStatus", "FeeStatus", "GuideStatus", "IssqnShareStatus", "UnreconciledStatus"]
 
 
 class ChargeStatus(StrEnum):
@@ -48,3 +51,65 @@ GUIDE_MACHINE = StateMachine(
     ),
 )
 """Payment guide statuses: open → paid | cancelled; both final."""
+
+
+class IssqnShareStatus(StrEnum):
+    """The part of a vehicle's monthly ISSQN one platform (or the substitute driver) owes (Art. 11). Paid,
+    overdue and "without guide" are not statuses of the share: they are read from the guide now covering it.
+    A share on a guide is never edited: cancelled with the reason, an open copy takes its place (the guide
+    reissued, cancelled or split for the substitute driver)."""
+
+    OPEN = "open"
+    CANCELLED = "cancelled"
+
+    @property
+    def label(self) -> str:
+        return {IssqnShareStatus.OPEN: "Em vigor", IssqnShareStatus.CANCELLED: "Substituída"}[self]
+
+
+ISSQN_SHARE_MACHINE = StateMachine(
+    name="issqn_share", label="Cota do ISSQN", states=IssqnShareStatus, initial=IssqnShareStatus.OPEN,
+    transitions=(
+        Transition(IssqnShareStatus.OPEN, IssqnShareStatus.CANCELLED, "Substituir a cota (guia reemitida ou "
+                   "cancelada, substituto tributário)", "Art. 11"),
+    ),
+)
+"""ISSQN share statuses: open → cancelled (final; the open copy that replaces it is a new row)."""
+
+
+class UnreconciledStatus(StrEnum):
+    """A payment of the bank's return file that matched no open guide (issue 23 point 8): kept until a gestor
+    assigns it to a debt's guide or returns it to the payer — the money received is never dropped."""
+
+    OPEN = "open"
+    ASSIGNED = "assigned"
+    RETURNED = "returned"
+
+    @property
+    def label(self) -> str:
+        return _UNRECONCILED_LABELS[self]
+
+
+_UNRECONCILED_LABELS = {UnreconciledStatus.OPEN: "Não conciliado", UnreconciledStatus.ASSIGNED: "Atribuído a guia",
+                        UnreconciledStatus.RETURNED: "Devolvido"}
+
+UNRECONCILED_MACHINE = StateMachine(
+    name="unreconciled_payment", label="Pagamento não conciliado", states=UnreconciledStatus,
+    initial=UnreconciledStatus.OPEN,
+    transitions=(
+        Transition(UnreconciledStatus.OPEN, UnreconciledStatus.ASSIGNED, "Atribuir a uma guia",
+                   "Art. 10; Art. 11; Art. 13, XXI"),
+        Transition(UnreconciledStatus.OPEN, UnreconciledStatus.RETURNED, "Devolver ao pagador",
+                   "Art. 10; Art. 11; Art. 13, XXI"),
+    ),
+)
+"""Unreconciled payment statuses: open → assigned | returned; both final."""
+
+_GESTOR = frozenset({Role.GESTOR})
+UNRECONCILED_STEPS: tuple[Step, ...] = (
+    Step("assign", UNRECONCILED_MACHINE.table[(UnreconciledStatus.OPEN, UnreconciledStatus.ASSIGNED)].action + "…",
+         "Art. 10; Art. 11; Art. 13, XXI", frozenset({UnreconciledStatus.OPEN.value}), _GESTOR),
+    Step("return", UNRECONCILED_MACHINE.table[(UnreconciledStatus.OPEN, UnreconciledStatus.RETURNED)].action + "…",
+         "Art. 10; Art. 11; Art. 13, XXI", frozenset({UnreconciledStatus.OPEN.value}), _GESTOR),
+)
+"""What a gestor does to an unreconciled payment (the buttons of Financeiro → Pagamentos não conciliados)."""

@@ -415,7 +415,7 @@ def _divida_ativa_rows(db, actor) -> Iterator[list]:
 
     for r in ledger.divida_ativa_list(db, actor):
         yield [r.debt_label, r.number, r.infractor_name, r.document, r.status.label, r.payment_deadline,
-               r.days_overdue, r.balance_upfm, r.balance_reais]
+               r.days_overdue, "" if r.debt == "cost" else r.balance_upfm, r.balance_reais]   # Art. 28: reais only
 
 
 LISTS: dict[str, Callable] = {"divida_ativa": _divida_ativa_rows}   # lists built by a service, not one query

@@ -14,6 +14,9 @@ from datetime import date
 
 from sqlalchemy import select
 
+from desktop.domain.finance import ISSQN_SHARE_MACHINE, IssqnShareStatus
+from desktop.domain.workflow import transition
+
 from desktop.models import FeePayment, IssqnShare, LedgerEntry, PaymentGuide
 
 DEBT_PURPOSES = ("fee", "issqn")
@@ -58,7 +61,7 @@ def _move_shares_in(session, guide: PaymentGuide, reason: str, new_guide_id: int
     pairs = []
     for share in session.scalars(select(IssqnShare).where(IssqnShare.guide_id == guide.id,
                                                           IssqnShare.status == "open").order_by(IssqnShare.id)).all():
-        share.status = "cancelled"
+        share.status = transition(ISSQN_SHARE_MACHINE, share.status, IssqnShareStatus.CANCELLED).value
         share.cancel_reason = reason
         copy = IssqnShare(estimate_id=share.estimate_id, year=share.year, month=share.month,
                           platform_id=share.platform_id, driver_id=share.driver_id, amount=share.amount,
@@ -80,3 +83,12 @@ def follow_reissue_in(session, old: PaymentGuide, new: PaymentGuide) -> list:
     """A reissued guide covers the debts of the guide it replaces: the ISSQN shares move to `new` (as copies,
     the old shares cancelled with the reason), so the month is credited when the new guide is paid."""
     return _move_shares_in(session, old, f"Guia nº {old.number} reemitida como guia nº {new.number}", new.id)
+
+
+def payment_returned_in(session, guide_number: str) -> bool:
+    """The payment a guide made in the ledger was reversed (returned by the bank): the guide stays paid — a
+    status is never moved back — but its debt is open again and the screens say "Pagamento devolvido"."""
+    reversed_ids = select(LedgerEntry.reverses_id).where(LedgerEntry.reverses_id.is_not(None))
+    return session.scalar(select(LedgerEntry.id).where(LedgerEntry.guide_number == guide_number,
+                                                       LedgerEntry.kind == "payment",
+                                                       LedgerEntry.id.in_(reversed_ids)).limit(1)) is not None

@@ -57,7 +57,7 @@ from desktop.services import audit
 from desktop.services.authorizations import record_fee_payment_in
 from desktop.services.base import Actor, require_role
 from desktop.services.enforcement.core import auto_balance_in, debtor_of
-from desktop.services.guide_debts import follow_reissue_in, release_debts_in
+from desktop.services.guide_debts import follow_reissue_in, payment_returned_in, release_debts_in
 from desktop.services.holidays import calendar_in
 from desktop.services.ledger import PaymentDraft, record_payment_in
 from desktop.services.numbering import next_number
@@ -113,6 +113,7 @@ class GuideInfo:
     issued_on: date
     actions: tuple[Action, ...]
     version: int
+    payment_returned: bool = False   # the bank's payment of this guide was returned (a reversal in the ledger)
 
     @property
     def principal_reais(self) -> Decimal:
@@ -120,7 +121,10 @@ class GuideInfo:
 
     @property
     def state_label(self) -> str:
-        """'Vencida' for an open guide past its due date, else the status label."""
+        """'Vencida' for an open guide past its due date, 'Pagamento devolvido' for a paid guide whose payment was
+        returned (issue 23 point 4: the debt is open again), else the status label."""
+        if self.payment_returned:
+            return "Pagamento devolvido"
         return "Vencida" if self.overdue else self.status_label
 
 
@@ -157,6 +161,7 @@ def guide_info_in(s: Session, row: PaymentGuide, roles: Iterable[Role] = (), tod
     if row.barcode and febraban.is_valid_barcode(row.barcode):
         typed = febraban.format_typed_line(febraban.typed_line(row.barcode))
     created = local_datetime(row.created_at).date() if isinstance(row.created_at, datetime) else today
+    returned = status == GuideStatus.PAID and payment_returned_in(s, row.number)
     return GuideInfo(
         id=row.id, number=row.number, purpose=row.purpose, purpose_label=PURPOSE_LABELS.get(row.purpose, row.purpose),
         status=status.value, status_label=status.label, amount_reais=Decimal(row.amount_reais),
@@ -165,7 +170,7 @@ def guide_info_in(s: Session, row: PaymentGuide, roles: Iterable[Role] = (), tod
         auto_id=row.auto_id, fee_id=row.fee_id, authorization_id=authorization_id, barcode=row.barcode,
         typed_line=typed, paid_on=row.paid_on, paid_amount=row.paid_amount, cancel_reason=row.cancel_reason or "",
         replaces_number=replaces, replaced_by_number=replaced_by, issued_on=created,
-        actions=guide_actions(status.value, roles, facts), version=row.version)
+        actions=guide_actions(status.value, roles, facts), version=row.version, payment_returned=returned)
 
 
 def _guide_row(s: Session, number: str, lock: bool = False) -> PaymentGuide:
