@@ -334,7 +334,9 @@ def build_return(payments: Iterable[tuple[str, Decimal, date]], *, nsa: int = 1,
     """The bytes of a return file paying `payments` = (barcode, amount, paid_on). `trailer_records` /
     `trailer_total` override the trailer (to write a wrong one)."""
     payments = list(payments)
-    generated_on = generated_on or (max((p[2] for p in payments), default=_clock_today()) + timedelta(days=1))
+    # the bank writes the file the day after the payments, never after today (a later date is refused)
+    generated_on = generated_on or min(max((p[2] for p in payments), default=_clock_today()) + timedelta(days=1),
+                                       _clock_today())
     lines = [record_a(agreement=agreement, generated_on=generated_on, nsa=nsa, bank_code=bank_code)]
     total = Decimal("0.00")
     for k, (barcode, amount, paid_on) in enumerate(payments, start=1):

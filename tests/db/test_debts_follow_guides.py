@@ -25,8 +25,10 @@ def _october(db):
     w = build_world(db, febraban="0421")
     classify(w, 1)
     classify(w, 2)
+    _at(date(2026, 11, 9))
     issqn.run_competence(db, w.gestor, 2026, 10)
     guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)   # due 10/11/2026
+    _at(date(2026, 11, 18))
     return w, guide
 
 
@@ -34,8 +36,7 @@ def test_art11_reissued_issqn_guide_paid_by_the_bank_credits_its_month(db):
     from desktop.importers.bank_return import build_return
     from desktop.services import bank_returns
 
-    w, guide = _october(db)
-    _at(date(2026, 11, 18))   # the platform's guide is overdue
+    w, guide = _october(db)   # on 18/11 the platform's guide (due 10/11) is overdue
     new = guides.reissue_overdue_guide(db, w.gestor, guide.number, "Plataforma pediu nova guia")
     assert new.replaces_number == guide.number and new.due_on > date(2026, 11, 18)
     rows = issqn.share_rows(db, w.gestor, 2026, 10)
@@ -155,6 +156,19 @@ def test_issqn_report_lists_every_vehicle_at_its_own_rate_with_platform_subtotal
 
 
 # ------------------------------------------------------------------------------- issue 23 point 3: due dates
+def test_art11_a_guide_issued_after_the_legal_due_date_is_not_born_overdue(db):
+    from desktop.services import parameters
+
+    w = build_world(db)
+    classify(w, 1)
+    parameters.set_parameter(db, w.gestor, "late.fine_percent", date(2026, 1, 1), "2", "CTM, art. 200")
+    parameters.set_parameter(db, w.gestor, "late.interest_percent", date(2026, 1, 1), "1", "CTM, art. 201")
+    issqn.run_competence(db, w.gestor, 2026, 10)             # 18/11: the tax fell due on 10/11
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)
+    assert guide.due_on == date(2026, 12, 18)                # 18/11 + 30 days (guide.fee_days)
+    assert guide.amount == D("90.00") + D("1.80") + D("1.80")   # CTM late charges from 10/11: 2 % + 1 % × 2 months
+
+
 def test_art11_substitute_and_reissued_platform_guides_are_never_born_overdue_and_carry_late_charges(db):
     from desktop.services import parameters
 
@@ -191,3 +205,32 @@ def test_art3_par2_renewal_fee_guide_falls_due_before_the_authorization_ends(db,
     g = guides.issue_fee_guide(db, desk.clerk, authorization_id=a.id, kind="renewal")
     assert a.valid_until == date(2026, 11, 28)
     assert g.due_on == date(2026, 11, 27) <= a.valid_until     # not 18/12, after the authorization ended
+
+
+def test_art8_par2_a_mid_month_substitution_is_one_estimate_for_the_vehicle_in_service_at_the_months_end(db):
+    from desktop.models import Authorization, AuthorizationEvent, IssqnEstimate, Vehicle
+    from issqn_factories import at
+
+    w = build_world(db, n=2)
+    classify(w, 1)
+    with db.session() as s:
+        new = Vehicle(plate="QAB9Z99", renavam="00123456799", make="Fiat", model="Cronos", manufacture_year=2022,
+                      model_year=2022, colour="branco", doors=4, seats=5, air_conditioning=True,
+                      registration_municipality="Chapada dos Guimarães", registration_uf="MT")
+        s.add(new)
+        s.flush()
+        a = s.get(Authorization, w.auths[1])
+        s.add(AuthorizationEvent(authorization_id=a.id, kind="substitution", from_status="active", to_status="active",
+                                 at=at(date(2026, 10, 15)), effective_on=date(2026, 10, 15),
+                                 old_vehicle_id=a.vehicle_id, new_vehicle_id=new.id))
+        a.vehicle_id = new.id
+        new_id = new.id
+    issqn.decide_vehicle_class(db, w.gestor, new_id, w.classes["INTEGRAL"].id, date(2026, 10, 15),
+                               "Veículo substituto na mesma classe")
+    run = issqn.run_competence(db, w.gestor, 2026, 10)
+    with db.session(write=False) as s:
+        rows = s.execute(select(IssqnEstimate.vehicle_id, IssqnEstimate.amount, IssqnEstimate.days_active)
+                         .where(IssqnEstimate.year == 2026, IssqnEstimate.month == 10,
+                                IssqnEstimate.authorization_id == w.auths[1])).all()
+    assert [(r.vehicle_id, r.amount, r.days_active) for r in rows] == [(new_id, D("90.00"), 31)]
+    assert run.vehicles == 1 and run.total == D("90.00")

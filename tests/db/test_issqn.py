@@ -89,8 +89,13 @@ def test_art24_suspended_days_do_not_count_and_pro_rata_follows_the_active_days(
     assert issqn.share_rows(db, w.gestor, 2026, 10)[0].amount == D("60.97")   # 90 × 21/31 = 60.967… half-up
 
 
+def _on(day: date):
+    clock.set_clock(clock.ticking(datetime(day.year, day.month, day.day, 10, 0)))
+
+
 def test_art11_repeat_recalculates_without_guide_keeps_with_guide_until_cancelled(db):
     w = build_world(db)
+    _on(date(2026, 11, 9))   # issued before its due date (issue 23.3: a guide issued later falls due later)
     classify(w, 1)
     classify(w, 2)
     issqn.run_competence(db, w.gestor, 2026, 10)
@@ -123,10 +128,12 @@ def test_art11_paid_and_overdue_come_from_the_guide_row(db):
     w = build_world(db)
     classify(w, 1)
     classify(w, 2)
+    _on(date(2026, 10, 5))   # issued before its due date, then read on 18/11 (overdue)
     issqn.run_competence(db, w.gestor, 2026, 9)
     guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)
     # 10/10/2026 is a Saturday and 12/10 a national holiday: due on Tuesday 13/10
     assert guide.due_on == date(2026, 10, 13)
+    _on(date(2026, 11, 18))
     rows = issqn.share_rows(db, w.gestor, 2026, 9)
     assert all(r.overdue and r.situation == "Vencida" for r in rows)
     assert [u.competences for u in issqn.unpaid_platforms(db, w.gestor)] == [("09/2026",)]
@@ -156,9 +163,10 @@ def test_art11_substitute_driver_charged_once_the_platform_guide_is_overdue(db):
     assert not next(a for a in share.actions if a.key == "charge_driver").enabled
     with pytest.raises(ConflictError, match="vencida"):
         issqn.charge_share_to_driver(db, w.gestor, share.share_id, "Plataforma não recolheu")
-    clock.set_clock(clock.ticking(datetime(2026, 11, 18, 10, 0)))
+    _on(date(2026, 10, 5))
     issqn.run_competence(db, w.gestor, 2026, 9)
-    platform_guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)   # due 13/10: overdue
+    platform_guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)   # due 13/10: overdue on 18/11
+    _on(date(2026, 11, 18))
     share = issqn.share_rows(db, w.gestor, 2026, 9)[0]
     assert next(a for a in share.actions if a.key == "charge_driver").enabled
     with pytest.raises(PermissionDenied):
@@ -223,8 +231,10 @@ def test_art11_classes_are_dated_rows_and_decisions_have_history(db):
 def test_export_issqn_with_the_pinned_headers(db, tmp_path):
     w = build_world(db)
     classify(w, 0)
+    _on(date(2026, 11, 9))
     issqn.run_competence(db, w.gestor, 2026, 10)
     issqn.issue_issqn_guide(db, w.gestor, w.platforms[1], 2026, 10)
+    _on(date(2026, 11, 18))
     out = tmp_path / "issqn.csv"
     result = issqn.export_issqn(db, w.gestor, 2026, 10, out)
     with open(out, encoding="utf-8-sig", newline="") as fh:

@@ -229,3 +229,40 @@ def test_reissued_dam_says_which_guide_it_replaces_and_an_overdue_one_is_refused
     text = _pdf_text(documents.print_guide(db, office.clerk, new.number).pdf)
     assert f"substitui a guia nº {g.number}" in text and f"Auto de infração nº {auto.number}" in text
     assert "VENCIDA" not in text
+
+
+# ------------------------------------------------------------------------------------- pinned commands
+def test_cli_guide_reissue_prints_the_new_guide_and_refuses_one_not_overdue(db, office, tmp_path, capsys):
+    from desktop import cli
+
+    auto, g, barcode = _notified_fine_guide(db, office)
+    out = tmp_path / "nova.pdf"
+    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out)]) == 1
+    assert "ainda não venceu" in capsys.readouterr().err and not out.exists()
+    clock.set_clock(clock.ticking(datetime(2027, 1, 4, 10, 0)))
+    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    new = guides.get_guide(db, office.clerk, g.number).replaced_by_number
+    assert new and new in printed and out.read_bytes().startswith(b"%PDF")
+    assert f"substitui a guia nº {g.number}" in _pdf_text(out.read_bytes())
+
+
+def test_cli_export_guides_with_the_pinned_headers(db, office, tmp_path, capsys):
+    import csv
+
+    from desktop import cli
+
+    auto, g, barcode = _notified_fine_guide(db, office)
+    clock.set_clock(clock.ticking(datetime(2027, 1, 4, 10, 0)))
+    new = guides.reissue_overdue_guide(db, office.clerk, g.number, "Contribuinte pediu nova guia")
+    out = tmp_path / "guias.csv"
+    assert cli.main(["--db", db.url, "export", "guides", "--out", str(out)]) == 0
+    with open(out, encoding="utf-8-sig", newline="") as fh:
+        lines = list(csv.reader(fh, delimiter=";"))
+    assert ";".join(lines[0]) == ("Guia;Tipo;Referência;Contribuinte;CPF/CNPJ;Valor (R$);Emitida em;Vencimento;"
+                                  "Situação;Substitui;Substituída por;Pago em")
+    rows = {r[0]: r for r in lines[1:]}
+    assert rows[g.number][1] == "Multa" and rows[g.number][8] == "Cancelada" and rows[g.number][10] == new.number
+    assert rows[new.number][9] == g.number and rows[new.number][8] == "Em aberto"
+    assert f"Auto de infração nº {auto.number}" in rows[new.number][2] and "substitui" in rows[new.number][2]
+    assert rows[g.number][6] == "30/11/2026" and rows[new.number][7] == new.due_on.strftime("%d/%m/%Y")

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
 from desktop.domain.formatting import format_date, format_plate
-from desktop.domain.guides import late_charges, reissue_due_date
+from desktop.domain.guides import guide_overdue, late_charges, reissue_due_date
 from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -129,8 +129,17 @@ def issue_issqn_guide_in(s: Session, actor: Actor, platform_id: int, year: int, 
             "competência. Cancele a guia com o motivo e emita outra com todos os veículos (uma guia por "
             "plataforma e competência).")
     amount = round_cents(sum((Decimal(sh.amount) for sh in shares), Decimal("0")))
-    guide = _new_guide(s, actor, amount, issqn_due_date_in(s, year, month), payer_name=platform.legal_name,
-                       payer_document=platform.cnpj, platform_id=platform.id)
+    due, late = issqn_due_date_in(s, year, month), None
+    if guide_overdue(due, today()):
+        # issue 23 point 3: a guide is never born overdue. The tax fell due on `due`; the guide issued after it
+        # falls due on a date of its own, with the CTM's late charges from the legal due date (none while unset).
+        fine_pct, interest_pct = parameters.late_percents_in(s, today())
+        own = _own_due_date_in(s, today())
+        charges = late_charges(amount, due, own, fine_pct, interest_pct)
+        due, amount = own, charges.total
+        late = charges.charges if charges.configured else None
+    guide = _new_guide(s, actor, amount, due, payer_name=platform.legal_name,
+                       payer_document=platform.cnpj, platform_id=platform.id, late_charges_reais=late)
     for sh in shares:
         sh.guide_id = guide.id
     s.flush()

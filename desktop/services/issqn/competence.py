@@ -151,6 +151,7 @@ def month_facts_in(s: Session, year: int, month: int, state=None) -> list[Vehicl
             periods = active_periods(history)
         else:   # rows written without events (old imports): the activation to the end of validity
             periods = [(a.activated_on, (a.ended_on - timedelta(days=1)) if a.ended_on else a.valid_until)]
+        pieces = []
         for start, end in periods:
             lo, hi = max(start, first), min(end or last, last)
             if lo > hi:
@@ -158,7 +159,13 @@ def month_facts_in(s: Session, year: int, month: int, state=None) -> list[Vehicl
             for seg_from, seg_until, vehicle in _segments(subs.get(a.id, []), a.vehicle_id):
                 s_lo, s_hi = max(lo, seg_from), min(hi, seg_until)
                 if s_lo <= s_hi:
-                    per_vehicle[vehicle].append(((s_lo, s_hi), a.id, a.driver_id))
+                    pieces.append(((s_lo, s_hi), vehicle))
+        if pieces:
+            # issue 23 point 10: one estimate per authorization and month, whatever substitutions (Art. 8 §2)
+            # happened in it — the vehicle in service on the month's last active day carries all its days
+            in_service = max(pieces, key=lambda piece: piece[0][1])[1]
+            for period, _vehicle in pieces:
+                per_vehicle[in_service].append((period, a.id, a.driver_id))
     if not per_vehicle:
         return []
     vehicle_ids = list(per_vehicle)
