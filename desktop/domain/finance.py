@@ -6,14 +6,15 @@ the values the `fees` and `payment_guides` tables accept (`models.finance.FEE_ST
 """
 from __future__ import annotations
 
+from datetime import date
 from enum import StrEnum
 
 from desktop.domain.roles import Role
 from desktop.domain.steps import Step
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ISSQN_SHARE_MACHINE", "UNRECONCILED_MACHINE", "UNRECONCILED_STEPS",
-           "ChargeStatus", "FeeStatus", "GuideStatus", "IssqnShareStatus", "UnreconciledStatus"]
+__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ISSQN_SHARE_MACHINE", "ISSQN_SHARE_STEPS", "UNRECONCILED_MACHINE", "UNRECONCILED_STEPS",
+           "ChargeStatus", "FeeStatus", "GuideStatus", "IssqnShareStatus", "UnreconciledStatus", "share_facts"]
 
 
 class ChargeStatus(StrEnum):
@@ -75,6 +76,32 @@ ISSQN_SHARE_MACHINE = StateMachine(
     ),
 )
 """ISSQN share statuses: open → cancelled (final; the open copy that replaces it is a new row)."""
+
+_ISSQN_ISSUE = frozenset({Role.ATENDENTE, Role.GESTOR})    # as every other guide
+_ISSQN_DECIDE = frozenset({Role.GESTOR})                   # cancel a guide, charge the substitute driver
+
+
+def share_facts(guide_status: str | None, due_on: date | None, platform_share: bool, on: date,
+                preview: bool = False) -> dict:
+    """What the share's steps read: the status of the guide now covering it, whether that guide is overdue,
+    whether the platform (not the substitute driver) owes it, and whether its month is still a prévia."""
+    overdue = guide_status == "open" and due_on is not None and on > due_on   # domain.guides.guide_overdue
+    return {"guide_status": guide_status, "overdue": overdue, "platform_share": platform_share, "preview": preview}
+
+
+ISSQN_SHARE_STEPS: tuple[Step, ...] = (
+    Step("issue_guide", "Emitir guia", "Art. 11", roles=_ISSQN_ISSUE,
+         condition=lambda f: ("a competência ainda não terminou (prévia, sem guia)" if f.get("preview") else
+                              None if f["guide_status"] is None else "a cota já está numa guia")),
+    Step("cancel_guide", "Cancelar guia…", "Art. 11", roles=_ISSQN_DECIDE,
+         condition=lambda f: None if f["guide_status"] == "open" else "não há guia em aberto"),
+    Step("charge_driver", "Cobrar do condutor (substituto)…", "Art. 11 (condutor substituto tributário)",
+         roles=_ISSQN_DECIDE,
+         condition=lambda f: (None if f["platform_share"] and f["overdue"] else
+                              "disponível quando a guia da plataforma estiver vencida" if f["platform_share"]
+                              else "a cota já é cobrada do condutor")),
+)
+"""What a user does to an ISSQN share (the buttons of the ISSQN tab), Art. 11."""
 
 
 class UnreconciledStatus(StrEnum):

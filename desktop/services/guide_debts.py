@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
 from desktop.domain.finance import ISSQN_SHARE_MACHINE, IssqnShareStatus
 from desktop.domain.workflow import transition
@@ -23,6 +23,17 @@ DEBT_PURPOSES = ("fee", "issqn")
 PURPOSE_LABELS = {"fee": "Taxa", "issqn": "ISSQN"}
 
 
+def overdue_clause(guide, on: date):
+    """The SQL twin of `domain.guides.guide_overdue`: an open guide whose due date passed (`guide` is the
+    PaymentGuide entity or an alias). Every list, total and export that says "Vencida" uses this clause."""
+    return and_(guide.status == "open", guide.due_on < on)
+
+
+def open_not_due_clause(guide, on: date):
+    """An open guide still within its due date ("Em aberto")."""
+    return and_(guide.status == "open", guide.due_on >= on)
+
+
 def overdue_guides_in(session, today: date):
     """Rows (id, number, purpose, payer_name, payer_document, driver_id, platform_id, due_on, amount_reais) of
     the open fee and ISSQN guides whose due date passed, oldest due first. A reissued guide counts once (the old
@@ -30,8 +41,7 @@ def overdue_guides_in(session, today: date):
     stmt = (select(PaymentGuide.id, PaymentGuide.number, PaymentGuide.purpose, PaymentGuide.payer_name,
                    PaymentGuide.payer_document, PaymentGuide.driver_id, PaymentGuide.platform_id,
                    PaymentGuide.due_on, PaymentGuide.amount_reais)
-            .where(PaymentGuide.status == "open", PaymentGuide.purpose.in_(DEBT_PURPOSES),
-                   PaymentGuide.due_on < today)
+            .where(overdue_clause(PaymentGuide, today), PaymentGuide.purpose.in_(DEBT_PURPOSES))
             .order_by(PaymentGuide.due_on, PaymentGuide.id))
     return session.execute(stmt).all()
 

@@ -39,6 +39,7 @@ from desktop.domain.guides import (
     fine_guide_statuses,
     guide_actions,
     guide_due_date,
+    guide_overdue,
     guide_refusal,
     guide_step,
     late_charges,
@@ -57,7 +58,13 @@ from desktop.services import audit
 from desktop.services.authorizations import record_fee_payment_in
 from desktop.services.base import Actor, require_role
 from desktop.services.enforcement.core import auto_balance_in, debtor_of
-from desktop.services.guide_debts import follow_reissue_in, payment_returned_in, release_debts_in
+from desktop.services.guide_debts import (
+    follow_reissue_in,
+    open_not_due_clause,
+    overdue_clause,
+    payment_returned_in,
+    release_debts_in,
+)
 from desktop.services.holidays import calendar_in
 from desktop.services.ledger import PaymentDraft, record_payment_in
 from desktop.services.numbering import next_number
@@ -155,7 +162,7 @@ def guide_info_in(s: Session, row: PaymentGuide, roles: Iterable[Role] = (), tod
     replaces = s.get(PaymentGuide, row.replaces_id).number if row.replaces_id else None
     replaced_by = s.scalar(select(PaymentGuide.number).where(PaymentGuide.replaces_id == row.id))
     status = GuideStatus(row.status)
-    overdue = status == GuideStatus.OPEN and today > row.due_on
+    overdue = status == GuideStatus.OPEN and guide_overdue(row.due_on, today)
     facts = GuideFacts(row.due_on, today, row.purpose, replaced_by is not None)
     typed = ""
     if row.barcode and febraban.is_valid_barcode(row.barcode):
@@ -230,9 +237,9 @@ def list_guides(db, actor: Actor, state: str = "", purpose: str = "", text: str 
     today = today or _today()
     stmt = select(PaymentGuide)
     if state == "overdue":
-        stmt = stmt.where(PaymentGuide.status == "open", PaymentGuide.due_on < today)
+        stmt = stmt.where(overdue_clause(PaymentGuide, today))
     elif state == "open":
-        stmt = stmt.where(PaymentGuide.status == "open", PaymentGuide.due_on >= today)
+        stmt = stmt.where(open_not_due_clause(PaymentGuide, today))
     elif state:
         stmt = stmt.where(PaymentGuide.status == state)
     if purpose:
@@ -356,7 +363,7 @@ def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo
     existing = _open_guide_for(s, auto_id=auto.id)
     replaces_id = None
     if existing is not None:
-        if existing.due_on < today:
+        if guide_overdue(existing.due_on, today):
             raise ConflictError(f"A guia nº {existing.number} deste auto venceu em {format_date(existing.due_on)}: "
                                 "reemita-a (Financeiro → Guias → Reemitir guia vencida).")
         if Decimal(existing.amount_reais) - Decimal(existing.late_charges_reais or 0) == owed:
@@ -444,7 +451,7 @@ def issue_fee_guide_in(s: Session, actor: Actor, authorization_number: str = "",
     if open_fee is not None:
         existing = _open_guide_for(s, fee_id=open_fee.id)
         if existing is not None:
-            if existing.due_on < today:
+            if guide_overdue(existing.due_on, today):
                 raise ConflictError(f"A guia nº {existing.number} desta taxa venceu em "
                                     f"{format_date(existing.due_on)}: reemita-a (Financeiro → Guias).")
             return guide_info_in(s, existing, actor.roles, today)

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from desktop.domain.money import round_cents, round_places
 from desktop.domain.formatting import format_date, format_decimal, format_money
 from desktop.domain.limits import year_problems
+from desktop.domain.money import round_cents, round_places
 from desktop.domain.problems import Problem
+from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
 
@@ -88,7 +89,7 @@ PARAMETERS: dict[str, ParameterSpec] = {
         # ISSQN (Art. 11; issue 13). The rate has NO default: SPEC §3 "Taxes" says it is set in parameters within
         # 2-5 %, and the Código Tributário Municipal, not this program, fixes it.
         ParameterSpec(
-            "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=Decimal("2"), maximum=Decimal("5"),
+            "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=ISS_MIN_RATE, maximum=ISS_MAX_RATE,
             article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
             help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003), como fixar o Código "
                  "Tributário Municipal. Sem valor cadastrado a estimativa mensal não é calculada.",

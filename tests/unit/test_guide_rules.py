@@ -134,3 +134,43 @@ def test_guide_overdue_from_the_day_after_its_due_date(due, today, overdue):
     from desktop.domain.guides import guide_overdue
 
     assert guide_overdue(due, today) is overdue
+
+
+@pytest.mark.parametrize("guide_status, due, platform, preview, roles, expected", [
+    # Art. 11: the month in progress is a prévia (issue 23 point 2), no guide
+    (None, None, True, True, {"atendente"}, {"issue_guide": False, "cancel_guide": False, "charge_driver": False}),
+    (None, None, True, False, {"atendente"}, {"issue_guide": True, "cancel_guide": False, "charge_driver": False}),
+    # the driver is charged as substitute only once the platform's guide is overdue, by a gestor
+    ("open", date(2026, 11, 10), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": True}),
+    ("open", date(2026, 11, 30), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": False}),
+    ("open", date(2026, 11, 10), False, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": False}),
+    ("paid", date(2026, 11, 10), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": False, "charge_driver": False}),
+])
+def test_art11_issqn_share_steps(guide_status, due, platform, preview, roles, expected):
+    from desktop.domain.finance import ISSQN_SHARE_STEPS, share_facts
+    from desktop.domain.roles import Role
+    from desktop.domain.steps import available_actions
+
+    facts = share_facts(guide_status, due, platform, date(2026, 11, 18), preview)
+    actions = available_actions(ISSQN_SHARE_STEPS, None, {Role(r) for r in roles}, facts)
+    assert {a.key: a.enabled for a in actions} == expected
+
+
+@pytest.mark.parametrize("current, target, allowed", [
+    ("open", "assigned", True), ("open", "returned", True), ("assigned", "returned", False),
+    ("returned", "open", False), ("assigned", "open", False),
+])
+def test_unreconciled_payment_moves_once(current, target, allowed):
+    from desktop.domain.finance import ISSQN_SHARE_MACHINE, UNRECONCILED_MACHINE
+    from desktop.domain.workflow import TransitionNotAllowed, transition
+
+    if allowed:
+        assert transition(UNRECONCILED_MACHINE, current, target).value == target
+    else:
+        with pytest.raises(TransitionNotAllowed):
+            transition(UNRECONCILED_MACHINE, current, target)
+    assert transition(ISSQN_SHARE_MACHINE, "open", "cancelled").value == "cancelled"

@@ -9,10 +9,10 @@ from datetime import date
 from decimal import Decimal
 
 from desktop.domain.clock import today
-from desktop.domain.guides import guide_overdue
+from desktop.domain.finance import ISSQN_SHARE_STEPS, share_facts
 from desktop.domain.problems import Problem
 from desktop.domain.roles import Role
-from desktop.domain.steps import Action, Step, available_actions, refusal
+from desktop.domain.steps import Action, available_actions, refusal
 from desktop.domain.taxes import PREVIEW_LABEL, competence_ended, competence_problem, guide_competence_problem
 from desktop.errors import ValidationError
 
@@ -23,25 +23,8 @@ DECIDE_ROLES = (Role.GESTOR,)                         # classes, class decisions
 ISSUE_ROLES = (Role.ATENDENTE, Role.GESTOR)           # as every other guide (services.documents.archive)
 PURPOSE = "issqn"
 
-SHARE_STEPS = (
-    Step("issue_guide", "Emitir guia", ART, roles=frozenset(ISSUE_ROLES),
-         condition=lambda f: ("a competência ainda não terminou (prévia, sem guia)" if f.get("preview") else
-                              None if f["guide_status"] is None else "a cota já está numa guia")),
-    Step("cancel_guide", "Cancelar guia…", ART, roles=frozenset(DECIDE_ROLES),
-         condition=lambda f: None if f["guide_status"] == "open" else "não há guia em aberto"),
-    Step("charge_driver", "Cobrar do condutor (substituto)…", "Art. 11 (condutor substituto tributário)",
-         roles=frozenset(DECIDE_ROLES),
-         condition=lambda f: (None if f["platform_share"] and f["overdue"] else
-                              "disponível quando a guia da plataforma estiver vencida" if f["platform_share"]
-                              else "a cota já é cobrada do condutor")),
-)
+SHARE_STEPS = ISSQN_SHARE_STEPS        # issue 22 point 2: the table lives in domain/finance.py
 STEPS_BY_KEY = {step.key: step for step in SHARE_STEPS}
-
-
-def share_facts(guide_status: str | None, due_on: date | None, platform_share: bool, on: date,
-                preview: bool = False) -> dict:
-    overdue = guide_status == "open" and due_on is not None and guide_overdue(due_on, on)
-    return {"guide_status": guide_status, "overdue": overdue, "platform_share": platform_share, "preview": preview}
 
 
 def share_actions(facts: dict, roles) -> tuple[Action, ...]:

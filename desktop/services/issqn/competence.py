@@ -26,6 +26,8 @@ from desktop.domain.formatting import format_plate, local_datetime
 from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.domain.taxes import (
+    ISS_MAX_RATE,
+    ISS_MIN_RATE,
     active_days_in_month,
     active_periods,
     iss_rate_problem,
@@ -94,7 +96,8 @@ def rate_in(s: Session, year: int, month: int) -> tuple[Decimal, bool]:
         raise ValidationError([Problem(
             "issqn_rate_percent",
             f"Não há alíquota do ISSQN vigente em {competence_label(year, month)}. O gestor deve cadastrá-la "
-            "(entre 2 % e 5 %) em Administração → Parâmetros.", "Art. 11; LC 116/2003, arts. 8, II e 8-A")]) from None
+            f"(entre {ISS_MIN_RATE} % e {ISS_MAX_RATE} %) em Administração → Parâmetros.",
+            "Art. 11; LC 116/2003, arts. 8, II e 8-A")]) from None
     problem = iss_rate_problem(Decimal(rate))
     if problem:
         raise ValidationError([problem])

@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 from desktop.domain.clock import today
 from desktop.domain.money import round_cents
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
+from desktop.domain.guides import guide_overdue
 from desktop.domain.taxes import PREVIEW_LABEL
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
 from desktop.services.base import Actor, require_role
+from desktop.services.guide_debts import open_not_due_clause, overdue_clause
 from desktop.services.issqn.common import (
     READ_ROLES,
     MonthTotals,
@@ -43,7 +45,7 @@ def situation_of(guide_status: str | None, due_on: date | None, on: date) -> tup
         return "Paga", False
     if guide_status == "cancelled":
         return "Cancelada", False
-    overdue = due_on is not None and due_on < on
+    overdue = due_on is not None and guide_overdue(due_on, on)
     return ("Vencida" if overdue else "Em aberto"), overdue
 
 
@@ -71,9 +73,9 @@ def _base_query(year: int, month: int, platform_id: int | None, text: str, situa
     if situation == "no_guide":
         stmt = stmt.where(S.guide_id.is_(None))
     elif situation == "open":
-        stmt = stmt.where(G.status == "open", G.due_on >= on)
+        stmt = stmt.where(open_not_due_clause(G, on))
     elif situation == "overdue":
-        stmt = stmt.where(G.status == "open", G.due_on < on)
+        stmt = stmt.where(overdue_clause(G, on))
     elif situation == "paid":
         stmt = stmt.where(G.status == "paid")
     return stmt
@@ -150,8 +152,8 @@ def month_totals(db, actor: Actor, year: int, month: int) -> MonthTotals:
         rows = s.execute(
             select(S.platform_id, func.count(func.distinct(S.estimate_id)), func.sum(S.amount),
                    func.sum(case((S.guide_id.is_(None), S.amount), else_=0)),
-                   func.sum(case((and_(G.status == "open", G.due_on >= on), S.amount), else_=0)),
-                   func.sum(case((and_(G.status == "open", G.due_on < on), S.amount), else_=0)),
+                   func.sum(case((open_not_due_clause(G, on), S.amount), else_=0)),
+                   func.sum(case((overdue_clause(G, on), S.amount), else_=0)),
                    func.sum(case((G.status == "paid", S.amount), else_=0)))
             .outerjoin(G, G.id == S.guide_id)
             .where(S.year == year, S.month == month, S.status == "open")
@@ -213,7 +215,7 @@ def unpaid_platforms(db, actor: Actor) -> list[UnpaidPlatform]:
     with db.session(write=False) as s:
         rows = s.execute(
             select(S.platform_id, Platform.trade_name, S.year, S.month, func.sum(S.amount),
-                   func.max(case((and_(G.status == "open", G.due_on < on), 1), else_=0)))
+                   func.max(case((overdue_clause(G, on), 1), else_=0)))
             .join(Platform, Platform.id == S.platform_id).outerjoin(G, G.id == S.guide_id)
             .where(S.status == "open", or_(S.guide_id.is_(None), G.status == "open"))
             .group_by(S.platform_id, Platform.trade_name, S.year, S.month)
