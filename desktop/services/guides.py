@@ -455,7 +455,12 @@ def issue_fee_guide_in(s: Session, actor: Actor, authorization_number: str = "",
                 raise ConflictError(f"A guia nº {existing.number} desta taxa venceu em "
                                     f"{format_date(existing.due_on)}: reemita-a (Financeiro → Guias).")
             return guide_info_in(s, existing, actor.roles, today)
-    upfm = parameter_value_in(s, f"fee.{kind}", today)
+    try:
+        upfm = parameter_value_in(s, f"fee.{kind}", today)
+    except NotFound:   # issue 23 point 10: no invented amount — the CTM's fee must be set first
+        raise ConflictError(f"{FEE_KIND_LABELS[kind]} não cadastrada: o valor vem do Código Tributário Municipal e "
+                            "não tem valor padrão. O gestor o informa, com a lei ou o decreto que o fixa, em "
+                            "Administração → Parâmetros; depois emita a guia.") from None
     value = upfm_value_in(s, today.year)
     amount = to_reais(upfm, value)
     if amount <= 0:

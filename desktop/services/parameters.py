@@ -51,17 +51,22 @@ PARAMETERS: dict[str, ParameterSpec] = {
                  "valor do ano em que foi lavrado.",
         ),
         ParameterSpec(
-            "fee.authorization", "Taxa de autorização", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            # issue 23 point 10: the law leaves the fees to the Código Tributário Municipal — no invented default;
+            # until the gestor sets them (with the law/decree in the note) no fee guide is issued.
+            "fee.authorization", "Taxa de autorização", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 10; Art. 15, parágrafo único, VII",
-            help="Taxa do Código Tributário Municipal recolhida antes da autorização, por veículo.",
+            help="Taxa do Código Tributário Municipal recolhida antes da autorização, por veículo. Sem valor "
+                 "padrão: informe o valor e, na observação, a lei ou o decreto que o fixa.",
         ),
         ParameterSpec(
-            "fee.renewal", "Taxa de renovação", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            "fee.renewal", "Taxa de renovação", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 3, §2; Art. 10",
+            help="Taxa do Código Tributário Municipal da renovação. Sem valor padrão (informe a lei ou o decreto).",
         ),
         ParameterSpec(
-            "fee.inspection", "Taxa de vistoria", "UPFM", Decimal("3"), minimum=Decimal("0"),
+            "fee.inspection", "Taxa de vistoria", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 9; Art. 16",
+            help="Taxa do Código Tributário Municipal da vistoria. Sem valor padrão (informe a lei ou o decreto).",
         ),
         ParameterSpec(
             "term.defense_days", "Prazo de defesa", "dias", Decimal("15"), minimum=Decimal("1"),

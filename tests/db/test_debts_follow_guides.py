@@ -199,6 +199,8 @@ def test_art3_par2_renewal_fee_guide_falls_due_before_the_authorization_ends(db,
         ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=D("5.55"), pix_key="12345678000195",
         febraban_agreement="0421"), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
     desk = Desk(make_actor)
+    from desktop.services import parameters
+    parameters.set_parameter(db, desk.manager, "fee.renewal", date(2026, 1, 1), Decimal("10"), "CTM, art. 90")
     today = date(2026, 11, 18)
     a = active(db, desk, on=today - timedelta(days=355))           # valid through 28/11/2026 (a Saturday)
     a = auth.request_renewal(db, desk.clerk, a.id, today, a.version)

@@ -266,3 +266,18 @@ def test_cli_export_guides_with_the_pinned_headers(db, office, tmp_path, capsys)
     assert rows[new.number][9] == g.number and rows[new.number][8] == "Em aberto"
     assert f"Auto de infração nº {auto.number}" in rows[new.number][2] and "substitui" in rows[new.number][2]
     assert rows[g.number][6] == "30/11/2026" and rows[new.number][7] == new.due_on.strftime("%d/%m/%Y")
+
+
+def test_art10_no_invented_fee_a_fee_guide_before_the_ctm_fee_is_set_says_so(db, office):
+    from desktop.models import Fee
+    from desktop.services import parameters
+    from tests.db.registry_factories import approved
+
+    a = approved(db, office, protocol_date=date(2026, 11, 20))
+    with pytest.raises(ConflictError, match="Código Tributário Municipal"):
+        guides.issue_fee_guide(db, office.clerk, authorization_id=a.id)
+    with db.session(write=False) as s:
+        assert s.scalar(select(Fee.id)) is None and s.scalar(select(PaymentGuide.id)) is None   # nothing saved
+    parameters.set_parameter(db, office.manager, "fee.authorization", date(2026, 1, 1), Decimal("8"),
+                             "CTM, Lei Complementar municipal nº 1/2020, art. 90")
+    assert guides.issue_fee_guide(db, office.clerk, authorization_id=a.id).amount_reais == Decimal("44.40")
