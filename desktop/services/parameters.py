@@ -96,7 +96,8 @@ PARAMETERS: dict[str, ParameterSpec] = {
         ParameterSpec(
             "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=ISS_MIN_RATE, maximum=ISS_MAX_RATE,
             article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
-            help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003), como fixar o Código "
+            help=f"Entre {ISS_MIN_RATE} % (mínimo da LC 157/2016) e {ISS_MAX_RATE} % (máximo da LC 116/2003), "
+                 "como fixar o Código "
                  "Tributário Municipal. Sem valor cadastrado a estimativa mensal não é calculada.",
         ),
         ParameterSpec(
