@@ -29,9 +29,16 @@ def _decimal(value) -> Decimal:
         raise ValueError(f"valor inválido: {value!r}") from None
 
 
+_QUANTA = {n: Decimal(1).scaleb(-n) for n in range(0, 9)}
+
+
 def round_places(value, places: int, rounding: str = ROUND_HALF_UP) -> Decimal:
-    """`value` rounded to `places` decimal places (half-up unless a caller names another rule)."""
-    return _decimal(value).quantize(Decimal(1).scaleb(-int(places)), rounding=rounding)
+    """`value` rounded to `places` decimal places (half-up unless a caller names another rule). The database
+    types call it for every stored amount: the Decimal path is kept short."""
+    quantum = _QUANTA.get(places) or Decimal(1).scaleb(-int(places))
+    if value.__class__ is Decimal:
+        return value.quantize(quantum, rounding=rounding)
+    return _decimal(value).quantize(quantum, rounding=rounding)
 
 
 def round_cents(value) -> Decimal:
