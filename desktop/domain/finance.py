@@ -13,7 +13,8 @@ from desktop.domain.roles import Role
 from desktop.domain.steps import Step
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ISSQN_SHARE_MACHINE", "ISSQN_SHARE_STEPS", "UNRECONCILED_MACHINE", "UNRECONCILED_STEPS",
+__all__ = ["FEE_MACHINE", "GUIDE_MACHINE", "ISSQN_SHARE_MACHINE", "ISSQN_SHARE_STEPS", "UNRECONCILED_MACHINE",
+           "UNRECONCILED_STEPS",
            "ChargeStatus", "FeeStatus", "GuideStatus", "IssqnShareStatus", "UnreconciledStatus", "share_facts"]
 
 

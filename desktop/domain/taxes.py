@@ -144,7 +144,8 @@ def guide_competence_problem(year: int, month: int, today: date) -> Problem | No
         return problem
     if not competence_ended(year, month, today):
         ny, nm = (year + 1, 1) if month == 12 else (year, month + 1)
-        return Problem("month", f"Competência {month:02d}/{year}: a competência ainda não terminou. A estimativa do mês "
-                                f"em curso é só uma prévia, sem guia; a guia é emitida a partir de 01/{nm:02d}/{ny}.",
+        return Problem("month", f"Competência {month:02d}/{year}: a competência ainda não terminou. A estimativa "
+                                "do mês em curso é só uma prévia, sem guia; a guia é emitida a partir de "
+                                f"01/{nm:02d}/{ny}.",
                        "Art. 11")
     return None

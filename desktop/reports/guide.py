@@ -122,8 +122,8 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     if row.status != "open":
         raise ConflictError(f"A guia nº {row.number} está {'paga' if row.status == 'paid' else 'cancelada'}; "
                             "só guias em aberto são impressas. Para outra via, reimprima o documento arquivado.")
-    from desktop.domain.clock import today
-    from desktop.domain.guides import guide_overdue
+    from desktop.domain.clock import today  # local: as the other imports of this builder
+    from desktop.domain.guides import guide_overdue  # local: as the other imports of this builder
 
     if guide_overdue(row.due_on, today()):   # issue 28 point 4: refused the same in every path (guide --auto too)
         raise ConflictError(f"Guia nº {row.number} VENCIDA em {fmt_date(row.due_on)} — reemita (Financeiro → Guias → "

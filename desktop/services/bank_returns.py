@@ -245,7 +245,8 @@ def _keep_unreconciled(s: Session, file_id: int, payments, results: list[LineRes
         if guide is None and r.guide_number:
             numbers.setdefault(r.guide_number, None)
         rows.append({"bank_return_id": file_id, "line": p.line, "barcode": p.barcode[:48], "amount": p.amount,
-                     "paid_on": p.paid_on, "credited_on": p.credited_on, "authentication": p.authentication[:30] or None,
+                     "paid_on": p.paid_on, "credited_on": p.credited_on,
+                     "authentication": p.authentication[:30] or None,
                      "problem": r.message, "guide_id": guide.id if guide is not None else None,
                      "status": UnreconciledStatus.OPEN.value, "_number": r.guide_number})
     if not rows:
@@ -375,7 +376,7 @@ class UnreconciledInfo:
 
 
 def _unreconciled_info(s: Session, row: UnreconciledPayment, roles) -> UnreconciledInfo:
-    from desktop.domain.steps import available_actions
+    from desktop.domain.steps import available_actions  # local: only the unreconciled screen draws actions
 
     f = s.get(BankReturnFile, row.bank_return_id)
     named = s.get(PaymentGuide, row.guide_id).number if row.guide_id else ""
@@ -411,7 +412,7 @@ def _resolve(s: Session, actor: Actor, payment_id: int, target: UnreconciledStat
         raise ValidationError([Problem("reason", "Informe o motivo (ao menos 5 caracteres).")])
     row = s.scalar(select(UnreconciledPayment).where(UnreconciledPayment.id == payment_id).with_for_update())
     if row is None:
-        from desktop.errors import NotFound
+        from desktop.errors import NotFound  # local: the one not-found of this module
         raise NotFound("Pagamento não conciliado não encontrado.")
     try:
         goal = transition(UNRECONCILED_MACHINE, row.status, target)
@@ -463,5 +464,5 @@ def return_unreconciled(db, actor: Actor, payment_id: int, reason: str) -> Unrec
 
 
 def _now():
-    from desktop.models.types import now
+    from desktop.models.types import now  # local: the stored clock, read only when a payment is resolved
     return now()

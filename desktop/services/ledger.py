@@ -516,7 +516,8 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
     a separate line of the dívida ativa, in reais, never added to the fine's UPFM."""
     from dataclasses import replace as _replace
 
-    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs
+    # local: ReportLab-free helpers of the DAM's builder, read only by the dívida ativa list
+    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs  # local: see above
 
     costs = auto_costs_reais(session, [r.auto_id for r in rows if r.auto_id is not None])
     out = []

@@ -181,6 +181,12 @@ def new_signing_key() -> tuple[bytes, bytes]:
     return private, public
 
 
+def _bank_code(text: str | None) -> str | None:
+    """The collecting bank's code, 3 digits (001), or None."""
+    code = (text or "").strip()
+    return code.zfill(3) if code else None
+
+
 def _clean_cnpj(text: str | None) -> str | None:
     from desktop.domain import normalize_cnpj
 
@@ -226,8 +232,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
             brasao_png=municipality.brasao_png, pix_key=normalize_pix_key(municipality.pix_key) or None,
             cnpj=_clean_cnpj(municipality.cnpj), address=(municipality.address or "").strip() or None,
             febraban_agreement=(municipality.febraban_agreement or "").strip() or None,
-            febraban_bank=(municipality.febraban_bank or "").strip().zfill(3) if (municipality.febraban_bank or "").strip()
-            else None,
+            febraban_bank=_bank_code(municipality.febraban_bank),
             signing_public_key=public,
         )
         s.add(settings)
