@@ -17,6 +17,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     export issqn --month AAAA-MM --out ARQUIVO          ISSQN da competência (Art. 11)
     issqn estimate --month AAAA-MM                      calcula a competência do ISSQN (veículos e total)
     guide --auto NNNN/AAAA | --fee AUTORIZAÇÃO | --issqn AAAA-MM --platform CNPJ --out ARQUIVO   emite a guia
+    guide --reissue NNNN/AAAA --out ARQUIVO             reemite uma guia vencida e imprime a nova
+    export guides --out ARQUIVO                         todas as guias (DAM), com a situação do débito
     import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
     import trips --platform CNPJ ARQUIVO [--routes ARQUIVO]   viagens da plataforma (Art. 4º; CSV ou MDS 2.x)
     export fares --month AAAA-MM --out ARQUIVO   tarifas por condutor, veículo e mês (Art. 4º, §1º)
@@ -43,6 +45,7 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
                 "divida_ativa")
 ISSQN_EXPORT = "issqn"   # issue 13: needs --month AAAA-MM
+GUIDES_EXPORT = "guides"   # issue 23: every payment guide (DAM) with its debt's situation
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
 
@@ -181,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     uu.set_defaults(func=cmd_users_unlock)
 
     p = add("export", "exporta uma lista para planilha (.csv com ; em UTF-8, ou .xlsx)", cmd_export)
-    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares"), metavar="TIPO",
-                   help="o que exportar: " + ", ".join(EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares")))
+    p.add_argument("kind", choices=EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares", GUIDES_EXPORT),
+                   metavar="TIPO", help="o que exportar: " + ", ".join(
+                       EXPORT_KINDS + ("reconciliation", ISSQN_EXPORT, "fares", GUIDES_EXPORT)))
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo .csv ou .xlsx")
     p.add_argument("--platform", metavar="CNPJ",
                    help="reconciliation: CNPJ da plataforma (a conciliação da sua última lista, em .csv)")
@@ -201,7 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--auto", metavar="NNNN/AAAA", help="a multa do auto de infração")
     which.add_argument("--fee", metavar="AUTORIZACAO", help="a taxa pendente da autorização (NNNN/AAAA)")
     which.add_argument("--issqn", metavar="AAAA-MM", help="o ISSQN da competência (com --platform CNPJ)")
+    which.add_argument("--reissue", metavar="NNNN/AAAA", help="reemite uma guia vencida (nova guia, novo vencimento)")
     p.add_argument("--platform", metavar="CNPJ", help="--issqn: CNPJ da plataforma")
+    p.add_argument("--reason", metavar="MOTIVO", help="--reissue: o motivo da reemissão")
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF da guia")
 
     p = add("import", "importa arquivos entregues pelas plataformas", _needs_subcommand)
@@ -684,6 +690,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _export_issqn(args)
     if args.kind == "fares":
         return _export_fares(args)
+    if args.kind == GUIDES_EXPORT:
+        from desktop.services.guide_export import export_guides
+
+        return _export_needing(args, args.out, "informe --out ARQUIVO.",
+                               lambda db, actor: f"{export_guides(db, actor, args.out).rows} guias exportadas para "
+                                                 f"{args.out}.")
     db = open_existing(args)   # read-only: never creates or migrates a database (issue 11)
     started = time.perf_counter()
     try:
@@ -762,6 +774,13 @@ def cmd_guide(args: argparse.Namespace) -> int:
                 if number is None:
                     raise
                 print(f"A guia nº {number} já estava emitida; imprimindo-a.")
+        elif args.reissue:
+            from desktop.services import guides  # lazy: the guides of fines and fees (issue 13)
+
+            # issue 23 (pinned): exit 1 with the reason for a guide that is not overdue (TransitionRefused)
+            number = guides.reissue_overdue_guide(db, actor, args.reissue,
+                                                  args.reason or "Reemissão pedida pela linha de comando").number
+            print(f"Guia nº {args.reissue} reemitida como guia nº {number}.")
         else:
             from desktop.services import guides  # lazy: the guides of fines and fees (issue 13)
 

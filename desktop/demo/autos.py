@@ -283,22 +283,27 @@ def run(ctx) -> None:
             guide_number = ctx.number("guide", final_on.year)
             paid = status == "paid"
             paid_on = min(today, final_on + timedelta(days=ri(0, 25)), t["payment_deadline"]) if paid else None
+            returned = not paid and status == "overdue" and p.get("k", 0) % 2 == 1
+            if returned:   # the same draws, in the same order, as before (the rest of the demo is unchanged)
+                paid_on = min(final_on + timedelta(days=ri(1, 10)), t["payment_deadline"])
+                undone = min(today - timedelta(days=1), paid_on + timedelta(days=ri(3, 12)))
+            # issue 23.8: a guide whose payment the bank returned was paid (a status never moves back): it reads
+            # "Pagamento devolvido", the auto owes again and a new guide is issued for it
             guides.append((ctx.guide_seq, guide_number, "fine", w.dec(owed_reais, 2), w.d(t["payment_deadline"]),
                            ctx.driver_names[i] if driver_id else ctx.platform_names[platform_id][0],
                            ctx.driver_cpfs[i] if driver_id else ctx.platform_names[platform_id][1], driver_id,
                            platform_id, None if platform_id else ctx.vehicle_ids[i], aid, None,
-                           "paid" if paid else "open", w.d(paid_on), w.dec(owed_reais if paid else None, 2), None,
-                           ctx.clerks[i & 1], 1, ts_now))
+                           "paid" if paid or returned else "open", w.d(paid_on),
+                           w.dec(owed_reais if paid or returned else None, 2), None,
+                           ctx.clerks[i & 1], 1, w.at(final_on, 9)))   # issued when final (issue 23.8)
             ctx.guide_seq += 1
             if paid:
                 ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-owed_upfm, 4),
                                     w.dec(value, 6), w.dec(-owed_reais, 2), w.d(paid_on), w.at(paid_on, 14), None,
                                     guide_number, None, ctx.clerks[i & 1]))
                 lid += 1
-            elif status == "overdue" and p.get("k", 0) % 2 == 1:
+            elif returned:
                 # A payment returned by the bank: reversed (ledger.reverse_entry), so the auto is owed again.
-                paid_on = min(final_on + timedelta(days=ri(1, 10)), t["payment_deadline"])
-                undone = min(today - timedelta(days=1), paid_on + timedelta(days=ri(3, 12)))
                 ledger_rows.append((lid, driver_id, platform_id, aid, "payment", w.dec(-owed_upfm, 4),
                                     w.dec(value, 6), w.dec(-owed_reais, 2), w.d(paid_on), w.at(paid_on, 14), None,
                                     guide_number, None, ctx.clerks[i & 1]))

@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from desktop.domain.money import round_cents
 from desktop.domain.dates import TIMEZONE, deadline
 
 Progress = Callable[[int, int, str], None]
@@ -62,7 +63,7 @@ class DemoSummary:
 
 
 def q2(x: Decimal) -> Decimal:
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+    return round_cents(x)
 
 
 class DemoContext:

@@ -36,7 +36,8 @@ def run(ctx) -> None:
         status = "paid" if paid_on else "open"
         guides.append((guide_id, number, "fee", w.dec(amount, 2), w.d(due), ctx.driver_names[i],
                        ctx.driver_cpfs[i], ctx.driver_ids[i], None, ctx.vehicle_ids[i], None, None, status,
-                       w.d(paid_on), w.dec(amount if paid_on else None, 2), None, ctx.clerks[i & 1], 1, ts_now))
+                       w.d(paid_on), w.dec(amount if paid_on else None, 2), None, ctx.clerks[i & 1], 1,
+                       w.at(issued_on, 9)))   # issue 23.8: issued that day, so the bank's earlier dates pay it
         fees.append((fee_id, kind, ctx.vehicle_ids[i], r["id"], w.d(due), w.dec(upfm, 4), w.dec(value, 6),
                      w.dec(amount, 2), number, status, w.d(paid_on), w.dec(amount if paid_on else None, 2), None,
                      ctx.clerks[i & 1], 1, ts_now))

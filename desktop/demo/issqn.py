@@ -8,12 +8,12 @@ like any desk would). One audit entry per competência run and per guide, as the
 """
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import insert, select
 
-from desktop.domain import law
+from desktop.domain import clock, law
 from desktop.domain.roles import Role
 from desktop.models import IssqnClass, IssqnShare, Parameter, PaymentGuide, Vehicle, VehicleIssqnClass
 from desktop.services.base import Actor
@@ -77,8 +77,15 @@ def run(ctx) -> None:
             select(IssqnShare.platform_id).where(IssqnShare.year == year, IssqnShare.month == month,
                                                  IssqnShare.status == "open", IssqnShare.guide_id.is_(None))
             .distinct()) if p is not None)
-        for n, platform_id in enumerate(platforms):
-            guide = issqn.issue_issqn_guide_in(s, gestor, platform_id, year, month)
+        # issue 23.8: each month's guide is issued on the first day of the following month (its real issue date,
+        # so it falls due on the month's due day and the bank's dates pay it), not on the demo's today
+        ny, nm = (year + 1, 1) if month == 12 else (year, month + 1)
+        previous = clock.set_clock(clock.fixed(datetime(ny, nm, 1, 9, 0)))
+        try:
+            issued = [issqn.issue_issqn_guide_in(s, gestor, platform_id, year, month) for platform_id in platforms]
+        finally:
+            clock.set_clock(previous)
+        for n, guide in enumerate(issued):
             guides += 1
             row = s.get(PaymentGuide, guide.id)
             age = len(months) - index          # 12 = the oldest competência, 1 = last month

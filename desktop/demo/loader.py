@@ -142,7 +142,7 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
             ouvidoria_phone="(65) 3301-1234", upfm_year=today.year, upfm_value=upfm_for_year(today.year),
             pix_key="financas@chapadadosguimaraes.mt.gov.br", cnpj=V.cnpj_from_base(3_507_431),
             address="Rua Cipriano Curvo, 450 — Centro, Chapada dos Guimarães–MT, CEP 78195-000",
-            febraban_agreement="0421", brasao_png=demo_brasao_png(),
+            febraban_agreement="0421", febraban_bank="001", brasao_png=demo_brasao_png(),
         ),
         setup.AdminDraft(username, "Administrador da Demonstração", ADMIN_PASSWORD),
     )

@@ -110,6 +110,13 @@ def parameters(ctx) -> None:
             value = row.value
         ctx.upfm[year] = q2(value) if value == q2(value) else value
 
+    # issue 23 point 10: the fees have no default in the program; the demonstration sets fictitious ones
+    for key, value in (("fee.authorization", Decimal("10")), ("fee.renewal", Decimal("10")),
+                       ("fee.inspection", Decimal("3"))):
+        if ctx.s.scalar(select(Parameter.id).where(Parameter.key == key)) is None:
+            ctx.s.add(Parameter(key=key, valid_from=date(2025, 1, 1), value=value, created_by=ctx.gestor,
+                                note="Dados de demonstração (valor fictício; o real vem do Código Tributário "
+                                     "Municipal)"))
     ctx.s.flush()
     ctx.fee_upfm = {k: parameter_value_in(ctx.s, f"fee.{k}", ctx.today)
                     for k in ("authorization", "renewal", "inspection")}

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from desktop.domain.money import to_reais
 from desktop.domain import law
 from desktop.domain.dates import period_end
 from desktop.domain.problems import Problem
@@ -78,4 +79,4 @@ def fee_parameter(renewal: bool) -> str:
 
 def fee_in_reais(upfm_amount: Decimal, upfm_value: Decimal) -> Decimal:
     """A fee in UPFM times the UPFM of the year, in reais to the cent (Art. 10)."""
-    return (Decimal(upfm_amount) * Decimal(upfm_value)).quantize(Decimal("0.01"))
+    return to_reais(upfm_amount, upfm_value)

@@ -32,6 +32,7 @@ class AutoFacts:
     defense_deadline: date | None = None
     appeal_deadline: date | None = None
     pending_proof: bool = False
+    balance_due: bool = True      # the fine still has a balance (issue 23 point 4: a paid fine takes no payment)
 
     @property
     def defense_open(self) -> bool:
@@ -41,6 +42,12 @@ class AutoFacts:
     @property
     def appeal_open(self) -> bool:
         return self.appeal_deadline is not None and self.today <= self.appeal_deadline
+
+
+def _balance_due(facts: AutoFacts | None) -> str | None:
+    if facts is None or facts.balance_due:
+        return None
+    return "a multa já está paga (saldo zero)"
 
 
 def _sources(target: AutoStatus) -> frozenset[str]:
@@ -122,7 +129,7 @@ AUTO_STEPS: tuple[Step, ...] = (
          frozenset({str(_S.NOTIFIED), str(_S.JUDGED)}), frozenset({_G}), _term_over),
     # Art. 22: the infractor's written waiver (desistência) of the defense or the appeal makes the decision final.
     Step("waiver", "Registrar desistência", "Art. 22, caput", WAIVER_STATUSES, frozenset({_A, _F, _G})),
-    Step("payment", "Registrar pagamento", "Art. 13, XXI", _PAYMENT_OPEN, frozenset({_A, _G})),
+    Step("payment", "Registrar pagamento", "Art. 13, XXI", _PAYMENT_OPEN, frozenset({_A, _G}), _balance_due),
     # Art. 24, II: administrative measures while the auto is not void.
     Step("measure", "Registrar medida administrativa", "Art. 24, II", _LIVE, frozenset({_F, _G})),
     Step("divida_ativa", "Inscrever em dívida ativa", "Art. 22, caput", _sources(_S.DIVIDA_ATIVA) - {str(_S.PAID)},

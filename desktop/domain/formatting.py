@@ -28,6 +28,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
+from desktop.domain.money import round_places
 from desktop.domain.clock import TIMEZONE
 from desktop.domain.text import only_alphanumerics, only_digits
 
@@ -221,7 +222,7 @@ def format_decimal(value: Decimal | int, places: int | None = None, *, keep_scal
         return _fmt(value, locale="pt_BR", decimal_quantization=False)
     if places is None:
         places = _places_of(value)
-    value = value.quantize(Decimal(1).scaleb(-places))
+    value = round_places(value, places)
     if value.is_zero():
         value = abs(value)           # no "-0,00"
     pattern = "#,##0" + ("." + "0" * places if places else "")
@@ -237,7 +238,7 @@ def format_upfm(value: Decimal | int) -> str:
     """"40 UPFM", "12,5 UPFM" (Art. 25: fines are given in UPFM)."""
     value = Decimal(value)
     if value == value.to_integral_value():
-        value = value.quantize(Decimal(1))
+        value = round_places(value, 0)
     return f"{format_decimal(value)} UPFM"
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from desktop.domain.dates import BusinessCalendar, deadline
+from desktop.domain.money import round_cents
 from desktop.domain.finance import GUIDE_MACHINE, GuideStatus
 from desktop.domain.roles import Role
 from desktop.domain.steps import Action, Step, available_actions, refusal
@@ -27,10 +28,9 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 __all__ = [
     "FINE_GUIDE_AFTER_NOTIFICATION", "FINE_GUIDE_ONCE_FINAL", "GUIDE_STEPS", "LATE_CHARGES_NOT_CONFIGURED",
     "GuideFacts", "LateCharges", "fine_guide_statuses", "guide_actions", "guide_due_date", "guide_refusal",
-    "guide_step", "late_charges", "months_late",
+    "guide_overdue", "guide_step", "late_charges", "months_late", "reissue_due_date", "renewal_fee_due_date",
 ]
 
-CENT = Decimal("0.01")
 FINE_GUIDE_AFTER_NOTIFICATION = 0
 FINE_GUIDE_ONCE_FINAL = 1
 LATE_CHARGES_NOT_CONFIGURED = ("Regras de acréscimos por atraso não configuradas: a guia reemitida mantém o valor "
@@ -48,9 +48,31 @@ def fine_guide_statuses(when: int) -> frozenset[str]:
     return _ONCE_FINAL if int(when) == FINE_GUIDE_ONCE_FINAL else _AFTER_NOTIFICATION
 
 
+def guide_overdue(due_on: date, today: date) -> bool:
+    """A guide is overdue from the day after its due date (the one rule every screen, export and command reads;
+    its SQL twin is `services.guide_debts.overdue_clause`)."""
+    return today > due_on
+
+
 def guide_due_date(issued_on: date, days: int, calendar: BusinessCalendar) -> date:
     """N days after the issue, excluding the issue day, moved to the next business day (SPEC §3; CC art. 132)."""
     return deadline(issued_on, int(days), calendar)
+
+
+def reissue_due_date(today: date, days: int, calendar: BusinessCalendar) -> date:
+    """A reissued guide, or the guide of a share charged to the substitute driver, falls due on a date of its own:
+    today + the CTM term, moved to the next business day — never the old due date, never in the past (issue 23
+    point 3: a guide born overdue cannot be paid without late charges)."""
+    return guide_due_date(today, days, calendar)
+
+
+def renewal_fee_due_date(today: date, days: int, valid_until: date | None, calendar: BusinessCalendar) -> date:
+    """The renewal fee (Art. 3 §2) falls due before the authorization it renews ends: the usual term, but no later
+    than the last business day on or before `valid_until` (and never before today)."""
+    due = guide_due_date(today, days, calendar)
+    if valid_until is not None and due > valid_until:
+        due = max(calendar.previous_business_day(valid_until), today)
+    return due
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +86,7 @@ class GuideFacts:
 
     @property
     def overdue(self) -> bool:
-        return self.today > self.due_on
+        return guide_overdue(self.due_on, self.today)
 
 
 def _must_be_overdue(facts: GuideFacts | None) -> str | None:
@@ -147,14 +169,14 @@ def late_charges(principal: Decimal, due_on: date, new_due_on: date, fine_percen
     """Multa de mora (a percentage of the principal, once) and juros de mora (a percentage per month or fraction
     of a month late, simple interest), as the Código Tributário Municipal sets them. Both percentages are dated
     parameters with no default: when either is missing, nothing is added and `configured` is False."""
-    principal = Decimal(principal).quantize(CENT, rounding=ROUND_HALF_UP)
+    principal = round_cents(principal)
     months = months_late(due_on, new_due_on)
     if fine_percent is None or interest_monthly_percent is None:
         return LateCharges(principal, Decimal("0.00"), Decimal("0.00"), months, False, LATE_CHARGES_NOT_CONFIGURED)
     if months == 0:
         return LateCharges(principal, Decimal("0.00"), Decimal("0.00"), 0, True, "Sem atraso: sem acréscimos.")
-    fine = (principal * Decimal(fine_percent) / 100).quantize(CENT, rounding=ROUND_HALF_UP)
-    interest = (principal * Decimal(interest_monthly_percent) * months / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+    fine = round_cents(principal * Decimal(fine_percent) / 100)
+    interest = round_cents(principal * Decimal(interest_monthly_percent) * months / 100)
     note = (f"Multa de mora de {fine_percent} % e juros de {interest_monthly_percent} % ao mês por {months} "
             f"mês(es) de atraso (Código Tributário Municipal).")
     return LateCharges(principal, fine, interest, months, True, note)

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
+from desktop.domain.money import reais_to_upfm as _reais_to_upfm
+from desktop.domain.money import to_reais
 from desktop.domain import law
 from desktop.domain.dates import add_months_clamped
 from desktop.domain.problems import Problem
@@ -63,7 +65,7 @@ def fine_in_reais(upfm: int | Decimal, upfm_value: Decimal) -> Decimal:
     cent (SPEC §3, Art. 25). Floats are refused: money is Decimal."""
     if isinstance(upfm, float) or isinstance(upfm_value, float):
         raise TypeError("use Decimal (ou int) para valores monetários, nunca float")
-    return (Decimal(upfm) * Decimal(upfm_value)).quantize(CENT, rounding=ROUND_HALF_UP)
+    return to_reais(upfm, upfm_value)
 
 
 def reais_to_upfm(reais: Decimal, upfm_value: Decimal, places: int = 4) -> Decimal:
@@ -72,7 +74,7 @@ def reais_to_upfm(reais: Decimal, upfm_value: Decimal, places: int = 4) -> Decim
         raise TypeError("use Decimal para valores monetários, nunca float")
     if Decimal(upfm_value) <= 0:
         raise ValueError("o valor da UPFM deve ser positivo")
-    return (Decimal(reais) / Decimal(upfm_value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return _reais_to_upfm(reais, upfm_value, places)
 
 
 @dataclass(frozen=True, slots=True)

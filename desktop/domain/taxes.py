@@ -10,20 +10,22 @@ import calendar as _calendar
 from collections.abc import Iterable, Sequence
 from datetime import date
 from datetime import timedelta as _timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 
 ISS_MIN_RATE = Decimal("2")  # %, LC 116/2003 art. 8-A (LC 157/2016)
 ISS_MAX_RATE = Decimal("5")  # %, LC 116/2003 art. 8, II
-CENT = Decimal("0.01")
 
 
 def iss_rate_problem(rate_percent: Decimal) -> Problem | None:
     if isinstance(rate_percent, float):
         raise TypeError("use Decimal para alíquotas, nunca float")
     if not ISS_MIN_RATE <= Decimal(rate_percent) <= ISS_MAX_RATE:
-        return Problem("issqn_rate_percent", f"A alíquota do ISSQN deve estar entre 2% e 5%; informada: {rate_percent}%.",
+        return Problem("issqn_rate_percent",
+                       f"A alíquota do ISSQN deve estar entre {ISS_MIN_RATE}% e {ISS_MAX_RATE}%; informada: "
+                       f"{rate_percent}%.",
                        "LC 116/2003, arts. 8, II e 8-A")
     return None
 
@@ -56,7 +58,7 @@ def issqn_for_month(base: Decimal, rate_percent: Decimal, periods: Iterable[tupl
     amount = Decimal(base) * Decimal(rate_percent) / Decimal(100)
     if pro_rata:
         amount = amount * days / _calendar.monthrange(year, month)[1]
-    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+    return round_cents(amount)
 
 
 def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
@@ -69,7 +71,7 @@ def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
     """
     if isinstance(amount, float):
         raise TypeError("use Decimal para valores monetários, nunca float")
-    amount = Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if designated is not None:
         return {designated: amount}
     ids = list(dict.fromkeys(platform_ids))
@@ -79,7 +81,7 @@ def split_among_platforms(amount: Decimal, platform_ids: Sequence[int],
     each, rest = divmod(cents, len(ids))
     shares = {pid: Decimal(each) / 100 for pid in ids}
     shares[ids[0]] += Decimal(rest) / 100
-    return {pid: value.quantize(CENT) for pid, value in shares.items()}
+    return {pid: round_cents(value) for pid, value in shares.items()}
 
 
 # Authorization statuses in which the vehicle serves (Art. 3: only an active authorization allows the service;
@@ -121,4 +123,29 @@ def competence_problem(year: int, month: int, today: date) -> Problem | None:
     if (year, month) > (today.year, today.month):
         return Problem("month", f"A competência {month:02d}/{year} ainda não começou; só é possível estimar meses "
                                 f"até {today.month:02d}/{today.year}.", "Art. 11")
+    return None
+
+
+PREVIEW_LABEL = "Prévia"
+"""The mark of a competência estimated while it runs: on screen, in the PDF and the export (issue 23 point 2)."""
+
+
+def competence_ended(year: int, month: int, today: date) -> bool:
+    """True from the first day of the following month (Art. 11: the tax is on the services of the month, so the
+    month is assessed — and guided — only once it is over)."""
+    return (today.year, today.month) > (year, month)
+
+
+def guide_competence_problem(year: int, month: int, today: date) -> Problem | None:
+    """Why a competência cannot be guided yet (None: it can). While the month runs its estimate is only a
+    prévia; the guide is issued from the first day of the following month (Art. 11; issue 23 point 2)."""
+    problem = competence_problem(year, month, today)
+    if problem is not None:
+        return problem
+    if not competence_ended(year, month, today):
+        ny, nm = (year + 1, 1) if month == 12 else (year, month + 1)
+        return Problem("month", f"Competência {month:02d}/{year}: a competência ainda não terminou. A estimativa "
+                                "do mês em curso é só uma prévia, sem guia; a guia é emitida a partir de "
+                                f"01/{nm:02d}/{ny}.",
+                       "Art. 11")
     return None

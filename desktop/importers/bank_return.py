@@ -52,8 +52,9 @@ from dataclasses import dataclass
 from datetime import date
 from collections.abc import Iterable
 from datetime import timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from desktop.domain.money import cents_of, from_cents, round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
 
@@ -62,7 +63,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PROBLEMS = 200
 CENT = Decimal("0.01")
 
-__all__ = ["RECORD_LENGTH", "ReturnFile", "ReturnHeader", "ReturnPayment", "build_return", "parse_return",
+__all__ = ["RECORD_LENGTH", "ReturnFile", "ReturnHeader", "ReturnPayment", "build_return", "header_problems",
+           "parse_return",
            "record_a", "record_g", "record_z"]
 
 
@@ -116,7 +118,7 @@ def _date(text: str) -> date | None:
 def _cents(text: str) -> Decimal | None:
     if not text.isdigit():
         return None
-    return (Decimal(int(text)) * CENT).quantize(CENT)
+    return from_cents(int(text))
 
 
 def _field(n: int, name: str, message: str) -> Problem:
@@ -262,6 +264,31 @@ def _payment(n: int, line: str, problems: list[Problem]) -> ReturnPayment | None
                          payment_form=line[140])
 
 
+def header_problems(header: ReturnHeader, agreement: str | None, bank_code: str | None, today: date) -> list[Problem]:
+    """Why the file is not the municipality's, or not yet possible (issue 23 point 8): the convênio (A.03) must be
+    the municipality's FEBRABAN code, the bank (A.05) its collecting bank when one is configured, and the
+    generation date (A.07) not after today. Each problem names what the file says and what was expected."""
+    problems: list[Problem] = []
+    mine = (agreement or "").strip()
+    theirs = header.agreement.strip()
+    if not mine:
+        problems.append(Problem("A.03", "O código FEBRABAN do município não está configurado (Administração → "
+                                        "Município): não há guias com código de barras a conciliar."))
+    elif theirs.lstrip("0") != mine.lstrip("0"):
+        problems.append(Problem("A.03", f"Linha 1, A.03 (convênio): o arquivo é do convênio {theirs or '—'}; o do "
+                                        f"município é {mine}. Arquivo recusado: nada foi registrado."))
+    bank = (bank_code or "").strip()
+    if bank and header.bank_code.strip().zfill(3) != bank.zfill(3):
+        problems.append(Problem("A.05", f"Linha 1, A.05 (banco): o arquivo é do banco {header.bank_code} "
+                                        f"{header.bank_name}; o banco arrecadador do município é {bank.zfill(3)}. "
+                                        "Arquivo recusado: nada foi registrado."))
+    if header.generated_on > today:
+        problems.append(Problem("A.07", f"Linha 1, A.07 (data de geração): {header.generated_on:%d/%m/%Y} é "
+                                        f"posterior a hoje ({today:%d/%m/%Y}). Arquivo recusado: nada foi "
+                                        "registrado."))
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------------- writing
 # The same layout written (tools/make_bank_return.py, the tests, the demo's example file and the benchmark).
 
@@ -271,7 +298,7 @@ def _clock_today() -> date:
 
 
 def _to_cents(amount) -> int:
-    return int((Decimal(amount) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return cents_of(amount)
 
 
 def record_a(*, agreement: str = "0421", company: str = "PREF CHAPADA GUIMARAE", bank_code: str = "001",
@@ -303,16 +330,18 @@ def record_z(*, records: int, total) -> str:
 
 def build_return(payments: Iterable[tuple[str, Decimal, date]], *, nsa: int = 1, generated_on: date | None = None,
                  agreement: str = "0421", newline: str = "\r\n", trailer_records: int | None = None,
-                 trailer_total: Decimal | None = None) -> bytes:
+                 trailer_total: Decimal | None = None, bank_code: str = "001") -> bytes:
     """The bytes of a return file paying `payments` = (barcode, amount, paid_on). `trailer_records` /
     `trailer_total` override the trailer (to write a wrong one)."""
     payments = list(payments)
-    generated_on = generated_on or (max((p[2] for p in payments), default=_clock_today()) + timedelta(days=1))
-    lines = [record_a(agreement=agreement, generated_on=generated_on, nsa=nsa)]
+    # the bank writes the file the day after the payments, never after today (a later date is refused)
+    generated_on = generated_on or min(max((p[2] for p in payments), default=_clock_today()) + timedelta(days=1),
+                                       _clock_today())
+    lines = [record_a(agreement=agreement, generated_on=generated_on, nsa=nsa, bank_code=bank_code)]
     total = Decimal("0.00")
     for k, (barcode, amount, paid_on) in enumerate(payments, start=1):
         lines.append(record_g(barcode=barcode, amount=amount, paid_on=paid_on, nsr=k + 1))
-        total += Decimal(amount).quantize(CENT)
+        total += round_cents(amount)
     count = len(lines) + 1 if trailer_records is None else trailer_records
     lines.append(record_z(records=count, total=total if trailer_total is None else trailer_total))
     return (newline.join(lines) + newline).encode("ascii")

@@ -64,7 +64,13 @@ from desktop.models.inspections import (
     InspectorBlockedDay,
     InspectorSchedule,
 )
-from desktop.models.payments import FEE_PAYMENT_SOURCES, BankReturnFile, FeePayment
+from desktop.models.payments import (
+    FEE_PAYMENT_SOURCES,
+    UNRECONCILED_STATUSES,
+    BankReturnFile,
+    FeePayment,
+    UnreconciledPayment,
+)
 from desktop.models.platforms import (
     DATA_REQUEST_STATUSES,
     AutoTripEvidence,

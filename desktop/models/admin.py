@@ -43,6 +43,7 @@ class MunicipalitySettings(Versioned, Updated, Base):
     cnpj: Mapped[str | None] = mapped_column(String(14))
     address: Mapped[str | None] = mapped_column(String(300))
     febraban_agreement: Mapped[str | None] = mapped_column(String(8))  # DAM barcode: código do órgão
+    febraban_bank: Mapped[str | None] = mapped_column(String(3))       # the collecting bank (return file A.05)
     brasao_png: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
     pix_key: Mapped[str | None] = mapped_column(String(120))
     # Ed25519 key that signs the sticker QR payload (issue 7); the raw 32-byte public key. The private key is

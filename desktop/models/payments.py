@@ -20,6 +20,7 @@ from desktop.models.base import Base, one_of, user_fk
 from desktop.models.types import AwareDateTime, Dec, now
 
 FEE_PAYMENT_SOURCES = ("manual", "bank")
+UNRECONCILED_STATUSES = ("open", "assigned", "returned")
 
 
 class FeePayment(Base):
@@ -69,3 +70,34 @@ class BankReturnFile(Base):
     report: Mapped[str] = mapped_column(Text)
     imported_by: Mapped[int | None] = user_fk()
     imported_at: Mapped[datetime] = mapped_column(AwareDateTime(), default=now)
+
+
+class UnreconciledPayment(Base):
+    """A payment of a bank return file that matched no open guide (unknown barcode, another amount, a guide
+    cancelled or already paid, a refused step): money received is never dropped (issue 23 point 8). It waits
+    for a gestor, who assigns it to a debt's guide or returns it, with the reason (audited). Never deleted (a
+    trigger refuses it); its status moves once, open → assigned | returned (`domain.finance.UNRECONCILED_MACHINE`)."""
+
+    __tablename__ = "unreconciled_payments"
+    __table_args__ = (
+        one_of("status", UNRECONCILED_STATUSES),
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("status = 'open' OR resolution_reason IS NOT NULL", name="resolution_has_reason"),
+        UniqueConstraint("bank_return_id", "line"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bank_return_id: Mapped[int] = mapped_column(ForeignKey("bank_return_files.id"), index=True)
+    line: Mapped[int]
+    barcode: Mapped[str] = mapped_column(String(48))
+    amount: Mapped[Decimal] = mapped_column(Dec(2))
+    paid_on: Mapped[date]
+    credited_on: Mapped[date | None]
+    authentication: Mapped[str | None] = mapped_column(String(30))
+    problem: Mapped[str] = mapped_column(Text)
+    guide_id: Mapped[int | None] = mapped_column(ForeignKey("payment_guides.id"))   # the guide the line named
+    status: Mapped[str] = mapped_column(String(20), default="open", index=True)
+    resolved_guide_id: Mapped[int | None] = mapped_column(ForeignKey("payment_guides.id"))
+    resolution_reason: Mapped[str | None] = mapped_column(Text)
+    resolved_by: Mapped[int | None] = user_fk()
+    resolved_at: Mapped[datetime | None] = mapped_column(AwareDateTime())

@@ -16,13 +16,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from sqlalchemy import JSON, BigInteger, DateTime, Numeric, String
 from sqlalchemy.types import TypeDecorator
 
 from desktop.domain import clock
 from desktop.domain.clock import TIMEZONE as LOCAL_TZ  # the one time zone constant
+from desktop.domain.money import round_places
 
 
 def now() -> datetime:
@@ -79,7 +80,7 @@ class Dec(TypeDecorator):
     def _quantize(self, value) -> Decimal:
         if isinstance(value, float):
             raise TypeError("Valores monetários são Decimal, nunca float")
-        return Decimal(value).quantize(self._quantum, rounding=ROUND_HALF_UP)
+        return round_places(value, self.scale)
 
     def process_bind_param(self, value, dialect):
         if value is None:
@@ -98,9 +99,9 @@ class Dec(TypeDecorator):
             return None
         if dialect.name == "sqlite":
             if isinstance(value, float):  # an aggregate such as AVG(); SUM() of integers stays integer
-                return (Decimal(repr(value)) / self._factor).quantize(self._quantum, rounding=ROUND_HALF_UP)
-            return (Decimal(int(value)) / self._factor).quantize(self._quantum)
-        return Decimal(value).quantize(self._quantum, rounding=ROUND_HALF_UP)
+                return round_places(Decimal(repr(value)) / self._factor, self.scale)
+            return round_places(Decimal(int(value)) / self._factor, self.scale)
+        return round_places(value, self.scale)
 
     @property
     def python_type(self):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
+from desktop.domain.money import cents_of
 
 PRODUCT = "8"
 SEGMENT_PREFEITURAS = "1"
@@ -49,7 +50,7 @@ def guide_digits(guide_number: str) -> str:
 def arrecadacao_barcode(amount: Decimal, company_id: str, due: date, guide_number: str,
                         segment: str = SEGMENT_PREFEITURAS) -> str:
     """The 44 digits of the barcode of a municipal guide."""
-    cents = int((Decimal(amount) * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+    cents = cents_of(amount)
     if cents < 0 or cents > MAX_CENTS:
         raise ValueError(f"Valor fora do limite do código de barras: {amount}.")
     if not (company_id.isdigit() and len(company_id) == 4):

@@ -33,6 +33,8 @@ class GuideContext:
     barcode: str              # 44 digits
     typed_line: str           # 48 digits
     pix_payload: str | None
+    legal_basis: str = ""     # the articles of this guide's own debt (issue 23 point 9)
+    creditor: str = ""        # the Prefeitura's CNPJ and address (issue 28 point 4)
 
     @property
     def total(self) -> Decimal:
@@ -41,7 +43,8 @@ class GuideContext:
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
                   taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
-                  items, due_date: date, company_id: str) -> GuideContext:
+                  items, due_date: date, company_id: str, legal_basis: str = "",
+                  creditor: str = "") -> GuideContext:
     items = tuple(items)
     total = sum((item.amount for item in items), Decimal("0"))
     if total <= 0:
@@ -52,7 +55,8 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number
         payload = pix.pix_payload(header.pix_key, f"PREF MUN {header.name}", header.name, total,
                                   txid="DAM" + febraban.guide_digits(guide_number))
     return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
-                        reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload)
+                        reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload,
+                        legal_basis, creditor)
 
 
 PURPOSE_LABELS = {
@@ -63,6 +67,38 @@ PURPOSE_LABELS = {
 }
 FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
               "inspection": "Taxa de vistoria", "other": "Taxa"}
+COSTS_LABEL = "Despesas de remoção e estada do veículo (Art. 28)"
+LEGAL_BASIS = {   # issue 23 point 9: the articles of the guide's own debt only
+    "fee": "Art. 10 e Art. 3, § 1º",
+    "fine": "Art. 25",
+    "issqn": "Art. 11",
+    "cost": "Art. 28",
+}
+
+
+def auto_costs_reais(s, auto_ids) -> dict[int, Decimal]:
+    """The Art. 28 costs (removal and storage, reais spent) posted on each auto, net of their reversals — a debt
+    of its own beside the fine (issue 23 point 6), never added to the fine's UPFM."""
+    from sqlalchemy import func, or_, select
+
+    from desktop.models import LedgerEntry as E
+
+    ids = list(auto_ids)
+    if not ids:
+        return {}
+    costs = select(E.id).where(E.kind == "costs", E.auto_id.in_(ids))
+    rows = s.execute(select(E.auto_id, func.sum(E.amount_reais))
+                     .where(E.auto_id.in_(ids), or_(E.kind == "costs",
+                                                    (E.kind == "reversal") & E.reverses_id.in_(costs)))
+                     .group_by(E.auto_id)).all()
+    return {auto_id: Decimal(total or 0) for auto_id, total in rows if total and Decimal(total) > 0}
+
+
+def split_fine_and_costs(owed: Decimal, costs: Decimal) -> tuple[Decimal, Decimal]:
+    """(fine, costs) of an auto's balance `owed`: the costs still owed are at most the balance; the rest is the
+    fine (a payment settles the fine first, then the costs)."""
+    costs_owed = min(max(costs, Decimal("0")), max(owed, Decimal("0")))
+    return owed - costs_owed, costs_owed
 
 
 def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
@@ -86,6 +122,12 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     if row.status != "open":
         raise ConflictError(f"A guia nº {row.number} está {'paga' if row.status == 'paid' else 'cancelada'}; "
                             "só guias em aberto são impressas. Para outra via, reimprima o documento arquivado.")
+    from desktop.domain.clock import today  # local: as the other imports of this builder
+    from desktop.domain.guides import guide_overdue  # local: as the other imports of this builder
+
+    if guide_overdue(row.due_on, today()):   # issue 28 point 4: refused the same in every path (guide --auto too)
+        raise ConflictError(f"Guia nº {row.number} VENCIDA em {fmt_date(row.due_on)} — reemita (Financeiro → Guias → "
+                            "Reemitir guia vencida): uma guia vencida não é impressa.")
     address = ""
     if row.driver_id:
         address = records.address_of(s.get(Driver, row.driver_id))
@@ -102,9 +144,11 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
             if auth.number:
                 parts.append(f"Autorização nº {auth.number}")
         parts.append(f"placa {fmt_plate(vehicle.plate)}")
-    if row.auto_id:
-        parts.append(f"Auto de infração nº {s.get(Auto, row.auto_id).number}")
+    auto = s.get(Auto, row.auto_id) if row.auto_id else None
+    if auto is not None:
+        parts.append(f"Auto de infração nº {auto.number} (código {auto.code})")
     purpose = PURPOSE_LABELS.get(row.purpose, row.purpose)
+    legal_basis = LEGAL_BASIS.get(row.purpose, "")
     late = Decimal(getattr(row, "late_charges_reais", None) or 0)
     principal = Decimal(row.amount_reais) - late
     if fee is not None:
@@ -115,14 +159,36 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     elif row.purpose == "issqn":   # issue 13: the competência and the vehicles the guide collects (Art. 11)
         items, reference = _issqn_items(s, row)
         parts = [reference] + parts
+    elif auto is not None:   # issue 23 point 6: the fine (Art. 25) and the Art. 28 costs on lines of their own
+        fine, costs = split_fine_and_costs(principal, auto_costs_reais(s, [auto.id]).get(auto.id, Decimal("0")))
+        items = [GuideItem(f"Multa (Art. 25) — auto nº {auto.number}, código {auto.code}", fine)] if fine > 0 else []
+        if costs > 0:
+            items.append(GuideItem(COSTS_LABEL, costs))
+            legal_basis += "; Art. 28"
     else:
         items = [GuideItem(purpose, principal)]
+    if row.replaces_id:   # issue 23 point 9: a reissued guide says which guide it replaces
+        old = s.get(PaymentGuide, row.replaces_id)
+        parts.append(f"substitui a guia nº {old.number}")
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
         items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
     return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
-                        due_date=row.due_on, company_id=agreement)
+                        due_date=row.due_on, company_id=agreement, legal_basis=legal_basis,
+                        creditor=_creditor(settings))
+
+
+def _creditor(settings) -> str:
+    """'Prefeitura Municipal de X — CNPJ 00.000.000/0000-00 — endereço' (issue 28 point 4), from the settings."""
+    from desktop.reports.common import fmt_document_id
+
+    parts = [f"Prefeitura Municipal de {settings.name}"]
+    if settings.cnpj:
+        parts.append(f"CNPJ {fmt_document_id(settings.cnpj)}")
+    if settings.address:
+        parts.append(settings.address)
+    return " — ".join(parts)
 
 
 def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
@@ -141,7 +207,20 @@ def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
                        Decimal(total)) for y, m, n, total in lines]
     who = "condutor substituto tributário (Art. 11)" if row.driver_id else "plataforma (Art. 11, caput)"
     competences = ", ".join(f"{m:02d}/{y}" for y, m, _n, _t in lines)
-    return items, f"ISSQN competência {competences} – recolhimento pela {who}"
+    payer = row.payer_name if not row.driver_id else f"condutor {row.payer_name}"
+    return items, f"ISSQN competência {competences} – {payer} – recolhimento pela {who}"
+
+
+def _fit(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut with "…" so that it fits `width` points in `font` (bold is what the box draws: a margin)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    limit = width * 0.92
+    if stringWidth(text, font, size) <= limit:
+        return text
+    while text and stringWidth(text + "…", font, size) > limit:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def render(ctx: GuideContext) -> bytes:
@@ -180,12 +259,12 @@ def render(ctx: GuideContext) -> bytes:
     c.drawString(left, y, "VIA DO CONTRIBUINTE")
     y -= 2 * mm
     row = 10 * mm
-    box(left, y, width * 0.62, row, "Contribuinte", ctx.taxpayer_name)
+    box(left, y, width * 0.62, row, "Contribuinte", _fit(ctx.taxpayer_name, bold, 9.5, width * 0.62 - 3 * mm))
     box(left + width * 0.62, y, width * 0.38, row, "CPF/CNPJ", fmt_document_id(ctx.taxpayer_document))
     y -= row
     box(left, y, width, row, "Endereço", ctx.taxpayer_address or "—", 8.5, regular)
     y -= row
-    box(left, y, width, row, "Referência", ctx.reference, 8.5, regular)
+    box(left, y, width, row, "Referência", _fit(ctx.reference, regular, 8.5, width - 3 * mm), 8.5, regular)
     y -= row
     # items
     c.rect(left, y - (len(ctx.items) + 1) * 6 * mm - 2 * mm, width, (len(ctx.items) + 1) * 6 * mm + 2 * mm)
@@ -208,9 +287,10 @@ def render(ctx: GuideContext) -> bytes:
     y -= row + 3 * mm
     c.setFont(regular, 7)
     for line in _pdf._wrap(
-            f"Recolhimento exigido pela {LAW} (taxas: Art. 10 e Art. 15, VII; multas: Art. 25) e pelo Código "
+            f"Recolhimento exigido pela {LAW} ({ctx.legal_basis or ctx.purpose}) e pelo Código "
             "Tributário Municipal. Pague em qualquer banco ou correspondente até o vencimento pelo código de "
-            "barras" + (" ou pelo PIX (QR code abaixo)." if ctx.pix_payload else "."),
+            "barras" + (" ou pelo PIX (QR code abaixo)." if ctx.pix_payload else ".")
+            + (f" Credor: {ctx.creditor}." if ctx.creditor else ""),
             regular, 7, width):
         c.drawString(left, y, line)
         y -= 3.4 * mm
@@ -233,7 +313,8 @@ def render(ctx: GuideContext) -> bytes:
     data_w = width - pix_w - (3 * mm if pix_w else 0)
     box(left, y, data_w / 2, row, "Vencimento", fmt_date(ctx.due_date), 11)
     box(left + data_w / 2, y, data_w / 2, row, "Valor", fmt_money(ctx.total), 11)
-    box(left, y - row, data_w / 2, row, "Contribuinte", ctx.taxpayer_name, 8)
+    # issue 28 point 4: a long name (a platform's razão social) is cut to its box, never over the guide number
+    box(left, y - row, data_w / 2, row, "Contribuinte", _fit(ctx.taxpayer_name, bold, 8, data_w / 2 - 3 * mm), 8)
     box(left + data_w / 2, y - row, data_w / 2, row, "Guia nº", ctx.guide_number, 9)
     box(left, y - 2 * row, data_w, row, "Órgão arrecadador (código FEBRABAN)",
         f"{ctx.header.secretariat} — {ctx.company_id}", 8, regular)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
+from desktop.domain.money import to_reais
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_document_id, fmt_money, fmt_plate,
 )
@@ -207,7 +208,7 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
                             "notificação de penalidade sai depois do julgamento (Art. 22; Art. 24).")
     amount = a.amount
     if judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
-        amount = (Decimal(judgment.reduced_upfm) * a.upfm_value).quantize(Decimal("0.01"))
+        amount = to_reais(judgment.reduced_upfm, a.upfm_value)
     return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
                    decision_date=judgment.decided_on, penalties=a.penalties, amount=amount,
                    due_date=auto.payment_deadline,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import binascii
 import re
 import unicodedata
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
+from desktop.domain.money import round_cents
 
 PIX_GUI = "br.gov.bcb.pix"
 
@@ -52,7 +53,7 @@ def pix_payload(key: str, merchant_name: str, merchant_city: str, amount: Decima
         + _tlv("53", "986")
     )
     if amount is not None:
-        value = Decimal(amount).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        value = round_cents(amount)
         if value <= 0:
             raise ValueError("Valor do PIX deve ser positivo.")
         payload += _tlv("54", f"{value:.2f}")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from desktop.domain.money import round_cents
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_decimal, fmt_document_id, fmt_money,
 )
@@ -19,6 +20,8 @@ class StatementLine:
     debit_upfm: Decimal
     credit_upfm: Decimal
     reais: Decimal          # the entry's value in reais at the UPFM value used for it
+    kind: str = ""          # desktop.domain.ledger.EntryKind value ("" for lines built by hand)
+    discussion: str = ""    # issue 28 point 3: the auto is under discussion ("Em defesa — prazo até …")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +35,30 @@ class StatementContext:
     upfm_value_today: Decimal
 
     @property
+    def ledger_lines(self) -> tuple[StatementLine, ...]:
+        """The lines of the balance: neither a refund owed to the infractor nor a debt under discussion."""
+        return tuple(line for line in self.lines if line.kind != "refund" and not line.discussion)
+
+    @property
+    def refunds(self) -> tuple[StatementLine, ...]:
+        """What the municipality owes back to the infractor (issue 28 point 3), shown as such."""
+        return tuple(line for line in self.lines if line.kind == "refund")
+
+    @property
+    def under_discussion(self) -> tuple[StatementLine, ...]:
+        """Debts of autos still in defense or appeal: listed apart, never in the saldo devedor (issue 28.3)."""
+        return tuple(line for line in self.lines if line.discussion and line.kind != "refund")
+
+    @property
     def balance_upfm(self) -> Decimal:
-        return sum((line.debit_upfm - line.credit_upfm for line in self.lines), Decimal("0"))
+        return sum((line.debit_upfm - line.credit_upfm for line in self.ledger_lines), Decimal("0"))
 
     @property
     def balance_reais(self) -> Decimal:
-        return (self.balance_upfm * self.upfm_value_today).quantize(Decimal("0.01"))
+        """The sum of the lines' reais, each at the UPFM value used for its debit (SPEC §3; issue 23 point 5):
+        never the balance in UPFM at today's value."""
+        return round_cents(sum((line.reais if line.debit_upfm else -line.reais for line in self.ledger_lines),
+                               Decimal("0")))
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_name: str, infractor_document: str,
@@ -46,14 +67,15 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_na
     return StatementContext(header, meta, infractor_name, infractor_document, as_of, kept, upfm_value_today)
 
 
-LEDGER_LABELS = {   # desktop.domain.ledger EntryKind
-    "debit": "Multa", "costs": "Despesas de remoção e estada (Art. 28)", "payment": "Pagamento",
-    "reversal": "Estorno", "reduction": "Redução",
+LEDGER_LABELS = {   # issue 28 point 3: a Portuguese label for every desktop.domain.ledger.EntryKind
+    "debit": "Multa (Art. 25)", "costs": "Despesas de remoção e estada (Art. 28)", "payment": "Pagamento",
+    "reversal": "Estorno", "reduction": "Redução", "requalification": "Requalificação (Art. 25)",
+    "refund": "Restituição devida ao infrator",
 }
 
 
 def ledger_description(kind: str, auto_number: str, guide_number: str | None, reason: str | None) -> str:
-    text = LEDGER_LABELS.get(kind, kind.capitalize())
+    text = LEDGER_LABELS[kind]   # a kind without its label is a bug (tests/unit/test_statement_labels.py)
     if auto_number:
         text += f" – auto nº {auto_number}"
     if guide_number and kind != "debit":
@@ -61,6 +83,19 @@ def ledger_description(kind: str, auto_number: str, guide_number: str | None, re
     if reason and kind != "debit":
         text += f" ({reason})"
     return text
+
+
+_DISCUSSION = {"drawn_up": "Lavrado — aguarda notificação", "notified": "Notificado — prazo de defesa",
+               "in_defense": "Em defesa", "judged": "Julgado — prazo de recurso", "in_appeal": "Em recurso"}
+
+
+def discussion_of(status: str, defense_deadline: date | None, appeal_deadline: date | None) -> str:
+    """'' when the auto's decision is final (or the auto void); else its state and the date its term ends."""
+    label = _DISCUSSION.get(status)
+    if label is None:
+        return ""
+    deadline = appeal_deadline if status in ("judged", "in_appeal") else defense_deadline
+    return f"{label}" + (f" até {fmt_date(deadline)}" if deadline else "")
 
 
 def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tuple[str, int], StatementContext]:
@@ -87,13 +122,16 @@ def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tu
         record = ("platform", person.id)
     lines = []
     for entry in s.scalars(select(LedgerEntry).where(condition).order_by(LedgerEntry.effective_on, LedgerEntry.id)):
-        auto_number = s.get(Auto, entry.auto_id).number if entry.auto_id else ""
+        auto = s.get(Auto, entry.auto_id) if entry.auto_id else None
+        auto_number = auto.number if auto is not None else ""
         amount = Decimal(entry.amount_upfm)
         debit, credit = (amount, Decimal("0")) if amount >= 0 else (Decimal("0"), -amount)
+        discussion = (discussion_of(auto.status, auto.defense_deadline, auto.appeal_deadline)
+                      if auto is not None else "")
         lines.append(StatementLine(entry.effective_on,
                                    ledger_description(entry.kind, auto_number, entry.guide_number, entry.reason),
                                    auto_number or entry.guide_number or "", debit, credit,
-                                   abs(Decimal(entry.amount_reais))))
+                                   abs(Decimal(entry.amount_reais)), entry.kind, discussion))
     upfm = s.scalar(select(Parameter.value).where(Parameter.key == "upfm_value", Parameter.valid_from <= as_of)
                     .order_by(Parameter.valid_from.desc()).limit(1))
     if upfm is None:
@@ -115,9 +153,11 @@ def render(ctx: StatementContext) -> bytes:
         ("CPF/CNPJ", fmt_document_id(ctx.infractor_document)),
     ]))
     story.append(_pdf.spacer(3))
+    widths = [20 * mm, 46 * mm, 22 * mm, 19 * mm, 19 * mm, 24 * mm, 24 * mm]
+    head = ["Data", "Histórico", "Referência", "Débito (UPFM)", "Crédito (UPFM)", "Valor (R$)", "Saldo (UPFM)"]
     running = Decimal("0")
     rows = []
-    for line in ctx.lines:
+    for line in ctx.ledger_lines:
         running += line.debit_upfm - line.credit_upfm
         rows.append([
             fmt_date(line.day), line.description, line.reference,
@@ -127,13 +167,34 @@ def render(ctx: StatementContext) -> bytes:
         ])
     if not rows:
         rows.append(["", "Nenhum lançamento até esta data.", "", "", "", "", ""])
-    story.append(_pdf.grid_table(
-        ["Data", "Histórico", "Referência", "Débito (UPFM)", "Crédito (UPFM)", "Valor (R$)", "Saldo (UPFM)"],
-        rows, [20 * mm, 46 * mm, 22 * mm, 19 * mm, 19 * mm, 24 * mm, 24 * mm], right_cols=(3, 4, 5, 6)))
+    story.append(_pdf.grid_table(head, rows, widths, right_cols=(3, 4, 5, 6)))
     story.append(_pdf.spacer(3))
-    story.append(_pdf.pm(
-        f"Saldo devedor em {fmt_date(ctx.as_of)}: {b(fmt_decimal(ctx.balance_upfm) + ' UPFM')}, equivalentes a "
-        f"{b(fmt_money(ctx.balance_reais))} pelo valor da UPFM vigente ({fmt_money(ctx.upfm_value_today)})."))
+    balance = ctx.balance_reais
+    if balance >= 0:
+        story.append(_pdf.pm(
+            f"Saldo devedor em {fmt_date(ctx.as_of)}: {b(fmt_decimal(ctx.balance_upfm) + ' UPFM')}, equivalentes a "
+            f"{b(fmt_money(balance))} — a soma dos lançamentos acima, cada um pelo valor da UPFM usado no seu "
+            "débito."))
+    else:
+        story.append(_pdf.pm(f"Saldo a favor do infrator em {fmt_date(ctx.as_of)}: {b(fmt_money(-balance))}."))
+    if ctx.refunds:   # issue 28 point 3: what the municipality owes back, as such — never a debit
+        story.append(_pdf.p("Restituições devidas ao infrator (a Prefeitura deve devolver)", "h2"))
+        story.append(_pdf.grid_table(["Data", "Histórico", "Referência", "Valor (R$)"],
+                                     [[fmt_date(r.day), r.description, r.reference, fmt_money(r.reais)]
+                                      for r in ctx.refunds],
+                                     [20 * mm, 100 * mm, 30 * mm, 24 * mm], right_cols=(3,)))
+        story.append(_pdf.pm("Total a restituir ao infrator: "
+                             + b(fmt_money(round_cents(sum((r.reais for r in ctx.refunds), Decimal("0")))))))
+    if ctx.under_discussion:   # issue 28 point 3: fines in defense or appeal are not in the saldo devedor
+        story.append(_pdf.p("Débitos em discussão (defesa ou recurso em curso) — fora do saldo devedor", "h2"))
+        story.append(_pdf.grid_table(["Data", "Histórico", "Situação", "Débito (UPFM)", "Crédito (UPFM)",
+                                      "Valor (R$)"],
+                                     [[fmt_date(r.day), r.description, r.discussion,
+                                       fmt_decimal(r.debit_upfm) if r.debit_upfm else "",
+                                       fmt_decimal(r.credit_upfm) if r.credit_upfm else "", fmt_money(r.reais)]
+                                      for r in ctx.under_discussion],
+                                     [20 * mm, 54 * mm, 40 * mm, 19 * mm, 19 * mm, 22 * mm], right_cols=(3, 4, 5)))
+    story.append(_pdf.spacer(2))
     story.append(_pdf.p("Os lançamentos não são alterados nem apagados: cancelamentos e reduções aparecem como "
                         "estornos com o seu motivo.", "small"))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Extrato — {ctx.infractor_name}", story)

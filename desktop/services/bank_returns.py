@@ -20,17 +20,23 @@ from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from desktop.domain.finance import GUIDE_MACHINE, GuideStatus
+from desktop.domain.finance import (
+    GUIDE_MACHINE,
+    UNRECONCILED_MACHINE,
+    UNRECONCILED_STEPS,
+    GuideStatus,
+    UnreconciledStatus,
+)
 from desktop.domain.formatting import format_date, format_datetime, format_money, local_datetime
-from desktop.domain.workflow import transition
+from desktop.domain.workflow import TransitionNotAllowed, transition
 from desktop.domain.problems import Problem
 from desktop.domain.roles import BANK_RETURN_ROLES
 from desktop.errors import ConflictError, DesktopError, ValidationError
-from desktop.importers.bank_return import ReturnFile, parse_return
-from desktop.models import BankReturnFile, PaymentGuide, User
+from desktop.importers.bank_return import ReturnFile, header_problems, parse_return
+from desktop.models import BankReturnFile, MunicipalitySettings, PaymentGuide, UnreconciledPayment, User
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.domain.clock import today as _today
@@ -40,8 +46,10 @@ from desktop.services.guides import (
     pay_guide_row_in,
 )
 
-__all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "import_bank_return",
-           "import_bank_return_in", "list_bank_returns"]
+__all__ = ["IMPORT_ROLES", "BankReturnInfo", "ImportReport", "LineResult", "UnreconciledInfo", "assign_unreconciled",
+           "assign_unreconciled_in", "import_bank_return", "import_bank_return_in",
+           "list_bank_returns", "list_unreconciled", "return_unreconciled", "return_unreconciled_in",
+           "unreconciled_count"]
 
 IMPORT_ROLES = BANK_RETURN_ROLES.receive
 _CHUNK = 500
@@ -85,6 +93,9 @@ class ImportReport:
         text = (f"Retorno NSA {self.nsa} ({self.bank}, gerado em {format_date(self.generated_on)}): "
                 f"{self.payments} pagamento(s), {self.recorded} registrado(s) "
                 f"({format_money(self.recorded_reais)}), {self.rejected} não conciliado(s).")
+        if self.rejected:
+            text += (" Os não conciliados ficam guardados em Financeiro → Pagamentos não conciliados, para o gestor "
+                     "atribuir a uma guia ou devolver.")
         return text
 
 
@@ -176,6 +187,11 @@ def import_bank_return_in(s: Session, actor: Actor, content: bytes, name: str = 
     """`import_bank_return` inside the caller's transaction (see the module text)."""
     require_role(actor, *IMPORT_ROLES)
     parsed = parsed or parse_return(content, name)
+    settings = s.get(MunicipalitySettings, 1)
+    problems = header_problems(parsed.header, settings.febraban_agreement if settings else None,
+                               getattr(settings, "febraban_bank", None) if settings else None, _today())
+    if problems:   # issue 23 point 8: another bank or convênio, or a file generated after today
+        raise ValidationError(problems)
     previous = _already(s, parsed)
     if previous is not None:
         return _duplicate_report(s, parsed, previous)
@@ -199,6 +215,7 @@ def import_bank_return_in(s: Session, actor: Actor, content: bytes, name: str = 
         guide = guides.get(p.barcode) or _fallback(s, p.barcode)
         results.append(_one(s, actor, p, guide, row.id, quiet, batch, paid_now))
     _pay_batch(s, batch)
+    _keep_unreconciled(s, row.id, parsed.payments, results, guides)
     recorded = [r for r in results if r.recorded]
     row.recorded, row.rejected = len(recorded), len(results) - len(recorded)
     row.report = "\n".join(f"Linha {r.line}: {r.message}" for r in results if not r.recorded)[:100_000]
@@ -214,6 +231,34 @@ def import_bank_return_in(s: Session, actor: Actor, content: bytes, name: str = 
     return ImportReport(row.id, parsed.name, h.nsa, h.agreement, f"{h.bank_code} {h.bank_name}".strip(),
                         h.generated_on, len(results), len(recorded), len(results) - len(recorded),
                         parsed.total_amount, recorded_total, False, tuple(results))
+
+
+def _keep_unreconciled(s: Session, file_id: int, payments, results: list[LineResult], guides: dict) -> None:
+    """Every line not recorded is kept as an unreconciled payment (issue 23 point 8): the money received is never
+    dropped; a gestor assigns it to a debt's guide or returns it (Financeiro → Pagamentos não conciliados)."""
+    rows = []
+    numbers = {}
+    for p, r in zip(payments, results, strict=True):
+        if r.recorded:
+            continue
+        guide = guides.get(p.barcode)
+        if guide is None and r.guide_number:
+            numbers.setdefault(r.guide_number, None)
+        rows.append({"bank_return_id": file_id, "line": p.line, "barcode": p.barcode[:48], "amount": p.amount,
+                     "paid_on": p.paid_on, "credited_on": p.credited_on,
+                     "authentication": p.authentication[:30] or None,
+                     "problem": r.message, "guide_id": guide.id if guide is not None else None,
+                     "status": UnreconciledStatus.OPEN.value, "_number": r.guide_number})
+    if not rows:
+        return
+    if numbers:
+        for gid, number in s.execute(select(_G.id, _G.number).where(_G.number.in_(list(numbers)))):
+            numbers[number] = gid
+    for r in rows:
+        number = r.pop("_number")
+        if r["guide_id"] is None and number:
+            r["guide_id"] = numbers.get(number)
+    s.connection().execute(insert(UnreconciledPayment.__table__), rows)
 
 
 def _one(s: Session, actor: Actor, p, guide, file_id: int, quiet: list[str], batch: list[dict],
@@ -289,3 +334,118 @@ def list_bank_returns(db, actor: Actor, limit: int = 100) -> tuple[BankReturnInf
         return tuple(BankReturnInfo(r.id, r.nsa, r.agreement, r.bank_code, r.generated_on, r.file_name, r.payments,
                                     r.recorded, r.rejected, r.total_reais, r.imported_at, who or "")
                      for r, who in rows)
+
+
+
+# ------------------------------------------------------------------------------ unreconciled payments (issue 23.8)
+@dataclass(frozen=True, slots=True)
+class UnreconciledInfo:
+    """A payment of a return file that matched no open guide, as the gestor's screen shows it."""
+
+    id: int
+    file_name: str
+    nsa: int
+    line: int
+    barcode: str
+    amount: Decimal
+    paid_on: date
+    problem: str
+    guide_number: str            # the guide the barcode named, if any
+    status: str
+    status_label: str
+    resolved_guide_number: str
+    resolution_reason: str
+    actions: tuple
+
+
+def _unreconciled_info(s: Session, row: UnreconciledPayment, roles) -> UnreconciledInfo:
+    from desktop.domain.steps import available_actions  # local: only the unreconciled screen draws actions
+
+    f = s.get(BankReturnFile, row.bank_return_id)
+    named = s.get(PaymentGuide, row.guide_id).number if row.guide_id else ""
+    resolved = s.get(PaymentGuide, row.resolved_guide_id).number if row.resolved_guide_id else ""
+    status = UnreconciledStatus(row.status)
+    return UnreconciledInfo(row.id, f.file_name, f.nsa, row.line, row.barcode, Decimal(row.amount), row.paid_on,
+                            row.problem, named, status.value, status.label, resolved, row.resolution_reason or "",
+                            available_actions(UNRECONCILED_STEPS, status.value, roles, None,
+                                              lambda v: UnreconciledStatus(v).label))
+
+
+def list_unreconciled(db, actor: Actor, status: str = "open", limit: int = 500) -> tuple[UnreconciledInfo, ...]:
+    """The payments the bank's files brought that matched no open guide (`status` "" = all), oldest first."""
+    require_role(actor, *BANK_RETURN_ROLES.read)
+    with db.session(write=False) as s:
+        stmt = select(UnreconciledPayment).order_by(UnreconciledPayment.id).limit(limit)
+        if status:
+            stmt = stmt.where(UnreconciledPayment.status == UnreconciledStatus(status).value)
+        return tuple(_unreconciled_info(s, r, actor.roles) for r in s.scalars(stmt))
+
+
+def unreconciled_count(db, actor: Actor) -> int:
+    require_role(actor, *BANK_RETURN_ROLES.read)
+    with db.session(write=False) as s:
+        return int(s.scalar(select(func.count()).select_from(UnreconciledPayment)
+                            .where(UnreconciledPayment.status == UnreconciledStatus.OPEN.value)) or 0)
+
+
+def _resolve(s: Session, actor: Actor, payment_id: int, target: UnreconciledStatus, reason: str):
+    require_role(actor, *BANK_RETURN_ROLES.decide)
+    why = (reason or "").strip()
+    if len(why) < 5:
+        raise ValidationError([Problem("reason", "Informe o motivo (ao menos 5 caracteres).")])
+    row = s.scalar(select(UnreconciledPayment).where(UnreconciledPayment.id == payment_id).with_for_update())
+    if row is None:
+        from desktop.errors import NotFound  # local: the one not-found of this module
+        raise NotFound("Pagamento não conciliado não encontrado.")
+    try:
+        goal = transition(UNRECONCILED_MACHINE, row.status, target)
+    except TransitionNotAllowed as exc:
+        raise ConflictError(str(exc)) from exc
+    return row, goal, why
+
+
+def assign_unreconciled_in(s: Session, actor: Actor, payment_id: int, guide_number: str,
+                           reason: str) -> UnreconciledInfo:
+    """A gestor assigns an unreconciled payment to an open guide of the same amount (the debt it paid): the guide
+    is paid on the bank's payment date, as the return file would have done, and the decision is audited."""
+    row, goal, why = _resolve(s, actor, payment_id, UnreconciledStatus.ASSIGNED, reason)
+    guide = s.scalar(select(PaymentGuide).where(PaymentGuide.number == (guide_number or "").strip())
+                     .with_for_update())
+    if guide is None:
+        raise ValidationError([Problem("guide_number", f"Guia nº {guide_number} não encontrada.")])
+    pay_guide_row_in(s, actor, guide, row.paid_on, Decimal(row.amount), "bank", row.bank_return_id)
+    before = {"status": row.status}
+    row.status, row.resolved_guide_id, row.resolution_reason = goal.value, guide.id, why
+    row.resolved_by, row.resolved_at = actor.user_id, _now()
+    s.flush()
+    audit.record(s, actor, "bank_return.assign", "unreconciled_payment", row.id, before,
+                 {"status": row.status, "guide": guide.number, "amount": str(row.amount),
+                  "paid_on": row.paid_on.isoformat(), "reason": why})
+    return _unreconciled_info(s, row, actor.roles)
+
+
+def assign_unreconciled(db, actor: Actor, payment_id: int, guide_number: str, reason: str) -> UnreconciledInfo:
+    with db.session() as s:
+        return assign_unreconciled_in(s, actor, payment_id, guide_number, reason)
+
+
+def return_unreconciled_in(s: Session, actor: Actor, payment_id: int, reason: str) -> UnreconciledInfo:
+    """A gestor returns an unreconciled payment to the payer (through the bank), with the reason, audited."""
+    row, goal, why = _resolve(s, actor, payment_id, UnreconciledStatus.RETURNED, reason)
+    before = {"status": row.status}
+    row.status, row.resolution_reason = goal.value, why
+    row.resolved_by, row.resolved_at = actor.user_id, _now()
+    s.flush()
+    audit.record(s, actor, "bank_return.return", "unreconciled_payment", row.id, before,
+                 {"status": row.status, "amount": str(row.amount), "reason": why})
+    return _unreconciled_info(s, row, actor.roles)
+
+
+def return_unreconciled(db, actor: Actor, payment_id: int, reason: str) -> UnreconciledInfo:
+    with db.session() as s:
+        return return_unreconciled_in(s, actor, payment_id, reason)
+
+
+def _now():
+    from desktop.models.types import now  # local: the stored clock, read only when a payment is resolved
+    return now()

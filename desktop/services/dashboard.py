@@ -30,6 +30,7 @@ from desktop.services.dashboard_queries import (
     window,
 )
 from desktop.services.documents.stickers import pending_sticker_count_in
+from desktop.services.guide_debts import overdue_clause
 from desktop.services.holidays import calendar_in
 from desktop.services.inspections.annual import annual_due_count_in
 from desktop.services.search import require_reader
@@ -212,7 +213,7 @@ def _overdue(c: _Ctx) -> Tile:
     fines = ledger.owed_count_in(c.s, c.actor, today=c.today)
     # Guides of fees, ISSQN and costs (a fine's guide is the fine itself, already counted from the ledger).
     guides = c.s.scalar(select(func.count(PaymentGuide.id)).where(
-        PaymentGuide.status == "open", PaymentGuide.due_on < c.today, PaymentGuide.purpose != "fine")) or 0
+        overdue_clause(PaymentGuide, c.today), PaymentGuide.purpose != "fine")) or 0
     n = fines + int(guides)
     return Tile("overdue", "Multas e guias vencidas", n, DANGER if n else OK, Target("financeiro", {"tab": "overdue"}),
                 "Art. 25", detail=f"{fines} multa(s) · {guides} guia(s)" if n else "")

@@ -19,6 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from desktop.domain.cells import csv_text, looks_like_formula
+from desktop.domain.money import round_cents
 from desktop.domain.formatting import (
     format_cep,
     format_cnpj,
@@ -143,7 +144,7 @@ class ExportResult:
 def _trim(value: Decimal) -> Decimal:
     """Drop the storage scale but keep at least the cents: 40.0000 → 40.00, 112.450000 → 112.45, 0.1234 stays."""
     if value == value.to_integral_value() or value.normalize().as_tuple().exponent > -2:
-        return value.quantize(Decimal("0.01"))
+        return round_cents(value)
     return value.normalize()
 
 
@@ -428,7 +429,7 @@ def _divida_ativa_rows(db, actor) -> Iterator[list]:
 
     for r in ledger.divida_ativa_list(db, actor):
         yield [r.debt_label, r.number, r.infractor_name, r.document, r.status.label, r.payment_deadline,
-               r.days_overdue, r.balance_upfm, r.balance_reais]
+               r.days_overdue, "" if r.debt == "cost" else r.balance_upfm, r.balance_reais]   # Art. 28: reais only
 
 
 LISTS: dict[str, Callable] = {"divida_ativa": _divida_ativa_rows}   # lists built by a service, not one query

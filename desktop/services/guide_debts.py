@@ -1,16 +1,37 @@
-"""Unpaid guides of fees (Art. 10) and of the ISSQN (Art. 11) past their due date, for the dívida ativa list
-beside the fines (issue 13). Models only, so the ledger can read them without importing the guides service
-(which imports the ledger: no cycle)."""
+"""The debts a guide covers (issue 23: "a guide is the instrument of a debt, never the debt") and the unpaid
+guides of fees (Art. 10) and of the ISSQN (Art. 11) past their due date, for the dívida ativa list beside the
+fines (issue 13). Models only (and the audit), so the ledger, the guides service and the ISSQN service all read
+them without importing one another (the guides service imports the ledger: no cycle).
+
+A guide covers: an auto's fine (`auto_id`, the ledger holds the debt), a fee (`fee_id`, the `fees` row), or
+ISSQN shares (`issqn_shares.guide_id`, one row per vehicle and platform/driver). When a guide is reissued or
+cancelled — from the Guias screen, the ISSQN tab or the command line — its ISSQN shares follow it here:
+a share is never edited once on a guide, so it is cancelled with the reason and an open copy takes its place,
+on the new guide (reissue) or on no guide (cancellation: the month can be guided again)."""
 from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
-from desktop.models import FeePayment, LedgerEntry, PaymentGuide
+from desktop.domain.finance import ISSQN_SHARE_MACHINE, IssqnShareStatus
+from desktop.domain.workflow import transition
+
+from desktop.models import FeePayment, IssqnShare, LedgerEntry, PaymentGuide
 
 DEBT_PURPOSES = ("fee", "issqn")
 PURPOSE_LABELS = {"fee": "Taxa", "issqn": "ISSQN"}
+
+
+def overdue_clause(guide, on: date):
+    """The SQL twin of `domain.guides.guide_overdue`: an open guide whose due date passed (`guide` is the
+    PaymentGuide entity or an alias). Every list, total and export that says "Vencida" uses this clause."""
+    return and_(guide.status == "open", guide.due_on < on)
+
+
+def open_not_due_clause(guide, on: date):
+    """An open guide still within its due date ("Em aberto")."""
+    return and_(guide.status == "open", guide.due_on >= on)
 
 
 def overdue_guides_in(session, today: date):
@@ -20,8 +41,7 @@ def overdue_guides_in(session, today: date):
     stmt = (select(PaymentGuide.id, PaymentGuide.number, PaymentGuide.purpose, PaymentGuide.payer_name,
                    PaymentGuide.payer_document, PaymentGuide.driver_id, PaymentGuide.platform_id,
                    PaymentGuide.due_on, PaymentGuide.amount_reais)
-            .where(PaymentGuide.status == "open", PaymentGuide.purpose.in_(DEBT_PURPOSES),
-                   PaymentGuide.due_on < today)
+            .where(overdue_clause(PaymentGuide, today), PaymentGuide.purpose.in_(DEBT_PURPOSES))
             .order_by(PaymentGuide.due_on, PaymentGuide.id))
     return session.execute(stmt).all()
 
@@ -45,3 +65,40 @@ def guide_number_conflict(session, guide_number: str | None, auto_id: int | None
     if auto_id is not None and other is not None:
         return f"A guia {number} já pagou outro auto: o mesmo número de guia não paga dois débitos."
     return None
+
+
+def _move_shares_in(session, guide: PaymentGuide, reason: str, new_guide_id: int | None) -> list:
+    pairs = []
+    for share in session.scalars(select(IssqnShare).where(IssqnShare.guide_id == guide.id,
+                                                          IssqnShare.status == "open").order_by(IssqnShare.id)).all():
+        share.status = transition(ISSQN_SHARE_MACHINE, share.status, IssqnShareStatus.CANCELLED).value
+        share.cancel_reason = reason
+        copy = IssqnShare(estimate_id=share.estimate_id, year=share.year, month=share.month,
+                          platform_id=share.platform_id, driver_id=share.driver_id, amount=share.amount,
+                          guide_id=new_guide_id, status="open", replaces_id=share.id)
+        session.add(copy)
+        pairs.append((share, copy))
+    session.flush()
+    return pairs
+
+
+def release_debts_in(session, guide: PaymentGuide, reason: str) -> list:
+    """A cancelled guide leaves its debts open and issuable again: its ISSQN shares are replaced by open copies
+    without a guide (fees and fines need nothing: their open debt is read from the fee row and the ledger).
+    Returns the (old, new) share pairs."""
+    return _move_shares_in(session, guide, f"Guia nº {guide.number} cancelada: {reason}", None)
+
+
+def follow_reissue_in(session, old: PaymentGuide, new: PaymentGuide) -> list:
+    """A reissued guide covers the debts of the guide it replaces: the ISSQN shares move to `new` (as copies,
+    the old shares cancelled with the reason), so the month is credited when the new guide is paid."""
+    return _move_shares_in(session, old, f"Guia nº {old.number} reemitida como guia nº {new.number}", new.id)
+
+
+def payment_returned_in(session, guide_number: str) -> bool:
+    """The payment a guide made in the ledger was reversed (returned by the bank): the guide stays paid — a
+    status is never moved back — but its debt is open again and the screens say "Pagamento devolvido"."""
+    reversed_ids = select(LedgerEntry.reverses_id).where(LedgerEntry.reverses_id.is_not(None))
+    return session.scalar(select(LedgerEntry.id).where(LedgerEntry.guide_number == guide_number,
+                                                       LedgerEntry.kind == "payment",
+                                                       LedgerEntry.id.in_(reversed_ids)).limit(1)) is not None

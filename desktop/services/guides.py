@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -39,10 +39,14 @@ from desktop.domain.guides import (
     fine_guide_statuses,
     guide_actions,
     guide_due_date,
+    guide_overdue,
     guide_refusal,
     guide_step,
     late_charges,
+    reissue_due_date,
+    renewal_fee_due_date,
 )
+from desktop.domain.money import round_cents, to_reais
 from desktop.domain.problems import Problem
 from desktop.domain.roles import GUIDE_ROLES, Role
 from desktop.domain.steps import Action
@@ -54,10 +58,17 @@ from desktop.services import audit
 from desktop.services.authorizations import record_fee_payment_in
 from desktop.services.base import Actor, require_role
 from desktop.services.enforcement.core import auto_balance_in, debtor_of
+from desktop.services.guide_debts import (
+    follow_reissue_in,
+    open_not_due_clause,
+    overdue_clause,
+    payment_returned_in,
+    release_debts_in,
+)
 from desktop.services.holidays import calendar_in
 from desktop.services.ledger import PaymentDraft, record_payment_in
 from desktop.services.numbering import next_number
-from desktop.services.parameters import parameter_value_in, upfm_value_in
+from desktop.services.parameters import late_percents_in, parameter_value_in, upfm_value_in
 
 __all__ = [
     "DESK_ROLES", "GUIDE_FILTERS", "GuideInfo", "PURPOSE_LABELS", "READER_ROLES", "cancel_guide", "cancel_guide_in",
@@ -109,6 +120,7 @@ class GuideInfo:
     issued_on: date
     actions: tuple[Action, ...]
     version: int
+    payment_returned: bool = False   # the bank's payment of this guide was returned (a reversal in the ledger)
 
     @property
     def principal_reais(self) -> Decimal:
@@ -116,7 +128,10 @@ class GuideInfo:
 
     @property
     def state_label(self) -> str:
-        """'Vencida' for an open guide past its due date, else the status label."""
+        """'Vencida' for an open guide past its due date, 'Pagamento devolvido' for a paid guide whose payment was
+        returned (issue 23 point 4: the debt is open again), else the status label."""
+        if self.payment_returned:
+            return "Pagamento devolvido"
         return "Vencida" if self.overdue else self.status_label
 
 
@@ -147,12 +162,13 @@ def guide_info_in(s: Session, row: PaymentGuide, roles: Iterable[Role] = (), tod
     replaces = s.get(PaymentGuide, row.replaces_id).number if row.replaces_id else None
     replaced_by = s.scalar(select(PaymentGuide.number).where(PaymentGuide.replaces_id == row.id))
     status = GuideStatus(row.status)
-    overdue = status == GuideStatus.OPEN and today > row.due_on
+    overdue = status == GuideStatus.OPEN and guide_overdue(row.due_on, today)
     facts = GuideFacts(row.due_on, today, row.purpose, replaced_by is not None)
     typed = ""
     if row.barcode and febraban.is_valid_barcode(row.barcode):
         typed = febraban.format_typed_line(febraban.typed_line(row.barcode))
     created = local_datetime(row.created_at).date() if isinstance(row.created_at, datetime) else today
+    returned = status == GuideStatus.PAID and payment_returned_in(s, row.number)
     return GuideInfo(
         id=row.id, number=row.number, purpose=row.purpose, purpose_label=PURPOSE_LABELS.get(row.purpose, row.purpose),
         status=status.value, status_label=status.label, amount_reais=Decimal(row.amount_reais),
@@ -161,7 +177,7 @@ def guide_info_in(s: Session, row: PaymentGuide, roles: Iterable[Role] = (), tod
         auto_id=row.auto_id, fee_id=row.fee_id, authorization_id=authorization_id, barcode=row.barcode,
         typed_line=typed, paid_on=row.paid_on, paid_amount=row.paid_amount, cancel_reason=row.cancel_reason or "",
         replaces_number=replaces, replaced_by_number=replaced_by, issued_on=created,
-        actions=guide_actions(status.value, roles, facts), version=row.version)
+        actions=guide_actions(status.value, roles, facts), version=row.version, payment_returned=returned)
 
 
 def _guide_row(s: Session, number: str, lock: bool = False) -> PaymentGuide:
@@ -221,9 +237,9 @@ def list_guides(db, actor: Actor, state: str = "", purpose: str = "", text: str 
     today = today or _today()
     stmt = select(PaymentGuide)
     if state == "overdue":
-        stmt = stmt.where(PaymentGuide.status == "open", PaymentGuide.due_on < today)
+        stmt = stmt.where(overdue_clause(PaymentGuide, today))
     elif state == "open":
-        stmt = stmt.where(PaymentGuide.status == "open", PaymentGuide.due_on >= today)
+        stmt = stmt.where(open_not_due_clause(PaymentGuide, today))
     elif state:
         stmt = stmt.where(PaymentGuide.status == state)
     if purpose:
@@ -282,7 +298,7 @@ def _days(s: Session, key: str, on: date) -> int:
 def _new_guide(s: Session, actor: Actor, *, purpose: str, amount: Decimal, due_on: date, payer_name: str,
                payer_document: str | None, issued_on: date, driver_id=None, platform_id=None, vehicle_id=None,
                auto_id=None, fee_id=None, replaces_id=None, late_charges_reais=None) -> PaymentGuide:
-    amount = Decimal(amount).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if amount <= 0:
         raise ValidationError([Problem("amount", "A guia precisa de valor positivo: não há débito a cobrar.")])
     number = next_number(s, "guide", issued_on.year)
@@ -308,7 +324,9 @@ def _open_guide_for(s: Session, **where) -> PaymentGuide | None:
     return s.scalar(stmt.order_by(PaymentGuide.id.desc()))
 
 
-def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str) -> None:
+def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str, release: bool = True) -> None:
+    """Cancel `row` with the reason; `release` (a plain cancellation, not a reissue): its debts stay open and
+    can be guided again (issue 23.1: the ISSQN shares get open copies without a guide)."""
     try:
         target = transition(GUIDE_MACHINE, row.status, GuideStatus.CANCELLED)
     except TransitionNotAllowed as exc:
@@ -316,8 +334,9 @@ def _cancel(s: Session, actor: Actor, row: PaymentGuide, reason: str) -> None:
     before = {"status": row.status}
     row.status, row.cancel_reason = target.value, reason
     s.flush()
+    released = release_debts_in(s, row, reason) if release else []
     audit.record(s, actor, "guide.cancel", "payment_guide", row.id, before,
-                 {"status": row.status, "reason": reason})
+                 {"status": row.status, "reason": reason, "shares_released": len(released)})
 
 
 def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo:
@@ -338,13 +357,13 @@ def issue_fine_guide_in(s: Session, actor: Actor, auto_number: str) -> GuideInfo
         raise TransitionRefused(f"Auto nº {auto.number} {AutoStatus(auto.status).label.lower()}: a guia da multa é "
                                 f"emitida {moment} (parâmetro do gestor), com o auto em: {names}.")
     _, owed = auto_balance_in(s, auto.id)
-    owed = Decimal(owed).quantize(CENT, rounding=ROUND_HALF_UP)
+    owed = round_cents(owed)
     if owed <= 0:
         raise ConflictError(f"O auto nº {auto.number} não tem saldo a pagar: nenhuma guia emitida.")
     existing = _open_guide_for(s, auto_id=auto.id)
     replaces_id = None
     if existing is not None:
-        if existing.due_on < today:
+        if guide_overdue(existing.due_on, today):
             raise ConflictError(f"A guia nº {existing.number} deste auto venceu em {format_date(existing.due_on)}: "
                                 "reemita-a (Financeiro → Guias → Reemitir guia vencida).")
         if Decimal(existing.amount_reais) - Decimal(existing.late_charges_reais or 0) == owed:
@@ -432,16 +451,24 @@ def issue_fee_guide_in(s: Session, actor: Actor, authorization_number: str = "",
     if open_fee is not None:
         existing = _open_guide_for(s, fee_id=open_fee.id)
         if existing is not None:
-            if existing.due_on < today:
+            if guide_overdue(existing.due_on, today):
                 raise ConflictError(f"A guia nº {existing.number} desta taxa venceu em "
                                     f"{format_date(existing.due_on)}: reemita-a (Financeiro → Guias).")
             return guide_info_in(s, existing, actor.roles, today)
-    upfm = parameter_value_in(s, f"fee.{kind}", today)
+    try:
+        upfm = parameter_value_in(s, f"fee.{kind}", today)
+    except NotFound:   # issue 23 point 10: no invented amount — the CTM's fee must be set first
+        raise ConflictError(f"{FEE_KIND_LABELS[kind]} não cadastrada: o valor vem do Código Tributário Municipal e "
+                            "não tem valor padrão. O gestor o informa, com a lei ou o decreto que o fixa, em "
+                            "Administração → Parâmetros; depois emita a guia.") from None
     value = upfm_value_in(s, today.year)
-    amount = (Decimal(upfm) * Decimal(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = to_reais(upfm, value)
     if amount <= 0:
         raise ConflictError(f"{FEE_KIND_LABELS[kind]}: o valor cadastrado é zero; nenhuma guia a emitir.")
-    due = guide_due_date(today, _days(s, "guide.fee_days", today), calendar_in(s))
+    if kind == "renewal":   # issue 23 point 10: due before the authorization it renews ends (Art. 3 §2)
+        due = renewal_fee_due_date(today, _days(s, "guide.fee_days", today), a.valid_until, calendar_in(s))
+    else:
+        due = guide_due_date(today, _days(s, "guide.fee_days", today), calendar_in(s))
     driver = s.get(Driver, a.driver_id)
     if open_fee is None:
         open_fee = Fee(kind=kind, vehicle_id=a.vehicle_id, authorization_id=a.id, due_on=due, amount_upfm=upfm,
@@ -466,13 +493,7 @@ def issue_fee_guide(db, actor: Actor, authorization_number: str = "", *, authori
 
 # ---------------------------------------------------------------------------------------------------- reissue
 def _late_percents(s: Session, on: date) -> tuple[Decimal | None, Decimal | None]:
-    out = []
-    for key in ("late.fine_percent", "late.interest_percent"):
-        try:
-            out.append(parameter_value_in(s, key, on))
-        except NotFound:
-            out.append(None)
-    return out[0], out[1]
+    return late_percents_in(s, on)
 
 
 def _root(s: Session, row: PaymentGuide) -> PaymentGuide:
@@ -506,23 +527,27 @@ def reissue_overdue_guide_in(s: Session, actor: Actor, number: str, reason: str)
     old = _guide_row(s, number, lock=True)
     _refuse_step("reissue", old, actor, today)
     key = "guide.fine_days" if old.purpose == "fine" else "guide.fee_days"
-    due = guide_due_date(today, _days(s, key, today), calendar_in(s))
+    due = reissue_due_date(today, _days(s, key, today), calendar_in(s))   # its own date, never in the past
     principal = Decimal(old.amount_reais) - Decimal(old.late_charges_reais or 0)
     if old.purpose == "fine" and old.auto_id is not None:
         _, owed = auto_balance_in(s, old.auto_id)
         if Decimal(owed) <= 0:
             raise ConflictError(f"O auto da guia nº {old.number} não tem saldo a pagar: cancele a guia em vez de "
                                 "reemiti-la.")
-        principal = Decimal(owed).quantize(CENT, rounding=ROUND_HALF_UP)
+        principal = round_cents(owed)
     fine_pct, interest_pct = _late_percents(s, today)
     charges = late_charges(principal, _root(s, old).due_on, due, fine_pct, interest_pct)
-    _cancel(s, actor, old, f"Reemitida por atraso: {why}")
+    _cancel(s, actor, old, f"Reemitida por atraso: {why}", release=False)
     row = _new_guide(s, actor, purpose=old.purpose, amount=charges.total, due_on=due, payer_name=old.payer_name,
                      payer_document=old.payer_document, issued_on=today, driver_id=old.driver_id,
                      platform_id=old.platform_id, vehicle_id=old.vehicle_id, auto_id=old.auto_id, fee_id=old.fee_id,
                      replaces_id=old.id, late_charges_reais=charges.charges if charges.configured else None)
     old.cancel_reason = f"Reemitida por atraso na guia nº {row.number}: {why}"
+    moved = follow_reissue_in(s, old, row)   # issue 23.1: the ISSQN shares follow the guide that now covers them
     s.flush()
+    if moved:
+        audit.record(s, actor, "issqn.guide.reissue", "payment_guide", row.id, {"guide": old.number},
+                     {"guide": row.number, "shares": len(moved)})
     return guide_info_in(s, row, actor.roles, today)
 
 
@@ -557,7 +582,7 @@ def _money(value, field: str) -> Decimal:
             raise InvalidOperation
     except (InvalidOperation, ValueError):
         raise ValidationError([Problem(field, "Valor inválido.")]) from None
-    amount = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+    amount = round_cents(amount)
     if amount <= 0 or amount > Decimal("999999999.99"):
         raise ValidationError([Problem(field, "Informe o valor pago, maior que zero e até R$ 999.999.999,99.")])
     return amount

@@ -512,7 +512,33 @@ def divida_ativa_list_in(session, actor, today: date | None = None) -> list[Over
     """`divida_ativa_list` inside the caller's transaction."""
     require_role(actor, *READER_ROLES)
     today = today or local_today()
-    return _owed_autos(session, (AutoStatus.OVERDUE,), today) + _owed_guides(session, today)
+    return _split_costs(session, _owed_autos(session, (AutoStatus.OVERDUE,), today)) + _owed_guides(session, today)
+
+
+def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
+    """Issue 23 point 6: an auto's Art. 28 costs (reais spent on removal and storage) are a debt of their own —
+    a separate line of the dívida ativa, in reais, never added to the fine's UPFM."""
+    from dataclasses import replace as _replace
+
+    # local: ReportLab-free helpers of the DAM's builder, read only by the dívida ativa list
+    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs  # local: see above
+
+    costs = auto_costs_reais(session, [r.auto_id for r in rows if r.auto_id is not None])
+    out = []
+    for r in rows:
+        spent = costs.get(r.auto_id, ZERO)
+        if spent <= 0:
+            out.append(r)
+            continue
+        fine, owed_costs = split_fine_and_costs(Decimal(r.balance_reais), spent)
+        value = session.scalar(select(Auto.upfm_value).where(Auto.id == r.auto_id))
+        if fine > 0:
+            out.append(_replace(r, balance_upfm=reais_to_upfm(fine, value) if value else r.balance_upfm,
+                                balance_reais=fine, debt_label="Multa (Art. 25)"))
+        if owed_costs > 0:
+            out.append(_replace(r, balance_upfm=ZERO, balance_reais=owed_costs, debt="cost",
+                                debt_label=COSTS_LABEL))
+    return out
 
 
 def _owed_guides(session, today: date) -> list[OverdueInfo]:

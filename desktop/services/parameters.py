@@ -12,8 +12,11 @@ from decimal import Decimal, InvalidOperation
 
 from desktop.domain.formatting import format_date, format_decimal, format_money
 from desktop.domain.limits import year_problems
+from desktop.domain.money import round_cents, round_places
 from desktop.domain.problems import Problem
 from desktop.domain.roles import PARAMETER_ROLES
+from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE
+from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
 
 # Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
@@ -49,17 +52,22 @@ PARAMETERS: dict[str, ParameterSpec] = {
                  "valor do ano em que foi lavrado.",
         ),
         ParameterSpec(
-            "fee.authorization", "Taxa de autorização", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            # issue 23 point 10: the law leaves the fees to the Código Tributário Municipal — no invented default;
+            # until the gestor sets them (with the law/decree in the note) no fee guide is issued.
+            "fee.authorization", "Taxa de autorização", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 10; Art. 15, parágrafo único, VII",
-            help="Taxa do Código Tributário Municipal recolhida antes da autorização, por veículo.",
+            help="Taxa do Código Tributário Municipal recolhida antes da autorização, por veículo. Sem valor "
+                 "padrão: informe o valor e, na observação, a lei ou o decreto que o fixa.",
         ),
         ParameterSpec(
-            "fee.renewal", "Taxa de renovação", "UPFM", Decimal("10"), minimum=Decimal("0"),
+            "fee.renewal", "Taxa de renovação", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 3, §2; Art. 10",
+            help="Taxa do Código Tributário Municipal da renovação. Sem valor padrão (informe a lei ou o decreto).",
         ),
         ParameterSpec(
-            "fee.inspection", "Taxa de vistoria", "UPFM", Decimal("3"), minimum=Decimal("0"),
+            "fee.inspection", "Taxa de vistoria", "UPFM", None, minimum=Decimal("0"),
             maximum=Decimal("1000"), article="Art. 9; Art. 16",
+            help="Taxa do Código Tributário Municipal da vistoria. Sem valor padrão (informe a lei ou o decreto).",
         ),
         ParameterSpec(
             "term.defense_days", "Prazo de defesa", "dias", Decimal("15"), minimum=Decimal("1"),
@@ -87,9 +95,10 @@ PARAMETERS: dict[str, ParameterSpec] = {
         # ISSQN (Art. 11; issue 13). The rate has NO default: SPEC §3 "Taxes" says it is set in parameters within
         # 2-5 %, and the Código Tributário Municipal, not this program, fixes it.
         ParameterSpec(
-            "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=Decimal("2"), maximum=Decimal("5"),
+            "issqn_rate_percent", "Alíquota do ISSQN", "%", None, minimum=ISS_MIN_RATE, maximum=ISS_MAX_RATE,
             article="Art. 11; LC 116/2003, item 16.02 e art. 8º, II; LC 157/2016 (art. 8º-A)",
-            help="Entre 2 % (mínimo da LC 157/2016) e 5 % (máximo da LC 116/2003), como fixar o Código "
+            help=f"Entre {ISS_MIN_RATE} % (mínimo da LC 157/2016) e {ISS_MAX_RATE} % (máximo da LC 116/2003), "
+                 "como fixar o Código "
                  "Tributário Municipal. Sem valor cadastrado a estimativa mensal não é calculada.",
         ),
         ParameterSpec(
@@ -227,10 +236,10 @@ def _normalize(value: Decimal, spec: ParameterSpec | None) -> Decimal:
     """Drop the storage scale: 10.000000 → 10, 2.500000 → 2.5, R$ 120.500000 → 120.50."""
     if spec is not None and spec.integer or value == value.to_integral_value():
         if spec is not None and spec.unit == "R$":
-            return value.quantize(Decimal("0.01"))
-        return value.quantize(Decimal(1))
-    if spec is not None and spec.unit == "R$" and value == value.quantize(Decimal("0.01")):
-        return value.quantize(Decimal("0.01"))
+            return round_cents(value)
+        return round_places(value, 0)
+    if spec is not None and spec.unit == "R$" and value == round_cents(value):
+        return round_cents(value)
     return value.normalize()
 
 
@@ -389,7 +398,7 @@ def upfm_value_in(session, year: int) -> Decimal:
             f"Não há valor da UPFM cadastrado para {year}. Peça ao gestor que cadastre o valor de {year} em "
             f"Administração → Parâmetros (Art. 25)."
         )
-    return value.quantize(Decimal("0.01")) if value == value.quantize(Decimal("0.01")) else value
+    return round_cents(value) if value == round_cents(value) else value
 
 
 def upfm_value(db, year: int) -> Decimal:
@@ -410,3 +419,15 @@ def seed_defaults(session, actor, valid_from: date = LAW_IN_FORCE) -> None:
             continue
         session.add(Parameter(key=key, valid_from=valid_from, value=spec.default,
                               note="Valor padrão da instalação", created_by=actor.user_id))
+
+
+def late_percents_in(session, on: date) -> tuple[Decimal | None, Decimal | None]:
+    """The late charges of the Código Tributário Municipal in force on `on` (multa de mora %, juros de mora % a.m.),
+    None where the gestor has not set them (no default: the law leaves them to the CTM)."""
+    out = []
+    for key in ("late.fine_percent", "late.interest_percent"):
+        try:
+            out.append(parameter_value_in(session, key, on))
+        except NotFound:
+            out.append(None)
+    return out[0], out[1]

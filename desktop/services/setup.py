@@ -44,6 +44,7 @@ class MunicipalityDraft:
     cnpj: str | None = None
     address: str | None = None
     febraban_agreement: str | None = None
+    febraban_bank: str | None = None      # the collecting bank's 3-digit code (return file A.05); None: keep
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,9 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
         problem = validate_cnpj(draft.cnpj, field="cnpj", required=False)
         if problem is not None:
             problems.append(problem)
+    bank = (draft.febraban_bank or "").strip()
+    if bank and not (bank.isdigit() and len(bank) <= 3):
+        problems.append(Problem("febraban_bank", "Código do banco arrecadador: 3 dígitos (ex.: 001 Banco do Brasil)."))
     if draft.febraban_agreement and not (_digits(draft.febraban_agreement) == draft.febraban_agreement.strip()
                                          and len(draft.febraban_agreement.strip()) == 4):
         problems.append(Problem("febraban_agreement",
@@ -175,6 +179,12 @@ def new_signing_key() -> tuple[bytes, bytes]:
                                 serialization.NoEncryption())
     public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return private, public
+
+
+def _bank_code(text: str | None) -> str | None:
+    """The collecting bank's code, 3 digits (001), or None."""
+    code = (text or "").strip()
+    return code.zfill(3) if code else None
 
 
 def _clean_cnpj(text: str | None) -> str | None:
@@ -222,6 +232,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
             brasao_png=municipality.brasao_png, pix_key=normalize_pix_key(municipality.pix_key) or None,
             cnpj=_clean_cnpj(municipality.cnpj), address=(municipality.address or "").strip() or None,
             febraban_agreement=(municipality.febraban_agreement or "").strip() or None,
+            febraban_bank=_bank_code(municipality.febraban_bank),
             signing_public_key=public,
         )
         s.add(settings)
@@ -255,7 +266,7 @@ def _settings_snapshot(row) -> dict:
     return {
         "name": row.name, "uf": row.uf, "secretariat": row.secretariat, "ouvidoria_phone": row.ouvidoria_phone,
         "pix_key": row.pix_key, "cnpj": row.cnpj, "address": row.address,
-        "febraban_agreement": row.febraban_agreement,
+        "febraban_agreement": row.febraban_agreement, "febraban_bank": row.febraban_bank,
         "brasao_png_bytes": len(row.brasao_png) if row.brasao_png else 0,
     }
 
@@ -439,6 +450,8 @@ def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_ve
     row.cnpj = _clean_cnpj(draft.cnpj)
     row.address = (draft.address or "").strip() or None
     row.febraban_agreement = (draft.febraban_agreement or "").strip() or None
+    if draft.febraban_bank is not None:   # None keeps the configured bank (screens that do not show it)
+        row.febraban_bank = draft.febraban_bank.strip().zfill(3) if draft.febraban_bank.strip() else None
     session.flush()
     audit.record(session, actor, "municipality.update", "municipality", "1", before, _settings_snapshot(row))
     return _info(row)

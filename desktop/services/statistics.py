@@ -35,6 +35,9 @@ from statistics import median, quantiles
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import aliased
 
+from decimal import ROUND_HALF_EVEN
+
+from desktop.domain.money import round_places
 from desktop.domain.clock import TIMEZONE, today
 from desktop.domain.formatting import format_decimal, format_integer, format_money, month_name
 from desktop.domain.roles import STATISTICS_ROLES
@@ -150,9 +153,9 @@ def cell_text(value, kind: str) -> str:
     if kind == MONEY:
         return format_money(Decimal(value))
     if kind == DEC1:
-        return format_decimal(Decimal(str(value)).quantize(Decimal("0.1")), 1)
+        return format_decimal(round_places(Decimal(str(value)), 1, ROUND_HALF_EVEN), 1)
     if kind == PCT:
-        return f"{format_decimal(Decimal(str(value)).quantize(Decimal('0.1')), 1)} %"
+        return f"{format_decimal(round_places(Decimal(str(value)), 1, ROUND_HALF_EVEN), 1)} %"
     return str(value)
 
 

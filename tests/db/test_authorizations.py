@@ -448,6 +448,8 @@ def test_art10_art3_par2_proposed_fee_and_suspension_dates_come_from_the_service
     assert svc.proposed_fee(db, desk.clerk, a.id, TODAY) is None          # no UPFM value yet: the clerk types it
     parameters.set_upfm_value(db, desk.manager, YEAR, Decimal("112.45"))
     parameters.set_parameter(db, desk.manager, "fee.renewal", date(YEAR, 1, 1), Decimal("5"))
+    assert svc.proposed_fee(db, desk.clerk, a.id, TODAY) is None    # issue 23.10: no invented authorization fee
+    parameters.set_parameter(db, desk.manager, "fee.authorization", date(YEAR, 1, 1), Decimal("10"))
     assert svc.proposed_fee(db, desk.clerk, a.id, TODAY) == Decimal("10") * Decimal("112.45")   # Art. 10
     b = active(db, desk)
     assert svc.get_authorization(db, desk.clerk, b.id).renewal_fee

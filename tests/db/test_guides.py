@@ -40,6 +40,10 @@ def office(db, make_actor):
         name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
         ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=UPFM, pix_key="12345678000195",
         febraban_agreement="0421"), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    # issue 23 point 10: the fees have no default; the office sets the CTM's (here 10 / 10 / 3 UPFM)
+    with db.session() as s:
+        for key, value in (("fee.authorization", "10"), ("fee.renewal", "10"), ("fee.inspection", "3")):
+            s.add(Parameter(key=key, valid_from=date(2026, 1, 1), value=Decimal(value), note="CTM (teste)"))
     return Desk(make_actor)
 
 

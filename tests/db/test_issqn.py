@@ -4,13 +4,14 @@ without a class, the month in the future and the rate outside 2–5 %. Each test
 from __future__ import annotations
 
 import csv
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
 from issqn_factories import build_world, classify, move
 from sqlalchemy import func, select
 
+from desktop.domain import clock
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, PermissionDenied, ValidationError
 from desktop.models import AuditEntry, IssqnClass, IssqnShare, PaymentGuide
@@ -88,8 +89,13 @@ def test_art24_suspended_days_do_not_count_and_pro_rata_follows_the_active_days(
     assert issqn.share_rows(db, w.gestor, 2026, 10)[0].amount == D("60.97")   # 90 × 21/31 = 60.967… half-up
 
 
+def _on(day: date):
+    clock.set_clock(clock.ticking(datetime(day.year, day.month, day.day, 10, 0)))
+
+
 def test_art11_repeat_recalculates_without_guide_keeps_with_guide_until_cancelled(db):
     w = build_world(db)
+    _on(date(2026, 11, 9))   # issued before its due date (issue 23.3: a guide issued later falls due later)
     classify(w, 1)
     classify(w, 2)
     issqn.run_competence(db, w.gestor, 2026, 10)
@@ -122,10 +128,12 @@ def test_art11_paid_and_overdue_come_from_the_guide_row(db):
     w = build_world(db)
     classify(w, 1)
     classify(w, 2)
+    _on(date(2026, 10, 5))   # issued before its due date, then read on 18/11 (overdue)
     issqn.run_competence(db, w.gestor, 2026, 9)
     guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)
     # 10/10/2026 is a Saturday and 12/10 a national holiday: due on Tuesday 13/10
     assert guide.due_on == date(2026, 10, 13)
+    _on(date(2026, 11, 18))
     rows = issqn.share_rows(db, w.gestor, 2026, 9)
     assert all(r.overdue and r.situation == "Vencida" for r in rows)
     assert [u.competences for u in issqn.unpaid_platforms(db, w.gestor)] == [("09/2026",)]
@@ -147,14 +155,18 @@ def test_art11_substitute_driver_charged_once_the_platform_guide_is_overdue(db):
     w = build_world(db)
     classify(w, 1)
     classify(w, 2)
-    issqn.run_competence(db, w.gestor, 2026, 11)      # the current month may be estimated
-    issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 11)   # due 10/12/2026: not overdue yet
-    share = issqn.share_rows(db, w.gestor, 2026, 11)[0]
+    # issue 23 point 2: a month is guided only once it has ended (the test once guided the month in progress)
+    clock.set_clock(clock.ticking(datetime(2026, 11, 9, 10, 0)))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)   # due 10/11/2026: not overdue yet
+    share = issqn.share_rows(db, w.gestor, 2026, 10)[0]
     assert not next(a for a in share.actions if a.key == "charge_driver").enabled
     with pytest.raises(ConflictError, match="vencida"):
         issqn.charge_share_to_driver(db, w.gestor, share.share_id, "Plataforma não recolheu")
+    _on(date(2026, 10, 5))
     issqn.run_competence(db, w.gestor, 2026, 9)
-    platform_guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)   # due 13/10: overdue
+    platform_guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 9)   # due 13/10: overdue on 18/11
+    _on(date(2026, 11, 18))
     share = issqn.share_rows(db, w.gestor, 2026, 9)[0]
     assert next(a for a in share.actions if a.key == "charge_driver").enabled
     with pytest.raises(PermissionDenied):
@@ -163,8 +175,11 @@ def test_art11_substitute_driver_charged_once_the_platform_guide_is_overdue(db):
     driver_guide, reissued = issqn.charge_share_to_driver(db, w.gestor, share.share_id,
                                                           "Plataforma não recolheu a competência")
     assert driver_guide.payer_document == "11144477735" and driver_guide.amount == D("90.00")
-    assert driver_guide.due_on == date(2026, 12, 10)
-    assert reissued.amount == D("90.00") and reissued.due_on == platform_guide.due_on and reissued.shares == 1
+    # issue 23 point 3: both guides fall due on a date of their own (18/11 + 30 days, a Friday), never the
+    # platform's old due date (the test once pinned the platform's reissued guide to it: born overdue)
+    assert driver_guide.due_on == date(2026, 12, 18)
+    assert reissued.amount == D("90.00") and reissued.due_on == date(2026, 12, 18) and reissued.shares == 1
+    assert reissued.due_on > platform_guide.due_on
     with db.session(write=False) as s:
         old = s.get(PaymentGuide, platform_guide.id)
         assert old.status == "cancelled" and "QAB2C02" in old.cancel_reason and "substituto" in old.cancel_reason
@@ -216,8 +231,10 @@ def test_art11_classes_are_dated_rows_and_decisions_have_history(db):
 def test_export_issqn_with_the_pinned_headers(db, tmp_path):
     w = build_world(db)
     classify(w, 0)
+    _on(date(2026, 11, 9))
     issqn.run_competence(db, w.gestor, 2026, 10)
     issqn.issue_issqn_guide(db, w.gestor, w.platforms[1], 2026, 10)
+    _on(date(2026, 11, 18))
     out = tmp_path / "issqn.csv"
     result = issqn.export_issqn(db, w.gestor, 2026, 10, out)
     with open(out, encoding="utf-8-sig", newline="") as fh:

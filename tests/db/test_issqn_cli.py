@@ -26,7 +26,13 @@ def test_cli_issqn_estimate_prints_vehicles_and_total_and_the_unclassified(db, c
 
 
 def test_cli_export_issqn_and_guide_issqn_issue_and_print(db, tmp_path, capsys):
+    from datetime import datetime
+
+    from desktop.domain import clock
+
     w = build_world(db)
+    # issued before its due date (10/11): issue 23.3 — a guide issued after it falls due on a later date of its own
+    clock.set_clock(clock.ticking(datetime(2026, 11, 9, 10, 0)))
     classify(w, 0)
     classify(w, 2)
     assert cli.main(["--db", db.url, "issqn", "estimate", "--month", "2026-10"]) == 0

@@ -20,6 +20,8 @@ def test_catalog_keys_labels_and_units():
         "fine_guide_when", "guide.fee_days", "guide.fine_days", "late.fine_percent", "late.interest_percent",
         "term.list_regularization_days", "trip_retention_months"}   # issue 14: the notice for an overdue list (Art. 24, II, a)
     assert P.PARAMETERS["late.fine_percent"].default is None and P.PARAMETERS["late.interest_percent"].default is None
+    # issue 23 point 10: the fees are the Código Tributário Municipal's — no invented installation default
+    assert all(P.PARAMETERS[f"fee.{k}"].default is None for k in ("authorization", "renewal", "inspection"))
     assert P.PARAMETERS["guide.fee_days"].default == 30 and P.PARAMETERS["fine_guide_when"].default == 0
     assert P.PARAMETERS["upfm_value"].unit == "R$" and P.PARAMETERS["issqn_rate_percent"].unit == "%"
     # issue 13: no rate is invented — SPEC §3 "Taxes" leaves it to the Código Tributário Municipal

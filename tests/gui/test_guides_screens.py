@@ -137,6 +137,9 @@ def test_the_authorization_page_issues_the_fee_guide_once_approved(qtbot, db, pe
     from desktop.views.authorizations.detail import AuthorizationDetailPage
 
     _febraban_code(db)
+    from desktop.models import Parameter
+    with db.session() as s:   # issue 23 point 10: the CTM's fee, set by the office (no default)
+        s.add(Parameter(key="fee.authorization", valid_from=date(2026, 1, 1), value=Decimal("10"), note="CTM"))
     with db.session() as s:
         a = Authorization(driver_id=register.joao, vehicle_id=register.car, status="approved",
                           protocol_date=date(2026, 11, 10), protocol_number="PROT-77", decided_on=date(2026, 11, 12),

@@ -97,3 +97,80 @@ def test_guide_steps_use_the_guide_machine_and_say_what_would_enable_them():
     assert guide_refusal("pay", "open", {Role.FISCAL}, overdue).startswith("exige o perfil")
     actions = {a.key: a for a in guide_actions("open", {Role.GESTOR}, overdue)}
     assert all(actions[k].enabled for k in ("pay", "print", "reissue", "cancel"))
+
+
+@pytest.mark.parametrize("today, days, valid_until, expected", [
+    # Art. 3 §2: the renewal fee falls due before the authorization it renews ends (issue 23 point 10)
+    (date(2026, 11, 20), 30, date(2026, 12, 5), date(2026, 12, 4)),    # ends on a Saturday: Friday before
+    (date(2026, 11, 20), 30, date(2027, 3, 1), date(2026, 12, 21)),    # ends later: the usual 30 days
+    (date(2026, 11, 20), 30, None, date(2026, 12, 21)),
+    (date(2026, 11, 20), 30, date(2026, 11, 15), date(2026, 11, 20)),  # never before the issue day
+])
+def test_art3_par2_renewal_fee_due_before_the_authorization_ends(today, days, valid_until, expected):
+    from desktop.domain.dates import BusinessCalendar
+    from desktop.domain.guides import renewal_fee_due_date
+
+    assert renewal_fee_due_date(today, days, valid_until, BusinessCalendar()) == expected
+
+
+@pytest.mark.parametrize("today, expected", [
+    # issue 23 point 3: a reissued / substitute guide falls due on a date of its own, never in the past
+    (date(2026, 11, 24), date(2026, 12, 24)),
+    (date(2026, 11, 18), date(2026, 12, 18)),
+    (date(2026, 12, 2), date(2027, 1, 4)),     # 01/01 holiday, then the weekend... 01/01 → Monday 04/01
+])
+def test_reissued_guide_due_date_is_its_own_and_never_past(today, expected):
+    from desktop.domain.dates import BusinessCalendar
+    from desktop.domain.guides import reissue_due_date
+
+    due = reissue_due_date(today, 30, BusinessCalendar())
+    assert due == expected and due > today
+
+
+@pytest.mark.parametrize("due, today, overdue", [
+    (date(2026, 11, 10), date(2026, 11, 10), False), (date(2026, 11, 10), date(2026, 11, 11), True),
+])
+def test_guide_overdue_from_the_day_after_its_due_date(due, today, overdue):
+    from desktop.domain.guides import guide_overdue
+
+    assert guide_overdue(due, today) is overdue
+
+
+@pytest.mark.parametrize("guide_status, due, platform, preview, roles, expected", [
+    # Art. 11: the month in progress is a prévia (issue 23 point 2), no guide
+    (None, None, True, True, {"atendente"}, {"issue_guide": False, "cancel_guide": False, "charge_driver": False}),
+    (None, None, True, False, {"atendente"}, {"issue_guide": True, "cancel_guide": False, "charge_driver": False}),
+    # the driver is charged as substitute only once the platform's guide is overdue, by a gestor
+    ("open", date(2026, 11, 10), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": True}),
+    ("open", date(2026, 11, 30), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": False}),
+    ("open", date(2026, 11, 10), False, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": True, "charge_driver": False}),
+    ("paid", date(2026, 11, 10), True, False, {"gestor"},
+     {"issue_guide": False, "cancel_guide": False, "charge_driver": False}),
+])
+def test_art11_issqn_share_steps(guide_status, due, platform, preview, roles, expected):
+    from desktop.domain.finance import ISSQN_SHARE_STEPS, share_facts
+    from desktop.domain.roles import Role
+    from desktop.domain.steps import available_actions
+
+    facts = share_facts(guide_status, due, platform, date(2026, 11, 18), preview)
+    actions = available_actions(ISSQN_SHARE_STEPS, None, {Role(r) for r in roles}, facts)
+    assert {a.key: a.enabled for a in actions} == expected
+
+
+@pytest.mark.parametrize("current, target, allowed", [
+    ("open", "assigned", True), ("open", "returned", True), ("assigned", "returned", False),
+    ("returned", "open", False), ("assigned", "open", False),
+])
+def test_unreconciled_payment_moves_once(current, target, allowed):
+    from desktop.domain.finance import ISSQN_SHARE_MACHINE, UNRECONCILED_MACHINE
+    from desktop.domain.workflow import TransitionNotAllowed, transition
+
+    if allowed:
+        assert transition(UNRECONCILED_MACHINE, current, target).value == target
+    else:
+        with pytest.raises(TransitionNotAllowed):
+            transition(UNRECONCILED_MACHINE, current, target)
+    assert transition(ISSQN_SHARE_MACHINE, "open", "cancelled").value == "cancelled"

@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from desktop.domain.money import round_cents
 from desktop.domain import (
     AUTHORIZATION_MACHINE,
     AuthorizationStatus,
@@ -233,7 +234,7 @@ def record_fee_payment_in(s: Session, actor: Actor, authorization_id: int, paid_
     require_role(actor, *FRONT_DESK)
     guide = _require_text(guide_number, "guide_number", "Informe o número da guia.")
     try:
-        amount = Decimal(str(amount)).quantize(Decimal("0.01"))
+        amount = round_cents(Decimal(str(amount)))
     except (InvalidOperation, ValueError):
         raise ValidationError([Problem("amount", "Valor inválido.")]) from None
     if amount <= 0:

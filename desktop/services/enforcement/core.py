@@ -121,7 +121,8 @@ def has_pending_proof(session, auto_id: int) -> bool:
 def auto_facts_in(session, auto, today: date | None = None) -> AutoFacts:
     """What the auto's steps read (status, terms, pending proof) on `today` (default: the office's today)."""
     return AutoFacts(AutoStatus(auto.status), today or local_today(), auto.defense_deadline,
-                     auto.appeal_deadline, has_pending_proof(session, auto.id))
+                     auto.appeal_deadline, has_pending_proof(session, auto.id),
+                     auto_balance_in(session, auto.id)[1] > 0)
 
 
 def require_step(auto, key: str, facts: AutoFacts | None = None) -> None:

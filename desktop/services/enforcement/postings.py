@@ -8,12 +8,13 @@ from typing import NamedTuple
 
 from sqlalchemy import select
 
+from desktop.domain.money import round_cents, round_places
 from desktop.domain.ledger import EntryKind, entry_problems, refund_due
 from desktop.domain.ledger import LedgerEntry as DomainEntry
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Auto, Driver, LedgerEntry, Platform, now
 from desktop.services import audit
-from desktop.services.enforcement.core import CENT, UPFM_PLACES, Infractor, auto_balance_in, debtor_of
+from desktop.services.enforcement.core import UPFM_PLACES, Infractor, auto_balance_in, debtor_of
 
 
 class EntryInfo(NamedTuple):
@@ -57,13 +58,13 @@ def post(session, actor, *, kind: EntryKind, infractor: Infractor, amount_upfm: 
          amount_reais: Decimal, effective_on: date, auto_id: int | None = None, reverses_id: int | None = None,
          reason: str | None = None, guide_number: str | None = None) -> LedgerEntry:
     """Post one entry (checked by `domain.entry_problems`) and audit it. Returns the row."""
-    amount_upfm = Decimal(amount_upfm).quantize(UPFM_PLACES)
+    amount_upfm = round_places(amount_upfm, -UPFM_PLACES.as_tuple().exponent)
     problems = entry_problems(DomainEntry(kind, effective_on, amount_upfm, reason or "", origin=reverses_id))
     if problems:
         raise ValidationError(problems)
     row = LedgerEntry(
         **infractor_columns(infractor), auto_id=auto_id, kind=EntryKind(kind).value, amount_upfm=amount_upfm,
-        upfm_value=upfm_value, amount_reais=Decimal(amount_reais).quantize(CENT), effective_on=effective_on,
+        upfm_value=upfm_value, amount_reais=round_cents(amount_reais), effective_on=effective_on,
         posted_at=now(), reverses_id=reverses_id, guide_number=guide_number, reason=reason,
         created_by=actor.user_id,
     )

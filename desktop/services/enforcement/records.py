@@ -209,12 +209,23 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         authorization_id=auto.authorization_id,
         authorization_number=(authorization.number or "") if authorization else "",
         agent_id=auto.agent_id, agent_name=agent.full_name if agent else "", status=status,
-        status_label=status.label, amount_upfm=fine_upfm, upfm_value=auto.upfm_value,
+        status_label=_status_label(status, balance_reais), amount_upfm=fine_upfm, upfm_value=auto.upfm_value,
         amount_reais=fine_reais, recurrence=bool(auto.recurrence), assessment=assessment,
         notice_joined_on=auto.notice_joined_on, defense_deadline=auto.defense_deadline,
         appeal_deadline=auto.appeal_deadline, payment_deadline=auto.payment_deadline, final_on=auto.final_on,
         cancel_reason=auto.cancel_reason, balance_upfm=balance_upfm, version=auto.version,
         balance_reais=balance_reais, proposal=proposal, actions=actions)
+
+
+def _status_label(status: AutoStatus, balance_reais) -> str:
+    """The status, and "multa paga" when the fine was paid before the decision became final (issue 23 point 4:
+    paying is not a waiver — the process goes on — but the debt is settled and the screen says so)."""
+    if balance_reais <= 0 and status in _PAID_BEFORE_FINAL:
+        return f"{status.label} — multa paga"
+    return status.label
+
+
+_PAID_BEFORE_FINAL = frozenset({AutoStatus.NOTIFIED, AutoStatus.IN_DEFENSE, AutoStatus.JUDGED, AutoStatus.IN_APPEAL})
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from desktop.domain.money import round_cents
 from desktop.domain.formatting import format_date, format_plate
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
@@ -54,7 +55,7 @@ def _money(value, field: str) -> Decimal:
         raise ValidationError([Problem(field, f"Base mensal estimada inválida: {value!r}.", "Art. 11, §1")]) from None
     if number < 0:
         raise ValidationError([Problem(field, "A base mensal estimada não pode ser negativa.", "Art. 11, §1")])
-    return number.quantize(Decimal("0.01"))
+    return round_cents(number)
 
 
 def _reason(reason: str, field: str = "reason") -> str:

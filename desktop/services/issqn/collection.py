@@ -15,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
 from desktop.domain.formatting import format_date, format_plate
+from desktop.domain.guides import guide_overdue, late_charges, reissue_due_date
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import (
@@ -30,12 +32,13 @@ from desktop.models import (
 from desktop.reports.febraban import arrecadacao_barcode
 from desktop.services import audit, holidays, numbering, parameters
 from desktop.services.base import Actor, require_role
+from desktop.services.guide_debts import release_debts_in
 from desktop.services.issqn.common import (
     DECIDE_ROLES,
     ISSUE_ROLES,
     PURPOSE,
     GuideInfo,
-    check_competence,
+    check_guidable,
     competence_label,
     next_month,
     share_facts,
@@ -55,14 +58,12 @@ def issqn_due_date_in(s: Session, year: int, month: int) -> date:
     return holidays.calendar_in(s).next_business_day(date(ny, nm, day))
 
 
-def _driver_due_date_in(s: Session, on: date) -> date:
-    """A driver charged as substitute pays on the next ISSQN due day after `on` (business day)."""
-    day = int(parameters.parameter_value_in(s, "issqn_due_day", on))
-    candidate = date(on.year, on.month, day)
-    if candidate <= on:
-        y, m = next_month(on.year, on.month)
-        candidate = date(y, m, day)
-    return holidays.calendar_in(s).next_business_day(candidate)
+def _own_due_date_in(s: Session, on: date) -> date:
+    """The guide of a share charged to the substitute driver, or the platform's guide reissued without it, falls
+    due on a date of its own (issue 23 point 3): `on` + the CTM term of a guide (`guide.fee_days`), moved to the
+    next business day — never the overdue guide's date."""
+    days = int(parameters.parameter_value_in(s, "guide.fee_days", on))
+    return reissue_due_date(on, days, holidays.calendar_in(s))
 
 
 def _barcode(s: Session, amount: Decimal, due: date, number: str) -> str | None:
@@ -81,12 +82,13 @@ def _guide_info(g: PaymentGuide, shares: int, year: int, month: int) -> GuideInf
 
 def _new_guide(s: Session, actor: Actor, amount: Decimal, due: date, *, payer_name: str, payer_document: str,
                platform_id: int | None = None, driver_id: int | None = None,
-               vehicle_id: int | None = None) -> PaymentGuide:
+               vehicle_id: int | None = None, replaces_id: int | None = None,
+               late_charges_reais: Decimal | None = None) -> PaymentGuide:
     number = numbering.next_number(s, "guide", today().year)
     guide = PaymentGuide(number=number, purpose=PURPOSE, amount_reais=amount, due_on=due, payer_name=payer_name,
                          payer_document=payer_document, platform_id=platform_id, driver_id=driver_id,
                          vehicle_id=vehicle_id, barcode=_barcode(s, amount, due, number), status="open",
-                         issued_by=actor.user_id)
+                         issued_by=actor.user_id, replaces_id=replaces_id, late_charges_reais=late_charges_reais)
     s.add(guide)
     s.flush()
     return guide
@@ -104,7 +106,7 @@ def issue_issqn_guide_in(s: Session, actor: Actor, platform_id: int, year: int, 
     """The platform's DAM of the competência: every open share of the month without a guide, one guide (number
     `NNNN/AAAA`, due on `issqn_due_day` of the next month or the next business day, FEBRABAN barcode)."""
     require_role(actor, *ISSUE_ROLES)
-    check_competence(year, month)
+    check_guidable(year, month)   # issue 23 point 2: the month in progress is only a prévia
     platform = s.get(Platform, platform_id)
     if platform is None:
         raise NotFound("Plataforma não encontrada.")
@@ -126,9 +128,18 @@ def issue_issqn_guide_in(s: Session, actor: Actor, platform_id: int, year: int, 
             f"A guia nº {live} da {platform.trade_name} para {label} está em aberto e há veículos novos na "
             "competência. Cancele a guia com o motivo e emita outra com todos os veículos (uma guia por "
             "plataforma e competência).")
-    amount = sum((Decimal(sh.amount) for sh in shares), Decimal("0")).quantize(Decimal("0.01"))
-    guide = _new_guide(s, actor, amount, issqn_due_date_in(s, year, month), payer_name=platform.legal_name,
-                       payer_document=platform.cnpj, platform_id=platform.id)
+    amount = round_cents(sum((Decimal(sh.amount) for sh in shares), Decimal("0")))
+    due, late = issqn_due_date_in(s, year, month), None
+    if guide_overdue(due, today()):
+        # issue 23 point 3: a guide is never born overdue. The tax fell due on `due`; the guide issued after it
+        # falls due on a date of its own, with the CTM's late charges from the legal due date (none while unset).
+        fine_pct, interest_pct = parameters.late_percents_in(s, today())
+        own = _own_due_date_in(s, today())
+        charges = late_charges(amount, due, own, fine_pct, interest_pct)
+        due, amount = own, charges.total
+        late = charges.charges if charges.configured else None
+    guide = _new_guide(s, actor, amount, due, payer_name=platform.legal_name,
+                       payer_document=platform.cnpj, platform_id=platform.id, late_charges_reais=late)
     for sh in shares:
         sh.guide_id = guide.id
     s.flush()
@@ -165,15 +176,7 @@ def _cancel(s: Session, actor: Actor, guide: PaymentGuide, reason: str) -> list[
     before = {"status": guide.status}
     guide.status = "cancelled"
     guide.cancel_reason = reason
-    pairs = []
-    for sh in s.scalars(select(IssqnShare).where(IssqnShare.guide_id == guide.id, IssqnShare.status == "open")
-                        .order_by(IssqnShare.id)).all():
-        sh.status = "cancelled"
-        sh.cancel_reason = f"Guia nº {guide.number} cancelada: {reason}"
-        copy = IssqnShare(estimate_id=sh.estimate_id, year=sh.year, month=sh.month, platform_id=sh.platform_id,
-                          driver_id=sh.driver_id, amount=sh.amount, status="open", replaces_id=sh.id)
-        s.add(copy)
-        pairs.append((sh, copy))
+    pairs = release_debts_in(s, guide, reason)
     s.flush()
     audit.record(s, actor, "issqn.guide.cancel", "payment_guide", guide.id, before,
                  {"status": "cancelled", "reason": reason, "shares": len(pairs)})
@@ -223,16 +226,21 @@ def charge_share_to_driver_in(s: Session, actor: Actor, share_id: int, reason: s
     mine = next(new for old, new in pairs if old.id == share.id)
     mine.platform_id = None
     mine.driver_id = driver.id
-    driver_guide = _new_guide(s, actor, Decimal(mine.amount), _driver_due_date_in(s, today()),
+    due = _own_due_date_in(s, today())
+    driver_guide = _new_guide(s, actor, Decimal(mine.amount), due,
                               payer_name=driver.name, payer_document=driver.cpf, driver_id=driver.id,
                               vehicle_id=vehicle.id)
     mine.guide_id = driver_guide.id
     rest = [new for old, new in pairs if old.id != share.id]
     reissued = None
     if rest:
-        amount = sum((Decimal(n.amount) for n in rest), Decimal("0")).quantize(Decimal("0.01"))
-        reissued = _new_guide(s, actor, amount, guide.due_on, payer_name=guide.payer_name,
-                              payer_document=guide.payer_document or "", platform_id=guide.platform_id)
+        principal = round_cents(sum((Decimal(n.amount) for n in rest), Decimal("0")))
+        # the platform's debt was due on the old date: the CTM's late charges count from it (none while unset)
+        fine_pct, interest_pct = parameters.late_percents_in(s, today())
+        charges = late_charges(principal, guide.due_on, due, fine_pct, interest_pct)
+        reissued = _new_guide(s, actor, charges.total, due, payer_name=guide.payer_name,
+                              payer_document=guide.payer_document or "", platform_id=guide.platform_id,
+                              replaces_id=guide.id, late_charges_reais=charges.charges if charges.configured else None)
         for n in rest:
             n.guide_id = reissued.id
     s.flush()

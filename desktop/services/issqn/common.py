@@ -9,10 +9,12 @@ from decimal import Decimal
 
 from desktop.domain.clock import today
 from desktop.domain.dates import parse_month as parse_competence
+from desktop.domain.finance import ISSQN_SHARE_STEPS, share_facts
 from desktop.domain.problems import Problem
-from desktop.domain.roles import ISSQN_ROLES
+from desktop.domain.roles import ISSQN_ROLES, Role
 from desktop.domain.steps import Action, Step, available_actions, refusal
-from desktop.domain.taxes import competence_problem, month_bounds
+from desktop.domain.taxes import (PREVIEW_LABEL, competence_ended, competence_problem, guide_competence_problem,
+                                  month_bounds)
 from desktop.errors import ValidationError
 
 ART = "Art. 11"
@@ -22,23 +24,8 @@ DECIDE_ROLES = ISSQN_ROLES.decide      # classes, class decisions, designations,
 ISSUE_ROLES = ISSQN_ROLES.issue        # as every other guide (services.documents.archive)
 PURPOSE = "issqn"
 
-SHARE_STEPS = (
-    Step("issue_guide", "Emitir guia", ART, roles=frozenset(ISSUE_ROLES),
-         condition=lambda f: None if f["guide_status"] is None else "a cota já está numa guia"),
-    Step("cancel_guide", "Cancelar guia…", ART, roles=frozenset(DECIDE_ROLES),
-         condition=lambda f: None if f["guide_status"] == "open" else "não há guia em aberto"),
-    Step("charge_driver", "Cobrar do condutor (substituto)…", "Art. 11 (condutor substituto tributário)",
-         roles=frozenset(DECIDE_ROLES),
-         condition=lambda f: (None if f["platform_share"] and f["overdue"] else
-                              "disponível quando a guia da plataforma estiver vencida" if f["platform_share"]
-                              else "a cota já é cobrada do condutor")),
-)
+SHARE_STEPS = ISSQN_SHARE_STEPS        # issue 22 point 2: the table lives in domain/finance.py
 STEPS_BY_KEY = {step.key: step for step in SHARE_STEPS}
-
-
-def share_facts(guide_status: str | None, due_on: date | None, platform_share: bool, on: date) -> dict:
-    overdue = guide_status == "open" and due_on is not None and due_on < on
-    return {"guide_status": guide_status, "overdue": overdue, "platform_share": platform_share}
 
 
 def share_actions(facts: dict, roles) -> tuple[Action, ...]:
@@ -57,6 +44,18 @@ def check_competence(year: int, month: int) -> None:
     problem = competence_problem(year, month, today())
     if problem:
         raise ValidationError([problem])
+
+
+def check_guidable(year: int, month: int) -> None:
+    """A competência is guided only once it has ended (issue 23 point 2): before, its run is a prévia."""
+    problem = guide_competence_problem(year, month, today())
+    if problem:
+        raise ValidationError([problem])
+
+
+def is_preview(year: int, month: int) -> bool:
+    """The competência is still running: its estimate is a prévia (no guide)."""
+    return not competence_ended(year, month, today())
 
 
 def parse_month(text: str) -> tuple[int, int]:
@@ -132,13 +131,23 @@ class RunResult:
     removed: int             # draft estimates of vehicles that no longer count
     without_class: tuple[VehicleProblem, ...] = ()
     without_platform: tuple[VehicleProblem, ...] = ()
+    preview: bool = False     # the month is still running: a prévia, no guide (issue 23 point 2)
+    kept_rates: tuple[Decimal, ...] = ()   # the rates of the estimates kept because a guide holds them
 
     def summary(self) -> str:
-        from desktop.domain.formatting import format_money
+        from desktop.domain.formatting import format_decimal, format_money
 
+        rates = sorted({Decimal(self.rate), *self.kept_rates}) if self.kept else [Decimal(self.rate)]
+        if len(rates) > 1:   # issue 23 point 9: say the rate actually applied to each row
+            rate_text = ("alíquotas " + " e ".join(f"{format_decimal(r.normalize())} %" for r in rates)
+                         + f"; recalculados a {format_decimal(Decimal(self.rate).normalize())} %")
+        else:
+            rate_text = f"alíquota {format_decimal(rates[0].normalize())} %"
         text = (f"Competência {competence_label(self.year, self.month)}: {self.vehicles} veículos, total "
-                f"{format_money(self.total)} (alíquota {self.rate} %"
+                f"{format_money(self.total)} ({rate_text}"
                 f"{', proporcional aos dias' if self.pro_rata else ''}).")
+        if self.preview:
+            text = (f"{PREVIEW_LABEL.upper()} (o mês ainda não terminou; sem guia) — " + text)
         if self.kept:
             text += f" {self.kept} com guia emitida mantidos."
         if self.without_class:

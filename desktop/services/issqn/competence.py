@@ -23,8 +23,11 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from desktop.domain.formatting import format_plate, local_datetime
+from desktop.domain.money import round_cents
 from desktop.domain.problems import Problem
 from desktop.domain.taxes import (
+    ISS_MAX_RATE,
+    ISS_MIN_RATE,
     active_days_in_month,
     active_periods,
     iss_rate_problem,
@@ -56,6 +59,7 @@ from desktop.services.issqn.common import (
     VehicleProblem,
     check_competence,
     competence_label,
+    is_preview,
     month_end,
 )
 
@@ -92,7 +96,8 @@ def rate_in(s: Session, year: int, month: int) -> tuple[Decimal, bool]:
         raise ValidationError([Problem(
             "issqn_rate_percent",
             f"Não há alíquota do ISSQN vigente em {competence_label(year, month)}. O gestor deve cadastrá-la "
-            "(entre 2 % e 5 %) em Administração → Parâmetros.", "Art. 11; LC 116/2003, arts. 8, II e 8-A")]) from None
+            f"(entre {ISS_MIN_RATE} % e {ISS_MAX_RATE} %) em Administração → Parâmetros.",
+            "Art. 11; LC 116/2003, arts. 8, II e 8-A")]) from None
     problem = iss_rate_problem(Decimal(rate))
     if problem:
         raise ValidationError([problem])
@@ -149,6 +154,7 @@ def month_facts_in(s: Session, year: int, month: int, state=None) -> list[Vehicl
             periods = active_periods(history)
         else:   # rows written without events (old imports): the activation to the end of validity
             periods = [(a.activated_on, (a.ended_on - timedelta(days=1)) if a.ended_on else a.valid_until)]
+        pieces = []
         for start, end in periods:
             lo, hi = max(start, first), min(end or last, last)
             if lo > hi:
@@ -156,7 +162,13 @@ def month_facts_in(s: Session, year: int, month: int, state=None) -> list[Vehicl
             for seg_from, seg_until, vehicle in _segments(subs.get(a.id, []), a.vehicle_id):
                 s_lo, s_hi = max(lo, seg_from), min(hi, seg_until)
                 if s_lo <= s_hi:
-                    per_vehicle[vehicle].append(((s_lo, s_hi), a.id, a.driver_id))
+                    pieces.append(((s_lo, s_hi), vehicle))
+        if pieces:
+            # issue 23 point 10: one estimate per authorization and month, whatever substitutions (Art. 8 §2)
+            # happened in it — the vehicle in service on the month's last active day carries all its days
+            in_service = max(pieces, key=lambda piece: piece[0][1])[1]
+            for period, _vehicle in pieces:
+                per_vehicle[in_service].append((period, a.id, a.driver_id))
     if not per_vehicle:
         return []
     vehicle_ids = list(per_vehicle)
@@ -274,6 +286,7 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
     at = now()
     fields = ("authorization_id", "platform_id", "class_id", "days_active", "base", "rate", "amount")
     new_rows, changed, kept, redo = [], [], 0, []
+    kept_rates: set[Decimal] = set()
     for vehicle_id, (v, amount, shares) in computed.items():
         values = {"authorization_id": v.authorization_id, "platform_id": next(iter(shares), None),
                   "class_id": v.class_id, "days_active": v.days, "base": v.base, "rate": rate, "amount": amount}
@@ -283,6 +296,7 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
                              "created_at": at, "computed_at": at, "status": "open", **values})
         elif old.id in locked:
             kept += 1
+            kept_rates.add(Decimal(old.rate))
         elif (old.status == "open" and all(getattr(old, f) == values[f] for f in fields)
               and drafts.get(old.id, set()) == set(shares.items())):
             continue    # a repeated run with nothing new writes nothing for this vehicle
@@ -327,12 +341,14 @@ def run_competence_in(s: Session, actor: Actor, year: int, month: int, state=Non
     vehicles, total = s.execute(
         select(func.count(), func.coalesce(func.sum(IssqnEstimate.amount), 0))
         .where(IssqnEstimate.year == year, IssqnEstimate.month == month, IssqnEstimate.status == "open")).one()
-    result = RunResult(year, month, rate, pro_rata, int(vehicles), Decimal(total).quantize(Decimal("0.01")),
-                       len(new_rows) + len(changed), kept, len(gone), tuple(without_class), tuple(without_platform))
+    result = RunResult(year, month, rate, pro_rata, int(vehicles), round_cents(Decimal(total)),
+                       len(new_rows) + len(changed), kept, len(gone), tuple(without_class), tuple(without_platform),
+                       preview=is_preview(year, month), kept_rates=tuple(sorted(kept_rates)))
     audit.record(s, actor, "issqn.run", "issqn_competence", f"{year:04d}-{month:02d}", None,
                  {"vehicles": result.vehicles, "total": str(result.total), "computed": result.computed,
                   "kept": kept, "withdrawn": len(gone), "rate": str(rate), "pro_rata": pro_rata,
-                  "without_class": len(without_class), "without_platform": len(without_platform)})
+                  "without_class": len(without_class), "without_platform": len(without_platform),
+                  "preview": result.preview})
     if state is not None:
         state.progress(4, 4, "Concluído.")
     return result

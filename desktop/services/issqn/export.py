@@ -12,6 +12,8 @@ from sqlalchemy import select
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
 from desktop.domain.problems import Problem
 from desktop.domain.roles import ISSQN_ROLES
+from desktop.domain.roles import Role
+from desktop.domain.taxes import PREVIEW_LABEL, competence_ended
 from desktop.errors import ValidationError
 from desktop.models import (
     Authorization,
@@ -50,8 +52,11 @@ def issqn_export_rows(s, year: int, month: int, on):
             .where(S.year == year, S.month == month, S.status == "open")
             .order_by(Platform.trade_name, Vehicle.plate))
     label = competence_label(year, month)
+    preview = not competence_ended(year, month, on)
     for r in s.execute(stmt, execution_options={"yield_per": 2000}):
         situation, _overdue = situation_of(r.status, r.due_on, on)
+        if preview and r.status is None:
+            situation = f"{PREVIEW_LABEL} (mês em curso)"   # issue 23 point 2
         platform = r.trade_name or "Condutor (substituto, Art. 11)"
         yield [label, platform, format_cnpj(r.cnpj) if r.cnpj else "", format_plate(r.plate), r.name or "",
                format_cpf(r.cpf) if r.cpf else "", r.code, r.base, r.rate, r.days_active, r.amount, r.number or "",

@@ -11,10 +11,14 @@ from sqlalchemy.orm import Session
 
 from desktop.domain.clock import today
 from desktop.domain.finance import CHARGE_FILTER_LABELS
+from desktop.domain.money import round_cents
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
+from desktop.domain.guides import guide_overdue
+from desktop.domain.taxes import PREVIEW_LABEL
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
 from desktop.services.base import Actor, require_role
+from desktop.services.guide_debts import open_not_due_clause, overdue_clause
 from desktop.services.issqn.common import (
     READ_ROLES,
     MonthTotals,
@@ -23,6 +27,7 @@ from desktop.services.issqn.common import (
     ShareRow,
     UnpaidPlatform,
     competence_label,
+    is_preview,
     share_actions,
     share_facts,
 )
@@ -42,7 +47,7 @@ def situation_of(guide_status: str | None, due_on: date | None, on: date) -> tup
         return "Paga", False
     if guide_status == "cancelled":
         return "Cancelada", False
-    overdue = due_on is not None and due_on < on
+    overdue = due_on is not None and guide_overdue(due_on, on)
     return ("Vencida" if overdue else "Em aberto"), overdue
 
 
@@ -70,9 +75,9 @@ def _base_query(year: int, month: int, platform_id: int | None, text: str, situa
     if situation == "no_guide":
         stmt = stmt.where(S.guide_id.is_(None))
     elif situation == "open":
-        stmt = stmt.where(G.status == "open", G.due_on >= on)
+        stmt = stmt.where(open_not_due_clause(G, on))
     elif situation == "overdue":
-        stmt = stmt.where(G.status == "open", G.due_on < on)
+        stmt = stmt.where(overdue_clause(G, on))
     elif situation == "paid":
         stmt = stmt.where(G.status == "paid")
     return stmt
@@ -96,7 +101,7 @@ def share_rows(db, actor: Actor, year: int, month: int, platform_id: int | None 
         stmt = (_base_query(year, month, platform_id, text, situation, on)
                 .order_by(Vehicle.plate, IssqnShare.id).offset(offset).limit(limit))
         rows = s.execute(stmt).all()
-        return _rows(s, actor, rows, on)
+        return _rows(s, actor, rows, on, is_preview(year, month))
 
 
 def share_count(db, actor: Actor, year: int, month: int, platform_id: int | None = None, text: str = "",
@@ -107,7 +112,7 @@ def share_count(db, actor: Actor, year: int, month: int, platform_id: int | None
         return int(s.scalar(select(func.count()).select_from(inner)))
 
 
-def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
+def _rows(s: Session, actor: Actor, rows, on: date, preview: bool = False) -> list[ShareRow]:
     from desktop.models import Authorization
 
     auth_ids = {r.authorization_id for r in rows if r.authorization_id}
@@ -121,7 +126,9 @@ def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
     for r in rows:
         name, cpf = drivers.get(r.authorization_id, ("", ""))
         situation, overdue = situation_of(r.guide_status, r.due_on, on)
-        facts = share_facts(r.guide_status, r.due_on, r.platform_id is not None, on)
+        if preview and r.guide_status is None:
+            situation = PREVIEW_LABEL          # issue 23 point 2: the month in progress has no guide
+        facts = share_facts(r.guide_status, r.due_on, r.platform_id is not None, on, preview)
         out.append(ShareRow(
             share_id=r.id, estimate_id=r.estimate_id, vehicle_id=r.vehicle_id, platform_id=r.platform_id,
             platform_name=r.trade_name or (f"Condutor: {name}" if r.driver_id else ""),
@@ -135,7 +142,7 @@ def _rows(s: Session, actor: Actor, rows, on: date) -> list[ShareRow]:
 
 
 def _q(value) -> Decimal:
-    return Decimal(value or 0).quantize(Decimal("0.01"))
+    return round_cents(Decimal(value or 0))
 
 
 def month_totals(db, actor: Actor, year: int, month: int) -> MonthTotals:
@@ -147,8 +154,8 @@ def month_totals(db, actor: Actor, year: int, month: int) -> MonthTotals:
         rows = s.execute(
             select(S.platform_id, func.count(func.distinct(S.estimate_id)), func.sum(S.amount),
                    func.sum(case((S.guide_id.is_(None), S.amount), else_=0)),
-                   func.sum(case((and_(G.status == "open", G.due_on >= on), S.amount), else_=0)),
-                   func.sum(case((and_(G.status == "open", G.due_on < on), S.amount), else_=0)),
+                   func.sum(case((open_not_due_clause(G, on), S.amount), else_=0)),
+                   func.sum(case((overdue_clause(G, on), S.amount), else_=0)),
                    func.sum(case((G.status == "paid", S.amount), else_=0)))
             .outerjoin(G, G.id == S.guide_id)
             .where(S.year == year, S.month == month, S.status == "open")
@@ -210,7 +217,7 @@ def unpaid_platforms(db, actor: Actor) -> list[UnpaidPlatform]:
     with db.session(write=False) as s:
         rows = s.execute(
             select(S.platform_id, Platform.trade_name, S.year, S.month, func.sum(S.amount),
-                   func.max(case((and_(G.status == "open", G.due_on < on), 1), else_=0)))
+                   func.max(case((overdue_clause(G, on), 1), else_=0)))
             .join(Platform, Platform.id == S.platform_id).outerjoin(G, G.id == S.guide_id)
             .where(S.status == "open", or_(S.guide_id.is_(None), G.status == "open"))
             .group_by(S.platform_id, Platform.trade_name, S.year, S.month)

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop.services.base import Actor, require_role
-from desktop.services.issqn.common import READ_ROLES
-from desktop.services.issqn.queries import month_totals, platform_series
+from desktop.services.issqn.common import READ_ROLES, is_preview
+from desktop.services.issqn.queries import month_totals, platform_series, share_rows
 
 __all__ = ["report_pdf", "write_report"]
 
@@ -16,8 +16,16 @@ def report_pdf(db, actor: Actor, year: int, month: int) -> bytes:
     require_role(actor, *READ_ROLES)
     totals = month_totals(db, actor, year, month)
     series = platform_series(db, actor, year, month)
+    vehicles, offset = [], 0
+    while True:   # issue 23 point 9: every vehicle of the competência, a page at a time
+        page = share_rows(db, actor, year, month, offset=offset, limit=5000)
+        vehicles.extend(page)
+        if len(page) < 5000:
+            break
+        offset += len(page)
     with db.session(write=False) as s:
-        ctx = issqn_report.build_context(s, year, month, totals, series, actor.full_name)
+        ctx = issqn_report.build_context(s, year, month, totals, series, actor.full_name, vehicles=vehicles,
+                                         preview=is_preview(year, month))
     return issqn_report.render(ctx)
 
 

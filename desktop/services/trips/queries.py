@@ -16,6 +16,9 @@ from pathlib import Path
 
 from sqlalchemy import func, or_, select
 
+from decimal import ROUND_HALF_EVEN
+
+from desktop.domain.money import round_cents, round_places
 from desktop.domain.clock import TIMEZONE
 from desktop.domain.formatting import format_cpf, format_plate
 from desktop.domain.problems import Problem
@@ -55,7 +58,7 @@ def month_label(key: int) -> str:
 def _avg(total: Decimal | None, count: int) -> Decimal | None:
     if total is None or not count:
         return None
-    return (Decimal(total) / count).quantize(Decimal("0.01"))
+    return round_cents(Decimal(total) / count)
 
 
 # ------------------------------------------------------------------------------------------------ fares
@@ -101,8 +104,8 @@ def _fare_lines(session, rows) -> list[FareLine]:
     for (month, cpf, plate, n, km, secs, total, base, dist, tm, share, other, rating_sum, rated, driver_id,
          vehicle_id) in rows:
         out.append(FareLine(month_label(month), cpf or "", driver_id, names.get(driver_id, ""), plate or "",
-                            vehicle_id, int(n), _d(km).quantize(Decimal("0.001")),
-                            (Decimal(int(secs or 0)) / HOUR).quantize(Decimal("0.01")), _d(total), _d(base),
+                            vehicle_id, int(n), round_places(_d(km), 3, ROUND_HALF_EVEN),
+                            round_places(Decimal(int(secs or 0)) / HOUR, 2, ROUND_HALF_EVEN), _d(total), _d(base),
                             _d(dist), _d(tm), _d(share), _d(other), _avg(rating_sum, int(rated or 0))))
     return out
 
@@ -397,8 +400,8 @@ def statistics_in(session, actor: Actor, year: int | None = None, month: int | N
         k_ok = n >= 10
         out.append(PlatformMonthReport(
             pid, names.get(pid, ""), month_label(m), published_count(n), published_count(hail),
-            published_count(n - hail), _d(km).quantize(Decimal("0.1")) if k_ok else -1,
-            (Decimal(int(secs or 0)) / HOUR).quantize(Decimal("0.1")) if k_ok else -1,
+            published_count(n - hail), round_places(_d(km), 1, ROUND_HALF_EVEN) if k_ok else -1,
+            round_places(Decimal(int(secs or 0)) / HOUR, 1, ROUND_HALF_EVEN) if k_ok else -1,
             published_count(int(vehicles)), published_count(int(drivers))))
     return tuple(out)
 
