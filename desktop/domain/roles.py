@@ -100,7 +100,8 @@ DATA_REQUEST_ROLES = RoleTable("data_requests (Art. 4)", request=ENFORCERS)
 PLATFORM_LIST_ROLES = RoleTable("platform_lists (Art. 5, VIII)", receive=(F, G, A))
 CHANGE_ROLES = RoleTable("changes (Art. 13, XVIII)", enforce=ENFORCERS)
 TRIP_DATA_ROLES = RoleTable("trips (Art. 4)", work=ENFORCERS)
-GUIDE_ROLES = RoleTable("guides (Art. 10; Art. 13, XXI)", desk=FRONT_DESK, read=READERS, fine_guide=(A, G, F))
+GUIDE_ROLES = RoleTable("guides (Art. 10; Art. 13, XXI)", desk=FRONT_DESK, read=READERS, fine_guide=(A, G, F),
+                        export=(A, G, ADM))   # `export guides` (issue 23): every debt's guide, with names and CPF/CNPJ
 BANK_RETURN_ROLES = RoleTable("bank_returns", receive=FRONT_DESK, read=(*FRONT_DESK, ADM),
                               decide=(G,))   # assign or return a payment that matched no guide (issue 23)
 ISSQN_ROLES = RoleTable("issqn (Art. 11)", read=READERS, run=FRONT_DESK, decide=(G,), issue=FRONT_DESK,

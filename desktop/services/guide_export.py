@@ -17,7 +17,7 @@ from desktop.domain.finance import GuideStatus
 from desktop.domain.formatting import format_document, local_datetime
 from desktop.domain.guides import guide_overdue
 from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
+from desktop.domain.roles import GUIDE_ROLES
 from desktop.errors import ValidationError
 from desktop.models import Auto, Authorization, Fee, IssqnShare, PaymentGuide
 from desktop.services import audit
@@ -29,7 +29,7 @@ __all__ = ["GUIDE_HEADERS", "export_guides", "guide_export_rows"]
 
 GUIDE_HEADERS = ("Guia", "Tipo", "Referência", "Contribuinte", "CPF/CNPJ", "Valor (R$)", "Emitida em", "Vencimento",
                  "Situação", "Substitui", "Substituída por", "Pago em")
-EXPORT_ROLES = (Role.ATENDENTE, Role.GESTOR, Role.ADMINISTRADOR)
+EXPORT_ROLES = GUIDE_ROLES.export
 TYPE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos (Art. 28)"}
 FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
               "inspection": "Taxa de vistoria", "other": "Taxa"}
