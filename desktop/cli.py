@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
 EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
-                "divida_ativa")
+                "divida_ativa", "dispatches")
 ISSQN_EXPORT = "issqn"   # issue 13: needs --month AAAA-MM
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
 
@@ -231,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     from desktop import cli_print  # lazy: only when the parser is built (argparse and pathlib only)
 
     cli_print.register(sub)
+    from desktop import cli_dispatch  # issue 26: dispatch batch|scan|receive (argparse and pathlib only)
+
+    cli_dispatch.register(sub, _open, _cli_actor)
     return parser
 
 

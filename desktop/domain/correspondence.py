@@ -109,7 +109,7 @@ def parse_return_reason(text: str) -> ReturnReason | None:
 
 
 def _fold(text: str) -> str:
-    import unicodedata
+    import unicodedata  # lazy: only when a reason is typed
 
     plain = unicodedata.normalize("NFKD", (text or "").strip().lower())
     return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())

@@ -43,7 +43,7 @@ def _pdf_pages(content: bytes) -> list[bytes]:
 
 
 def _image_pages(content: bytes) -> list[bytes]:
-    from PIL import Image, ImageSequence, UnidentifiedImageError
+    from PIL import Image, ImageSequence, UnidentifiedImageError  # lazy: Pillow and zxing-cpp load only to read a scan
 
     try:
         img = Image.open(io.BytesIO(content))
@@ -59,8 +59,8 @@ def _image_pages(content: bytes) -> list[bytes]:
 
 def read_code(png: bytes) -> str | None:
     """The first valid dispatch code on the page, or None."""
-    import zxingcpp
-    from PIL import Image
+    import zxingcpp  # lazy: Pillow and zxing-cpp load only to read a scan
+    from PIL import Image  # lazy: Pillow and zxing-cpp load only to read a scan
 
     img = Image.open(io.BytesIO(png)).convert("L")
     for attempt in (img, img.resize((img.width * 2, img.height * 2))):

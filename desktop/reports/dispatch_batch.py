@@ -40,8 +40,8 @@ class BatchContext:
 
 def _barcode(c, code: str, x: float, y: float) -> float:
     """Draws the Code 128 of `code` at (x, y); returns its width."""
-    from reportlab.graphics.barcode.code128 import Code128
-    from reportlab.lib.units import mm
+    from reportlab.graphics.barcode.code128 import Code128  # lazy: ReportLab and pypdf load only to print
+    from reportlab.lib.units import mm  # lazy: ReportLab and pypdf load only to print
 
     bc = Code128(code, barWidth=BAR_WIDTH_MM * mm, barHeight=BAR_HEIGHT_MM * mm, humanReadable=False,
                  quiet=True, lquiet=6 * mm, rquiet=6 * mm)
@@ -51,10 +51,10 @@ def _barcode(c, code: str, x: float, y: float) -> float:
 
 def _stamp(size: tuple[float, float], item: BatchItem) -> bytes:
     """A one-page overlay: a white box at the bottom right, above the footer, with the code's barcode and text."""
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
+    from reportlab.lib import colors  # lazy: ReportLab and pypdf load only to print
+    from reportlab.lib.units import mm  # lazy: ReportLab and pypdf load only to print
 
-    from desktop.reports import _pdf
+    from desktop.reports import _pdf  # lazy: ReportLab and pypdf load only to print
 
     regular, bold = _pdf.fonts()
     width, _height = size
@@ -77,7 +77,7 @@ def _stamp(size: tuple[float, float], item: BatchItem) -> bytes:
 
 def stamp_notice(pdf_bytes: bytes, item: BatchItem) -> bytes:
     """The notice's first page with the dispatch code (barcode + text); the other pages as archived."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader, PdfWriter  # lazy: ReportLab and pypdf load only to print
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
     first = writer.pages[0]
@@ -90,15 +90,14 @@ def stamp_notice(pdf_bytes: bytes, item: BatchItem) -> bytes:
 
 def _ar_slip(ctx: BatchContext, item: BatchItem) -> bytes:
     """The AR slip (aviso de recebimento) of one item, one A4 page."""
-    from reportlab.lib.units import mm
+    from reportlab.lib.units import mm  # lazy: ReportLab and pypdf load only to print
 
-    from desktop.reports import _pdf
+    from desktop.reports import _pdf  # lazy: ReportLab and pypdf load only to print
 
     regular, bold = _pdf.fonts()
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"AR {item.code}")
-    w, h = _pdf.PAGE_W, _pdf.PAGE_H
-    left, top = 18 * mm, h - 20 * mm
+    left, top = 18 * mm, _pdf.PAGE_H - 20 * mm
     c.setFont(bold, 13)
     c.drawString(left, top, "AVISO DE RECEBIMENTO — AR")
     c.setFont(regular, 8)
@@ -147,14 +146,14 @@ def _ar_slip(ctx: BatchContext, item: BatchItem) -> bytes:
 
 def _mailing_list(ctx: BatchContext) -> bytes:
     """Lista de postagem: one line per item, in the batch's order, with room for the post office's stamp."""
-    from reportlab.lib.units import mm
+    from reportlab.lib.units import mm  # lazy: ReportLab and pypdf load only to print
 
-    from desktop.reports import _pdf
+    from desktop.reports import _pdf  # lazy: ReportLab and pypdf load only to print
 
     regular, bold = _pdf.fonts()
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, "Lista de postagem")
-    w, h = _pdf.PAGE_W, _pdf.PAGE_H
+    w = _pdf.PAGE_W
     left = 15 * mm
     rows = list(enumerate(ctx.items, start=1))
     page_rows = 22
@@ -190,7 +189,7 @@ def _mailing_list(ctx: BatchContext) -> bytes:
 
 
 def render(ctx: BatchContext) -> bytes:
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader, PdfWriter  # lazy: ReportLab and pypdf load only to print
 
     writer = PdfWriter()
     for item in ctx.items:

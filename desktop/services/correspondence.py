@@ -24,7 +24,7 @@ import os
 import smtplib
 import ssl
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from email.message import EmailMessage
 
 from sqlalchemy import func, select
@@ -142,7 +142,7 @@ def smtp_password(user: str) -> str | None:
     """The SMTP password: the OS credential store first (as the signing key), else DESKTOP_SMTP_PASSWORD."""
     if user:
         try:
-            import keyring
+            import keyring  # lazy: loaded only by the use case that needs it (start-up)
 
             found = keyring.get_password(SMTP_KEYRING_SERVICE, user)
             if found:
@@ -339,13 +339,13 @@ def _record_sent_in_case(session, actor, row: Dispatch, sent_on: date) -> None:
     """An auto's notice sent: the attempt enters the auto's process (Art. 22, §1), its proof still to come."""
     if row.case_type != "auto" or row.notification_id is not None:
         return
-    from desktop.services.autos.process import NotificationDraft, record_notification_in
+    from desktop.services.autos.process import NotificationDraft, record_notification_in  # lazy: loaded only by the use case that needs it (start-up)
 
     auto = session.get(Auto, row.case_id)
     addressee = "driver" if auto.infractor_driver_id is not None else "platform"
     record_notification_in(session, actor, auto.id, NotificationDraft(
         addressee, DispatchForm(row.form), sent_on, note=f"Expedição {row.code}"), auto.version)
-    from desktop.models import AutoNotification
+    from desktop.models import AutoNotification  # lazy: loaded only by the use case that needs it (start-up)
 
     row.notification_id = session.scalar(
         select(AutoNotification.id).where(AutoNotification.auto_id == auto.id)
@@ -356,7 +356,7 @@ def _join_in_case(session, actor, row: Dispatch, joined_on: date, proof_document
     """The proof joined to the case: for an auto the existing joining step of its process, so that the defense
     term runs from `joined_on` (Art. 22, §2); for a data request, the platform notified (Art. 4, §2)."""
     if row.case_type == "auto" and row.notification_id is not None:
-        from desktop.services.autos.process import join_proof_in
+        from desktop.services.autos.process import join_proof_in  # lazy: loaded only by the use case that needs it (start-up)
 
         auto = session.get(Auto, row.case_id)
         join_proof_in(session, actor, row.notification_id, joined_on, auto.version,
@@ -364,13 +364,13 @@ def _join_in_case(session, actor, row: Dispatch, joined_on: date, proof_document
     elif row.case_type == "data_request":
         request = session.get(DataRequest, row.case_id)
         if request is not None and request.notified_at is None:
-            from desktop.services.data_requests import notify_data_request_in
+            from desktop.services.data_requests import notify_data_request_in  # lazy: loaded only by the use case that needs it (start-up)
 
             notify_data_request_in(session, actor, request.id, local_now(), request.version)
 
 
 def _store_proof(session, actor, row: Dispatch, filename: str, content: bytes, mime: str, kind: str) -> int:
-    from desktop.services.enforcement.core import Attachment, store_attachment
+    from desktop.services.enforcement.core import Attachment, store_attachment  # lazy: loaded only by the use case that needs it (start-up)
 
     auto = session.get(Auto, row.case_id) if row.case_type == "auto" else None
     return store_attachment(session, actor, Attachment(filename, content, mime, kind), auto, field="proof").id
@@ -388,7 +388,7 @@ def _refuse_joined(row: Dispatch) -> None:
 # ------------------------------------------------------------------------------------------------ the batch
 def batch_in(session, actor: Actor, header, sender: str, sent_on: date | None = None):
     """Marks every pending post dispatch as sent in a new batch; returns (batch, rows, context) to render."""
-    from desktop.reports.dispatch_batch import BatchContext, BatchItem
+    from desktop.reports.dispatch_batch import BatchContext, BatchItem  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, *DISPATCH_ROLES)
     sent_on = sent_on or local_today()
@@ -414,8 +414,8 @@ def batch_in(session, actor: Actor, header, sender: str, sent_on: date | None = 
 def day_batch(db, actor: Actor, sent_on: date | None = None) -> BatchResult | None:
     """The day's post: one archived PDF (each notice with its code's barcode, an AR slip each, the mailing list);
     None when nothing waits. Reprinting a batch is its 2ª via (`reprint_batch`), never new codes."""
-    from desktop.reports import dispatch_batch, records
-    from desktop.services.documents.archive import RecordRef, issue_in_session
+    from desktop.reports import dispatch_batch, records  # lazy: loaded only by the use case that needs it (start-up)
+    from desktop.services.documents.archive import RecordRef, issue_in_session  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, *DISPATCH_ROLES)
     with db.session() as s:
@@ -426,7 +426,7 @@ def day_batch(db, actor: Actor, sent_on: date | None = None) -> BatchResult | No
             return None
 
         def render(meta):
-            from dataclasses import replace
+            from dataclasses import replace  # lazy: loaded only by the use case that needs it (start-up)
             return dispatch_batch.render(replace(ctx, meta=meta))
 
         issued = issue_in_session(s, actor, BATCH_KIND, RecordRef("dispatch_batch", batch.id), render)
@@ -439,7 +439,7 @@ def day_batch(db, actor: Actor, sent_on: date | None = None) -> BatchResult | No
 
 def reprint_batch(db, actor: Actor, batch_id: int) -> bytes:
     """The 2ª via of a batch: the archived PDF with the copy stamp; the codes are the same."""
-    from desktop.services.documents.archive import reprint
+    from desktop.services.documents.archive import reprint  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, *DISPATCH_ROLES)
     with db.session(write=False) as s:
@@ -453,7 +453,7 @@ def reprint_batch(db, actor: Actor, batch_id: int) -> bytes:
 # ------------------------------------------------------------------------------------------------ scans
 def read_scan(db, actor: Actor, files: list[tuple[str, bytes]]) -> tuple[ScanLine, ...]:
     """Each page of the scanned stack beside its dispatch (pages without a readable code listed as such)."""
-    from desktop.importers.scans import read_scans
+    from desktop.importers.scans import read_scans  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, *READ_ROLES)
     pages = read_scans(files)
@@ -521,9 +521,9 @@ def post_edital(db, actor: Actor, posted_on: date | None = None):
     """The month's edital of every auto whose AR came back undelivered, affixed on `posted_on` (today): each
     auto gets its notification by edital (§1, II) with the affixing as the joined proof, so its term runs from
     that day (§2); the edital is printed by `reports/edital.py`. Returns the issued edital (None when none)."""
-    from desktop.domain.penalties import NotificationForm
-    from desktop.services.autos.process import NotificationDraft, record_notification_in
-    from desktop.services.documents.printing import print_edital
+    from desktop.domain.penalties import NotificationForm  # lazy: loaded only by the use case that needs it (start-up)
+    from desktop.services.autos.process import NotificationDraft, record_notification_in  # lazy: loaded only by the use case that needs it (start-up)
+    from desktop.services.documents.printing import print_edital  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, Role.FISCAL, Role.GESTOR)
     posted_on = posted_on or local_today()
@@ -565,7 +565,7 @@ def _eml_of(row: Dispatch, pdf: bytes, settings: SmtpSettings, header_title: str
 def send_email(db, actor: Actor, code: str, settings: SmtpSettings, password: str | None = None) -> DispatchInfo:
     """Sends the notice's archived PDF by e-mail (Art. 22, §1, VI) through the office's SMTP server; the
     message (.eml with its Message-ID) is archived as the proof of sending. The password is never stored."""
-    from desktop.reports import records
+    from desktop.reports import records  # lazy: loaded only by the use case that needs it (start-up)
 
     require_role(actor, *DISPATCH_ROLES)
     with db.session(write=False) as s:
@@ -601,7 +601,7 @@ def send_email(db, actor: Actor, code: str, settings: SmtpSettings, password: st
 
 def _store_eml(session, actor, row: Dispatch, eml: bytes, filename: str) -> int:
     """An .eml kept as a document (message/rfc822; the attachment policy is for scanned PDFs and images)."""
-    import hashlib
+    import hashlib  # lazy: loaded only by the use case that needs it (start-up)
 
     doc = Document(kind="dispatch_email", sha256=hashlib.sha256(eml).hexdigest(), content=eml,
                    mime="message/rfc822", filename=filename, size=len(eml),
@@ -665,7 +665,7 @@ def unanswered_emails_in(session, actor: Actor, days: int | None = None) -> tupl
 
 
 def _answer_days(session) -> int:
-    from desktop.services.parameters import PARAMETERS, parameter_value_in
+    from desktop.services.parameters import PARAMETERS, parameter_value_in  # lazy: loaded only by the use case that needs it (start-up)
 
     if "dispatch.email_answer_days" in PARAMETERS:
         return int(parameter_value_in(session, "dispatch.email_answer_days", local_today()))

@@ -16,7 +16,7 @@ from desktop.domain.roles import Role
 from desktop.services import autos, correspondence as desk
 from desktop.services.correspondence import SmtpSettings
 from tests.db.correspondence_factories import SmtpSink, at, auto_with_notice, reply_to
-from tests.db.enforcement_factories import make_platform, staff
+from tests.db.enforcement_factories import staff
 from tests.files import tiny_pdf
 
 
