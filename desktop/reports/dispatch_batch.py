@@ -164,7 +164,7 @@ def _mailing_list(ctx: BatchContext) -> bytes:
         y -= 6 * mm
         c.setFont(regular, 8)
         c.drawString(left, y, "Cartas com aviso de recebimento (Art. 22, §1º, V). Remetente: "
-                     + " ".join(ctx.sender.split())[:110])
+                     + ctx.sender.splitlines()[0][:80])
         y -= 8 * mm
         c.setFont(bold, 8)
         for x, title in ((0, "Nº"), (8, "Código"), (38, "Destinatário"), (95, "Endereço"), (160, "Documento")):
@@ -174,9 +174,9 @@ def _mailing_list(ctx: BatchContext) -> bytes:
             y -= 7 * mm
             c.drawString(left, y, str(n))
             c.drawString(left + 8 * mm, y, item.code)
-            c.drawString(left + 38 * mm, y, item.recipient_name[:32])
-            c.drawString(left + 95 * mm, y, " ".join(item.address.split())[:40])
-            c.drawString(left + 160 * mm, y, item.document_title[-22:])
+            c.drawString(left + 38 * mm, y, _fit(item.recipient_name, regular, 7.5, 55 * mm))
+            c.drawString(left + 95 * mm, y, _fit(" ".join(item.address.split()), regular, 7.5, 63 * mm))
+            c.drawString(left + 160 * mm, y, _fit(item.document_title, regular, 7.5, w - left - 160 * mm - 5 * mm))
         y -= 14 * mm
         c.setFont(regular, 9)
         c.drawString(left, y, f"Total de objetos: {len(rows)}")
@@ -186,6 +186,17 @@ def _mailing_list(ctx: BatchContext) -> bytes:
         c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def _fit(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut (with …) to fit `width` points."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only to print
+
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def render(ctx: BatchContext) -> bytes:

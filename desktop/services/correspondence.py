@@ -55,7 +55,6 @@ from desktop.services.base import Actor, require_role
 
 DISPATCH_ROLES = (Role.FISCAL, Role.GESTOR)   # as the auto's "notify" step; local until domain/roles.py has it
 READ_ROLES = (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.VISTORIADOR, Role.ADMINISTRADOR)
-EMAIL_ANSWER_DAYS = 10   # default of "no answer in N days offers the post" (parameter `dispatch.email_answer_days`)
 SMTP_KEYRING_SERVICE = "ChapadaTransporte-smtp"
 BATCH_KIND = "dispatch_batch"
 CASE_LABELS = {"auto": "Auto de infração", "inspection": "Vistoria", "course": "Curso",
@@ -665,11 +664,9 @@ def unanswered_emails_in(session, actor: Actor, days: int | None = None) -> tupl
 
 
 def _answer_days(session) -> int:
-    from desktop.services.parameters import PARAMETERS, parameter_value_in  # lazy: loaded only by the use case that needs it (start-up)
+    from desktop.services.parameters import parameter_value_in  # lazy: loaded only by the use case that needs it
 
-    if "dispatch.email_answer_days" in PARAMETERS:
-        return int(parameter_value_in(session, "dispatch.email_answer_days", local_today()))
-    return EMAIL_ANSWER_DAYS
+    return int(parameter_value_in(session, "dispatch.email_answer_days", local_today()))
 
 
 def offer_post(db, actor: Actor, code: str) -> DispatchInfo:

@@ -145,6 +145,12 @@ PARAMETERS.update({spec.key: spec for spec in (
     ),
 )})
 
+# Issue 26 (services.correspondence): an e-mailed notice with no answer after these days offers the post.
+PARAMETERS["dispatch.email_answer_days"] = ParameterSpec(
+    "dispatch.email_answer_days", "E-mail sem resposta: dias até oferecer o correio", "dias", Decimal("10"),
+    minimum=Decimal("1"), maximum=Decimal("90"), integer=True, article="Art. 22, §1º, V e VI",
+    help="Sem a resposta (prova de recebimento) neste prazo, o programa oferece a carta com AR.")
+
 EDITOR_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from pypdf import PdfReader
@@ -153,3 +154,18 @@ def test_a_reply_to_no_known_email_is_refused(db, people):
     msg["In-Reply-To"] = "<desconhecido@lugar>"
     with pytest.raises(NotFound):
         desk.import_reply(db, people[0], msg.as_bytes(), "x.eml")
+
+
+def test_art22_par1_VI_the_days_without_answer_are_a_dated_parameter(db, people):
+    from tests.db.enforcement_factories import set_parameter
+
+    set_parameter(db, "dispatch.email_answer_days", date(2026, 1, 1), Decimal(3))
+    at(date(2026, 11, 2))
+    auto, issued = auto_with_notice(db, people[0], date(2026, 11, 2), email_address="c@example.com")
+    d = desk.register_auto_notice(db, people[0], auto.id, issued.info.id, form=DispatchForm.ELECTRONIC)
+    with SmtpSink() as smtp:
+        desk.send_email(db, people[0], d.code, SmtpSettings("127.0.0.1", smtp.port, "none", sender="a@b.gov.br"))
+    at(date(2026, 11, 4))
+    assert desk.desk_counts(db, people[0]).unanswered == 0
+    at(date(2026, 11, 5))
+    assert desk.desk_counts(db, people[0]).unanswered == 1
