@@ -19,6 +19,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
     import trips --platform CNPJ ARQUIVO [--routes ARQUIVO]   viagens da plataforma (Art. 4º; CSV ou MDS 2.x)
     export fares --month AAAA-MM --out ARQUIVO   tarifas por condutor, veículo e mês (Art. 4º, §1º)
+    export dispatches --out ARQUIVO              registro de expedição (issue 26)
+    dispatch batch|scan|receive                  expedição, leitura dos ARs e juntada (desktop.cli_dispatch)
 
 Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
 Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
