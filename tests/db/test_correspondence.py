@@ -169,3 +169,25 @@ def test_art22_par1_VI_the_days_without_answer_are_a_dated_parameter(db, people)
     assert desk.desk_counts(db, people[0]).unanswered == 0
     at(date(2026, 11, 5))
     assert desk.desk_counts(db, people[0]).unanswered == 1
+
+
+def test_scan_reads_jpeg_images_and_lists_pages_without_a_code(db, people, posted, tmp_path):
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("poppler-utils (pdftoppm) ausente")
+    auto, issued, d = posted
+    result = desk.day_batch(db, people[0])
+    (tmp_path / "lote.pdf").write_bytes(result.pdf)
+    subprocess.run(["pdftoppm", "-r", "150", "-f", "2", "-l", "2", "-png", str(tmp_path / "lote.pdf"),
+                    str(tmp_path / "ar")], check=True)
+    page = Image.open(next(tmp_path.glob("ar-*.png"))).convert("L").rotate(2.5, expand=True, fillcolor=255)
+    jpeg, blank = io.BytesIO(), io.BytesIO()
+    page.save(jpeg, "JPEG", quality=60)
+    Image.new("L", (800, 1100), 255).save(blank, "JPEG")
+    lines = desk.read_scan(db, people[0], [("ar.jpg", jpeg.getvalue()), ("branco.jpg", blank.getvalue())])
+    assert [ln.text for ln in lines] == [f"página 1: {d.code} — Notificação nº {issued.info.number}",
+                                         "página 2: sem código legível"]
