@@ -335,8 +335,13 @@ def register_data_request(db, actor: Actor, request_id: int, issued_document_id:
 
 # ------------------------------------------------------------------------------------------------ the case
 def _record_sent_in_case(session, actor, row: Dispatch, sent_on: date) -> None:
-    """An auto's notice sent: the attempt enters the auto's process (Art. 22, §1), its proof still to come."""
+    """An auto's notice sent while the auto waits for its proof of notice: the attempt enters the auto's process
+    (Art. 22, §1), its proof still to come. A later notice (penalty, decision) is tracked here only."""
     if row.case_type != "auto" or row.notification_id is not None:
+        return
+    from desktop.domain.workflow import AutoStatus  # lazy: only for an auto's notice
+
+    if session.get(Auto, row.case_id).status != AutoStatus.DRAWN_UP.value:
         return
     from desktop.services.autos.process import NotificationDraft, record_notification_in  # lazy: loaded only by the use case that needs it (start-up)
 

@@ -191,3 +191,18 @@ def test_scan_reads_jpeg_images_and_lists_pages_without_a_code(db, people, poste
     lines = desk.read_scan(db, people[0], [("ar.jpg", jpeg.getvalue()), ("branco.jpg", blank.getvalue())])
     assert [ln.text for ln in lines] == [f"página 1: {d.code} — Notificação nº {issued.info.number}",
                                          "página 2: sem código legível"]
+
+
+def test_a_notice_of_an_auto_already_notified_is_tracked_without_a_second_notification(db, people, posted):
+    from tests.db.enforcement_factories import notify
+
+    auto, issued, d = posted
+    notify(db, people[0], autos.get_auto_info(db, auto.id), date(2026, 11, 10))   # notified in person first
+    result = desk.day_batch(db, people[0])
+    assert [i.code for i in result.items] == [d.code]
+    assert len(autos.get_auto(db, auto.id).notifications) == 1
+    at(date(2026, 11, 16))
+    got = desk.receive(db, people[0], d.code, received_on=date(2026, 11, 13), received_by="Maria",
+                       proof=("ar.pdf", tiny_pdf("AR"), "application/pdf"))
+    assert got.state is DispatchState.JOINED
+    assert autos.get_auto_info(db, auto.id).notice_joined_on == date(2026, 11, 10)   # the first proof counts
