@@ -702,11 +702,16 @@ class DeskCounts:
 
 
 def desk_counts(db, actor: Actor) -> DeskCounts:
+    """The counts for the dashboard's tiles (issue 26)."""
+    with db.session(write=False) as s:
+        return desk_counts_in(s, actor)
+
+
+def desk_counts_in(session, actor: Actor) -> DeskCounts:
     require_role(actor, *READ_ROLES)
     today = local_today()
-    with db.session(write=False) as s:
-        rows = list(s.execute(select(Dispatch.state, Dispatch.form, Dispatch.sent_on, Dispatch.case_type)))
-        unanswered = len(unanswered_emails_in(s, actor))
+    rows = list(session.execute(select(Dispatch.state, Dispatch.form, Dispatch.sent_on, Dispatch.case_type)))
+    unanswered = len(unanswered_emails_in(session, actor))
     return DeskCounts(
         sum(1 for r in rows if r.state == DispatchState.PENDING.value),
         sum(1 for r in rows if r.form == DispatchForm.POST.value and ar_overdue(r.sent_on, r.state, today)),

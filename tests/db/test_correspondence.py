@@ -36,6 +36,7 @@ def posted(db, people):
 
 def test_art22_par1_V_a_printed_notice_enters_the_register_with_its_code(db, people, posted):
     auto, issued, d = posted
+    assert desk.desk_counts(db, people[0]).waiting == 1
     assert code_is_valid(d.code) and d.state is DispatchState.PENDING
     assert d.form is DispatchForm.POST and d.case_label == f"Auto nº {auto.number}"
     assert "Rua Quinze de Novembro, 120" in d.address and d.document_number == issued.info.number
@@ -60,6 +61,10 @@ def test_art22_par1_V_the_batch_has_notice_ar_slip_and_mailing_list_and_its_repr
     copy_text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(copy)).pages)
     assert "2ª VIA" in copy_text and d.code in copy_text
     assert len(desk.list_dispatches(db, people[0])) == 1   # no new codes
+    at(date(2026, 12, 10))
+    assert desk.desk_counts(db, people[0]) == desk.DeskCounts(0, 0, 0, 0)   # 30 days out: not yet late
+    at(date(2026, 12, 11))
+    assert desk.desk_counts(db, people[0]).ars_overdue == 1
 
 
 def test_art22_par2_receiving_the_ar_joins_the_proof_and_the_defense_term_starts_on_the_joining(
