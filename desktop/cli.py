@@ -22,6 +22,8 @@ Without a command the GUI starts (`desktop.app.run_gui`). The commands are for t
     import platform-list --platform CNPJ --delivered DD/MM/AAAA ARQUIVO   lista de 60 dias (Art. 5º, VIII)
     import trips --platform CNPJ ARQUIVO [--routes ARQUIVO]   viagens da plataforma (Art. 4º; CSV ou MDS 2.x)
     export fares --month AAAA-MM --out ARQUIVO   tarifas por condutor, veículo e mês (Art. 4º, §1º)
+    export dispatches --out ARQUIVO              registro de expedição (issue 26)
+    dispatch batch|scan|receive                  expedição, leitura dos ARs e juntada (desktop.cli_dispatch)
 
 Every command accepts `--db URL` (before or after the command name). Exit codes: 0 done, 1 failure (message in
 Portuguese on stderr), 2 wrong usage. Heavy modules (SQLAlchemy, the models, openpyxl) are imported inside the
@@ -43,7 +45,7 @@ from collections.abc import Callable, Sequence
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
 EXPORT_KINDS = ("platforms", "drivers", "vehicles", "authorizations", "inspections", "autos", "ledger",
-                "divida_ativa")
+                "divida_ativa", "dispatches")
 ISSQN_EXPORT = "issqn"   # issue 13: needs --month AAAA-MM
 GUIDES_EXPORT = "guides"   # issue 23: every payment guide (DAM) with its debt's situation
 ROLE_NAMES = ("atendente", "vistoriador", "fiscal", "gestor", "administrador")
@@ -243,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     from desktop import cli_print  # lazy: only when the parser is built (argparse and pathlib only)
 
     cli_print.register(sub)
+    from desktop import cli_dispatch  # issue 26: dispatch batch|scan|receive (argparse and pathlib only)
+
+    cli_dispatch.register(sub, _open, _cli_actor)
     return parser
 
 

@@ -102,6 +102,8 @@ CHANGE_ROLES = RoleTable("changes (Art. 13, XVIII)", enforce=ENFORCERS)
 TRIP_DATA_ROLES = RoleTable("trips (Art. 4)", work=ENFORCERS)
 GUIDE_ROLES = RoleTable("guides (Art. 10; Art. 13, XXI)", desk=FRONT_DESK, read=READERS, fine_guide=(A, G, F),
                         export=(A, G, ADM))   # `export guides` (issue 23): every debt's guide, with names and CPF/CNPJ
+DISPATCH_ROLES = RoleTable("correspondence (Art. 22, §1-§2)", send=ENFORCERS,   # as the auto's "notify" step
+                           read=EVERYONE)   # every desk prints notices that go out (convocations too)
 BANK_RETURN_ROLES = RoleTable("bank_returns", receive=FRONT_DESK, read=(*FRONT_DESK, ADM),
                               decide=(G,))   # assign or return a payment that matched no guide (issue 23)
 ISSQN_ROLES = RoleTable("issqn (Art. 11)", read=READERS, run=FRONT_DESK, decide=(G,), issue=FRONT_DESK,
@@ -128,6 +130,7 @@ LIST_EXPORT_ROLES = RoleTable(
     "exports (LGPD, SPEC §4: only the roles that work with a list may take it out of the program)",
     platforms=EVERYONE, drivers=(A, G, ADM), vehicles=(A, V, G, ADM), authorizations=(A, F, G, ADM),
     inspections=(A, V, G, ADM), autos=(F, G, ADM), ledger=(A, F, G, ADM), divida_ativa=(A, F, G, ADM),
+    dispatches=(A, F, G, ADM),   # the correspondence register (issue 26): recipients' names and addresses
 )
 DASHBOARD_ROLES = RoleTable(
     "dashboard (who sees each tile of the home page)",

@@ -22,6 +22,7 @@ from desktop.models.authorizations import (
     AuthorizationEvent,
 )
 from desktop.models.base import NAMING_CONVENTION, Base, Searchable, Versioned, fold, starts_with
+from desktop.models.correspondence import Dispatch, DispatchBatch
 from desktop.models.courses import ATTENDANCE_STATUSES, COURSE_STATUSES, CourseAttendance, CourseSession
 from desktop.models.enforcement import (
     AUTO_STATUSES,

@@ -81,11 +81,14 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "autos": AUTO_HEADERS,
     "ledger": LEDGER_HEADERS,
     "divida_ativa": DIVIDA_ATIVA_HEADERS,
+    "dispatches": ("Código", "Documento", "Destinatário", "Forma", "Enviado em", "Recebido em", "Recebido por",
+                   "Devolvido (motivo)", "Juntado em", "Processo"),   # issue 26: the dispatch register
 }
 KIND_LABELS = {
     "platforms": "Plataformas", "drivers": "Condutores", "vehicles": "Veículos", "authorizations": "Autorizações",
     "inspections": "Vistorias", "autos": "Autos de infração", "ledger": "Lançamentos de multas",
     "divida_ativa": "Dívida ativa",
+    "dispatches": "Registro de expedição",
 }
 # LGPD (SPEC §4): only the roles that work with a list may take it out of the program.
 EXPORT_ROLES: dict[str, tuple[Role, ...]] = dict(LIST_EXPORT_ROLES)   # desktop/domain/roles.py
@@ -432,7 +435,14 @@ def _divida_ativa_rows(db, actor) -> Iterator[list]:
                r.days_overdue, "" if r.debt == "cost" else r.balance_upfm, r.balance_reais]   # Art. 28: reais only
 
 
-LISTS: dict[str, Callable] = {"divida_ativa": _divida_ativa_rows}   # lists built by a service, not one query
+def _dispatch_rows(db, actor) -> Iterator[list]:
+    """The dispatch register (issue 26), one row per dispatch (services.correspondence.dispatch_rows)."""
+    from desktop.services import correspondence  # lazy: only when this list is exported
+
+    yield from correspondence.dispatch_rows(db, actor)
+
+
+LISTS: dict[str, Callable] = {"divida_ativa": _divida_ativa_rows, "dispatches": _dispatch_rows}   # lists built by a service, not one query
 
 
 def iter_rows(db, kind: str, batch: int = 2000, actor=None) -> Iterator[list]:

@@ -16,7 +16,6 @@ from desktop.domain.money import round_cents, round_places
 from desktop.domain.problems import Problem
 from desktop.domain.roles import PARAMETER_ROLES
 from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE
-from desktop.domain.roles import Role
 from desktop.errors import ConflictError, NotFound, ValidationError
 
 # Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
@@ -153,6 +152,12 @@ PARAMETERS.update({spec.key: spec for spec in (
              "reemitida mantém o valor original.",
     ),
 )})
+
+# Issue 26 (services.correspondence): an e-mailed notice with no answer after these days offers the post.
+PARAMETERS["dispatch.email_answer_days"] = ParameterSpec(
+    "dispatch.email_answer_days", "E-mail sem resposta: dias até oferecer o correio", "dias", Decimal("10"),
+    minimum=Decimal("1"), maximum=Decimal("90"), integer=True, article="Art. 22, §1º, V e VI",
+    help="Sem a resposta (prova de recebimento) neste prazo, o programa oferece a carta com AR.")
 
 EDITOR_ROLES = PARAMETER_ROLES.edit
 

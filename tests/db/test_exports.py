@@ -24,7 +24,10 @@ def test_headers_are_pinned():
     for name in ("Infrator", "UPFM", "Valor (R$)"):
         assert name in exports.AUTO_HEADERS
     assert set(exports.HEADERS) == {"platforms", "drivers", "vehicles", "authorizations", "inspections", "autos",
-                                    "ledger", "divida_ativa"}
+                                    "ledger", "divida_ativa", "dispatches"}
+    assert exports.HEADERS["dispatches"] == (   # issue 26, pinned for the office's scripts
+        "Código", "Documento", "Destinatário", "Forma", "Enviado em", "Recebido em", "Recebido por",
+        "Devolvido (motivo)", "Juntado em", "Processo")
     assert exports.DIVIDA_ATIVA_HEADERS[:3] == ("Débito", "Auto / guia", "Devedor")   # issue 13
 
 
@@ -37,6 +40,13 @@ def _read_csv(path):
 
 def test_every_export_writes_headers_rows_and_an_audit_entry(db, admin_actor, tmp_path):
     load_demo(db, drivers=60, seed=7, today=TODAY)
+    from desktop.domain.correspondence import make_code
+    from desktop.models import Dispatch
+
+    with db.session() as s:   # the demo sends no post: one dispatch of the register (issue 26)
+        s.add(Dispatch(code=make_code(2026, 1), document_kind="notice", document_number="0001/2026",
+                       document_title="Notificação nº 0001/2026", recipient_name="Condutor da Demonstração",
+                       address="Rua A, 1", form="post", case_type="auto", case_id=1, case_label="Auto nº 0001/2026"))
     for kind, headers in exports.HEADERS.items():
         result = exports.export(db, admin_actor, kind, tmp_path / f"{kind}.csv")
         rows = _read_csv(result.path)

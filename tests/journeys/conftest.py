@@ -1,11 +1,14 @@
-"""Journeys (issue 27): one case across modules on the demonstration database, with real input only, each ending
-with the printed PDF read back. They use the GUI tests' hands (tests/gui/hands.py) and the same isolation."""
+"""Journeys (issues 26, 27): one case across modules, with real input only where a screen is used, each ending with
+the printed PDF read back. The screen journeys use the GUI tests' hands (tests/gui/hands.py) and their isolation;
+the service journeys run on both databases with the fixtures of tests/db."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.db.conftest import db, make_actor, pg_schema_url, sqlite_template  # noqa: F401,E402 (fixtures)
 
 GUI = Path(__file__).resolve().parents[1] / "gui"
 if str(GUI) not in sys.path:
@@ -25,7 +28,7 @@ def _keyboard(qapp):
 
     keyboard.install()
     yield
-    from desktop.tasks import shutdown
+    from desktop.background import shutdown
 
     assert shutdown(10000), "a background task did not stop"
 

@@ -29,7 +29,7 @@ RANK = {
     "services": 4,
     "demo": 5,
     "views": 6, "manual": 6,
-    "app": 7, "cli": 7, "cli_print": 7, "install_check": 7,
+    "app": 7, "cli": 7, "cli_print": 7, "cli_dispatch": 7, "install_check": 7,
     "__main__": 8,
 }
 

@@ -36,6 +36,7 @@ DOCUMENT_KINDS = {
     "statistics": "Estatísticas",
     "management_report": "Relatório gerencial mensal",
     "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
+    "dispatch_batch": "Lote de expedição postal (Art. 22, §1º, V)",   # issue 26: services.correspondence
 }
 ALL_ROLES = EVERYONE
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = dict(DOCUMENT_ROLES)   # who may issue each kind (domain/roles.py)
