@@ -33,12 +33,12 @@ MODULES: tuple[Module, ...] = (
            factory="desktop.views.authorizations:AuthorizationsPage"),
     Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections:InspectionsPage"),
     Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
-    Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.ledger:FinancePage"),
-    Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms:PlatformsPage"),
+    Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.finance.page:FinancePage"),
+    Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms.page:PlatformsPage"),
     # Issue 16: courses and lectures (Art. 12 §2) are a module of their own — sessions, convocations, attendance
     # and absences touch drivers, documents and autos, more than one Cadastro tab could hold.
-    Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses:CoursesPage"),
-    Module("viagens", "Viagens", "viagens.svg", factory="desktop.views.trips:TripsPage",
+    Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses.page:CoursesPage"),
+    Module("viagens", "Viagens", "viagens.svg", factory="desktop.views.trips.page:TripsPage",
            roles=frozenset({Role.FISCAL, Role.GESTOR})),
     Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",

@@ -105,7 +105,7 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     """The modules of the sidebar build the real pages; the infractor search goes through the register's
     services (accent-insensitive: "joao" finds "João")."""
     from desktop.views.enforcement import EnforcementPage
-    from desktop.views.ledger import FinancePage
+    from desktop.views.finance.page import FinancePage
     from desktop.views.main_window import MainWindow
 
     auto = draw_up(db, people.fiscal, "ART26-II", local_today() - timedelta(days=1), driver_id=register.joao,

@@ -41,7 +41,7 @@ def test_issue_a_fine_guide_then_import_the_return_file_that_pays_it(qtbot, db, 
                                                                       messages):
     from desktop.services import autos, guides
     from desktop.views.enforcement.detail import AutoDetailScreen
-    from desktop.views.ledger import FinancePage
+    from desktop.views.finance.page import FinancePage
 
     _febraban_code(db)
     auto = _notified_auto(db, people, register)

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "db"))
 from issqn_factories import build_world, classify  # noqa: E402
 
-from desktop.views.ledger import FinancePage  # noqa: E402
+from desktop.views.finance.page import FinancePage  # noqa: E402
 
 
 def _page(qtbot, db):

@@ -8,8 +8,8 @@ from decimal import Decimal
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
 from enforcement_fixtures import draw_up, make_final, shoot
 
-from desktop.views.ledger import FinancePage
-from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
+from desktop.views.finance.page import FinancePage
+from desktop.views.finance.ledger import DebtListScreen, InfractorScreen, LedgerScreen
 from desktop.services.base import SYSTEM_ACTOR
 
 

@@ -140,7 +140,7 @@ def test_issue12_items_1_7_the_ledger_screen_lists_refunds_and_never_reverses_a_
     from desktop.domain.ledger import EntryKind
     from desktop.services import ledger
     from desktop.services.autos import process
-    from desktop.views.ledger.screens import LedgerScreen
+    from desktop.views.finance.ledger import LedgerScreen
 
     auto = judged_auto(db, people, register, code="ART26-IV")
     ledger.record_payment(db, people.atendente, ledger.PaymentDraft(auto.id, local_today(), auto.amount_reais))

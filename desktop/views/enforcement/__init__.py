@@ -24,7 +24,7 @@ class EnforcementPage(QWidget):
 
         self.db, self.actor = db, actor
         from desktop.services.autos import READER_ROLES
-        from desktop.views.ledger import restricted_page
+        from desktop.views.widgets import restricted_page
 
         if not actor.has(*READER_ROLES):   # the services refuse it too; say so once
             restricted_page(self, "Fiscalização", READER_ROLES)

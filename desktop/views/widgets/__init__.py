@@ -341,3 +341,17 @@ class FormDialog(QDialog):
         layout.addWidget(self.general_error)
         layout.addWidget(self.buttons)
         return form
+
+
+def restricted_page(page: QWidget, title: str, roles) -> QLabel:
+    """What a module shows to a user whose roles may not read it (SPEC §4, LGPD: only the roles that need it)."""
+    names = ", ".join(role.label for role in roles)
+    label = QLabel(f"<h2>{title}</h2><p>Esta consulta é restrita aos perfis {names}. Seu perfil não tem acesso; "
+                   "fale com o administrador do sistema se precisar dela.</p>", page)
+    label.setWordWrap(True)
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(32, 24, 32, 24)
+    layout.addWidget(label)
+    layout.addStretch(1)
+    page.restricted_label = label
+    return label

@@ -1,30 +1,15 @@
-"""Financeiro/ISSQN: the fines ledger in UPFM (Art. 25, 28; SPEC §3) — every entry, an infractor's statement at
-any date, the overdue list and the list to send to dívida ativa.
-
-The ISSQN estimate per vehicle (Art. 11, issue 13) is the tab "ISSQN" (`views.finance.issqn.IssqnPage`), built
-the first time the tab is shown.
+"""Financeiro/ISSQN, the module of the main window: the fines ledger in UPFM (Art. 25, 28; SPEC §3) — every entry,
+an infractor's statement at any date, the overdue list and the list to send to dívida ativa (`finance.ledger`) —,
+the guides of every debt and the bank's return file (`finance.guides`, `finance.bank_return`), and the ISSQN
+estimate per vehicle (Art. 11, `finance.issqn.IssqnPage`), built the first time its tab is shown.
 """
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from desktop.views.enforcement.lookups import Lookups
 from desktop.domain.entities import Entity
-
-
-
-def restricted_page(page: QWidget, title: str, roles) -> QLabel:
-    """What a module shows to a user whose roles may not read it (SPEC §4, LGPD: only the roles that need it)."""
-    names = ", ".join(role.label for role in roles)
-    label = QLabel(f"<h2>{title}</h2><p>Esta consulta é restrita aos perfis {names}. Seu perfil não tem acesso; "
-                   "fale com o administrador do sistema se precisar dela.</p>", page)
-    label.setWordWrap(True)
-    layout = QVBoxLayout(page)
-    layout.setContentsMargins(32, 24, 32, 24)
-    layout.addWidget(label)
-    layout.addStretch(1)
-    page.restricted_label = label
-    return label
+from desktop.views.enforcement.lookups import Lookups
+from desktop.views.widgets import restricted_page
 
 
 class FinancePage(QWidget):
@@ -32,7 +17,7 @@ class FinancePage(QWidget):
         super().__init__(parent)
         from desktop.signals import bus
         from desktop.views.enforcement.lookups import service_lookups
-        from desktop.views.ledger.screens import DebtListScreen, InfractorScreen, LedgerScreen
+        from desktop.views.finance.ledger import DebtListScreen, InfractorScreen, LedgerScreen
 
         self.db, self.actor = db, actor
         from desktop.services.ledger import READER_ROLES
