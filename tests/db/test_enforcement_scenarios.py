@@ -1,7 +1,7 @@
 """Whole enforcement stories, end to end through the services, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from desktop.domain.ledger import EntryKind
@@ -74,7 +74,7 @@ def test_recurrence_cassation_and_a_reversed_fine_in_one_drivers_history(db, mak
     driver_id, _, auth_id = authorized_driver(db, "Caio Agressor")
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2025, 8, 4), driver_id=driver_id))
     first = final_without_defense(db, fiscal, first, date(2025, 8, 5))
-    assert authorization_row(db, auth_id)[:2] == ("suspended", first.final_on.replace(year=2026))
+    assert authorization_row(db, auth_id)[:2] == ("suspended", first.final_on.replace(year=2026) - timedelta(days=1))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     mistaken = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 12), driver_id=driver_id))
     assert mistaken.recurrence  # proposed; the gestor confirms or cancels
     autos.cancel_auto(db, gestor, mistaken.id, "Auto lavrado contra o irmão do condutor", mistaken.version)

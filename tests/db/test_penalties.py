@@ -55,21 +55,21 @@ def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_l
     assert report.finalized == (info.number,) and report.penalties_applied == 1
     final = autos.get_auto_info(db, auto.id)
     assert final.status is AutoStatus.FINAL and final.final_on == date(2026, 3, 19)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 18))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     [penalty] = penalties.penalties_of(db, auto.id)
     assert (penalty.kind, penalty.effective_on, penalty.ends_on, penalty.lifted_on) == (
-        Penalty.SUSPENSION.value, date(2026, 3, 19), date(2027, 3, 19), None)
+        Penalty.SUSPENSION.value, date(2026, 3, 19), date(2027, 3, 18), None)
 
-    assert run_enforcement_jobs(db, date(2027, 3, 19)).suspensions_ended == 0  # still its last day
+    assert run_enforcement_jobs(db, date(2027, 3, 18)).suspensions_ended == 0  # still its last day
     assert authorization_row(db, auth_id)[0] == "suspended"
-    assert run_enforcement_jobs(db, date(2027, 3, 20)).suspensions_ended == 1
+    assert run_enforcement_jobs(db, date(2027, 3, 19)).suspensions_ended == 1
     assert authorization_row(db, auth_id)[0] == "active"
     assert _events(db, auth_id) == [
         ("suspension", "active", "suspended", date(2026, 3, 19), auto.id),
-        ("suspension_end", "suspended", "active", date(2027, 3, 20), auto.id),
+        ("suspension_end", "suspended", "active", date(2027, 3, 19), auto.id),
     ]
-    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2027, 3, 20)
-    again = run_enforcement_jobs(db, date(2027, 3, 20))  # idempotent
+    assert penalties.penalties_of(db, auto.id)[0].lifted_on == date(2027, 3, 19)
+    again = run_enforcement_jobs(db, date(2027, 3, 19))  # idempotent
     assert not again.changed
 
 
@@ -88,7 +88,7 @@ def test_art26_par1_recurrence_of_street_boarding_suspends_30_days(db, people):
     run_enforcement_jobs(db, date(2026, 4, 10))
     final = autos.get_auto_info(db, second.id)
     assert final.final_on == date(2026, 4, 7)  # the day after the appeal term (06/04/2026)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 7))  # 30 days, Art. 26 §1
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 6))  # 30 days counting the first, Art. 26 §1
     run_enforcement_jobs(db, date(2026, 5, 8))
     assert authorization_row(db, auth_id)[0] == "active"
 
@@ -165,10 +165,10 @@ def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19)), info.version)
     run_enforcement_jobs(db, date(2026, 4, 10))
-    assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 7))
+    assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 6))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     (applied,) = penalties.penalties_of(db, auto.id)
     assert (applied.kind, applied.article) == ("suspension", "Art. 26, VI, b; Art. 24, parágrafo único")
-    assert applied.ends_on == date(2027, 4, 7)
+    assert applied.ends_on == date(2027, 4, 6)
 
 
 def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):

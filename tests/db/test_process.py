@@ -212,7 +212,7 @@ def test_art22_appeal_judged_makes_the_decision_final_that_day(db, people):
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 4, 20)), info.version)
     assert info.status is AutoStatus.FINAL and info.final_on == date(2026, 4, 20)
     assert info.payment_deadline == date(2026, 5, 20)  # term.payment_days (30) from the final date
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 4, 20))  # Art. 24 §ún.: 12 months
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 4, 19))  # Art. 24 §ún.: 12 months, the day before
     judgments = autos.get_auto(db, auto.id).judgments
     assert [j.instance for j in judgments] == ["defense", "appeal"]
 

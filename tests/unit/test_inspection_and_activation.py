@@ -90,9 +90,10 @@ def test_spec3_activation_needs_fee_and_inspection_in_either_order(fee, inspecti
 
 
 @pytest.mark.parametrize("code, prior, start, end", [
-    pytest.param("ART26-IV", True, D(2026, 6, 1), D(2026, 7, 1), id="art26-par1-30-days"),
-    pytest.param("ART26-V", False, D(2026, 6, 1), D(2027, 6, 1), id="art24-par-unico-12-months"),
-    pytest.param("ART26-VI", False, D(2028, 2, 29), D(2029, 3, 1), id="art26-vi-12-months-from-29-february"),
+    # SPEC §3: N days counting the first; 12 months end the day before the same date a year later (issue 24 item 2)
+    pytest.param("ART26-IV", True, D(2026, 6, 1), D(2026, 6, 30), id="art26-par1-30-days"),
+    pytest.param("ART26-V", False, D(2026, 6, 1), D(2027, 5, 31), id="art24-par-unico-12-months"),
+    pytest.param("ART26-VI", False, D(2028, 2, 29), D(2029, 2, 28), id="art26-vi-12-months-from-29-february"),
     pytest.param("ART26-I", False, D(2026, 6, 1), None, id="art26-i-no-suspension"),
 ])
 def test_art24_suspension_ends(code, prior, start, end):
