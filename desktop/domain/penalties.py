@@ -260,10 +260,17 @@ class InfractionNotInForce(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Prior:
-    """An earlier infraction of the same infractor with a final decision (not cancelled nor annulled)."""
+    """An earlier infraction of the same infractor with a final decision (not cancelled nor annulled).
+    `final_on`: the day that decision became final (None: not known, a row loaded without it — counted)."""
 
     code: str
     on: date
+    final_on: date | None = None
+
+    def final_by(self, day: date) -> bool:
+        """SPEC §3 (Recurrence): "The prior counts only if its decision was already final on the new infraction's
+        date" (issue 24 item 5: a prior still in defense on that date is no recurrence, even if final later)."""
+        return self.final_on is None or self.final_on <= day
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +391,9 @@ def assess(code: str, on: date, prior: Iterable[Prior] = (),
     """The penalties the law proposes for an infraction of `code` committed on `on` (Art. 24-27).
 
     Recurrence (SPEC §3): a prior of the same code dated on or after `recurrence_window_start(on, window_months)`
-    and before `on`. `prior` should hold only infractions with a final decision (not cancelled or annulled).
+    and before `on`, whose decision was already final on `on` (SPEC §3: "The prior counts only if its decision
+    was already final on the new infraction's date"). `prior` should hold only infractions with a final decision
+    (not cancelled or annulled).
     `catalog`: extra entries (codes of the regulating decree, or dated versions), looked up before the law's own.
     """
     entry = lookup(code, catalog, on)
@@ -393,7 +402,8 @@ def assess(code: str, on: date, prior: Iterable[Prior] = (),
     start = recurrence_window_start(on, window_months)
     key = normalize_code(entry.code)
     recurrent = tuple(sorted(
-        (p for p in prior if normalize_code(p.code) == key and start <= p.on < on), key=lambda p: p.on))
+        (p for p in prior if normalize_code(p.code) == key and start <= p.on < on and p.final_by(on)),
+        key=lambda p: p.on))
     recurrence = bool(recurrent)
 
     articles = [entry.article, entry.severity.article, *entry.penalty_articles]

@@ -17,7 +17,7 @@ def priors_in(session, debtor: Infractor, exclude_auto_id: int | None = None) ->
     """The debtor's autos with a final decision (`AUTO_COUNTS_FOR_RECURRENCE`: a cancelled or annulled auto is
     no prior), as (Prior, number)."""
     # the code in force (issue 12 item 1): a prior requalified by a partial decision counts under its new code
-    stmt = select(code_in_force_column(), Auto.drawn_up_at, Auto.number).where(
+    stmt = select(code_in_force_column(), Auto.drawn_up_at, Auto.number, Auto.final_on).where(
         Auto.status.in_([s.value for s in AUTO_COUNTS_FOR_RECURRENCE]))
     if debtor.kind == "driver":
         stmt = stmt.where(Auto.infractor_driver_id == debtor.id)
@@ -25,7 +25,9 @@ def priors_in(session, debtor: Infractor, exclude_auto_id: int | None = None) ->
         stmt = stmt.where(Auto.infractor_platform_id == debtor.id, Auto.infractor_driver_id.is_(None))
     if exclude_auto_id is not None:
         stmt = stmt.where(Auto.id != exclude_auto_id)
-    return [(Prior(code, at.astimezone(TIMEZONE).date()), number) for code, at, number in session.execute(stmt)]
+    # each prior carries the day its decision became final: assess counts it only if final on the new date
+    return [(Prior(code, at.astimezone(TIMEZONE).date(), final_on), number)
+            for code, at, number, final_on in session.execute(stmt)]
 
 
 def recurrence_window_in(session, on) -> int:
