@@ -29,7 +29,9 @@ from tests.db.enforcement_factories import (
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
+    decide_penalties,
     notify,
+    notify_decision,
     setup_upfm,
     staff,
 )
@@ -50,6 +52,7 @@ def _judged(db, people, code="ART26-VI", driver=None):
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 20)), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))  # Art. 22 §2: the appeal term runs from here
     return info, auth_id
 
 
@@ -72,7 +75,7 @@ def test_issue12_item3_the_written_waiver_makes_the_decision_final_that_day(db, 
     done = process.record_waiver(db, atendente, info.id, WaiverDraft(date(2026, 3, 25), "Desiste do recurso",
                                                                       attachment=WAIVER_PDF), paid.version)
     assert done.status is AutoStatus.PAID and done.final_on == date(2026, 3, 25)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 25))
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 24))  # 12 months, the day before (issue 24 item 2)
     with db.session(write=False) as s:
         waiver = s.scalars(select(AutoWaiver)).one()
         assert (waiver.instance, waiver.filed_on, waiver.statement) == ("appeal", date(2026, 3, 25),
@@ -243,7 +246,8 @@ def test_art26_par2_a_cassation_cites_par2_only_on_a_recurrence_of_art26_v(db, p
     fiscal, gestor, atendente = people
     driver = authorized_driver(db)
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 5), driver_id=driver[0]))
-    final_without_defense(db, fiscal, first, date(2026, 1, 6))
+    first = final_without_defense(db, fiscal, first, date(2026, 1, 6))
+    decide_penalties(db, gestor, first, first.final_on)  # Art. 26 §2: by the authority (issue 24 item 1)
     (suspension,) = penalties.penalties_of(db, first.id)
     assert (suspension.kind, suspension.article) == ("suspension", "Art. 26, V, b; Art. 24, parágrafo único")
     second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver[0]))

@@ -24,6 +24,7 @@ from tests.db.enforcement_factories import (
     judgment,
     make_platform,
     notify,
+    notify_decision,
     set_parameter,
     setup_upfm,
     staff,
@@ -106,6 +107,10 @@ def test_art22_defense_within_the_term_then_judgment_opens_the_appeal_term(db, p
                                 info.version, attachment=Attachment("defesa.pdf", tiny_pdf("defesa"), kind="defense"))
     assert info.status is AutoStatus.IN_DEFENSE
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 25)), info.version)
+    # Art. 22, §2 (issue 24 item 3): no appeal term until the proof that the decision was notified is joined
+    assert info.status is AutoStatus.JUDGED and info.appeal_deadline is None
+    assert "finalize" not in {a.key for a in info.actions if a.enabled}
+    info = notify_decision(db, fiscal, info, date(2026, 3, 25))
     assert info.status is AutoStatus.JUDGED and info.appeal_deadline == date(2026, 4, 9)
     detail = autos.get_auto(db, auto.id)
     assert detail.defenses[0].timely and detail.defenses[0].document_id is not None
@@ -204,6 +209,7 @@ def test_art22_appeal_judged_makes_the_decision_final_that_day(db, people):
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 20)), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))
     with pytest.raises(ValidationError, match="Fora do prazo"):
         process.file_appeal(db, atendente, auto.id, date(2026, 4, 7), "recurso", info.version)
     info = process.file_appeal(db, atendente, auto.id, date(2026, 4, 6), "recurso", info.version)
