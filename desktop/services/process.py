@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import select
 
 from desktop.domain.dates import TIMEZONE, deadline, local_today
 from desktop.domain.ledger import EntryKind
@@ -29,7 +28,7 @@ from desktop.domain.penalties import (
 from desktop.domain.problems import Problem
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound, ValidationError
-from desktop.models import AutoDefense, AutoJudgment, AutoNotification, AutoWaiver, Document, DriverPlatform
+from desktop.models import AutoDefense, AutoJudgment, AutoNotification, AutoWaiver, Document
 from desktop.services import audit
 from desktop.services.base import check_version, require_role
 from desktop.services.enforcement.core import (
@@ -57,6 +56,7 @@ from desktop.services.enforcement.records import (
     JudgmentInfo,
     NotificationInfo,
     Outcome,
+    notice_platforms_in,
     auto_info_in,
     defense_info,
     judgment_info,
@@ -181,13 +181,7 @@ def platform_copies_in(session, auto) -> tuple[int, ...]:
     """The platforms that get a copy of the auto's notices (Art. 22 caput: "expedição da notificação à plataforma
     tecnológica e ao condutor"; issue 24 item 4): the platform infractor, and for an auto against a driver the
     platforms the driver works for."""
-    ids = set()
-    if auto.infractor_platform_id is not None:
-        ids.add(auto.infractor_platform_id)
-    if auto.infractor_driver_id is not None:
-        ids.update(session.scalars(select(DriverPlatform.platform_id).where(
-            DriverPlatform.driver_id == auto.infractor_driver_id)))
-    return tuple(sorted(ids))
+    return tuple(pid for pid, _ in notice_platforms_in(session, auto))
 
 
 def _proof_document(session, actor, auto, document_id, attachment, problems, field):

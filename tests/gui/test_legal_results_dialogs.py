@@ -34,8 +34,11 @@ def judged_auto(db, people, register, code="ART26-VI"):
         addressee="driver", form=NotificationForm.DIRECT, sent_on=today - timedelta(days=4),
         proof_joined_on=today - timedelta(days=4)), auto.version)
     auto = process.file_defense(db, people.atendente, auto.id, today - timedelta(days=3), "defesa", auto.version)
-    return process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
+    auto = process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
         process.Outcome.UPHELD, today - timedelta(days=1), "Fatos comprovados."), auto.version)
+    # Art. 22 §2 (issue 24 item 3): the appeal term runs from the joined proof of the decision's notice
+    return process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
+        addressee="driver", form=NotificationForm.DIRECT, sent_on=today, proof_joined_on=today), auto.version)
 
 
 def test_issue12_item3_paying_keeps_the_appeal_term_and_the_waiver_button_makes_it_final(qtbot, db, people,

@@ -18,7 +18,7 @@ from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais, lookup
 from desktop.domain.workflow import AutoStatus
-from desktop.models import Auto, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+from desktop.models import Auto, Authorization, Driver, DriverPlatform, InfractionCode, Platform, User, Vehicle
 from desktop.services.catalog import code_row_in_force
 from desktop.services.enforcement.recurrence import pending_penalty_options_in
 from desktop.services.enforcement.core import (
@@ -126,6 +126,9 @@ class AutoInfo:
     proposal: AssessmentView | None = None   # the stored proposal with its amounts in reais (None: not stored)
     actions: tuple[Action, ...] = ()         # every step of domain.auto_steps, enabled or with its reason
     original_code: str = ""                  # the code it was drawn up with (`code` is the code in force)
+    # (platform id, name) that get the auto's notices: the platform infractor and the driver's platforms (Art. 22
+    # caput: "à plataforma tecnológica e ao condutor"; issue 24 item 4)
+    notice_platforms: tuple[tuple[int, str], ...] = ()
 
     @property
     def requalified(self) -> bool:
@@ -218,7 +221,18 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         notice_joined_on=auto.notice_joined_on, defense_deadline=auto.defense_deadline,
         appeal_deadline=auto.appeal_deadline, payment_deadline=auto.payment_deadline, final_on=auto.final_on,
         cancel_reason=auto.cancel_reason, balance_upfm=balance_upfm, version=auto.version,
-        balance_reais=balance_reais, proposal=proposal, actions=actions)
+        balance_reais=balance_reais, proposal=proposal, actions=actions,
+        notice_platforms=notice_platforms_in(session, auto))
+
+
+def notice_platforms_in(session, auto) -> tuple[tuple[int, str], ...]:
+    """The platforms that get a copy of the auto's notices (Art. 22 caput; issue 24 item 4)."""
+    ids = {auto.infractor_platform_id} if auto.infractor_platform_id is not None else set()
+    if auto.infractor_driver_id is not None:
+        ids.update(session.scalars(select(DriverPlatform.platform_id).where(
+            DriverPlatform.driver_id == auto.infractor_driver_id)))
+    rows = session.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id)) if ids else ()
+    return tuple((p.id, p.trade_name or p.legal_name) for p in rows)
 
 
 # ---------------------------------------------------------------------------------------------------------
