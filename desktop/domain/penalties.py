@@ -557,6 +557,28 @@ class PenaltyOption:
                    int(data.get("months", 0)))
 
 
+def penalty_notice_clauses(decided: Iterable[PenaltyOption]) -> tuple[str, ...]:
+    """The sentences a penalty notice prints for the penalties a decision applied, each citing the article of
+    the rule applied (issue 24 item 6: a fine alone prints no sentence on suspension; a 12-month suspension of
+    Art. 26, V cites Art. 24, parágrafo único, not Art. 26, §1). Art. 24, I, b and parágrafo único: the suspension
+    takes the authorization back and keeps driver and vehicle away; Art. 24, I, e and Art. 26, §2: the cassation;
+    Art. 27, parágrafo único and Art. 28: the seizure until regularized, its costs the driver's."""
+    clauses = []
+    for option in decided:
+        if option.penalty == Penalty.SUSPENSION.value:
+            period = f"{option.months} meses" if option.months else f"{option.days} dias"
+            clauses.append(f"A suspensão por {period} implica o recolhimento da autorização e o afastamento do "
+                           f"condutor e do veículo pelo período fixado ({option.article}).")
+        elif option.penalty == Penalty.CASSATION.value:
+            clauses.append(f"A cassação extingue a autorização, que deve ser devolvida ({option.article}).")
+        elif option.penalty == VEHICLE_SEIZURE:
+            clauses.append("O veículo fica apreendido até a regularização; as despesas de remoção e estada são do "
+                           f"condutor ({option.article}; Art. 28).")
+        else:
+            clauses.append(f"{option.label} ({option.article}).")
+    return tuple(clauses)
+
+
 def penalty_options(entry: InfractionType, recurrence: bool) -> tuple[PenaltyOption, ...]:
     """The penalties (beyond the fine) a decision on an infraction of `entry` may apply, never others:
     those its code names for every occurrence (Art. 26 V b and VI b: suspension for 12 months, Art. 24 parágrafo

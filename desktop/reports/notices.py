@@ -84,21 +84,42 @@ def autuacao(header, meta, *, notice_number: str, recipient: Recipient, auto_num
     )
 
 
-def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str, decision_date: date,
-            penalties: str, amount: Decimal, due_date: date, appeal_days: int, legal_basis: str,
-            signer_name: str = "") -> NoticeContext:
-    """Art. 24–27: the penalty applied after judgment; pay by the due date or appeal."""
-    paragraphs = (
-        f"Em decisão de {fmt_date(decision_date)}, no processo do Auto de Infração nº {auto_number}, foi aplicada "
-        f"a Vossa Senhoria a(s) penalidade(s) abaixo, com fundamento no {legal_basis} da {LAW}.",
-        f"O valor da multa deve ser recolhido até {fmt_date(due_date)} pela guia de arrecadação municipal (DAM). "
-        f"Da decisão cabe recurso no prazo de {appeal_days} dias, contados da juntada desta notificação aos autos "
-        "(Art. 22, §2º).",
-        "A suspensão implica o recolhimento da autorização e o afastamento do condutor e do veículo pelo período "
-        "fixado (Art. 24, parágrafo único; Art. 26, §1º).",
-    )
+def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str,
+            decision_date: date | None, penalties: str, amount: Decimal, due_date: date | None, appeal_days: int,
+            legal_basis: str, signer_name: str = "", decision_number: str = "", reasoning: str = "",
+            decided_by: str = "", appealable: bool = True, final_on: date | None = None,
+            clauses: tuple[str, ...] = ()) -> NoticeContext:
+    """Art. 22, 24–27: the decision on the penalty, each sentence from the case (issue 24 item 6): the decision's
+    number, date and fundamentação (Art. 26 §2: "pela autoridade administrativa"), the appeal term only while an
+    appeal lies (Art. 22 §2, counted from the joining of this notice), finality otherwise, the payment date once
+    known, and one sentence per penalty applied citing its own article (`domain.penalty_notice_clauses`)."""
+    if decision_date is not None:
+        act = f"decisão nº {decision_number}" if decision_number else "decisão"
+        by = f", da autoridade administrativa ({decided_by})," if decided_by else ""
+        opening = (f"Em {act} de {fmt_date(decision_date)}{by} no processo do Auto de Infração nº {auto_number}, foi "
+                   f"aplicada a Vossa Senhoria a(s) penalidade(s) abaixo, com fundamento no {legal_basis} da {LAW}.")
+    else:
+        opening = (f"O Auto de Infração nº {auto_number} tornou-se definitivo em {fmt_date(final_on)}, sem defesa "
+                   f"prévia no prazo (Art. 22): fica mantida a multa abaixo, com fundamento no {legal_basis} da "
+                   f"{LAW}.")
+    paragraphs = [opening]
+    if reasoning:
+        paragraphs.append(f"Fundamentação: {reasoning}")
+    if due_date is not None:
+        paragraphs.append(f"O valor da multa deve ser recolhido até {fmt_date(due_date)} pela guia de arrecadação "
+                          "municipal (DAM).")
+    else:
+        paragraphs.append("O valor da multa será cobrado por guia de arrecadação municipal (DAM) quando a decisão "
+                          "se tornar definitiva (Art. 22).")
+    if appealable:
+        paragraphs.append(f"Da decisão cabe recurso no prazo de {appeal_days} dias, contados da juntada desta "
+                          "notificação aos autos (Art. 22, §2º).")
+    elif final_on is not None:
+        paragraphs.append(f"A decisão é definitiva desde {fmt_date(final_on)}: dela não cabe recurso (Art. 22).")
+    paragraphs.extend(clauses)
+    reference = f"Auto de infração nº {auto_number}" + (f" — Decisão nº {decision_number}" if decision_number else "")
     return NoticeContext(
-        header, meta, PENALTY, notice_number, recipient, f"Auto de infração nº {auto_number}", paragraphs,
+        header, meta, PENALTY, notice_number, recipient, reference, tuple(paragraphs),
         facts=(("Penalidade(s)", penalties), ("Valor da multa", fmt_money(amount))),
         deadline=due_date, deadline_label="Vencimento da multa", legal_basis=legal_basis, signer_name=signer_name,
     )
@@ -200,19 +221,37 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
                         drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
                         notify_platform=also, signer_name=signer_name)
-    judgment = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id)
-                        .order_by(AutoJudgment.id.desc()).limit(1))
-    if judgment is None or judgment.outcome == "annulled" or auto.payment_deadline is None:
-        raise ConflictError(f"O auto nº {a.auto_number} ainda não tem penalidade aplicada com prazo de pagamento: a "
-                            "notificação de penalidade sai depois do julgamento (Art. 22; Art. 24).")
+    # issue 24 item 6: every sentence from the case. A notice that no longer applies is refused with the reason.
+    from desktop.domain.penalties import PenaltyOption, penalty_notice_clauses
+    from desktop.models import User
+    if auto.status in ("cancelled", "annulled"):
+        raise ConflictError(f"O auto nº {a.auto_number} foi {'cancelado' if auto.status == 'cancelled' else 'anulado'}:"
+                            " não há penalidade a notificar (Art. 17).")
+    judgment = s.scalar(select(AutoJudgment).where(
+        AutoJudgment.auto_id == auto.id, AutoJudgment.instance.in_(("defense", "appeal", "penalty")),
+        AutoJudgment.outcome != "annulled").order_by(AutoJudgment.id.desc()).limit(1))
+    final = auto.status in ("final", "paid", "overdue", "divida_ativa")
+    if judgment is None and not final:
+        raise ConflictError(f"O auto nº {a.auto_number} ainda não tem decisão: a notificação de penalidade sai depois "
+                            "do julgamento ou de o auto se tornar definitivo (Art. 22; Art. 24).")
+    decision = (auto.assessment or {}).get("decision") or {}
+    decided = tuple(PenaltyOption.from_dict(p) for p in decision.get("penalties", ()))
+    user = s.get(User, judgment.decided_by) if judgment is not None and judgment.decided_by else None
+    appealable = auto.status == "judged" and judgment is not None and judgment.instance == "defense"
+    on = judgment.decided_on if judgment is not None else auto.final_on
     amount = a.amount
-    if judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
-        amount = (Decimal(judgment.reduced_upfm) * a.upfm_value).quantize(Decimal("0.01"))
+    if judgment is not None and judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
+        from desktop.domain.penalties import fine_in_reais
+        amount = fine_in_reais(Decimal(judgment.reduced_upfm), a.upfm_value)
     return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
-                   decision_date=judgment.decided_on, penalties=a.penalties, amount=amount,
-                   due_date=auto.payment_deadline,
-                   appeal_days=int(parameter("term.appeal_days", judgment.decided_on)),
-                   legal_basis=a.legal_basis, signer_name=signer_name)
+                   decision_date=judgment.decided_on if judgment is not None else None,
+                   penalties=a.penalties, amount=amount, due_date=auto.payment_deadline,
+                   appeal_days=int(parameter("term.appeal_days", on)),
+                   legal_basis=a.legal_basis, signer_name=signer_name,
+                   decision_number=(judgment.number or "") if judgment is not None else "",
+                   reasoning=judgment.reasoning if judgment is not None else "",
+                   decided_by=user.full_name if user is not None else "", appealable=appealable,
+                   final_on=auto.final_on, clauses=penalty_notice_clauses(decided))
 
 
 def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:

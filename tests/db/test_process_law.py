@@ -27,7 +27,12 @@ from tests.db.enforcement_factories import (
 
 @pytest.fixture
 def people(db, make_actor):
+    from desktop.models import MunicipalitySettings
+
     setup_upfm(db)
+    with db.session() as s:   # what the printed acts head with
+        s.add(MunicipalitySettings(id=1, name="Chapada dos Guimarães", uf="MT", ouvidoria_phone="(65) 3301-1234",
+                                   secretariat="Secretaria Municipal de Finanças"))
     return staff(make_actor)
 
 
@@ -60,3 +65,106 @@ def test_spec3_art26_par1_a_prior_still_in_defense_on_the_new_date_is_no_recurre
     assert third.recurrence is True and third.proposal.suspension_days == 30
     assert [o.penalty for o in process.decision_choices(db, gestor, third.id)] == ["suspension"]
     assert authorization_row(db, auth_id)[0] == "active"
+
+
+# --- items 1, 3 and 6: the authority decides, the decision is printed and notified ------------------------------
+
+def test_art26_par2_art22_par2_a_final_auto_waits_for_the_gestors_numbered_decision_printed_and_notified(
+        db, people):
+    """Issue 24 item 1: two ART26-V autos final without defense — the routine cassated with by_user_id None. Now
+    the routine lists them; the gestor's decision (número, data, fundamentação) suspends, then cassates; it is
+    printed (each sentence from the case, item 6) and notified with its proof (item 3)."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.errors import PermissionDenied, TransitionRefused, ValidationError
+    from desktop.models import AuthorizationEvent as Ev
+    from desktop.services.documents import printing
+    from desktop.services.process import NotificationDraft, PenaltyDecisionDraft
+    from sqlalchemy import select
+
+    fiscal, gestor, atendente = people
+    driver_id, _, auth_id = authorized_driver(db)
+    first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 5), driver_id=driver_id))
+    info = notify(db, fiscal, first, date(2026, 1, 6))
+    report = run_enforcement_jobs(db, info.defense_deadline + timedelta(days=1))
+    assert report.finalized == (first.number,) and report.penalties_applied == 0
+    assert report.awaiting_decision == (first.number,)
+    assert authorization_row(db, auth_id)[0] == "active"
+    info = autos.get_auto_info(db, first.id)
+    # the penalty notice of the final auto prints without a decision: the fine only, no appeal, no suspension
+    text = text_of(printing.print_notice(db, gestor, "penalty", first.number).pdf)
+    assert "tornou-se definitivo" in text and "não cabe recurso" in text
+    assert "cabe recurso no prazo" not in text and "A suspensão" not in text
+    with pytest.raises(PermissionDenied):
+        process.decide_penalties(db, fiscal, info.id, PenaltyDecisionDraft(info.final_on, "x"), info.version)
+    with pytest.raises(ValidationError) as err:
+        process.decide_penalties(db, gestor, info.id, PenaltyDecisionDraft(info.final_on, " "), info.version)
+    assert err.value.problems[0].field == "reasoning"
+    decided = process.decide_penalties(db, gestor, info.id, PenaltyDecisionDraft(
+        info.final_on + timedelta(days=1), "Agressão física comprovada por boletim de ocorrência."), info.version)
+    suspended_on = info.final_on + timedelta(days=1)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(suspended_on.year + 1, suspended_on.month,
+                                                                     suspended_on.day) - timedelta(days=1))
+    with pytest.raises(TransitionRefused):   # decided once
+        process.decide_penalties(db, gestor, info.id, PenaltyDecisionDraft(suspended_on, "de novo"), decided.version)
+    [judgment] = autos.get_auto(db, first.id).judgments
+    assert (judgment.instance, judgment.number, judgment.decided_by_name) == ("penalty", "0001/2026", "Gestor Rui")
+    text = text_of(printing.print_notice(db, gestor, "penalty", first.number).pdf)
+    for expected in ("Decisão nº 0001/2026", "Gestor Rui", "Agressão física comprovada", "12 meses",
+                     "Art. 26, V, b; Art. 24, parágrafo único"):
+        assert expected in text, expected
+    assert "Art. 26, §1" not in text and "cabe recurso no prazo" not in text
+    # the decision is notified and its proof joined (Art. 22, §§1-2), by edital too
+    assert "notify_decision" in {a.key for a in decided.actions if a.enabled}
+    noticed = process.record_notification(db, fiscal, first.id, NotificationDraft(
+        "driver", NotificationForm.NEWSPAPER,
+        suspended_on, suspended_on + timedelta(days=2)), decided.version)
+    assert "notify_decision" not in {a.key for a in noticed.actions if a.enabled}
+    assert [n.judgment_id for n in autos.get_auto(db, first.id).notifications][-1] == judgment.id
+
+    second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 4, 6), driver_id=driver_id))
+    assert second.recurrence and second.assessment.cassation
+    info = notify(db, fiscal, second, date(2026, 4, 7))
+    run_enforcement_jobs(db, info.defense_deadline + timedelta(days=1))
+    assert authorization_row(db, auth_id)[0] == "suspended"          # the routine does not cassate
+    info = autos.get_auto_info(db, second.id)
+    process.decide_penalties(db, gestor, info.id, PenaltyDecisionDraft(
+        info.final_on, "Segunda agressão no período de 12 meses."), info.version)
+    assert authorization_row(db, auth_id)[0] == "cassada"
+    with db.session(write=False) as s:
+        events = s.scalars(select(Ev).where(Ev.authorization_id == auth_id, Ev.auto_id.is_not(None))).all()
+        assert {(e.kind, e.by_user_id, e.act_number) for e in events} == {
+            ("suspension", gestor.user_id, "Decisão nº 0001/2026"),
+            ("cassation", gestor.user_id, "Decisão nº 0002/2026")}
+
+
+def test_art22_par2_the_appeal_term_runs_from_the_joining_of_the_decisions_notice(db, people):
+    """Issue 24 item 3: judged 24/11/2026 gave an appeal deadline of 09/12/2026 from the decision's date. Now the
+    decision notified by post (Art. 22, §1, V), its proof joined on 30/11/2026: the 15 days run from the joining."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.errors import ValidationError
+    from desktop.services.process import NotificationDraft
+
+    fiscal, gestor, atendente = people
+    driver_id, _, auth_id = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 10, 26), driver_id=driver_id))
+    info = notify(db, fiscal, auto, date(2026, 10, 27))
+    info = process.file_defense(db, atendente, auto.id, date(2026, 11, 5), "não houve embarque", info.version)
+    info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 11, 24)), info.version)
+    assert info.status is AutoStatus.JUDGED and info.appeal_deadline is None
+    assert run_enforcement_jobs(db, date(2026, 12, 10)).finalized == ()   # no term runs before the joining
+    with pytest.raises(ValidationError, match="ainda não foi notificada"):
+        process.finalize(db, gestor, auto.id, date(2026, 11, 30), info.version)
+    with pytest.raises(ValidationError, match="anterior à decisão"):
+        process.record_notification(db, fiscal, auto.id, NotificationDraft(
+            "driver", NotificationForm.POST, date(2026, 11, 23)), info.version)
+    info = process.record_notification(db, fiscal, auto.id, NotificationDraft(
+        "driver", NotificationForm.POST, date(2026, 11, 25)), info.version)
+    assert info.appeal_deadline is None                                     # sent, proof not joined yet
+    [pending] = [n for n in autos.get_auto(db, auto.id).notifications if n.proof_joined_on is None]
+    info = process.join_proof(db, fiscal, pending.id, date(2026, 11, 30), info.version)
+    assert info.appeal_deadline == date(2026, 12, 15)                      # 30/11 + 15 days (Art. 22, §2)
+    detail = autos.get_auto(db, auto.id)
+    assert any(n.judgment_id is not None and n.proof_joined_on == date(2026, 11, 30) for n in detail.notifications)
+    assert run_enforcement_jobs(db, date(2026, 12, 15)).finalized == ()
+    assert run_enforcement_jobs(db, date(2026, 12, 16)).finalized == (auto.number,)
+    assert autos.get_auto_info(db, auto.id).final_on == date(2026, 12, 16)

@@ -124,3 +124,26 @@ def test_refund_and_requalification_entries_have_a_sign_and_a_reason(kind, amoun
     assert (entry_problems(LedgerEntry(kind, ON, amount, "motivo")) == []) is ok
     assert any(p.field == "reason" for p in entry_problems(LedgerEntry(kind, ON, amount, "")))
     assert kind.label in ("Restituição devida", "Requalificação (Art. 25)")
+
+
+# issue 24 item 6: each sentence of the penalty notice comes from the case it prints.
+from desktop.domain.penalties import PenaltyOption as _Option, penalty_notice_clauses  # noqa: E402
+
+
+@pytest.mark.parametrize("decided, expected", [
+    pytest.param((), (), id="art25-a-fine-alone-prints-no-suspension-sentence"),
+    pytest.param((_Option("suspension", "Art. 26, V, b; Art. 24, parágrafo único", months=12),),
+                 ("A suspensão por 12 meses implica o recolhimento da autorização e o afastamento do condutor e do "
+                  "veículo pelo período fixado (Art. 26, V, b; Art. 24, parágrafo único).",),
+                 id="art24-par-unico-12-months-cites-its-own-article-not-art26-par1"),
+    pytest.param((_Option("suspension", "Art. 26, §1", days=30),),
+                 ("A suspensão por 30 dias implica o recolhimento da autorização e o afastamento do condutor e do "
+                  "veículo pelo período fixado (Art. 26, §1).",), id="art26-par1-30-days"),
+    pytest.param((_Option("cassation", "Art. 26, §2"),),
+                 ("A cassação extingue a autorização, que deve ser devolvida (Art. 26, §2).",), id="art26-par2"),
+    pytest.param((_Option("vehicle_seizure", "Art. 27, parágrafo único; Art. 24, II, d"),),
+                 ("O veículo fica apreendido até a regularização; as despesas de remoção e estada são do condutor "
+                  "(Art. 27, parágrafo único; Art. 24, II, d; Art. 28).",), id="art27-par-unico-and-art28"),
+])
+def test_art24_art26_art27_penalty_notice_sentences_come_from_the_decided_penalties(decided, expected):
+    assert penalty_notice_clauses(decided) == expected
