@@ -214,9 +214,16 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
     recipient = Recipient(a.infractor_name, a.infractor_document, a.infractor_address, a.plate,
                           a.authorization_number)
     if kind == AUTUACAO:
-        platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
-        also = (platform.trade_name or platform.legal_name) if platform is not None and \
-            a.infractor_kind == "condutor" else ""
+        # Art. 22 caput ("à plataforma tecnológica e ao condutor"; issue 24 item 4): the platform co-infractor
+        # and the platforms the driver works for get a copy
+        from desktop.models import DriverPlatform
+        ids = {auto.infractor_platform_id} if auto.infractor_platform_id else set()
+        if auto.infractor_driver_id is not None:
+            ids.update(s.scalars(select(DriverPlatform.platform_id).where(
+                DriverPlatform.driver_id == auto.infractor_driver_id)))
+        names = [p.trade_name or p.legal_name for p in
+                 s.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id))] if ids else []
+        also = "; ".join(names) if a.infractor_kind == "condutor" else ""
         return autuacao(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
                         drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,

@@ -168,3 +168,42 @@ def test_art22_par2_the_appeal_term_runs_from_the_joining_of_the_decisions_notic
     assert run_enforcement_jobs(db, date(2026, 12, 15)).finalized == ()
     assert run_enforcement_jobs(db, date(2026, 12, 16)).finalized == (auto.number,)
     assert autos.get_auto_info(db, auto.id).final_on == date(2026, 12, 16)
+
+
+# --- item 4: the platform's copy ----------------------------------------------------------------------------
+
+def test_art22_caput_every_auto_against_a_driver_gets_a_copy_to_the_drivers_platforms(db, people):
+    """Art. 22 caput: "expedição da notificação à plataforma tecnológica e ao condutor" — the driver's platforms
+    get a copy of the notices, each recorded with its own proof; the copy does not start the driver's term."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.errors import ValidationError
+    from desktop.models import DriverPlatform
+    from desktop.services.documents import printing
+    from desktop.services.process import NotificationDraft
+    from tests.db.enforcement_factories import make_platform
+
+    fiscal, gestor, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    ride, other, stranger = make_platform(db, "Rota Certa"), make_platform(db, "Vai Já"), make_platform(db, "Longe")
+    with db.session() as s:
+        s.add_all([DriverPlatform(driver_id=driver_id, platform_id=ride),
+                   DriverPlatform(driver_id=driver_id, platform_id=other)])
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 2), driver_id=driver_id))
+    assert [pid for pid, _ in auto.notice_platforms] == [ride, other]
+    with pytest.raises(ValidationError) as err:   # two platforms: which one
+        process.record_notification(db, fiscal, auto.id, NotificationDraft(
+            "platform", NotificationForm.ELECTRONIC, date(2026, 3, 3)), auto.version)
+    assert err.value.problems[0].field == "platform_id"
+    with pytest.raises(ValidationError):          # not one the driver works for
+        process.record_notification(db, fiscal, auto.id, NotificationDraft(
+            "platform", NotificationForm.ELECTRONIC, date(2026, 3, 3), platform_id=stranger), auto.version)
+    info = process.record_notification(db, fiscal, auto.id, NotificationDraft(
+        "platform", NotificationForm.ELECTRONIC, date(2026, 3, 3), date(2026, 3, 3), platform_id=ride), auto.version)
+    assert info.status is AutoStatus.DRAWN_UP and info.defense_deadline is None   # the copy starts no term
+    info = notify(db, fiscal, info, date(2026, 3, 4))
+    assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 3, 4)
+    notices = autos.get_auto(db, auto.id).notifications
+    assert [(n.addressee, n.platform_id, n.proof_joined_on) for n in notices] == [
+        ("platform", ride, date(2026, 3, 3)), ("driver", None, date(2026, 3, 4))]
+    text = text_of(printing.print_notice(db, gestor, "autuacao", auto.number).pdf)
+    assert "Rota Certa" in text and "Vai Já" in text and "Longe" not in text
