@@ -51,6 +51,7 @@ class AutoContext:
     original_code: str = ""      # issue 12 item 1: the code it was drawn up with, when a decision requalified it
     decisions: tuple[str, ...] = ()  # every decision and ledger movement after the drawing up, dated, in order
     balance: str = ""            # "Saldo devedor: R$ 0,00 — restituição devida: R$ 93,76" when anything moved
+    lavrado_at: datetime | None = None  # issue 24 item 9: the moment of the lavratura, beside the fact's
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
@@ -142,7 +143,8 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
         agent_registration=agent.username if agent else "—",
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
-        recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto))
+        recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto),
+        lavrado_at=auto.lavrado_at)
 
 
 def _code_row(s, code: str, on: date):
@@ -242,7 +244,8 @@ def _copy(ctx: AutoContext, copy: str) -> list:
                              f"{copy} — lavrado em dois exemplares (Art. 19 da {LAW})")
     infractor = "Condutor" if ctx.infractor_kind == "condutor" else "Plataforma tecnológica"
     story.append(_pdf.field_table([
-        ("Data e hora", fmt_datetime(ctx.drawn_up_at)),
+        ("Data e hora da infração", fmt_datetime(ctx.drawn_up_at)),
+        *([("Lavrado em", fmt_datetime(ctx.lavrado_at))] if ctx.lavrado_at is not None else []),
         ("Local", ctx.place),
         (f"Infrator ({infractor})", f"{ctx.infractor_name} — {fmt_document_id(ctx.infractor_document)}"),
         ("Endereço", ctx.infractor_address),

@@ -1,0 +1,58 @@
+"""One fact, one auto (issue 24 item 10; Art. 19), on SQLite and PostgreSQL: a trip that is already the evidence of
+a live auto is refused for a second one, naming the first; the auto keeps the moment of its lavratura beside the
+fact's date (issue 24 item 9) and prints both."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+from registry_factories import TODAY, active, desk  # noqa: F401
+from sqlalchemy import select
+from trip_factories import make_platform, trip, trips_csv
+
+from desktop.errors import ValidationError
+from desktop.models import Driver, MunicipalitySettings, Vehicle
+from desktop.models.platforms import TripRow
+from desktop.services import trips as svc
+
+
+def test_art19_one_trip_one_auto_the_second_is_refused_naming_the_first(db, desk):
+    from enforcement_factories import draft, setup_upfm
+
+    from desktop.services import autos
+    from desktop.services.documents import printing
+
+    setup_upfm(db)
+    with db.session() as s:
+        s.add(MunicipalitySettings(id=1, name="Chapada dos Guimarães", uf="MT", ouvidoria_phone="(65) 3301-1234",
+                                   secretariat="Secretaria Municipal de Finanças"))
+    p = make_platform(db, desk.clerk)
+    a = active(db, desk)
+    with db.session(write=False) as s:
+        cpf_a, plate_a = s.get(Driver, a.driver_id).cpf, s.get(Vehicle, a.vehicle_id).plate
+    svc.import_trips(db, desk.fiscal, p.id, trips_csv(
+        trip("UB-0008", plate_a, cpf_a, start="18/11/2026 08:00:00", end="", hail="via pública"),
+        trip("UB-0009", plate_a, cpf_a, start="18/11/2026 09:00:00", end="", hail="via pública")), "v.csv")
+    with db.session(write=False) as s:
+        ids = {r.external_id: r.id for r in s.scalars(select(TripRow))}
+    first = autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
+                                                      evidence_trip_ids=(ids["UB-0008"],)))
+    with pytest.raises(ValidationError) as err:
+        autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
+                                                  evidence_trip_ids=(ids["UB-0008"],)))
+    assert err.value.problems[0].field == "evidence_trip_ids"
+    assert f"auto nº {first.number}" in err.value.problems[0].message
+    assert err.value.problems[0].article == "Art. 19"
+    assert [a_.number for a_ in autos.list_autos(db).items] == [first.number]     # nothing half-saved
+    other = autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
+                                                      evidence_trip_ids=(ids["UB-0009"],)))
+    # a cancelled auto no longer holds its trip: the fact may be drawn up again, correctly
+    autos.cancel_auto(db, desk.manager, first.id, "Auto lavrado contra o condutor errado", first.version)
+    again = autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
+                                                      evidence_trip_ids=(ids["UB-0008"],)))
+    assert again.number != first.number and other.number != first.number
+    # issue 24 item 9: the lavratura is stored and printed beside the infraction's date-time
+    pdf = printing.print_auto(db, desk.fiscal, again.number).pdf
+    text = " ".join(" ".join(pg.extract_text().split()) for pg in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Data e hora da infração" in text and "Lavrado em" in text
