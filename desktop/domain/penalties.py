@@ -557,6 +557,18 @@ class PenaltyOption:
                    int(data.get("months", 0)))
 
 
+def requalified_art13_item_problems(new: InfractionType, drawn_item: str | None, item: str | None) -> list[Problem]:
+    """A requalification to Art. 26, III ("descumprir qualquer dos deveres previstos no Art. 13") names the duty
+    broken, inciso I to XXIII (issue 24 item 7): asked when the auto does not already record one."""
+    if not new.needs_art13_item or drawn_item:
+        return []
+    value = (item or "").strip().upper()
+    if value not in ART13_DUTIES:
+        return [Problem("art13_item", "Requalificado para o Art. 26, III: indique o inciso do Art. 13 (I a XXIII) "
+                        "que o condutor descumpriu.", "Art. 26, III; Art. 13")]
+    return []
+
+
 def penalty_notice_clauses(decided: Iterable[PenaltyOption]) -> tuple[str, ...]:
     """The sentences a penalty notice prints for the penalties a decision applied, each citing the article of
     the rule applied (issue 24 item 6: a fine alone prints no sentence on suspension; a 12-month suspension of

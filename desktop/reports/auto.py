@@ -125,6 +125,13 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
                 article, severity, description = entry.article, entry.severity, entry.description
             except UnknownInfractionCode:
                 pass
+    # issue 24 item 7: requalified to Art. 26, III — the inciso of Art. 13 the decision named, printed
+    decided_item = ((auto.assessment or {}).get("decision") or {}).get("art13_item")
+    item = auto.art13_item or decided_item
+    if in_force != auto.code and item:
+        from desktop.domain.penalties import ART13_DUTIES
+        description = f"Descumprir o dever do Art. 13, {item}: {ART13_DUTIES.get(item, '')}"
+        article = f"{article} c/c Art. 13, {item}"
     upfm, amount = fine_in(s, auto)
     penalties = assessment.penalty_text if assessment is not None else "Multa"
     decided = ((auto.assessment or {}).get("decision") or {}).get("penalties")

@@ -24,6 +24,7 @@ from desktop.domain.penalties import (
     normalize_code,
     penalty_choice_problems,
     requalification_problems,
+    requalified_art13_item_problems,
 )
 from desktop.domain.problems import Problem
 from desktop.domain.workflow import AutoStatus
@@ -107,6 +108,7 @@ class JudgmentDraft:
     reasoning: str
     requalified_code: str | None = None
     penalties: frozenset | None = None
+    art13_item: str | None = None   # issue 24 item 7: a requalification to Art. 26, III names the inciso of Art. 13
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +464,7 @@ def _decision_problems(session, auto, outcome, draft: JudgmentDraft, problems: l
                                     "Art. 26"))
             return code_now, None, None, ()
         found = requalification_problems(entry_now, entry, on, fine_in(session, auto)[0])
+        found += requalified_art13_item_problems(entry, auto.art13_item, draft.art13_item)
         if found:
             problems.extend(found)
             return code_now, None, None, ()
@@ -548,6 +551,9 @@ def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_versio
             refund_surplus_in(session, actor, auto, draft.decided_on,
                               f"multa requalificada de {code_now} para {requalified} após pagamento")
         _record_decision(auto, code, chosen, draft.decided_on, row, actor)
+        if requalified and not auto.art13_item and (draft.art13_item or "").strip() and entry.needs_art13_item:
+            auto.assessment = {**auto.assessment, "decision": {**auto.assessment["decision"],
+                                                               "art13_item": draft.art13_item.strip().upper()}}
         if appeal:
             session.flush()
             make_final_in(session, actor, auto, draft.decided_on)
@@ -587,6 +593,7 @@ class RequalificationTarget:
     severity_label: str
     upfm: int
     amount_reais: Decimal
+    needs_art13_item: bool = False   # Art. 26, III: the decision names the inciso of Art. 13 (issue 24 item 7)
 
     @property
     def text(self) -> str:
@@ -606,7 +613,8 @@ def requalification_targets_in(session, actor, auto_id: int) -> tuple[Requalific
         entry = lookup(code, catalog, on)
         if not requalification_problems(current, entry, on, fine):
             targets.append(RequalificationTarget(entry.code, entry.article, entry.description, entry.severity.label,
-                                                 entry.upfm, fine_in_reais(entry.upfm, auto.upfm_value)))
+                                                 entry.upfm, fine_in_reais(entry.upfm, auto.upfm_value),
+                                                 entry.needs_art13_item and not auto.art13_item))
     return tuple(sorted(targets, key=lambda t: (-t.upfm, t.code)))
 
 

@@ -120,7 +120,7 @@ def test_issue12_item1_item3_requalified_lower_after_payment_refunds_the_differe
     info = process.file_defense(db, atendente, info.id, date(2026, 3, 10), "foi pelo aplicativo",
                                 autos.get_auto_info(db, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
     assert (info.code, info.amount_upfm, info.balance_reais) == ("ART26-III", Decimal(20), Decimal(0))
     (refund,) = ledger.refunds(db, atendente)
     assert refund.amount_reais == Decimal("31.25") and refund.amount_upfm == Decimal(10)

@@ -216,7 +216,7 @@ def test_art19_art22_the_printed_auto_after_a_requalification_and_a_refund_says_
                                 autos.get_auto_info(db, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Chamada comprovada pelo aplicativo.",
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
     info = notify_decision(db, fiscal, info, date(2026, 3, 20))
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
@@ -224,7 +224,8 @@ def test_art19_art22_the_printed_auto_after_a_requalification_and_a_refund_says_
     final = autos.get_auto_info(db, info.id)
     text = _pdf_text(printing.print_auto(db, gestor, final.number).pdf)
     assert "ART26-III (requalificado por decisão; lavrado como ART26-IV)" in text
-    assert "Art. 26, III da Lei" in text and "média (Art. 25)" in text
+    assert "Art. 13, XII" in text   # issue 24 item 7: the inciso the decision named is printed
+    assert "Art. 26, III c/c Art. 13, XII da Lei" in text and "média (Art. 25)" in text
     assert "20 UPFM" in text and "= R$ 62,51" in text      # 20 × the UPFM of the year, the fine in force
     assert ("20/03/2026 — Julgamento da defesa prévia: auto mantido em parte; infração requalificada para "
             "ART26-III (Art. 26, III, multa de 20 UPFM). Fundamentação: Chamada comprovada pelo aplicativo.") in text

@@ -174,9 +174,13 @@ def test_art25_partly_upheld_requalifies_to_another_code_whose_amount_applies(db
                       info.version)
     with pytest.raises(ValidationError, match="requalifique"):  # nothing partial in it
         process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20)), info.version)
+    with pytest.raises(ValidationError) as no_item:  # issue 24 item 7: Art. 26, III names the inciso of Art. 13
+        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20), reasoning="Atenuante",
+                                                    requalified_code="art26-iii"), info.version)
+    assert no_item.value.problems[0].field == "art13_item" and "Art. 13" in no_item.value.problems[0].article
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Atenuante reconhecida",
-                                                       requalified_code="art26-iii"), info.version)
+                                                       requalified_code="art26-iii", art13_item="xii"), info.version)
     assert info.status is AutoStatus.JUDGED and info.amount_upfm == Decimal(20)
     assert (info.code, info.original_code, info.article) == ("ART26-III", "ART26-IV", "Art. 26, III")
     assert info.requalified and info.severity.value == "media"
@@ -272,7 +276,7 @@ def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "primeira vez", info.version)
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
     with db.session(write=False) as s:
         row = s.get(Auto, auto.id)
         assert (row.amount_upfm, row.amount_reais, row.code) == (Decimal(30), Decimal("93.76"), "ART26-IV")

@@ -52,9 +52,12 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     dialog.set_code("ART26-III")
     assert "ART26-III — 20 UPFM = R$ 2.249,00" in dialog.result_label.text()
     assert "requalificação de −10 UPFM" in dialog.result_label.text()
+    assert dialog.form.isRowVisible(dialog._rows["art13_item"])         # Art. 26, III asks the inciso (issue 24)
     assert not dialog.save()                                             # no reasoning yet
     assert dialog.errors.is_invalid("reasoning")
     dialog.reasoning_edit.setPlainText("O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
+    assert not dialog.save() and dialog.errors.is_invalid("art13_item")  # the inciso is required
+    dialog.art13_combo.setCurrentIndex(dialog.art13_combo.findData("XII"))
     shoot(dialog, "judgment_partly_upheld.png")
     assert dialog.save()
     judged = dialog.result_value

@@ -147,3 +147,21 @@ from desktop.domain.penalties import PenaltyOption as _Option, penalty_notice_cl
 ])
 def test_art24_art26_art27_penalty_notice_sentences_come_from_the_decided_penalties(decided, expected):
     assert penalty_notice_clauses(decided) == expected
+
+
+# issue 24 item 7: Art. 26, III — "descumprir qualquer dos deveres previstos no Art. 13": the requalification names
+# the inciso (I-XXIII).
+from desktop.domain.penalties import CATALOG as _CATALOG, requalified_art13_item_problems  # noqa: E402
+
+
+@pytest.mark.parametrize("code, drawn_item, item, fields", [
+    pytest.param("ART26-III", None, None, ["art13_item"], id="art26-iii-asks-the-inciso"),
+    pytest.param("ART26-III", None, "XXIV", ["art13_item"], id="art13-has-23-incisos"),
+    pytest.param("ART26-III", None, "xii", [], id="art13-xii-named"),
+    pytest.param("ART26-III", "VII", None, [], id="already-recorded-in-the-auto"),
+    pytest.param("ART26-I", None, None, [], id="other-codes-name-no-inciso"),
+])
+def test_art26_iii_art13_a_requalification_to_iii_names_the_duty(code, drawn_item, item, fields):
+    problems = requalified_art13_item_problems(_CATALOG[code], drawn_item, item)
+    assert [p.field for p in problems] == fields
+    assert all("Art. 13" in p.article for p in problems)

@@ -227,6 +227,12 @@ class JudgmentDialog(AutoDialog):
         for target in self.targets.values():
             self.code_combo.addItem(target.text, target.code)
         self.code_combo.currentIndexChanged.connect(lambda _i: self._code_changed())
+        # issue 24 item 7: requalified to Art. 26, III, the decision names the duty of Art. 13 broken (I–XXIII)
+        from desktop.domain.penalties import ART13_DUTIES
+        self.art13_combo = QComboBox(self)
+        self.art13_combo.addItem("Escolha o inciso do Art. 13…", None)
+        for key, duty in ART13_DUTIES.items():
+            self.art13_combo.addItem(f"Art. 13, {key} — {duty}", key)
         self.reasoning_edit = _text_edit(self, "Fundamentação da decisão (obrigatória)")
         self.penalties_box = QWidget(self)
         self.penalties_layout = QVBoxLayout(self.penalties_box)
@@ -241,6 +247,7 @@ class JudgmentDialog(AutoDialog):
         self.result_label.setWordWrap(True)
         self.add_field("outcome", "Decisão:", outcomes)
         self.add_field("requalified_code", "Requalificar para:", self.code_combo)
+        self.add_field("art13_item", "Dever descumprido:", self.art13_combo)
         self.add_field("decided_on", "Data da decisão:", self.decided_edit)
         self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
         self.add_field("penalties", "Penalidades (além da multa):", self.penalties_box)
@@ -290,6 +297,7 @@ class JudgmentDialog(AutoDialog):
         outcome = self.outcome()
         partly = outcome == Outcome.PARTLY_UPHELD
         self.set_field_visible("requalified_code", partly)
+        self.set_field_visible("art13_item", partly and self._needs_art13())
         self.set_field_visible("penalties", outcome != Outcome.ANNULLED)
         for check in self.penalty_checks.values():
             if not partly:
@@ -347,7 +355,12 @@ class JudgmentDialog(AutoDialog):
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
                              reasoning=self.reasoning_edit.toPlainText().strip(),
                              requalified_code=self.chosen_code(),
-                             penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties())
+                             penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties(),
+                             art13_item=self.art13_combo.currentData() if self._needs_art13() else None)
+
+    def _needs_art13(self) -> bool:
+        target = self.targets.get(self.chosen_code() or "")
+        return bool(target is not None and target.needs_art13_item)
 
     def submit(self):
         from desktop.services import process
