@@ -141,20 +141,32 @@ def regularization(header, meta, *, notice_number: str, recipient: Recipient, re
 
 def inspection_convocation(header, meta, *, notice_number: str, recipient: Recipient, scheduled_at: datetime,
                            place: str, inspection_kind: str, platform: str = "",
-                           signer_name: str = "") -> NoticeContext:
-    """Art. 16 (annual) and §1 (extraordinary): not attending is an Art. 26, I infraction."""
-    paragraphs = (
+                           signer_name: str = "", kind=None) -> NoticeContext:
+    """The convocation cites the article of its own kind and asks only what the case allows (issue 24 item 8;
+    domain.inspection.convocation_terms): Art. 9 for the initial inspection of an applicant — no sticker yet
+    (Art. 14) and no Art. 26, I fine (Art. 20); Art. 16 caput, §1 or §2; Art. 8, §2 for a substitute vehicle.
+    `kind` None: an annual inspection."""
+    from desktop.domain.inspection import InspectionKind, convocation_terms
+    terms = convocation_terms(kind if kind is not None else InspectionKind.ANNUAL)
+    basis = terms.basis.replace("§1", "§1º").replace("§2", "§2º")
+    paragraphs = [
         f"Fica Vossa Senhoria CONVOCADO(A) a apresentar o veículo abaixo para vistoria ({inspection_kind}) em "
-        f"{fmt_datetime(scheduled_at)}, no local indicado (Art. 16 e §1º da {LAW}).",
-        "Apresente o veículo limpo, com o CRLV, o adesivo municipal afixado no painel, lado direito (Art. 14), e "
-        "sem adesivos publicitários externos (Art. 13, XV).",
-        "O não atendimento desta convocação constitui infração leve, punida com multa de 10 UPFM "
-        "(Art. 26, I; Art. 25, I).",
-    )
+        f"{fmt_datetime(scheduled_at)}, no local indicado ({basis} da {LAW}).",
+        ("Apresente o veículo limpo, com o CRLV, o adesivo municipal afixado no painel, lado direito (Art. 14), e "
+         "sem adesivos publicitários externos (Art. 13, XV).") if terms.asks_sticker else
+        ("Apresente o veículo limpo, com o CRLV e sem adesivos publicitários externos (Art. 13, XV); o adesivo "
+         "municipal é entregue após a aprovação (Art. 14)."),
+    ]
+    if terms.fine_applies:
+        paragraphs.append("O não atendimento desta convocação constitui infração leve, punida com multa de 10 UPFM "
+                          "(Art. 26, I; Art. 25, I).")
+    else:
+        paragraphs.append("Sem a vistoria aprovada a autorização não é ativada (Art. 9; Art. 15, VI).")
     return NoticeContext(
-        header, meta, INSPECTION_CONVOCATION, notice_number, recipient, "Vistoria de veículo", paragraphs,
+        header, meta, INSPECTION_CONVOCATION, notice_number, recipient, "Vistoria de veículo", tuple(paragraphs),
         facts=(("Data e hora", fmt_datetime(scheduled_at)), ("Local", place)),
-        deadline=scheduled_at.date(), deadline_label="Comparecer em", legal_basis="Art. 16, §1º; Art. 26, I",
+        deadline=scheduled_at.date(), deadline_label="Comparecer em",
+        legal_basis=f"{basis}; Art. 26, I" if terms.fine_applies else basis,
         signer_name=signer_name,
         copies_to=((f"Plataforma tecnológica {platform} (Art. 16, §1º)",) if platform else ()),
     )
@@ -294,15 +306,17 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
     place = s.get(InspectionPlace, row.place_id) if row.place_id else None
     place_text = " – ".join(p for p in (getattr(place, "name", None), getattr(place, "address", None)) if p) or "—"
     try:
-        inspection_kind = InspectionKind(row.kind).label.lower()
+        kind_enum = InspectionKind(row.kind)
+        inspection_kind = kind_enum.label.lower()
     except ValueError:
-        inspection_kind = row.kind
+        kind_enum, inspection_kind = None, row.kind
     platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
                                                                             DriverPlatform.until.is_(None))))
     platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
     return inspection_convocation(header, meta, notice_number="", recipient=recipient,
                                   scheduled_at=row.scheduled_start, place=place_text,
-                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name)
+                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name,
+                                  kind=kind_enum)
 
 
 def render(ctx: NoticeContext) -> bytes:

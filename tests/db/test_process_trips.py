@@ -56,3 +56,37 @@ def test_art19_one_trip_one_auto_the_second_is_refused_naming_the_first(db, desk
     pdf = printing.print_auto(db, desk.fiscal, again.number).pdf
     text = " ".join(" ".join(pg.extract_text().split()) for pg in PdfReader(io.BytesIO(pdf)).pages)
     assert "Data e hora da infração" in text and "Lavrado em" in text
+
+
+def test_art9_art16_par2_the_convocation_cites_its_kind_and_asks_only_what_applies(db, make_actor):
+    """Issue 24 item 8: an initial inspection (Art. 9) printed 'Art. 16, §1º; Art. 26, I', asked for the sticker
+    handed out only after approval (Art. 14) and threatened the Art. 26, I fine to an applicant (Art. 20); a
+    re-inspection cited §1 instead of §2."""
+    from datetime import datetime
+
+    from desktop.domain.roles import Role
+    from desktop.models import Inspection
+    from desktop.models.types import LOCAL_TZ
+    from desktop.services import documents
+    from tests.db.test_issued_documents import _seed, _seed_enforcement, text_of
+
+    ids = _seed(db)
+    manager = make_actor(Role.GESTOR, username="gestora24", full_name="Gabriela Gestora")
+    inspection_id, _course = _seed_enforcement(db, ids, manager.user_id)
+    texts = {}
+    for kind in ("initial", "reinspection", "annual"):
+        with db.session() as s:
+            row = Inspection(kind=kind, vehicle_id=ids["drivers"][0][1], authorization_id=ids["drivers"][0][2],
+                             status="scheduled", scheduled_start=datetime(2026, 12, 10, 9, 30, tzinfo=LOCAL_TZ),
+                             place_id=s.get(Inspection, inspection_id).place_id)
+            s.add(row)
+            s.flush()
+            code = str(row.id)
+        texts[kind] = text_of(documents.print_notice(db, manager, "inspection_convocation", code).pdf)
+        with db.session() as s:   # one scheduled at a time for the vehicle
+            s.get(Inspection, int(code)).status = "cancelled"
+    assert "(Art. 9 da Lei" in texts["initial"] and "Art. 16, §1º" not in texts["initial"]
+    assert "Art. 26, I" not in texts["initial"] and "adesivo municipal afixado" not in texts["initial"]
+    assert "entregue após a aprovação (Art. 14)" in texts["initial"]
+    assert "Art. 16, §2º" in texts["reinspection"] and "Art. 26, I" in texts["reinspection"]
+    assert "Art. 16, caput" in texts["annual"] and "adesivo municipal afixado" in texts["annual"]

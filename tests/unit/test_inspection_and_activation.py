@@ -249,3 +249,20 @@ def test_the_inspections_service_imports_no_private_name_of_another_service():
                 assert not private, f"{path.name} importa nomes privados de {node.module}: {private}"
             if isinstance(node, ast.ClassDef):
                 assert node.name != "_InTransaction", path.name
+
+
+# issue 24 item 8: the convocation cites its own kind's article; the sticker (Art. 14) only after approval; the
+# Art. 26, I fine only to an authorized driver (Art. 20).
+from desktop.domain.inspection import InspectionKind as _Kind, convocation_terms  # noqa: E402
+
+
+@pytest.mark.parametrize("kind, basis, sticker, fine", [
+    pytest.param(_Kind.INITIAL, "Art. 9", False, False, id="art9-initial-applicant-no-sticker-no-fine"),
+    pytest.param(_Kind.ANNUAL, "Art. 16, caput", True, True, id="art16-annual"),
+    pytest.param(_Kind.EXTRAORDINARY, "Art. 16, §1", True, True, id="art16-par1-extraordinary"),
+    pytest.param(_Kind.REINSPECTION, "Art. 16, §2", True, True, id="art16-par2-reinspection-cites-par2"),
+    pytest.param(_Kind.SUBSTITUTION, "Art. 8, §2", False, True, id="art8-par2-substitute-vehicle"),
+])
+def test_art9_art14_art16_art20_convocation_cites_its_kind(kind, basis, sticker, fine):
+    terms = convocation_terms(kind)
+    assert (terms.basis, terms.asks_sticker, terms.fine_applies) == (basis, sticker, fine)
