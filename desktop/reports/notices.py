@@ -226,6 +226,12 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
     recipient = Recipient(a.infractor_name, a.infractor_document, a.infractor_address, a.plate,
                           a.authorization_number)
     if kind == AUTUACAO:
+        # issue 28 item 1: the autuação offers the defense term; once decided (or void) it no longer applies
+        if auto.status not in ("drawn_up", "notified"):
+            from desktop.domain.workflow import AutoStatus
+            raise ConflictError(f"O auto nº {a.auto_number} está «{AutoStatus(auto.status).label}»: a notificação "
+                                "da autuação (prazo de defesa, Art. 22, §2º) não se aplica mais; reimprima a via "
+                                "arquivada ou emita a notificação da decisão.")
         # Art. 22 caput ("à plataforma tecnológica e ao condutor"; issue 24 item 4): the platform co-infractor
         # and the platforms the driver works for get a copy
         from desktop.models import DriverPlatform

@@ -207,3 +207,25 @@ def test_art22_caput_every_auto_against_a_driver_gets_a_copy_to_the_drivers_plat
         ("platform", ride, date(2026, 3, 3)), ("driver", None, date(2026, 3, 4))]
     text = text_of(printing.print_notice(db, gestor, "autuacao", auto.number).pdf)
     assert "Rota Certa" in text and "Vai Já" in text and "Longe" not in text
+
+
+# --- issue 28 item 1: a notice that no longer applies is refused; an annulled auto prints ANULADO ------------------
+
+def test_issue28_art22_autuacao_refused_after_the_decision_and_art17_annulled_auto_marked(db, people):
+    from desktop.errors import ConflictError
+    from desktop.services.documents import printing
+
+    fiscal, gestor, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    assert "NOTIFICAÇÃO DE AUTUAÇÃO" in text_of(printing.print_notice(db, gestor, "autuacao", auto.number).pdf)
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
+    info = process.judge(db, gestor, auto.id, judgment("annulled", date(2026, 3, 20),
+                                                       reasoning="Convocação não recebida."), info.version)
+    with pytest.raises(ConflictError, match="não se aplica mais"):
+        printing.print_notice(db, gestor, "autuacao", auto.number)
+    with pytest.raises(ConflictError, match="anulado"):
+        printing.print_notice(db, gestor, "penalty", auto.number)
+    text = text_of(printing.print_auto(db, gestor, auto.number).pdf)
+    assert text.count("AUTO ANULADO em 20/03/2026") == 2 and "Convocação não recebida." in text  # both copies
