@@ -93,10 +93,20 @@ def run(ctx) -> None:
 
     # Recurrence (SPEC §3): the infractor's autos with a final decision, not cancelled nor annulled — the
     # same priors `services.autos.priors_in` reads; `assess` keeps those of the same code inside the window.
+    # Each prior carries the day it became final (SPEC §3: it counts only if final on the new infraction's
+    # date; issue 24 item 5) — the waiver below makes some final sooner, so that day is settled first.
+    for p in plans:
+        t, r = p["t"], p["r"]
+        decided = t.get("decided")
+        p["waived"] = bool(p["status"] == "paid" and decided is not None and not t.get("appeal_filed")
+                           and not r.get("ended") and p.get("k", 1) % 2 == 0 and t.get("appeal_deadline")
+                           and t["final_on"] > decided)
+        p["final_on"] = (min(decided + timedelta(days=2), t["appeal_deadline"]) if p["waived"]
+                         else t.get("final_on"))
     priors: dict[tuple, list] = {}
     for p in plans:
         if p["status"] in final_like:
-            priors.setdefault(debtor(p), []).append(Prior(p["code"], p["t"]["drawn"]))
+            priors.setdefault(debtor(p), []).append(Prior(p["code"], p["t"]["drawn"], p["final_on"]))
 
     auto_rows, notes_rows, def_rows, judg_rows, ledger_rows, measure_rows, guides = [], [], [], [], [], [], []
     waiver_rows, doc_rows = [], []
@@ -123,7 +133,7 @@ def run(ctx) -> None:
         driver_id, platform_id = debtor(p)
         code_id, description, _ = ctx.codes[code]
         # assess() depends only on the code, the day and the priors of that code: most autos share a result.
-        same = tuple(q.on for q in priors.get((driver_id, platform_id), ()) if q.code == code)
+        same = tuple((q.on, q.final_on) for q in priors.get((driver_id, platform_id), ()) if q.code == code)
         cached = assessed.get((code, drawn, same))
         if cached is None:
             found = assess(code, drawn, priors.get((driver_id, platform_id), ()), window)
@@ -138,8 +148,7 @@ def run(ctx) -> None:
         art13 = ctx.pick(duties) if code == "ART26-III" else None
         desc = description + (f" — Art. 13, {art13}: {ART13_DUTIES[art13]}" if art13 else "")
         decided, appeal_decided = t.get("decided"), t.get("appeal_decided")
-        waived = (status == "paid" and decided is not None and not t.get("appeal_filed") and not r.get("ended")
-                  and p.get("k", 1) % 2 == 0 and t.get("appeal_deadline") and t["final_on"] > decided)
+        waived = p["waived"]
         if waived:
             # issue 12 item 3: the infractor's written waiver of the appeal makes the decision final that day.
             t = dict(t)

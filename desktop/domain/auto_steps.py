@@ -17,7 +17,8 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 
 __all__ = [
-    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "PAYABLE_STATUSES", "WAIVER_STATUSES", "auto_actions",
+    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "DECIDED_STATUSES", "PAYABLE_STATUSES", "WAIVER_STATUSES",
+    "auto_actions",
     "auto_refusal", "auto_status_label", "auto_step", "status_after_returned_payment",
 ]
 
@@ -25,7 +26,8 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class AutoFacts:
     """What the conditions read: the auto's status and terms, the day the step happens and whether a notice
-    still waits for its proof (Art. 22, §2)."""
+    still waits for its proof (Art. 22, §2); whether a decision of the authority waits to be notified (issue 24
+    item 3) and whether penalties other than the fine wait for the authority's decision (issue 24 item 1)."""
 
     status: AutoStatus
     today: date
@@ -33,6 +35,8 @@ class AutoFacts:
     appeal_deadline: date | None = None
     pending_proof: bool = False
     balance_due: bool = True      # the fine still has a balance (issue 23 point 4: a paid fine takes no payment)
+    decision_to_notify: bool = False
+    penalty_decision_pending: bool = False
 
     @property
     def defense_open(self) -> bool:
@@ -78,8 +82,21 @@ def _defense_term_open(facts: AutoFacts) -> str | None:
 
 
 def _appeal_term_open(facts: AutoFacts) -> str | None:
-    # Art. 22, caput: the recurso is received while its term runs.
-    return _term_open(facts.appeal_deadline, facts.today, "recurso")
+    # Art. 22, caput and §2: the recurso is received while its term runs (from the joined proof of the decision's
+    # notice).
+    return _term_open(facts.appeal_deadline, facts.today, "recurso",
+                      " (falta juntar a prova da notificação da decisão)")
+
+
+def _decision_to_notify(facts: AutoFacts) -> str | None:
+    # Art. 22, §§1-2: a decision is notified in one of the six forms of §1 and the proof joined (issue 24 item 3).
+    return None if facts.decision_to_notify else "não há decisão aguardando notificação"
+
+
+def _penalty_decision_pending(facts: AutoFacts) -> str | None:
+    # Art. 26, §2 ("será cassada pela autoridade administrativa"); SPEC §3: a penalty other than the fine exists only
+    # through a decision of the authority (a gestor), even when the auto became final without defense.
+    return None if facts.penalty_decision_pending else "não há penalidade aguardando a decisão da autoridade"
 
 
 def _judgeable(facts: AutoFacts) -> str | None:
@@ -95,6 +112,10 @@ def _term_over(facts: AutoFacts) -> str | None:
         return f"o prazo de defesa prévia corre até {_day(facts.defense_deadline)}"  # type: ignore[arg-type]
     if facts.status is AutoStatus.JUDGED and facts.appeal_open:
         return f"o prazo de recurso corre até {_day(facts.appeal_deadline)}"  # type: ignore[arg-type]
+    if facts.status is AutoStatus.JUDGED and facts.appeal_deadline is None:
+        # Art. 22, §2 (SPEC §3): the appeal term, like the defense term, runs from the joining of the proof that
+        # the decision was notified; before that there is no term to end.
+        return "a decisão ainda não foi notificada: o prazo de recurso corre da juntada da prova (Art. 22, §2)"
     return None
 
 
@@ -109,6 +130,9 @@ _PAYMENT_OPEN = frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE), str(_S.JUDGED),
     | frozenset(str(s) for s in PAYABLE_STATUSES)
 """A payment is taken once the infractor is notified, before the decision is final too (issue 12 item 3: paying is
 not a waiver; the payment is kept and the auto is `paid` when the decision becomes final)."""
+DECIDED_STATUSES = frozenset({str(_S.FINAL), str(_S.PAID), str(_S.OVERDUE), str(_S.DIVIDA_ATIVA)})
+"""A final decision, not cancelled nor annulled: where the authority decides penalties an auto final without a
+judgment proposed (issue 24 item 1), and where a decision of the authority may still wait for its notice."""
 WAIVER_STATUSES = frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE), str(_S.JUDGED), str(_S.IN_APPEAL)})
 """Where a written waiver (desistência) of the defense or of the appeal makes the decision final (Art. 22)."""
 
@@ -116,8 +140,11 @@ AUTO_STEPS: tuple[Step, ...] = (
     # Art. 22, §1: notices go out while the auto waits for its proof of notice.
     Step("notify", "Registrar notificação", "Art. 22, §1", _NOTICE, frozenset({_F, _G})),
     # Art. 22, §2: the term runs from the day the proof is joined.
-    Step("join_proof", "Juntar prova da notificação", "Art. 22, §2", _NOTICE, frozenset({_F, _G}),
-         _pending_proof),
+    Step("join_proof", "Juntar prova da notificação", "Art. 22, §2",
+         _NOTICE | {str(_S.JUDGED)} | DECIDED_STATUSES, frozenset({_F, _G}), _pending_proof),
+    # Art. 22, §§1-2 (issue 24 item 3): the decision is notified in one of the same six forms, the proof joined.
+    Step("notify_decision", "Notificar a decisão", "Art. 22, §§1-2", DECIDED_STATUSES | {str(_S.JUDGED)},
+         frozenset({_F, _G}), _decision_to_notify),
     Step("defense", "Registrar defesa prévia", "Art. 22, caput", _sources(_S.IN_DEFENSE),
          frozenset({_A, _F, _G}), _defense_term_open),
     Step("judge", "Julgar", "Art. 22, caput", frozenset({str(_S.NOTIFIED), str(_S.IN_DEFENSE)}),
@@ -129,6 +156,9 @@ AUTO_STEPS: tuple[Step, ...] = (
          frozenset({str(_S.NOTIFIED), str(_S.JUDGED)}), frozenset({_G}), _term_over),
     # Art. 22: the infractor's written waiver (desistência) of the defense or the appeal makes the decision final.
     Step("waiver", "Registrar desistência", "Art. 22, caput", WAIVER_STATUSES, frozenset({_A, _F, _G})),
+    # Art. 26, §2; Art. 24, I (issue 24 item 1): suspension, cassation and seizure only by the authority's decision.
+    Step("decide_penalties", "Decidir penalidades", "Art. 26, §2; Art. 24, I", DECIDED_STATUSES,
+         frozenset({_G}), _penalty_decision_pending),
     Step("payment", "Registrar pagamento", "Art. 13, XXI", _PAYMENT_OPEN, frozenset({_A, _G}), _balance_due),
     # Art. 24, II: administrative measures while the auto is not void.
     Step("measure", "Registrar medida administrativa", "Art. 24, II", _LIVE, frozenset({_F, _G})),

@@ -208,14 +208,18 @@ def term_end(start: date, months: int) -> date:
 def period_end(start: date, *, days: int = 0, months: int = 0) -> date:
     """The last day of a period of restriction starting on `start` (a suspension, Art. 24 §ún.; Art. 26 §1).
 
-    Months follow term_end (CC art. 132 §3); days are calendar days excluding the start day (CC art. 132 caput).
-    No move to a business day: a suspension is not a deadline for an act.
+    SPEC §3 (Auto flow): "A suspension of N days covers N days counting the first; one of 12 months ends the day
+    before the same date a year later." The first day is itself a suspended day, so it is counted: 30 days from
+    10/12/2026 are 10/12/2026 to 08/01/2027; 12 months from 22/01/2026 are 22/01/2026 to 21/01/2027 (the term of
+    CC art. 132 §3 ends on the same date a year later, and the restriction is lifted that day). No move to a
+    business day: a suspension is not a deadline for an act.
     """
     _require_date(start, "start")
     if days < 0 or months < 0:
         raise ValueError("o período não pode ser negativo")
-    end = term_end(start, months) if months else start
-    return end + timedelta(days=days)
+    if not days and not months:
+        raise ValueError("o período deve ter dias ou meses")
+    return term_end(start, months) + timedelta(days=days) - timedelta(days=1)
 
 
 def renewal_request_deadline(valid_until: date, calendar: BusinessCalendar,

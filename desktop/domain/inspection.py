@@ -331,3 +331,24 @@ def failure_preview(authorization_status: str) -> str:
     if authorization_status in (AuthorizationStatus.ACTIVE, AuthorizationStatus.IMPEDED):
         return "prazo de 5 dias para regularizar e autorização impedida (Art. 16, §2)."
     return "prazo de 5 dias para regularizar (Art. 16, §2)."
+
+
+@dataclass(frozen=True, slots=True)
+class ConvocationTerms:
+    """What a convocation for an inspection of `kind` cites and asks (issue 24 item 8): its own article, the
+    municipal sticker only where one was already handed out (Art. 14: after approval), and the Art. 26, I fine only
+    to an authorized driver (Art. 20: the infractor of this law is the authorized driver or the platform)."""
+
+    basis: str
+    asks_sticker: bool
+    fine_applies: bool
+
+
+def convocation_terms(kind: InspectionKind) -> ConvocationTerms:
+    """Art. 9 (initial, an applicant: no sticker yet, no Art. 26 I fine); Art. 16 caput (annual), §1
+    (extraordinary), §2 (re-inspection); Art. 8, §2 (the substitute vehicle: no sticker of its own yet)."""
+    kind = InspectionKind(kind)
+    return ConvocationTerms(
+        basis=kind.article,
+        asks_sticker=kind in (InspectionKind.ANNUAL, InspectionKind.EXTRAORDINARY, InspectionKind.REINSPECTION),
+        fine_applies=kind is not InspectionKind.INITIAL)

@@ -262,10 +262,17 @@ class InfractionNotInForce(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Prior:
-    """An earlier infraction of the same infractor with a final decision (not cancelled nor annulled)."""
+    """An earlier infraction of the same infractor with a final decision (not cancelled nor annulled).
+    `final_on`: the day that decision became final (None: not known, a row loaded without it — counted)."""
 
     code: str
     on: date
+    final_on: date | None = None
+
+    def final_by(self, day: date) -> bool:
+        """SPEC §3 (Recurrence): "The prior counts only if its decision was already final on the new infraction's
+        date" (issue 24 item 5: a prior still in defense on that date is no recurrence, even if final later)."""
+        return self.final_on is None or self.final_on <= day
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +393,9 @@ def assess(code: str, on: date, prior: Iterable[Prior] = (),
     """The penalties the law proposes for an infraction of `code` committed on `on` (Art. 24-27).
 
     Recurrence (SPEC §3): a prior of the same code dated on or after `recurrence_window_start(on, window_months)`
-    and before `on`. `prior` should hold only infractions with a final decision (not cancelled or annulled).
+    and before `on`, whose decision was already final on `on` (SPEC §3: "The prior counts only if its decision
+    was already final on the new infraction's date"). `prior` should hold only infractions with a final decision
+    (not cancelled or annulled).
     `catalog`: extra entries (codes of the regulating decree, or dated versions), looked up before the law's own.
     """
     entry = lookup(code, catalog, on)
@@ -395,7 +404,8 @@ def assess(code: str, on: date, prior: Iterable[Prior] = (),
     start = recurrence_window_start(on, window_months)
     key = normalize_code(entry.code)
     recurrent = tuple(sorted(
-        (p for p in prior if normalize_code(p.code) == key and start <= p.on < on), key=lambda p: p.on))
+        (p for p in prior if normalize_code(p.code) == key and start <= p.on < on and p.final_by(on)),
+        key=lambda p: p.on))
     recurrence = bool(recurrent)
 
     articles = [entry.article, entry.severity.article, *entry.penalty_articles]
@@ -547,6 +557,40 @@ class PenaltyOption:
     def from_dict(cls, data: Mapping) -> "PenaltyOption":
         return cls(str(data["penalty"]), str(data.get("article", "")), int(data.get("days", 0)),
                    int(data.get("months", 0)))
+
+
+def requalified_art13_item_problems(new: InfractionType, drawn_item: str | None, item: str | None) -> list[Problem]:
+    """A requalification to Art. 26, III ("descumprir qualquer dos deveres previstos no Art. 13") names the duty
+    broken, inciso I to XXIII (issue 24 item 7): asked when the auto does not already record one."""
+    if not new.needs_art13_item or drawn_item:
+        return []
+    value = (item or "").strip().upper()
+    if value not in ART13_DUTIES:
+        return [Problem("art13_item", "Requalificado para o Art. 26, III: indique o inciso do Art. 13 (I a XXIII) "
+                        "que o condutor descumpriu.", "Art. 26, III; Art. 13")]
+    return []
+
+
+def penalty_notice_clauses(decided: Iterable[PenaltyOption]) -> tuple[str, ...]:
+    """The sentences a penalty notice prints for the penalties a decision applied, each citing the article of
+    the rule applied (issue 24 item 6: a fine alone prints no sentence on suspension; a 12-month suspension of
+    Art. 26, V cites Art. 24, parágrafo único, not Art. 26, §1). Art. 24, I, b and parágrafo único: the suspension
+    takes the authorization back and keeps driver and vehicle away; Art. 24, I, e and Art. 26, §2: the cassation;
+    Art. 27, parágrafo único and Art. 28: the seizure until regularized, its costs the driver's."""
+    clauses = []
+    for option in decided:
+        if option.penalty == Penalty.SUSPENSION.value:
+            period = f"{option.months} meses" if option.months else f"{option.days} dias"
+            clauses.append(f"A suspensão por {period} implica o recolhimento da autorização e o afastamento do "
+                           f"condutor e do veículo pelo período fixado ({option.article}).")
+        elif option.penalty == Penalty.CASSATION.value:
+            clauses.append(f"A cassação extingue a autorização, que deve ser devolvida ({option.article}).")
+        elif option.penalty == VEHICLE_SEIZURE:
+            clauses.append("O veículo fica apreendido até a regularização; as despesas de remoção e estada são do "
+                           f"condutor ({option.article}; Art. 28).")
+        else:
+            clauses.append(f"{option.label} ({option.article}).")
+    return tuple(clauses)
 
 
 def penalty_options(entry: InfractionType, recurrence: bool) -> tuple[PenaltyOption, ...]:

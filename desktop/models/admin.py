@@ -22,7 +22,7 @@ from desktop.models.base import Base, Created, Updated, Versioned, one_of, user_
 from desktop.models.types import AwareDateTime, Dec
 
 ROLES = tuple(r.value for r in Role)
-NUMBER_KINDS = ("authorization", "auto", "guide", "document", "data_request")
+NUMBER_KINDS = ("authorization", "auto", "guide", "document", "data_request", "decision")  # decision: issue 24
 HOLIDAY_KINDS = ("municipal", "ponto_facultativo")
 
 

@@ -92,6 +92,10 @@ class Auto(Versioned, Created, Base):
     recurrence: Mapped[bool] = mapped_column(default=False)
     assessment: Mapped[dict | None] = mapped_column(JSONData)  # what domain.assess proposed
     notice_joined_on: Mapped[date | None]  # Art. 22 §2: terms start when the proof of notice is joined
+    # Art. 22 §2 (issue 24 item 3): the appeal term runs from the joining of the proof the decision was notified
+    decision_notice_joined_on: Mapped[date | None]
+    # SPEC (Art. 25; issue 24 item 9): the moment the auto was drawn up; `drawn_up_at` is the infraction's
+    lavrado_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
     defense_deadline: Mapped[date | None]
     appeal_deadline: Mapped[date | None]
     payment_deadline: Mapped[date | None]
@@ -121,6 +125,10 @@ class AutoNotification(Versioned, Created, Base):
     proof_document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     note: Mapped[str | None] = mapped_column(Text)
     recorded_by: Mapped[int | None] = user_fk()
+    # issue 24 item 3: a notice of a decision (Art. 22 §2: the appeal term runs from the joining of its proof)
+    judgment_id: Mapped[int | None] = mapped_column(ForeignKey("auto_judgments.id"))
+    # issue 24 item 4: the platform's copy (Art. 22 caput), to a platform the driver works for
+    platform_id: Mapped[int | None] = mapped_column(ForeignKey("platforms.id"))
 
 
 class AutoDefense(Versioned, Created, Base):
@@ -150,7 +158,9 @@ class AutoJudgment(Versioned, Created, Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     auto_id: Mapped[int] = mapped_column(ForeignKey("autos.id"), index=True)
     defense_id: Mapped[int | None] = mapped_column(ForeignKey("auto_defenses.id"))
-    instance: Mapped[str] = mapped_column(String(20), default="defense")  # defense or appeal
+    instance: Mapped[str] = mapped_column(String(20), default="defense")  # defense, appeal, ex_officio, penalty
+    # issue 24 item 1: the decision is an act of its own, numbered NNNN/AAAA (series "decision")
+    number: Mapped[str | None] = mapped_column(String(20), unique=True)
     decided_on: Mapped[date]
     decided_by: Mapped[int | None] = user_fk()
     outcome: Mapped[str] = mapped_column(String(20))

@@ -51,6 +51,8 @@ class AutoContext:
     original_code: str = ""      # issue 12 item 1: the code it was drawn up with, when a decision requalified it
     decisions: tuple[str, ...] = ()  # every decision and ledger movement after the drawing up, dated, in order
     balance: str = ""            # "Saldo devedor: R$ 0,00 — restituição devida: R$ 93,76" when anything moved
+    lavrado_at: datetime | None = None  # issue 24 item 9: the moment of the lavratura, beside the fact's
+    annulled: str = ""           # issue 28 item 1: "ANULADO em dd/mm/aaaa — motivo" on an annulled auto
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AutoContext:
@@ -124,6 +126,13 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
                 article, severity, description = entry.article, entry.severity, entry.description
             except UnknownInfractionCode:
                 pass
+    # issue 24 item 7: requalified to Art. 26, III — the inciso of Art. 13 the decision named, printed
+    decided_item = ((auto.assessment or {}).get("decision") or {}).get("art13_item")
+    item = auto.art13_item or decided_item
+    if in_force != auto.code and item:
+        from desktop.domain.penalties import ART13_DUTIES
+        description = f"Descumprir o dever do Art. 13, {item}: {ART13_DUTIES.get(item, '')}"
+        article = f"{article} c/c Art. 13, {item}"
     upfm, amount = fine_in(s, auto)
     penalties = assessment.penalty_text if assessment is not None else "Multa"
     decided = ((auto.assessment or {}).get("decision") or {}).get("penalties")
@@ -142,7 +151,8 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
         agent_registration=agent.username if agent else "—",
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
-        recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto))
+        recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto),
+        lavrado_at=auto.lavrado_at, annulled=_annulled(s, auto))
 
 
 def _code_row(s, code: str, on: date):
@@ -220,6 +230,21 @@ def _balance(s, auto) -> str:
     return text
 
 
+def _annulled(s, auto) -> str:
+    """The mark an annulled auto prints on every copy (issue 28 item 1): the date and reason of the annulment."""
+    if auto.status != "annulled":
+        return ""
+    from sqlalchemy import select
+
+    from desktop.models import AutoJudgment
+    row = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id, AutoJudgment.outcome == "annulled")
+                   .order_by(AutoJudgment.id.desc()).limit(1))
+    if row is None:
+        return "AUTO ANULADO"
+    number = f" (decisão nº {row.number})" if row.number else ""
+    return f"AUTO ANULADO em {fmt_date(row.decided_on)}{number}: {row.reasoning}"
+
+
 def render(ctx: AutoContext) -> bytes:
     from reportlab.platypus import PageBreak
 
@@ -241,8 +266,11 @@ def _copy(ctx: AutoContext, copy: str) -> list:
     story = _pdf.title_block(f"AUTO DE INFRAÇÃO Nº {ctx.auto_number}",
                              f"{copy} — lavrado em dois exemplares (Art. 19 da {LAW})")
     infractor = "Condutor" if ctx.infractor_kind == "condutor" else "Plataforma tecnológica"
+    if ctx.annulled:
+        story.append(_pdf.pm(b(e(ctx.annulled)), "left"))
     story.append(_pdf.field_table([
-        ("Data e hora", fmt_datetime(ctx.drawn_up_at)),
+        ("Data e hora da infração", fmt_datetime(ctx.drawn_up_at)),
+        *([("Lavrado em", fmt_datetime(ctx.lavrado_at))] if ctx.lavrado_at is not None else []),
         ("Local", ctx.place),
         (f"Infrator ({infractor})", f"{ctx.infractor_name} — {fmt_document_id(ctx.infractor_document)}"),
         ("Endereço", ctx.infractor_address),

@@ -85,21 +85,42 @@ def autuacao(header, meta, *, notice_number: str, recipient: Recipient, auto_num
     )
 
 
-def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str, decision_date: date,
-            penalties: str, amount: Decimal, due_date: date, appeal_days: int, legal_basis: str,
-            signer_name: str = "") -> NoticeContext:
-    """Art. 24–27: the penalty applied after judgment; pay by the due date or appeal."""
-    paragraphs = (
-        f"Em decisão de {fmt_date(decision_date)}, no processo do Auto de Infração nº {auto_number}, foi aplicada "
-        f"a Vossa Senhoria a(s) penalidade(s) abaixo, com fundamento no {legal_basis} da {LAW}.",
-        f"O valor da multa deve ser recolhido até {fmt_date(due_date)} pela guia de arrecadação municipal (DAM). "
-        f"Da decisão cabe recurso no prazo de {appeal_days} dias, contados da juntada desta notificação aos autos "
-        "(Art. 22, §2º).",
-        "A suspensão implica o recolhimento da autorização e o afastamento do condutor e do veículo pelo período "
-        "fixado (Art. 24, parágrafo único; Art. 26, §1º).",
-    )
+def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str,
+            decision_date: date | None, penalties: str, amount: Decimal, due_date: date | None, appeal_days: int,
+            legal_basis: str, signer_name: str = "", decision_number: str = "", reasoning: str = "",
+            decided_by: str = "", appealable: bool = True, final_on: date | None = None,
+            clauses: tuple[str, ...] = ()) -> NoticeContext:
+    """Art. 22, 24–27: the decision on the penalty, each sentence from the case (issue 24 item 6): the decision's
+    number, date and fundamentação (Art. 26 §2: "pela autoridade administrativa"), the appeal term only while an
+    appeal lies (Art. 22 §2, counted from the joining of this notice), finality otherwise, the payment date once
+    known, and one sentence per penalty applied citing its own article (`domain.penalty_notice_clauses`)."""
+    if decision_date is not None:
+        act = f"decisão nº {decision_number}" if decision_number else "decisão"
+        by = f", da autoridade administrativa ({decided_by})," if decided_by else ""
+        opening = (f"Em {act} de {fmt_date(decision_date)}{by} no processo do Auto de Infração nº {auto_number}, foi "
+                   f"aplicada a Vossa Senhoria a(s) penalidade(s) abaixo, com fundamento no {legal_basis} da {LAW}.")
+    else:
+        opening = (f"O Auto de Infração nº {auto_number} tornou-se definitivo em {fmt_date(final_on)}, sem defesa "
+                   f"prévia no prazo (Art. 22): fica mantida a multa abaixo, com fundamento no {legal_basis} da "
+                   f"{LAW}.")
+    paragraphs = [opening]
+    if reasoning:
+        paragraphs.append(f"Fundamentação: {reasoning}")
+    if due_date is not None:
+        paragraphs.append(f"O valor da multa deve ser recolhido até {fmt_date(due_date)} pela guia de arrecadação "
+                          "municipal (DAM).")
+    else:
+        paragraphs.append("O valor da multa será cobrado por guia de arrecadação municipal (DAM) quando a decisão "
+                          "se tornar definitiva (Art. 22).")
+    if appealable:
+        paragraphs.append(f"Da decisão cabe recurso no prazo de {appeal_days} dias, contados da juntada desta "
+                          "notificação aos autos (Art. 22, §2º).")
+    elif final_on is not None:
+        paragraphs.append(f"A decisão é definitiva desde {fmt_date(final_on)}: dela não cabe recurso (Art. 22).")
+    paragraphs.extend(clauses)
+    reference = f"Auto de infração nº {auto_number}" + (f" — Decisão nº {decision_number}" if decision_number else "")
     return NoticeContext(
-        header, meta, PENALTY, notice_number, recipient, f"Auto de infração nº {auto_number}", paragraphs,
+        header, meta, PENALTY, notice_number, recipient, reference, tuple(paragraphs),
         facts=(("Penalidade(s)", penalties), ("Valor da multa", fmt_money(amount))),
         deadline=due_date, deadline_label="Vencimento da multa", legal_basis=legal_basis, signer_name=signer_name,
     )
@@ -121,20 +142,32 @@ def regularization(header, meta, *, notice_number: str, recipient: Recipient, re
 
 def inspection_convocation(header, meta, *, notice_number: str, recipient: Recipient, scheduled_at: datetime,
                            place: str, inspection_kind: str, platform: str = "",
-                           signer_name: str = "") -> NoticeContext:
-    """Art. 16 (annual) and §1 (extraordinary): not attending is an Art. 26, I infraction."""
-    paragraphs = (
+                           signer_name: str = "", kind=None) -> NoticeContext:
+    """The convocation cites the article of its own kind and asks only what the case allows (issue 24 item 8;
+    domain.inspection.convocation_terms): Art. 9 for the initial inspection of an applicant — no sticker yet
+    (Art. 14) and no Art. 26, I fine (Art. 20); Art. 16 caput, §1 or §2; Art. 8, §2 for a substitute vehicle.
+    `kind` None: an annual inspection."""
+    from desktop.domain.inspection import InspectionKind, convocation_terms
+    terms = convocation_terms(kind if kind is not None else InspectionKind.ANNUAL)
+    basis = terms.basis.replace("§1", "§1º").replace("§2", "§2º")
+    paragraphs = [
         f"Fica Vossa Senhoria CONVOCADO(A) a apresentar o veículo abaixo para vistoria ({inspection_kind}) em "
-        f"{fmt_datetime(scheduled_at)}, no local indicado (Art. 16 e §1º da {LAW}).",
-        "Apresente o veículo limpo, com o CRLV, o adesivo municipal afixado no painel, lado direito (Art. 14), e "
-        "sem adesivos publicitários externos (Art. 13, XV).",
-        "O não atendimento desta convocação constitui infração leve, punida com multa de 10 UPFM "
-        "(Art. 26, I; Art. 25, I).",
-    )
+        f"{fmt_datetime(scheduled_at)}, no local indicado ({basis} da {LAW}).",
+        ("Apresente o veículo limpo, com o CRLV, o adesivo municipal afixado no painel, lado direito (Art. 14), e "
+         "sem adesivos publicitários externos (Art. 13, XV).") if terms.asks_sticker else
+        ("Apresente o veículo limpo, com o CRLV e sem adesivos publicitários externos (Art. 13, XV); o adesivo "
+         "municipal é entregue após a aprovação (Art. 14)."),
+    ]
+    if terms.fine_applies:
+        paragraphs.append("O não atendimento desta convocação constitui infração leve, punida com multa de 10 UPFM "
+                          "(Art. 26, I; Art. 25, I).")
+    else:
+        paragraphs.append("Sem a vistoria aprovada a autorização não é ativada (Art. 9; Art. 15, VI).")
     return NoticeContext(
-        header, meta, INSPECTION_CONVOCATION, notice_number, recipient, "Vistoria de veículo", paragraphs,
+        header, meta, INSPECTION_CONVOCATION, notice_number, recipient, "Vistoria de veículo", tuple(paragraphs),
         facts=(("Data e hora", fmt_datetime(scheduled_at)), ("Local", place)),
-        deadline=scheduled_at.date(), deadline_label="Comparecer em", legal_basis="Art. 16, §1º; Art. 26, I",
+        deadline=scheduled_at.date(), deadline_label="Comparecer em",
+        legal_basis=f"{basis}; Art. 26, I" if terms.fine_applies else basis,
         signer_name=signer_name,
         copies_to=((f"Plataforma tecnológica {platform} (Art. 16, §1º)",) if platform else ()),
     )
@@ -194,26 +227,56 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
     recipient = Recipient(a.infractor_name, a.infractor_document, a.infractor_address, a.plate,
                           a.authorization_number)
     if kind == AUTUACAO:
-        platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
-        also = (platform.trade_name or platform.legal_name) if platform is not None and \
-            a.infractor_kind == "condutor" else ""
+        # issue 28 item 1: the autuação offers the defense term; once decided (or void) it no longer applies
+        if auto.status not in ("drawn_up", "notified"):
+            from desktop.domain.workflow import AutoStatus
+            raise ConflictError(f"O auto nº {a.auto_number} está «{AutoStatus(auto.status).label}»: a notificação "
+                                "da autuação (prazo de defesa, Art. 22, §2º) não se aplica mais; reimprima a via "
+                                "arquivada ou emita a notificação da decisão.")
+        # Art. 22 caput ("à plataforma tecnológica e ao condutor"; issue 24 item 4): the platform co-infractor
+        # and the platforms the driver works for get a copy
+        from desktop.models import DriverPlatform
+        ids = {auto.infractor_platform_id} if auto.infractor_platform_id else set()
+        if auto.infractor_driver_id is not None:
+            ids.update(s.scalars(select(DriverPlatform.platform_id).where(
+                DriverPlatform.driver_id == auto.infractor_driver_id)))
+        names = [p.trade_name or p.legal_name for p in
+                 s.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id))] if ids else []
+        also = "; ".join(names) if a.infractor_kind == "condutor" else ""
         return autuacao(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
                         drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
                         notify_platform=also, signer_name=signer_name)
-    judgment = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id)
-                        .order_by(AutoJudgment.id.desc()).limit(1))
-    if judgment is None or judgment.outcome == "annulled" or auto.payment_deadline is None:
-        raise ConflictError(f"O auto nº {a.auto_number} ainda não tem penalidade aplicada com prazo de pagamento: a "
-                            "notificação de penalidade sai depois do julgamento (Art. 22; Art. 24).")
+    # issue 24 item 6: every sentence from the case. A notice that no longer applies is refused with the reason.
+    from desktop.domain.penalties import PenaltyOption, penalty_notice_clauses
+    from desktop.models import User
+    if auto.status in ("cancelled", "annulled"):
+        raise ConflictError(f"O auto nº {a.auto_number} foi {'cancelado' if auto.status == 'cancelled' else 'anulado'}:"
+                            " não há penalidade a notificar (Art. 17).")
+    judgment = s.scalar(select(AutoJudgment).where(
+        AutoJudgment.auto_id == auto.id, AutoJudgment.instance.in_(("defense", "appeal", "penalty")),
+        AutoJudgment.outcome != "annulled").order_by(AutoJudgment.id.desc()).limit(1))
+    final = auto.status in ("final", "paid", "overdue", "divida_ativa")
+    if judgment is None and not final:
+        raise ConflictError(f"O auto nº {a.auto_number} ainda não tem decisão: a notificação de penalidade sai depois "
+                            "do julgamento ou de o auto se tornar definitivo (Art. 22; Art. 24).")
+    decision = (auto.assessment or {}).get("decision") or {}
+    decided = tuple(PenaltyOption.from_dict(p) for p in decision.get("penalties", ()))
+    user = s.get(User, judgment.decided_by) if judgment is not None and judgment.decided_by else None
+    appealable = auto.status == "judged" and judgment is not None and judgment.instance == "defense"
+    on = judgment.decided_on if judgment is not None else auto.final_on
     amount = a.amount
-    if judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
+    if judgment is not None and judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
         amount = to_reais(judgment.reduced_upfm, a.upfm_value)
     return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
-                   decision_date=judgment.decided_on, penalties=a.penalties, amount=amount,
-                   due_date=auto.payment_deadline,
-                   appeal_days=int(parameter("term.appeal_days", judgment.decided_on)),
-                   legal_basis=a.legal_basis, signer_name=signer_name)
+                   decision_date=judgment.decided_on if judgment is not None else None,
+                   penalties=a.penalties, amount=amount, due_date=auto.payment_deadline,
+                   appeal_days=int(parameter("term.appeal_days", on)),
+                   legal_basis=a.legal_basis, signer_name=signer_name,
+                   decision_number=(judgment.number or "") if judgment is not None else "",
+                   reasoning=judgment.reasoning if judgment is not None else "",
+                   decided_by=user.full_name if user is not None else "", appealable=appealable,
+                   final_on=auto.final_on, clauses=penalty_notice_clauses(decided))
 
 
 def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
@@ -249,15 +312,17 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
     place = s.get(InspectionPlace, row.place_id) if row.place_id else None
     place_text = " – ".join(p for p in (getattr(place, "name", None), getattr(place, "address", None)) if p) or "—"
     try:
-        inspection_kind = InspectionKind(row.kind).label.lower()
+        kind_enum = InspectionKind(row.kind)
+        inspection_kind = kind_enum.label.lower()
     except ValueError:
-        inspection_kind = row.kind
+        kind_enum, inspection_kind = None, row.kind
     platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
                                                                             DriverPlatform.until.is_(None))))
     platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
     return inspection_convocation(header, meta, notice_number="", recipient=recipient,
                                   scheduled_at=row.scheduled_start, place=place_text,
-                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name)
+                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name,
+                                  kind=kind_enum)
 
 
 def render(ctx: NoticeContext) -> bytes:

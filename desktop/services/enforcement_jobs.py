@@ -1,8 +1,11 @@
 """The daily routine of enforcement, run as the system (SYSTEM_ACTOR). Idempotent: running it twice on the same day
 changes nothing the second time.
 
-1. An auto whose defense term (notified, no defense) or appeal term (judged, no appeal) has passed becomes final
-   on the day after the term (Art. 22); its penalties take effect that day (penalties.apply_final_penalties).
+1. An auto whose defense term (notified, no defense) or appeal term (judged, no appeal, counted from the joined
+   proof of the decision's notice, Art. 22 §2) has passed becomes final on the day after the term (Art. 22); the
+   penalties a gestor's judgment chose take effect that day (penalties.apply_final_penalties). The routine
+   proposes and never decides (issue 24 item 1; Art. 26 §2 "pela autoridade administrativa"): an auto final with
+   penalties no decision chose is listed in `awaiting_decision` for the gestor (process.decide_penalties).
 2. A final auto past its payment term with something owed becomes overdue.
 3. A suspension applied by an auto ends after its last day: the authorization is active again (Art. 24 sole
    paragraph; Art. 26 §1). Only suspensions tagged with an auto are touched.
@@ -14,6 +17,7 @@ from datetime import date, timedelta
 
 from sqlalchemy import and_, func, or_, select
 
+from desktop.domain.auto_steps import DECIDED_STATUSES
 from desktop.domain.workflow import AutoStatus
 from desktop.models import AuthorizationEvent as Ev
 from desktop.models import Auto
@@ -22,6 +26,7 @@ from desktop.services.base import SYSTEM_ACTOR
 from desktop.services.enforcement.core import auto_balance_in, auto_transition
 from desktop.services.penalties import PENALTY_KINDS, end_suspensions_in
 from desktop.services.autos.process import finalize_auto_in
+from desktop.services.enforcement.recurrence import pending_penalty_options_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,7 @@ class JobReport:
     penalties_applied: int
     suspensions_ended: int
     overdue: tuple[str, ...]
+    awaiting_decision: tuple[str, ...] = ()   # autos whose penalties wait for the gestor (issue 24 item 1)
 
     @property
     def changed(self) -> bool:
@@ -39,7 +45,24 @@ class JobReport:
         """One line for the status bar."""
         return (f"Fiscalização: {len(self.finalized)} decisão(ões) definitiva(s), {self.penalties_applied} "
                 f"penalidade(s) aplicada(s), {self.suspensions_ended} suspensão(ões) encerrada(s), "
-                f"{len(self.overdue)} auto(s) vencido(s).")
+                f"{len(self.overdue)} auto(s) vencido(s)."
+                + (f" {len(self.awaiting_decision)} auto(s) aguardando a decisão do gestor sobre penalidades "
+                   f"(Art. 26, §2): {', '.join(self.awaiting_decision[:5])}"
+                   + ("…" if len(self.awaiting_decision) > 5 else "") + "." if self.awaiting_decision else ""))
+
+
+def awaiting_penalty_decision_in(session) -> tuple[str, ...]:
+    """The numbers of the final autos whose penalties other than the fine wait for the authority's decision
+    (recurrence.pending_penalty_options_in), for the routine's report and the gestor's list."""
+    rows = session.scalars(select(Auto).where(Auto.status.in_(sorted(DECIDED_STATUSES))).order_by(Auto.id))
+    found = []
+    for auto in rows:
+        decision = (auto.assessment or {}).get("decision") or {}
+        if "penalties" in decision or "apply_proposed" in decision or "extra" in decision:
+            continue
+        if pending_penalty_options_in(session, auto):
+            found.append(auto.number)
+    return tuple(found)
 
 
 def _penalty_events(session) -> int:
@@ -87,4 +110,5 @@ def run_enforcement_jobs(db, today: date) -> JobReport:
         ended = end_suspensions_in(s, actor, today)
     with db.session(write=False) as s:
         applied = _penalty_events(s) - before_events
-    return JobReport(tuple(finalized), applied, ended, tuple(overdue))
+        awaiting = awaiting_penalty_decision_in(s)
+    return JobReport(tuple(finalized), applied, ended, tuple(overdue), awaiting)

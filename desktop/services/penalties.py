@@ -122,7 +122,7 @@ class MeasureInfo:
 # ---------------------------------------------------------------------------------------------------------
 
 def _change(session, actor, auth, target: AuthorizationStatus | None, kind: str, on: date, auto, reason: str,
-            **fields) -> bool:
+            act: str | None = None, by_user_id: int | None = None, **fields) -> bool:
     """Move the authorization (when `target`) and record the event + audit. False when the machine refuses."""
     before = {"status": auth.status, "suspended_until": auth.suspended_until, "ended_on": auth.ended_on}
     current = auth.status
@@ -138,7 +138,8 @@ def _change(session, actor, auth, target: AuthorizationStatus | None, kind: str,
         setattr(auth, key, value)
     session.add(AuthorizationEvent(
         authorization_id=auth.id, kind=kind, from_status=current, to_status=auth.status, at=now(),
-        effective_on=on, by_user_id=actor.user_id, reason=reason, act_number=f"Auto {auto.number}",
+        effective_on=on, by_user_id=by_user_id or actor.user_id, reason=reason,
+        act_number=act or f"Auto {auto.number}",
         auto_id=auto.id))
     session.flush()
     audit.record(session, actor, f"authorization.{kind.replace(':', '.')}", "authorization", auth.id, before,
@@ -200,37 +201,52 @@ def decided_penalties(session, auto) -> tuple[PenaltyOption, ...]:
 
 
 def apply_final_penalties(session, actor, auto, on: date) -> None:
-    """The penalties of a final decision take effect on `on`, the day the decision is final (idempotent: an auto
-    applies them once). Only those the catalogue names for the code in force (issue 12 item 2); each event cites
-    the article of the rule applied (a cassation cites Art. 26, §2 only on a recurrence of Art. 26, V)."""
+    """The penalties a decision of the authority chose take effect on `on`, the day the decision is final
+    (idempotent: an auto applies them once). Only those the catalogue names for the code in force (issue 12 item
+    2); each event cites the article of the rule applied (a cassation cites Art. 26, §2 only on a recurrence of
+    Art. 26, V) and carries the gestor who decided and the number of the decision.
+
+    Issue 24 item 1 — Art. 26, §2: "será cassada pela autoridade administrativa"; SPEC §3: "a penalty other than the
+    fine (suspension, cassation, seizure) exists only through a decision of the authority (a gestor), even when
+    the auto became final without defense: the daily routine lists such cases for decision and never applies them
+    itself." An auto final with no decision choosing its penalties applies none here: it waits for
+    `process.decide_penalties` (recurrence.pending_penalty_options_in lists it)."""
     if _already_applied(session, auto.id):
         return
-    applied = decided_penalties(session, auto)
     decision = dict((auto.assessment or {}).get("decision") or {})
-    if "penalties" not in decision:  # final with no judgment: keep what took effect, with its articles
-        decision.update(code=code_in_force_in(session, auto), penalties=[o.to_dict() for o in applied])
-        auto.assessment = {**(auto.assessment or {}), "decision": decision}
-        session.flush()
+    if not ("penalties" in decision or "apply_proposed" in decision or "extra" in decision):
+        if not auto.assessment:  # a row loaded without its proposal: the law's proposal is stored now
+            auto.assessment = reassess_in(session, auto).to_dict()
+            session.flush()
+        pending = decision_options_in(session, auto, code_in_force_in(session, auto))
+        if pending:
+            audit.record(session, actor, "auto.penalty_decision_pending", "auto", auto.id, None, {
+                "final_on": on, "proposed": [o.to_dict() for o in pending],
+                "reason": "penalidade diversa da multa só por decisão da autoridade (Art. 26, §2)"})
+        return
+    applied = decided_penalties(session, auto)
     chosen = {o.penalty: o for o in applied}
     auth = _authorization_of(session, auto)
     where = f"auto {auto.number}"
+    act = f"Decisão nº {decision['number']}" if decision.get("number") else None
+    by = decision.get("by")
     cassation = chosen.get(Penalty.CASSATION.value)
     revocation = chosen.get(Penalty.REVOCATION.value)
     suspension = chosen.get(Penalty.SUSPENSION.value)
     if auth is not None:
         if cassation is not None:
             _change(session, actor, auth, AuthorizationStatus.CASSADA, KIND_CASSATION, on,
-                    auto, f"Cassação da autorização ({cassation.article}) — {where}", ended_on=on)
+                    auto, f"Cassação da autorização ({cassation.article}) — {where}", act, by, ended_on=on)
         elif revocation is not None:
             _change(session, actor, auth, AuthorizationStatus.REVOKED, KIND_REVOCATION,
-                    on, auto, f"Revogação da autorização ({revocation.article}) — {where}", ended_on=on)
+                    on, auto, f"Revogação da autorização ({revocation.article}) — {where}", act, by, ended_on=on)
         elif suspension is not None:
             end = period_end(on, days=suspension.days, months=suspension.months)
             until = max(end, auth.suspended_until) if auth.status == AuthorizationStatus.SUSPENDED.value \
                 and auth.suspended_until else end
             _change(session, actor, auth, AuthorizationStatus.SUSPENDED, KIND_SUSPENSION,
                     on, auto, f"Suspensão da autorização até {end:%d/%m/%Y} ({suspension.article}) — {where}",
-                    suspended_until=until)
+                    act, by, suspended_until=until)
     driver = chosen.get(Penalty.DRIVER_DEREGISTRATION.value)
     if driver is not None and auto.infractor_driver_id is not None:
         _deregister(session, actor, Driver, auto.infractor_driver_id, on,

@@ -150,6 +150,25 @@ def notify(db, fiscal, auto, on: date, addressee: str = "driver"):
                                auto.version)
 
 
+def notify_decision(db, fiscal, info, on: date, addressee: str = "driver"):
+    """The decision notified directly (Art. 22 §1 I) with its proof joined the same day: the appeal term runs from
+    that day (Art. 22 §2; issue 24 item 3)."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.services.autos.process import NotificationDraft, record_notification
+
+    return record_notification(db, fiscal, info.id, NotificationDraft(addressee, NotificationForm.DIRECT, on, on),
+                               info.version)
+
+
+def decide_penalties(db, gestor, info, on: date, penalties=None,
+                     reasoning: str = "Penalidades do código e da reincidência confirmadas pela autoridade."):
+    """The gestor's decision applying the penalties of an auto final without defense (Art. 26 §2; issue 24
+    item 1)."""
+    from desktop.services.autos.process import PenaltyDecisionDraft, decide_penalties as decide
+
+    return decide(db, gestor, info.id, PenaltyDecisionDraft(on, reasoning, penalties), info.version)
+
+
 def judgment(outcome: str, on: date, reasoning: str = "Fatos comprovados pelo relatório do agente.", **kw):
     from desktop.services.autos.process import JudgmentDraft, Outcome
 

@@ -298,7 +298,7 @@ def test_art26_par1_suspension_of_30_days(db, desk):
     a = active(db, desk)
     s = svc.suspend_authorization(db, desk.manager, a.id, "art26_par1", TODAY, "Portaria 12/2026",
                                   "Reincidência em embarque na rua", a.version)
-    assert s.status == "suspended" and s.suspended_until == TODAY + timedelta(days=30)
+    assert s.status == "suspended" and s.suspended_until == TODAY + timedelta(days=29)  # Art. 26 §1: 30 days counting the first
     event = svc.authorization_detail(db, desk.clerk, a.id).events[-1]
     assert (event.kind, event.act_number, event.by_name) == ("suspension", "Portaria 12/2026", "Gilberto Gestor")
     assert "30 dias" in event.reason
@@ -311,7 +311,7 @@ def test_art24_sole_paragraph_suspension_of_12_months_by_gestor_only(db, desk):
     with pytest.raises(ValidationError):
         svc.suspend_authorization(db, desk.manager, a.id, "art24", TODAY, "", "motivo", a.version)
     s = svc.suspend_authorization(db, desk.manager, a.id, "art24", TODAY, "P-1", "Agressão a agente", a.version)
-    assert s.suspended_until == term_end(TODAY, 12)
+    assert s.suspended_until == term_end(TODAY, 12) - timedelta(days=1)  # Art. 24 §ún.: the day before (issue 24 item 2)
 
 
 def test_art24_revocation_and_cassation_are_final(db, desk):

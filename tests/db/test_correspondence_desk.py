@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
+from desktop.services.base import SYSTEM_ACTOR
 from desktop.domain.correspondence import DispatchForm, DispatchState, code_is_valid
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound, PermissionDenied, ValidationError
@@ -77,9 +78,9 @@ def test_art22_par2_receiving_the_ar_joins_the_proof_and_the_defense_term_starts
                        proof=proof)
     assert got.state is DispatchState.JOINED and got.joined_on == date(2026, 11, 20)
     assert got.term_starts_on == date(2026, 11, 20) and got.received_by == "Maria Souza"
-    info = autos.get_auto_info(db, auto.id)
+    info = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 11, 20)
-    assert autos.get_auto(db, auto.id).notifications[0].proof_joined_on == date(2026, 11, 20)
+    assert autos.get_auto(db, SYSTEM_ACTOR, auto.id).notifications[0].proof_joined_on == date(2026, 11, 20)
     with pytest.raises(ConflictError, match=r"já foi juntada em 20/11/2026, recebido por Maria Souza"):
         desk.receive(db, people[0], d.code, received_on=date(2026, 11, 17), received_by="Outro", proof=proof)
     with pytest.raises(NotFound):
@@ -106,7 +107,7 @@ def test_art22_par1_II_a_returned_ar_goes_to_the_edital_whose_affixing_is_the_pr
     at(date(2026, 11, 23))
     edital = desk.post_edital(db, people[0])
     assert "EDITAL" in PdfReader(io.BytesIO(edital.pdf)).pages[0].extract_text().upper()
-    info = autos.get_auto_info(db, auto.id)
+    info = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 11, 23)
     after = desk.get_dispatch(db, people[0], d.code)
     assert after.state is DispatchState.JOINED and after.edital_posted_on == date(2026, 11, 23)
@@ -129,7 +130,7 @@ def test_art22_par1_VI_email_through_smtp_archives_the_eml_and_the_reply_joins_i
     joined = desk.import_reply(db, people[0], reply_to(got, "condutor@example.com"), "resposta.eml")
     assert joined.state is DispatchState.JOINED and joined.received_on == date(2026, 11, 24)
     assert joined.joined_on == date(2026, 11, 25) and joined.received_by == "condutor@example.com"
-    assert autos.get_auto_info(db, auto.id).notice_joined_on == date(2026, 11, 25)
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).notice_joined_on == date(2026, 11, 25)
     with pytest.raises(ConflictError):
         desk.import_reply(db, people[0], reply_to(got, "condutor@example.com"), "resposta.eml")
 
@@ -202,12 +203,12 @@ def test_a_notice_of_an_auto_already_notified_is_tracked_without_a_second_notifi
     from tests.db.enforcement_factories import notify
 
     auto, issued, d = posted
-    notify(db, people[0], autos.get_auto_info(db, auto.id), date(2026, 11, 10))   # notified in person first
+    notify(db, people[0], autos.get_auto_info(db, SYSTEM_ACTOR, auto.id), date(2026, 11, 10))   # notified in person first
     result = desk.day_batch(db, people[0])
     assert [i.code for i in result.items] == [d.code]
-    assert len(autos.get_auto(db, auto.id).notifications) == 1
+    assert len(autos.get_auto(db, SYSTEM_ACTOR, auto.id).notifications) == 1
     at(date(2026, 11, 16))
     got = desk.receive(db, people[0], d.code, received_on=date(2026, 11, 13), received_by="Maria",
                        proof=("ar.pdf", tiny_pdf("AR"), "application/pdf"))
     assert got.state is DispatchState.JOINED
-    assert autos.get_auto_info(db, auto.id).notice_joined_on == date(2026, 11, 10)   # the first proof counts
+    assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).notice_joined_on == date(2026, 11, 10)   # the first proof counts

@@ -1,7 +1,7 @@
 """Whole enforcement stories, end to end through the services, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from desktop.domain.ledger import EntryKind
@@ -20,7 +20,9 @@ from tests.db.enforcement_factories import (
     frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
     make_platform,
+    decide_penalties,
     notify,
+    notify_decision,
     setup_upfm,
     staff,
 )
@@ -53,11 +55,14 @@ def test_every_code_goes_through_the_whole_process(db, make_actor):
         assert info.status is AutoStatus.IN_DEFENSE
         info = process.judge(db, gestor, info.id, judgment("upheld", date(2026, 3, 23)), info.version)
         assert info.status is AutoStatus.JUDGED
+        info = notify_decision(db, fiscal, info, date(2026, 3, 24))  # Art. 22 §2: the appeal term runs from here
         info = process.file_appeal(db, atendente, info.id, date(2026, 4, 1), f"Recurso do auto {code}",
                                    info.version)
         assert info.status is AutoStatus.IN_APPEAL
         info = process.judge(db, gestor, info.id, judgment("upheld", date(2026, 4, 15)), info.version)
         assert info.status is AutoStatus.FINAL and info.final_on == date(2026, 4, 15)
+        assert "notify_decision" in {a.key for a in info.actions if a.enabled}  # the appeal's decision, too
+        info = notify_decision(db, fiscal, info, date(2026, 4, 16))
         assert authorization_row(db, auth_id)[0] == FIRST_OCCURRENCE[code], code
         ledger.record_payment(db, atendente, PaymentDraft(info.id, date(2026, 5, 4), info.amount_reais))
         paid = autos.get_auto(db, SYSTEM_ACTOR, info.id)
@@ -76,13 +81,16 @@ def test_recurrence_cassation_and_a_reversed_fine_in_one_drivers_history(db, mak
     driver_id, _, auth_id = authorized_driver(db, "Caio Agressor")
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2025, 8, 4), driver_id=driver_id))
     first = final_without_defense(db, fiscal, first, date(2025, 8, 5))
-    assert authorization_row(db, auth_id)[:2] == ("suspended", first.final_on.replace(year=2026))
+    first = decide_penalties(db, gestor, first, first.final_on)  # Art. 26 §2: by the authority (issue 24 item 1)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", first.final_on.replace(year=2026) - timedelta(days=1))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     mistaken = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 12), driver_id=driver_id))
     assert mistaken.recurrence  # proposed; the gestor confirms or cancels
     autos.cancel_auto(db, gestor, mistaken.id, "Auto lavrado contra o irmão do condutor", mistaken.version)
     second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
     assert second.recurrence and second.assessment.recurrent_priors[0].on == date(2025, 8, 4)
     second = final_without_defense(db, fiscal, second, date(2026, 3, 3))
+    assert authorization_row(db, auth_id)[0] == "suspended"  # the routine proposed the cassation, no more
+    second = decide_penalties(db, gestor, second, second.final_on)
     assert authorization_row(db, auth_id)[0] == "cassada"
     kinds = [p.kind for p in penalties.penalties_of(db, SYSTEM_ACTOR, second.id)]
     assert kinds == ["cassation"]

@@ -16,7 +16,7 @@ def test_art26_par1_suspension_returns_to_active_the_day_after_its_last_day(db, 
     a = active(db, desk)
     start = TODAY - timedelta(days=40)
     s = auth.suspend_authorization(db, desk.manager, a.id, "art26_par1", start, "P-1", "Recorrência", a.version)
-    assert s.suspended_until == start + timedelta(days=30)
+    assert s.suspended_until == start + timedelta(days=29)  # Art. 26 §1: 30 days counting the first (issue 24 item 2)
     assert run_due_transitions(db, s.suspended_until) == []  # still suspended on its last day
     done = run_due_transitions(db, s.suspended_until + timedelta(days=1))
     assert [(d.authorization_id, d.from_status, d.to_status, d.effective_on) for d in done] == \
@@ -41,7 +41,7 @@ def test_art3_par1_active_authorization_past_valid_until_expires(db, desk):
 
 def test_suspension_ending_after_validity_goes_to_expired(db, desk):
     a = active(db, desk)
-    s = auth.suspend_authorization(db, desk.manager, a.id, "art24", TODAY + timedelta(days=1), "P-2", "Cartões",
+    s = auth.suspend_authorization(db, desk.manager, a.id, "art24", TODAY + timedelta(days=2), "P-2", "Cartões",
                                    a.version)
     assert s.suspended_until > a.valid_until
     done = run_due_transitions(db, s.suspended_until + timedelta(days=1))

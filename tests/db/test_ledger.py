@@ -18,6 +18,7 @@ from desktop.services.ledger import Infractor, LedgerFilter, PaymentDraft
 from tests.db.enforcement_factories import (
     authorization_row,
     authorized_driver,
+    decide_penalties,
     draft,
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
@@ -78,7 +79,7 @@ def test_issue12_item3_paying_before_the_decision_is_final_does_not_end_the_appe
     penalty takes effect on that final date; then the auto is paid."""
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
-    fiscal, _, atendente = people
+    fiscal, gestor, atendente = people
     driver_id, _, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     notify(db, fiscal, auto, date(2026, 3, 3))
@@ -91,7 +92,10 @@ def test_issue12_item3_paying_before_the_decision_is_final_does_not_end_the_appe
     run_enforcement_jobs(db, date(2026, 3, 19))  # the defense term ended without defense
     final = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert final.status is AutoStatus.PAID and final.final_on == date(2026, 3, 19)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
+    # issue 24 item 1: the suspension waits for the authority's decision (Art. 26 §2), taken on the final date
+    assert authorization_row(db, auth_id)[0] == "active"
+    decide_penalties(db, gestor, final, final.final_on)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 18))  # 12 months (issue 24 item 2)
     # a paid auto is a final prior: recurrence counts it
     assert autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-VI", date(2026, 5, 4), driver_id=driver_id)).recurrence
 

@@ -30,7 +30,9 @@ from tests.db.enforcement_factories import (
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
+    decide_penalties,
     notify,
+    notify_decision,
     setup_upfm,
     staff,
 )
@@ -52,6 +54,7 @@ def _judged(db, people, code="ART26-VI", driver=None):
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 20)), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))  # Art. 22 §2: the appeal term runs from here
     return info, auth_id
 
 
@@ -74,7 +77,7 @@ def test_issue12_item3_the_written_waiver_makes_the_decision_final_that_day(db, 
     done = process.record_waiver(db, atendente, info.id, WaiverDraft(date(2026, 3, 25), "Desiste do recurso",
                                                                       attachment=WAIVER_PDF), paid.version)
     assert done.status is AutoStatus.PAID and done.final_on == date(2026, 3, 25)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 25))
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 24))  # 12 months, the day before (issue 24 item 2)
     with db.session(write=False) as s:
         waiver = s.scalars(select(AutoWaiver)).one()
         assert (waiver.instance, waiver.filed_on, waiver.statement) == ("appeal", date(2026, 3, 25),
@@ -119,7 +122,7 @@ def test_issue12_item1_item3_requalified_lower_after_payment_refunds_the_differe
     info = process.file_defense(db, atendente, info.id, date(2026, 3, 10), "foi pelo aplicativo",
                                 autos.get_auto_info(db, SYSTEM_ACTOR, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
     assert (info.code, info.amount_upfm, info.balance_reais) == ("ART26-III", Decimal(20), Decimal(0))
     (refund,) = ledger.refunds(db, atendente)
     assert refund.amount_reais == Decimal("31.25") and refund.amount_upfm == Decimal(10)
@@ -245,7 +248,8 @@ def test_art26_par2_a_cassation_cites_par2_only_on_a_recurrence_of_art26_v(db, p
     fiscal, gestor, atendente = people
     driver = authorized_driver(db)
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 1, 5), driver_id=driver[0]))
-    final_without_defense(db, fiscal, first, date(2026, 1, 6))
+    first = final_without_defense(db, fiscal, first, date(2026, 1, 6))
+    decide_penalties(db, gestor, first, first.final_on)  # Art. 26 §2: by the authority (issue 24 item 1)
     (suspension,) = penalties.penalties_of(db, SYSTEM_ACTOR, first.id)
     assert (suspension.kind, suspension.article) == ("suspension", "Art. 26, V, b; Art. 24, parágrafo único")
     second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver[0]))

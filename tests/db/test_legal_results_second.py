@@ -26,7 +26,9 @@ from tests.db.enforcement_factories import (
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
+    decide_penalties,
     notify,
+    notify_decision,
     setup_upfm,
     staff,
 )
@@ -67,6 +69,7 @@ def test_art29_art24_i_a_decree_code_names_its_penalties_and_the_judgment_applie
     assert refused.value.problems[0].field == "penalties"
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 19),
                                                        penalties=frozenset({"revocation"})), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 19))  # Art. 22 §2: the appeal term runs from here
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
     run_enforcement_jobs(db, info.appeal_deadline + timedelta(days=1))
@@ -167,6 +170,8 @@ def test_art27_par_unico_the_seizure_decided_is_a_measure_on_the_final_date_and_
                                                   vehicle_id=vehicle_id))
     assert [c.penalty for c in process.decision_choices(db, gestor, second.id)] == ["vehicle_seizure"]
     info = final_without_defense(db, fiscal, second, date(2026, 3, 3))
+    assert penalties.list_measures(db, SYSTEM_ACTOR) == []                 # issue 24 item 1: the routine does not seize
+    info = decide_penalties(db, gestor, info, info.final_on)
     (measure,) = penalties.list_measures(db, SYSTEM_ACTOR)
     assert measure.kind is AdministrativeMeasure.VEHICLE_SEIZURE and measure.auto_id == second.id
     assert measure.applied_on == info.final_on and measure.vehicle_id == vehicle_id
@@ -213,14 +218,16 @@ def test_art19_art22_the_printed_auto_after_a_requalification_and_a_refund_says_
                                 autos.get_auto_info(db, SYSTEM_ACTOR, info.id).version)
     info = process.judge(db, gestor, info.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Chamada comprovada pelo aplicativo.",
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))
     from desktop.services.enforcement_jobs import run_enforcement_jobs
 
     run_enforcement_jobs(db, info.appeal_deadline + timedelta(days=1))
     final = autos.get_auto_info(db, SYSTEM_ACTOR, info.id)
     text = _pdf_text(printing.print_auto(db, gestor, final.number).pdf)
     assert "ART26-III (requalificado por decisão; lavrado como ART26-IV)" in text
-    assert "Art. 26, III da Lei" in text and "média (Art. 25)" in text
+    assert "Art. 13, XII" in text   # issue 24 item 7: the inciso the decision named is printed
+    assert "Art. 26, III c/c Art. 13, XII da Lei" in text and "média (Art. 25)" in text
     assert "20 UPFM" in text and "= R$ 62,51" in text      # 20 × the UPFM of the year, the fine in force
     assert ("20/03/2026 — Julgamento da defesa prévia: auto mantido em parte; infração requalificada para "
             "ART26-III (Art. 26, III, multa de 20 UPFM). Fundamentação: Chamada comprovada pelo aplicativo.") in text

@@ -61,7 +61,7 @@ def test_art13_xxi_fine_paid_through_the_bank_reads_paid_and_takes_no_second_pay
     report = bank_returns.import_bank_return(db, office.manager, _bank_file(db, [(barcode, g.amount_reais,
                                                                                   date(2026, 11, 30))]), "r1.txt")
     assert not report.rejected_lines
-    detail = autos.get_auto(db, auto.id, office.manager)
+    detail = autos.get_auto(db, office.manager, auto.id)
     assert detail.auto.status_label == "Notificado — multa paga"
     payment = next(a for a in detail.auto.actions if a.key == "payment")
     assert not payment.enabled and "paga" in payment.reason
@@ -74,7 +74,7 @@ def test_art13_xxi_fine_paid_through_the_bank_reads_paid_and_takes_no_second_pay
     ledger.reverse_entry(db, office.manager, entry_id, "Pagamento devolvido pelo banco (cheque sem fundos)")
     info = guides.get_guide(db, office.clerk, g.number)
     assert info.status == "paid" and info.state_label == "Pagamento devolvido"
-    detail = autos.get_auto(db, auto.id, office.manager)
+    detail = autos.get_auto(db, office.manager, auto.id)
     assert detail.auto.status_label == "Notificado"
     assert next(a for a in detail.auto.actions if a.key == "payment").enabled
 
@@ -159,7 +159,7 @@ def test_an_unreconciled_payment_assigned_to_its_guide_pays_the_debt(db, office)
                                             "Pago com a guia cancelada: atribuído à guia em vigor")
     assert done.status == "assigned" and done.resolved_guide_number == new.number
     assert guides.get_guide(db, office.clerk, new.number).status == "paid"
-    assert autos.get_auto(db, auto.id, office.manager).auto.balance_reais == 0
+    assert autos.get_auto(db, office.manager, auto.id).auto.balance_reais == 0
 
 
 # ----------------------------------------------------------------- issue 23 points 6 and 9: what a guide is for

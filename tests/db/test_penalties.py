@@ -2,7 +2,7 @@
 costs (Art. 28) — on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -23,10 +23,12 @@ from tests.db.enforcement_factories import (
     authorization_row,
     authorized_driver,
     draft,
+    decide_penalties,
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
     judgment,
     notify,
+    notify_decision,
     setup_upfm,
     staff,
 )
@@ -46,28 +48,35 @@ def _events(db, auth_id):
                                    .order_by(AuthorizationEvent.id))]
 
 
-def test_art24_par_unico_suspension_of_12_months_applied_on_the_final_date_and_lifted_at_its_end(db, people):
-    fiscal, _, _ = people
+def test_art24_par_unico_suspension_of_12_months_applied_by_the_gestors_decision_and_lifted_at_its_end(db, people):
+    """Issue 24 item 1: the routine makes the auto final and lists it for decision; the suspension exists only
+    through the gestor's decision (Art. 26, §2; SPEC §3) and runs 12 months counting its first day (item 2)."""
+    fiscal, gestor, _ = people
     driver_id, _, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     assert run_enforcement_jobs(db, date(2026, 3, 18)).finalized == ()  # the last day of the defense term
     assert authorization_row(db, auth_id)[0] == "active"
     report = run_enforcement_jobs(db, date(2026, 3, 19))
-    assert report.finalized == (info.number,) and report.penalties_applied == 1
+    assert report.finalized == (info.number,) and report.penalties_applied == 0
+    assert report.awaiting_decision == (info.number,) and "aguardando a decisão do gestor" in report.describe()
     final = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert final.status is AutoStatus.FINAL and final.final_on == date(2026, 3, 19)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))
+    assert authorization_row(db, auth_id)[0] == "active"  # the routine proposes, never applies
+    decided = decide_penalties(db, gestor, final, date(2026, 3, 20))
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 3, 19))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     [penalty] = penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)
     assert (penalty.kind, penalty.effective_on, penalty.ends_on, penalty.lifted_on) == (
-        Penalty.SUSPENSION.value, date(2026, 3, 19), date(2027, 3, 19), None)
+        Penalty.SUSPENSION.value, date(2026, 3, 20), date(2027, 3, 19), None)
+    assert run_enforcement_jobs(db, date(2026, 3, 21)).awaiting_decision == ()
+    assert "decide_penalties" not in {a.key for a in decided.actions if a.enabled}
 
     assert run_enforcement_jobs(db, date(2027, 3, 19)).suspensions_ended == 0  # still its last day
     assert authorization_row(db, auth_id)[0] == "suspended"
     assert run_enforcement_jobs(db, date(2027, 3, 20)).suspensions_ended == 1
     assert authorization_row(db, auth_id)[0] == "active"
     assert _events(db, auth_id) == [
-        ("suspension", "active", "suspended", date(2026, 3, 19), auto.id),
+        ("suspension", "active", "suspended", date(2026, 3, 20), auto.id),
         ("suspension_end", "suspended", "active", date(2027, 3, 20), auto.id),
     ]
     assert penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)[0].lifted_on == date(2027, 3, 20)
@@ -85,27 +94,44 @@ def test_art26_par1_recurrence_of_street_boarding_suspends_30_days(db, people):
     assert second.recurrence
     info = notify(db, fiscal, second, date(2026, 3, 3))
     info = process.judge(db, gestor, second.id, judgment("upheld", date(2026, 3, 19)), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))  # Art. 22 §2: the appeal term runs from here
     run_enforcement_jobs(db, info.appeal_deadline)  # appeal term still running
     assert authorization_row(db, auth_id)[0] == "active"
     run_enforcement_jobs(db, date(2026, 4, 10))
     final = autos.get_auto_info(db, SYSTEM_ACTOR, second.id)
-    assert final.final_on == date(2026, 4, 7)  # the day after the appeal term (06/04/2026)
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 7))  # 30 days, Art. 26 §1
+    assert final.final_on == date(2026, 4, 7)  # the day after the appeal term (04/04 Saturday → 06/04/2026)
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2026, 5, 6))  # 30 days counting the first, Art. 26 §1
     run_enforcement_jobs(db, date(2026, 5, 8))
     assert authorization_row(db, auth_id)[0] == "active"
 
 
 def test_art26_par2_second_aggression_cassates_the_authorization(db, people):
-    fiscal, _, _ = people
+    """Art. 26, §2: "será cassada pela autoridade administrativa" — the routine makes both autos final and lists
+    them; the suspension and the cassation take effect on the gestor's decisions, numbered acts of their own
+    (issue 24 item 1: the office found a cassation with by_user_id None and no judgment)."""
+    from desktop.models import AuthorizationEvent as Ev
+
+    fiscal, gestor, _ = people
     driver_id, _, auth_id = authorized_driver(db)
     first = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2025, 9, 1), driver_id=driver_id))
-    final_without_defense(db, fiscal, first, date(2025, 9, 2))
+    first = final_without_defense(db, fiscal, first, date(2025, 9, 2))
+    assert authorization_row(db, auth_id)[0] == "active"
+    first = decide_penalties(db, gestor, first, first.final_on)
     assert authorization_row(db, auth_id)[0] == "suspended"
     second = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
     assert second.recurrence and second.assessment.cassation and "Art. 26, §2" in second.assessment.articles
     final = final_without_defense(db, fiscal, second, date(2026, 3, 3))
+    assert authorization_row(db, auth_id)[0] == "suspended"  # no cassation by the routine
+    decided = decide_penalties(db, gestor, final, final.final_on + timedelta(days=2))
     status, _, ended_on = authorization_row(db, auth_id)
-    assert (status, ended_on) == ("cassada", final.final_on)
+    assert (status, ended_on) == ("cassada", final.final_on + timedelta(days=2))
+    judgments = autos.get_auto(db, SYSTEM_ACTOR, second.id).judgments
+    assert [(j.instance, j.number, j.decided_by_name) for j in judgments] == [
+        ("penalty", "0001/2026", "Gestor Rui")]  # the first decision was 0001/2025
+    with db.session(write=False) as s:
+        ev = s.scalars(select(Ev).where(Ev.authorization_id == auth_id, Ev.kind == "cassation")).one()
+        assert ev.by_user_id == gestor.user_id and ev.act_number == "Decisão nº 0001/2026"
+    assert decided.status is AutoStatus.FINAL
     kinds = [k for k, *_ in _events(db, auth_id)]
     assert kinds == ["suspension", "cassation"]  # the registration room's event kinds, tagged with the autos
     # a cassada authorization stays so: the job does not "lift" anything
@@ -158,6 +184,7 @@ def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 19), penalties=frozenset()),
                          info.version)
     assert info.amount_upfm == Decimal(30)  # the fine of Art. 25 III stays
+    notify_decision(db, fiscal, info, date(2026, 3, 19))
     run_enforcement_jobs(db, date(2026, 4, 10))
     assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).status is AutoStatus.FINAL
     assert authorization_row(db, auth_id)[0] == "active"  # the decision did not uphold the suspension
@@ -166,11 +193,12 @@ def test_issue12_item2_a_decision_applies_only_the_penalties_the_catalogue_names
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=other_driver))
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 19)), info.version)
+    notify_decision(db, fiscal, info, date(2026, 3, 19))
     run_enforcement_jobs(db, date(2026, 4, 10))
-    assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 7))
+    assert authorization_row(db, other_auth)[:2] == ("suspended", date(2027, 4, 6))  # SPEC §3: 12 months end the day before the same date a year later (issue 24 item 2)
     (applied,) = penalties.penalties_of(db, SYSTEM_ACTOR, auto.id)
     assert (applied.kind, applied.article) == ("suspension", "Art. 26, VI, b; Art. 24, parágrafo único")
-    assert applied.ends_on == date(2027, 4, 7)
+    assert applied.ends_on == date(2027, 4, 6)
 
 
 def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):
@@ -178,6 +206,7 @@ def test_art17_annulling_a_final_auto_lifts_its_suspension(db, people):
     driver_id, _, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-VI", date(2026, 3, 2), driver_id=driver_id))
     info = final_without_defense(db, fiscal, auto, date(2026, 3, 3))
+    info = decide_penalties(db, gestor, info, info.final_on)
     assert authorization_row(db, auth_id)[0] == "suspended"
     process.annul_auto(db, gestor, auto.id, "Identificação do condutor incorreta", info.version,
                        on=date(2026, 4, 1))
@@ -244,14 +273,16 @@ def test_an_auto_loaded_without_its_proposal_is_assessed_again_when_final(db, pe
     """Rows written in bulk (demo, imports) may lack the stored proposal: the law is applied at finality."""
     from desktop.models import Auto
 
-    fiscal, _, atendente = people
+    fiscal, gestor, atendente = people
     driver_id, _, auth_id = authorized_driver(db)
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-V", date(2026, 3, 2), driver_id=driver_id))
     with db.session() as s:
         s.get(Auto, auto.id).assessment = None
     assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).severity.value == "gravissima"  # from the catalogue row
     assert [a.severity.value for a in autos.list_autos(db, SYSTEM_ACTOR).items] == ["gravissima"]
-    final_without_defense(db, fiscal, autos.get_auto_info(db, SYSTEM_ACTOR, auto.id), date(2026, 3, 3))
+    final = final_without_defense(db, fiscal, autos.get_auto_info(db, SYSTEM_ACTOR, auto.id), date(2026, 3, 3))
+    assert authorization_row(db, auth_id)[0] == "active"  # issue 24 item 1: waits for the gestor
+    decide_penalties(db, gestor, final, final.final_on)
     assert authorization_row(db, auth_id)[0] == "suspended"
     assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).assessment.suspension_months == 12
 

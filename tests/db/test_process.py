@@ -25,6 +25,7 @@ from tests.db.enforcement_factories import (
     judgment,
     make_platform,
     notify,
+    notify_decision,
     set_parameter,
     setup_upfm,
     staff,
@@ -108,6 +109,10 @@ def test_art22_defense_within_the_term_then_judgment_opens_the_appeal_term(db, p
                                 info.version, attachment=Attachment("defesa.pdf", tiny_pdf("defesa"), kind="defense"))
     assert info.status is AutoStatus.IN_DEFENSE
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 25)), info.version)
+    # Art. 22, §2 (issue 24 item 3): no appeal term until the proof that the decision was notified is joined
+    assert info.status is AutoStatus.JUDGED and info.appeal_deadline is None
+    assert "finalize" not in {a.key for a in info.actions if a.enabled}
+    info = notify_decision(db, fiscal, info, date(2026, 3, 25))
     assert info.status is AutoStatus.JUDGED and info.appeal_deadline == date(2026, 4, 9)
     detail = autos.get_auto(db, SYSTEM_ACTOR, auto.id)
     assert detail.defenses[0].timely and detail.defenses[0].document_id is not None
@@ -171,9 +176,13 @@ def test_art25_partly_upheld_requalifies_to_another_code_whose_amount_applies(db
                       info.version)
     with pytest.raises(ValidationError, match="requalifique"):  # nothing partial in it
         process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20)), info.version)
+    with pytest.raises(ValidationError) as no_item:  # issue 24 item 7: Art. 26, III names the inciso of Art. 13
+        process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20), reasoning="Atenuante",
+                                                    requalified_code="art26-iii"), info.version)
+    assert no_item.value.problems[0].field == "art13_item" and "Art. 13" in no_item.value.problems[0].article
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
                                                        reasoning="Atenuante reconhecida",
-                                                       requalified_code="art26-iii"), info.version)
+                                                       requalified_code="art26-iii", art13_item="xii"), info.version)
     assert info.status is AutoStatus.JUDGED and info.amount_upfm == Decimal(20)
     assert (info.code, info.original_code, info.article) == ("ART26-III", "ART26-IV", "Art. 26, III")
     assert info.requalified and info.severity.value == "media"
@@ -206,6 +215,7 @@ def test_art22_appeal_judged_makes_the_decision_final_that_day(db, people):
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 3, 20)), info.version)
+    info = notify_decision(db, fiscal, info, date(2026, 3, 20))
     with pytest.raises(ValidationError, match="Fora do prazo"):
         process.file_appeal(db, atendente, auto.id, date(2026, 4, 7), "recurso", info.version)
     info = process.file_appeal(db, atendente, auto.id, date(2026, 4, 6), "recurso", info.version)
@@ -214,7 +224,7 @@ def test_art22_appeal_judged_makes_the_decision_final_that_day(db, people):
     info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 4, 20)), info.version)
     assert info.status is AutoStatus.FINAL and info.final_on == date(2026, 4, 20)
     assert info.payment_deadline == date(2026, 5, 20)  # term.payment_days (30) from the final date
-    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 4, 20))  # Art. 24 §ún.: 12 months
+    assert authorization_row(db, auth_id)[:2] == ("suspended", date(2027, 4, 19))  # Art. 24 §ún.: 12 months, the day before
     judgments = autos.get_auto(db, SYSTEM_ACTOR, auto.id).judgments
     assert [j.instance for j in judgments] == ["defense", "appeal"]
 
@@ -268,7 +278,7 @@ def test_art25_the_fine_shown_is_derived_from_the_ledger_not_overwritten_on_the_
     info = notify(db, fiscal, auto, date(2026, 3, 3))
     info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "primeira vez", info.version)
     info = process.judge(db, gestor, auto.id, judgment("partly_upheld", date(2026, 3, 20),
-                                                       requalified_code="ART26-III"), info.version)
+                                                       requalified_code="ART26-III", art13_item="XII"), info.version)
     with db.session(write=False) as s:
         row = s.get(Auto, auto.id)
         assert (row.amount_upfm, row.amount_reais, row.code) == (Decimal(30), Decimal("93.76"), "ART26-IV")

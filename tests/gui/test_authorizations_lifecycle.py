@@ -201,7 +201,7 @@ def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff)
     assert dialog.confirm()
     detail.after_action("suspend")
     info = detail.data.authorization
-    assert info.status == "suspended" and info.suspended_until == today() + timedelta(days=30)
+    assert info.status == "suspended" and info.suspended_until == today() + timedelta(days=29)  # Art. 26 §1: 30 days counting the first
     assert "Suspensa até" in detail.facts.text()
     assert "suspend" not in detail.enabled_actions() and "revoke" in detail.enabled_actions()
 

@@ -53,15 +53,18 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     dialog.set_code("ART26-III")
     assert "ART26-III — 20 UPFM = R$ 2.249,00" in dialog.result_label.text()
     assert "requalificação de −10 UPFM" in dialog.result_label.text()
+    assert dialog.form.isRowVisible(dialog._rows["art13_item"])         # Art. 26, III asks the inciso (issue 24)
     assert not dialog.save()                                             # no reasoning yet
     assert dialog.errors.is_invalid("reasoning")
     dialog.reasoning_edit.setPlainText("O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
+    assert not dialog.save() and dialog.errors.is_invalid("art13_item")  # the inciso is required
+    dialog.art13_combo.setCurrentIndex(dialog.art13_combo.findData("XII"))
     shoot(dialog, "judgment_partly_upheld.png")
     assert dialog.save()
     judged = dialog.result_value
     assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(20)
     assert (judged.code, judged.original_code) == ("ART26-III", "ART26-IV")
-    detail = autos.get_auto(db, people.gestor, auto.id)
+    detail = autos.get_auto(db, auto.id, people.gestor)
     requalification = [e for e in detail.entries if str(e.kind) == "requalification"]
     assert len(requalification) == 1 and "ART26-III" in requalification[0].reason
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(20)

@@ -35,8 +35,11 @@ def judged_auto(db, people, register, code="ART26-VI"):
         addressee="driver", form=NotificationForm.DIRECT, sent_on=today - timedelta(days=4),
         proof_joined_on=today - timedelta(days=4)), auto.version)
     auto = process.file_defense(db, people.atendente, auto.id, today - timedelta(days=3), "defesa", auto.version)
-    return process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
+    auto = process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
         process.Outcome.UPHELD, today - timedelta(days=1), "Fatos comprovados."), auto.version)
+    # Art. 22 §2 (issue 24 item 3): the appeal term runs from the joined proof of the decision's notice
+    return process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
+        addressee="driver", form=NotificationForm.DIRECT, sent_on=today, proof_joined_on=today), auto.version)
 
 
 def test_issue12_item3_paying_keeps_the_appeal_term_and_the_waiver_button_makes_it_final(qtbot, db, people,
@@ -113,7 +116,7 @@ def test_issue12_item1_a_requalified_auto_shows_prints_and_exports_the_code_and_
     auto = judged_auto(db, people, register, code="ART26-IV")
     auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso", auto.version)
     process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
-        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado no recurso.", requalified_code="ART26-III"),
+        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado no recurso.", requalified_code="ART26-III", art13_item="XII"),
         auto.version)
     screen = open_detail(qtbot, db, people.fiscal, auto.id)
     assert screen.data_grid.text("Infração").startswith("ART26-III — Art. 26, III (Média)")
@@ -149,7 +152,7 @@ def test_issue12_items_1_7_the_ledger_screen_lists_refunds_and_never_reverses_a_
     auto = process.file_appeal(db, people.atendente, auto.id, local_today(), "recurso",
                                get_auto_info(db, SYSTEM_ACTOR, auto.id).version)
     process.judge(db, people.gestor, auto.id, process.JudgmentDraft(
-        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado.", requalified_code="ART26-III"), auto.version)
+        process.Outcome.PARTLY_UPHELD, local_today(), "Requalificado.", requalified_code="ART26-III", art13_item="XII"), auto.version)
     screen = LedgerScreen(db, people.gestor, lookups=lookups)
     qtbot.addWidget(screen)
     screen.kind_combo.setCurrentIndex(screen.kind_combo.findData(EntryKind.REFUND))

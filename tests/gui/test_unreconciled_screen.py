@@ -16,7 +16,8 @@ def test_the_gestor_returns_an_unreconciled_payment_from_the_screen(qtbot, db, p
     from desktop.domain.penalties import NotificationForm
     from desktop.importers.bank_return import build_return
     from desktop.models import MunicipalitySettings
-    from desktop.services import bank_returns, guides, process
+    from desktop.services import bank_returns, guides
+    from desktop.services.autos import process
     from desktop.views.finance.bank_return import BankReturnScreen
 
     with db.session() as s:

@@ -20,6 +20,7 @@ from datetime import date
 import pytest
 from PIL import Image
 
+from desktop.services.base import SYSTEM_ACTOR
 from desktop import cli
 from desktop.domain.correspondence import DispatchForm, DispatchState, make_code
 from desktop.domain.workflow import AutoStatus
@@ -84,9 +85,9 @@ def test_journey_auto_batch_scanned_ar_joined_and_the_defense_term_from_the_join
     assert cli.main(["--db", db.url, "dispatch", "receive", d.code, "--on", "17/11/2026", "--by", "Maria Souza",
                      "--proof", str(proof)]) == 0
     assert "prova juntada em 20/11/2026" in capsys.readouterr().out
-    info = autos.get_auto_info(db, auto.id)
+    info = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id)
     assert info.status is AutoStatus.NOTIFIED and info.notice_joined_on == date(2026, 11, 20)
-    expected = autos.get_auto_info(db, auto.id).defense_deadline
+    expected = autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).defense_deadline
     assert expected is not None and expected > date(2026, 11, 20)
 
     at(date(2026, 11, 21))

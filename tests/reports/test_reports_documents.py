@@ -115,8 +115,9 @@ def test_art19_auto_in_two_copies_process_and_infractor():
 @pytest.mark.parametrize("kind, expected", [
     (notices.AUTUACAO, ("NOTIFICAÇÃO DE AUTUAÇÃO Nº 0011/2026", "Art. 22", "Art. 22, §2º", "R$ 166,50",
                         "0003/2026", "Rota Certa Ltda", "14/03/2026 às 22:40")),
+    # a fine-only case (ART26-IV, first time): no sentence on suspension (issue 24 item 6), the appeal from the joining
     (notices.PENALTY, ("NOTIFICAÇÃO DE PENALIDADE Nº 0012/2026", "20/05/2026", "20/04/2026", "R$ 166,50",
-                       "Art. 24, parágrafo único", "Art. 26, IV")),
+                       "Art. 22, §2º", "Art. 26, IV")),
     (notices.REGULARIZATION, ("NOTIFICAÇÃO PARA REGULARIZAÇÃO Nº 0013/2026", "20/03/2026", "Art. 16, §2º",
                               "Art. 24, II, a", "Pneu dianteiro direito gasto", "Art. 26, II")),
     (notices.INSPECTION_CONVOCATION, ("CONVOCAÇÃO PARA VISTORIA Nº 0014/2026", "10/12/2026 às 09:30",

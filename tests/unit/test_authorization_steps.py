@@ -145,8 +145,9 @@ def test_art10_fee_in_reais_is_upfm_times_its_value_to_the_cent():
 
 
 @pytest.mark.parametrize("basis, start, last, resumes", [
-    (SuspensionBasis.ART24, date(2026, 1, 10), date(2027, 1, 10), date(2027, 1, 11)),
-    (SuspensionBasis.ART26_PAR1, date(2026, 1, 10), date(2026, 2, 9), date(2026, 2, 10)),
+    # SPEC §3 (issue 24 item 2): 12 months end the day before the same date a year later; 30 days count the first
+    (SuspensionBasis.ART24, date(2026, 1, 10), date(2027, 1, 9), date(2027, 1, 10)),
+    (SuspensionBasis.ART26_PAR1, date(2026, 1, 10), date(2026, 2, 8), date(2026, 2, 9)),
 ])
 def test_art24_sole_par_and_art26_par1_suspension_end_and_return(basis, start, last, resumes):
     assert basis.end(start) == last and basis.resumes_on(start) == resumes

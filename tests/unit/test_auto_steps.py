@@ -34,8 +34,9 @@ def enabled(f, roles=None):
 
 
 def test_every_step_cites_its_article_and_lists_its_roles():
-    assert AUTO_STEP_KEYS == ("notify", "join_proof", "defense", "judge", "appeal", "judge_appeal", "finalize",
-                              "waiver", "payment", "measure", "divida_ativa", "cancel", "annul")
+    assert AUTO_STEP_KEYS == ("notify", "join_proof", "notify_decision", "defense", "judge", "appeal",
+                              "judge_appeal", "finalize", "waiver", "decide_penalties", "payment", "measure",
+                              "divida_ativa", "cancel", "annul")
     for step in AUTO_STEPS:
         assert step.article.startswith("Art. "), step.key
         assert step.roles, step.key
@@ -141,3 +142,45 @@ def test_the_day_of_the_act_is_the_day_the_term_is_read():
 def test_unknown_step_is_an_error():
     with pytest.raises(ValueError):
         auto_step("fly")
+
+
+# --- issue 24 item 3: Art. 22, §2 — "a partir da juntada nos autos"; SPEC §3: "The appeal term, like the defense
+# term, runs from the joining of the proof that the *decision* was notified."
+@pytest.mark.parametrize("status, to_notify, appeal, key, expected", [
+    pytest.param(S.JUDGED, True, None, "notify_decision", None, id="art22-par1-a-judged-auto-notifies-its-decision"),
+    pytest.param(S.JUDGED, False, LATER, "notify_decision", "não há decisão aguardando notificação",
+                 id="art22-par1-a-decision-notified-once"),
+    pytest.param(S.FINAL, True, None, "notify_decision", None, id="art22-par1-the-appeal-decision-is-notified-too"),
+    pytest.param(S.JUDGED, True, None, "appeal", "o prazo de recurso ainda não começou (falta juntar a prova da "
+                 "notificação da decisão)", id="art22-par2-no-appeal-term-before-the-joining"),
+    pytest.param(S.JUDGED, True, None, "finalize", "a decisão ainda não foi notificada: o prazo de recurso corre da "
+                 "juntada da prova (Art. 22, §2)", id="art22-par2-no-finality-before-the-joining"),
+    pytest.param(S.JUDGED, False, LATER, "appeal", None, id="art22-par2-appeal-term-runs-from-the-joining"),
+    pytest.param(S.JUDGED, False, EARLIER, "finalize", None, id="art22-final-after-the-term-from-the-joining"),
+    pytest.param(S.IN_DEFENSE, True, None, "notify_decision", "(agora: Em defesa)", id="art22-no-decision-yet"),
+])
+def test_art22_par2_the_decision_is_notified_and_the_appeal_term_runs_from_the_joining(status, to_notify, appeal,
+                                                                                       key, expected):
+    f = AutoFacts(status, TODAY, None, appeal, False, decision_to_notify=to_notify)
+    reason = auto_refusal(key, f, (G,))
+    if expected is None:
+        assert reason is None
+    else:
+        assert reason is not None and expected in reason
+
+
+# --- issue 24 item 1: Art. 26, §2 "será cassada pela autoridade administrativa"; SPEC §3: "a penalty other than
+# the fine (suspension, cassation, seizure) exists only through a decision of the authority (a gestor)".
+@pytest.mark.parametrize("status, pending, roles, allowed_", [
+    pytest.param(S.FINAL, True, (G,), True, id="art26-par2-the-gestor-decides-a-final-autos-penalties"),
+    pytest.param(S.PAID, True, (G,), True, id="art26-par2-paid-is-final-too"),
+    pytest.param(S.FINAL, True, (F,), False, id="art26-par2-a-fiscal-does-not-decide"),
+    pytest.param(S.FINAL, True, (A,), False, id="art26-par2-an-atendente-does-not-decide"),
+    pytest.param(S.FINAL, False, (G,), False, id="art26-par2-nothing-to-decide"),
+    pytest.param(S.NOTIFIED, True, (G,), False, id="art22-not-final-yet-judge-instead"),
+])
+def test_art26_par2_penalties_only_by_the_authoritys_decision(status, pending, roles, allowed_):
+    f = AutoFacts(status, TODAY, penalty_decision_pending=pending)
+    assert (auto_refusal("decide_penalties", f, roles) is None) is allowed_
+    assert ("decide_penalties" in enabled(f, roles)) is allowed_
+    assert auto_step("decide_penalties").roles == frozenset({G})

@@ -182,12 +182,28 @@ def test_cc132_term_end_refuses_negative_months():
 
 
 @pytest.mark.parametrize("start, kwargs, expected", [
-    pytest.param(D(2026, 3, 10), {"months": 12}, D(2027, 3, 10), id="art24-par-unico-12-months"),
-    pytest.param(D(2026, 3, 10), {"days": 30}, D(2026, 4, 9), id="art26-par1-30-days"),
-    pytest.param(D(2026, 3, 7), {"days": 30}, D(2026, 4, 6), id="art26-par1-no-move-to-business-day"),
+    # Art. 24, parágrafo único ("pelo prazo de 12 (doze) meses"); SPEC §3: "one of 12 months ends the day before the
+    # same date a year later" (issue 24 item 2: the old table ran 10/03/2026-10/03/2027, a day too long).
+    pytest.param(D(2026, 3, 10), {"months": 12}, D(2027, 3, 9), id="art24-par-unico-12-months"),
+    pytest.param(D(2026, 1, 22), {"months": 12}, D(2027, 1, 21), id="art24-par-unico-22-january"),
+    pytest.param(D(2028, 2, 29), {"months": 12}, D(2029, 2, 28), id="art24-par-unico-29-february"),
+    # Art. 26, §1 ("suspensão ... por 30 (trinta) dias"); SPEC §3: "A suspension of N days covers N days counting
+    # the first" (issue 24 item 2: final on 10/12/2026, suspended through 08/01/2027, not 09/01/2027).
+    pytest.param(D(2026, 12, 10), {"days": 30}, D(2027, 1, 8), id="art26-par1-30-days-counting-the-first"),
+    pytest.param(D(2026, 3, 10), {"days": 30}, D(2026, 4, 8), id="art26-par1-30-days"),
+    pytest.param(D(2026, 3, 7), {"days": 30}, D(2026, 4, 5), id="art26-par1-no-move-to-business-day"),
+    pytest.param(D(2026, 3, 7), {"days": 1}, D(2026, 3, 7), id="art26-par1-one-day-is-the-first-day"),
 ])
-def test_art24_suspension_period_end(start, kwargs, expected):
+def test_art24_art26_par1_suspension_period_end(start, kwargs, expected):
     assert period_end(start, **kwargs) == expected
+    # the number of suspended days, first and last included, is the period itself
+    if "days" in kwargs:
+        assert (expected - start).days + 1 == kwargs["days"]
+
+
+def test_art24_period_end_refuses_an_empty_period():
+    with pytest.raises(ValueError):
+        period_end(D(2026, 1, 1))
 
 
 # --- Renewal (Art. 3 §2) --------------------------------------------------------------------------------------

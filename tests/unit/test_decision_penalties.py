@@ -124,3 +124,44 @@ def test_refund_and_requalification_entries_have_a_sign_and_a_reason(kind, amoun
     assert (entry_problems(LedgerEntry(kind, ON, amount, "motivo")) == []) is ok
     assert any(p.field == "reason" for p in entry_problems(LedgerEntry(kind, ON, amount, "")))
     assert kind.label in ("Restituição devida", "Requalificação (Art. 25)")
+
+
+# issue 24 item 6: each sentence of the penalty notice comes from the case it prints.
+from desktop.domain.penalties import PenaltyOption as _Option, penalty_notice_clauses  # noqa: E402
+
+
+@pytest.mark.parametrize("decided, expected", [
+    pytest.param((), (), id="art25-a-fine-alone-prints-no-suspension-sentence"),
+    pytest.param((_Option("suspension", "Art. 26, V, b; Art. 24, parágrafo único", months=12),),
+                 ("A suspensão por 12 meses implica o recolhimento da autorização e o afastamento do condutor e do "
+                  "veículo pelo período fixado (Art. 26, V, b; Art. 24, parágrafo único).",),
+                 id="art24-par-unico-12-months-cites-its-own-article-not-art26-par1"),
+    pytest.param((_Option("suspension", "Art. 26, §1", days=30),),
+                 ("A suspensão por 30 dias implica o recolhimento da autorização e o afastamento do condutor e do "
+                  "veículo pelo período fixado (Art. 26, §1).",), id="art26-par1-30-days"),
+    pytest.param((_Option("cassation", "Art. 26, §2"),),
+                 ("A cassação extingue a autorização, que deve ser devolvida (Art. 26, §2).",), id="art26-par2"),
+    pytest.param((_Option("vehicle_seizure", "Art. 27, parágrafo único; Art. 24, II, d"),),
+                 ("O veículo fica apreendido até a regularização; as despesas de remoção e estada são do condutor "
+                  "(Art. 27, parágrafo único; Art. 24, II, d; Art. 28).",), id="art27-par-unico-and-art28"),
+])
+def test_art24_art26_art27_penalty_notice_sentences_come_from_the_decided_penalties(decided, expected):
+    assert penalty_notice_clauses(decided) == expected
+
+
+# issue 24 item 7: Art. 26, III — "descumprir qualquer dos deveres previstos no Art. 13": the requalification names
+# the inciso (I-XXIII).
+from desktop.domain.penalties import CATALOG as _CATALOG, requalified_art13_item_problems  # noqa: E402
+
+
+@pytest.mark.parametrize("code, drawn_item, item, fields", [
+    pytest.param("ART26-III", None, None, ["art13_item"], id="art26-iii-asks-the-inciso"),
+    pytest.param("ART26-III", None, "XXIV", ["art13_item"], id="art13-has-23-incisos"),
+    pytest.param("ART26-III", None, "xii", [], id="art13-xii-named"),
+    pytest.param("ART26-III", "VII", None, [], id="already-recorded-in-the-auto"),
+    pytest.param("ART26-I", None, None, [], id="other-codes-name-no-inciso"),
+])
+def test_art26_iii_art13_a_requalification_to_iii_names_the_duty(code, drawn_item, item, fields):
+    problems = requalified_art13_item_problems(_CATALOG[code], drawn_item, item)
+    assert [p.field for p in problems] == fields
+    assert all("Art. 13" in p.article for p in problems)

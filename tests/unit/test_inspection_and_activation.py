@@ -90,9 +90,10 @@ def test_spec3_activation_needs_fee_and_inspection_in_either_order(fee, inspecti
 
 
 @pytest.mark.parametrize("code, prior, start, end", [
-    pytest.param("ART26-IV", True, D(2026, 6, 1), D(2026, 7, 1), id="art26-par1-30-days"),
-    pytest.param("ART26-V", False, D(2026, 6, 1), D(2027, 6, 1), id="art24-par-unico-12-months"),
-    pytest.param("ART26-VI", False, D(2028, 2, 29), D(2029, 3, 1), id="art26-vi-12-months-from-29-february"),
+    # SPEC §3: N days counting the first; 12 months end the day before the same date a year later (issue 24 item 2)
+    pytest.param("ART26-IV", True, D(2026, 6, 1), D(2026, 6, 30), id="art26-par1-30-days"),
+    pytest.param("ART26-V", False, D(2026, 6, 1), D(2027, 5, 31), id="art24-par-unico-12-months"),
+    pytest.param("ART26-VI", False, D(2028, 2, 29), D(2029, 2, 28), id="art26-vi-12-months-from-29-february"),
     pytest.param("ART26-I", False, D(2026, 6, 1), None, id="art26-i-no-suspension"),
 ])
 def test_art24_suspension_ends(code, prior, start, end):
@@ -248,3 +249,20 @@ def test_the_inspections_service_imports_no_private_name_of_another_service():
                 assert not private, f"{path.name} importa nomes privados de {node.module}: {private}"
             if isinstance(node, ast.ClassDef):
                 assert node.name != "_InTransaction", path.name
+
+
+# issue 24 item 8: the convocation cites its own kind's article; the sticker (Art. 14) only after approval; the
+# Art. 26, I fine only to an authorized driver (Art. 20).
+from desktop.domain.inspection import InspectionKind as _Kind, convocation_terms  # noqa: E402
+
+
+@pytest.mark.parametrize("kind, basis, sticker, fine", [
+    pytest.param(_Kind.INITIAL, "Art. 9", False, False, id="art9-initial-applicant-no-sticker-no-fine"),
+    pytest.param(_Kind.ANNUAL, "Art. 16, caput", True, True, id="art16-annual"),
+    pytest.param(_Kind.EXTRAORDINARY, "Art. 16, §1", True, True, id="art16-par1-extraordinary"),
+    pytest.param(_Kind.REINSPECTION, "Art. 16, §2", True, True, id="art16-par2-reinspection-cites-par2"),
+    pytest.param(_Kind.SUBSTITUTION, "Art. 8, §2", False, True, id="art8-par2-substitute-vehicle"),
+])
+def test_art9_art14_art16_art20_convocation_cites_its_kind(kind, basis, sticker, fine):
+    terms = convocation_terms(kind)
+    assert (terms.basis, terms.asks_sticker, terms.fine_applies) == (basis, sticker, fine)

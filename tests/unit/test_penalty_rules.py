@@ -234,3 +234,27 @@ def test_assessment_round_trips_through_json():
     data = json.loads(json.dumps(a.to_dict()))
     assert data["severity"] == "gravissima" and data["cassation"] is True
     assert Assessment.from_dict(data) == a
+
+
+# SPEC §3 (Recurrence): "The prior counts only if its decision was already final on the new infraction's date"
+# (issue 24 item 5: a prior in defense on the new date, final later, made the new auto a 30-day suspension of
+# Art. 26, §1 with its flag false).
+@pytest.mark.parametrize("code, prior_on, prior_final_on, recurrent, suspension_days", [
+    pytest.param("ART26-IV", D(2026, 3, 1), D(2026, 4, 1), True, 30, id="art26-par1-final-before-the-new-fact"),
+    pytest.param("ART26-IV", D(2026, 3, 1), ON, True, 30, id="art26-par1-final-on-the-new-day"),
+    pytest.param("ART26-IV", D(2026, 3, 1), D(2026, 6, 1), False, 0, id="art26-par1-still-in-defense-that-day"),
+    pytest.param("ART26-IV", D(2026, 3, 1), None, True, 30, id="art26-par1-final-day-unknown-counts"),
+])
+def test_spec3_art26_par1_prior_counts_only_if_final_on_the_new_infraction_date(code, prior_on, prior_final_on,
+                                                                               recurrent, suspension_days):
+    a = assess(code, ON, [Prior(code, prior_on, prior_final_on)])
+    assert a.recurrence is recurrent
+    assert a.suspension_days == suspension_days          # the flag and the penalty agree
+    assert ("Art. 26, §1" in a.articles) is recurrent
+
+
+def test_spec3_art26_par2_cassation_needs_the_prior_aggression_final_on_the_new_date():
+    not_yet = assess("ART26-V", ON, [Prior("ART26-V", D(2026, 2, 1), D(2026, 5, 11))])
+    assert not not_yet.recurrence and not not_yet.cassation
+    final = assess("ART26-V", ON, [Prior("ART26-V", D(2026, 2, 1), D(2026, 3, 20))])
+    assert final.recurrence and final.cassation

@@ -53,11 +53,28 @@ def _live_authorization(session, driver_id: int | None, vehicle_id: int | None):
     return None
 
 
+def _trips_already_in_an_auto(session, trip_ids) -> list[Problem]:
+    """One fact, one auto (issue 24 item 10; Art. 19: the auto is the record of the infraction found): a trip that
+    is already the evidence of an auto not cancelled nor annulled is refused, naming that auto."""
+    ids = sorted(set(trip_ids or ()))
+    if not ids:
+        return []
+    rows = session.execute(select(AutoTripEvidence.trip_id, Auto.number).join(Auto, Auto.id == AutoTripEvidence.auto_id)
+                           .where(AutoTripEvidence.trip_id.in_(ids),
+                                  Auto.status.not_in((AutoStatus.CANCELLED.value, AutoStatus.ANNULLED.value)))
+                           .order_by(Auto.id)).all()
+    seen: dict[int, str] = {}
+    for trip_id, number in rows:
+        seen.setdefault(trip_id, number)
+    return [Problem("evidence_trip_ids", f"Esta viagem já é prova do auto nº {number}: um fato, um auto.",
+                    "Art. 19") for number in dict.fromkeys(seen.values())]
+
+
 def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
     """`draw_up_auto` inside the caller's transaction."""
     require_role(actor, *ENFORCEMENT_ROLES.draw_up)
     ensure_catalog_in(session)
-    problems = draft_problems_in(session, draft)
+    problems = draft_problems_in(session, draft) + _trips_already_in_an_auto(session, draft.evidence_trip_ids)
     if problems:
         raise ValidationError(problems)
     view = assess_in(session, draft)
@@ -77,6 +94,7 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         description=draft.description.strip(), agent_id=draft.agent_id or actor.user_id,
         status=AutoStatus.DRAWN_UP.value, amount_upfm=view.upfm, upfm_value=view.upfm_value,
         amount_reais=view.amount_reais, recurrence=view.recurrence, assessment=stored, created_at=now(),
+        lavrado_at=now(),  # SPEC (Art. 25; issue 24 item 9): the moment it was drawn up, beside the fact's
     )
     session.add(auto)
     session.flush()

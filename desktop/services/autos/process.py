@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+
 from desktop.domain.dates import TIMEZONE, deadline, local_today
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import (
@@ -23,6 +24,7 @@ from desktop.domain.penalties import (
     normalize_code,
     penalty_choice_problems,
     requalification_problems,
+    requalified_art13_item_problems,
 )
 from desktop.domain.problems import Problem
 from desktop.domain.workflow import AutoStatus
@@ -45,7 +47,9 @@ from desktop.services.enforcement.core import (
 )
 from desktop.services.catalog import catalog_entries_in
 from desktop.services.enforcement.postings import post, refund_surplus_in, reverse_auto_entries
-from desktop.services.enforcement.recurrence import decision_options_in
+from desktop.services.enforcement.core import auto_facts_in, decision_to_notify_in
+from desktop.services.enforcement.recurrence import decision_options_in, pending_penalty_options_in
+from desktop.services.numbering import next_number
 from desktop.services.enforcement.records import (
     INSTANCE_LABELS,
     AutoInfo,
@@ -53,6 +57,7 @@ from desktop.services.enforcement.records import (
     JudgmentInfo,
     NotificationInfo,
     Outcome,
+    notice_platforms_in,
     auto_info_in,
     defense_info,
     judgment_info,
@@ -71,6 +76,7 @@ __all__ = [  # the process's infos live in enforcement.records; importable from 
     "requalification_targets_in", "judge", "judge_in", "judgment_info", "record_waiver",
     "record_waiver_in", "WaiverDraft", "join_proof", "join_proof_in",
     "make_final_in", "notification_info", "record_notification", "record_notification_in",
+    "PenaltyDecisionDraft", "decide_penalties", "decide_penalties_in", "platform_copies_in",
 ]
 NOTIFIER_ROLES = step_roles("notify")
 PROTOCOL_ROLES = step_roles("defense")
@@ -86,6 +92,7 @@ class NotificationDraft:
     proof_document_id: int | None = None
     proof: Attachment | None = None
     note: str = ""
+    platform_id: int | None = None   # addressee "platform": which one (issue 24 item 4; the only one by default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +107,18 @@ class JudgmentDraft:
     decided_on: date
     reasoning: str
     requalified_code: str | None = None
+    penalties: frozenset | None = None
+    art13_item: str | None = None   # issue 24 item 7: a requalification to Art. 26, III names the inciso of Art. 13
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyDecisionDraft:
+    """The authority's decision on the penalties other than the fine of an auto final with no judgment choosing
+    them (issue 24 item 1; Art. 26, §2; Art. 24, I): its date, its reasoning (fundamentação) and the penalties it
+    applies among those the catalogue and the recurrence rules name (None: all of them; an empty set: none)."""
+
+    decided_on: date
+    reasoning: str
     penalties: frozenset | None = None
 
 
@@ -143,6 +162,30 @@ def _mark_notified(session, actor, auto, joined_on: date) -> None:
                  {"status": auto.status, "notice_joined_on": joined_on, "defense_deadline": auto.defense_deadline})
 
 
+def _mark_decision_notified(session, actor, auto, judgment, joined_on: date) -> None:
+    """The proof that a decision was notified is joined (Art. 22, §2; issue 24 item 3): for a first-instance
+    decision the appeal term runs from that day. SPEC §3: "The appeal term, like the defense term, runs from the
+    joining of the proof that the *decision* was notified." The finality that follows the term (the daily
+    routine) therefore runs from the joining too."""
+    before = {"decision_notice_joined_on": auto.decision_notice_joined_on, "appeal_deadline": auto.appeal_deadline}
+    auto.decision_notice_joined_on = joined_on
+    if AutoStatus(auto.status) is AutoStatus.JUDGED and judgment is not None and judgment.instance == "defense" \
+            and auto.appeal_deadline is None:
+        auto.appeal_deadline = _term(session, "term.appeal_days", joined_on)
+    session.flush()
+    audit.record(session, actor, "auto.decision_notified", "auto", auto.id, before, {
+        "judgment_id": judgment.id if judgment is not None else None,
+        "decision_number": judgment.number if judgment is not None else None,
+        "decision_notice_joined_on": joined_on, "appeal_deadline": auto.appeal_deadline})
+
+
+def platform_copies_in(session, auto) -> tuple[int, ...]:
+    """The platforms that get a copy of the auto's notices (Art. 22 caput: "expedição da notificação à plataforma
+    tecnológica e ao condutor"; issue 24 item 4): the platform infractor, and for an auto against a driver the
+    platforms the driver works for."""
+    return tuple(pid for pid, _ in notice_platforms_in(session, auto))
+
+
 def _proof_document(session, actor, auto, document_id, attachment, problems, field):
     if attachment is not None:
         return store_attachment(session, actor, Attachment(attachment.filename, attachment.content,
@@ -178,29 +221,60 @@ def record_notification_in(session, actor, auto_id: int, draft: NotificationDraf
                                     "Art. 22, §2"))
     auto = load_auto(session, auto_id, lock=True)
     check_version(auto, expected_version)
-    require_step(auto, "notify")  # Art. 22, §1: only while the auto waits for its proof of notice
+    judgment = None
+    if AutoStatus(auto.status) in (AutoStatus.DRAWN_UP, AutoStatus.NOTIFIED):
+        require_step(auto, "notify")  # Art. 22, §1: only while the auto waits for its proof of notice
+    else:
+        # Art. 22, §§1-2 (issue 24 item 3): after a decision, the notice is of the decision, in the same six forms
+        require_step(auto, "notify_decision", auto_facts_in(session, auto))
+        judgment = decision_to_notify_in(session, auto)
+    platform_id = draft.platform_id if draft.addressee == "platform" else None
+    copies = platform_copies_in(session, auto)
     if draft.addressee == "driver" and auto.infractor_driver_id is None:
         problems.append(Problem("addressee", "Este auto não tem condutor infrator."))
-    if draft.addressee == "platform" and auto.infractor_platform_id is None:
-        problems.append(Problem("addressee", "Este auto não tem plataforma infratora."))
+    if draft.addressee == "platform":
+        if platform_id is None and len(copies) == 1:
+            platform_id = copies[0]
+        if not copies:
+            problems.append(Problem("addressee", "O condutor não tem plataforma cadastrada e o auto não tem "
+                                    "plataforma infratora.", "Art. 22"))
+        elif platform_id not in copies:
+            problems.append(Problem("platform_id", "Escolha a plataforma: a infratora ou uma em que o condutor "
+                                    "trabalha.", "Art. 22"))
     if sent_ok and draft.sent_on < auto.drawn_up_at.date():
         problems.append(Problem("sent_on", "A notificação não pode ser anterior à lavratura do auto."))
     doc_id = _proof_document(session, actor, auto, draft.proof_document_id, draft.proof, problems,
                              "notification_proof")
     if problems:
         raise ValidationError(problems)
+    if judgment is not None and sent_ok and draft.sent_on < judgment.decided_on:
+        problems.append(Problem("sent_on", "A notificação da decisão não pode ser anterior à decisão "
+                                f"({judgment.decided_on:%d/%m/%Y}).", "Art. 22, §2"))
+        raise ValidationError(problems)
     row = AutoNotification(auto_id=auto.id, addressee=draft.addressee, form=form.value, sent_on=draft.sent_on,
                            proof_joined_on=draft.proof_joined_on, proof_document_id=doc_id,
-                           note=(draft.note or "").strip() or None, recorded_by=actor.user_id)
+                           note=(draft.note or "").strip() or None, recorded_by=actor.user_id,
+                           judgment_id=judgment.id if judgment is not None else None, platform_id=platform_id)
     session.add(row)
     session.flush()
     audit.record(session, actor, "auto.notification", "auto", auto.id, None, {
         "notification_id": row.id, "addressee": row.addressee, "form": row.form, "sent_on": row.sent_on,
-        "proof_joined_on": row.proof_joined_on, "proof_document_id": doc_id})
+        "proof_joined_on": row.proof_joined_on, "proof_document_id": doc_id, "judgment_id": row.judgment_id,
+        "platform_id": platform_id})
     if draft.proof_joined_on is not None:
-        _mark_notified(session, actor, auto, draft.proof_joined_on)
+        _joined(session, actor, auto, row, draft.proof_joined_on)
     session.flush()
     return auto_info_in(session, auto, actor)
+
+
+def _joined(session, actor, auto, row, joined_on: date) -> None:
+    """A proof joined: of the auto's notice (the defense term starts, Art. 22 §2) or of a decision's notice (the
+    appeal term starts, issue 24 item 3). A platform's copy starts no term of the driver's."""
+    if row.judgment_id is not None:
+        _mark_decision_notified(session, actor, auto, session.get(AutoJudgment, row.judgment_id), joined_on)
+    elif not (row.addressee == "platform" and row.platform_id is not None
+              and row.platform_id != auto.infractor_platform_id):
+        _mark_notified(session, actor, auto, joined_on)
 
 
 def record_notification(db, actor, auto_id: int, draft: NotificationDraft, expected_version: int) -> AutoInfo:
@@ -237,7 +311,7 @@ def join_proof_in(session, actor, notification_id: int, joined_on: date, expecte
     session.flush()
     audit.record(session, actor, "auto.notification_proof", "auto", auto.id, None,
                  {"notification_id": row.id, "proof_joined_on": joined_on, "proof_document_id": doc_id})
-    _mark_notified(session, actor, auto, joined_on)
+    _joined(session, actor, auto, row, joined_on)
     session.flush()
     return auto_info_in(session, auto, actor)
 
@@ -337,12 +411,17 @@ def make_final_in(session, actor, auto, on: date) -> None:
         settle_auto(session, actor, auto, on)
 
 
-def _record_decision(auto, code: str, chosen: tuple[PenaltyOption, ...], decided_on: date) -> None:
+def _record_decision(auto, code: str, chosen: tuple[PenaltyOption, ...], decided_on: date, judgment=None,
+                     actor=None) -> None:
     """Keep the decision beside the proposal: the code in force and the penalties it applies, each with its
-    article (read by penalties.apply_final_penalties when the decision is final)."""
+    article, the decision's number and who decided (read by penalties.apply_final_penalties when the decision is
+    final: the authorization's events carry the gestor and the act, never the routine — issue 24 item 1)."""
     data = dict(auto.assessment or {})
     data["decision"] = {"code": code, "penalties": [o.to_dict() for o in chosen],
-                        "decided_on": decided_on.isoformat()}
+                        "decided_on": decided_on.isoformat(),
+                        "number": judgment.number if judgment is not None else None,
+                        "judgment_id": judgment.id if judgment is not None else None,
+                        "by": actor.user_id if actor is not None else None}
     auto.assessment = data
 
 
@@ -385,6 +464,7 @@ def _decision_problems(session, auto, outcome, draft: JudgmentDraft, problems: l
                                     "Art. 26"))
             return code_now, None, None, ()
         found = requalification_problems(entry_now, entry, on, fine_in(session, auto)[0])
+        found += requalified_art13_item_problems(entry, auto.art13_item, draft.art13_item)
         if found:
             problems.extend(found)
             return code_now, None, None, ()
@@ -454,8 +534,10 @@ def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_versio
     row = AutoJudgment(auto_id=auto.id, defense_id=last.id if last else None, instance=kind,
                        decided_on=draft.decided_on, decided_by=actor.user_id, outcome=outcome.value,
                        reduced_upfm=(Decimal(entry.upfm) if outcome is Outcome.PARTLY_UPHELD else None),
-                       requalified_code=requalified, reasoning=reasoning)
+                       requalified_code=requalified, reasoning=reasoning,
+                       number=next_number(session, "decision", draft.decided_on.year))
     session.add(row)
+    session.flush()
     before = {"status": auto.status, "amount_upfm": current_upfm, "code": code_now}
     if outcome is Outcome.ANNULLED:
         auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
@@ -468,16 +550,22 @@ def judge_in(session, actor, auto_id: int, draft: JudgmentDraft, expected_versio
             _post_requalification(session, actor, auto, code_now, entry, draft.decided_on, reasoning)
             refund_surplus_in(session, actor, auto, draft.decided_on,
                               f"multa requalificada de {code_now} para {requalified} após pagamento")
-        _record_decision(auto, code, chosen, draft.decided_on)
+        _record_decision(auto, code, chosen, draft.decided_on, row, actor)
+        if requalified and not auto.art13_item and (draft.art13_item or "").strip() and entry.needs_art13_item:
+            auto.assessment = {**auto.assessment, "decision": {**auto.assessment["decision"],
+                                                               "art13_item": draft.art13_item.strip().upper()}}
         if appeal:
             session.flush()
             make_final_in(session, actor, auto, draft.decided_on)
         else:
+            # Art. 22, §2 (issue 24 item 3): the appeal term does not run from the decision's date but from the
+            # joining of the proof that it was notified (`notify_decision`, then `join_proof`).
             auto.status = auto_transition(auto, AutoStatus.JUDGED).value
-            auto.appeal_deadline = _term(session, "term.appeal_days", draft.decided_on)
+            auto.appeal_deadline = None
     session.flush()
     audit.record(session, actor, "auto.judge", "auto", auto.id, before, {
-        "status": auto.status, "judgment_id": row.id, "instance": kind, "outcome": outcome.value,
+        "status": auto.status, "judgment_id": row.id, "number": row.number, "instance": kind,
+        "outcome": outcome.value,
         "requalified_code": requalified, "amount_upfm": fine_in(session, auto)[0],
         "penalties": [o.to_dict() for o in chosen], "appeal_deadline": auto.appeal_deadline,
         "reasoning": reasoning})
@@ -505,6 +593,7 @@ class RequalificationTarget:
     severity_label: str
     upfm: int
     amount_reais: Decimal
+    needs_art13_item: bool = False   # Art. 26, III: the decision names the inciso of Art. 13 (issue 24 item 7)
 
     @property
     def text(self) -> str:
@@ -524,7 +613,8 @@ def requalification_targets_in(session, actor, auto_id: int) -> tuple[Requalific
         entry = lookup(code, catalog, on)
         if not requalification_problems(current, entry, on, fine):
             targets.append(RequalificationTarget(entry.code, entry.article, entry.description, entry.severity.label,
-                                                 entry.upfm, fine_in_reais(entry.upfm, auto.upfm_value)))
+                                                 entry.upfm, fine_in_reais(entry.upfm, auto.upfm_value),
+                                                 entry.needs_art13_item and not auto.art13_item))
     return tuple(sorted(targets, key=lambda t: (-t.upfm, t.code)))
 
 
@@ -597,6 +687,9 @@ def finalize_auto_in(session, actor, auto, on: date) -> None:
         limit, what = auto.defense_deadline, "de defesa prévia"
     else:
         limit, what = auto.appeal_deadline, "de recurso"
+        if limit is None:  # Art. 22, §2 (issue 24 item 3): no appeal term before the decision's notice is joined
+            raise ValidationError([Problem("on", "A decisão ainda não foi notificada: o prazo de recurso corre da "
+                                           "juntada da prova da notificação.", "Art. 22, §2")])
     if limit is not None and on <= limit:
         raise ValidationError([Problem("on", f"O prazo {what} corre até {limit:%d/%m/%Y}.", "Art. 22")])
     make_final_in(session, actor, auto, on)
@@ -636,7 +729,8 @@ def annul_auto_in(session, actor, auto_id: int, reason: str, expected_version: i
     before = {"status": auto.status}
     auto.status = auto_transition(auto, AutoStatus.ANNULLED).value
     session.add(AutoJudgment(auto_id=auto.id, instance="ex_officio", decided_on=on, decided_by=actor.user_id,
-                             outcome=Outcome.ANNULLED.value, reasoning=reason))
+                             outcome=Outcome.ANNULLED.value, reasoning=reason,
+                             number=next_number(session, "decision", on.year)))
     session.flush()
     reverse_auto_entries(session, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
     lift_penalties_in(session, actor, auto, on, f"Auto {auto.number} anulado de ofício: {reason}")
@@ -649,3 +743,59 @@ def annul_auto(db, actor, auto_id: int, reason: str, expected_version: int, on: 
     require_role(actor, *step_roles("annul"))
     with db.session() as s:
         return annul_auto_in(s, actor, auto_id, reason, expected_version, on)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The authority's decision on penalties (Art. 26, §2; Art. 24, I; issue 24 item 1)
+# ---------------------------------------------------------------------------------------------------------
+
+def decide_penalties_in(session, actor, auto_id: int, draft: PenaltyDecisionDraft, expected_version: int) -> AutoInfo:
+    """`decide_penalties` inside the caller's transaction."""
+    require_role(actor, *step_roles("decide_penalties"))
+    problems: list[Problem] = []
+    _not_future(problems, "decided_on", draft.decided_on, "da decisão")
+    if not (draft.reasoning or "").strip():
+        problems.append(Problem("reasoning", "Escreva a fundamentação da decisão.", "Art. 26, §2"))
+    auto = load_auto(session, auto_id, lock=True)
+    check_version(auto, expected_version)
+    options = pending_penalty_options_in(session, auto)
+    from dataclasses import replace as _replace
+    require_step(auto, "decide_penalties",
+                 _replace(auto_facts_in(session, auto), penalty_decision_pending=bool(options)))
+    if isinstance(draft.decided_on, date) and auto.final_on is not None and draft.decided_on < auto.final_on:
+        problems.append(Problem("decided_on", "A decisão não pode ser anterior ao dia em que o auto se tornou "
+                                f"definitivo ({auto.final_on:%d/%m/%Y}).", "Art. 22"))
+    code = code_in_force_in(session, auto)
+    by_kind = {o.penalty: o for o in options}
+    wanted = {str(p) for p in draft.penalties} if draft.penalties is not None else set(by_kind)
+    problems.extend(penalty_choice_problems(wanted, options, code))
+    if problems:
+        raise ValidationError(problems)
+    reasoning = draft.reasoning.strip()
+    row = AutoJudgment(auto_id=auto.id, instance="penalty", decided_on=draft.decided_on, decided_by=actor.user_id,
+                       outcome=Outcome.UPHELD.value, reasoning=reasoning,
+                       number=next_number(session, "decision", draft.decided_on.year))
+    session.add(row)
+    session.flush()
+    chosen = tuple(o for o in options if o.penalty in wanted)
+    _record_decision(auto, code, chosen, draft.decided_on, row, actor)
+    session.flush()
+    audit.record(session, actor, "auto.penalty_decision", "auto", auto.id, None, {
+        "judgment_id": row.id, "number": row.number, "decided_on": draft.decided_on, "reasoning": reasoning,
+        "penalties": [o.to_dict() for o in chosen], "proposed": [o.to_dict() for o in options]})
+    # the decision takes effect on its date: the auto is already final (Art. 22), the authority decided
+    apply_final_penalties(session, actor, auto, draft.decided_on)
+    session.flush()
+    return auto_info_in(session, auto, actor)
+
+
+def decide_penalties(db, actor, auto_id: int, draft: PenaltyDecisionDraft, expected_version: int) -> AutoInfo:
+    """The gestor's decision on the penalties other than the fine that an auto final without a judgment proposed
+    (issue 24 item 1). Art. 26, §2: "será cassada pela autoridade administrativa"; SPEC §3: such a penalty "exists
+    only through a decision of the authority (a gestor), even when the auto became final without defense: the
+    daily routine lists such cases for decision and never applies them itself". The decision is an act of its
+    own — número (series "decision", NNNN/AAAA), data, fundamentação — that takes effect on its date, is printed
+    (the penalty notice, documents.print_notice "penalty") and notified (`notify_decision`, then `join_proof`)."""
+    require_role(actor, *step_roles("decide_penalties"))
+    with db.session() as s:
+        return decide_penalties_in(s, actor, auto_id, draft, expected_version)

@@ -118,11 +118,33 @@ def has_pending_proof(session, auto_id: int) -> bool:
         AutoNotification.auto_id == auto_id, AutoNotification.proof_joined_on.is_(None)).limit(1)) is not None
 
 
+DECISION_INSTANCES = ("defense", "appeal", "penalty")
+"""The decisions of the authority that are notified to the infractor (Art. 22, §§1-2; issue 24 items 1 and 3)."""
+
+
+def decision_to_notify_in(session, auto):
+    """The last decision of the authority on the auto (a judgment of the defense or appeal that did not annul it,
+    or a decision applying penalties) whose notice has no proof joined yet, or None (Art. 22, §2)."""
+    if AutoStatus(auto.status) in (AutoStatus.CANCELLED, AutoStatus.ANNULLED):
+        return None
+    last = session.scalar(select(AutoJudgment).where(
+        AutoJudgment.auto_id == auto.id, AutoJudgment.instance.in_(DECISION_INSTANCES),
+        AutoJudgment.outcome != "annulled").order_by(AutoJudgment.id.desc()).limit(1))
+    if last is None:
+        return None
+    joined = session.scalar(select(AutoNotification.id).where(
+        AutoNotification.judgment_id == last.id, AutoNotification.proof_joined_on.is_not(None)).limit(1))
+    return None if joined is not None else last
+
+
 def auto_facts_in(session, auto, today: date | None = None) -> AutoFacts:
-    """What the auto's steps read (status, terms, pending proof) on `today` (default: the office's today)."""
+    """What the auto's steps read (status, terms, pending proof, a decision to notify) on `today` (default: the
+    office's today). Whether a penalty waits for the authority's decision is added by the caller that knows the
+    recurrence rules (records.auto_info_in)."""
     return AutoFacts(AutoStatus(auto.status), today or local_today(), auto.defense_deadline,
                      auto.appeal_deadline, has_pending_proof(session, auto.id),
-                     auto_balance_in(session, auto.id)[1] > 0)
+                     balance_due=auto_balance_in(session, auto.id)[1] > 0,
+                     decision_to_notify=decision_to_notify_in(session, auto) is not None)
 
 
 def require_step(auto, key: str, facts: AutoFacts | None = None) -> None:

@@ -13,13 +13,14 @@ from enum import StrEnum
 from sqlalchemy import select
 
 from desktop.domain.steps import Action
-from desktop.domain.auto_steps import auto_actions
+from desktop.domain.auto_steps import DECIDED_STATUSES, auto_actions
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais, lookup
 from desktop.domain.workflow import AutoStatus
-from desktop.models import Auto, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+from desktop.models import Auto, Authorization, Driver, DriverPlatform, InfractionCode, Platform, User, Vehicle
 from desktop.services.catalog import code_row_in_force
+from desktop.services.enforcement.recurrence import pending_penalty_options_in
 from desktop.services.enforcement.core import (
     Infractor,
     auto_balance_in,
@@ -125,6 +126,9 @@ class AutoInfo:
     proposal: AssessmentView | None = None   # the stored proposal with its amounts in reais (None: not stored)
     actions: tuple[Action, ...] = ()         # every step of domain.auto_steps, enabled or with its reason
     original_code: str = ""                  # the code it was drawn up with (`code` is the code in force)
+    # (platform id, name) that get the auto's notices: the platform infractor and the driver's platforms (Art. 22
+    # caput: "à plataforma tecnológica e ao condutor"; issue 24 item 4)
+    notice_platforms: tuple[tuple[int, str], ...] = ()
 
     @property
     def requalified(self) -> bool:
@@ -196,6 +200,9 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
     balance_upfm, balance_reais = auto_balance_in(session, auto.id)
     fine_upfm, fine_reais = fine_in(session, auto)
     facts = auto_facts_in(session, auto, today)
+    if status.value in DECIDED_STATUSES:  # issue 24 item 1: penalties wait for the authority's decision
+        from dataclasses import replace as _replace
+        facts = _replace(facts, penalty_decision_pending=bool(pending_penalty_options_in(session, auto)))
     actions = auto_actions(facts, actor.roles if actor is not None else None)
     return AutoInfo(
         id=auto.id, number=auto.number, drawn_up_at=auto.drawn_up_at, place=auto.place, code=code,
@@ -214,7 +221,18 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         notice_joined_on=auto.notice_joined_on, defense_deadline=auto.defense_deadline,
         appeal_deadline=auto.appeal_deadline, payment_deadline=auto.payment_deadline, final_on=auto.final_on,
         cancel_reason=auto.cancel_reason, balance_upfm=balance_upfm, version=auto.version,
-        balance_reais=balance_reais, proposal=proposal, actions=actions)
+        balance_reais=balance_reais, proposal=proposal, actions=actions,
+        notice_platforms=notice_platforms_in(session, auto))
+
+
+def notice_platforms_in(session, auto) -> tuple[tuple[int, str], ...]:
+    """The platforms that get a copy of the auto's notices (Art. 22 caput; issue 24 item 4)."""
+    ids = {auto.infractor_platform_id} if auto.infractor_platform_id is not None else set()
+    if auto.infractor_driver_id is not None:
+        ids.update(session.scalars(select(DriverPlatform.platform_id).where(
+            DriverPlatform.driver_id == auto.infractor_driver_id)))
+    rows = session.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id)) if ids else ()
+    return tuple((p.id, p.trade_name or p.legal_name) for p in rows)
 
 
 def _status_label(status: AutoStatus, balance_reais) -> str:
@@ -244,7 +262,8 @@ class Outcome(StrEnum):
                 "annulled": "Auto anulado"}[self.value]
 
 
-INSTANCE_LABELS = {"defense": "Defesa prévia", "appeal": "Recurso", "ex_officio": "De ofício"}
+INSTANCE_LABELS = {"defense": "Defesa prévia", "appeal": "Recurso", "ex_officio": "De ofício",
+                   "penalty": "Decisão de penalidade"}  # penalty: issue 24 item 1 (Art. 26, §2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +279,12 @@ class NotificationInfo:
     proof_document_id: int | None
     note: str
     version: int
+    judgment_id: int | None = None   # a notice of this decision (issue 24 item 3)
+    platform_id: int | None = None   # the platform's copy (issue 24 item 4)
+
+    @property
+    def of_decision(self) -> bool:
+        return self.judgment_id is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,12 +313,14 @@ class JudgmentInfo:
     reduced_upfm: Decimal | None
     reasoning: str
     requalified_code: str | None = None
+    number: str = ""            # issue 24 item 1: the decision is a numbered act (NNNN/AAAA)
 
 
 def notification_info(row) -> NotificationInfo:
     form = NotificationForm(row.form)
     return NotificationInfo(row.id, row.auto_id, row.addressee, form, form.label, form.article, row.sent_on,
-                            row.proof_joined_on, row.proof_document_id, row.note or "", row.version)
+                            row.proof_joined_on, row.proof_document_id, row.note or "", row.version,
+                            row.judgment_id, row.platform_id)
 
 
 def defense_info(row, auto) -> DefenseInfo:
@@ -307,4 +334,4 @@ def judgment_info(session, row) -> JudgmentInfo:
     outcome = Outcome(row.outcome)
     return JudgmentInfo(row.id, row.auto_id, row.instance, INSTANCE_LABELS.get(row.instance, row.instance),
                         row.decided_on, user.full_name if user else "", outcome, outcome.label, row.reduced_upfm,
-                        row.reasoning, row.requalified_code)
+                        row.reasoning, row.requalified_code, row.number or "")

@@ -28,10 +28,12 @@ ACTIONS = (
     ("join_proof", "Juntar prova…"),
     ("defense", "Receber defesa…"),
     ("judge", "Julgar…"),
+    ("notify_decision", "Notificar a decisão…"),
     ("appeal", "Receber recurso…"),
     ("judge_appeal", "Julgar recurso…"),
     ("finalize", "Tornar definitiva…"),
     ("waiver", "Registrar desistência…"),
+    ("decide_penalties", "Decidir penalidades…"),
     ("payment", "Registrar pagamento…"),
     ("measure", "Medida administrativa…"),
     ("release", "Liberar medida…"),
@@ -428,6 +430,10 @@ class AutoDetailScreen(QWidget):
         auto, db, actor, today = self.detail.auto, self.db, self.actor, self.today
         if key == "notify":
             return dialogs.NotificationDialog(db, actor, auto, self, today=today)
+        if key == "notify_decision":
+            return dialogs.NotificationDialog(db, actor, auto, self, today=today, decision=True)
+        if key == "decide_penalties":
+            return dialogs.PenaltyDecisionDialog(db, actor, auto, self, today=today)
         if key == "join_proof":
             return dialogs.JoinProofDialog(db, actor, auto, self._pending_notifications(), self, today=today)
         if key in ("defense", "appeal"):

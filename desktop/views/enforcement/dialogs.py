@@ -83,16 +83,21 @@ class AutoDialog(ServiceDialog):
 class NotificationDialog(AutoDialog):
     """Art. 22 §1 I–VI: each attempt with its form; the defense term starts when the proof is joined (§2)."""
 
-    def __init__(self, db, actor, auto, parent=None, today: date | None = None):
-        super().__init__(db, actor, auto, "Registrar notificação", parent)
+    def __init__(self, db, actor, auto, parent=None, today: date | None = None, decision: bool = False):
+        super().__init__(db, actor, auto, "Notificar a decisão" if decision else "Registrar notificação", parent)
         today = today or local_today()
-        self.set_intro("Registre cada tentativa de notificação. O prazo de defesa começa no dia em que a prova "
-                       "da notificação é juntada ao processo (Art. 22, §2).")
+        if decision:   # issue 24 item 3: Art. 22, §§1-2 — the decision is notified in the same six forms
+            self.set_intro("Registre a notificação da <b>decisão</b>. O prazo de recurso começa no dia em que a "
+                           "prova da notificação da decisão é juntada ao processo (Art. 22, §2).")
+        else:
+            self.set_intro("Registre cada tentativa de notificação. O prazo de defesa começa no dia em que a prova "
+                           "da notificação é juntada ao processo (Art. 22, §2).")
         self.addressee_combo = QComboBox(self)
         if auto.driver_id is not None:
-            self.addressee_combo.addItem(f"Condutor: {auto.driver_name}", "driver")
-        if auto.platform_id is not None:
-            self.addressee_combo.addItem(f"Plataforma: {auto.platform_name}", "platform")
+            self.addressee_combo.addItem(f"Condutor: {auto.driver_name}", ("driver", None))
+        # Art. 22 caput (issue 24 item 4): the platform infractor and the platforms the driver works for
+        for platform_id, name in auto.notice_platforms:
+            self.addressee_combo.addItem(f"Plataforma: {name}", ("platform", platform_id))
         self.form_combo = QComboBox(self)
         for form in NotificationForm:
             self.form_combo.addItem(f"{form.label} ({form.article})", form)
@@ -120,8 +125,9 @@ class NotificationDialog(AutoDialog):
     def draft(self):
         from desktop.services.autos.process import NotificationDraft
 
+        addressee, platform_id = self.addressee_combo.currentData() or ("driver", None)
         return NotificationDraft(
-            addressee=self.addressee_combo.currentData(), form=self.form_combo.currentData(),
+            addressee=addressee, form=self.form_combo.currentData(), platform_id=platform_id,
             sent_on=qdate_to_date(self.sent_edit.date()),
             proof_joined_on=qdate_to_date(self.proof_edit.date()) if self.proof_check.isChecked() else None,
             proof=self.proof_file.attachment(), note=self.note_edit.text().strip())
@@ -221,6 +227,12 @@ class JudgmentDialog(AutoDialog):
         for target in self.targets.values():
             self.code_combo.addItem(target.text, target.code)
         self.code_combo.currentIndexChanged.connect(lambda _i: self._code_changed())
+        # issue 24 item 7: requalified to Art. 26, III, the decision names the duty of Art. 13 broken (I–XXIII)
+        from desktop.domain.penalties import ART13_DUTIES
+        self.art13_combo = QComboBox(self)
+        self.art13_combo.addItem("Escolha o inciso do Art. 13…", None)
+        for key, duty in ART13_DUTIES.items():
+            self.art13_combo.addItem(f"Art. 13, {key} — {duty}", key)
         self.reasoning_edit = _text_edit(self, "Fundamentação da decisão (obrigatória)")
         self.penalties_box = QWidget(self)
         self.penalties_layout = QVBoxLayout(self.penalties_box)
@@ -235,6 +247,7 @@ class JudgmentDialog(AutoDialog):
         self.result_label.setWordWrap(True)
         self.add_field("outcome", "Decisão:", outcomes)
         self.add_field("requalified_code", "Requalificar para:", self.code_combo)
+        self.add_field("art13_item", "Dever descumprido:", self.art13_combo)
         self.add_field("decided_on", "Data da decisão:", self.decided_edit)
         self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
         self.add_field("penalties", "Penalidades (além da multa):", self.penalties_box)
@@ -284,6 +297,7 @@ class JudgmentDialog(AutoDialog):
         outcome = self.outcome()
         partly = outcome == Outcome.PARTLY_UPHELD
         self.set_field_visible("requalified_code", partly)
+        self.set_field_visible("art13_item", partly and self._needs_art13())
         self.set_field_visible("penalties", outcome != Outcome.ANNULLED)
         for check in self.penalty_checks.values():
             if not partly:
@@ -341,7 +355,12 @@ class JudgmentDialog(AutoDialog):
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
                              reasoning=self.reasoning_edit.toPlainText().strip(),
                              requalified_code=self.chosen_code(),
-                             penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties())
+                             penalties=None if outcome == Outcome.ANNULLED else self.chosen_penalties(),
+                             art13_item=self.art13_combo.currentData() if self._needs_art13() else None)
+
+    def _needs_art13(self) -> bool:
+        target = self.targets.get(self.chosen_code() or "")
+        return bool(target is not None and target.needs_art13_item)
 
     def submit(self):
         from desktop.services.autos import process
@@ -380,6 +399,48 @@ class WaiverDialog(AutoDialog):
         from desktop.services.autos import process
 
         return process.record_waiver(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
+
+
+class PenaltyDecisionDialog(AutoDialog):
+    """The authority's decision on the penalties other than the fine of an auto final without a judgment choosing
+    them (issue 24 item 1; Art. 26, §2: "será cassada pela autoridade administrativa"): date, fundamentação and
+    the penalties the catalogue and the recurrence rules name, each with its article. The decision is numbered,
+    takes effect on its date, and is then printed and notified."""
+
+    def __init__(self, db, actor, auto, parent=None, today: date | None = None):
+        super().__init__(db, actor, auto, "Decidir penalidades", parent, ok_text="Decidir")
+        from desktop.services.autos import process
+
+        self.set_intro("O auto tornou-se definitivo sem julgamento que escolhesse as penalidades. A suspensão, a "
+                       "cassação e a apreensão só valem por decisão da autoridade (Art. 26, §2), numerada, com "
+                       "data e fundamentação; depois, imprima-a e notifique-a.")
+        self.decided_edit = date_edit(self, today or local_today())
+        self.reasoning_edit = _text_edit(self, "Fundamentação da decisão (obrigatória)")
+        box = QWidget(self)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.penalty_checks: dict = {}
+        for option in process.decision_choices(db, actor, auto.id):
+            check = QCheckBox(option.text, box)
+            check.setChecked(True)
+            layout.addWidget(check)
+            self.penalty_checks[option.penalty] = check
+        self.add_field("decided_on", "Data da decisão:", self.decided_edit)
+        self.add_field("reasoning", "Fundamentação:", self.reasoning_edit)
+        self.add_field("penalties", "Penalidades aplicadas:", box)
+
+    def draft(self):
+        from desktop.services.autos.process import PenaltyDecisionDraft
+
+        return PenaltyDecisionDraft(
+            decided_on=qdate_to_date(self.decided_edit.date()),
+            reasoning=self.reasoning_edit.toPlainText().strip(),
+            penalties=frozenset(k for k, c in self.penalty_checks.items() if c.isChecked()))
+
+    def submit(self):
+        from desktop.services.autos import process
+
+        return process.decide_penalties(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
 
 class DateActionDialog(AutoDialog):
