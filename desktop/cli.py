@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="papéis separados por vírgula: " + ", ".join(ROLE_NAMES))
     ua.add_argument("--password", metavar="SENHA",
                     help="senha (mínimo 8 caracteres); sem esta opção, é pedida sem eco")
+    ua.add_argument("--office", metavar="CARGO", default="",
+                    help="cargo impresso sob a assinatura dos atos (Lei 9.784/99, art. 22, §1º)")
+    ua.add_argument("--registration", metavar="MATRÍCULA", default="", help="matrícula funcional do servidor")
     ua.set_defaults(func=cmd_users_add)
     ul = users_sub.add_parser("list", parents=[common], help="lista os usuários")
     ul.set_defaults(func=cmd_users_list)
@@ -506,7 +509,8 @@ def cmd_users_add(args: argparse.Namespace) -> int:
     try:
         info = users.create_user(
             db, _cli_actor(),
-            users.UserDraft(username=username, full_name=full_name, roles=frozenset(roles), password=password),
+            users.UserDraft(username=username, full_name=full_name, roles=frozenset(roles), password=password,
+                            office=args.office, registration=args.registration),
         )
     finally:
         db.dispose()

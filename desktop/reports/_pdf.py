@@ -314,6 +314,18 @@ def signature_block(names: list[tuple[str, str]], width: float = PAGE_W - 2 * MA
     return table
 
 
+def signer_block(signer, others: list[tuple[str, str]] = (), width: float = PAGE_W - 2 * MARGIN) -> Table:
+    """The signature of an act (issue 28; Lei 9.784/99, art. 22, §1º): a line, then the signer's name, office
+    (with the unit) and "Matrícula nº …" (`desktop.reports.common.Signer`); `others` are further lines side by
+    side, (name, role), e.g. the driver's "ciente". The one signature every act prints."""
+    name, office, registration = signer.lines
+    cells = [pm("_" * 38 + f"<br/>{b(name)}<br/>{e(office)}<br/>{e(registration)}", "sign")]
+    cells += [pm("_" * 38 + f"<br/>{b(other)}<br/>{e(role)}", "sign") for other, role in others]
+    table = Table([cells], colWidths=[width / len(cells)] * len(cells))
+    table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 10 * mm), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return table
+
+
 def spacer(height_mm: float) -> Spacer:
     return Spacer(1, height_mm * mm)
 
