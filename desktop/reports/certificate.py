@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from desktop.reports.common import (
-    LAW, LAW_FULL, DocumentMeta, MunicipalityHeader, fmt_cpf, fmt_date, fmt_date_long, fmt_plate,
+    LAW, LAW_FULL, DocumentMeta, MunicipalityHeader, Signer, fmt_cpf, fmt_date, fmt_date_long, fmt_plate,
 )
 
 
@@ -33,15 +33,14 @@ class CertificateContext:
     limited_by_vehicle_age: bool  # SPEC: the screen/paper says which limit applied
     renewal_deadline: date | None  # last timely day to ask renewal (Art. 3, §2)
     inspection: str               # "aprovada em 12/03/2026" / "dispensada (Art. 9º, §1º)"
-    signer_name: str = ""
-    signer_role: str = "Secretário(a) Municipal"
+    signer: Signer                # who issues and signs the termo (Lei 9.784/99, art. 22, §1º)
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> CertificateContext:
     return CertificateContext(header=header, meta=meta, **fields)
 
 
-def build_context(s, number: str, meta: DocumentMeta, calendar, signer_name: str = "") -> CertificateContext:
+def build_context(s, number: str, meta: DocumentMeta, calendar, signer: Signer) -> CertificateContext:
     """The termo of the active authorization `number`, read from session `s`; the renewal deadline is the
     last timely day of Art. 3, §2 on `calendar` (the municipality's desktop.domain.BusinessCalendar)."""
     from desktop.domain.dates import renewal_request_deadline
@@ -56,7 +55,7 @@ def build_context(s, number: str, meta: DocumentMeta, calendar, signer_name: str
         fee_paid_on=auth.fee_paid_on or auth.valid_until, valid_until=auth.valid_until,
         limited_by_vehicle_age=auth.valid_until_limited_by == "vehicle_age",
         renewal_deadline=renewal_request_deadline(auth.valid_until, calendar),
-        inspection=records.inspection_text(auth), signer_name=signer_name)
+        inspection=records.inspection_text(auth), signer=signer)
 
 
 def render(ctx: CertificateContext) -> bytes:
@@ -114,8 +113,5 @@ def render(ctx: CertificateContext) -> bytes:
         story.append(_pdf.pm(f"• {e(text)}", "left"))
     story.append(_pdf.spacer(6))
     story.append(_pdf.p(f"{ctx.header.name}–{ctx.header.uf}, {fmt_date_long(ctx.meta.issued_at.date())}.", "center"))
-    story.append(_pdf.signature_block([
-        (ctx.signer_name or "Autoridade competente", f"{ctx.signer_role} — {ctx.header.secretariat}"),
-        (ctx.driver_name, "Condutor autorizado — ciente"),
-    ]))
+    story.append(_pdf.signer_block(ctx.signer, [(ctx.driver_name, "Condutor autorizado — ciente")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Termo de autorização nº {ctx.authorization_number}", story)

@@ -157,6 +157,36 @@ def fmt_datetime(value: datetime) -> str:
     return format_datetime(value, sep=" às ")
 
 
+BRASILIA_TZ_NAME = "America/Sao_Paulo"
+
+
+def fmt_moment(value: datetime, brasilia: bool = False) -> str:
+    """A legal moment with its zone (issue 28 point 8): "03/12/2026 às 00:09 (horário de Cuiabá, UTC−04:00)";
+    with `brasilia`, also the same moment on Brasília time for an addressee there ("… = 01:09 de Brasília")."""
+    from zoneinfo import ZoneInfo
+
+    local = value.astimezone(TZ)
+    text = f"{format_datetime(local, sep=' às ')} ({_zone_label(local, 'Cuiabá')})"
+    if brasilia:
+        other = value.astimezone(ZoneInfo(BRASILIA_TZ_NAME))
+        if other.utcoffset() != local.utcoffset():
+            same_day = other.date() == local.date()
+            text += (f", isto é, {other:%H:%M}" + ("" if same_day else f" de {format_date(other.date())}")
+                     + f" no horário de Brasília ({_offset(other)})")
+    return text
+
+
+def _offset(value: datetime) -> str:
+    minutes = int(value.utcoffset().total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "−"
+    minutes = abs(minutes)
+    return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _zone_label(value: datetime, city: str) -> str:
+    return f"horário de {city}, {_offset(value)}"
+
+
 def fmt_decimal(value: Decimal, places: int = 2) -> str:
     """1.234,56 with exactly `places` decimals."""
     return format_decimal(value, places)

@@ -36,6 +36,7 @@ DOCUMENT_KINDS = {
     "statistics": "Estatísticas",
     "management_report": "Relatório gerencial mensal",
     "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
+    "audit_term": "Termo de verificação do registro de auditoria",
 }
 ALL_ROLES = tuple(Role)
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
@@ -53,6 +54,7 @@ ISSUE_ROLES: dict[str, tuple[Role, ...]] = {
     "statistics": (Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR),
     "management_report": (Role.GESTOR, Role.ADMINISTRADOR),
     "trip_route": (Role.FISCAL, Role.GESTOR),
+    "audit_term": (Role.GESTOR,),
 }
 NUMBER_KIND = "document"     # services.numbering series of every issued document
 # Why a document in force is issued again with a new number instead of its 2ª via (issue 12 item 17).
@@ -108,7 +110,8 @@ class IssuedSummary:
 
 RECORD_NAMES = {"authorization": "Autorização", "auto": "Auto", "payment_guide": "Guia",
                 "data_request": "Requisição", "inspection": "Vistoria", "course_session": "Turma do curso",
-                "driver": "Condutor", "platform": "Plataforma", "period": "Período", "trip": "Viagem"}
+                "driver": "Condutor", "platform": "Plataforma", "period": "Período", "trip": "Viagem",
+                "audit_checkpoint": "Ponto de verificação"}
 
 
 def sha256_hex(data: bytes) -> str:
