@@ -149,11 +149,32 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
     signer = records_signer(actor)  # notices.py (issue 24) adopts common.signer_of at merge
 
     def build(s, meta):
+        if notice_kind == "inspection_convocation":
+            _convocation_in_term(s, record_number, meta, calendar_in(s))
         ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
                                     calendar=calendar_in(s), signer_name=signer)
         return _notice_ref(s, notice_kind, record_number), ctx
 
     return issue_rendered(db, actor, "notice", build, notices.render, state=state)
+
+
+def _convocation_in_term(s, code: str, meta, calendar) -> None:
+    """Issue 28: a convocation to an inspection issued today must leave three business days before the day to
+    appear (Lei 9.784/99, art. 26, §2º), or the Art. 26, I fine could not follow it: refused, with the first day
+    the inspection could be moved to."""
+    from desktop.domain.summons import summons_problem
+    from desktop.errors import ValidationError
+    from desktop.reports import records
+    from desktop.reports.common import TZ
+    row = records.inspection_row(s, code)
+    if row.scheduled_start is None:
+        return
+    problem = summons_problem(meta.issued_at.astimezone(TZ).date(), row.scheduled_start.astimezone(TZ).date(),
+                              calendar, "scheduled_start")
+    if problem is not None:
+        from desktop.domain.problems import Problem
+        raise ValidationError([Problem(problem.field, problem.message + " Remarque a vistoria antes de convocar.",
+                                       problem.article)])
 
 
 # ---------------------------------------------------------------------------------------------------- inspections
