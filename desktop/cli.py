@@ -748,15 +748,15 @@ def cmd_guide(args: argparse.Namespace) -> int:
     from desktop.errors import ConflictError
     from desktop.services import documents
 
+    if args.issqn and not args.platform:
+        print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
+        return EXIT_USAGE
     db = _open(args)
     try:
         actor = named_actor(db, args.user)
         if args.issqn:
             from desktop.services import issqn
 
-            if not args.platform:
-                print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
-                return EXIT_USAGE
             year, month = issqn.parse_month(args.issqn)
             with db.session() as s:
                 platform_id = issqn.platform_by_cnpj(s, args.platform).id

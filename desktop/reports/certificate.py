@@ -35,6 +35,12 @@ class CertificateContext:
     inspection: str               # "aprovada em 12/03/2026" / "dispensada (Art. 9º, §1º)"
     signer: Signer                # who issues and signs the termo (Lei 9.784/99, art. 22, §1º)
 
+    @property
+    def vehicle_in_last_year(self) -> bool:
+        """The validity ends on the vehicle's last service day (Art. 2º, §2º): no renewal with this vehicle."""
+        from desktop.domain.vehicle import vehicle_last_service_day
+        return self.valid_until >= vehicle_last_service_day(self.manufacture_year)
+
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> CertificateContext:
     return CertificateContext(header=header, meta=meta, **fields)
@@ -96,6 +102,12 @@ def render(ctx: CertificateContext) -> bytes:
     story.append(_pdf.p("Validade", "h2"))
     renewal = (f" A renovação deve ser requerida até {b(fmt_date(ctx.renewal_deadline))}, pelo menos 15 dias "
                f"úteis antes do vencimento (Art. 3º, §2º)." if ctx.renewal_deadline else "")
+    if ctx.vehicle_in_last_year:
+        # issue 28: this vehicle cannot serve past its last year (Art. 2º, §§ 1º e 2º): renewing means another one
+        renewal += (f" {b('Este veículo não poderá servir após ' + fmt_date(ctx.valid_until))} (fabricação "
+                    f"{ctx.manufacture_year}, Art. 2º, §§ 1º e 2º): a renovação só será possível com a substituição "
+                    f"do veículo por outro que atenda ao Art. 2º, após nova vistoria (Art. 8º, §2º), requerida no "
+                    f"mesmo prazo.")
     story.append(_pdf.pm(
         f"Taxa recolhida em {b(fmt_date(ctx.fee_paid_on))}. Autorização válida até {b(fmt_date(ctx.valid_until))}, "
         f"{e(validity_reason)}.{renewal}"))

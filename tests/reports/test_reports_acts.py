@@ -166,3 +166,11 @@ def test_the_overlap_check_catches_overprinted_text():
     c.save()
     bad = overlap.overlaps(buffer.getvalue())
     assert [(a.text, b.text) for a, b in bad] == [("(rotina automática)", "Folha 1 de 8")]
+
+
+def test_art8_par2_certificate_of_a_vehicle_in_its_last_year_asks_for_a_substitute_to_renew():
+    last = replace(s.certificate_ctx(), manufacture_year=2016, limited_by_vehicle_age=True)
+    text = text_of(certificate.render(last))
+    assert "Este veículo não poderá servir após 31/12/2026" in text
+    assert "substituição do veículo" in text and "Art. 8º, § 2º" in text
+    assert "substituição" not in text_of(certificate.render(s.certificate_ctx()))    # a 2019 vehicle renews
