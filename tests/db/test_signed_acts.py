@@ -5,7 +5,7 @@ convocation that does not give three business days (Lei 9.784/99, art. 26, § 2�
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 from test_issued_documents import _seed, _seed_enforcement, text_of
@@ -178,3 +178,23 @@ def test_lei9784_art26_par2_inspection_convocation_refused_without_three_busines
         documents.print_notice(db, manager, "inspection_convocation", str(soon_id))
     assert "três dias úteis" in refused.value.problems[0].message
     assert cal.add_business_days(local_today(), 3).strftime("%d/%m/%Y") in refused.value.problems[0].message
+
+
+def test_art13_I_credential_qr_checks_at_the_register_and_names_its_holder(db, make_actor):
+    from desktop.signing import sign_credential
+    from desktop.services.setup import signing_private_key
+    _seed(db)
+    clerk = make_actor(Role.ATENDENTE, username="ana", full_name="Ana Souza")
+    issued = documents.print_credential(db, clerk, "0007/2026")
+    text = text_of(issued.pdf)
+    assert "***.982.247-**" in text and "*******7890" in text and "01234567890" not in text
+    payload = sign_credential(signing_private_key(db), "0007/2026", "QAB1D23", date(2026, 12, 31),
+                              "***.982.247-**", "*******7890")
+    check = documents.check_sticker(db, payload, today=date(2026, 12, 1))
+    assert check.status == "valid", check.message_pt
+    with db.session() as s:                         # no photo, no credential (Art. 13, I: pessoal)
+        from desktop.models import Authorization, Driver
+        auth = s.query(Authorization).filter_by(number="0008/2026").one()
+        s.get(Driver, auth.driver_id).photo = None
+    with pytest.raises(ConflictError, match="foto"):
+        documents.print_credential(db, clerk, "0008/2026")
