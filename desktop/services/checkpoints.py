@@ -56,7 +56,7 @@ def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkp
     from desktop.reports import audit_checkpoint
     from desktop.reports.common import signer_of
     from desktop.reports.records import settings_row
-    from desktop.services.documents.archive import RecordRef, issue_rendered
+    from desktop.services.documents.archive import RecordRef, issue_rendered  # lazy: the archive loads to print
 
     require_role(actor, Role.GESTOR)
     with db.session(write=False) as s:
