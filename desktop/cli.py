@@ -161,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = audit_sub.add_parser("checkpoint", parents=[common],
                              help="assina o ponto de verificação agora e grava o termo de verificação em PDF")
     c.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF do termo")
+    add_user_option(c)
     c.set_defaults(func=cmd_audit_checkpoint)
     r = audit_sub.add_parser("rotate-key", parents=[common],
                              help="troca a chave de assinatura (PostgreSQL: com a URL do papel dono); a chave nova "
@@ -178,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="papéis separados por vírgula: " + ", ".join(ROLE_NAMES))
     ua.add_argument("--password", metavar="SENHA",
                     help="senha (mínimo 8 caracteres); sem esta opção, é pedida sem eco")
+    ua.add_argument("--office", metavar="CARGO", default="",
+                    help="cargo impresso sob a assinatura dos atos (Lei 9.784/99, art. 22, §1º)")
+    ua.add_argument("--registration", metavar="MATRÍCULA", default="", help="matrícula funcional do servidor")
     ua.set_defaults(func=cmd_users_add)
     ul = users_sub.add_parser("list", parents=[common], help="lista os usuários")
     ul.set_defaults(func=cmd_users_list)
@@ -211,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--platform", metavar="CNPJ", help="--issqn: CNPJ da plataforma")
     p.add_argument("--reason", metavar="MOTIVO", help="--reissue: o motivo da reemissão")
     p.add_argument("--out", required=True, metavar="ARQUIVO", help="arquivo PDF da guia")
+    add_user_option(p)
 
     p = add("import", "importa arquivos entregues pelas plataformas", _needs_subcommand)
     import_sub = p.add_subparsers(dest="import_command", metavar="tipo", title="tipos", parser_class=_Parser)
@@ -336,6 +341,29 @@ def _cli_actor():
         login = "desconhecido"
     return Actor(user_id=None, username=f"terminal:{login}"[:60], full_name=f"Linha de comando ({login})",
                  roles=frozenset(Role))
+
+
+USER_HELP = ("usuário que emite e assina o ato (nome de acesso); a senha é pedida sem eco. Um ato nunca é "
+             "emitido pela conta do computador (Lei 9.784/99, art. 22, §1º)")
+
+
+def add_user_option(parser: argparse.ArgumentParser) -> None:
+    """`--user LOGIN` on every command that issues an act (issue 28 point 2)."""
+    parser.add_argument("--user", metavar="LOGIN", help=USER_HELP)
+
+
+def named_actor(db, username: str | None):
+    """The actor of an act issued at the terminal: a named user who types their password (getpass), checked by
+    `services.auth.login` (wrong passwords count toward the lock, the audit log records the log-in). Without
+    --user the command is refused: routines and the machine's account prepare, a person signs (issue 28)."""
+    from desktop.errors import DesktopError
+    from desktop.services import auth
+
+    if not (username or "").strip():
+        raise DesktopError("Este comando emite um ato assinado: informe --user LOGIN (o servidor que o assina); a "
+                           "senha é pedida em seguida (Lei 9.784/99, art. 22, §1º).")
+    password = _secret(f"Senha de {username.strip()}: ")
+    return auth.login(db, username.strip(), password)
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -467,7 +495,7 @@ def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
 
     db = open_existing(args)
     try:
-        cp, check, pdf = checkpoints.checkpoint_term(db, _cli_actor())
+        cp, check, pdf = checkpoints.checkpoint_term(db, named_actor(db, args.user))
     finally:
         db.dispose()
     out = Path(args.out)
@@ -541,7 +569,8 @@ def cmd_users_add(args: argparse.Namespace) -> int:
     try:
         info = users.create_user(
             db, _cli_actor(),
-            users.UserDraft(username=username, full_name=full_name, roles=frozenset(roles), password=password),
+            users.UserDraft(username=username, full_name=full_name, roles=frozenset(roles), password=password,
+                            office=args.office, registration=args.registration),
         )
     finally:
         db.dispose()
@@ -760,15 +789,15 @@ def cmd_guide(args: argparse.Namespace) -> int:
     from desktop.errors import ConflictError
     from desktop.services import documents
 
+    if args.issqn and not args.platform:
+        print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
+        return EXIT_USAGE
     db = _open(args)
     try:
-        actor = _cli_actor()
+        actor = named_actor(db, args.user)
         if args.issqn:
             from desktop.services import issqn
 
-            if not args.platform:
-                print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
-                return EXIT_USAGE
             year, month = issqn.parse_month(args.issqn)
             with db.session() as s:
                 platform_id = issqn.platform_by_cnpj(s, args.platform).id

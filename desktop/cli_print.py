@@ -1,5 +1,6 @@
 """`python -m desktop print …` (issue 7), registered by desktop.cli (the command line room, above the services).
 
+    (every form takes --user LOGIN: the named user who issues it; the password is asked — issue 28)
     print KIND --id NUMBER --out ARQUIVO      emite, arquiva e grava um documento (NUMBER como o usuário o conhece:
                                               a autorização 0007/2026, a guia 0009/2026, o CPF/CNPJ do extrato)
     print sticker --all-pending --out ARQUIVO os adesivos ainda não impressos, num só PDF
@@ -46,6 +47,9 @@ def register(subparsers) -> None:
     p.add_argument("--reason", choices=("lost", "damaged", "data_changed"), default=None, metavar="MOTIVO",
                    help="adesivo, credencial ou termo já em vigor emitido de novo: lost (extravio), damaged (dano) "
                         "ou data_changed (dados alterados); fica no registro de auditoria")
+    p.add_argument("--user", metavar="LOGIN",
+                   help="usuário que emite e assina o documento (nome de acesso); a senha é pedida sem eco — "
+                        "nunca a conta do computador (Lei 9.784/99, art. 22, §1º)")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="lote de adesivos: processos para gerar os QR codes (padrão: 2)")
     p.set_defaults(func=cmd_print)
@@ -54,8 +58,8 @@ def register(subparsers) -> None:
 def cmd_print(args: argparse.Namespace) -> int:
     from desktop.migrate import open_database
     from desktop.errors import DesktopError
+    from desktop.cli import named_actor   # the CLI's one way to name who issues an act (issue 28)
     from desktop.services import documents
-    from desktop.services.base import SYSTEM_ACTOR
 
     out = Path(args.out)
     if out.suffix.lower() != ".pdf":
@@ -65,18 +69,19 @@ def cmd_print(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     db = open_database(getattr(args, "db", None))
     try:
+        actor = named_actor(db, args.user)
         if args.kind == "reprint":
-            data = documents.reprint(db, SYSTEM_ACTOR, args.id)
+            data = documents.reprint(db, actor, args.id)
             out.write_bytes(data)
             print(f"2ª via do documento nº {args.id} gravada em {out} (bytes arquivados com o carimbo de cópia).")
             return 0
         if args.all_pending:
             count = len(documents.pending_sticker_numbers(db))
-            issued = documents.print_pending_stickers(db, SYSTEM_ACTOR, layout=args.layout or "sheet",
+            issued = documents.print_pending_stickers(db, actor, layout=args.layout or "sheet",
                                                       workers=max(1, args.workers))
             what = f"{count} adesivo(s) pendente(s)"
         else:
-            issued = documents.print_kind(db, SYSTEM_ACTOR, args.kind, args.id, layout=args.layout or "page",
+            issued = documents.print_kind(db, actor, args.kind, args.id, layout=args.layout or "page",
                                           notice_kind=args.notice, reason=args.reason)
             what = documents.DOCUMENT_KINDS[args.kind]
     finally:

@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 PAYLOAD_PREFIX = "TPA1"
+CREDENTIAL_PREFIX = "TPC1"   # the driver's credential: the sticker's fields plus the masked CPF and CNH (issue 28)
 SEPARATOR = "|"
 
 VALID = "valid"
@@ -113,6 +114,28 @@ def sign_sticker(private_bytes: bytes, number: str, plate: str, valid_until: dat
     return StickerSigner(private_bytes).sign(number, plate, valid_until)
 
 
+def credential_message(number: str, plate: str, valid_until: date, masked_cpf: str, masked_cnh: str) -> str:
+    """The signed part of a credential's QR: it ties the card to its driver (Art. 13, I: "pessoal e
+    intransferível") with the CPF and CNH as printed on it, masked (LGPD)."""
+    for label, value in (("CPF", masked_cpf), ("CNH", masked_cnh)):
+        if SEPARATOR in value or not value.isascii():
+            raise ValueError(f"{label} mascarado inválido para o QR: {value!r}.")
+    return SEPARATOR.join((CREDENTIAL_PREFIX, number, normalize_plate(plate), valid_until.strftime("%d/%m/%Y"),
+                           masked_cpf, masked_cnh))
+
+
+def sign_credential(private_bytes: bytes, number: str, plate: str, valid_until: date, masked_cpf: str,
+                    masked_cnh: str) -> str:
+    """The full QR payload of a credential: message | signature."""
+    if not _NUMBER_RE.match(number or ""):
+        raise ValueError(f"Número de autorização inválido: {number!r} (esperado NNNN/AAAA).")
+    if not _PLATE_RE.match(normalize_plate(plate)):
+        raise ValueError(f"Placa inválida: {plate!r}.")
+    message = credential_message(number, plate, valid_until, masked_cpf, masked_cnh)
+    signature = Ed25519PrivateKey.from_private_bytes(private_bytes).sign(message.encode("ascii"))
+    return message + SEPARATOR + _b64url(signature)
+
+
 def fingerprint(public_bytes: bytes) -> str:
     """SHA-256 of a raw public key, in hex: how checkpoints and the key table name a key."""
     import hashlib
@@ -144,7 +167,14 @@ def verify_sticker(text: str, public_key: bytes, today: date) -> StickerCheck:
     """Checks a scanned payload offline: format, signature, then validity on `today`."""
     text = (text or "").strip()
     parts = text.split(SEPARATOR)
-    if len(parts) != 5 or parts[0] != PAYLOAD_PREFIX:
+    holder = ""
+    if len(parts) == 7 and parts[0] == CREDENTIAL_PREFIX:     # a credential: the sticker's check plus its holder
+        holder = f" Credencial do condutor de CPF {parts[4]} e CNH {parts[5]}: confira com o documento dele."
+        parts = parts[:4] + parts[6:]
+        signed = SEPARATOR.join(text.split(SEPARATOR)[:6])
+    elif len(parts) == 5 and parts[0] == PAYLOAD_PREFIX:
+        signed = SEPARATOR.join(parts[:4])
+    else:
         return _malformed("formato desconhecido")
     _, number, plate, until_text, signature_text = parts
     if not _NUMBER_RE.match(number):
@@ -164,7 +194,7 @@ def verify_sticker(text: str, public_key: bytes, today: date) -> StickerCheck:
         signature = base64.urlsafe_b64decode(signature_text + "==")
     except (binascii.Error, ValueError):
         return _malformed("assinatura ilegível")
-    message = SEPARATOR.join(parts[:4]).encode("ascii", errors="replace")
+    message = signed.encode("ascii", errors="replace")
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
     except InvalidSignature:
@@ -178,9 +208,10 @@ def verify_sticker(text: str, public_key: bytes, today: date) -> StickerCheck:
         return StickerCheck(
             EXPIRED, number, plate, valid_until,
             f"Adesivo autêntico, mas VENCIDO em {until_br}: autorização nº {number}, placa {plate} "
-            "(Art. 3º, §1º da Lei nº 2.103/2025).",
+            "(Art. 3º, §1º da Lei nº 2.103/2025)." + holder,
         )
+    what = "Credencial autêntica" if holder else "Adesivo autêntico"
     return StickerCheck(
         VALID, number, plate, valid_until,
-        f"Adesivo autêntico: autorização nº {number}, placa {plate}, válida até {until_br}.",
+        f"{what}: autorização nº {number}, placa {plate}, válida até {until_br}.{holder}",
     )

@@ -32,6 +32,16 @@ STAFF = (
     ("fabio.fiscal", "Fábio Rondon Caldas", ("fiscal",)),
     ("gabriela.gestora", "Gabriela Curvo de Almeida", ("gestor",)),
 )
+# What an act signed by each of them prints (issue 28; Lei 9.784/99, art. 22, §1º): office and registration
+# number ("DEMO-" marks them as fictitious). The login is never the matrícula.
+STAFF_OFFICES = {
+    "ana.atendente": ("Agente Administrativa", "DEMO-1001"),
+    "joao.atendente": ("Agente Administrativo", "DEMO-1002"),
+    "vitor.vistoriador": ("Vistoriador de Veículos", "DEMO-2001"),
+    "leticia.vistoriadora": ("Vistoriadora de Veículos", "DEMO-2002"),
+    "fabio.fiscal": ("Fiscal de Transportes", "DEMO-3001"),
+    "gabriela.gestora": ("Secretária Municipal de Finanças", "DEMO-4001"),
+}
 
 
 @dataclass

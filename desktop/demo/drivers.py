@@ -6,6 +6,7 @@ import random
 from datetime import date, timedelta
 
 from desktop.demo import values as V
+from desktop.demo.photos import photo_for
 from desktop.domain import DRIVER_CHECKLIST
 
 # Status mix of the authorizations (weights; every status also appears at least once).
@@ -64,7 +65,7 @@ def run(ctx) -> None:
             ear, f"1{ctx.ri(0, 9_999_999_999):010d}", "deregistered" if deregistered else "active",
             w.d(today - timedelta(days=ctx.ri(1, 60))) if deregistered else None,
             "Descadastramento após cassação da autorização (Art. 24, I, d)" if deregistered else None,
-            folded, 1, ts, ts,
+            folded, 1, ts, ts, photo_for(i), "image/png",
         ))
         k = rng.random()
         active = ctx.active_platforms
@@ -81,7 +82,7 @@ def run(ctx) -> None:
     w.insert("drivers", ("id", "cpf", "name", "birth_date", "address", "district", "city", "uf", "zip_code",
                          "phone", "email", "cnh_number", "cnh_category", "cnh_expiry", "cnh_ear", "nit",
                          "status", "deregistered_on", "deregistration_reason", "search_key", "version",
-                         "created_at", "updated_at"), rows)
+                         "created_at", "updated_at", "photo", "photo_mime"), rows)
     w.insert("driver_platforms", ("id", "driver_id", "platform_id", "since", "until", "version"), links)
     checklists(ctx, DRIVER_CHECKLIST)
 

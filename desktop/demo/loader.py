@@ -128,6 +128,11 @@ def _load_in_one_transaction(db, work) -> None:
         work(session)
 
 
+# Issue 28 point 5: the demo's PIX key is on a reserved domain (RFC 2606 ".invalid"): no bank's DICT can hold it,
+# so a demo DAM's PIX code can never pay anyone — least of all an address that looks like the municipality's.
+DEMO_PIX_KEY = "pix.demonstracao@prefeitura-exemplo.invalid"
+
+
 def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
     if not setup.needs_setup(db):
         return
@@ -140,7 +145,7 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
         setup.MunicipalityDraft(
             name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
             ouvidoria_phone="(65) 3301-1234", upfm_year=today.year, upfm_value=upfm_for_year(today.year),
-            pix_key="financas@chapadadosguimaraes.mt.gov.br", cnpj=V.cnpj_from_base(3_507_431),
+            pix_key=DEMO_PIX_KEY, cnpj=V.cnpj_from_base(3_507_431),
             address="Rua Cipriano Curvo, 450 — Centro, Chapada dos Guimarães–MT, CEP 78195-000",
             febraban_agreement="0421", febraban_bank="001", brasao_png=demo_brasao_png(),
         ),

@@ -23,7 +23,7 @@ def run(ctx) -> None:
         reg_number = None if status == "pending" else f"PLAT-{reg_date.year}-{pid:03d}"
         name, _ = V.person_name(rng, ctx.pools)
         rows.append((
-            pid, cnpjs[k], legal, trade, name, f"contato@{V.fold(trade).replace(' ', '')}.com.br",
+            pid, cnpjs[k], legal, trade, name, f"contato@{V.fold(trade).replace(' ', '')}.example",
             V.phone(rng), f"Avenida Historiador Rubens de Mendonça, {1000 + 37 * k} — Cuiabá–MT",
             reg_number, w.d(reg_date if reg_number else None), f"APP-{ctx.ri(100000, 999999)}",
             ctx.pick(("Porto Seguro", "Mapfre Seguros", "Tokio Marine", "SulAmérica")),

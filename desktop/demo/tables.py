@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from desktop.demo import values as V
-from desktop.demo.context import DEMO_PASSWORD, STAFF, q2
+from desktop.demo.context import DEMO_PASSWORD, STAFF, STAFF_OFFICES, q2
 from desktop.domain import CATALOG, law
 from desktop.domain.dates import easter_sunday
 from desktop.models import (
@@ -81,8 +81,9 @@ def staff(ctx) -> dict[str, int]:
         user = ctx.s.scalar(select(User).where(User.username == username))
         if user is None:
             hashed = hashed or hash_password(DEMO_PASSWORD)
+            office, registration = STAFF_OFFICES[username]
             user = User(username=username, full_name=full_name, password_hash=hashed, active=True,
-                        failed_logins=0)
+                        failed_logins=0, office=office, registration=registration)
             user.set_roles(roles)
             ctx.s.add(user)
             ctx.s.flush()

@@ -208,7 +208,7 @@ def phone(rng: random.Random) -> str:
 
 def email_for(folded_name: str, i: int) -> str:
     parts = folded_name.split()
-    return f"{parts[0]}.{parts[-1]}{i}@exemplo.com.br"
+    return f"{parts[0]}.{parts[-1]}{i}@condutor.example"   # RFC 2606 reserved domain: no one's mailbox
 
 
 def cnh_number(rng: random.Random) -> str:

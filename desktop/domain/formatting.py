@@ -85,6 +85,15 @@ def mask_cpf(value: str | None) -> str:
     return f"***.{digits[3:6]}.{digits[6:9]}-**"
 
 
+def mask_cnh(value: str | None) -> str:
+    """The CNH registration number as printed on the credential (LGPD, art. 6º, III: only what is needed):
+    the last four digits, the rest hidden — "*******7890"; "—" without a number."""
+    digits = only_digits(value)
+    if not digits:
+        return "—"
+    return "*" * max(0, len(digits) - 4) + digits[-4:]
+
+
 def format_cnpj(value: str | None) -> str:
     """CNPJ with its mask, 00.000.000/0000-00 (also the alphanumeric CNPJ, e.g. 12.ABC.345/01DE-35)."""
     key = value

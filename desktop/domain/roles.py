@@ -122,7 +122,8 @@ DOCUMENT_ROLES = RoleTable(
     sticker=FRONT_DESK, credential=FRONT_DESK, certificate=FRONT_DESK, guide=FRONT_DESK, statement=(A, F, G),
     auto=ENFORCERS, notice=(F, G, V, A), edital=ENFORCERS, data_request=ENFORCERS, inspection=(V, G),
     attendance=FRONT_DESK, statistics=READERS, management_report=(G, ADM), trip_route=ENFORCERS,
-    signs=(G,),    # whose name a certificate prints as its signer
+    audit_term=(G,),   # the audit termo (issue 28 point 8): a gestor signs it
+    dispatch_batch=ENFORCERS,   # the day's post (issue 26, services.correspondence)
 )
 """Who may issue each kind of document (`services.documents.archive.ISSUE_ROLES`)."""
 

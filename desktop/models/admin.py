@@ -74,6 +74,9 @@ class User(Versioned, Created, Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(60), unique=True)  # stored lower-case by services.users
     full_name: Mapped[str] = mapped_column(String(200))
+    # Issue 28: who signs an act prints their office and registration number (Lei 9.784/99, art. 22, §1º).
+    office: Mapped[str] = mapped_column(String(120), default="", server_default="")        # cargo
+    registration: Mapped[str] = mapped_column(String(40), default="", server_default="")   # matrícula
     password_hash: Mapped[str] = mapped_column(String(255))
     active: Mapped[bool] = mapped_column(default=True)
     must_change_password: Mapped[bool] = mapped_column(default=False)

@@ -19,7 +19,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
-from desktop.reports.common import LAW, VERIFICATION_NOTE, DocumentMeta, MunicipalityHeader, fmt_datetime
+from desktop.domain.citation import cite
+from desktop.reports.common import LAW, VERIFICATION_NOTE, DocumentMeta, MunicipalityHeader, fmt_moment
 from desktop.reports.fonts import register_fonts
 
 # Binary (Flate) streams instead of ASCII85 on top: without the optional rl_accel C extension ReportLab's
@@ -64,12 +65,13 @@ def styles() -> dict[str, ParagraphStyle]:
 
 
 def p(text: str, style: str = "body") -> Paragraph:
-    """A paragraph from plain text (escaped); use `pm` for text that carries <b> markup."""
-    return Paragraph(escape(text).replace("\n", "<br/>"), styles()[style])
+    """A paragraph from plain text (escaped); use `pm` for text that carries <b> markup. Citations are written
+    in the one style "Art. 8º, § 3º, I" (desktop.domain.citation.cite, issue 28)."""
+    return Paragraph(escape(cite(text)).replace("\n", "<br/>"), styles()[style])
 
 
 def pm(markup: str, style: str = "body") -> Paragraph:
-    return Paragraph(markup, styles()[style])
+    return Paragraph(cite(markup), styles()[style])
 
 
 def b(text: str) -> str:
@@ -132,11 +134,20 @@ def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_
     c.setStrokeColor(GREY)
     c.line(margin, y + 3 * mm, page_w - margin, y + 3 * mm)
     c.setStrokeColor(colors.black)
-    c.setFont(bold, 7.5)
-    left = f"Documento nº {meta.number} — emitido em {fmt_datetime(meta.issued_at)}"
-    if meta.issued_by:
-        left += f" por {meta.issued_by}"
-    c.drawString(margin, y, left)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    left = f"Documento nº {meta.number} — emitido em {fmt_moment(meta.issued_at)}"
+    by = f" por {meta.issued_by}" if meta.issued_by else ""
+    room = page_w - 2 * margin - PAGE_LABEL_ROOM
+    # issue 28: the left line never runs into the page label at the right ("Folha 1 de 8", "Página 2"); a long
+    # issuer's name goes to its own line above the rule rather than under the label
+    if stringWidth(left + by, bold, FOOTER_MIN_SIZE) > room:
+        above = f"Emitido por {meta.issued_by}"
+        # at most 80 mm: on a sticker sheet the lowest crop marks come down beside it (x ≥ 102 mm)
+        c.setFont(bold, fit_size(above, bold, 7.5, min(page_w - 2 * margin, 80 * mm), FOOTER_MIN_SIZE))
+        c.drawString(margin, y + 4.2 * mm, above)
+        by = ""
+    c.setFont(bold, fit_size(left + by, bold, 7.5, room, FOOTER_MIN_SIZE))
+    c.drawString(margin, y, left + by)
     if header.demo:
         draw_demo_mark(c, page_w)
     if page_label:
@@ -157,6 +168,10 @@ def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_
     c.setFillColor(colors.black)
 
 
+PAGE_LABEL_ROOM = 45 * mm     # the right end of the footer's first line, kept for the page label
+FOOTER_MIN_SIZE = 5.5
+
+
 DEMO_MARK = "DEMONSTRAÇÃO — SEM VALOR LEGAL"
 
 
@@ -174,8 +189,25 @@ def draw_demo_mark(c: Canvas, page_w: float = PAGE_W) -> None:
 
 
 def draw_page_label(c: Canvas, text: str, page_w: float = PAGE_W, margin: float = MARGIN) -> None:
-    c.setFont(fonts()[0], 7.5)
+    """At the right of the footer's first line, inside the room the footer keeps for it (PAGE_LABEL_ROOM)."""
+    regular = fonts()[0]
+    c.setFont(regular, fit_size(text, regular, 7.5, PAGE_LABEL_ROOM - 3 * mm))
     c.drawRightString(page_w - margin, 14 * mm, text)
+
+
+def draw_demo_mark_box(c: Canvas, x: float, y: float, w: float, h: float) -> None:
+    """The demo mark across one piece that can be cut out (a sticker, a credential side): issue 28 — every cut
+    piece of a demo print says it has no legal value, not only the sheet it came on."""
+    import math
+    c.saveState()
+    c.setFillColor(colors.Color(0.78, 0.16, 0.16, alpha=0.35))
+    diagonal = (w ** 2 + h ** 2) ** 0.5
+    size = fit_size(DEMO_MARK, fonts()[1], 30, diagonal * 0.85)
+    c.setFont(fonts()[1], size)
+    c.translate(x + w / 2, y + h / 2)
+    c.rotate(math.degrees(math.atan2(h, w)))
+    c.drawCentredString(0, -size / 3, DEMO_MARK)
+    c.restoreState()
 
 
 def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4.5) -> float:
@@ -309,6 +341,18 @@ def grid_table(head: list[str], rows: list[list[str]], widths: list[float], righ
 def signature_block(names: list[tuple[str, str]], width: float = PAGE_W - 2 * MARGIN) -> Table:
     """Signature lines side by side: (name, role)."""
     cells = [pm("_" * 38 + f"<br/>{b(name)}<br/>{e(role)}", "sign") for name, role in names]
+    table = Table([cells], colWidths=[width / len(cells)] * len(cells))
+    table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 10 * mm), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return table
+
+
+def signer_block(signer, others: list[tuple[str, str]] = (), width: float = PAGE_W - 2 * MARGIN) -> Table:
+    """The signature of an act (issue 28; Lei 9.784/99, art. 22, §1º): a line, then the signer's name, office
+    (with the unit) and "Matrícula nº …" (`desktop.reports.common.Signer`); `others` are further lines side by
+    side, (name, role), e.g. the driver's "ciente". The one signature every act prints."""
+    name, office, registration = signer.lines
+    cells = [pm("_" * 38 + f"<br/>{b(name)}<br/>{e(office)}<br/>{e(registration)}", "sign")]
+    cells += [pm("_" * 38 + f"<br/>{b(other)}<br/>{e(role)}", "sign") for other, role in others]
     table = Table([cells], colWidths=[width / len(cells)] * len(cells))
     table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 10 * mm), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     return table

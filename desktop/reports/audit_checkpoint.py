@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,23 +25,21 @@ class CheckpointTermContext:
     made_by: str
     verified: bool              # the chain was verified when the termo was made
     verdict: str                # the sentence of `audit verify`
+    signer: Signer | None = None  # the gestor who signs the termo (issue 28 point 8); required to render
 
 
-def build_context(session, checkpoint, verdict_ok: bool, verdict: str, issued_by: str = "") -> CheckpointTermContext:
-    """From the session: the letterhead; the checkpoint comes from services.audit."""
-    from desktop.models import MunicipalitySettings
-    from desktop.models.types import now
+def build_context(session, checkpoint, verdict_ok: bool, verdict: str, *, meta: DocumentMeta,
+                  signer: Signer) -> CheckpointTermContext:
+    """From the session: the letterhead (with the demo mark of a demo database); the checkpoint comes from
+    services.audit, `meta` from the archive (the termo is numbered NNNN/AAAA in the documents' series)."""
+    from desktop.reports import records
 
-    row = session.get(MunicipalitySettings, 1)
-    header = (MunicipalityHeader(name=row.name, uf=row.uf, secretariat=row.secretariat,
-                                 ouvidoria_phone=row.ouvidoria_phone, brasao_png=row.brasao_png)
-              if row is not None else MunicipalityHeader())
-    meta = DocumentMeta(number=f"{checkpoint.last_id}/{checkpoint.day.year}", issued_at=now(), issued_by=issued_by)
+    header = records.header(session)
     return CheckpointTermContext(
         header=header, meta=meta, day=checkpoint.day, at=checkpoint.at, last_id=checkpoint.last_id,
         last_hash=checkpoint.last_hash, entry_count=checkpoint.entry_count,
         key_fingerprint=checkpoint.key_fingerprint, short_hash=checkpoint.short_hash, line=checkpoint.line,
-        made_by=checkpoint.made_by, verified=verdict_ok, verdict=verdict,
+        made_by=checkpoint.made_by, verified=verdict_ok, verdict=verdict, signer=signer,
     )
 
 
@@ -61,17 +59,17 @@ def render(ctx: CheckpointTermContext) -> bytes:
                              f"Ponto de verificação assinado — {LAW}")
     story.append(_pdf.field_table([
         ("Data do ponto", fmt_date(ctx.day)),
-        ("Assinado em", fmt_datetime(ctx.at)),
+        ("Assinado em", fmt_moment(ctx.at)),
         ("Última entrada", f"nº {ctx.last_id}"),
         ("Entradas", str(ctx.entry_count)),
         ("Hash da última entrada", ctx.last_hash),
         ("Código curto", ctx.short_hash),
         ("Chave da secretaria", ctx.key_fingerprint),
-        ("Assinado por", ctx.made_by),
+        ("Assinado por", ctx.signer.inline if ctx.signer else ctx.made_by),
     ]))
     story.append(_pdf.spacer(3))
     story.append(_pdf.pm(
-        f"A {e(ctx.header.secretariat)} declara que, em {e(fmt_datetime(ctx.at))}, o registro de auditoria do "
+        f"A {e(ctx.header.secretariat)} declara que, em {e(fmt_moment(ctx.at))}, o registro de auditoria do "
         f"sistema de transporte por aplicativo continha {b(str(ctx.entry_count))} entradas encadeadas por SHA-256, "
         f"a última de nº {b(str(ctx.last_id))}, e assina esse estado com a chave Ed25519 da secretaria. "
         f"Verificação do encadeamento no momento da emissão: {e(ctx.verdict)}"))
@@ -85,7 +83,9 @@ def render(ctx: CheckpointTermContext) -> bytes:
     story.append(_pdf.p("Linha assinada (texto e assinatura)", "h2"))
     for piece in _chunks(ctx.line, 70):
         story.append(_pdf.p(piece, "left"))
-    story.append(_pdf.signature_block([(ctx.meta.issued_by or "Gestor(a) responsável", ctx.header.secretariat)]))
+    if ctx.signer is None:
+        raise ValueError("O termo de verificação precisa do(a) gestor(a) que o assina.")
+    story.append(_pdf.signer_block(ctx.signer))
     pdf = _pdf.build_story_pdf(ctx.header, ctx.meta, "Termo de verificação do registro de auditoria", story)
     # The signed line in the metadata, so `audit verify --against` reads it back without any text extraction.
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))

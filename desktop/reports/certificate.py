@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from desktop.reports.common import (
-    LAW, LAW_FULL, DocumentMeta, MunicipalityHeader, fmt_cpf, fmt_date, fmt_date_long, fmt_plate,
+    LAW, LAW_FULL, DocumentMeta, MunicipalityHeader, Signer, fmt_cpf, fmt_date, fmt_date_long, fmt_plate,
 )
 
 
@@ -33,15 +33,20 @@ class CertificateContext:
     limited_by_vehicle_age: bool  # SPEC: the screen/paper says which limit applied
     renewal_deadline: date | None  # last timely day to ask renewal (Art. 3, §2)
     inspection: str               # "aprovada em 12/03/2026" / "dispensada (Art. 9º, §1º)"
-    signer_name: str = ""
-    signer_role: str = "Secretário(a) Municipal"
+    signer: Signer                # who issues and signs the termo (Lei 9.784/99, art. 22, §1º)
+
+    @property
+    def vehicle_in_last_year(self) -> bool:
+        """The validity ends on the vehicle's last service day (Art. 2º, §2º): no renewal with this vehicle."""
+        from desktop.domain.vehicle import vehicle_last_service_day
+        return self.valid_until >= vehicle_last_service_day(self.manufacture_year)
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> CertificateContext:
     return CertificateContext(header=header, meta=meta, **fields)
 
 
-def build_context(s, number: str, meta: DocumentMeta, calendar, signer_name: str = "") -> CertificateContext:
+def build_context(s, number: str, meta: DocumentMeta, calendar, signer: Signer) -> CertificateContext:
     """The termo of the active authorization `number`, read from session `s`; the renewal deadline is the
     last timely day of Art. 3, §2 on `calendar` (the municipality's desktop.domain.BusinessCalendar)."""
     from desktop.domain.dates import renewal_request_deadline
@@ -56,7 +61,7 @@ def build_context(s, number: str, meta: DocumentMeta, calendar, signer_name: str
         fee_paid_on=auth.fee_paid_on or auth.valid_until, valid_until=auth.valid_until,
         limited_by_vehicle_age=auth.valid_until_limited_by == "vehicle_age",
         renewal_deadline=renewal_request_deadline(auth.valid_until, calendar),
-        inspection=records.inspection_text(auth), signer_name=signer_name)
+        inspection=records.inspection_text(auth), signer=signer)
 
 
 def render(ctx: CertificateContext) -> bytes:
@@ -97,6 +102,12 @@ def render(ctx: CertificateContext) -> bytes:
     story.append(_pdf.p("Validade", "h2"))
     renewal = (f" A renovação deve ser requerida até {b(fmt_date(ctx.renewal_deadline))}, pelo menos 15 dias "
                f"úteis antes do vencimento (Art. 3º, §2º)." if ctx.renewal_deadline else "")
+    if ctx.vehicle_in_last_year:
+        # issue 28: this vehicle cannot serve past its last year (Art. 2º, §§ 1º e 2º): renewing means another one
+        renewal += (f" {b('Este veículo não poderá servir após ' + fmt_date(ctx.valid_until))} (fabricação "
+                    f"{ctx.manufacture_year}, Art. 2º, §§ 1º e 2º): a renovação só será possível com a substituição "
+                    f"do veículo por outro que atenda ao Art. 2º, após nova vistoria (Art. 8º, §2º), requerida no "
+                    f"mesmo prazo.")
     story.append(_pdf.pm(
         f"Taxa recolhida em {b(fmt_date(ctx.fee_paid_on))}. Autorização válida até {b(fmt_date(ctx.valid_until))}, "
         f"{e(validity_reason)}.{renewal}"))
@@ -114,8 +125,5 @@ def render(ctx: CertificateContext) -> bytes:
         story.append(_pdf.pm(f"• {e(text)}", "left"))
     story.append(_pdf.spacer(6))
     story.append(_pdf.p(f"{ctx.header.name}–{ctx.header.uf}, {fmt_date_long(ctx.meta.issued_at.date())}.", "center"))
-    story.append(_pdf.signature_block([
-        (ctx.signer_name or "Autoridade competente", f"{ctx.signer_role} — {ctx.header.secretariat}"),
-        (ctx.driver_name, "Condutor autorizado — ciente"),
-    ]))
+    story.append(_pdf.signer_block(ctx.signer, [(ctx.driver_name, "Condutor autorizado — ciente")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Termo de autorização nº {ctx.authorization_number}", story)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, mask_cpf
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment, mask_cpf
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +26,15 @@ class ConvocationContext:
     place: str
     instructor: str
     drivers: tuple[ConvokedDriver, ...]
+    signer: Signer | None = None      # who convokes (issue 28); required to render
+    earliest: object = None           # the first day the session could be, counted from the notice (art. 26, §2)
 
 
-def build_context(s, session_id: int, meta: DocumentMeta) -> ConvocationContext:
-    """The notice for every driver convoked to session `session_id` (read from session `s`)."""
+def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None = None,
+                  calendar=None) -> ConvocationContext:
+    """The notice for every driver convoked to session `session_id` (read from session `s`). With `calendar`
+    (the municipality's BusinessCalendar), a notice issued less than 3 business days before the session is
+    refused (Lei 9.784/99, art. 26, §2: the summons precedes the appearance by at least three business days)."""
     from sqlalchemy import select
 
     from desktop.errors import NotFound, ValidationError
@@ -47,9 +52,23 @@ def build_context(s, session_id: int, meta: DocumentMeta) -> ConvocationContext:
                                        "Art. 12, §2")])
     starts = course.starts_at or datetime(course.held_on.year, course.held_on.month, course.held_on.day,
                                           tzinfo=meta.issued_at.tzinfo)
+    earliest = None
+    if calendar is not None:
+        from desktop.domain.summons import earliest_appearance, summons_problem
+        issued_on = meta.issued_at.astimezone(records_tz()).date()
+        problem = summons_problem(issued_on, starts.astimezone(records_tz()).date(), calendar, "session")
+        if problem is not None:
+            raise ValidationError([Problem("session", problem.message + " Remarque a turma ou convoque para outra.",
+                                           problem.article)])
+        earliest = earliest_appearance(issued_on, calendar)
     return ConvocationContext(records.header(s), meta, f"{course.id:04d}/{course.held_on.year}", course.topic,
                               starts, course.ends_at, course.place, course.instructor or "—",
-                              tuple(ConvokedDriver(n, c) for n, c in rows))
+                              tuple(ConvokedDriver(n, c) for n, c in rows), signer, earliest)
+
+
+def records_tz():
+    from desktop.reports.common import TZ
+    return TZ
 
 
 def render(ctx: ConvocationContext) -> bytes:
@@ -58,8 +77,10 @@ def render(ctx: ConvocationContext) -> bytes:
     from desktop.reports import _pdf
 
     story: list = []
-    when = fmt_datetime(ctx.starts_at) + (f" às {ctx.ends_at.astimezone(ctx.starts_at.tzinfo):%H:%M}"
-                                          if ctx.ends_at else "")
+    if ctx.signer is None:
+        raise ValueError("A convocação precisa de quem a assina (Lei 9.784/99, art. 22, §1º).")
+    when = fmt_moment(ctx.starts_at) + (f", até {ctx.ends_at.astimezone(ctx.starts_at.tzinfo):%H:%M}"
+                                        if ctx.ends_at else "")
     for i, d in enumerate(ctx.drivers):
         if i:
             story.append(PageBreak())
@@ -78,5 +99,9 @@ def render(ctx: ConvocationContext) -> bytes:
             "A ausência sem justificativa, apresentada por escrito com documento comprobatório, descumpre o dever "
             "de cumprir as determinações do Município (Art. 13, XVI) e sujeita o condutor ao auto de infração do "
             "Art. 26, III."))
-        story.append(_pdf.signature_block([("", "Secretaria Municipal"), (d.name, "Ciente do(a) condutor(a)")]))
+        story.append(_pdf.p(
+            f"Esta convocação, emitida em {fmt_date(ctx.meta.issued_at.date())}, observa a antecedência mínima "
+            "de três dias úteis entre a intimação e o comparecimento (Lei nº 9.784/1999, art. 26, § 2º, contados "
+            "os dias úteis a partir do dia seguinte ao da intimação)."))
+        story.append(_pdf.signer_block(ctx.signer, [(d.name, "Ciente do(a) condutor(a) em ____/____/________")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Convocação — turma {ctx.session_number}", story)

@@ -1,16 +1,22 @@
 """Driver credential to carry (Art. 13, I: "portar autorização específica emitida pelo município").
 
 Card size (ID-1, 85.6 × 54 mm), front and back side by side on an A4 sheet with crop marks: cut, fold along the
-middle line and laminate. Front: photo, name, masked CPF (LGPD), CNH, authorization and validity. Back: the
-vehicle, the Ouvidoria and the same signed QR code as the sticker (desktop.signing).
+middle line and laminate. Front: photo, name, masked CPF and CNH (LGPD, art. 6º, III), authorization and
+validity. Back: the vehicle, the Ouvidoria and a signed QR code that ties the card to its driver — the sticker's
+fields plus the masked CPF and CNH (desktop.signing.sign_credential; issue 28: "pessoal e intransferível").
+The photo is required: a credential without it is refused.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
 
+from desktop.domain.formatting import mask_cnh
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_plate, mask_cpf
-from desktop.signing import sign_sticker
+from desktop.signing import sign_credential
+
+PHOTO_REQUIRED = ("A credencial é pessoal e intransferível (Art. 13, I da Lei nº 2.103/2025): cadastre a foto do "
+                  "condutor (Cadastro → Condutores → Foto) antes de emiti-la.")
 
 CARD_W_MM = 85.6
 CARD_H_MM = 54.0
@@ -35,9 +41,14 @@ class CredentialContext:
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, driver_name: str, cpf: str, cnh_number: str,
                   cnh_category: str, authorization_number: str, valid_until: date, plate: str, vehicle: str,
                   private_key: bytes, photo: bytes | None = None) -> CredentialContext:
+    if not photo:
+        from desktop.errors import ConflictError
+        raise ConflictError(PHOTO_REQUIRED)
+    payload = sign_credential(private_key, authorization_number, plate, valid_until, mask_cpf(cpf),
+                              mask_cnh(cnh_number))
     return CredentialContext(
         header, meta, driver_name, cpf, cnh_number, cnh_category, authorization_number, valid_until, plate,
-        vehicle, sign_sticker(private_key, authorization_number, plate, valid_until), photo,
+        vehicle, payload, photo,
     )
 
 
@@ -122,7 +133,7 @@ def render(ctx: CredentialContext) -> bytes:
     for label, value, size in (
         ("Nome", ctx.driver_name, 7.5),
         ("CPF", mask_cpf(ctx.cpf), 7.5),
-        ("CNH nº / categoria", f"{ctx.cnh_number} / {ctx.cnh_category}", 7.5),
+        ("CNH nº / categoria", f"{mask_cnh(ctx.cnh_number)} / {ctx.cnh_category}", 7.5),
         ("Autorização nº", ctx.authorization_number, 9.5),
         ("Válida até", fmt_date(ctx.valid_until), 9.5),
     ):
@@ -134,6 +145,8 @@ def render(ctx: CredentialContext) -> bytes:
     c.setFont(regular, 5)
     c.drawString(3 * mm, 2.5 * mm, "Documento pessoal e intransferível.")
     c.restoreState()
+    if ctx.header.demo:            # issue 28: the cut-out front carries the demo mark too
+        _pdf.draw_demo_mark_box(c, x0, y0, w, h)
 
     # ---- back
     c.saveState()
@@ -165,6 +178,8 @@ def render(ctx: CredentialContext) -> bytes:
     c.drawString(x, 5.5 * mm, "O agente confere esta credencial lendo o QR code:")
     c.drawString(x, 3 * mm, "assinatura digital da Prefeitura, sem internet.")
     c.restoreState()
+    if ctx.header.demo:
+        _pdf.draw_demo_mark_box(c, x0 + w, y0, w, h)
 
     _pdf.draw_footer(c, ctx.header, ctx.meta)
     c.showPage()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_cnpj, fmt_date, fmt_datetime
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_cnpj, fmt_date, fmt_moment
 
 FIELDS_ART4_PAR1 = {
     "I": "origem e destino da viagem",
@@ -33,8 +33,8 @@ class DataRequestContext:
     other_fields: str                # text for VII
     investigation: bool              # §2: 24-hour term
     notified_at: datetime | None     # when the platform was notified (term start)
+    signer: Signer | None = None     # who signs the ofício (issue 28); required to render
     delivery: str = "mídia eletrônica (Art. 4º, §3º), no formato CSV ou XLSX"
-    signer_name: str = ""
 
     @property
     def deadline(self) -> datetime | None:
@@ -64,7 +64,7 @@ def request_row(s, number: str):
     return row
 
 
-def build_context(s, number: str, meta: DocumentMeta, signer_name: str = "") -> DataRequestContext:
+def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataRequestContext:
     """The justified request for data to a platform (Art. 4), read from session `s`."""
     from desktop.models import Platform
     from desktop.reports import records
@@ -77,8 +77,7 @@ def build_context(s, number: str, meta: DocumentMeta, signer_name: str = "") -> 
                         platform_address=platform.address or "—", justification=row.justification,
                         period_start=row.period_start, period_end=row.period_end,
                         fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
-                        investigation=bool(row.investigation), notified_at=row.notified_at,
-                        signer_name=signer_name)
+                        investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer)
 
 
 def render(ctx: DataRequestContext) -> bytes:
@@ -113,7 +112,7 @@ def render(ctx: DataRequestContext) -> bytes:
         story.append(_pdf.pm(
             f"Tratando-se de apuração de irregularidades e infrações administrativas, os dados devem ser "
             f"entregues no prazo de {b('24 (vinte e quatro) horas')} (Art. 4º, §2º), contado da notificação em "
-            f"{e(fmt_datetime(ctx.notified_at))}: {b('até ' + fmt_datetime(ctx.deadline))}."))
+            f"{e(fmt_moment(ctx.notified_at))}: {b('até ' + fmt_moment(ctx.deadline, brasilia=True))}."))
     elif ctx.investigation:
         story.append(_pdf.pm(
             f"Tratando-se de apuração de irregularidades, os dados devem ser entregues no prazo de "
@@ -121,8 +120,8 @@ def render(ctx: DataRequestContext) -> bytes:
     else:
         story.append(_pdf.p("Os dados devem ser entregues no prazo indicado pela Secretaria, contado da notificação."))
     story.append(_pdf.p(f"Forma de entrega: {ctx.delivery}."))
-    story.append(_pdf.signature_block([
-        (ctx.signer_name or "Autoridade competente", ctx.header.secretariat),
-        (ctx.platform_name, "Recebido em ____/____/________ às ____:____"),
-    ]))
+    if ctx.signer is None:
+        raise ValueError("O ofício de requisição precisa de quem o assina (Lei 9.784/99, art. 22, §1º).")
+    story.append(_pdf.signer_block(ctx.signer, [
+        (ctx.platform_name, "Recebido em ____/____/________ às ____:____ (horário de Cuiabá)")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Requisição de dados nº {ctx.request_number}", story)

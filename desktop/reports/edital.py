@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_money, fmt_plate, mask_cpf
+from desktop.reports.common import (
+    LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_date_long, fmt_money, fmt_plate, mask_cpf,
+)
 
 MEANS = {
     "II": "afixação no quadro de editais da Prefeitura Municipal",
@@ -24,6 +26,7 @@ class EditalRow:
     code: str
     infraction_date: date
     amount: Decimal
+    infraction: str = ""    # the infraction in words, with its article (issue 28: never the code alone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,7 @@ class EditalContext:
     publication_date: date
     defense_days: int
     rows: tuple[EditalRow, ...]
-    signer_name: str = ""
+    signer: Signer | None = None    # the authority that publishes (issue 28); required to render
 
     @property
     def number(self) -> str:
@@ -59,7 +62,22 @@ def _document(doc: str) -> str:
     return mask_cpf(d) if len(d) == 11 else fmt_cnpj(d)
 
 
-def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer_name: str = "") -> EditalContext:
+def infraction_words(s, code: str, on: date) -> str:
+    """"Embarcar usuário diretamente na via pública… (Art. 26, IV)": the catalogue's description of `code` in
+    force on `on`, with its article; the code itself when the catalogue lacks it."""
+    from sqlalchemy import select
+
+    from desktop.models import InfractionCode
+    row = s.scalar(select(InfractionCode).where(InfractionCode.code == code, InfractionCode.valid_from <= on)
+                   .order_by(InfractionCode.valid_from.desc()).limit(1))
+    if row is None:
+        from desktop.domain.penalties import CATALOG
+        spec = CATALOG.get(code)
+        return f"{spec.description} ({spec.article})" if spec is not None else code
+    return f"{row.description} ({row.article})"
+
+
+def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer: Signer) -> EditalContext:
     """The edital of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`, read from
     session `s`; `parameter(key, on)` gives the defense term."""
     from desktop.errors import NotFound
@@ -86,10 +104,10 @@ def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer_name: 
             name, document = person.legal_name, person.cnpj
         plate = s.get(Vehicle, auto.vehicle_id).plate if auto.vehicle_id else ""
         rows.append(EditalRow(auto.number, name, document, plate, auto.code, auto.drawn_up_at.date(),
-                              Decimal(auto.amount_reais)))
+                              Decimal(auto.amount_reais), infraction_words(s, auto.code, auto.drawn_up_at.date())))
     return make_context(records.header(s), meta, edital_number="", means=means, publication_date=sent_on,
                         defense_days=int(parameter("term.defense_days", sent_on)), rows=tuple(rows),
-                        signer_name=signer_name)
+                        signer=signer)
 
 
 def first_notifications(s, sent_on: date) -> list:
@@ -119,12 +137,29 @@ def render(ctx: EditalContext) -> bytes:
         f"O prazo de {ctx.defense_days} dias para defesa prévia ou recurso começa na juntada deste edital aos "
         f"autos de cada processo (Art. 22, §2º). Os dados pessoais são publicados de forma mascarada (LGPD)."))
     story.append(_pdf.spacer(3))
-    rows = [[r.auto_number, r.infractor_name, _document(r.document), fmt_plate(r.plate), r.code,
-             fmt_date(r.infraction_date), fmt_money(r.amount)] for r in ctx.rows]
-    widths = [19 * mm, 39 * mm, 34 * mm, 17 * mm, 19 * mm, 20 * mm, 26 * mm]
+    rows = [[r.auto_number, r.infractor_name, _document(r.document), fmt_plate(r.plate),
+             f"{r.infraction or r.code} — código {r.code}", fmt_date(r.infraction_date), fmt_money(r.amount)]
+            for r in ctx.rows]
+    widths = [18 * mm, 27 * mm, 33 * mm, 17 * mm, 37 * mm, 19 * mm, 23 * mm]
     story.append(_pdf.grid_table(["Auto nº", "Infrator", "CPF/CNPJ", "Placa", "Infração", "Data", "Multa"],
                                  rows, widths, right_cols=(6,)))
     story.append(_pdf.spacer(2))
     story.append(_pdf.p(f"Total de autos relacionados: {len(ctx.rows)}.", "left"))
-    story.append(_pdf.signature_block([(ctx.signer_name or "Autoridade competente", ctx.header.secretariat)]))
+    # Issue 28: the elements of the publication, so the edital proves itself in the case (Art. 22, §1º, II–IV)
+    story.append(_pdf.p("Elementos da publicação", "h2"))
+    publication = [("Local e data", f"{ctx.header.name}–{ctx.header.uf}, {fmt_date_long(ctx.publication_date)}"),
+                   ("Autoridade", ctx.signer.inline if ctx.signer else "—")]
+    if "II" in ctx.means:
+        publication.append(("Quadro de editais (II)", "afixado em ____/____/________, retirado em ____/____/________ "
+                                                      f"(permanência mínima de {ctx.defense_days} dias, o prazo de "
+                                                      "defesa) — certidão de afixação anexa"))
+    if "III" in ctx.means:
+        publication.append(("Jornal (III)", "nome: ______________________, edição nº ________, de "
+                                            "____/____/________, página ______"))
+    if "IV" in ctx.means:
+        publication.append(("Imprensa oficial (IV)", "edição nº ________, de ____/____/________, página ______"))
+    story.append(_pdf.field_table(publication))
+    if ctx.signer is None:
+        raise ValueError("O edital precisa da autoridade que o assina (Lei 9.784/99, art. 22, §1º).")
+    story.append(_pdf.signer_block(ctx.signer))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Edital nº {ctx.number}", story)

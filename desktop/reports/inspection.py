@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from desktop.domain.formatting import format_integer
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_plate
+from desktop.reports.common import (
+    LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment, fmt_plate,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,7 @@ class InspectionReportContext:
     approved: bool
     regularize_until: date | None   # Art. 16, §2 (failed only)
     remarks: str = ""
+    signer: Signer | None = None    # the inspector who performed it signs the laudo (issue 28)
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> InspectionReportContext:
@@ -44,6 +47,25 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> In
     if not ctx.approved and ctx.regularize_until is None:
         raise ValueError("Vistoria reprovada precisa do prazo de regularização (Art. 16, §2º).")
     return ctx
+
+
+def laudo_number(s, row) -> str:
+    """The laudo's number NNNN/AAAA: one sequence per year of the performed inspections, in the order they were
+    performed (issue 28: never the database id), so the first laudo of 2026 is 0001/2026."""
+    from datetime import datetime as _dt
+
+    from sqlalchemy import and_, func, or_, select
+
+    from desktop.models import Inspection
+    from desktop.reports.common import TZ
+    year = row.performed_at.astimezone(TZ).year
+    start, end = _dt(year, 1, 1, tzinfo=TZ), _dt(year + 1, 1, 1, tzinfo=TZ)
+    before = s.scalar(select(func.count()).select_from(Inspection).where(
+        Inspection.performed_at >= start, Inspection.performed_at < end,
+        Inspection.result.in_(("approved", "failed")),
+        or_(Inspection.performed_at < row.performed_at,
+            and_(Inspection.performed_at == row.performed_at, Inspection.id < row.id)))) or 0
+    return f"{before + 1:04d}/{year}"
 
 
 def build_context(s, code, meta: DocumentMeta) -> InspectionReportContext:
@@ -75,13 +97,30 @@ def build_context(s, code, meta: DocumentMeta) -> InspectionReportContext:
     if not approved and row.regularize_by is None:
         raise ConflictError("Vistoria reprovada sem prazo de regularização registrado (Art. 16, §2º).")
     return make_context(
-        records.header(s), meta, inspection_number=f"{row.id:04d}/{row.performed_at.year}", kind=kind,
+        records.header(s), meta, inspection_number=laudo_number(s, row), kind=kind,
         performed_at=row.performed_at, place=getattr(place, "name", None) or "—",
         inspector_name=inspector.full_name if inspector else "—", driver_name=driver.name if driver else "—",
         authorization_number=(auth.number or "") if auth else "", plate=vehicle.plate, renavam=vehicle.renavam,
         vehicle=f"{vehicle.make} {vehicle.model}, {vehicle.colour or ''}".strip(", "),
         manufacture_year=vehicle.manufacture_year, odometer_km=None, lines=tuple(lines), approved=approved,
-        regularize_until=None if approved else row.regularize_by, remarks=row.notes or "")
+        regularize_until=None if approved else row.regularize_by, remarks=row.notes or "",
+        signer=_inspector_signer(s, row.inspector_id, records.settings_row(s).secretariat))
+
+
+def _inspector_signer(s, inspector_id, unit: str) -> Signer:
+    """The inspector who performed the inspection signs its laudo (Lei 9.784/99, art. 22, §1º)."""
+    from types import SimpleNamespace
+
+    from desktop.reports.common import signer_of
+    return signer_of(s, SimpleNamespace(user_id=inspector_id), unit)
+
+
+def _result(line: ChecklistLine) -> str:
+    """"Conforme", or "NÃO CONFORME: <what is wrong>" — a failed item always says why (issue 28)."""
+    if line.ok:
+        return "Conforme"
+    why = line.note.strip() or f"não atende ao requisito ({line.article or 'checklist'})"
+    return f"NÃO CONFORME: {why}"
 
 
 def render(ctx: InspectionReportContext) -> bytes:
@@ -93,9 +132,9 @@ def render(ctx: InspectionReportContext) -> bytes:
     story = _pdf.title_block(f"LAUDO DE VISTORIA Nº {ctx.inspection_number}",
                              f"Vistoria {ctx.kind} — Arts. 9º, 15 e 16 da {LAW}")
     rows = [
-        ("Data e hora", fmt_datetime(ctx.performed_at)),
+        ("Data e hora", fmt_moment(ctx.performed_at)),
         ("Local", ctx.place),
-        ("Vistoriador", ctx.inspector_name),
+        ("Vistoriador", ctx.signer.inline if ctx.signer else ctx.inspector_name),
         ("Condutor / autorização", f"{ctx.driver_name} — autorização nº {ctx.authorization_number or '—'}"),
         ("Veículo", f"{fmt_plate(ctx.plate)} — {ctx.vehicle}, fabricação {ctx.manufacture_year} — "
                     f"RENAVAM {ctx.renavam}"),
@@ -104,14 +143,16 @@ def render(ctx: InspectionReportContext) -> bytes:
         rows.append(("Hodômetro", f"{format_integer(ctx.odometer_km)} km"))
     story.append(_pdf.field_table(rows))
     story.append(_pdf.p("Itens verificados", "h2"))
-    rows = [[line.item, line.article, "Conforme" if line.ok else "NÃO CONFORME", line.note] for line in ctx.lines]
-    story.append(_pdf.grid_table(["Item", "Fundamento", "Resultado", "Observação"], rows,
-                                 [62 * mm, 36 * mm, 28 * mm, 48 * mm]))
+    rows = [[line.item, line.article, _result(line)] for line in ctx.lines]
+    story.append(_pdf.grid_table(["Item", "Fundamento", "Resultado"], rows, [62 * mm, 40 * mm, 72 * mm]))
     story.append(_pdf.spacer(3))
     if ctx.approved:
         story.append(_pdf.pm(f"Resultado: {b('APROVADO')}. O veículo atende aos requisitos verificados "
                              f"(Art. 15, parágrafo único, VI)."))
     else:
+        pending = [f"{line.item}: {_result(line)[len('NÃO CONFORME: '):]}" for line in ctx.lines if not line.ok]
+        if pending:
+            story.append(_pdf.p("Pendências a regularizar: " + "; ".join(pending) + "."))
         story.append(_pdf.pm(
             f"Resultado: {b('REPROVADO')}. O veículo tem até {b(fmt_date(ctx.regularize_until))} para regularizar "
             f"a(s) pendência(s), prazo de 5 (cinco) dias do Art. 16, §2º, e não pode realizar serviços de "
@@ -119,6 +160,7 @@ def render(ctx: InspectionReportContext) -> bytes:
     if ctx.remarks:
         story.append(_pdf.p("Observações", "h2"))
         story.append(_pdf.p(ctx.remarks))
-    story.append(_pdf.signature_block([(ctx.inspector_name, "Vistoriador(a)"),
-                                       (ctx.driver_name, "Condutor — ciente do resultado")]))
+    if ctx.signer is None:
+        raise ValueError("O laudo precisa do vistoriador que o assina (Lei 9.784/99, art. 22, §1º).")
+    story.append(_pdf.signer_block(ctx.signer, [(ctx.driver_name, "Condutor — ciente do resultado")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Laudo de vistoria nº {ctx.inspection_number}", story)

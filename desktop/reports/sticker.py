@@ -134,6 +134,8 @@ def render(ctx: StickerContext, workers: int = 1,
             c.scale(PAGE_SCALE, PAGE_SCALE)
             _draw_sticker(c, item, qr, w, h, regular, bold)
             c.restoreState()
+            if ctx.header.demo:           # issue 28: the cut-out sticker carries the mark too
+                _pdf.draw_demo_mark_box(c, x0, y0, sw, sh)
             _pdf.draw_page_label(c, f"Adesivo {index} de {total}")
             c.showPage()
             if on_page is not None:
@@ -157,6 +159,8 @@ def render(ctx: StickerContext, workers: int = 1,
                 c.translate(x, y)
                 _draw_sticker(c, item, qr, w, h, regular, bold)
                 c.restoreState()
+                if ctx.header.demo:       # issue 28: each of the 8 stickers, once cut, still says it
+                    _pdf.draw_demo_mark_box(c, x, y, w, h)
             _pdf.draw_page_label(c, f"Folha {sheet + 1} de {sheets} — {total} adesivo(s)")
             c.showPage()
             if on_page is not None:

@@ -11,7 +11,7 @@ from datetime import date
 from sqlalchemy import select
 
 from desktop.domain.dates import local_today
-from desktop.domain.roles import SETUP_ROLES
+from desktop.domain.roles import DOCUMENT_ROLES, SETUP_ROLES
 from desktop.errors import DesktopError
 from desktop.models import AuditCheckpoint
 from desktop.services.audit import AuditCheck, Checkpoint, lock_chain, make_checkpoint_in, verify
@@ -47,12 +47,27 @@ def daily_checkpoint(db, today: date | None = None) -> Checkpoint | None:
 
 def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkpoint, AuditCheck, bytes]:
     """A gestor signs the head now and gets the "termo de verificação" PDF for publication
-    (`reports/audit_checkpoint.py`); the chain is verified first and the verdict printed on the termo."""
+    (`reports/audit_checkpoint.py`); the chain is verified first and the verdict printed on the termo.
+
+    Issue 28 point 8: the termo is an act of the gestor who signs it — named, with office and matrícula (a
+    routine or the machine's account cannot) — and a document of the archive, numbered NNNN/AAAA in its series
+    and kept with its SHA-256 like every other (kind "audit_term")."""
     # local: ReportLab is imported only when a termo is printed (start-up cost)
     from desktop.reports import audit_checkpoint
+    from desktop.reports.common import signer_of
+    from desktop.reports.records import settings_row
+    from desktop.services.documents.archive import RecordRef, issue_rendered  # lazy: the archive loads to print
 
+    require_role(actor, *DOCUMENT_ROLES.audit_term)
+    with db.session(write=False) as s:
+        signer_of(s, actor)          # refuse before signing the chain: the termo must have its signer
     cp = make_checkpoint(db, actor, today)
     check = verify(db)
-    with db.session(write=False) as s:
-        ctx = audit_checkpoint.build_context(s, cp, check.ok, check.reason, issued_by=actor.full_name)
-    return cp, check, audit_checkpoint.render(ctx)
+
+    def build(s, meta):
+        signer = signer_of(s, actor, settings_row(s).secretariat)
+        return (RecordRef("audit_checkpoint", cp.id),
+                audit_checkpoint.build_context(s, cp, check.ok, check.reason, meta=meta, signer=signer))
+
+    issued = issue_rendered(db, actor, "audit_term", build, audit_checkpoint.render)
+    return cp, check, issued.pdf

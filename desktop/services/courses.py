@@ -409,7 +409,13 @@ def print_convocation_notice(db, actor: Actor, session_id: int, state=None):
     require_role(actor, *ORGANIZERS)
 
     def build(s, meta):
-        return RecordRef("course_session", int(session_id)), course_convocation.build_context(s, session_id, meta)
+        # issue 28: signed by who issues it; at least 3 business days before the session (Lei 9.784/99, art. 26, §2)
+        from desktop.reports.common import signer_of
+        from desktop.reports.records import settings_row
+        from desktop.services.holidays import calendar_in  # lazy: idem (only when a notice is printed)
+        signer = signer_of(s, actor, settings_row(s).secretariat)
+        return RecordRef("course_session", int(session_id)), course_convocation.build_context(
+            s, session_id, meta, signer=signer, calendar=calendar_in(s))
 
     def after(s, issued, ctx):
         record_notice_numbers_in(s, int(session_id), issued.info.number)

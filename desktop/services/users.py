@@ -6,7 +6,11 @@ Rules kept here:
 - there is always at least one ACTIVE administrador: the last one can be neither deactivated nor lose the role;
 - two desks editing the same user: the second save is refused (`check_version`, SPEC §4);
 - nothing is deleted (a user who leaves is deactivated: the audit log keeps pointing at them);
-- password hashes never go to the audit log.
+- password hashes never go to the audit log;
+- the office (cargo) and registration number (matrícula) are what an act signed by the user prints beside the
+  name (issue 28; Lei 9.784/99, art. 22, §1º): at most 120 and 40 characters, the matrícula unique among users.
+  They are required of a user who signs acts (fiscal, vistoriador, gestor) — `signer_problems` — when the act
+  is issued, so an older record without them is refused there with the place to fill them in.
 """
 from __future__ import annotations
 
@@ -38,6 +42,8 @@ class UserDraft:
     roles: frozenset[Role]
     password: str | None = None   # required to create; on update, None keeps the current password
     active: bool = True
+    office: str = ""              # cargo, as printed under the signature ("Fiscal de Tributos")
+    registration: str = ""        # matrícula funcional ("12.345-6"), not the login
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +58,8 @@ class UserInfo:
     version: int
     must_change_password: bool = False
     last_login_at: datetime | None = None
+    office: str = ""
+    registration: str = ""
 
     @property
     def roles_label(self) -> str:
@@ -63,6 +71,7 @@ def _info(user) -> UserInfo:
         id=user.id, username=user.username, full_name=user.full_name, roles=frozenset(user.roles),
         active=user.active, locked_until=user.locked_until, failed_logins=user.failed_logins,
         version=user.version, must_change_password=user.must_change_password, last_login_at=user.last_login_at,
+        office=user.office or "", registration=user.registration or "",
     )
 
 
@@ -70,7 +79,7 @@ def _snapshot(user) -> dict:
     """What the audit log keeps of a user (never the hash)."""
     return {
         "username": user.username, "full_name": user.full_name, "roles": sorted(r.value for r in user.roles),
-        "active": user.active,
+        "active": user.active, "office": user.office or "", "registration": user.registration or "",
     }
 
 
@@ -95,9 +104,34 @@ def _draft_problems(draft: UserDraft, creating: bool) -> list[Problem]:
             Role(r)
         except ValueError:
             problems.append(Problem("roles", f"Papel desconhecido: {r!r}."))
+    if len((draft.office or "").strip()) > OFFICE_MAX:
+        problems.append(Problem("office", f"O cargo deve ter no máximo {OFFICE_MAX} caracteres."))
+    registration = (draft.registration or "").strip()
+    if len(registration) > REGISTRATION_MAX:
+        problems.append(Problem("registration", f"A matrícula deve ter no máximo {REGISTRATION_MAX} caracteres."))
+    elif registration and registration.lower() == normalize_username(draft.username):
+        problems.append(Problem("registration", "A matrícula é o número funcional do servidor, não o nome de "
+                                                "acesso."))
     if creating or draft.password is not None:
         problems += password_problems(draft.password, "password", normalize_username(draft.username))
     return problems
+
+
+OFFICE_MAX = 120
+REGISTRATION_MAX = 40
+
+
+def _registration_taken(s, registration: str, except_id: int | None = None) -> bool:
+    from sqlalchemy import select
+
+    from desktop.models.admin import User
+
+    if not registration:
+        return False
+    stmt = select(User.id).where(User.registration == registration)
+    if except_id is not None:
+        stmt = stmt.where(User.id != except_id)
+    return s.scalar(stmt) is not None
 
 
 def _load(s, user_id: int):
@@ -199,8 +233,12 @@ def create_user_in(session, actor, draft: UserDraft) -> UserInfo:
     username = normalize_username(draft.username)
     if _username_taken(session, username):
         raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
+    registration = (draft.registration or "").strip()
+    if _registration_taken(session, registration):
+        raise ValidationError([Problem("registration", f"A matrícula {registration} já é de outro usuário.")])
     user = User(username=username, full_name=draft.full_name.strip(), password_hash=hash_password(draft.password),
-                active=draft.active, failed_logins=0)
+                active=draft.active, failed_logins=0, office=(draft.office or "").strip(),
+                registration=registration)
     user.set_roles(draft.roles)
     session.add(user)
     session.flush()
@@ -236,8 +274,13 @@ def update_user_in(session, actor, user_id: int, draft: UserDraft, expected_vers
         )
     if username != user.username and _username_taken(session, username, user.id):
         raise ConflictError(f"Já existe um usuário com o nome de acesso {username!r}.")
+    registration = (draft.registration or "").strip()
+    if _registration_taken(session, registration, user.id):
+        raise ValidationError([Problem("registration", f"A matrícula {registration} já é de outro usuário.")])
     user.username = username
     user.full_name = draft.full_name.strip()
+    user.office = (draft.office or "").strip()
+    user.registration = registration
     user.active = draft.active
     user.set_roles(draft.roles)
     after = _snapshot(user)

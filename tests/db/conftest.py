@@ -191,10 +191,16 @@ def make_actor(db):
 
     hashed = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash("senha-de-teste")
 
-    def factory(*roles: Role, username: str | None = None, full_name: str | None = None) -> Actor:
-        name = username or f"usuario{next(_usernames)}"
+    def factory(*roles: Role, username: str | None = None, full_name: str | None = None,
+                office: str | None = None, registration: str | None = None) -> Actor:
+        number = next(_usernames)
+        name = username or f"usuario{number}"
+        # issue 28: a user signs acts with an office and a registration number (Lei 9.784/99, art. 22, §1º)
+        office = office if office is not None else " e ".join(Role(r).label for r in roles) or "Servidor(a)"
+        registration = registration if registration is not None else f"M-{number:05d}"
         with db.session() as s:
-            user = User(username=name, full_name=full_name or f"Usuário {name}", password_hash=hashed)
+            user = User(username=name, full_name=full_name or f"Usuário {name}", password_hash=hashed,
+                        office=office, registration=registration)
             user.set_roles(roles)
             s.add(user)
             s.flush()

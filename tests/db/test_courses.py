@@ -178,3 +178,37 @@ def test_issue22_the_services_return_the_steps_the_screen_draws(db, people):
     assert not is_enabled(excused.actions, "mark") and not is_enabled(excused.actions, "justify")
     with pytest.raises(ConflictError):
         svc.convoke(db, clerk, info.id, "all")   # a held session takes no more convocations
+def test_lei9784_art26_par2_convocation_needs_three_business_days_and_is_signed(db, people):
+    """Issue 28: the summons precedes the day to appear by at least three business days (Lei 9.784/99, art. 26,
+    § 2º; the day of the notice not counted); a notice for a session sooner is refused, naming the first day
+    possible. The notice printed names who convokes, with office and matrícula (art. 22, § 1º)."""
+    from decimal import Decimal
+
+    from pypdf import PdfReader
+
+    from desktop.domain.dates import local_today
+    from desktop.services.holidays import calendar
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55")),
+        AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    _drivers(db)
+    clerk = people[Role.ATENDENTE]
+    cal = calendar(db)
+    soon = _session(db, clerk, capacity=3, held_on=cal.add_business_days(local_today(), 2))
+    svc.convoke(db, clerk, soon.id, "all")
+    with pytest.raises(ValidationError) as refused:
+        svc.print_convocation_notice(db, clerk, soon.id)
+    problem = refused.value.problems[0]
+    first = cal.add_business_days(local_today(), 3)
+    assert "três dias úteis" in problem.message and first.strftime("%d/%m/%Y") in problem.message
+    assert problem.article == "Lei 9.784/99, art. 26, §2º"
+    assert all(a.notice_number is None for a in svc.attendances(db, clerk, soon.id))     # nothing issued
+    in_term = _session(db, clerk, capacity=3, held_on=first)
+    svc.convoke(db, clerk, in_term.id, "all")
+    issued = svc.print_convocation_notice(db, clerk, in_term.id)
+    text = " ".join("".join(p.extract_text() for p in PdfReader(io.BytesIO(issued.pdf)).pages).split())
+    assert "antecedência mínima de três dias úteis" in text and "art. 26, § 2º" in text
+    assert "Matrícula nº" in text and "Autoridade competente" not in text and "Secretaria Municipal Ciente" not in text

@@ -312,8 +312,9 @@ def test_a_fee_guide_number_cannot_pay_a_fine_at_the_desk(db, office):
                                                                     guide_number="BANCO-77"))
 
 
-def test_cli_guide_auto_and_fee_issue_and_print_the_dam(db, office, tmp_path, capsys):
-    """The pinned `python -m desktop guide --auto NNNN/AAAA | --fee AUTHORIZATION --out FILE` (issue 13)."""
+def test_cli_guide_auto_and_fee_issue_and_print_the_dam(db, office, tmp_path, capsys, monkeypatch):
+    """The pinned `python -m desktop guide --auto NNNN/AAAA | --fee AUTHORIZATION --out FILE` (issue 13), issued
+    by a named user whose password the terminal asks (issue 28: `--user`)."""
     import io
 
     from pypdf import PdfReader
@@ -323,7 +324,9 @@ def test_cli_guide_auto_and_fee_issue_and_print_the_dam(db, office, tmp_path, ca
     a = approved(db, office, protocol_date=date(2026, 11, 20))
     protocol = auth.get_authorization(db, office.clerk, a.id).protocol_number
     fee_pdf = tmp_path / "taxa.pdf"
-    assert cli.main(["--db", db.url, "guide", "--fee", protocol, "--out", str(fee_pdf)]) == 0
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "senha-de-teste")   # tests/db/conftest make_actor
+    user = ["--user", office.clerk.username]
+    assert cli.main(["--db", db.url, "guide", "--fee", protocol, "--out", str(fee_pdf)] + user) == 0
     out = capsys.readouterr().out
     assert "emitida e impressa" in out
     number = out.split("Guia nº ")[1].split(" ")[0]
@@ -333,8 +336,8 @@ def test_cli_guide_auto_and_fee_issue_and_print_the_dam(db, office, tmp_path, ca
     auto = autos.draw_up_auto(db, office.fiscal, draft("ART26-I", date(2026, 11, 2), driver_id=driver_id))
     notify(db, office.fiscal, auto, date(2026, 11, 3))
     fine_pdf = tmp_path / "multa.pdf"
-    assert cli.main(["--db", db.url, "guide", "--auto", auto.number, "--out", str(fine_pdf)]) == 0
+    assert cli.main(["--db", db.url, "guide", "--auto", auto.number, "--out", str(fine_pdf)] + user) == 0
     assert fine_pdf.read_bytes().startswith(b"%PDF")
     with db.session(write=False) as s:
         assert s.scalar(select(PaymentGuide.purpose).where(PaymentGuide.auto_id == auto.id)) == "fine"
-    assert cli.main(["--db", db.url, "guide", "--auto", "9999/2026", "--out", str(fine_pdf)]) != 0
+    assert cli.main(["--db", db.url, "guide", "--auto", "9999/2026", "--out", str(fine_pdf)] + user) != 0

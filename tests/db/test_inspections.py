@@ -220,13 +220,21 @@ def test_art16_par2_failure_impedes_for_5_days_then_reinspection_approves(db, of
 
 
 def test_art26_i_no_show_listed_for_the_fiscal(db, office):
+    """Issue 28: only a no-show after a summons that gave three business days (Lei 9.784/99, art. 26, §2º) is
+    offered as Art. 26, I — the same day's summons, or none recorded, is not (the old test listed any no-show)."""
     a = approved(db, office)
-    b = _book_today(db, office, a)
+    summoned = calendar(db).add_business_days(TODAY, -3)
+    b = svc.book_inspection(db, office.clerk, a.id, "initial", office.inspector.user_id, at(TODAY, 8),
+                            notified_on=summoned)
+    short = svc.book_inspection(db, office.clerk, approved(db, office).id, "initial", office.inspector.user_id,
+                                at(TODAY, 9), notified_on=calendar(db).add_business_days(TODAY, -2))
+    unsummoned = _book_today(db, office, approved(db, office), hour=10)
     later = svc.book_inspection(db, office.clerk, approved(db, office).id, "initial", office.inspector.user_id,
                                 at(next_open_day(db, TODAY), 8))
     with pytest.raises(ValidationError, match="ainda não aconteceu"):
         svc.record_no_show(db, office.inspector, later.id, later.version)
-    svc.record_no_show(db, office.inspector, b.id, b.version)
+    for booking in (b, short, unsummoned):
+        svc.record_no_show(db, office.inspector, booking.id, booking.version)
     listed = svc.no_shows(db, office.fiscal)
     assert [(c.code, c.article, c.inspection_id) for c in listed] == [("ART26-I", "Art. 26, I", b.id)]
     assert "Não compareceu" in listed[0].detail

@@ -17,6 +17,7 @@ from desktop.errors import ConflictError, NotFound, PermissionDenied
 from desktop.models import (
     Authorization, AuthorizationEvent, Driver, Fee, IssuedDocument, LedgerEntry, PaymentGuide, Vehicle,
 )
+from desktop.demo.photos import photo_for
 from desktop.models.types import LOCAL_TZ
 from desktop.reports import febraban
 from desktop.services import documents
@@ -40,7 +41,7 @@ def _seed(db, febraban_code: str | None = "0123") -> dict:
                                                 ("39053344705", "Márcia Pires", "QAB3C03")]):
             driver = Driver(cpf=cpf, name=name, cnh_number=f"0123456789{i}", cnh_category="B", cnh_ear=True,
                             address="Rua Cipriano Curvo, 100", district="Centro", city="Chapada dos Guimarães",
-                            uf="MT")
+                            uf="MT", photo=photo_for(i), photo_mime="image/png")
             vehicle = Vehicle(plate=plate, renavam=f"0012345678{i}", make="Chevrolet", model="Onix 1.0",
                               manufacture_year=2019, model_year=2020, colour="prata", doors=4, seats=5,
                               air_conditioning=True, registration_municipality="Chapada dos Guimarães",
@@ -142,8 +143,8 @@ def test_art3_certificate_from_rows_with_renewal_deadline(db, clerk):
     _seed(db)
     text = text_of(documents.print_certificate(db, clerk, "0007/2026").pdf)
     for expected in ("TERMO DE AUTORIZAÇÃO Nº 0007/2026", "Joana Araújo Conceição", "529.982.247-25", "QAB1D23",
-                     "Chevrolet Onix 1.0", "02/01/2026", "31/12/2026", "Art. 3º, §2º", "aprovada em 05/01/2026",
-                     "Art. 8, §3, I"):
+                     "Chevrolet Onix 1.0", "02/01/2026", "31/12/2026", "Art. 3º, § 2º", "aprovada em 05/01/2026",
+                     "Art. 8º, § 3º, I"):
         assert expected in text, expected
     # 15 business days before 31/12/2026 (Christmas 25/12 is a national holiday): 09/12/2026
     assert "requerida até 09/12/2026" in text
@@ -326,29 +327,47 @@ def test_print_kind_refuses_unknown_kinds_and_bad_ids(db, clerk):
     assert documents.print_kind(db, clerk, "sticker", "0007/2026").info.kind == "sticker"
 
 
-def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys):
+def _clerk_at_the_terminal(db, monkeypatch, password: str = "senha-da-ana-1") -> None:
+    """A named atendente whose password the terminal asks (issue 28): getpass is fed, as a person types it."""
+    from desktop.services import users
+    from desktop.services.auth import login
+    users.create_user(db, login(db, "chefe", "senha-forte-2025"), users.UserDraft(
+        "ana.souza", "Ana Souza", frozenset({Role.ATENDENTE, Role.FISCAL}), "senha-da-ana-1", office="Agente Administrativa",
+        registration="1.234-5"))
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": password)
+
+
+def test_cli_print_sticker_guide_pending_batch_and_reprint(db, tmp_path, capsys, monkeypatch):
     from desktop.cli import main
     _seed(db)
+    _clerk_at_the_terminal(db, monkeypatch)
     out = tmp_path / "adesivo.pdf"
-    assert main(["print", "sticker", "--id", "0007/2026", "--out", str(out), "--db", db.url]) == 0
+    # issue 28: the terminal issues acts only for a named user, never for the machine's account
+    assert main(["print", "sticker", "--id", "0007/2026", "--out", str(out), "--db", db.url]) == 1
+    assert "--user LOGIN" in capsys.readouterr().err and not out.exists()
+    assert main(["print", "sticker", "--id", "0007/2026", "--out", str(out), "--db", db.url,
+                 "--user", "ana.souza"]) == 0
+    assert "Ana Souza" in text_of(out.read_bytes())
     assert "0007/2026" in text_of(out.read_bytes())
     assert "documento nº 0001/2026 arquivado" in capsys.readouterr().out
     batch = tmp_path / "lote.pdf"
-    assert main(["--db", db.url, "print", "sticker", "--all-pending", "--out", str(batch)]) == 0
+    assert main(["--db", db.url, "print", "sticker", "--all-pending", "--out", str(batch), "--user", "ana.souza"]) == 0
     text = text_of(batch.read_bytes())
     assert "0008/2026" in text and "0009/2026" in text and "0007/2026" not in text
     dam = tmp_path / "dam"
-    assert main(["print", "guide", "--id", "0009/2026", "--out", str(dam), "--db", db.url]) == 0
+    assert main(["print", "guide", "--id", "0009/2026", "--out", str(dam), "--db", db.url, "--user", "ana.souza"]) == 0
     assert "R$ 27,75" in text_of((tmp_path / "dam.pdf").read_bytes())
     copy = tmp_path / "copia.pdf"
-    assert main(["print", "reprint", "--id", "0001/2026", "--out", str(copy), "--db", db.url]) == 0
+    assert main(["print", "reprint", "--id", "0001/2026", "--out", str(copy), "--db", db.url,
+                 "--user", "ana.souza"]) == 0
     assert "2ª VIA" in text_of(copy.read_bytes())
-    assert main(["print", "edital", "--id", "02/04/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url]) == 1
+    assert main(["print", "edital", "--id", "02/04/2026", "--out", str(tmp_path / "e.pdf"), "--db", db.url,
+                 "--user", "ana.souza"]) == 1
     assert "Nenhuma notificação por edital" in capsys.readouterr().err
     assert main(["print", "guide", "--all-pending", "--out", str(tmp_path / "x.pdf"), "--db", db.url]) == 1
     again = tmp_path / "de-novo.pdf"                                   # issue 12 item 17: the reason is kept
     assert main(["print", "sticker", "--id", "0007/2026", "--reason", "damaged", "--out", str(again),
-                 "--db", db.url]) == 0
+                 "--db", db.url, "--user", "ana.souza"]) == 0
     with db.session(write=False) as s:
         event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).order_by(
             AuthorizationEvent.id.desc()).first()
@@ -410,7 +429,7 @@ def test_art19_auto_from_rows_two_copies_and_art22_notice(db, clerk, make_actor)
     for page in pages:
         for expected in ("AUTO DE INFRAÇÃO Nº 0003/2026", "14/03/2026 às 22:40", "Art. 26, IV", "QAB1D23",
                          "R$ 166,50", "Marcos Lima", "fiscal1", "Joana Araújo Conceição", "529.982.247-25",
-                         "15 dias", "Art. 22, §2º", "Condutora oferecendo corrida"):
+                         "15 dias", "Art. 22, § 2º", "Condutora oferecendo corrida"):
             assert expected in page, expected
     notice = documents.print_kind(db, fiscal, "notice", "0003/2026")
     text = text_of(notice.pdf)
@@ -430,12 +449,12 @@ def test_art16_par2_inspection_report_and_art12_par2_attendance_list_from_rows(d
     manager = make_actor(Role.GESTOR, username="gestora", full_name="Gabriela Gestora")
     inspection_id, course_id = _seed_enforcement(db, ids, manager.user_id)
     text = text_of(documents.print_kind(db, manager, "inspection", str(inspection_id)).pdf)
-    for expected in ("LAUDO DE VISTORIA", "REPROVADO", "18/03/2026", "Art. 16, §2º", "Quatro portas",
+    for expected in ("LAUDO DE VISTORIA", "REPROVADO", "18/03/2026", "Art. 16, § 2º", "Quatro portas",
                      "NÃO CONFORME", "Pneu dianteiro gasto", "Art. 13, XIV", "QAB1D23", "Pátio da Secretaria",
                      "Gabriela Gestora", "Retorno com pneu trocado"):
         assert expected in text, expected
     text = text_of(documents.print_kind(db, manager, "attendance", str(course_id)).pdf)
-    for expected in ("LISTA DE PRESENÇA", "Art. 12, §2º", "03/12/2026 às 14:00", "Regina Campos",
+    for expected in ("LISTA DE PRESENÇA", "Art. 12, § 2º", "03/12/2026 às 14:00", "Regina Campos",
                      "Joana Araújo Conceição", "Sebastião Gonçalves", "Márcia Pires", "Ausente", "***.982.247-**",
                      "0007/2026", "3 / 30"):
         assert expected in text, expected
@@ -459,7 +478,7 @@ def test_art4_par2_data_request_from_row_with_24_hours(db, make_actor):
                           notified_at=datetime(2026, 3, 16, 10, 15, tzinfo=LOCAL_TZ), status="sent"))
     text = text_of(documents.print_kind(db, fiscal, "data_request", "0002/2026").pdf)
     for expected in ("REQUISIÇÃO DE DADOS Nº 0002/2026", "Rota Certa Tecnologia Ltda", "11.222.333/0001-81",
-                     "até 17/03/2026 às 10:15", "Art. 4º, §2º", "placa do veículo", "origem e destino"):
+                     "até 17/03/2026 às 10:15", "Art. 4º, § 2º", "placa do veículo", "origem e destino"):
         assert expected in text, expected
     assert "mapa do trajeto" not in text and "avaliação, pelo usuário" not in text
 
@@ -477,7 +496,7 @@ def test_art22_par1_edital_from_notifications_by_edital(db, make_actor):
                    AutoNotification(auto_id=auto.id, addressee="driver", form="direct", sent_on=date(2026, 3, 20))])
     issued = documents.print_kind(db, fiscal, "edital", "02/04/2026")
     text = text_of(issued.pdf)
-    for expected in ("EDITAL DE NOTIFICAÇÃO Nº " + issued.info.number, "Art. 22, §1º, II, IV", "02/04/2026",
+    for expected in ("EDITAL DE NOTIFICAÇÃO Nº " + issued.info.number, "Art. 22, § 1º, II, IV", "02/04/2026",
                      "0003/2026", "***.982.247-**", "QAB1D23", "R$ 166,50", "Total de autos relacionados: 1"):
         assert expected in text, expected
     assert "529.982.247-25" not in text

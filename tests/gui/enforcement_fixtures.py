@@ -35,7 +35,10 @@ def people(db, admin) -> People:
     from desktop.services.base import Actor
 
     def make(username, name, roles):
-        info = users.create_user(db, admin, users.UserDraft(username, name, frozenset(roles), "senha-forte-2025"))
+        # issue 28: who signs acts has an office and a matrícula (Lei 9.784/99, art. 22, §1º)
+        info = users.create_user(db, admin, users.UserDraft(username, name, frozenset(roles), "senha-forte-2025",
+                                                            office="Servidor(a) da Secretaria",
+                                                            registration=f"M-{username}"))
         return Actor(info.id, info.username, info.full_name, frozenset(info.roles))
 
     return People(admin=admin,

@@ -70,7 +70,10 @@ def staff(db, admin) -> Staff:
     from desktop.services.base import Actor
 
     def make(username, name, roles):
-        info = users.create_user(db, admin, users.UserDraft(username, name, frozenset(roles), "senha-forte-2025"))
+        # issue 28: who signs acts has an office and a matrícula (Lei 9.784/99, art. 22, §1º)
+        info = users.create_user(db, admin, users.UserDraft(username, name, frozenset(roles), "senha-forte-2025",
+                                                            office=" e ".join(Role(r).label for r in roles),
+                                                            registration=f"M-{username}"))
         return Actor(info.id, info.username, info.full_name, frozenset(info.roles))
 
     return Staff(admin=admin,

@@ -28,11 +28,19 @@ def _png(tmp_path) -> str:
 def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_path, monkeypatch):
     from desktop.services import courses
 
+    from datetime import datetime, time
+
+    from desktop.domain import clock
+    from desktop.domain.dates import local_today
+    from desktop.services.holidays import calendar
+
     with db.session() as s:
         drivers = [authorization(s, activated_on=date(2026, 6, 1)).driver_id for _ in range(3)]
+    # issue 28: the convocation leaves three business days before the session (Lei 9.784/99, art. 26, §2º)
+    held_on = calendar(db).add_business_days(local_today(), 3)
     clerk_page = CoursesPage(db, people.atendente)
     qtbot.addWidget(clerk_page)
-    clerk_page.date_edit.setDate(QDate(2026, 11, 18))
+    clerk_page.date_edit.setDate(QDate(held_on.year, held_on.month, held_on.day))
     clerk_page.place_edit.setText("Auditorio da Prefeitura")
     clerk_page.topic_edit.setText("Direcao defensiva")
     clerk_page.capacity_spin.setValue(2)
@@ -56,6 +64,7 @@ def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_
         clerk_page.message.text()
 
     convoked = [a.driver_id for a in clerk_page.attendances.visible_rows()]
+    clock.set_clock(clock.ticking(datetime.combine(held_on, time(18), tzinfo=clock.TIMEZONE)))  # the session held
     clerk_page.set_present([])
     clerk_page.record_button.click()
     assert "0 presente(s), 2 ausente(s)" in clerk_page.message.text()

@@ -205,9 +205,13 @@ def test_print_the_convocation_notice_of_a_booking(qtbot, db, office, messages):
     from pypdf import PdfReader
 
     from desktop.services import inspections as svc
+    from desktop.services.holidays import calendar
     staff, a = office
-    day = open_day(db, today())
-    svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(day, 11))
+    # issue 28: the convocation leaves three business days before the inspection (Lei 9.784/99, art. 26, §2º)
+    # (past the 5 days of Art. 9 when a holiday falls in between: the gestor books it with the reason)
+    day = calendar(db).add_business_days(today(), 3)
+    svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(day, 11), override_term=True,
+                        reason="Convocação com a antecedência de três dias úteis")
     page = InspectionsPage(db, staff.clerk)
     qtbot.addWidget(page)
     page.set_view("day", day)
@@ -266,7 +270,10 @@ def test_main_window_opens_the_vistorias_module(qtbot, db, admin):
 def test_art26_i_no_show_is_offered_to_the_fiscal_as_a_prefilled_auto(qtbot, db, office, messages):
     from desktop.services import inspections as svc
     staff, a = office
-    b = svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(today(), 8, 30))
+    from desktop.services.holidays import calendar
+    # issue 28: summoned three business days before (Lei 9.784/99, art. 26, §2º), so Art. 26, I may follow
+    b = svc.book_inspection(db, staff.clerk, a.id, "initial", staff.vistoriador.user_id, at(today(), 8, 30),
+                            notified_on=calendar(db).add_business_days(today(), -3))
     # The inspector records the absence from the calendar.
     desk = InspectionsPage(db, staff.vistoriador)
     qtbot.addWidget(desk)

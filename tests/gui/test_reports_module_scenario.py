@@ -28,7 +28,9 @@ def make_user(db, username: str, full_name: str, *roles: Role) -> Actor:
     from desktop.models import User
     hashed = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash("senha-de-teste")
     with db.session() as s:
-        user = User(username=username, full_name=full_name, password_hash=hashed)
+        # issue 28: a user who signs acts has an office and a matrícula (Lei 9.784/99, art. 22, §1º)
+        user = User(username=username, full_name=full_name, password_hash=hashed,
+                    office=" e ".join(Role(r).label for r in roles), registration=f"M-{username}")
         user.set_roles(roles)
         s.add(user)
         s.flush()

@@ -12,7 +12,7 @@ from pathlib import Path
 from desktop.reports import (
     attendance, auto, certificate, credential, data_request, edital, guide, inspection, notices, statement, sticker,
 )
-from desktop.reports.common import TZ, DocumentMeta, MunicipalityHeader
+from desktop.reports.common import TZ, DocumentMeta, MunicipalityHeader, Signer
 from desktop.signing import KeyPair, generate_keypair
 
 KEYS: KeyPair = generate_keypair()
@@ -35,6 +35,12 @@ HEADER = MunicipalityHeader(
     name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
     ouvidoria_phone=PHONE, brasao_png=brasao_png(), pix_key="12345678000195",
 )
+
+
+# issue 28: who signs each act, with office and matrícula (Lei 9.784/99, art. 22, §1º)
+GESTOR = Signer("Carlos Mendes", "Secretário Municipal de Finanças", "4.001-7", "Secretaria Municipal de Finanças")
+FISCAL = Signer("Marcos Lima", "Fiscal de Transportes", "3.001-2", "Secretaria Municipal de Finanças")
+INSPECTOR = Signer("Paulo Reis", "Vistoriador de Veículos", "2.001-9", "Secretaria Municipal de Finanças")
 
 
 def meta(number: str = "0042/2026") -> DocumentMeta:
@@ -62,7 +68,7 @@ def certificate_ctx():
         plate="QAB1D23", renavam="00123456789", vehicle="Chevrolet Onix 1.0", manufacture_year=2019,
         model_year=2020, colour="prata", ownership="Em nome do condutor proprietário (Art. 8º, §3º, I)",
         fee_paid_on=date(2026, 1, 2), valid_until=date(2026, 12, 31), limited_by_vehicle_age=False,
-        renewal_deadline=date(2026, 12, 8), inspection="aprovada em 05/01/2026", signer_name="Carlos Mendes",
+        renewal_deadline=date(2026, 12, 8), inspection="aprovada em 05/01/2026", signer=GESTOR,
     )
 
 
@@ -116,19 +122,23 @@ def data_request_ctx():
         justification="Apuração de denúncia de embarque na via pública (Art. 7º) na noite de 14/03/2026.",
         period_start=date(2026, 3, 1), period_end=date(2026, 3, 15), fields=("I", "II", "IV", "V", "VII"),
         other_fields="placa do veículo em cada viagem", investigation=True,
-        notified_at=datetime(2026, 3, 16, 10, 15, tzinfo=TZ), signer_name="Carlos Mendes",
+        notified_at=datetime(2026, 3, 16, 10, 15, tzinfo=TZ), signer=GESTOR,
     )
 
 
 def edital_ctx(n: int = 3):
-    rows = tuple(edital.EditalRow(f"{3 + i:04d}/2026", name, doc, plate, code, date(2026, 3, 1) + timedelta(days=13 + i), amount)
+    words = {"ART26-IV": "Embarcar usuário diretamente na via pública, sem intermediação da plataforma (Art. 26, IV)",
+             "ART26-III": "Descumprir dever do condutor previsto no Art. 13 (Art. 26, III)",
+             "ART27": "Transporte ilegal: prestação do serviço em desacordo com a Lei (Art. 27)"}
+    rows = tuple(edital.EditalRow(f"{3 + i:04d}/2026", name, doc, plate, code, date(2026, 3, 1) + timedelta(days=13 + i),
+                                  amount, words[code])
                  for i, (name, doc, plate, code, amount) in enumerate([
                      ("Joana Araújo Conceição", "12345678909", "QAB1D23", "ART26-IV", Decimal("166.50")),
                      ("Rota Certa Tecnologia Ltda", "11222333000181", "", "ART26-III", Decimal("111.00")),
                      ("João Ninguém da Silva", "98765432100", "QAB2C02", "ART27", Decimal("222.00")),
                  ] * ((n + 2) // 3)) if i < n)
     return edital.make_context(HEADER, meta(), edital_number="0001/2026", means=("II", "IV"),
-                                publication_date=date(2026, 4, 2), defense_days=15, rows=rows)
+                                publication_date=date(2026, 4, 2), defense_days=15, rows=rows, signer=GESTOR)
 
 
 def inspection_ctx(approved: bool = False):
@@ -146,7 +156,7 @@ def inspection_ctx(approved: bool = False):
         performed_at=datetime(2026, 3, 13, 9, 0, tzinfo=TZ), place="Pátio da Secretaria", inspector_name="Paulo Reis",
         driver_name="Joana Araújo Conceição", authorization_number="0007/2026", plate="QAB1D23",
         renavam="00123456789", vehicle="Chevrolet Onix 1.0, prata", manufacture_year=2019, odometer_km=84210,
-        lines=lines, approved=approved, regularize_until=None if approved else date(2026, 3, 18),
+        lines=lines, approved=approved, regularize_until=None if approved else date(2026, 3, 18), signer=INSPECTOR,
     )
 
 

@@ -1,7 +1,7 @@
 """Every document rendered from the scenario, read back with pypdf: the legal words and the record's values
 are on the page as real text; codes decode as a scanner reads them (pdftoppm -r 300 + zxing-cpp)."""
 import io
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 import reports_scenario as s
@@ -35,7 +35,7 @@ def test_fonts_are_embedded_so_accents_print_and_extract():
             descriptor = descendant["/DescendantFonts"][0].get_object()["/FontDescriptor"]
         assert "/FontFile2" in descriptor.get_object()        # TrueType program embedded
     text = text_of(data)
-    for word in ("AUTORIZAÇÃO", "Conceição", "Araújo", "nº", "Município", "Finanças", "§1º"):
+    for word in ("AUTORIZAÇÃO", "Conceição", "Araújo", "nº", "Município", "Finanças", "§ 1º"):
         assert word in text
 
 
@@ -78,11 +78,18 @@ def test_art13_I_credential_card_with_masked_cpf_and_qr():
     data = credential.render(ctx)
     text = text_of(data)
     for expected in ("CREDENCIAL DO CONDUTOR", "Art. 13, I", "Joana Araújo Conceição", "***.456.789-**",
-                     "01234567890 / B", "0007/2026", "31/12/2026", "QAB1D23", "Chevrolet Onix", s.PHONE):
+                     "*******7890 / B", "0007/2026", "31/12/2026", "QAB1D23", "Chevrolet Onix", s.PHONE):
         assert expected in text, expected
     assert "123.456.789-09" not in text                       # LGPD: the card shows the masked CPF
+    assert "01234567890" not in text                          # issue 28: and the masked CNH (LGPD, art. 6º, III)
     found = [r.text for r in s.decode(s.png_pages(data, dpi=300)[0]) if r.format.name == "QRCode"]
     assert found == [ctx.qr_payload]
+    # issue 28: the QR ties the card to its driver — the masked CPF and CNH are signed into it
+    assert found[0].startswith("TPC1|0007/2026|QAB1D23|31/12/2026|***.456.789-**|*******7890|")
+    check = verify_sticker(found[0], s.KEYS.public_bytes, date(2026, 12, 1))
+    assert check.status == "valid" and "***.456.789-**" in check.message_pt and "*******7890" in check.message_pt
+    forged = found[0].replace("***.456.789-**", "***.111.222-**")
+    assert verify_sticker(forged, s.KEYS.public_bytes, date(2026, 12, 1)).status == "forged"
 
 
 def test_credential_card_is_id1_size():
@@ -94,7 +101,7 @@ def test_credential_card_is_id1_size():
 def test_art3_certificate_with_legal_basis_and_validity():
     text = text_of(certificate.render(s.certificate_ctx()))
     for expected in ("TERMO DE AUTORIZAÇÃO Nº 0007/2026", "Lei Municipal nº 2.103, de 04 de junho de 2025",
-                     "arts. 3º e 8º", "Art. 3º, §1º", "Art. 3º, §2º", "Art. 14", "02/01/2026", "31/12/2026",
+                     "arts. 3º e 8º", "Art. 3º, § 1º", "Art. 3º, § 2º", "Art. 14", "02/01/2026", "31/12/2026",
                      "08/12/2026", "123.456.789-09", "QAB1D23", "00123456789", "2019/2020", "Carlos Mendes"):
         assert expected in text, expected
 
@@ -107,23 +114,23 @@ def test_art19_auto_in_two_copies_process_and_infractor():
     assert "VIA DO PROCESSO" in first.upper() and "Via do processo" in first
     assert "Via do infrator" in second
     for page in (first, second):
-        for expected in ("AUTO DE INFRAÇÃO Nº 0003/2026", "Art. 19", "Art. 26, IV", "Art. 22, §2º",
+        for expected in ("AUTO DE INFRAÇÃO Nº 0003/2026", "Art. 19", "Art. 26, IV", "Art. 22, § 2º",
                          "14/03/2026 às 22:40", "QAB1D23", "R$ 166,50", "30 UPFM", "Marcos Lima", "15 dias"):
             assert expected in page, expected
 
 
 @pytest.mark.parametrize("kind, expected", [
-    (notices.AUTUACAO, ("NOTIFICAÇÃO DE AUTUAÇÃO Nº 0011/2026", "Art. 22", "Art. 22, §2º", "R$ 166,50",
+    (notices.AUTUACAO, ("NOTIFICAÇÃO DE AUTUAÇÃO Nº 0011/2026", "Art. 22", "Art. 22, § 2º", "R$ 166,50",
                         "0003/2026", "Rota Certa Ltda", "14/03/2026 às 22:40")),
     # a fine-only case (ART26-IV, first time): no sentence on suspension (issue 24 item 6), the appeal from the joining
     (notices.PENALTY, ("NOTIFICAÇÃO DE PENALIDADE Nº 0012/2026", "20/05/2026", "20/04/2026", "R$ 166,50",
-                       "Art. 22, §2º", "Art. 26, IV")),
-    (notices.REGULARIZATION, ("NOTIFICAÇÃO PARA REGULARIZAÇÃO Nº 0013/2026", "20/03/2026", "Art. 16, §2º",
+                       "Art. 22, § 2º", "Art. 26, IV")),
+    (notices.REGULARIZATION, ("NOTIFICAÇÃO PARA REGULARIZAÇÃO Nº 0013/2026", "20/03/2026", "Art. 16, § 2º",
                               "Art. 24, II, a", "Pneu dianteiro direito gasto", "Art. 26, II")),
     (notices.INSPECTION_CONVOCATION, ("CONVOCAÇÃO PARA VISTORIA Nº 0014/2026", "10/12/2026 às 09:30",
                                       "Art. 26, I", "Art. 16", "Art. 14", "Rota Certa Ltda")),
     (notices.RENEWAL_REMINDER, ("AVISO DE VENCIMENTO DA AUTORIZAÇÃO Nº 0015/2026", "31/12/2026", "08/12/2026",
-                                "Art. 3º, §2º", "15 (quinze) dias úteis")),
+                                "Art. 3º, § 2º", "15 (quinze) dias úteis")),
 ])
 def test_notices_carry_their_article_and_values(kind, expected):
     text = text_of(notices.render(s.notice_ctxs()[kind]))
@@ -135,7 +142,7 @@ def test_art4_par2_data_request_with_24_hour_term():
     ctx = s.data_request_ctx()
     assert ctx.deadline == datetime(2026, 3, 17, 10, 15, tzinfo=TZ)
     text = text_of(data_request.render(ctx))
-    for expected in ("REQUISIÇÃO DE DADOS Nº 0002/2026", "Art. 4º, §2º", "24 (vinte e quatro) horas",
+    for expected in ("REQUISIÇÃO DE DADOS Nº 0002/2026", "Art. 4º, § 2º", "24 (vinte e quatro) horas",
                      "16/03/2026 às 10:15", "até 17/03/2026 às 10:15", "11.222.333/0001-81",
                      "origem e destino da viagem", "placa do veículo em cada viagem", "01/03/2026", "15/03/2026",
                      "privacidade"):
@@ -155,7 +162,7 @@ def test_art22_par1_edital_list_masks_cpf_and_names_the_means():
     data = edital.render(s.edital_ctx(40))
     text = text_of(data)
     assert s.page_count(data) >= 2
-    for expected in ("EDITAL DE NOTIFICAÇÃO Nº 0001/2026", "Art. 22, §1º, II, IV",
+    for expected in ("EDITAL DE NOTIFICAÇÃO Nº 0001/2026", "Art. 22, § 1º, II, IV",
                      "afixação no quadro de editais", "Órgão de Imprensa Oficial", "02/04/2026",
                      "***.456.789-**", "11.222.333/0001-81", "R$ 166,50", "0042/2026", "Total de autos relacionados: 40"):
         assert expected in text, expected
@@ -164,7 +171,7 @@ def test_art22_par1_edital_list_masks_cpf_and_names_the_means():
 
 def test_art16_par2_failed_inspection_report_with_5_day_term():
     text = text_of(inspection.render(s.inspection_ctx(approved=False)))
-    for expected in ("LAUDO DE VISTORIA Nº 0005/2026", "REPROVADO", "18/03/2026", "Art. 16, §2º", "NÃO CONFORME",
+    for expected in ("LAUDO DE VISTORIA Nº 0005/2026", "REPROVADO", "18/03/2026", "Art. 16, § 2º", "NÃO CONFORME",
                      "Art. 13, XV", "Art. 14", "QAB1D23", "84.210 km", "Paulo Reis"):
         assert expected in text, expected
     approved = text_of(inspection.render(s.inspection_ctx(approved=True)))
@@ -182,7 +189,7 @@ def test_ledger_statement_balance_at_a_date():
 
 def test_art12_par2_course_attendance_list():
     text = text_of(attendance.render(s.attendance_ctx(4)))
-    for expected in ("LISTA DE PRESENÇA", "Art. 12, §2º", "03/12/2026 às 14:00", "Regina Campos",
+    for expected in ("LISTA DE PRESENÇA", "Art. 12, § 2º", "03/12/2026 às 14:00", "Regina Campos",
                      "Sebastião Gonçalves", "4 / 30", "0007/2026"):
         assert expected in text, expected
     with pytest.raises(ValueError):

@@ -11,7 +11,7 @@ from desktop.db import sqlite_url
 from desktop.services import audit
 from desktop.services import checkpoints
 
-from tests.security.conftest import tamper
+from tests.security.conftest import ADMIN_PASSWORD, tamper
 
 
 @pytest.mark.parametrize("command", [["audit", "verify"], ["users", "list"],
@@ -53,9 +53,17 @@ def test_issue11_attack8_a_sqlite_file_that_is_not_ours_is_not_migrated(tmp_path
     con.close()
 
 
-def test_issue11_termo_pdf_carries_the_signed_head_and_verify_against_it(db, configured, tmp_path, capsys):
+def test_issue11_termo_pdf_carries_the_signed_head_and_verify_against_it(db, configured, tmp_path, capsys,
+                                                                        monkeypatch):
+    from desktop.services import users
     out = tmp_path / "termo.pdf"
-    assert cli.main(["--db", db.url, "audit", "checkpoint", "--out", str(out)]) == 0, capsys.readouterr().err
+    # issue 28: a named gestor, with office and matrícula, signs the termo at the terminal (password asked)
+    me = users.get_user(db, configured, configured.user_id)
+    users.update_user(db, configured, me.id, users.UserDraft(me.username, me.full_name, me.roles, office="Gestora",
+                                                             registration="4.001-7"), me.version)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": ADMIN_PASSWORD)
+    assert cli.main(["--db", db.url, "audit", "checkpoint", "--out", str(out), "--user", "gestora"]) == 0, \
+        capsys.readouterr().err
     printed = capsys.readouterr().out
     published = audit.read_published_checkpoint(out)
     stored = audit.latest_checkpoint(db)

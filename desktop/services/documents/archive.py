@@ -37,6 +37,7 @@ DOCUMENT_KINDS = {
     "management_report": "Relatório gerencial mensal",
     "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
     "dispatch_batch": "Lote de expedição postal (Art. 22, §1º, V)",   # issue 26: services.correspondence
+    "audit_term": "Termo de verificação do registro de auditoria",
 }
 ALL_ROLES = EVERYONE
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = dict(DOCUMENT_ROLES)   # who may issue each kind (domain/roles.py)
@@ -94,7 +95,8 @@ class IssuedSummary:
 
 RECORD_NAMES = {"authorization": "Autorização", "auto": "Auto", "payment_guide": "Guia",
                 "data_request": "Requisição", "inspection": "Vistoria", "course_session": "Turma do curso",
-                "driver": "Condutor", "platform": "Plataforma", "period": "Período", "trip": "Viagem"}
+                "driver": "Condutor", "platform": "Plataforma", "period": "Período", "trip": "Viagem",
+                "audit_checkpoint": "Ponto de verificação"}
 
 
 def sha256_hex(data: bytes) -> str:

@@ -21,7 +21,15 @@ def _parameter(s):
     return lambda key, on: parameter_value_in(s, key, on)
 
 
-def _signer(actor: Actor) -> str:
+def _signer(s, actor: Actor):
+    """The Signer of an act issued by `actor` (issue 28): name, office and matrícula from the user's row, the
+    secretariat as the unit; refused for a routine, the machine's account or a user without office/matrícula."""
+    from desktop.reports import records
+    from desktop.reports.common import signer_of
+    return signer_of(s, actor, records.settings_row(s).secretariat)
+
+
+def records_signer(actor: Actor) -> str:
     from desktop.reports import records
     return records.signer(actor)
 
@@ -49,10 +57,9 @@ def print_certificate(db, actor: Actor, number: str, state=None, reason: str | N
     from desktop.reports import certificate
     from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["certificate"])
-    signer = actor.full_name if actor.has(*DOCUMENT_ROLES.signs) else ""
     return issue_rendered(db, actor, "certificate",
                           lambda s, meta: (_authorization_ref(s, number), certificate.build_context(
-                              s, number, meta, calendar_in(s), signer_name=signer)),
+                              s, number, meta, calendar_in(s), signer=_signer(s, actor))),
                           certificate.render, state=state, reason=reason)
 
 
@@ -139,14 +146,35 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
     if notice_kind not in NOTICE_KINDS:
         raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
     require_role(actor, *ISSUE_ROLES["notice"])
-    signer = _signer(actor)
+    signer = records_signer(actor)  # notices.py (issue 24) adopts common.signer_of at merge
 
     def build(s, meta):
+        if notice_kind == "inspection_convocation":
+            _convocation_in_term(s, record_number, meta, calendar_in(s))
         ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
                                     calendar=calendar_in(s), signer_name=signer)
         return _notice_ref(s, notice_kind, record_number), ctx
 
     return issue_rendered(db, actor, "notice", build, notices.render, state=state)
+
+
+def _convocation_in_term(s, code: str, meta, calendar) -> None:
+    """Issue 28: a convocation to an inspection issued today must leave three business days before the day to
+    appear (Lei 9.784/99, art. 26, §2º), or the Art. 26, I fine could not follow it: refused, with the first day
+    the inspection could be moved to."""
+    from desktop.domain.summons import summons_problem
+    from desktop.errors import ValidationError
+    from desktop.reports import records
+    from desktop.reports.common import TZ
+    row = records.inspection_row(s, code)
+    if row.scheduled_start is None:
+        return
+    problem = summons_problem(meta.issued_at.astimezone(TZ).date(), row.scheduled_start.astimezone(TZ).date(),
+                              calendar, "scheduled_start")
+    if problem is not None:
+        from desktop.domain.problems import Problem
+        raise ValidationError([Problem(problem.field, problem.message + " Remarque a vistoria antes de convocar.",
+                                       problem.article)])
 
 
 # ---------------------------------------------------------------------------------------------------- inspections
@@ -176,10 +204,9 @@ def print_edital(db, actor: Actor, sent_on: date, state=None) -> Issued:
     """The edital list of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`."""
     from desktop.reports import edital
     require_role(actor, *ISSUE_ROLES["edital"])
-    signer = _signer(actor)
 
     def build(s, meta):
-        ctx = edital.build_context(s, sent_on, meta, _parameter(s), signer_name=signer)
+        ctx = edital.build_context(s, sent_on, meta, _parameter(s), signer=_signer(s, actor))
         return RecordRef("auto", edital.first_notifications(s, sent_on)[0].auto_id), ctx
 
     return issue_rendered(db, actor, "edital", build, edital.render, state=state)
@@ -191,10 +218,9 @@ def print_data_request(db, actor: Actor, number: str, state=None) -> Issued:
     investigation; `number` is the request's NNNN/AAAA or, for a draft without number, its internal code."""
     from desktop.reports import data_request
     require_role(actor, *ISSUE_ROLES["data_request"])
-    signer = _signer(actor)
 
     def build(s, meta):
-        ctx = data_request.build_context(s, number, meta, signer_name=signer)
+        ctx = data_request.build_context(s, number, meta, signer=_signer(s, actor))
         return RecordRef("data_request", data_request.request_row(s, number).id), ctx
 
     return issue_rendered(db, actor, "data_request", build, data_request.render, state=state)

@@ -19,7 +19,7 @@ from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.roles import ENFORCEMENT_ROLES, Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus, TransitionNotAllowed, transition
 from desktop.errors import NotFound, PermissionDenied, TransitionRefused
-from desktop.models import Auto, AutoNotification, Document, Driver, Platform
+from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Driver, Platform
 from desktop.models.ledger_queries import (FINE_KINDS, auto_balance_in, code_in_force_column,  # noqa: F401
                                            code_in_force_in, fine_columns, fine_in)
 from desktop.services.attachments import ACCEPTED_MIMES, check_attachment

@@ -24,7 +24,7 @@ def no_shows_in(s: Session, actor: Actor, first: date | None = None) -> list[Art
         .order_by(Inspection.scheduled_start.desc())
     if first is not None:
         stmt = stmt.where(Inspection.scheduled_start >= day_bounds(first, first)[0])
-    rows = bookings(s, list(s.scalars(stmt.limit(2000))))
+    rows = bookings(s, _summoned_in_term(s, list(s.scalars(stmt.limit(2000)))))
     drivers = _driver_ids(s, [r.authorization_id for r in rows])
     return [Art26Candidate("ART26-I", "Art. 26, I", r.authorization_id, r.authorization_number,
                            r.plate_display, r.driver_name, drivers.get(r.authorization_id),
@@ -32,6 +32,17 @@ def no_shows_in(s: Session, actor: Actor, first: date | None = None) -> list[Art
                            f"Não compareceu à vistoria {r.kind_label.lower()} marcada para "
                            f"{r.start.astimezone(TIMEZONE):%d/%m/%Y %H:%M}" if r.start else "Não compareceu",
                            r.id) for r in rows]
+
+
+def _summoned_in_term(s: Session, rows: list[Inspection]) -> list[Inspection]:
+    """Issue 28: the fine of Art. 26, I follows only a summons that gave three business days before the day to
+    appear (Lei 9.784/99, art. 26, §2º; domain.summons); a no-show without a summons in term is no candidate."""
+    from desktop.domain.summons import art26_i_may_follow
+    from desktop.services.holidays import calendar_in  # lazy: the calendar reads the holidays table only here
+
+    calendar = calendar_in(s)
+    return [r for r in rows if r.scheduled_start is not None and art26_i_may_follow(
+        r.convocation_notified_on, r.scheduled_start.astimezone(TIMEZONE).date(), calendar)]
 
 
 def no_shows(db, actor: Actor, first: date | None = None) -> list[Art26Candidate]:

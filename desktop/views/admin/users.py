@@ -41,6 +41,8 @@ COLUMNS = (
     Column("Perfis", lambda u: roles_text(u.roles)),
     Column("Situação", situation),
     Column("Senhas erradas", lambda u: u.failed_logins),
+    Column("Cargo", lambda u: u.office),
+    Column("Matrícula", lambda u: u.registration),
 )
 
 
@@ -57,6 +59,11 @@ class UserDialog(FormDialog):
         self.username_edit = QLineEdit(user.username if user else "", self)
         self.username_edit.setReadOnly(user is not None)
         self.full_name_edit = QLineEdit(user.full_name if user else "", self)
+        # issue 28: what an act signed by this user prints under the name (Lei 9.784/99, art. 22, §1º)
+        self.office_edit = QLineEdit(user.office if user else "", self)
+        self.office_edit.setPlaceholderText("ex.: Fiscal de Tributos Municipais")
+        self.registration_edit = QLineEdit(user.registration if user else "", self)
+        self.registration_edit.setPlaceholderText("matrícula funcional, não o nome de acesso")
         self.role_checks: dict[Role, QCheckBox] = {}
         roles_box = QGroupBox("Perfis", self)
         roles_layout = QVBoxLayout(roles_box)
@@ -79,6 +86,8 @@ class UserDialog(FormDialog):
 
         rows = [("username", "Nome de acesso:", self.username_edit),
                 ("full_name", "Nome completo:", self.full_name_edit),
+                ("office", "Cargo:", self.office_edit),
+                ("registration", "Matrícula:", self.registration_edit),
                 ("roles", "", roles_box), ("active", "", self.active_check)]
         if user is None:
             rows += [("password", "Senha inicial:", self.password_edit),
@@ -100,7 +109,8 @@ class UserDialog(FormDialog):
         draft = users.UserDraft(username=self.username_edit.text().strip(),
                                 full_name=self.full_name_edit.text().strip(), roles=self.roles(),
                                 password=self.password_edit.text() if self.user is None else None,
-                                active=self.active_check.isChecked())
+                                active=self.active_check.isChecked(), office=self.office_edit.text().strip(),
+                                registration=self.registration_edit.text().strip())
         if self.user is None:
             call = lambda: users.create_user(self.db, self.actor, draft)  # noqa: E731
         else:
@@ -234,6 +244,7 @@ class UsersScreen(QWidget):
         if user is None:
             return
         draft = users.UserDraft(username=user.username, full_name=user.full_name, roles=frozenset(user.roles),
-                                password=None, active=not user.active)
+                                password=None, active=not user.active, office=user.office,
+                                registration=user.registration)
         op(self, lambda: users.update_user(self.db, self.actor, user.id, draft, user.version)) \
             .stale(self._changed, ask=False).changes(Entity.USERS).run()
