@@ -15,7 +15,7 @@ from alembic import op
 import desktop.models.types
 
 revision = "0016"
-down_revision = "0014"  # rechained at integration
+down_revision = "0015"  # chain: 0014 → 0015 (money) → 0016 (process) → 0017 (edges) → 0018 (documents) → 0019 (correspondence)
 branch_labels = None
 depends_on = None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "0017"
-down_revision = "0014"
+down_revision = "0016"  # chain: 0014 → 0015 (money) → 0016 (process) → 0017 (edges) → 0018 (documents) → 0019 (correspondence)
 branch_labels = None
 depends_on = None
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018"
-down_revision = "0014"  # rechained at integration
+down_revision = "0017"  # chain: 0014 → 0015 (money) → 0016 (process) → 0017 (edges) → 0018 (documents) → 0019 (correspondence)
 branch_labels = None
 depends_on = None
 
