@@ -17,6 +17,7 @@ import os
 import re
 import sys
 import time
+import ctypes
 
 
 class _Probe:
@@ -36,7 +37,7 @@ class _Probe:
         """Mark `event` when `widget` has painted for the first time, then call `then()`."""
         if not self.enabled:
             return
-        from PySide6.QtCore import QEvent, QObject, QTimer
+        from PySide6.QtCore import QEvent, QObject, QTimer  # lazy: kept off the start-up path (the login window imports this module)
 
         probe = self
 
@@ -86,7 +87,6 @@ EXIT_MISSING_LIBRARIES = 2
 
 def _dlopen(name: str) -> bool:
     """Whether the dynamic loader finds `name` (as Qt's plugin would: by its soname, through ld.so)."""
-    import ctypes
 
     try:
         ctypes.CDLL(name)
@@ -156,7 +156,7 @@ OFFICE_TRANSLATIONS = {
 
 
 def _office_translator(parent):
-    from PySide6.QtCore import QTranslator
+    from PySide6.QtCore import QTranslator  # lazy: kept off the start-up path (the login window imports this module)
 
     class OfficeTranslator(QTranslator):
         """The few Qt strings the pt_BR catalogue lacks (looked up before Qt's own: installed last)."""
@@ -173,7 +173,7 @@ def _office_translator(parent):
 def _install_translations(app) -> None:
     """Qt's own pt_BR translations, so standard buttons read "Cancelar", "Salvar", "Sim"..., and the office's
     own few for what they lack."""
-    from PySide6.QtCore import QLibraryInfo, QTranslator
+    from PySide6.QtCore import QLibraryInfo, QTranslator  # lazy: kept off the start-up path (the login window imports this module)
 
     folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     app._translators = []  # keep them alive as long as the application
@@ -189,10 +189,10 @@ def _install_translations(app) -> None:
 
 def create_application():
     """The QApplication with the names and the Brazilian locale (reuses the existing one in tests)."""
-    from PySide6.QtCore import QLocale
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QLocale  # lazy: kept off the start-up path (the login window imports this module)
+    from PySide6.QtWidgets import QApplication  # lazy: kept off the start-up path (the login window imports this module)
 
-    from desktop import APP_NAME, APP_ORG, __version__
+    from desktop import APP_NAME, APP_ORG, __version__  # lazy: kept off the start-up path (the login window imports this module)
 
     app = QApplication.instance()
     if app is None:
@@ -212,15 +212,15 @@ def create_application():
 def open_job(state, db_url: str | None):
     """Background part of start-up: open and migrate the database, ask whether it needs the setup wizard, and
     import the modules the next steps need (log in, main window) while the user types the password."""
-    from desktop.db import resolve_url
-    from desktop.migrate import open_database
-    from desktop.services.backup import clean_restore_leftovers
+    from desktop.db import resolve_url  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.migrate import open_database  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services.backup import clean_restore_leftovers  # lazy: kept off the start-up path (the login window imports this module)
 
     state.progress(0, 0, "Abrindo o banco de dados…")
     clean_restore_leftovers(resolve_url(db_url))   # what a killed restore left (issue 25 item 9), with a log line
     db = open_database(db_url, migrate=True)
     try:
-        from desktop.services.setup import needs_setup
+        from desktop.services.setup import needs_setup  # lazy: kept off the start-up path (the login window imports this module)
 
         setup_needed = needs_setup(db)
         import desktop.services.auth  # noqa: F401 — the "Entrar" click should not pay for this import
@@ -234,7 +234,7 @@ def open_job(state, db_url: str | None):
 def describe_target(db_url: str | None) -> str:
     """The URL start-up tries, without its password (for the failure message)."""
     try:
-        from desktop.db import resolve_url
+        from desktop.db import resolve_url  # lazy: kept off the start-up path (the login window imports this module)
 
         return _safe_url(resolve_url(db_url))
     except Exception:  # noqa: BLE001
@@ -243,9 +243,9 @@ def describe_target(db_url: str | None) -> str:
 
 def ask_after_open_failure(db_url: str | None, error: BaseException, parent=None) -> str:
     """Say why the database could not be opened, with its URL. Returns "retry", "configure" or "quit"."""
-    from PySide6.QtWidgets import QMessageBox
+    from PySide6.QtWidgets import QMessageBox  # lazy: kept off the start-up path (the login window imports this module)
 
-    from desktop.views.widgets import error_text
+    from desktop.views.widgets import error_text  # lazy: kept off the start-up path (the login window imports this module)
 
     box = QMessageBox(QMessageBox.Icon.Critical, "Banco de dados indisponível",
                       "Não foi possível abrir o banco de dados.", parent=parent)
@@ -274,14 +274,14 @@ class Startup:
         self.window = None
         self.exit_code = 0
         self.task = None
-        from desktop.views.login import LoginDialog
+        from desktop.views.login import LoginDialog  # lazy: kept off the start-up path (the login window imports this module)
 
         self.login = LoginDialog(None)
         self.login.accepted.connect(self._logged_in)
         self.login.rejected.connect(self._quit)
 
     def start(self) -> None:
-        from PySide6.QtCore import QEvent, QObject, QTimer
+        from PySide6.QtCore import QEvent, QObject, QTimer  # lazy: kept off the start-up path (the login window imports this module)
 
         startup = self
 
@@ -306,18 +306,18 @@ class Startup:
             self._open()
 
     def _open(self) -> None:
-        from desktop.background import Task
+        from desktop.background import Task  # lazy: kept off the start-up path (the login window imports this module)
 
         self.task = (Task(open_job, self.db_url).success(self._opened).failure(self._open_failed)
                      .run_in_background(self.login, show_progress=False))  # the login window says it
 
     def _opened(self, result) -> None:
-        from PySide6.QtWidgets import QDialog
+        from PySide6.QtWidgets import QDialog  # lazy: kept off the start-up path (the login window imports this module)
 
         self.db, setup_needed = result
         self.probe.mark("database_open")
         if setup_needed:
-            from desktop.views.setup_wizard import SetupWizard
+            from desktop.views.setup_wizard import SetupWizard  # lazy: kept off the start-up path (the login window imports this module)
 
             self.login.hide()
             wizard = SetupWizard(self.db)
@@ -332,7 +332,7 @@ class Startup:
     def _open_failed(self, error: BaseException) -> None:
         answer = ask_after_open_failure(self.db_url, error, self.login)
         if answer == "configure":
-            from desktop.views.database_settings import DatabaseSettingsDialog
+            from desktop.views.database_settings import DatabaseSettingsDialog  # lazy: kept off the start-up path (the login window imports this module)
 
             if DatabaseSettingsDialog(current=None, parent=self.login).exec():
                 self.db_url = None  # use what was just saved (DESKTOP_DB_URL, when set, still wins)
@@ -359,15 +359,15 @@ class Startup:
             self.login.reject()
 
     def _logged_in(self) -> None:
-        from desktop.views.main_window import MainWindow
+        from desktop.views.main_window import MainWindow  # lazy: kept off the start-up path (the login window imports this module)
 
         self.probe.mark("login_accepted")
         try:
             self.window = MainWindow(self.db, self.login.actor)
         except Exception as error:  # noqa: BLE001 — no window would be left open: say why and leave
-            from PySide6.QtWidgets import QMessageBox
+            from PySide6.QtWidgets import QMessageBox  # lazy: kept off the start-up path (the login window imports this module)
 
-            from desktop.views.widgets import error_text
+            from desktop.views.widgets import error_text  # lazy: kept off the start-up path (the login window imports this module)
 
             QMessageBox.critical(None, "Erro ao abrir a janela principal", error_text(error))
             self.exit_code = 1
@@ -382,9 +382,9 @@ class Startup:
     def _start_daily_jobs(self) -> None:
         """Penalties, ends of suspensions and expirations happen on their date (SPEC §3), whatever module the
         user opens: after the first paint, in the background, with the summary in the status bar."""
-        from PySide6.QtCore import QTimer
+        from PySide6.QtCore import QTimer  # lazy: kept off the start-up path (the login window imports this module)
 
-        from desktop.views.daily_jobs import DailyJobsRunner
+        from desktop.views.daily_jobs import DailyJobsRunner  # lazy: kept off the start-up path (the login window imports this module)
 
         self.daily = DailyJobsRunner(self.db, parent=self.window)
         status = self.window.statusBar()
@@ -397,9 +397,9 @@ class Startup:
         """The day's automatic copy (issue 17), after the routines of the day, in the background: the first login
         of each day (and the turn of the day on a desk left open) copies, verifies and rotates; the result goes
         to the status bar, an alert never stops the program."""
-        from PySide6.QtCore import QTimer
+        from PySide6.QtCore import QTimer  # lazy: kept off the start-up path (the login window imports this module)
 
-        from desktop.views.daily_jobs import DayRoutineRunner, auto_backup_job
+        from desktop.views.daily_jobs import DayRoutineRunner, auto_backup_job  # lazy: kept off the start-up path (the login window imports this module)
 
         actor = self.window.actor
         self.backups = DayRoutineRunner(self.db, job=lambda state, db, today: auto_backup_job(state, db, today, actor),
@@ -419,9 +419,9 @@ def _install_excepthook() -> None:
     def hook(kind, value, tb):
         previous(kind, value, tb)
         try:
-            from PySide6.QtWidgets import QMessageBox
+            from PySide6.QtWidgets import QMessageBox  # lazy: kept off the start-up path (the login window imports this module)
 
-            from desktop.views.widgets import error_text
+            from desktop.views.widgets import error_text  # lazy: kept off the start-up path (the login window imports this module)
 
             QMessageBox.critical(None, "Erro inesperado",
                                  f"{error_text(value)}\n\nA operação foi interrompida; os dados gravados antes "
@@ -449,7 +449,7 @@ def run_gui(db_url: str | None = None) -> int:
     try:
         code = app.exec()
     finally:
-        from desktop.background import shutdown
+        from desktop.background import shutdown  # lazy: kept off the start-up path (the login window imports this module)
 
         shutdown()
         if startup.db is not None:

@@ -45,6 +45,8 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QProgressDialog
 
 PROGRESS_DELAY_MS = 600
 
@@ -279,14 +281,13 @@ class _CloseWatch(QObject):
 
 
 def _is_dialog(window) -> bool:
-    from PySide6.QtWidgets import QDialog
 
     return isinstance(window, QDialog)
 
 
 def _alive(obj) -> bool:
     """False once the C++ side of a Qt object has been deleted (its Python wrapper may outlive it)."""
-    import shiboken6
+    import shiboken6  # lazy: Qt loads only when this runs (start-up cost)
 
     return obj is not None and shiboken6.isValid(obj)
 
@@ -383,7 +384,6 @@ class Task:
     def _show_dialog(self, parent, title: str | None, label: str, had_parent: bool = False) -> None:
         if self.finished or self._orphaned or (had_parent and (parent is None or not _alive(parent))):
             return
-        from PySide6.QtWidgets import QProgressDialog
 
         dialog = QProgressDialog(label, "Cancelar", 0, 0, parent)
         dialog.setWindowTitle(title or "Processando")
@@ -458,7 +458,7 @@ class Task:
             self._on_failure(error)
         elif not isinstance(error, Cancelled):
             # Nobody listens: do not swallow a bug silently.
-            import sys
+            import sys  # local: imported only on this branch
 
             print(getattr(error, "__traceback_text__", repr(error)), file=sys.stderr)
 

@@ -41,6 +41,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from datetime import datetime
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -249,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     # `print …` (documents), in a module of its own beside this one
     from desktop import cli_print  # lazy: only when the parser is built (argparse and pathlib only)
 
-    cli_print.register(sub)
+    cli_print.register(sub, named_actor)
     from desktop import cli_dispatch  # issue 26: dispatch batch|scan|receive (argparse and pathlib only)
 
     cli_dispatch.register(sub, _open, _cli_actor)
@@ -267,9 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", None)
     if func is None:
         return _start_gui(args.db)
-    from desktop.db import DatabaseNotCurrent, DatabaseNotFound, retrying
-    from desktop.errors import DesktopError
-    from desktop.errors import map_db_error
+    from desktop.db import DatabaseNotCurrent, DatabaseNotFound, retrying  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.errors import DesktopError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.errors import map_db_error  # lazy: kept off the start-up path (the login window imports this module)
 
     try:
         try:
@@ -301,7 +303,7 @@ def _start_gui(url: str | None) -> int:
     if importlib.util.find_spec("desktop.app") is None:
         print("Erro: a interface gráfica não está instalada (falta desktop.app).", file=sys.stderr)
         return EXIT_FAILURE
-    from desktop.app import run_gui
+    from desktop.app import run_gui  # lazy: kept off the start-up path (the login window imports this module)
 
     return int(run_gui(url) or 0)
 
@@ -312,9 +314,9 @@ def _needs_subcommand(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace, migrate: bool = True):
-    from desktop.db import resolve_url
-    from desktop.migrate import open_database
-    from desktop.services.backup import clean_restore_leftovers
+    from desktop.db import resolve_url  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.migrate import open_database  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services.backup import clean_restore_leftovers  # lazy: kept off the start-up path (the login window imports this module)
 
     clean_restore_leftovers(resolve_url(args.db))   # what a killed restore left (issue 25 item 9), with a log line
     return open_database(args.db, migrate=migrate)
@@ -323,7 +325,7 @@ def _open(args: argparse.Namespace, migrate: bool = True):
 def open_existing(args: argparse.Namespace):
     """The database of a command that only reads: never created nor migrated (`desktop.db.open_existing`); a
     missing database ends the command with exit 2. Other rooms' read-only commands (print reprint) use it too."""
-    from desktop.db import open_existing as _existing
+    from desktop.db import open_existing as _existing  # lazy: kept off the start-up path (the login window imports this module)
 
     return _existing(args.db)
 
@@ -332,8 +334,8 @@ def _cli_actor():
     """The actor of commands run at the terminal. Whoever can run them already holds the database file or its
     server password, so the terminal acts with every role — but the audit log records the operating-system
     login (`terminal:maria`), so an export of personal data still says who took it (SPEC §4, LGPD)."""
-    from desktop.domain.roles import Role
-    from desktop.services.base import Actor
+    from desktop.domain.roles import Role  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services.base import Actor  # lazy: kept off the start-up path (the login window imports this module)
 
     try:
         login = getpass.getuser()
@@ -356,8 +358,8 @@ def named_actor(db, username: str | None):
     """The actor of an act issued at the terminal: a named user who types their password (getpass), checked by
     `services.auth.login` (wrong passwords count toward the lock, the audit log records the log-in). Without
     --user the command is refused: routines and the machine's account prepare, a person signs (issue 28)."""
-    from desktop.errors import DesktopError
-    from desktop.services import auth
+    from desktop.errors import DesktopError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import auth  # lazy: kept off the start-up path (the login window imports this module)
 
     if not (username or "").strip():
         raise DesktopError("Este comando emite um ato assinado: informe --user LOGIN (o servidor que o assina); a "
@@ -367,7 +369,7 @@ def named_actor(db, username: str | None):
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from desktop import migrate as mig
+    from desktop import migrate as mig  # lazy: kept off the start-up path (the login window imports this module)
 
     db = _open(args, migrate=False)
     try:
@@ -387,13 +389,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_check_install(args: argparse.Namespace) -> int:
-    from desktop import install_check
+    from desktop import install_check  # lazy: kept off the start-up path (the login window imports this module)
 
     return install_check.run(with_qt=not args.no_qt)
 
 
 def cmd_setup_server(args: argparse.Namespace) -> int:
-    from desktop import migrate as mig
+    from desktop import migrate as mig  # lazy: kept off the start-up path (the login window imports this module)
 
     db = _open(args, migrate=False)
     try:
@@ -414,8 +416,8 @@ def cmd_setup_server(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from desktop.db import resolve_url
-    from desktop.services import backup
+    from desktop.db import resolve_url  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import backup  # lazy: kept off the start-up path (the login window imports this module)
 
     started = time.perf_counter()
     result = backup.backup(resolve_url(args.db), args.out)
@@ -425,8 +427,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from desktop.db import resolve_url
-    from desktop.services import backup
+    from desktop.db import resolve_url  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import backup  # lazy: kept off the start-up path (the login window imports this module)
 
     url = resolve_url(args.db)
     result = backup.restore(url, args.file)
@@ -463,7 +465,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
-    from desktop.services import audit
+    from desktop.services import audit  # lazy: kept off the start-up path (the login window imports this module)
 
     against = None
     if args.against:
@@ -489,9 +491,8 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
-    from desktop.services import checkpoints
+    from desktop.services import checkpoints  # lazy: kept off the start-up path (the login window imports this module)
 
     db = open_existing(args)
     try:
@@ -512,8 +513,8 @@ def cmd_audit_checkpoint(args: argparse.Namespace) -> int:
 
 def cmd_audit_rotate_key(args: argparse.Namespace) -> int:
     """Issue 25 item 5: the one way to write a new public key on PostgreSQL — connected as the owner role."""
-    from desktop.errors import DesktopError
-    from desktop.services import setup
+    from desktop.errors import DesktopError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import setup  # lazy: kept off the start-up path (the login window imports this module)
 
     db = open_existing(args)
     try:
@@ -543,10 +544,10 @@ def _secret(prompt: str) -> str:
 
 
 def cmd_users_add(args: argparse.Namespace) -> int:
-    from desktop.domain.roles import Role
-    from desktop.errors import ValidationError
-    from desktop.domain.problems import Problem
-    from desktop.services import users
+    from desktop.domain.roles import Role  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.errors import ValidationError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.domain.problems import Problem  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import users  # lazy: kept off the start-up path (the login window imports this module)
 
     username = args.username or _ask("Nome de acesso: ")
     full_name = args.name or _ask("Nome completo: ")
@@ -579,7 +580,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def cmd_users_list(args: argparse.Namespace) -> int:
-    from desktop.services import users
+    from desktop.services import users  # lazy: kept off the start-up path (the login window imports this module)
 
     db = open_existing(args)
     try:
@@ -596,7 +597,7 @@ def cmd_users_list(args: argparse.Namespace) -> int:
 
 
 def cmd_users_unlock(args: argparse.Namespace) -> int:
-    from desktop.services import users
+    from desktop.services import users  # lazy: kept off the start-up path (the login window imports this module)
 
     db = _open(args)
     try:
@@ -610,9 +611,8 @@ def cmd_users_unlock(args: argparse.Namespace) -> int:
 
 def cmd_import_platform_list(args: argparse.Namespace) -> int:
     """exit 0 and the summary when stored; exit 1 and every error line when refused (nothing stored)."""
-    from datetime import datetime
 
-    from desktop.services import platform_lists
+    from desktop.services import platform_lists  # lazy: kept off the start-up path (the login window imports this module)
 
     try:
         delivered = datetime.strptime(args.delivered.strip(), "%d/%m/%Y").date()
@@ -639,8 +639,8 @@ def cmd_import_platform_list(args: argparse.Namespace) -> int:
 def cmd_payments_import(args: argparse.Namespace) -> int:
     """exit 0 and the summary (with the lines not matched) when the file was imported; exit 1 and the error
     lines when the file is refused or was already imported (nothing stored)."""
-    from desktop.errors import ValidationError
-    from desktop.services import bank_returns
+    from desktop.errors import ValidationError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import bank_returns  # lazy: kept off the start-up path (the login window imports this module)
 
     try:
         with open(args.file, "rb") as handle:
@@ -667,8 +667,8 @@ def cmd_payments_import(args: argparse.Namespace) -> int:
 
 def cmd_import_trips(args: argparse.Namespace) -> int:
     """exit 0 and the summary when stored; exit 1 and every error line when refused (nothing stored)."""
-    from desktop.errors import ValidationError
-    from desktop.services import platform_lists, trips
+    from desktop.errors import ValidationError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import platform_lists, trips  # lazy: kept off the start-up path (the login window imports this module)
 
     for path in (args.file, args.routes):
         if path and not os.path.isfile(path):
@@ -708,7 +708,7 @@ def _export_needing(args: argparse.Namespace, value, missing: str, write) -> int
 
 
 def _export_fares(args: argparse.Namespace) -> int:
-    from desktop.services import trips
+    from desktop.services import trips  # lazy: kept off the start-up path (the login window imports this module)
 
     return _export_needing(args, args.month, "informe --month AAAA-MM para exportar as tarifas.",
                            lambda db, actor: f"{trips.export_fares(db, actor, args.month, args.out)} linhas de "
@@ -716,7 +716,7 @@ def _export_fares(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from desktop.services import exports
+    from desktop.services import exports  # lazy: kept off the start-up path (the login window imports this module)
 
     if args.kind == "reconciliation":
         return _export_reconciliation(args)
@@ -725,7 +725,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.kind == "fares":
         return _export_fares(args)
     if args.kind == GUIDES_EXPORT:
-        from desktop.services.guide_export import export_guides
+        from desktop.services.guide_export import export_guides  # lazy: kept off the start-up path (the login window imports this module)
 
         return _export_needing(args, args.out, "informe --out ARQUIVO.",
                                lambda db, actor: f"{export_guides(db, actor, args.out).rows} guias exportadas para "
@@ -741,7 +741,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_reconciliation(args: argparse.Namespace) -> int:
-    from desktop.services import platform_lists
+    from desktop.services import platform_lists  # lazy: kept off the start-up path (the login window imports this module)
 
     def write(db, actor) -> str:
         rows = platform_lists.export_reconciliation(
@@ -752,7 +752,7 @@ def _export_reconciliation(args: argparse.Namespace) -> int:
 
 
 def _export_issqn(args: argparse.Namespace) -> int:
-    from desktop.services import issqn
+    from desktop.services import issqn  # lazy: kept off the start-up path (the login window imports this module)
 
     if not args.month:
         return _export_needing(args, None, "informe --month AAAA-MM para exportar o ISSQN.", None)
@@ -767,8 +767,8 @@ def _export_issqn(args: argparse.Namespace) -> int:
 
 def cmd_issqn_estimate(args: argparse.Namespace) -> int:
     """Prints how many vehicles and the total; the vehicles without a class are listed (not skipped)."""
-    from desktop.domain.formatting import format_money
-    from desktop.services import issqn
+    from desktop.domain.formatting import format_money  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import issqn  # lazy: kept off the start-up path (the login window imports this module)
 
     year, month = issqn.parse_month(args.month)
     db = _open(args)
@@ -786,8 +786,8 @@ def cmd_issqn_estimate(args: argparse.Namespace) -> int:
 
 def cmd_guide(args: argparse.Namespace) -> int:
     """`guide --auto N | --fee A | --issqn AAAA-MM --platform CNPJ --out F`: issue the guide and print its DAM."""
-    from desktop.errors import ConflictError
-    from desktop.services import documents
+    from desktop.errors import ConflictError  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services import documents  # lazy: kept off the start-up path (the login window imports this module)
 
     if args.issqn and not args.platform:
         print("Erro: informe --platform CNPJ com --issqn.", file=sys.stderr)
@@ -796,7 +796,7 @@ def cmd_guide(args: argparse.Namespace) -> int:
     try:
         actor = named_actor(db, args.user)
         if args.issqn:
-            from desktop.services import issqn
+            from desktop.services import issqn  # lazy: kept off the start-up path (the login window imports this module)
 
             year, month = issqn.parse_month(args.issqn)
             with db.session() as s:

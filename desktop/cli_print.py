@@ -12,12 +12,17 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from desktop.migrate import open_database
+from desktop.errors import DesktopError
+from desktop.services import documents
 
 KINDS = ("sticker", "credential", "certificate", "auto", "notice", "data_request", "edital", "inspection",
          "statement", "attendance", "guide", "reprint")
 
 
-def register(subparsers) -> None:
+def register(subparsers, named_actor) -> None:
+    """The `print` parser; `named_actor(db, login)` is the CLI's one way to name who issues an act (issue 28),
+    handed down by desktop.cli so that this module does not import it back."""
     help_text = "emite, arquiva e grava em PDF um documento oficial (adesivo, credencial, termo, guia, extrato…)"
     p = subparsers.add_parser("print", help=help_text, description=help_text,
                               epilog="Exemplos: print sticker --id 0007/2026 --out adesivo.pdf · "
@@ -52,14 +57,10 @@ def register(subparsers) -> None:
                         "nunca a conta do computador (Lei 9.784/99, art. 22, §1º)")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="lote de adesivos: processos para gerar os QR codes (padrão: 2)")
-    p.set_defaults(func=cmd_print)
+    p.set_defaults(func=lambda args: cmd_print(args, named_actor))
 
 
-def cmd_print(args: argparse.Namespace) -> int:
-    from desktop.migrate import open_database
-    from desktop.errors import DesktopError
-    from desktop.cli import named_actor   # the CLI's one way to name who issues an act (issue 28)
-    from desktop.services import documents
+def cmd_print(args: argparse.Namespace, named_actor) -> int:
 
     out = Path(args.out)
     if out.suffix.lower() != ".pdf":

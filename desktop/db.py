@@ -25,6 +25,10 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from desktop.settings import APP_NAME, load_settings
+from desktop.errors import TransientDatabaseError
+import functools
+from desktop.errors import DatabaseUnavailable
+from desktop.errors import map_db_error
 
 SQLITE_FILENAME = "transporte.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 15000
@@ -92,7 +96,6 @@ class Database:
     """One database: `.session()` for a unit of work, `.engine` for bulk work and migrations."""
 
     def __init__(self, url: str, *, echo: bool = False):
-        from desktop.errors import DatabaseUnavailable
 
         self.url = url
         try:
@@ -162,7 +165,6 @@ class Database:
 
         Do not open a write session inside another one (pass the open session to helpers instead): on SQLite
         that is refused at once, on PostgreSQL the inner one may wait for the outer one's row locks."""
-        from desktop.errors import map_db_error
 
         if write and self.is_sqlite and getattr(self._local, "writing", False):
             # The outer session holds SQLite's only write lock: the inner BEGIN IMMEDIATE would wait for
@@ -221,7 +223,6 @@ class Database:
             with self.session() as session:
                 yield session
             return
-        from desktop.errors import map_db_error
 
         if getattr(self._local, "writing", False):
             raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
@@ -304,7 +305,6 @@ def retrying(call, *args, **kwargs):
 
     Used around every call of a screen (`views.operations.op`), every CLI command and `Database.run`; nested
     uses run the inner call once and let the outermost one decide."""
-    from desktop.errors import TransientDatabaseError
 
     if getattr(_retry_state, "depth", 0):
         return call(*args, **kwargs)
@@ -332,7 +332,6 @@ def retries_in_this_thread() -> int:
 
 def retry_transient(function):
     """Decorator form of `retrying` for a service's outer form `x(db, actor, ...)`."""
-    import functools
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
@@ -421,8 +420,8 @@ def open_existing(url: str | None = None) -> Database:
             conn.rollback()
     except Exception as exc:  # no alembic_version: not a database of this program (or an empty one)
         db.dispose()
-        from desktop.errors import DatabaseUnavailable
-        from desktop.errors import map_db_error
+        from desktop.errors import DatabaseUnavailable  # local: imported only on this branch
+        from desktop.errors import map_db_error  # local: imported only on this branch
 
         mapped = map_db_error(exc)
         if isinstance(mapped, DatabaseUnavailable):  # the server is not there: say that, not "not ours"

@@ -212,8 +212,8 @@ def map_db_error(error: BaseException) -> DesktopError | None:
     if isinstance(error, DesktopError):
         return error
     # lazy: SQLAlchemy (≈ 300 ms) loads with the first database, never for a screen that only raises a DesktopError
-    from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-    from sqlalchemy.orm.exc import StaleDataError
+    from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError  # lazy: kept off the start-up path (the login window imports this module)
+    from sqlalchemy.orm.exc import StaleDataError  # lazy: kept off the start-up path (the login window imports this module)
 
     if isinstance(error, StaleDataError):
         return StaleRecordError()

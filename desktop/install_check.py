@@ -12,6 +12,20 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from desktop import __version__, paths
+from desktop.reports import fonts
+from desktop.views.main_window import MODULES
+from desktop.demo.brasao import FILE, demo_brasao_png
+from desktop import db as db_module
+from desktop import migrate
+import functools
+from PySide6.QtCore import QCollator, QLocale
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QGuiApplication, QIcon, QImageReader
+from desktop.app import create_application
+from desktop import processes
+from desktop.reports import qr, sticker
+import sys
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +47,6 @@ def _inside(path: Path | None, folder: Path | None) -> bool:
 
 def file_checks() -> list[Check]:
     """Version, resources (fonts, icons, demo brasão) and migrations — no Qt."""
-    from desktop import __version__, paths
-    from desktop.reports import fonts
 
     checks = [Check("versão", True, __version__)]
     frozen = paths.is_frozen()
@@ -47,18 +59,14 @@ def file_checks() -> list[Check]:
         font = fonts.font_file(name)
         ok = font is not None and _inside(font, folder)
         checks.append(Check(f"fonte {name}", ok, str(font) if font else "não encontrada"))
-    from desktop.views.main_window import MODULES
 
     missing = [m.icon for m in MODULES if (icon := paths.resource("icons", m.icon)) is None or not icon.is_file()]
     checks.append(Check("ícones", not missing, "faltam: " + ", ".join(missing) if missing
                         else f"{len(MODULES)} ícones dos módulos"))
-    from desktop.demo.brasao import FILE, demo_brasao_png
 
     brasao = demo_brasao_png()
     checks.append(Check("brasão da demonstração", bool(brasao and brasao.startswith(b"\x89PNG")),
                         str(paths.resource(*FILE))))
-    from desktop import db as db_module
-    from desktop import migrate
 
     versions = sorted(p.name for p in (paths.migrations_dir() / "versions").glob("*.py"))
     try:
@@ -76,12 +84,11 @@ def file_checks() -> list[Check]:
 def library_checks() -> list[Check]:
     """The libraries loaded only when a feature is used: the charts (matplotlib's Agg, issues 13 and 16) and the
     trip reader (pyarrow's CSV and string kernels, issue 15). A bundle without them would fail only in the office."""
-    import io
 
     checks = []
     try:
-        from desktop.reports.statistics import figure_png
-        from desktop.services.statistics import INT, TEXT, Series, StatTable
+        from desktop.reports.statistics import figure_png  # local: imported only on this branch
+        from desktop.services.statistics import INT, TEXT, Series, StatTable  # local: imported only on this branch
 
         table = StatTable("check", "Verificação", "", ("Mês", "N"), (TEXT, INT), (("jan/2026", 1),), ("jan/2026",),
                           (Series("N", (1.0,)),))
@@ -90,8 +97,8 @@ def library_checks() -> list[Check]:
     except Exception as error:  # noqa: BLE001 — a missing module is what this reports
         checks.append(Check("gráficos (matplotlib)", False, str(error)))
     try:
-        import pyarrow.compute as pc
-        import pyarrow.csv as pacsv
+        import pyarrow.compute as pc  # lazy: pyarrow loads only when this runs (start-up cost)
+        import pyarrow.csv as pacsv  # lazy: pyarrow loads only when this runs (start-up cost)
 
         table = pacsv.read_csv(io.BytesIO("ID;Placa\nv1; ABC1D23 \n".encode()),
                                parse_options=pacsv.ParseOptions(delimiter=";"))
@@ -106,9 +113,6 @@ def _collation_check() -> Check:
     """Qt's alphabetical order in pt_BR (QCollator: the file dialog's list). On Linux it is ICU's collation data,
     which the bundle carries trimmed to pt/en/root (packaging/bundle_libs.py); without it Qt falls back to
     code-point order and ç, é would sort after z."""
-    import functools
-
-    from PySide6.QtCore import QCollator, QLocale
 
     collator = QCollator(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
     order = sorted(["f", "é", "d", "ç", "e", "c"], key=functools.cmp_to_key(collator.compare))
@@ -118,12 +122,7 @@ def _collation_check() -> Check:
 def qt_checks() -> list[Check]:
     """Qt's plugins the program needs: a platform, PNG/JPEG/SVG images, SVG icons, QtPdf and the printer; and
     the pt_BR alphabetical order."""
-    from PySide6.QtCore import QSize
-    from PySide6.QtGui import QGuiApplication, QIcon, QImageReader
-    from PySide6.QtPrintSupport import QPrinter
-
-    from desktop import paths
-    from desktop.app import create_application
+    from PySide6.QtPrintSupport import QPrinter  # lazy: Qt loads only when this runs (start-up cost)
 
     create_application()
     checks = [Check("Qt plataforma", bool(QGuiApplication.platformName()), QGuiApplication.platformName())]
@@ -139,7 +138,7 @@ def qt_checks() -> list[Check]:
     try:
         from PySide6.QtPdf import QPdfDocument  # noqa: F401 — the import itself is the check
 
-        from desktop.views.printing import open_document
+        from desktop.views.printing import open_document  # local: imported only on this branch
 
         document = open_document(pdf)
         image = document.render(0, QSize(200, 283))
@@ -147,9 +146,9 @@ def qt_checks() -> list[Check]:
     except Exception as error:  # noqa: BLE001
         checks.append(Check("QtPdf", False, str(error)))
     try:
-        import tempfile
+        import tempfile  # local: imported only on this branch
 
-        from desktop.views.printing import print_pdf
+        from desktop.views.printing import print_pdf  # local: imported only on this branch
 
         with tempfile.TemporaryDirectory() as folder:
             printer = QPrinter(QPrinter.PrinterMode.HighResolution)
@@ -168,8 +167,6 @@ def qt_checks() -> list[Check]:
 def process_checks() -> list[Check]:
     """A worker process started the way the sticker batch starts its QR workers (spawn): in the frozen program it
     runs the .exe again, which must hand over to multiprocessing (packaging/launcher.py, freeze_support)."""
-    from desktop import processes
-    from desktop.reports import qr, sticker
 
     try:
         paths_ = processes.submit(qr.unit_paths, ["TPA-VERIFICACAO"], sticker.QR_ERROR, sticker.QR_MASK,
@@ -181,8 +178,8 @@ def process_checks() -> list[Check]:
 
 
 def _sample_pdf() -> bytes:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.lib.pagesizes import A4  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.pdfgen.canvas import Canvas  # lazy: ReportLab loads only when this runs (start-up cost)
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4)
@@ -193,7 +190,6 @@ def _sample_pdf() -> bytes:
 
 
 def run(with_qt: bool = True, out=None) -> int:
-    import sys
 
     out = out or sys.stdout
     checks = file_checks() + process_checks() + (qt_checks() if with_qt else [])

@@ -19,6 +19,11 @@ import socket
 from pathlib import Path
 
 from desktop.errors import DesktopError
+from desktop.settings import APP_NAME
+from desktop.signing import fingerprint
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from desktop.signing import public_key_of
 
 SERVICE = "ChapadaTransporte-assinatura"
 
@@ -38,15 +43,12 @@ def key_dir() -> Path:
     override = os.environ.get("DESKTOP_KEY_DIR")
     if override:
         return Path(override)
-    import platformdirs
-
-    from desktop.settings import APP_NAME
+    import platformdirs  # lazy: platformdirs loads only when this runs (start-up cost)
 
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "chaves"
 
 
 def _fingerprint(public: bytes) -> str:
-    from desktop.signing import fingerprint
 
     return fingerprint(public)
 
@@ -56,8 +58,8 @@ def _keyring():
     if os.environ.get("DESKTOP_KEY_STORE", "").lower() == "file":
         return None
     try:
-        import keyring
-        from keyring.backends import fail
+        import keyring  # lazy: keyring loads only when this runs (start-up cost)
+        from keyring.backends import fail  # lazy: keyring loads only when this runs (start-up cost)
 
         backend = keyring.get_keyring()
     except Exception:  # noqa: BLE001 — no keyring installed or its backend broken: the file is used
@@ -109,10 +111,6 @@ def store(private: bytes, passphrase: str | None = None, *, pending: bool = Fals
     `pending=True` (key rotation, issue 11): the key goes to a pending slot (`<key>.pem.pendente`, or the keyring
     name `pendente:<fp>`) that `load` does not use; `promote` makes it the key once the database part has
     committed, `discard_pending` drops it when the transaction rolled back. The old key is never touched."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    from desktop.signing import public_key_of
 
     fp = _fingerprint(public_key_of(private))
     kr = _keyring()
@@ -193,9 +191,6 @@ def discard_pending(public_or_fp: bytes | str) -> None:
 
 def load(public: bytes, holder: str | None = None) -> bytes:
     """The private key of `public` on this desk. `KeyUnavailable` (saying where it is) or `KeyLocked`."""
-    from cryptography.hazmat.primitives import serialization
-
-    from desktop.signing import public_key_of
 
     fp = _fingerprint(public)
     if fp in _loaded:

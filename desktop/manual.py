@@ -14,6 +14,9 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from desktop.paths import resource_candidates
+from xml.sax.saxutils import escape
+from desktop.reports.fonts import register_fonts
 
 MANUAL_PDF = "manual.pdf"
 CHAPTERS_JSON = "capitulos.json"
@@ -36,7 +39,6 @@ MODULE_CHAPTERS = {
 
 def manual_dir() -> Path | None:
     """`resources/manual/` of this installation (source tree or bundle), when the manual was built."""
-    from desktop.paths import resource_candidates
 
     for folder in resource_candidates():
         if (folder / "manual" / MANUAL_PDF).is_file():
@@ -128,7 +130,6 @@ def parse_markdown(text: str) -> list[Block]:
 
 def inline_markup(text: str) -> str:
     """Markdown inline → ReportLab paragraph markup (escaped)."""
-    from xml.sax.saxutils import escape
 
     out = escape(text)
     out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
@@ -146,15 +147,13 @@ def chapter_files(source: Path) -> list[Path]:
 def build_pdf(source: Path, out_dir: Path, version: str = "") -> dict[str, dict]:
     """Build `out_dir/manual.pdf` from the chapters in `source`; returns {chapter: {"title", "page"}} (0-based
     page), also written to `out_dir/capitulos.json`."""
-    from reportlab.lib import colors
-    from reportlab.lib.enums import TA_CENTER
-    from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.lib.units import mm
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.enums import TA_CENTER  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.pagesizes import A4  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.styles import ParagraphStyle  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.platypus import (BaseDocTemplate, Frame, Image, ListFlowable, ListItem, PageBreak, PageTemplate,
-                                    Paragraph, Spacer)
-
-    from desktop.reports.fonts import register_fonts
+                                    Paragraph, Spacer)  # lazy: ReportLab loads only when this runs (start-up cost)
 
     regular, bold = register_fonts()
     body = ParagraphStyle("body", fontName=regular, fontSize=10, leading=14, spaceAfter=5)
@@ -220,7 +219,7 @@ def build_pdf(source: Path, out_dir: Path, version: str = "") -> dict[str, dict]
                 image_path = (path.parent / block.src).resolve()
                 if not image_path.is_file():
                     raise FileNotFoundError(f"{path.name}: imagem {block.src} não encontrada")
-                from reportlab.lib.utils import ImageReader
+                from reportlab.lib.utils import ImageReader  # lazy: ReportLab loads only when this runs (start-up cost)
 
                 iw, ih = ImageReader(str(image_path)).getSize()
                 w = min(width, iw * 0.5)

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from desktop.db import SQLITE_BUSY_TIMEOUT_MS, Database, create_private_sqlite_file, resolve_url, schema_is_current
+from desktop.models import APPEND_ONLY_TABLES
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -77,7 +78,6 @@ def backup_sqlite(db: Database, revision: str | None) -> Path | None:
     while target.exists():
         n += 1
         target = path.with_name(f"{path.stem}.antes-{revision or 'vazio'}-{stamp}-{n}.sqlite3")
-    from desktop.db import create_private_sqlite_file
 
     create_private_sqlite_file(target)
     source = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
@@ -179,7 +179,6 @@ _ROLE_NAME = __import__("re").compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 def _append_only_tables() -> tuple[str, ...]:
-    from desktop.models import APPEND_ONLY_TABLES
 
     return APPEND_ONLY_TABLES
 

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
+import threading
+import time
 
 PARENT_POLL_SECONDS = 0.5
 
 
 def parent_alive(parent_pid: int) -> bool:
     """Whether process `parent_pid` still runs (os.kill(pid, 0) on POSIX; OpenProcess on Windows)."""
-    import sys
     if sys.platform == "win32":
-        import ctypes
+        import ctypes  # local: imported only on this branch
         kernel32 = ctypes.windll.kernel32
         handle = kernel32.OpenProcess(0x1000 | 0x00100000, False, parent_pid)  # QUERY_LIMITED_INFORMATION | SYNCHRONIZE
         if not handle:
@@ -50,8 +52,6 @@ def parent_alive(parent_pid: int) -> bool:
 
 def watch_parent(parent_pid: int, poll: float = PARENT_POLL_SECONDS) -> None:
     """A daemon thread that ends this (worker) process as soon as `parent_pid` is gone."""
-    import threading
-    import time
 
     def watch() -> None:
         while parent_alive(parent_pid):
@@ -105,7 +105,7 @@ class Worker:
     """One spawned process running `target(channel, *args)` (`target` a module-level function)."""
 
     def __init__(self, target, *args, name: str):
-        import multiprocessing
+        import multiprocessing  # lazy: multiprocessing loads only when this runs (start-up cost)
 
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=True)

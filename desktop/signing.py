@@ -21,6 +21,7 @@ from datetime import date
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+import hashlib
 
 PAYLOAD_PREFIX = "TPA1"
 CREDENTIAL_PREFIX = "TPC1"   # the driver's credential: the sticker's fields plus the masked CPF and CNH (issue 28)
@@ -138,7 +139,6 @@ def sign_credential(private_bytes: bytes, number: str, plate: str, valid_until: 
 
 def fingerprint(public_bytes: bytes) -> str:
     """SHA-256 of a raw public key, in hex: how checkpoints and the key table name a key."""
-    import hashlib
 
     return hashlib.sha256(bytes(public_bytes)).hexdigest()
 

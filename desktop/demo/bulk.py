@@ -15,6 +15,7 @@ import time as _time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from desktop.models import Base
 
 _SQLITE_DT = "%Y-%m-%d %H:%M:%S.%f"
 
@@ -38,7 +39,6 @@ class _Same(dict):
 
 class BulkWriter:
     def __init__(self, session):
-        from desktop.models import Base
 
         self.session = session
         conn = session.connection()
@@ -85,9 +85,9 @@ class BulkWriter:
         key = (day, hour, minute)
         value = self._at_cache.get(key)
         if value is None:
-            from datetime import time
+            from datetime import time  # local: imported only on this branch
 
-            from desktop.models.types import LOCAL_TZ
+            from desktop.models.types import LOCAL_TZ  # local: imported only on this branch
 
             moment = datetime.combine(day, time(hour, minute), tz or LOCAL_TZ)
             value = self._at_cache[key] = self.ts(moment) if self.sqlite else moment
@@ -99,10 +99,10 @@ class BulkWriter:
         if value is None:
             return None
         if self.sqlite:
-            import json
+            import json  # local: imported only on this branch
 
             return json.dumps(value)
-        from psycopg.types.json import Jsonb
+        from psycopg.types.json import Jsonb  # lazy: psycopg loads only when this runs (start-up cost)
 
         return Jsonb(value)
 

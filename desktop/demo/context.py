@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from desktop.domain.money import round_cents
 from desktop.domain.dates import TIMEZONE, deadline
+from desktop.models.types import now
 
 Progress = Callable[[int, int, str], None]
 
@@ -90,8 +91,7 @@ class DemoContext:
 
     def __init__(self, session, n: int, seed: int, today: date, report: Progress, force: bool,
                  summary: DemoSummary):
-        from desktop.demo.bulk import BulkWriter
-        from desktop.models.types import now
+        from desktop.demo.bulk import BulkWriter  # cycle: desktop.demo.bulk imports this module at its top
 
         self.s = session
         self.n = n

@@ -18,6 +18,10 @@ from desktop.reports import febraban
 from desktop.services.bank_returns import IMPORT_ROLES
 from desktop.services.base import require_role
 from desktop.services.demo import is_demo
+from sqlalchemy import func, select
+from desktop.domain.clock import today
+from desktop.importers.bank_return import build_return
+from desktop.models import BankReturnFile, MunicipalitySettings, PaymentGuide
 
 REISSUED = 6          # overdue fine guides reissued
 _SEED_SALT = 13       # this stage's own random draws (the other stages' data do not change)
@@ -98,11 +102,6 @@ GUIDE_COLS = ("id", "number", "purpose", "amount_reais", "due_on", "payer_name",
 def example_return(db, limit: int = 8, nsa: int | None = None) -> tuple[bytes, int]:
     """(bytes, how many payments) of a return file paying up to `limit` open guides with a barcode (fees first,
     then fines), paid today, with the next free NSA."""
-    from sqlalchemy import func, select
-
-    from desktop.domain.clock import today
-    from desktop.importers.bank_return import build_return
-    from desktop.models import BankReturnFile, MunicipalitySettings, PaymentGuide
 
     day = today()
     with db.session(write=False) as s:

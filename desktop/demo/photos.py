@@ -15,7 +15,7 @@ BACKGROUNDS = ((0xDD, 0xE6, 0xF0), (0xE8, 0xE8, 0xE8), (0xF0, 0xE6, 0xDA))
 @lru_cache(maxsize=1)
 def demo_photos() -> tuple[bytes, ...]:
     """Six 3×4 portraits (PNG, 150 × 200 points) of no one."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # lazy: Pillow loads only when this runs (start-up cost)
 
     photos = []
     for k, skin in enumerate(PALETTE):

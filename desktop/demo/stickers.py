@@ -9,15 +9,14 @@ after the one of the load. A desk without the municipality's signing key skips i
 from __future__ import annotations
 
 from desktop.errors import DesktopError
+from sqlalchemy import select
+from desktop.models import Authorization, User
+from desktop.services import documents
+from desktop.services.base import Actor
 
 
 def superseded_stickers(db, summary) -> list[str]:
     """The document numbers printed (oldest first), or [] when skipped."""
-    from sqlalchemy import select
-
-    from desktop.models import Authorization, User
-    from desktop.services import documents
-    from desktop.services.base import Actor
 
     with db.session(write=False) as s:
         number = s.scalar(select(Authorization.number).where(Authorization.status == "active")

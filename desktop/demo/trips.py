@@ -15,6 +15,9 @@ from sqlalchemy import select
 
 from desktop.domain.clock import TIMEZONE
 from desktop.domain.trips import CSV_COLUMNS
+from desktop.models import Authorization, Driver, DriverPlatform, Vehicle
+from desktop.domain.clock import today as clock_today
+from desktop.models.platforms import TripRow
 
 CENTRE = (-15.4606, -55.7497)   # Praça Dom Wunibaldo, Chapada dos Guimarães
 MAX_TRIPS = 6000
@@ -35,7 +38,6 @@ def _money(cents: int) -> str:
 
 
 def _pairs(session):
-    from desktop.models import Authorization, Driver, DriverPlatform, Vehicle
 
     rows = session.execute(
         select(DriverPlatform.platform_id, Driver.cpf, Vehicle.plate)
@@ -52,7 +54,6 @@ def _pairs(session):
 def build_files(by_platform: dict[int, list[tuple[str, str]]], today: date, seed: int = 2025):
     """{platform_id: (trips CSV bytes, routes CSV bytes)} for the 30 days before `today` (never after the program's
     clock: the import refuses a trip that starts after now, issue 25 item 1)."""
-    from desktop.domain.clock import today as clock_today
 
     today = min(today, clock_today())
     rng = random.Random(seed)
@@ -119,8 +120,6 @@ def make_demo_trips(db, today: date, seed: int = 2025) -> dict[str, int]:
     """Import the demo's trip files (one per active platform). Returns {"trips": n, "route_points": m}."""
     from desktop.services import trips  # lazy: loaded only when a demo is made
     from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
-
-    from desktop.models.platforms import TripRow
 
     with db.session(write=False) as s:
         by_platform = _pairs(s)

@@ -163,7 +163,7 @@ class NamePools:
 def name_pools(seed: int) -> NamePools:
     """First and last names of Faker's pt_BR provider (deduplicated and sorted, so the pools depend only on
     the names the installed Faker knows, not on its list order)."""
-    from faker.providers.person.pt_BR import Provider as PersonProvider
+    from faker.providers.person.pt_BR import Provider as PersonProvider  # lazy: Faker loads only when this runs (start-up cost)
 
     def clean(names) -> tuple[tuple[str, str], ...]:
         return tuple((n, fold(n)) for n in sorted(set(names)))

@@ -1,150 +1,63 @@
 """The law as code: pure Python (no Qt, no SQLAlchemy, no ReportLab, no pandas). See issue 3 for the API.
 
 Every legal date, penalty and eligibility of Lei nº 2.103/2025 is computed here and nowhere else; each rule names
-its article. `holidays`, `babel` and `validate-docbr` are imported on first use, so importing this package is cheap.
+its article. Nothing is imported until a name is asked for (PEP 562): `from desktop.domain import local_today` loads
+desktop.domain.dates only, so a screen on the start-up path that needs one rule does not pay for the whole law
+(the login window imported every module of the domain through this package before issue 22).
 """
-from desktop.domain import law
-from desktop.domain.authorization import activation_problems
-from desktop.domain.dates import (
-    TIMEZONE,
-    BusinessCalendar,
-    add_months_clamped,
-    annual_inspection_due,
-    data_change_notice_deadline,
-    deadline,
-    is_data_change_late,
-    is_renewal_late,
-    local_now,
-    local_today,
-    period_end,
-    platform_data_due,
-    platform_list_due,
-    renewal_request_deadline,
-    term_end,
-)
-from desktop.domain.documents import (
-    collect,
-    format_cnpj,
-    format_cpf,
-    format_plate,
-    is_mercosul_plate,
-    mask_cpf,
-    mercosul_equivalent,
-    normalize_cnpj,
-    normalize_cpf,
-    normalize_plate,
-    normalize_renavam,
-    validate_cnh,
-    validate_cnpj,
-    validate_cpf,
-    validate_plate,
-    validate_renavam,
-)
-from desktop.domain.driver import (
-    CHECKLIST_BY_KEY,
-    DRIVER_CHECKLIST,
-    ChecklistItem,
-    DriverFacts,
-    Evidence,
-    ItemKind,
-    checklist_status,
-    driver_problems,
-    gravissima_window,
-    is_accepted_cnh_category,
-)
-from desktop.domain.formatting import (
-    DateParseError,
-    DocumentNumber,
-    NumberParseError,
-    format_date,
-    format_datetime,
-    format_decimal,
-    format_long_date,
-    format_money,
-    format_number,
-    format_upfm,
-    parse_date,
-    parse_number,
-    weekday_name,
-)
-from desktop.domain.inspection import (
-    INSPECTION_CHECKLIST,
-    INSPECTION_ITEMS_BY_KEY,
-    InspectionItem,
-    InspectionKind,
-    inspection_problems,
-    presentation_deadline,
-    regularization_deadline,
-)
-from desktop.domain.ledger import EntryKind, LedgerEntry, balance, entry_problems, reversal_of
-from desktop.domain.penalties import (
-    ART13_DUTIES,
-    CATALOG,
-    AdministrativeMeasure,
-    Assessment,
-    InfractionNotInForce,
-    InfractionType,
-    NotificationForm,
-    Penalty,
-    Prior,
-    Severity,
-    UnknownInfractionCode,
-    assess,
-    fine_in_reais,
-    lookup,
-    reais_to_upfm,
-    recurrence_window_start,
-)
-from desktop.domain.platforms import Discrepancy, DiscrepancyKind, reconcile
-from desktop.domain.problems import Problem
-from desktop.domain.roles import Role
-from desktop.domain.scheduling import (
-    Booked,
-    Slot,
-    WorkPattern,
-    booking_conflicts,
-    booking_term,
-    fill_slots,
-    free_slots,
-    generate_slots,
-    term_problem,
-)
-from desktop.domain.taxes import (
-    ISS_MAX_RATE,
-    ISS_MIN_RATE,
-    active_days_in_month,
-    active_periods,
-    competence_problem,
-    iss_rate_problem,
-    issqn_for_month,
-    split_among_platforms,
-)
-from desktop.domain.text import fold, only_digits, same_place
-from desktop.domain.vehicle import (
-    OwnershipMode,
-    ValidityLimit,
-    ValidUntil,
-    VehicleFacts,
-    authorization_valid_until,
-    explain_valid_until,
-    individual_lessor_problem,
-    vehicle_last_service_day,
-    vehicle_problems,
-)
-from desktop.domain.workflow import (
-    AUTHORIZATION_MACHINE,
-    AUTO_COUNTS_FOR_RECURRENCE,
-    AUTO_MACHINE,
-    AuthorizationStatus,
-    AutoStatus,
-    StateMachine,
-    Transition,
-    TransitionNotAllowed,
-    UnknownStatus,
-    actions,
-    allowed,
-    transition,
-)
+from __future__ import annotations
+
+import importlib
+
+# name -> the submodule of desktop.domain that defines it
+_EXPORTS = {
+    "activation_problems": "authorization",
+    "BusinessCalendar": "dates", "TIMEZONE": "dates", "add_months_clamped": "dates",
+    "annual_inspection_due": "dates", "data_change_notice_deadline": "dates", "deadline": "dates",
+    "is_data_change_late": "dates", "is_renewal_late": "dates", "local_now": "dates", "local_today": "dates",
+    "period_end": "dates", "platform_data_due": "dates", "platform_list_due": "dates",
+    "renewal_request_deadline": "dates", "term_end": "dates",
+    "collect": "documents", "format_cnpj": "documents", "format_cpf": "documents", "format_plate": "documents",
+    "is_mercosul_plate": "documents", "mask_cpf": "documents", "mercosul_equivalent": "documents",
+    "normalize_cnpj": "documents", "normalize_cpf": "documents", "normalize_plate": "documents",
+    "normalize_renavam": "documents", "validate_cnh": "documents", "validate_cnpj": "documents",
+    "validate_cpf": "documents", "validate_plate": "documents", "validate_renavam": "documents",
+    "CHECKLIST_BY_KEY": "driver", "ChecklistItem": "driver", "DRIVER_CHECKLIST": "driver", "DriverFacts": "driver",
+    "Evidence": "driver", "ItemKind": "driver", "checklist_status": "driver", "driver_problems": "driver",
+    "gravissima_window": "driver", "is_accepted_cnh_category": "driver",
+    "DateParseError": "formatting", "DocumentNumber": "formatting", "NumberParseError": "formatting",
+    "format_date": "formatting", "format_datetime": "formatting", "format_decimal": "formatting",
+    "format_long_date": "formatting", "format_money": "formatting", "format_number": "formatting",
+    "format_upfm": "formatting", "parse_date": "formatting", "parse_number": "formatting",
+    "weekday_name": "formatting",
+    "INSPECTION_CHECKLIST": "inspection", "INSPECTION_ITEMS_BY_KEY": "inspection", "InspectionItem": "inspection",
+    "InspectionKind": "inspection", "inspection_problems": "inspection", "presentation_deadline": "inspection",
+    "regularization_deadline": "inspection",
+    "EntryKind": "ledger", "LedgerEntry": "ledger", "balance": "ledger", "entry_problems": "ledger",
+    "reversal_of": "ledger",
+    "ART13_DUTIES": "penalties", "AdministrativeMeasure": "penalties", "Assessment": "penalties",
+    "CATALOG": "penalties", "InfractionNotInForce": "penalties", "InfractionType": "penalties",
+    "NotificationForm": "penalties", "Penalty": "penalties", "Prior": "penalties", "Severity": "penalties",
+    "UnknownInfractionCode": "penalties", "assess": "penalties", "fine_in_reais": "penalties", "lookup": "penalties",
+    "reais_to_upfm": "penalties", "recurrence_window_start": "penalties",
+    "Discrepancy": "platforms", "DiscrepancyKind": "platforms", "reconcile": "platforms",
+    "Problem": "problems",
+    "Role": "roles",
+    "Booked": "scheduling", "Slot": "scheduling", "WorkPattern": "scheduling", "booking_conflicts": "scheduling",
+    "booking_term": "scheduling", "fill_slots": "scheduling", "free_slots": "scheduling",
+    "generate_slots": "scheduling", "term_problem": "scheduling",
+    "ISS_MAX_RATE": "taxes", "ISS_MIN_RATE": "taxes", "active_days_in_month": "taxes", "active_periods": "taxes",
+    "competence_problem": "taxes", "iss_rate_problem": "taxes", "issqn_for_month": "taxes",
+    "split_among_platforms": "taxes",
+    "fold": "text", "only_digits": "text", "same_place": "text",
+    "OwnershipMode": "vehicle", "ValidUntil": "vehicle", "ValidityLimit": "vehicle", "VehicleFacts": "vehicle",
+    "authorization_valid_until": "vehicle", "explain_valid_until": "vehicle", "individual_lessor_problem": "vehicle",
+    "vehicle_last_service_day": "vehicle", "vehicle_problems": "vehicle",
+    "AUTHORIZATION_MACHINE": "workflow", "AUTO_COUNTS_FOR_RECURRENCE": "workflow", "AUTO_MACHINE": "workflow",
+    "AuthorizationStatus": "workflow", "AutoStatus": "workflow", "StateMachine": "workflow",
+    "Transition": "workflow", "TransitionNotAllowed": "workflow", "UnknownStatus": "workflow", "actions": "workflow",
+    "allowed": "workflow", "transition": "workflow",
+}
 
 __all__ = [
     # value types
@@ -192,3 +105,17 @@ __all__ = [
     "weekday_name", "parse_date", "DateParseError", "format_number", "parse_number", "DocumentNumber",
     "NumberParseError",
 ]
+
+
+def __getattr__(name: str):
+    """Load the submodule that defines `name` on first use and keep the value here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -143,7 +143,7 @@ def _require_date(value: object, name: str) -> date:
 def easter_sunday(year: int) -> date:
     """Gregorian Easter Sunday of `year` (dateutil's algorithm): Carnival (47 days before) and Corpus Christi (60 days
     after) move with it, and the office keeps them as pontos facultativos in its table of municipal dates."""
-    from dateutil.easter import EASTER_WESTERN, easter
+    from dateutil.easter import EASTER_WESTERN, easter  # lazy: dateutil loads only when this runs (start-up cost)
 
     return easter(year, EASTER_WESTERN)
 

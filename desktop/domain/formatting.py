@@ -208,7 +208,7 @@ def format_money(value: Decimal | int | None, nbsp: bool = False) -> str:
         return ""
     if isinstance(value, float):
         raise TypeError("use Decimal para valores monetários, nunca float")
-    from babel.numbers import format_currency
+    from babel.numbers import format_currency  # lazy: babel loads only when this runs (start-up cost)
 
     text = format_currency(Decimal(value), "BRL", locale="pt_BR")
     return text if nbsp else text.replace("\xa0", " ")
@@ -222,7 +222,7 @@ def _places_of(value: Decimal) -> int:
 def format_decimal(value: Decimal | int, places: int | None = None, *, keep_scale: bool = False) -> str:
     """A number in pt-BR, 1.234,5: with exactly `places` decimals (rounded half-even), or — places None — the
     value's significant decimals (40.0000 → "40"), or with `keep_scale` every decimal it carries ("40,0000")."""
-    from babel.numbers import format_decimal as _fmt
+    from babel.numbers import format_decimal as _fmt  # lazy: babel loads only when this runs (start-up cost)
 
     if isinstance(value, float):
         raise TypeError("use Decimal, nunca float")

@@ -17,6 +17,8 @@ from desktop.domain.money import to_reais
 from desktop.domain import law
 from desktop.domain.dates import add_months_clamped
 from desktop.domain.problems import Problem
+from desktop.domain.text import fold
+from desktop.domain.dates import period_end
 
 CENT = Decimal("0.01")
 
@@ -44,7 +46,6 @@ class Severity(StrEnum):
     @classmethod
     def parse(cls, text: str) -> "Severity":
         """From a stored value or a Portuguese label ("média", "Gravíssima", "media")."""
-        from desktop.domain.text import fold
 
         key = fold(text)
         for severity in cls:
@@ -334,7 +335,6 @@ class Assessment:
         """Last day of the proposed suspension starting on `start` (the day the decision is final), or None."""
         if not self.suspends:
             return None
-        from desktop.domain.dates import period_end
 
         return period_end(start, days=self.suspension_days, months=self.suspension_months)
 

@@ -36,6 +36,7 @@ from desktop.domain.roles import DOCUMENT_ROLES, ENFORCEMENT_ROLES, PLATFORM_LIS
 from desktop.domain.steps import Step
 from desktop.domain.text import fold, only_alphanumerics, only_digits
 from desktop.domain.workflow import StateMachine, Transition
+from desktop.domain.problems import Problem
 
 # --- The format (Art. 5, VIII: vehicles, their owners and the drivers who will serve) ------------------------
 
@@ -609,7 +610,6 @@ def validate_data_request(justification: str | None, period_start: date | None, 
                           notified_at: datetime | None, now: datetime) -> list:
     """Every problem of a data request at once (Art. 4): justified (caput), a period, at least one field of §1
     (VII, other data, described in words); the notification date-time, when given, is not in the future."""
-    from desktop.domain.problems import Problem
 
     problems = []
     if not (justification or "").strip():

@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from desktop.domain.dates import add_months_clamped, parse_month  # noqa: F401 — parse_month: the trips' name
 from desktop.domain.text import fold
+import math
 
 # ------------------------------------------------------------------------------------------------ columns
 CSV_COLUMNS: dict[str, str] = {
@@ -284,7 +285,6 @@ EARTH_RADIUS_M = 6_371_008.8
 def project(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """(lat, lon) → (x east, y north) in metres around the points' centre (equirectangular: a trip inside a
     municipality is a few km, where its error is far below a metre). Used by the screen and the printed page."""
-    import math
 
     if not points:
         return []
@@ -296,7 +296,6 @@ def project(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def route_length_m(points: Sequence[tuple[float, float]]) -> float:
-    import math
 
     xy = project(points)
     return sum(math.dist(a, b) for a, b in zip(xy, xy[1:]))

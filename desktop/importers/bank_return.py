@@ -57,6 +57,7 @@ from decimal import Decimal
 from desktop.domain.money import cents_of, from_cents, round_cents
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
+from desktop.domain.clock import today
 
 RECORD_LENGTH = 150
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -293,7 +294,6 @@ def header_problems(header: ReturnHeader, agreement: str | None, bank_code: str 
 # The same layout written (tools/make_bank_return.py, the tests, the demo's example file and the benchmark).
 
 def _clock_today() -> date:
-    from desktop.domain.clock import today
     return today()
 
 

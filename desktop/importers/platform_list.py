@@ -144,7 +144,7 @@ def _xlsx_rows(content: bytes) -> tuple[list[tuple[int, list[str]]], tuple[str, 
     problem = xlsx_bomb_problem(content)
     if problem is not None:
         return problem
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # lazy: openpyxl loads only when this runs (start-up cost)
 
     try:
         book = load_workbook(io.BytesIO(content), read_only=True, data_only=True)

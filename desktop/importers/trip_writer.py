@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from desktop.models import Driver, Vehicle
+from decimal import Decimal
 
 TRIP_COLUMNS = ("platform_id", "data_request_id", "import_id", "external_id", "driver_cpf", "driver_id", "plate",
                 "vehicle_id", "started_at", "ended_at", "month", "origin_lat", "origin_lon", "destination_lat",
@@ -23,8 +25,6 @@ class Register:
 
     def __init__(self, session):
         from sqlalchemy import select   # here, not at the top: the reading process imports no database code
-
-        from desktop.models import Driver, Vehicle
 
         self.drivers = dict(session.execute(select(Driver.cpf, Driver.id)).all())
         self.vehicles = dict(session.execute(select(Vehicle.plate, Vehicle.id)).all())
@@ -292,7 +292,6 @@ class FareTotals:
     def rows(self, import_id: int, platform_id: int, register: Register) -> list[dict]:
         """The `trip_fare_totals` rows, with the register's driver and vehicle of each CPF and plate (the ids the
         trips themselves were written with)."""
-        from decimal import Decimal
 
         def cents(v):
             return Decimal(int(round(v))).scaleb(-2)

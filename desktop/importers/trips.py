@@ -44,6 +44,10 @@ from desktop.domain.trips import (
     match_header,
 )
 from desktop.importers.platform_list import csv_error_text
+import codecs
+from desktop.domain.clock import now
+from desktop.domain.trips import DEFAULT_RETENTION_MONTHS, retention_cutoff
+import pyarrow.csv as pacsv
 
 CHUNK_ROWS = 20_000
 WIDTH_BLOCK = 4 * 1024 * 1024
@@ -124,7 +128,6 @@ def shown_text(value, limit: int = 40) -> str:
 def _decode_name(content: bytes) -> str:
     """UTF-8 when the whole file decodes as UTF-8 (checked 1 MB at a time: never one long call holding the
     interpreter while the screen waits), else Windows-1252."""
-    import codecs
 
     decoder = codecs.getincrementaldecoder("utf-8")()
     view = memoryview(content)
@@ -341,8 +344,6 @@ _CONTROL = "[\\x00-\\x1f\\x7f-\\x{9f}]"   # RE2: NUL, tab, CR, LF and the other 
 
 def default_window() -> TripWindow:
     """The window of a reader not told one: the default retention period back from the program's clock."""
-    from desktop.domain.clock import now
-    from desktop.domain.trips import DEFAULT_RETENTION_MONTHS, retention_cutoff
 
     moment = now()
     return trip_window(moment, retention_cutoff(moment.date(), DEFAULT_RETENTION_MONTHS))
@@ -518,7 +519,7 @@ class TripReader:
         sep = self.sep.encode()
         want = self.width
         if b'"' in self.content:
-            import csv
+            import csv  # local: imported only on this branch
 
             numbers = []
             reader = csv.reader(io.StringIO(self.content.decode(self.encoding), newline=""), delimiter=self.sep)
@@ -583,7 +584,6 @@ class TripReader:
         line's number nor ever handed its text here), and only then — or when a cell has an error — are the lines
         counted to name them (`_check_widths`). A file with quotes is checked line by line first (the csv module
         knows where a quoted line ends)."""
-        import pyarrow.csv as pacsv
 
         by_index = {i: key for key, i in self.match.positions.items()}
         quoted = b'"' in self.content

@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import flag_modified
 from desktop.domain.roles import Role
 from desktop.models.base import Base, Created, Updated, Versioned, one_of, user_fk
 from desktop.models.types import AwareDateTime, Dec
+from desktop import keystore
 
 ROLES = tuple(r.value for r in Role)
 NUMBER_KINDS = ("authorization", "auto", "guide", "document", "data_request", "decision")  # decision: issue 24
@@ -57,7 +58,6 @@ class MunicipalitySettings(Versioned, Updated, Base):
         `services.setup.signing_private_key(db)`."""
         if self.signing_public_key is None:
             return None
-        from desktop import keystore
 
         return keystore.load(self.signing_public_key)
 

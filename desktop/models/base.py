@@ -13,6 +13,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 from desktop.domain.text import fold  # the one accent/case fold of the program (issue 3)
 from desktop.errors import register_metadata
 from desktop.models.types import AwareDateTime, CodeString, now
+from sqlalchemy import and_
+from sqlalchemy import Date, DateTime, String
+from sqlalchemy.types import TypeDecorator
+from sqlalchemy import inspect as sa_inspect
+from desktop.domain import limits
+from sqlalchemy.orm import Session
 
 # Stable names let migrations and error messages refer to constraints on both databases.
 NAMING_CONVENTION = {
@@ -71,7 +77,6 @@ def starts_with(column, prefix: str):
     """`column` begins with `prefix`, as a range (`>= prefix AND < prefix + U+10FFFF`) that a plain b-tree
     index answers on both databases (CodeString columns compare bytes). Give the prefix in the column's form
     (folded text for search keys, digits for CPF, upper case for plates)."""
-    from sqlalchemy import and_
 
     return and_(column >= prefix, column < prefix + "\U0010ffff")
 
@@ -109,10 +114,8 @@ _UNCHECKED_COLUMNS = frozenset({"search_key"})
 
 def _column_kind(column):
     """("text", max_length) / ("amount", None) / ("date", None) / None for the columns the limits cover."""
-    from sqlalchemy import Date, DateTime, String
-    from sqlalchemy.types import TypeDecorator
 
-    from desktop.models.types import AwareDateTime, Dec
+    from desktop.models.types import AwareDateTime, Dec  # cycle: desktop.models.types imports this module at its top
 
     col_type = column.type
     if isinstance(col_type, Dec):
@@ -147,9 +150,6 @@ def _checked_columns(mapper) -> list:
 
 def row_problems(obj, only_changed: bool = False) -> list:
     """The problems of one ORM object against the limits of `desktop.domain.limits` (each naming its field)."""
-    from sqlalchemy import inspect as sa_inspect
-
-    from desktop.domain import limits
 
     state = sa_inspect(obj)
     problems = []
@@ -179,14 +179,13 @@ def _check_limits(session, flush_context, instances) -> None:
     for obj in session.dirty:
         problems += row_problems(obj, only_changed=True)
     if problems:
-        from desktop.errors import ValidationError
+        from desktop.errors import ValidationError  # local: imported only on this branch
 
         unique = list(dict.fromkeys(problems))
         raise ValidationError(unique)
 
 
 def install_limits_check() -> None:
-    from sqlalchemy.orm import Session
 
     if not event.contains(Session, "before_flush", _check_limits):
         event.listen(Session, "before_flush", _check_limits)

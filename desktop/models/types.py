@@ -120,7 +120,7 @@ class JSONData(TypeDecorator):
 
     def load_dialect_impl(self, dialect):
         if dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import JSONB
+            from sqlalchemy.dialects.postgresql import JSONB  # local: imported only on this branch
 
             return dialect.type_descriptor(JSONB())
         return dialect.type_descriptor(JSON())

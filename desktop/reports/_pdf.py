@@ -22,6 +22,11 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from desktop.domain.citation import cite
 from desktop.reports.common import LAW, VERIFICATION_NOTE, DocumentMeta, MunicipalityHeader, fmt_moment
 from desktop.reports.fonts import register_fonts
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+import math
+from desktop.reports.qr import payload_path
+from reportlab.graphics.barcode.common import I2of5
 
 # Binary (Flate) streams instead of ASCII85 on top: without the optional rl_accel C extension ReportLab's
 # pure-Python ASCII85 encoder took a quarter of a 1,000-sticker batch, and the files are 20 % smaller.
@@ -93,7 +98,6 @@ def new_canvas(buffer: io.BytesIO, title: str, pagesize=A4) -> Canvas:
 def draw_brasao(c: Canvas, png: bytes | None, x: float, y: float, size: float) -> bool:
     if not png:
         return False
-    from reportlab.lib.utils import ImageReader
     try:
         c.drawImage(ImageReader(io.BytesIO(png)), x, y, size, size, preserveAspectRatio=True, anchor="c",
                     mask="auto")
@@ -134,7 +138,6 @@ def draw_footer(c: Canvas, header: MunicipalityHeader, meta: DocumentMeta, page_
     c.setStrokeColor(GREY)
     c.line(margin, y + 3 * mm, page_w - margin, y + 3 * mm)
     c.setStrokeColor(colors.black)
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     left = f"Documento nº {meta.number} — emitido em {fmt_moment(meta.issued_at)}"
     by = f" por {meta.issued_by}" if meta.issued_by else ""
     room = page_w - 2 * margin - PAGE_LABEL_ROOM
@@ -198,7 +201,6 @@ def draw_page_label(c: Canvas, text: str, page_w: float = PAGE_W, margin: float 
 def draw_demo_mark_box(c: Canvas, x: float, y: float, w: float, h: float) -> None:
     """The demo mark across one piece that can be cut out (a sticker, a credential side): issue 28 — every cut
     piece of a demo print says it has no legal value, not only the sheet it came on."""
-    import math
     c.saveState()
     c.setFillColor(colors.Color(0.78, 0.16, 0.16, alpha=0.35))
     diagonal = (w ** 2 + h ** 2) ** 0.5
@@ -212,13 +214,11 @@ def draw_demo_mark_box(c: Canvas, x: float, y: float, w: float, h: float) -> Non
 
 def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4.5) -> float:
     """The largest font size ≤ `size` at which `text` fits in `width`."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     natural = stringWidth(text, font, size)
     return size if natural <= width else max(minimum, size * width / natural)
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     lines, line = [], ""
     for word in text.split():
         trial = f"{line} {word}".strip()
@@ -289,7 +289,6 @@ class BannerChange(Flowable):
 
 def draw_banner(c: Canvas, text: str, right: float, y: float) -> None:
     regular, bold = fonts()
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     w = stringWidth(text, bold, 8.5) + 4 * mm
     c.setFillColor(colors.black)
     c.roundRect(right - w, y - 1.6 * mm, w, 5.2 * mm, 1 * mm, stroke=0, fill=1)
@@ -365,7 +364,6 @@ def spacer(height_mm: float) -> Spacer:
 # ---------------------------------------------------------------- QR code: segno matrix drawn as one path
 def qr_unit_path(payload: str, error: str = "m", mask: int | None = None) -> tuple[int, str]:
     """(modules per side, PDF path operators) of `payload` (desktop.reports.qr)."""
-    from desktop.reports.qr import payload_path
     return payload_path(payload, error, mask)
 
 
@@ -395,7 +393,6 @@ BAR_HEIGHT = 13 * mm
 
 def draw_i2of5(c: Canvas, digits: str, x: float, y: float) -> float:
     """Draws the 44 digits as interleaved 2 of 5 (no check digit added, no bearer bars); returns its width."""
-    from reportlab.graphics.barcode.common import I2of5
     barcode = I2of5(digits, barWidth=NARROW_BAR, ratio=BAR_RATIO, barHeight=BAR_HEIGHT, checksum=0,
                     bearers=0, quiet=0, humanReadable=0, lquiet=0, rquiet=0, stop=1)
     barcode.drawOn(c, x, y)

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment
+from desktop.reports import records
+import io
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,6 @@ def build_context(session, checkpoint, verdict_ok: bool, verdict: str, *, meta: 
                   signer: Signer) -> CheckpointTermContext:
     """From the session: the letterhead (with the demo mark of a demo database); the checkpoint comes from
     services.audit, `meta` from the archive (the termo is numbered NNNN/AAAA in the documents' series)."""
-    from desktop.reports import records
 
     header = records.header(session)
     return CheckpointTermContext(
@@ -48,12 +51,8 @@ def _chunks(text: str, size: int) -> list[str]:
 
 
 def render(ctx: CheckpointTermContext) -> bytes:
-    import io
 
-    from pypdf import PdfReader, PdfWriter
-
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
+    from pypdf import PdfReader, PdfWriter  # lazy: pypdf loads only when this runs (start-up cost)
 
     story = _pdf.title_block("TERMO DE VERIFICAÇÃO DO REGISTRO DE AUDITORIA",
                              f"Ponto de verificação assinado — {LAW}")

@@ -10,6 +10,19 @@ from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money,
     fmt_plate,
 )
+from desktop.errors import NotFound
+from desktop.models import Auto
+from sqlalchemy import select
+from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
+from desktop.domain.penalties import Assessment, Severity
+from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+from desktop.reports import records
+from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
+from sqlalchemy import or_
+from desktop.models import AutoJudgment, AutoWaiver, LedgerEntry
+from sqlalchemy import func
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
 
 _OUTCOMES = {"upheld": "auto mantido", "partly_upheld": "auto mantido em parte", "annulled": "auto anulado"}
 _INSTANCES = {"defense": "Julgamento da defesa prévia", "appeal": "Julgamento do recurso"}
@@ -60,10 +73,8 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> Au
 
 
 def auto_row(s, number: str):
-    from sqlalchemy import select
+    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
-    from desktop.errors import NotFound
-    from desktop.models import Auto
     auto = s.scalar(select(Auto).where(Auto.number == number.strip()))
     if auto is None:
         raise NotFound(f"Auto de infração nº {number} não encontrado.")
@@ -73,12 +84,6 @@ def auto_row(s, number: str):
 def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     """The auto `number` as printed, read from session `s`; `parameter(key, on) -> Decimal` gives the dated
     parameters (the defense term, services.parameters.parameter_value_in)."""
-    from sqlalchemy import select
-
-    from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
-    from desktop.domain.penalties import Assessment, Severity
-    from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
-    from desktop.reports import records
 
     auto = auto_row(s, number)
     code = s.get(InfractionCode, auto.infraction_code_id)
@@ -111,7 +116,6 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     article = (code.article if code is not None else "") or (assessment.articles[0] if assessment else "")
     description = code.description if code is not None else auto.code
     # issue 12 items 1 and 4: the code and the fine in force (the ledger), the decision's penalties
-    from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
     from desktop.models.ledger_queries import code_in_force_in, fine_in  # lazy: shared enforcement reads
 
     in_force = code_in_force_in(s, auto)
@@ -130,7 +134,7 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     decided_item = ((auto.assessment or {}).get("decision") or {}).get("art13_item")
     item = auto.art13_item or decided_item
     if in_force != auto.code and item:
-        from desktop.domain.penalties import ART13_DUTIES
+        from desktop.domain.penalties import ART13_DUTIES  # local: imported only on this branch
         description = f"Descumprir o dever do Art. 13, {item}: {ART13_DUTIES.get(item, '')}"
         article = f"{article} c/c Art. 13, {item}"
     upfm, amount = fine_in(s, auto)
@@ -156,9 +160,6 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
 
 
 def _code_row(s, code: str, on: date):
-    from sqlalchemy import or_, select
-
-    from desktop.models import InfractionCode
 
     return s.scalar(select(InfractionCode).where(
         InfractionCode.code == code, InfractionCode.valid_from <= on,
@@ -171,10 +172,6 @@ def _decisions(s, auto) -> tuple[str, ...]:
     date order: judgments (instance, outcome, requalification, reasoning), the written waiver, the final date and
     payment term, the penalties decided, the cancellation; requalification, payment, reversal, refund and cost
     entries (issue 12: a citizen's lawyer reads from the auto alone what was decided and when)."""
-    from sqlalchemy import select
-
-    from desktop.domain.penalties import PenaltyOption
-    from desktop.models import AutoJudgment, AutoWaiver, LedgerEntry
 
     lines: list[tuple[date, int, str]] = []
     for j in s.scalars(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id).order_by(AutoJudgment.id)):
@@ -216,9 +213,7 @@ def _decisions(s, auto) -> tuple[str, ...]:
 
 def _balance(s, auto) -> str:
     """What the infractor owes now and what the municipality owes back, from the ledger (issue 12 item 4)."""
-    from sqlalchemy import func, select
 
-    from desktop.models import LedgerEntry
     from desktop.models.ledger_queries import auto_balance_in  # lazy: shared enforcement reads
 
     _upfm, reais = auto_balance_in(s, auto.id)
@@ -234,9 +229,7 @@ def _annulled(s, auto) -> str:
     """The mark an annulled auto prints on every copy (issue 28 item 1): the date and reason of the annulment."""
     if auto.status != "annulled":
         return ""
-    from sqlalchemy import select
 
-    from desktop.models import AutoJudgment
     row = s.scalar(select(AutoJudgment).where(AutoJudgment.auto_id == auto.id, AutoJudgment.outcome == "annulled")
                    .order_by(AutoJudgment.id.desc()).limit(1))
     if row is None:
@@ -246,9 +239,8 @@ def _annulled(s, auto) -> str:
 
 
 def render(ctx: AutoContext) -> bytes:
-    from reportlab.platypus import PageBreak
+    from reportlab.platypus import PageBreak  # lazy: ReportLab loads only when this runs (start-up cost)
 
-    from desktop.reports import _pdf
     story: list = []
     for index, copy in enumerate(COPIES):
         story.extend(_copy(ctx, copy))
@@ -260,8 +252,6 @@ def render(ctx: AutoContext) -> bytes:
 
 
 def _copy(ctx: AutoContext, copy: str) -> list:
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
 
     story = _pdf.title_block(f"AUTO DE INFRAÇÃO Nº {ctx.auto_number}",
                              f"{copy} — lavrado em dois exemplares (Art. 19 da {LAW})")

@@ -9,6 +9,11 @@ from datetime import date
 from desktop.reports.common import (
     LAW, LAW_FULL, DocumentMeta, MunicipalityHeader, Signer, fmt_cpf, fmt_date, fmt_date_long, fmt_plate,
 )
+from desktop.domain.dates import renewal_request_deadline
+from desktop.reports import records
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
+from desktop.domain.vehicle import vehicle_last_service_day
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +43,6 @@ class CertificateContext:
     @property
     def vehicle_in_last_year(self) -> bool:
         """The validity ends on the vehicle's last service day (Art. 2º, §2º): no renewal with this vehicle."""
-        from desktop.domain.vehicle import vehicle_last_service_day
         return self.valid_until >= vehicle_last_service_day(self.manufacture_year)
 
 
@@ -49,8 +53,6 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> Ce
 def build_context(s, number: str, meta: DocumentMeta, calendar, signer: Signer) -> CertificateContext:
     """The termo of the active authorization `number`, read from session `s`; the renewal deadline is the
     last timely day of Art. 3, §2 on `calendar` (the municipality's desktop.domain.BusinessCalendar)."""
-    from desktop.domain.dates import renewal_request_deadline
-    from desktop.reports import records
     auth, driver, vehicle = records.active_authorization(s, number)
     return make_context(
         records.header(s), meta, authorization_number=auth.number, driver_name=driver.name, cpf=driver.cpf,
@@ -65,8 +67,6 @@ def build_context(s, number: str, meta: DocumentMeta, calendar, signer: Signer) 
 
 
 def render(ctx: CertificateContext) -> bytes:
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
 
     validity_reason = (
         f"limitada ao último dia em que o veículo pode servir (Art. 2º, §§ 1º e 2º da {LAW})"

@@ -22,6 +22,9 @@ from desktop.domain.formatting import (  # noqa: F401 — mask_cpf is re-exporte
     mask_cpf,
 )
 from desktop.domain.text import only_digits  # noqa: F401 — re-exported for the documents
+from desktop.errors import ConflictError
+from desktop.models.admin import User
+from zoneinfo import ZoneInfo
 
 LAW = "Lei nº 2.103/2025"
 LAW_FULL = "Lei Municipal nº 2.103, de 04 de junho de 2025"
@@ -107,8 +110,6 @@ def signer_of(session, actor, unit: str = "") -> Signer:
     """The Signer of an act issued by `actor`, from the user's row in `session`. An automatic routine, the
     machine's account or a user without office or registration cannot sign: ConflictError says why (issue 28:
     routines prepare, a person signs). Every document's build_context calls this; services pass the actor."""
-    from desktop.errors import ConflictError
-    from desktop.models.admin import User
 
     user_id = getattr(actor, "user_id", None)
     if user_id is None:
@@ -122,14 +123,6 @@ def signer_of(session, actor, unit: str = "") -> Signer:
     if problem:
         raise ConflictError(problem)
     return Signer(user.full_name.strip(), user.office.strip(), user.registration.strip(), unit)
-
-
-def signer_block(signer: Signer, others: list[tuple[str, str]] = ()):
-    """The ReportLab flowable of the signature of an act (`_pdf.signer_block`): the one every document prints —
-    decisions and notices included. Imported lazily so this module stays free of ReportLab."""
-    from desktop.reports import _pdf
-
-    return _pdf.signer_block(signer, list(others))
 
 
 def now() -> datetime:
@@ -163,7 +156,6 @@ BRASILIA_TZ_NAME = "America/Sao_Paulo"
 def fmt_moment(value: datetime, brasilia: bool = False) -> str:
     """A legal moment with its zone (issue 28 point 8): "03/12/2026 às 00:09 (horário de Cuiabá, UTC−04:00)";
     with `brasilia`, also the same moment on Brasília time for an addressee there ("… = 01:09 de Brasília")."""
-    from zoneinfo import ZoneInfo
 
     local = value.astimezone(TZ)
     text = f"{format_datetime(local, sep=' às ')} ({_zone_label(local, 'Cuiabá')})"

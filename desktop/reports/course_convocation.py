@@ -7,6 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment, mask_cpf
+from sqlalchemy import select
+from desktop.errors import NotFound, ValidationError
+from desktop.domain.problems import Problem
+from desktop.models import CourseAttendance, CourseSession, Driver
+from desktop.reports import records
+from desktop.reports.common import TZ
+from desktop.reports import _pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,12 +42,7 @@ def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None 
     """The notice for every driver convoked to session `session_id` (read from session `s`). With `calendar`
     (the municipality's BusinessCalendar), a notice issued less than 3 business days before the session is
     refused (Lei 9.784/99, art. 26, §2: the summons precedes the appearance by at least three business days)."""
-    from sqlalchemy import select
 
-    from desktop.errors import NotFound, ValidationError
-    from desktop.domain.problems import Problem
-    from desktop.models import CourseAttendance, CourseSession, Driver
-    from desktop.reports import records
     course = s.get(CourseSession, int(session_id))
     if course is None:
         raise NotFound(f"Turma nº {session_id} não encontrada.")
@@ -54,7 +56,7 @@ def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None 
                                           tzinfo=meta.issued_at.tzinfo)
     earliest = None
     if calendar is not None:
-        from desktop.domain.summons import earliest_appearance, summons_problem
+        from desktop.domain.summons import earliest_appearance, summons_problem  # local: imported only on this branch
         issued_on = meta.issued_at.astimezone(records_tz()).date()
         problem = summons_problem(issued_on, starts.astimezone(records_tz()).date(), calendar, "session")
         if problem is not None:
@@ -67,14 +69,11 @@ def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None 
 
 
 def records_tz():
-    from desktop.reports.common import TZ
     return TZ
 
 
 def render(ctx: ConvocationContext) -> bytes:
-    from reportlab.platypus import PageBreak
-
-    from desktop.reports import _pdf
+    from reportlab.platypus import PageBreak  # lazy: ReportLab loads only when this runs (start-up cost)
 
     story: list = []
     if ctx.signer is None:

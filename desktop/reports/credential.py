@@ -14,6 +14,12 @@ from datetime import date
 from desktop.domain.formatting import mask_cnh
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_plate, mask_cpf
 from desktop.signing import sign_credential
+from desktop.reports import records
+import io
+from desktop.reports import _pdf
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 PHOTO_REQUIRED = ("A credencial é pessoal e intransferível (Art. 13, I da Lei nº 2.103/2025): cadastre a foto do "
                   "condutor (Cadastro → Condutores → Foto) antes de emiti-la.")
@@ -42,7 +48,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, driver_name:
                   cnh_category: str, authorization_number: str, valid_until: date, plate: str, vehicle: str,
                   private_key: bytes, photo: bytes | None = None) -> CredentialContext:
     if not photo:
-        from desktop.errors import ConflictError
+        from desktop.errors import ConflictError  # local: imported only on this branch
         raise ConflictError(PHOTO_REQUIRED)
     payload = sign_credential(private_key, authorization_number, plate, valid_until, mask_cpf(cpf),
                               mask_cnh(cnh_number))
@@ -54,7 +60,6 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, driver_name:
 
 def build_context(s, number: str, meta: DocumentMeta, private_key: bytes) -> CredentialContext:
     """The credential of the active authorization `number`, read from session `s`."""
-    from desktop.reports import records
     auth, driver, vehicle = records.active_authorization(s, number)
     return make_context(records.header(s), meta, driver_name=driver.name, cpf=driver.cpf,
                         cnh_number=driver.cnh_number or "—", cnh_category=driver.cnh_category or "—",
@@ -63,11 +68,6 @@ def build_context(s, number: str, meta: DocumentMeta, private_key: bytes) -> Cre
 
 
 def render(ctx: CredentialContext) -> bytes:
-    import io
-
-    from desktop.reports import _pdf
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
 
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"Credencial do condutor — autorização nº {ctx.authorization_number}")
@@ -120,7 +120,7 @@ def render(ctx: CredentialContext) -> bytes:
     c.setLineWidth(0.4)
     c.rect(px, py, photo_w, photo_h)
     if ctx.photo:
-        from reportlab.lib.utils import ImageReader
+        from reportlab.lib.utils import ImageReader  # local: imported only on this branch
         try:
             c.drawImage(ImageReader(io.BytesIO(ctx.photo)), px, py, photo_w, photo_h, preserveAspectRatio=True,
                         anchor="c", mask="auto")
@@ -193,7 +193,6 @@ def _no_photo(c, x, y, w, h, regular) -> None:
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     if stringWidth(text, font, size) <= width:
         return text
     while text and stringWidth(text + "…", font, size) > width:
@@ -202,7 +201,6 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 
 
 def _crop_marks(c, x, y, w, h) -> None:
-    from reportlab.lib.units import mm
     gap, length = 1.5 * mm, 4 * mm
     c.setLineWidth(0.3)
     for cx, dx in ((x, -1), (x + w, 1)):

@@ -6,6 +6,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_cnpj, fmt_date, fmt_moment
+from sqlalchemy import select
+from desktop.errors import NotFound
+from desktop.models import DataRequest
+from desktop.models import Platform
+from desktop.reports import records
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
 
 FIELDS_ART4_PAR1 = {
     "I": "origem e destino da viagem",
@@ -51,10 +58,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> Da
 
 def request_row(s, number: str):
     """The request by its NNNN/AAAA or, for a draft without number, its internal code."""
-    from sqlalchemy import select
 
-    from desktop.errors import NotFound
-    from desktop.models import DataRequest
     key = number.strip()
     row = s.scalar(select(DataRequest).where(DataRequest.number == key))
     if row is None and key.isdigit():
@@ -66,8 +70,6 @@ def request_row(s, number: str):
 
 def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataRequestContext:
     """The justified request for data to a platform (Art. 4), read from session `s`."""
-    from desktop.models import Platform
-    from desktop.reports import records
     row = request_row(s, number)
     platform = s.get(Platform, row.platform_id)
     wanted = [("I", row.want_origin_destination), ("II", row.want_time_distance), ("III", row.want_route),
@@ -81,8 +83,6 @@ def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataReq
 
 
 def render(ctx: DataRequestContext) -> bytes:
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
 
     story = _pdf.title_block(f"OFÍCIO DE REQUISIÇÃO DE DADOS Nº {ctx.request_number}",
                              f"Art. 4º da {LAW} — compartilhamento de dados pela plataforma tecnológica")

@@ -9,6 +9,15 @@ from decimal import Decimal
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_date_long, fmt_money, fmt_plate, mask_cpf,
 )
+from desktop.reports.common import fmt_cnpj, only_digits
+from sqlalchemy import select
+from desktop.models import InfractionCode
+from desktop.errors import NotFound
+from desktop.models import Auto, Driver, Platform, Vehicle
+from desktop.reports import records
+from desktop.models import AutoNotification
+from desktop.reports import _pdf
+from desktop.reports._pdf import e
 
 MEANS = {
     "II": "afixação no quadro de editais da Prefeitura Municipal",
@@ -57,7 +66,6 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> Ed
 
 
 def _document(doc: str) -> str:
-    from desktop.reports.common import fmt_cnpj, only_digits
     d = only_digits(doc)
     return mask_cpf(d) if len(d) == 11 else fmt_cnpj(d)
 
@@ -65,13 +73,11 @@ def _document(doc: str) -> str:
 def infraction_words(s, code: str, on: date) -> str:
     """"Embarcar usuário diretamente na via pública… (Art. 26, IV)": the catalogue's description of `code` in
     force on `on`, with its article; the code itself when the catalogue lacks it."""
-    from sqlalchemy import select
 
-    from desktop.models import InfractionCode
     row = s.scalar(select(InfractionCode).where(InfractionCode.code == code, InfractionCode.valid_from <= on)
                    .order_by(InfractionCode.valid_from.desc()).limit(1))
     if row is None:
-        from desktop.domain.penalties import CATALOG
+        from desktop.domain.penalties import CATALOG  # local: imported only on this branch
         spec = CATALOG.get(code)
         return f"{spec.description} ({spec.article})" if spec is not None else code
     return f"{row.description} ({row.article})"
@@ -80,9 +86,6 @@ def infraction_words(s, code: str, on: date) -> str:
 def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer: Signer) -> EditalContext:
     """The edital of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`, read from
     session `s`; `parameter(key, on)` gives the defense term."""
-    from desktop.errors import NotFound
-    from desktop.models import Auto, Driver, Platform, Vehicle
-    from desktop.reports import records
 
     notes = first_notifications(s, sent_on)
     if not notes:
@@ -112,19 +115,14 @@ def build_context(s, sent_on: date, meta: DocumentMeta, parameter, signer: Signe
 
 def first_notifications(s, sent_on: date) -> list:
     """The notifications by edital dated `sent_on`, by auto."""
-    from sqlalchemy import select
 
-    from desktop.models import AutoNotification
     return list(s.scalars(select(AutoNotification).where(
         AutoNotification.form.in_(tuple(FORMS)), AutoNotification.sent_on == sent_on)
         .order_by(AutoNotification.auto_id)))
 
 
 def render(ctx: EditalContext) -> bytes:
-    from reportlab.lib.units import mm
-
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import e
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     story = _pdf.title_block(f"EDITAL DE NOTIFICAÇÃO Nº {ctx.number}",
                              f"Notificação de autuação por edital — Art. 22, §1º, "

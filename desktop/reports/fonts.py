@@ -41,9 +41,9 @@ def font_file(name: str) -> Path | None:
 @lru_cache(maxsize=1)
 def register_fonts() -> tuple[str, str]:
     """Registers DejaVu Sans (regular, bold) once; returns the (regular, bold) font names to use."""
-    from reportlab.lib.fonts import addMapping
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.lib.fonts import addMapping  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.pdfbase import pdfmetrics  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.pdfbase.ttfonts import TTFont  # lazy: ReportLab loads only when this runs (start-up cost)
 
     regular, bold = font_file(REGULAR), font_file(BOLD)
     if regular is None or bold is None:

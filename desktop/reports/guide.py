@@ -9,6 +9,15 @@ from decimal import Decimal
 
 from desktop.reports import febraban, pix
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
+from sqlalchemy import func, or_, select
+from desktop.models import LedgerEntry as E
+from desktop.errors import ConflictError, NotFound
+from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
+from desktop.reports import records
+from desktop.reports.common import fmt_decimal, fmt_plate
+from desktop.models import IssqnShare
+import io
+from desktop.reports import _pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +88,6 @@ LEGAL_BASIS = {   # issue 23 point 9: the articles of the guide's own debt only
 def auto_costs_reais(s, auto_ids) -> dict[int, Decimal]:
     """The Art. 28 costs (removal and storage, reais spent) posted on each auto, net of their reversals — a debt
     of its own beside the fine (issue 23 point 6), never added to the fine's UPFM."""
-    from sqlalchemy import func, or_, select
-
-    from desktop.models import LedgerEntry as E
 
     ids = list(auto_ids)
     if not ids:
@@ -104,12 +110,6 @@ def split_fine_and_costs(owed: Decimal, costs: Decimal) -> tuple[Decimal, Decima
 def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     """The DAM of the open payment guide `number`, read from session `s`. Needs the municipality's FEBRABAN
     code (Administração → Município)."""
-    from sqlalchemy import select
-
-    from desktop.errors import ConflictError, NotFound
-    from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
-    from desktop.reports import records
-    from desktop.reports.common import fmt_decimal, fmt_plate
 
     settings = records.settings_row(s)
     agreement = (settings.febraban_agreement or "").strip()
@@ -181,7 +181,6 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
 
 def _creditor(settings) -> str:
     """'Prefeitura Municipal de X — CNPJ 00.000.000/0000-00 — endereço' (issue 28 point 4), from the settings."""
-    from desktop.reports.common import fmt_document_id
 
     parts = [f"Prefeitura Municipal de {settings.name}"]
     if settings.cnpj:
@@ -194,9 +193,6 @@ def _creditor(settings) -> str:
 def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
     """One line per competência: "ISSQN estimado — competência 10/2026 — 12 veículos"; the reference names the
     substitute driver's vehicle (Art. 11) or the platform's vehicles count."""
-    from sqlalchemy import func, select
-
-    from desktop.models import IssqnShare
 
     lines = s.execute(select(IssqnShare.year, IssqnShare.month, func.count(), func.sum(IssqnShare.amount))
                       .where(IssqnShare.guide_id == row.id, IssqnShare.status == "open")
@@ -213,7 +209,7 @@ def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
     """`text` cut with "…" so that it fits `width` points in `font` (bold is what the box draws: a margin)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
 
     limit = width * 0.92
     if stringWidth(text, font, size) <= limit:
@@ -224,12 +220,9 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 
 
 def render(ctx: GuideContext) -> bytes:
-    import io
 
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
-
-    from desktop.reports import _pdf
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"DAM nº {ctx.guide_number}")

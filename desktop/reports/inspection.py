@@ -9,6 +9,18 @@ from desktop.domain.formatting import format_integer
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment, fmt_plate,
 )
+from datetime import datetime as _dt
+from sqlalchemy import and_, func, or_, select
+from desktop.models import Inspection
+from desktop.reports.common import TZ
+from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
+from desktop.errors import ConflictError
+from desktop.models import Authorization, Driver, InspectionPlace, User, Vehicle
+from desktop.reports import records
+from types import SimpleNamespace
+from desktop.reports.common import signer_of
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +64,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> In
 def laudo_number(s, row) -> str:
     """The laudo's number NNNN/AAAA: one sequence per year of the performed inspections, in the order they were
     performed (issue 28: never the database id), so the first laudo of 2026 is 0001/2026."""
-    from datetime import datetime as _dt
 
-    from sqlalchemy import and_, func, or_, select
-
-    from desktop.models import Inspection
-    from desktop.reports.common import TZ
     year = row.performed_at.astimezone(TZ).year
     start, end = _dt(year, 1, 1, tzinfo=TZ), _dt(year + 1, 1, 1, tzinfo=TZ)
     before = s.scalar(select(func.count()).select_from(Inspection).where(
@@ -71,10 +78,6 @@ def laudo_number(s, row) -> str:
 def build_context(s, code, meta: DocumentMeta) -> InspectionReportContext:
     """The laudo of performed inspection `code` (Art. 9, 15, 16), read from session `s`; a failed one carries the
     5-day term (Art. 16 §2)."""
-    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
-    from desktop.errors import ConflictError
-    from desktop.models import Authorization, Driver, InspectionPlace, User, Vehicle
-    from desktop.reports import records
     row = records.inspection_row(s, code)
     if row.performed_at is None or row.result not in ("approved", "failed"):
         raise ConflictError(f"A vistoria nº {code} ainda não foi realizada: o laudo sai depois do "
@@ -109,9 +112,7 @@ def build_context(s, code, meta: DocumentMeta) -> InspectionReportContext:
 
 def _inspector_signer(s, inspector_id, unit: str) -> Signer:
     """The inspector who performed the inspection signs its laudo (Lei 9.784/99, art. 22, §1º)."""
-    from types import SimpleNamespace
 
-    from desktop.reports.common import signer_of
     return signer_of(s, SimpleNamespace(user_id=inspector_id), unit)
 
 
@@ -124,10 +125,7 @@ def _result(line: ChecklistLine) -> str:
 
 
 def render(ctx: InspectionReportContext) -> bytes:
-    from reportlab.lib.units import mm
-
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     story = _pdf.title_block(f"LAUDO DE VISTORIA Nº {ctx.inspection_number}",
                              f"Vistoria {ctx.kind} — Arts. 9º, 15 e 16 da {LAW}")

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_decimal, fmt_money
+from desktop.reports import records
+from desktop.reports.common import now
+from desktop.reports import _pdf
 
 MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 
@@ -33,8 +36,6 @@ class IssqnReportContext:
 
 def build_context(session, year: int, month: int, totals, series, issued_by: str = "", *, vehicles=(),
                   preview: bool = False) -> IssqnReportContext:
-    from desktop.reports import records
-    from desktop.reports.common import now
 
     settings = records.settings_row(session)
     meta = DocumentMeta(number=f"ISSQN {month:02d}/{year}", issued_at=now(), issued_by=issued_by)
@@ -45,7 +46,7 @@ def build_context(session, year: int, month: int, totals, series, issued_by: str
 
 def series_figure(series: dict, year: int, month: int):
     """A matplotlib Figure (no pyplot state): one line per platform, the total estimated per competência."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when this runs (start-up cost)
 
     figure = Figure(figsize=(9, 4.6), dpi=100)
     ax = figure.add_subplot(1, 1, 1)
@@ -101,9 +102,7 @@ def vehicle_rows(ctx: IssqnReportContext) -> list[list[str]]:
 
 
 def render(ctx: IssqnReportContext) -> bytes:
-    from reportlab.platypus import Image
-
-    from desktop.reports import _pdf
+    from reportlab.platypus import Image  # lazy: ReportLab loads only when this runs (start-up cost)
 
     rows = [[t.platform_name, t.cnpj_display, str(t.vehicles), _amount(t.total), _amount(t.without_guide),
              _amount(t.open), _amount(t.overdue), _amount(t.paid)] for t in ctx.platforms]

@@ -6,6 +6,7 @@ from datetime import date
 
 from desktop.reports.common import LAW, DocumentMeta, fmt_date
 from desktop.reports.notices import REGULARIZATION, NoticeContext, Recipient
+from desktop.reports import notices
 
 
 def overdue_list_notice(header, meta: DocumentMeta, *, recipient: Recipient, last_delivered_on: date | None,
@@ -35,6 +36,5 @@ def overdue_list_notice(header, meta: DocumentMeta, *, recipient: Recipient, las
 
 
 def render(ctx: NoticeContext) -> bytes:
-    from desktop.reports import notices
 
     return notices.render(ctx)

@@ -11,6 +11,19 @@ from desktop.domain.money import to_reais
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_document_id, fmt_money, fmt_plate,
 )
+from desktop.domain.inspection import InspectionKind, convocation_terms
+from desktop.errors import DesktopError
+from sqlalchemy import select
+from desktop.errors import ConflictError
+from desktop.models import AutoJudgment, Platform
+from desktop.reports import auto as auto_report
+from desktop.domain.penalties import PenaltyOption, penalty_notice_clauses
+from desktop.models import User
+from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY
+from desktop.models import Authorization, Driver, DriverPlatform, InspectionPlace, Vehicle
+from desktop.reports import records
+from desktop.reports import _pdf
+from desktop.reports._pdf import b, e
 
 AUTUACAO = "autuacao"
 PENALTY = "penalty"
@@ -147,7 +160,6 @@ def inspection_convocation(header, meta, *, notice_number: str, recipient: Recip
     domain.inspection.convocation_terms): Art. 9 for the initial inspection of an applicant — no sticker yet
     (Art. 14) and no Art. 26, I fine (Art. 20); Art. 16 caput, §1 or §2; Art. 8, §2 for a substitute vehicle.
     `kind` None: an annual inspection."""
-    from desktop.domain.inspection import InspectionKind, convocation_terms
     terms = convocation_terms(kind if kind is not None else InspectionKind.ANNUAL)
     basis = terms.basis.replace("§1", "§1º").replace("§2", "§2º")
     paragraphs = [
@@ -199,12 +211,11 @@ def build_context(s, kind: str, key: str, meta: DocumentMeta, *, parameter, cale
     (Art. 22, 24–27); regularization and inspection convocation by inspection code (Art. 16); renewal reminder
     by authorization number (Art. 3 §2). `parameter(key, on)` gives the dated terms; `calendar` the business
     days (desktop.domain.BusinessCalendar)."""
-    from desktop.errors import DesktopError
     if kind in (AUTUACAO, PENALTY):
         return _auto_notice(s, kind, key, meta, parameter, signer_name)
     if kind == RENEWAL_REMINDER:
-        from desktop.domain.dates import renewal_request_deadline
-        from desktop.reports import records
+        from desktop.domain.dates import renewal_request_deadline  # local: imported only on this branch
+        from desktop.reports import records  # local: imported only on this branch
         auth, driver, vehicle = records.active_authorization(s, key)
         recipient = Recipient(driver.name, driver.cpf, records.full_address(driver), vehicle.plate, auth.number)
         return renewal_reminder(records.header(s), meta, notice_number="", recipient=recipient,
@@ -217,11 +228,7 @@ def build_context(s, kind: str, key: str, meta: DocumentMeta, *, parameter, cale
 
 
 def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext:
-    from sqlalchemy import select
 
-    from desktop.errors import ConflictError
-    from desktop.models import AutoJudgment, Platform
-    from desktop.reports import auto as auto_report
     auto = auto_report.auto_row(s, number)
     a = auto_report.build_context(s, number, meta, parameter)
     recipient = Recipient(a.infractor_name, a.infractor_document, a.infractor_address, a.plate,
@@ -229,13 +236,13 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
     if kind == AUTUACAO:
         # issue 28 item 1: the autuação offers the defense term; once decided (or void) it no longer applies
         if auto.status not in ("drawn_up", "notified"):
-            from desktop.domain.workflow import AutoStatus
+            from desktop.domain.workflow import AutoStatus  # local: imported only on this branch
             raise ConflictError(f"O auto nº {a.auto_number} está «{AutoStatus(auto.status).label}»: a notificação "
                                 "da autuação (prazo de defesa, Art. 22, §2º) não se aplica mais; reimprima a via "
                                 "arquivada ou emita a notificação da decisão.")
         # Art. 22 caput ("à plataforma tecnológica e ao condutor"; issue 24 item 4): the platform co-infractor
         # and the platforms the driver works for get a copy
-        from desktop.models import DriverPlatform
+        from desktop.models import DriverPlatform  # local: imported only on this branch
         ids = {auto.infractor_platform_id} if auto.infractor_platform_id else set()
         if auto.infractor_driver_id is not None:
             ids.update(s.scalars(select(DriverPlatform.platform_id).where(
@@ -248,8 +255,6 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
                         notify_platform=also, signer_name=signer_name)
     # issue 24 item 6: every sentence from the case. A notice that no longer applies is refused with the reason.
-    from desktop.domain.penalties import PenaltyOption, penalty_notice_clauses
-    from desktop.models import User
     if auto.status in ("cancelled", "annulled"):
         raise ConflictError(f"O auto nº {a.auto_number} foi {'cancelado' if auto.status == 'cancelled' else 'anulado'}:"
                             " não há penalidade a notificar (Art. 17).")
@@ -280,12 +285,7 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
 
 
 def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
-    from sqlalchemy import select
 
-    from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY, InspectionKind
-    from desktop.errors import ConflictError
-    from desktop.models import Authorization, Driver, DriverPlatform, InspectionPlace, Platform, Vehicle
-    from desktop.reports import records
     row = records.inspection_row(s, code)
     vehicle = s.get(Vehicle, row.vehicle_id)
     auth = s.get(Authorization, row.authorization_id) if row.authorization_id else None
@@ -326,8 +326,6 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
 
 
 def render(ctx: NoticeContext) -> bytes:
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b, e
 
     story = _pdf.title_block(f"{ctx.title} Nº {ctx.number}", f"Referência: {ctx.reference}")
     r = ctx.recipient

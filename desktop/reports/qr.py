@@ -14,7 +14,7 @@ _DARK_RUN = re.compile(rb"\x01+")
 
 def matrix(payload: str, error: str = "m", mask: int | None = None) -> tuple:
     """segno's module matrix (rows of 0/1 bytes, no quiet zone) in byte mode, at `error` level exactly."""
-    import segno
+    import segno  # lazy: segno loads only when this runs (start-up cost)
     return segno.make(payload, error=error, micro=False, boost_error=False, mask=mask).matrix
 
 

@@ -11,10 +11,16 @@ from desktop.errors import ConflictError, NotFound
 from desktop.models import AuditCheckpoint, DatabaseMark
 from desktop.models.security import DEMO_MARK
 from desktop.reports.common import MunicipalityHeader, fmt_date
+from desktop.models import MunicipalitySettings
+from desktop.domain.workflow import AuthorizationStatus
+from desktop.models import Authorization
+from desktop.models import Driver, Vehicle
+from desktop.domain.vehicle import OwnershipMode
+from desktop.errors import DesktopError
+from desktop.models import Inspection
 
 
 def settings_row(s):
-    from desktop.models import MunicipalitySettings
     row = s.get(MunicipalitySettings, 1)
     if row is None:
         raise NotFound("O programa ainda não foi configurado (falta a configuração inicial do município).")
@@ -50,7 +56,6 @@ def header(s) -> MunicipalityHeader:
 
 
 def status_label(status: str) -> str:
-    from desktop.domain.workflow import AuthorizationStatus
     try:
         return AuthorizationStatus(status).label
     except ValueError:
@@ -58,9 +63,7 @@ def status_label(status: str) -> str:
 
 
 def authorization_row(s, number: str):
-    from sqlalchemy import select
 
-    from desktop.models import Authorization
     row = s.scalar(select(Authorization).where(Authorization.number == number.strip()))
     if row is None:
         raise NotFound(f"Autorização nº {number} não encontrada.")
@@ -78,7 +81,6 @@ def require_active(row) -> None:
 
 def active_authorization(s, number: str):
     """(authorization, driver, vehicle) rows of the active authorization `number`."""
-    from desktop.models import Driver, Vehicle
     row = authorization_row(s, number)
     require_active(row)
     return row, s.get(Driver, row.driver_id), s.get(Vehicle, row.vehicle_id)
@@ -107,7 +109,6 @@ def vehicle_line(vehicle) -> str:
 
 
 def ownership_text(vehicle) -> str:
-    from desktop.domain.vehicle import OwnershipMode
     try:
         mode = OwnershipMode(vehicle.ownership_mode)
     except ValueError:
@@ -129,8 +130,6 @@ ITEM_ALIASES = {"doors_4": "four_doors", "seats_max_7": "capacity", "original_ch
 
 def inspection_row(s, code):
     """The inspection of internal code `code` (digits), or NotFound / DesktopError."""
-    from desktop.errors import DesktopError
-    from desktop.models import Inspection
     if not str(code).strip().isdigit():
         raise DesktopError("Informe o número interno (código) da vistoria, por exemplo --id 12.")
     row = s.get(Inspection, int(code))

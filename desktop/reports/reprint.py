@@ -6,12 +6,13 @@ import io
 from datetime import datetime
 
 from desktop.reports.common import fmt_datetime
+from desktop.reports import _pdf
 
 
 def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None = None, by: str = "") -> bytes:
     """Every page of `pdf_bytes` with a boxed stamp at the top left and a light diagonal mark:
     "2ª VIA — reimpressa em dd/mm/aaaa às HH:MM por … — original arquivado"."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader, PdfWriter  # lazy: pypdf loads only when this runs (start-up cost)
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
     overlays: dict[tuple[float, float], object] = {}
@@ -35,11 +36,9 @@ def copy_mark(label: str, when: datetime | None = None, by: str = "") -> str:
 
 
 def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: str) -> bytes:
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from desktop.reports import _pdf
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
 
     regular, bold = _pdf.fonts()
     width, height = size

@@ -10,6 +10,13 @@ from desktop.domain.money import round_cents
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_decimal, fmt_document_id, fmt_money,
 )
+from sqlalchemy import select
+from desktop.errors import NotFound
+from desktop.models import Auto, Driver, LedgerEntry, Parameter, Platform
+from desktop.reports import records
+from desktop.reports.common import only_digits
+from desktop.reports import _pdf
+from desktop.reports._pdf import b
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +108,6 @@ def discussion_of(status: str, defense_deadline: date | None, appeal_deadline: d
 def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tuple[str, int], StatementContext]:
     """((record type, id) of the infractor, the statement) of a driver by CPF or a platform by CNPJ at `as_of`,
     read from session `s` (the ledger lines and the UPFM value in force on `as_of`)."""
-    from sqlalchemy import select
-
-    from desktop.errors import NotFound
-    from desktop.models import Auto, Driver, LedgerEntry, Parameter, Platform
-    from desktop.reports import records
-    from desktop.reports.common import fmt_date, only_digits
 
     digits = only_digits(document)
     if len(digits) == 11:
@@ -141,10 +142,7 @@ def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tu
 
 
 def render(ctx: StatementContext) -> bytes:
-    from reportlab.lib.units import mm
-
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import b
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     story = _pdf.title_block("EXTRATO DO INFRATOR",
                              f"Posição em {fmt_date(ctx.as_of)} — multas em UPFM (Art. 25 da {LAW})")

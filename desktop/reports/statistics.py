@@ -12,6 +12,12 @@ import io
 from dataclasses import dataclass
 
 from desktop.reports.common import DocumentMeta, MunicipalityHeader
+from desktop.reports import _pdf
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Image, KeepTogether
+from decimal import Decimal
+from desktop.domain.cells import looks_like_formula
 
 PALETTE = ("#1b5e20", "#1565c0", "#ef6c00", "#6a1b9a", "#c62828", "#00838f", "#5d4037", "#9e9d24", "#455a64")
 
@@ -30,7 +36,7 @@ def figure(table, figsize=(7.2, 3.3), dpi: int = 100, fixed_margins: bool = Fals
     """A matplotlib Figure of one statistic (bars, stacked bars or lines over the months). On screen the layout
     adapts to the canvas (constrained layout); for the PDF the margins are fixed in inches — constrained layout
     draws every figure twice, a third of the report's time."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when this runs (start-up cost)
 
     if fixed_margins:
         width, height = figsize
@@ -59,9 +65,9 @@ def figure(table, figsize=(7.2, 3.3), dpi: int = 100, fixed_margins: bool = Fals
     if table.unit:
         ax.set_ylabel(table.unit, fontsize=8)
     if table.unit == "R$":
-        from matplotlib.ticker import FuncFormatter
+        from matplotlib.ticker import FuncFormatter  # lazy: matplotlib loads only when this runs (start-up cost)
 
-        from desktop.domain.formatting import format_integer
+        from desktop.domain.formatting import format_integer  # local: imported only on this branch
 
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: format_integer(int(v))))
     ax.grid(axis="y", alpha=0.3)
@@ -77,7 +83,7 @@ def figure(table, figsize=(7.2, 3.3), dpi: int = 100, fixed_margins: bool = Fals
 
 def figure_png(table, width_in: float = 7.2, height_in: float = 3.3, dpi: int = 120) -> bytes:
     fig = figure(table, (width_in, height_in), dpi, fixed_margins=True)
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # lazy: matplotlib loads only when this runs (start-up cost)
 
     FigureCanvasAgg(fig)
     out = io.BytesIO()
@@ -86,9 +92,7 @@ def figure_png(table, width_in: float = 7.2, height_in: float = 3.3, dpi: int = 
 
 
 def _table_flowable(table, width: float):
-    from reportlab.lib.units import mm
-
-    from desktop.reports import _pdf
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     head = list(table.headers)
     rows = [list(r) for r in table.rows] or [["Sem registros no período."] + [""] * (len(head) - 1)]
@@ -102,11 +106,6 @@ def _table_flowable(table, width: float):
 
 def render(ctx: StatisticsContext) -> bytes:
     """The PDF: a title, the key figures (management report), then each statistic: its chart and its table."""
-    from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.units import mm
-    from reportlab.platypus import CondPageBreak, Image, KeepTogether
-
-    from desktop.reports import _pdf
 
     page = landscape(A4)
     width = page[0] - 2 * _pdf.MARGIN
@@ -120,7 +119,7 @@ def render(ctx: StatisticsContext) -> bytes:
         image = Image(io.BytesIO(png), width=chart_w, height=62 * mm)
         block = [_pdf.p(table.title, "h2"), _pdf.p(table.subtitle, "small"), _pdf.spacer(1)]
         if len(table.headers) <= 7:
-            from reportlab.platypus import Table
+            from reportlab.platypus import Table  # local: imported only on this branch
 
             side = Table([[image, _table_flowable(table, width - chart_w - 4 * mm)]],
                          colWidths=[chart_w, width - chart_w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -141,7 +140,6 @@ def render(ctx: StatisticsContext) -> bytes:
 
 def _excel(value):
     """Numbers stay numbers in the workbook (Decimal → float for openpyxl; None → empty cell)."""
-    from decimal import Decimal
 
     if isinstance(value, Decimal):
         return float(value)
@@ -150,10 +148,8 @@ def _excel(value):
 
 def render_xlsx(tables) -> bytes:
     """One sheet per statistic with its title, headers, rows and totals (openpyxl)."""
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-
-    from desktop.domain.cells import looks_like_formula
+    from openpyxl import Workbook  # lazy: openpyxl loads only when this runs (start-up cost)
+    from openpyxl.styles import Font  # lazy: openpyxl loads only when this runs (start-up cost)
 
     wb = Workbook()
     wb.remove(wb.active)

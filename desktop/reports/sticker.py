@@ -12,6 +12,16 @@ from datetime import date
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_plate
 from desktop.signing import StickerSigner, normalize_plate
+from sqlalchemy import select
+from desktop.errors import NotFound
+from desktop.models import Authorization, Vehicle
+from desktop.reports import records
+import io
+from desktop.reports import _pdf
+from reportlab.lib.units import mm
+from desktop.reports import qr
+from desktop.processes import map_chunks
+from reportlab.lib import colors
 
 LAYOUT_PAGE = "page"      # one sticker per A4 page
 LAYOUT_SHEET = "sheet"    # 8 stickers per A4 label sheet
@@ -70,11 +80,6 @@ def build_context(s, numbers: Sequence[str], meta: DocumentMeta, private_key: by
                   layout: str = LAYOUT_PAGE) -> StickerContext:
     """The stickers of the active authorizations `numbers` (in that order), read from session `s` in one query
     per 500 numbers (authorization + driver + vehicle) and signed."""
-    from sqlalchemy import select
-
-    from desktop.errors import NotFound
-    from desktop.models import Authorization, Vehicle
-    from desktop.reports import records
 
     found = {}
     numbers = [n.strip() for n in numbers]
@@ -96,10 +101,6 @@ def render(ctx: StickerContext, workers: int = 1,
     """The PDF of all stickers. `workers=2` encodes the QR codes in two processes (the slow part: segno is pure
     Python); the drawing stays in this process, so the bytes are the same as with one worker.
     `on_page(done, total)` is called after each page (progress; an exception raised there stops the batch)."""
-    import io
-
-    from desktop.reports import _pdf
-    from reportlab.lib.units import mm
 
     qrs = _qr_paths([item.qr_payload for item in ctx.items], workers)
     buffer = io.BytesIO()
@@ -173,10 +174,8 @@ def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
     """QR paths of all payloads (segno, fixed mask); with workers > 1 (and a batch worth it) the other chunks go to
     worker processes (`desktop.processes.map_chunks`: spawned, ended with their parent) while this one encodes the
     first. A worker imports only desktop.processes, desktop.reports.qr and segno."""
-    from desktop.reports import qr
     if workers <= 1 or len(payloads) < 200:
         return qr.unit_paths(payloads, QR_ERROR, QR_MASK)
-    from desktop.processes import map_chunks
 
     step = (len(payloads) + workers - 1) // workers
     chunks = [payloads[i:i + step] for i in range(0, len(payloads), step)]
@@ -185,8 +184,6 @@ def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
 
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
-    from desktop.reports import _pdf
-    from reportlab.lib.units import mm
     _pdf.draw_letterhead(c, ctx.header)
     c.setFont(bold, 12)
     c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 52 * mm, "ADESIVO DE IDENTIFICAÇÃO DO VEÍCULO AUTORIZADO")
@@ -197,7 +194,6 @@ def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
 
 
 def _crop_marks(c, x: float, y: float, w: float, h: float) -> None:
-    from reportlab.lib.units import mm
     gap, length = 1.5 * mm, 4 * mm
     c.setLineWidth(0.3)
     for cx, dx in ((x, -1), (x + w, 1)):
@@ -212,9 +208,6 @@ QR_MARGIN_MM = 4.0   # ≥ 4 modules of quiet zone (31 mm / 45 modules ≈ 0.69 
 
 def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, regular: str, bold: str) -> None:
     """Everything a sticker shares with the others: frame, band, municipality, labels, Ouvidoria, the law."""
-    from desktop.reports import _pdf
-    from reportlab.lib import colors
-    from reportlab.lib.units import mm
 
     c.setLineWidth(0.6)
     c.roundRect(0, 0, w, h, 3 * mm, stroke=1, fill=0)
@@ -255,8 +248,6 @@ def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, 
 
 def _draw_sticker(c, item: StickerItem, qr: tuple[int, str], w: float, h: float, regular: str, bold: str) -> None:
     """One sticker in its own coordinates ((0, 0) lower-left, w × h): the shared form plus its own data."""
-    from desktop.reports import _pdf
-    from reportlab.lib.units import mm
 
     c.doForm("sticker")
     qr_size = QR_SIZE_MM * mm

@@ -9,6 +9,15 @@ from decimal import Decimal
 
 from desktop.domain.trips import project, route_length_m, scale_bar_m, scale_label
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_datetime
+from sqlalchemy import select
+from desktop.errors import NotFound
+from desktop.models import Platform
+from desktop.models.platforms import TripRoutePoint, TripRow
+from desktop.reports import records
+from desktop.reports import _pdf
+from reportlab.lib.units import mm
+from desktop.domain.formatting import format_cpf, format_money, format_plate
+from desktop.reports._pdf import MARGIN, PAGE_W
 
 HAIL_LABELS = {"app": "aplicativo", "street_hail": "via pública (Art. 7º)", "phone_dispatch": "central telefônica",
                "phone": "telefone", "text": "mensagem"}
@@ -32,12 +41,6 @@ class TripRouteContext:
 
 
 def build_context(session, trip_id: int, meta: DocumentMeta) -> TripRouteContext:
-    from sqlalchemy import select
-
-    from desktop.errors import NotFound
-    from desktop.models import Platform
-    from desktop.models.platforms import TripRoutePoint, TripRow
-    from desktop.reports import records
 
     row = session.get(TripRow, trip_id)
     if row is None:
@@ -54,10 +57,8 @@ def build_context(session, trip_id: int, meta: DocumentMeta) -> TripRouteContext
 
 
 def _drawing(points, width: float, height: float):
-    from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String
-    from reportlab.lib import colors
-
-    from desktop.reports import _pdf
+    from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
 
     regular, bold = _pdf.fonts()
     d = Drawing(width, height)
@@ -93,11 +94,6 @@ def _drawing(points, width: float, height: float):
 
 
 def render(ctx: TripRouteContext) -> bytes:
-    from reportlab.lib.units import mm
-
-    from desktop.domain.formatting import format_cpf, format_money, format_plate
-    from desktop.reports import _pdf
-    from desktop.reports._pdf import MARGIN, PAGE_W
 
     story = _pdf.title_block(f"TRAJETO DA VIAGEM {ctx.external_id}",
                              "Dados compartilhados pela plataforma (Art. 4º, §1º, I a III da Lei nº 2.103/2025)")

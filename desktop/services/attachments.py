@@ -22,6 +22,10 @@ from desktop.models import Document
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.services.search import FRONT_DESK, require_reader, user_names
+import unicodedata
+import io
+import logging
+import warnings
 
 __all__ = ["DocumentInfo", "attach_document", "attach_document_in", "document_content", "document_content_in",
            "list_documents", "list_documents_in", "detect_mime",
@@ -86,7 +90,6 @@ class CheckedFile:
 def safe_filename(name: str | None, mime: str | None = None) -> str:
     """The original name as text only: the last path part (`../../etc/passwd.pdf` → `passwd.pdf`), without control
     characters or leading dots, at most 255 characters; "anexo.<ext>" when nothing is left."""
-    import unicodedata
 
     text = (name or "").replace("\\", "/").split("/")[-1]
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip().lstrip(".").strip()
@@ -97,10 +100,8 @@ def safe_filename(name: str | None, mime: str | None = None) -> str:
 
 def _pdf_opens(content: bytes) -> str | None:
     """None when pypdf reads the PDF and finds a page; else the reason, in Portuguese."""
-    import io
-    import logging
 
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # lazy: pypdf loads only when this runs (start-up cost)
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
@@ -115,10 +116,8 @@ def _pdf_opens(content: bytes) -> str | None:
 
 
 def _image_decodes(content: bytes, mime: str) -> str | None:
-    import io
-    import warnings
 
-    from PIL import Image
+    from PIL import Image  # lazy: Pillow loads only when this runs (start-up cost)
 
     try:
         with warnings.catch_warnings():

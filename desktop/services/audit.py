@@ -38,6 +38,13 @@ from desktop.domain.formatting import short_hash
 from desktop.domain.roles import Role
 from desktop.models import AuditCheckpoint, AuditEntry, SigningKey, now
 from desktop.services.base import SYSTEM_ACTOR, Actor, SessionRevoked, notify_session_revoked
+from desktop.models import User, UserRole
+import re
+from pathlib import Path
+from desktop.models import MunicipalitySettings
+from desktop.signing import fingerprint
+from desktop.domain.dates import local_today
+from desktop.signing import public_key_of, sign_text
 
 CHECKPOINT_PREFIX = "TPAV1"
 
@@ -213,7 +220,6 @@ def check_live_actor(session: Session, actor: Actor) -> None:
     seen = session.info.setdefault("desktop_live_actors", set())
     if actor.user_id in seen:
         return
-    from desktop.models import User, UserRole
 
     # One round trip: the user's flags with one row per role held.
     rows = session.execute(select(User.active, User.locked_until, UserRole.role)
@@ -307,7 +313,6 @@ def checkpoint_message(last_id: int, last_hash: str, entry_count: int, day: date
 
 def parse_checkpoint(text: str) -> Checkpoint:
     """A published checkpoint line (or a text holding one) → Checkpoint; `ValueError` in Portuguese."""
-    import re
 
     match = re.search(rf"{CHECKPOINT_PREFIX}\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[^\s|]+\|[A-Za-z0-9_-]{{86}}",
                       text or "")
@@ -327,13 +332,12 @@ def parse_checkpoint(text: str) -> Checkpoint:
 
 def read_published_checkpoint(path) -> Checkpoint:
     """The checkpoint of a published file: the termo PDF (its metadata, else its text) or a text file."""
-    from pathlib import Path
 
     data = Path(path).read_bytes()
     if data.startswith(b"%PDF-"):
-        import io
+        import io  # local: imported only on this branch
 
-        from pypdf import PdfReader
+        from pypdf import PdfReader  # lazy: pypdf loads only when this runs (start-up cost)
 
         reader = PdfReader(io.BytesIO(data))
         meta = reader.metadata or {}
@@ -381,8 +385,6 @@ def anchored_key_fingerprints(session: Session) -> set[str]:
 
 def current_key_problem_in(session: Session) -> str | None:
     """Why the municipality's current public key must not be trusted (not anchored in the audit chain), or None."""
-    from desktop.models import MunicipalitySettings
-    from desktop.signing import fingerprint
 
     current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
     if not current:
@@ -398,8 +400,6 @@ def current_key_problem_in(session: Session) -> str | None:
 def public_keys_in(session: Session) -> dict[str, bytes]:
     """Every public key of the secretariat by fingerprint (the key table and the municipality's current one) that
     the audit chain vouches for (`anchored_key_fingerprints`): a checkpoint signed by any other key is refused."""
-    from desktop.models import MunicipalitySettings
-    from desktop.signing import fingerprint
 
     anchored = anchored_key_fingerprints(session)
     keys = {row.fingerprint: bytes(row.public_key) for row in session.scalars(select(SigningKey))
@@ -414,8 +414,6 @@ def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today
                        reason: str = "sob demanda") -> Checkpoint:
     """Sign the head of the chain inside the caller's transaction. The checkpoint's own audit entry is written
     first, so the signed head covers it."""
-    from desktop.domain.dates import local_today
-    from desktop.signing import fingerprint, public_key_of, sign_text
 
     day = today or local_today()
     key_fp = fingerprint(public_key_of(private_key))
@@ -510,7 +508,7 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
                 return _fail("checkpoint_unknown_key", 0, cp.last_id,
                              f"{_where(cp).capitalize()} foi assinado por uma chave que não é da secretaria "
                              f"({cp.key_fingerprint[:16]}…).", len(checkpoints))
-            from desktop.signing import verify_text
+            from desktop.signing import verify_text  # local: imported only on this branch
 
             if not verify_text(key, cp.message, cp.signature):
                 return _fail("checkpoint_signature", 0, cp.last_id,

@@ -19,6 +19,7 @@ from desktop.domain.problems import Problem
 from desktop.errors import AccountLocked, AuthenticationError, ValidationError
 
 from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
+from desktop.models.admin import User
 MAX_FAILED_LOGINS = 5
 LOCK_MINUTES = 15
 MIN_PASSWORD_LENGTH = 8
@@ -34,7 +35,7 @@ _dummy_hash: str | None = None
 def _ph():
     global _hasher
     if _hasher is None:
-        from argon2 import PasswordHasher
+        from argon2 import PasswordHasher  # lazy: argon2 loads only when this runs (start-up cost)
 
         _hasher = PasswordHasher()  # argon2id, RFC 9106 low-memory profile (t=3, m=64 MiB, p=4)
     return _hasher
@@ -45,7 +46,7 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password_hash: str, password: str) -> bool:
-    from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+    from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError  # lazy: argon2 loads only when this runs (start-up cost)
 
     try:
         return _ph().verify(password_hash, password)
@@ -119,9 +120,8 @@ def _locked_message(until: datetime) -> str:
 def login(db, username: str, password: str, now: datetime | None = None):
     """The `Actor` of the user whose password matches. Raises `AuthenticationError` (wrong user or password,
     inactive user) or `AccountLocked` (5th wrong password in a row, or still locked)."""
-    from sqlalchemy import select, update
+    from sqlalchemy import select, update  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
-    from desktop.models.admin import User
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -191,7 +191,6 @@ def login(db, username: str, password: str, now: datetime | None = None):
 def change_own_password_in(session, actor, old: str, new: str) -> None:
     """Same as `change_own_password` inside the transaction the caller opened
     (the role check and the audit record included)."""
-    from desktop.models.admin import User
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if actor.user_id is None:

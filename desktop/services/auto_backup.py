@@ -33,6 +33,10 @@ from desktop.domain.roles import BACKUP_ROLES
 from desktop.errors import DesktopError, ValidationError
 from desktop.services import audit, backup
 from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
+from desktop.settings import load_settings
+from desktop.settings import save_settings
+from desktop.db import Database
+from desktop.migrate import open_database
 
 PREFIX = "transporte-"
 SQLITE_SUFFIX = ".sqlite3"
@@ -90,7 +94,6 @@ class BackupState:
 # ----------------------------------------------------------------------------------------------------- the folder
 
 def configured_folder() -> Path | None:
-    from desktop.settings import load_settings
 
     folder = load_settings().backup_folder
     return Path(folder) if folder else None
@@ -111,7 +114,6 @@ def folder_problems(folder: str | os.PathLike | None) -> list[Problem]:
 
 def set_backup_folder(db, actor: Actor, folder: str | os.PathLike) -> Path:
     """The administrator chooses where this desk's copies go (kept in the desk's settings; the choice is audited)."""
-    from desktop.settings import load_settings, save_settings
 
     require_role(actor, *BACKUP_ROLES.manage)
     problems = folder_problems(folder)
@@ -205,7 +207,6 @@ def _verify_sqlite(path: Path) -> tuple[bool, str]:
         con.close()
     if result != "ok":
         return False, f"falhou na verificação de integridade do SQLite: {result}"
-    from desktop.db import Database
 
     copy_db = Database(f"sqlite:///{path}")
     try:
@@ -397,7 +398,6 @@ def restore_copy(db, actor: Actor, copy_path: Path) -> backup.BackupResult:
                                  f"{verification}")
     db.dispose()
     result = backup.restore(db.url, copy_path)
-    from desktop.migrate import open_database
 
     restored = open_database(db.url, migrate=True)   # an older copy is brought up to date now
     try:

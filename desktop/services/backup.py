@@ -33,6 +33,18 @@ from pathlib import Path
 from desktop.errors import DesktopError
 
 from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
+import time
+from desktop.processes import parent_alive
+import threading
+from desktop.db import create_private_sqlite_file
+from desktop.db import known_revisions
+from desktop.db import known_head
+from desktop import migrate
+from desktop.db import Database, sqlite_url
+from sqlalchemy.engine import make_url
+import tempfile
+import uuid
+from sqlalchemy import create_engine, text
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_CUSTOM_MAGIC = b"PGDMP"
 log = logging.getLogger(__name__)
@@ -54,7 +66,7 @@ class BackupResult:
 
 def sqlite_path(url: str) -> Path:
     """The file of a `sqlite:///...` URL."""
-    from sqlalchemy.engine import make_url
+    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     u = make_url(url)
     if not u.drivername.startswith("sqlite"):
@@ -69,7 +81,7 @@ def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
 
     The password goes in PGPASSWORD (never on the command line, where `ps` would show it).
     """
-    from sqlalchemy.engine import make_url
+    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     u = make_url(url)
     if not u.drivername.startswith("postgresql"):
@@ -95,7 +107,7 @@ def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
 
 def pg_schema(url: str) -> str | None:
     """The schema named by `options=-csearch_path=NAME` in the URL (a database shared by several programs)."""
-    from sqlalchemy.engine import make_url
+    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     options = make_url(url).query.get("options")
     if not options:
@@ -123,12 +135,8 @@ def _supervise(cmd: list[str], env: dict[str, str], parent_pid: int, conn) -> No
     and if this process dies (kill -9 during a restore) it kills the tool at once — a `pg_restore
     --single-transaction` killed before its COMMIT leaves the live database as it was — instead of letting it
     finish replacing the live data after the command had died."""
-    import time
-
-    from desktop.processes import parent_alive
 
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    import threading
 
     out: dict[str, str] = {}
     readers = [threading.Thread(target=lambda n=n, f=f: out.__setitem__(n, f.read()), daemon=True)
@@ -150,7 +158,7 @@ def _supervise(cmd: list[str], env: dict[str, str], parent_pid: int, conn) -> No
 def run_tool(cmd: list[str], env: dict[str, str]) -> tuple[int, str, str]:
     """Run a PostgreSQL tool so that it dies with this process: through a spawned supervisor that watches this
     process (`_supervise`). Returns (exit code, stdout, stderr)."""
-    import multiprocessing
+    import multiprocessing  # lazy: multiprocessing loads only when this runs (start-up cost)
 
     ctx = multiprocessing.get_context("spawn")
     mine, child = ctx.Pipe(duplex=False)
@@ -224,7 +232,6 @@ def _backup_sqlite(src: Path, out: Path) -> BackupResult:
         raise BackupError(f"O arquivo do banco não existe: {src}")
     if out.resolve() == src.resolve():
         raise BackupError("A cópia de segurança não pode ser gravada sobre o próprio banco.")
-    from desktop.db import create_private_sqlite_file
 
     tmp = out.with_name(out.name + ".parcial")
     tmp.unlink(missing_ok=True)
@@ -294,7 +301,6 @@ def check_sqlite_backup(path: Path) -> str:
 
 def check_revision(revision: str | None, name: str) -> str:
     """Refuse a backup whose schema revision this program does not know (newer or unknown); return it."""
-    from desktop.db import known_revisions
 
     known = known_revisions()
     if revision not in known:
@@ -350,7 +356,6 @@ def _stamp() -> str:
 
 
 def _restore_sqlite(target: Path, source: Path) -> BackupResult:
-    from desktop.db import known_head
 
     revision = check_revision(check_sqlite_backup(source), source.name)
     if target.exists() and source.resolve() == target.resolve():
@@ -366,8 +371,6 @@ def _restore_sqlite(target: Path, source: Path) -> BackupResult:
 def _migrated_copy(source: Path, target: Path, migrate_it: bool = True) -> Path:
     """The backup copied beside the target, migrated there when older, and its audit chain verified against its
     signed checkpoints (issue 11); the live database is not touched. `BackupError` (and no copy left) otherwise."""
-    from desktop import migrate
-    from desktop.db import Database, sqlite_url
 
     target.parent.mkdir(parents=True, exist_ok=True)
     staged = target.with_name(f"{target.stem}.restaurando-{_stamp()}{target.suffix or '.sqlite3'}")
@@ -429,7 +432,6 @@ def _verify_audit(db, name: str) -> str:
 
 
 def _pg_admin_url(url: str, database: str) -> str:
-    from sqlalchemy.engine import make_url
 
     return make_url(url).set(database=database).render_as_string(hide_password=False)
 
@@ -439,14 +441,7 @@ def _restore_postgresql(url: str, source: Path) -> BackupResult:
     older, its audit chain verified against its signed checkpoints; only then is the verified copy put in place,
     by one `pg_restore --single-transaction` (all or nothing). Any failure before the swap drops the staging
     database and leaves the live data untouched."""
-    import tempfile
-    import uuid
 
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    from desktop import migrate
-    from desktop.db import Database, known_head
 
     check_pg_backup(source)
     revision = check_revision(pg_backup_revision(source), source.name)
@@ -518,7 +513,6 @@ def clean_restore_leftovers(url: str) -> list[str]:
 
 
 def _clean_sqlite_leftovers(path: Path) -> list[str]:
-    import time
 
     folder = path.parent
     if not folder.is_dir():
@@ -544,8 +538,6 @@ def _clean_sqlite_leftovers(path: Path) -> list[str]:
 
 
 def _clean_pg_leftovers(url: str) -> list[str]:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
 
     live = make_url(url)
     prefix = f"{(live.database or 'postgres')[:30]}_restaurando_"

@@ -17,6 +17,9 @@ from desktop.models import AuditCheckpoint
 from desktop.services.audit import AuditCheck, Checkpoint, lock_chain, make_checkpoint_in, verify
 from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
 from desktop.services.setup import signing_private_key
+from desktop.reports import audit_checkpoint
+from desktop.reports.common import signer_of
+from desktop.reports.records import settings_row
 
 
 def make_checkpoint(db, actor: Actor, today: date | None = None) -> Checkpoint:
@@ -53,9 +56,6 @@ def checkpoint_term(db, actor: Actor, today: date | None = None) -> tuple[Checkp
     routine or the machine's account cannot) — and a document of the archive, numbered NNNN/AAAA in its series
     and kept with its SHA-256 like every other (kind "audit_term")."""
     # local: ReportLab is imported only when a termo is printed (start-up cost)
-    from desktop.reports import audit_checkpoint
-    from desktop.reports.common import signer_of
-    from desktop.reports.records import settings_row
     from desktop.services.documents.archive import RecordRef, issue_rendered  # lazy: the archive loads to print
 
     require_role(actor, *DOCUMENT_ROLES.audit_term)

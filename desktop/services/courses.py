@@ -45,6 +45,8 @@ from desktop.services import audit
 from desktop.services.attachments import attach_document_in, check_attachment
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.search import get_or_404, require_reader
+from desktop.reports.common import signer_of
+from desktop.reports.records import settings_row
 
 ARTICLE = "Art. 12, §2"
 AUTO_CODE = "ART26-III"      # an unjustified absence breaks the duty of Art. 13, XVI: an Art. 26, III infraction
@@ -410,8 +412,6 @@ def print_convocation_notice(db, actor: Actor, session_id: int, state=None):
 
     def build(s, meta):
         # issue 28: signed by who issues it; at least 3 business days before the session (Lei 9.784/99, art. 26, §2)
-        from desktop.reports.common import signer_of
-        from desktop.reports.records import settings_row
         from desktop.services.holidays import calendar_in  # lazy: idem (only when a notice is printed)
         signer = signer_of(s, actor, settings_row(s).secretariat)
         return RecordRef("course_session", int(session_id)), course_convocation.build_context(

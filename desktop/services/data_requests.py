@@ -39,6 +39,7 @@ from desktop.services import audit
 from desktop.services.base import Actor, check_version, require_role
 from desktop.services.numbering import next_number
 from desktop.services.search import get_or_404, require_reader
+from sqlalchemy import func
 
 __all__ = [
     "REQUEST_ROLES", "STATUS_LABELS", "DATA_REQUEST_STEPS", "ANSWER_KIND", "DataRequestDraft", "DataRequestInfo",
@@ -306,7 +307,6 @@ class OpenRequests:
 
 def open_request_counts_in(session, actor: Actor, now: datetime | None = None) -> OpenRequests:
     """SQL COUNTs of the unanswered notified requests: running and late, and the soonest deadline."""
-    from sqlalchemy import func
 
     require_reader(actor)
     now = now or local_now()

@@ -2,6 +2,11 @@
 for the guard that keeps demonstration data out of a real database, `mark_demo`/`unmark_demo`. Loading the data
 set is the demo package's (`desktop.demo.entry.load_demo`), a client of the services: no service imports it."""
 from __future__ import annotations
+from sqlalchemy import select
+from desktop.models import DatabaseMark
+from sqlalchemy import text
+from desktop.models import now
+from sqlalchemy import delete
 
 __all__ = ["is_demo", "is_demo_db", "own_records", "DEMO_MARK", "DEMO_LABEL", "mark_demo", "unmark_demo"]
 
@@ -19,9 +24,6 @@ RECORD_TABLES = {
 
 def is_demo(session) -> bool:
     """True when the database of this session is a demonstration (for window titles and the PDF mark)."""
-    from sqlalchemy import select
-
-    from desktop.models import DatabaseMark
 
     return session.scalar(select(DatabaseMark.key).where(DatabaseMark.key == DEMO_MARK)) is not None
 
@@ -33,7 +35,6 @@ def is_demo_db(db) -> bool:
 
 def own_records(db) -> dict[str, int]:
     """Rows in the tables of the office's own work, by Portuguese label (only the non-empty ones)."""
-    from sqlalchemy import text
 
     found: dict[str, int] = {}
     with db.session(write=False) as s:
@@ -44,7 +45,6 @@ def own_records(db) -> dict[str, int]:
 
 
 def mark_demo(db, summary_text: str) -> None:
-    from desktop.models import DatabaseMark, now
 
     with db.session() as s:
         if s.get(DatabaseMark, DEMO_MARK) is None:
@@ -52,9 +52,6 @@ def mark_demo(db, summary_text: str) -> None:
 
 
 def unmark_demo(db) -> None:
-    from sqlalchemy import delete
-
-    from desktop.models import DatabaseMark
 
     with db.session() as s:
         s.execute(delete(DatabaseMark).where(DatabaseMark.key == DEMO_MARK))

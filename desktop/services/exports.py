@@ -33,6 +33,21 @@ from desktop.domain.formatting import (
 from desktop.domain.roles import LIST_EXPORT_ROLES, Role
 from desktop.errors import ValidationError
 from desktop.domain.problems import Problem
+import desktop.domain as domain
+from desktop.domain import OwnershipMode
+from desktop.models import Platform as P
+from sqlalchemy import select
+from desktop.models import Driver as D
+from desktop.domain import vehicle_last_service_day
+from desktop.models import Lessor as L
+from desktop.models import Vehicle as V
+from desktop.models import Authorization as A
+from desktop.models import Inspection as I
+from desktop.models import User as U
+from desktop.models import Auto
+from desktop.services.enforcement.core import code_in_force_column, fine_columns
+from desktop.models import LedgerEntry as E
+import tempfile
 
 PLATFORM_HEADERS = (
     "CNPJ", "Razão social", "Nome fantasia", "Situação", "Inscrição municipal", "Data da inscrição",
@@ -107,7 +122,6 @@ def _label(enum_path: str, value: str | None) -> str:
     """The Portuguese label of a domain enumeration value (the value itself when unknown)."""
     if not value:
         return ""
-    import desktop.domain as domain
 
     try:
         return getattr(domain, enum_path)(value).label
@@ -118,7 +132,6 @@ def _label(enum_path: str, value: str | None) -> str:
 def ownership_label(mode: str | None) -> str:
     if not mode:
         return ""
-    from desktop.domain import OwnershipMode
 
     try:
         m = OwnershipMode(mode)
@@ -182,9 +195,7 @@ def _xlsx_cell(value):
 # Each query returns a Core select and a function turning one result row into the list of cells.
 
 def _q_platforms():
-    from sqlalchemy import select
-
-    from desktop.models import Platform as P
+    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     stmt = select(P.cnpj, P.legal_name, P.trade_name, P.status, P.municipal_registration_number,
                   P.municipal_registration_date, P.app_insurance_policy, P.app_insurance_insurer,
@@ -198,9 +209,6 @@ def _q_platforms():
 
 
 def _q_drivers():
-    from sqlalchemy import select
-
-    from desktop.models import Driver as D
 
     stmt = select(D.cpf, D.name, D.birth_date, D.address, D.district, D.city, D.uf, D.zip_code, D.phone, D.email,
                   D.cnh_number, D.cnh_category, D.cnh_expiry, D.cnh_ear, D.nit, D.status,
@@ -214,11 +222,6 @@ def _q_drivers():
 
 
 def _q_vehicles():
-    from sqlalchemy import select
-
-    from desktop.domain import vehicle_last_service_day
-    from desktop.models import Lessor as L
-    from desktop.models import Vehicle as V
 
     stmt = (select(V.plate, V.renavam, V.chassis, V.make, V.model, V.manufacture_year, V.model_year, V.colour,
                    V.doors, V.seats, V.air_conditioning, V.registration_municipality, V.registration_uf,
@@ -237,11 +240,6 @@ def _q_vehicles():
 
 
 def _q_authorizations():
-    from sqlalchemy import select
-
-    from desktop.models import Authorization as A
-    from desktop.models import Driver as D
-    from desktop.models import Vehicle as V
 
     stmt = (select(A.number, A.status, D.name.label("driver_name"), D.cpf, V.plate, A.protocol_number,
                    A.protocol_date, A.decided_on, A.fee_paid_on, A.inspection_approved_on, A.inspection_waived_on,
@@ -263,13 +261,8 @@ def _q_authorizations():
 
 
 def _q_inspections():
-    from sqlalchemy import select
 
-    from desktop.models import Authorization as A
-    from desktop.models import Inspection as I
-    from desktop.models import InspectionPlace as P
-    from desktop.models import User as U
-    from desktop.models import Vehicle as V
+    from desktop.models import InspectionPlace as P  # local: its name stands for something else at module level
 
     stmt = (select(I.id, I.kind, I.status, I.result, V.plate, A.number.label("authorization_number"),
                    I.scheduled_start, I.performed_at, U.full_name.label("inspector"), P.name.label("place"),
@@ -285,15 +278,8 @@ def _q_inspections():
 
 
 def _q_autos():
-    from sqlalchemy import select
 
-    from desktop.models import Authorization as A
-    from desktop.models import Auto
-    from desktop.models import Driver as D
-    from desktop.models import Platform as P
-    from desktop.models import Vehicle as V
     # local: the enforcement core imports SQLAlchemy and the models, paid only when an export runs
-    from desktop.services.enforcement.core import code_in_force_column, fine_columns
 
     # the fine in force: summed from the auto's ledger entries (debit, requalifications), never the drawn-up
     # column; the code in force (issue 12 item 1) and, last, the code it was drawn up with
@@ -317,12 +303,6 @@ def _q_autos():
 
 
 def _q_ledger():
-    from sqlalchemy import select
-
-    from desktop.models import Auto
-    from desktop.models import Driver as D
-    from desktop.models import LedgerEntry as E
-    from desktop.models import Platform as P
 
     stmt = (select(E.id, E.effective_on, E.kind, D.name.label("driver_name"), D.cpf,
                    P.trade_name.label("platform_name"), P.cnpj, Auto.number.label("auto_number"), E.amount_upfm,
@@ -367,9 +347,9 @@ def write_csv(path: Path, headers: Iterable[str], rows: Iterable[list], *, delim
 
 def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: str = "Dados") -> int:
     """A streaming (write-only) workbook: dates as dates (dd/mm/aaaa), numbers as numbers, documents as text."""
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.styles import Font
+    from openpyxl import Workbook  # lazy: openpyxl loads only when this runs (start-up cost)
+    from openpyxl.cell import WriteOnlyCell  # lazy: openpyxl loads only when this runs (start-up cost)
+    from openpyxl.styles import Font  # lazy: openpyxl loads only when this runs (start-up cost)
 
     wb = Workbook(write_only=True)
     ws = wb.create_sheet(title=title[:31])
@@ -417,7 +397,7 @@ def write_xlsx(path: Path, headers: Iterable[str], rows: Iterable[list], title: 
 def text_cell(ws, value: str):
     """An openpyxl write-only cell holding `value` as text: data type "s" (openpyxl would make a text starting with
     `=` a formula) and Excel's quote prefix, so editing the cell does not turn it into one either."""
-    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell import WriteOnlyCell  # lazy: openpyxl loads only when this runs (start-up cost)
 
     c = WriteOnlyCell(ws, value=value)
     c.data_type = "s"
@@ -481,7 +461,6 @@ def write_audited(db, actor, path: str | os.PathLike, headers: Iterable[str], ro
        re-checks the user; only after it is committed is the file renamed onto `path`. Anything that fails
        before leaves no file (the temporary one is removed) and no entry.
     Returns the number of rows written."""
-    import tempfile
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 

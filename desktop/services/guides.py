@@ -423,7 +423,7 @@ def _fee_kind(a: Authorization, kind: str | None) -> str:
     if kind not in _FEE_KIND_STATUSES:
         raise ValidationError([Problem("kind", f"Tipo de taxa desconhecido: {kind}.")])
     if a.status not in _FEE_KIND_STATUSES[kind]:
-        from desktop.domain.workflow import AuthorizationStatus
+        from desktop.domain.workflow import AuthorizationStatus  # local: imported only on this branch
         names = ", ".join(AuthorizationStatus(v).label for v in _FEE_KIND_STATUSES[kind])
         raise TransitionRefused(
             f"{FEE_KIND_LABELS[kind]}: a guia é emitida com a autorização em {names} (agora: "

@@ -12,6 +12,9 @@ from datetime import date
 from desktop.domain.problems import Problem
 from desktop.domain.roles import HOLIDAY_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models.admin import Holiday
+from sqlalchemy import select
+from desktop.domain import BusinessCalendar
 
 KINDS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
 EDITOR_ROLES = HOLIDAY_ROLES.edit
@@ -37,9 +40,7 @@ def _info(row) -> HolidayInfo:
 
 
 def list_holidays(db, year: int | None = None, include_inactive: bool = True) -> list[HolidayInfo]:
-    from sqlalchemy import select
-
-    from desktop.models.admin import Holiday
+    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     stmt = select(Holiday).order_by(Holiday.day, Holiday.id)
     if year is not None:
@@ -51,9 +52,7 @@ def list_holidays(db, year: int | None = None, include_inactive: bool = True) ->
 
 
 def add_holiday_in(session, actor, day: date, name: str, kind: str = "municipal") -> HolidayInfo:
-    from sqlalchemy import select
 
-    from desktop.models.admin import Holiday
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -91,7 +90,6 @@ def add_holiday(db, actor, day: date, name: str, kind: str = "municipal") -> Hol
 def remove_holiday_in(session, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A002 - contract name
     """Same as `remove_holiday` inside the transaction the caller opened
     (the role check and the audit record included)."""
-    from desktop.models.admin import Holiday
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -121,16 +119,12 @@ def remove_holiday(db, actor, id: int, reason: str) -> HolidayInfo:  # noqa: A00
 
 def municipal_holidays(session) -> dict[date, str]:
     """{day: name} of the active entries, inside a session another service opened."""
-    from sqlalchemy import select
-
-    from desktop.models.admin import Holiday
 
     return {d: n for d, n in session.execute(
         select(Holiday.day, Holiday.name).where(Holiday.active.is_(True)).order_by(Holiday.day))}
 
 
 def calendar_in(session):
-    from desktop.domain import BusinessCalendar
 
     return BusinessCalendar(municipal_holidays=municipal_holidays(session))
 

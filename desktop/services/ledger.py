@@ -63,6 +63,7 @@ from desktop.services.enforcement.postings import (
 )
 from desktop.services.guide_debts import PURPOSE_LABELS as GUIDE_DEBT_LABELS
 from desktop.services.guide_debts import guide_number_conflict, overdue_guides_in
+from dataclasses import replace as _replace
 
 CASHIER_ROLES = step_roles("payment")
 __all__ = [  # the shared helpers stay importable from here, where the other rooms found them
@@ -518,7 +519,6 @@ def divida_ativa_list_in(session, actor, today: date | None = None) -> list[Over
 def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
     """Issue 23 point 6: an auto's Art. 28 costs (reais spent on removal and storage) are a debt of their own —
     a separate line of the dívida ativa, in reais, never added to the fine's UPFM."""
-    from dataclasses import replace as _replace
 
     # local: ReportLab-free helpers of the DAM's builder, read only by the dívida ativa list
     from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs  # local: see above

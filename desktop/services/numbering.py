@@ -39,9 +39,9 @@ def next_number(session: Session, kind: str, year: int) -> str:
         raise ValueError(f"Ano fora do intervalo: {year}")
     year = int(year)
     if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects.postgresql import insert  # local: imported only on this branch
     else:
-        from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects.sqlite import insert  # local: imported only on this branch
     session.execute(
         insert(NumberSequence).values(kind=kind, year=year, last=0).on_conflict_do_nothing(
             index_elements=["kind", "year"]

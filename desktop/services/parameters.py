@@ -17,6 +17,8 @@ from desktop.domain.problems import Problem
 from desktop.domain.roles import PARAMETER_ROLES
 from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE
 from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models.admin import Parameter, User
+from sqlalchemy import func, select
 
 # Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
 # so that any later date can carry a new value.
@@ -249,9 +251,7 @@ def _normalize(value: Decimal, spec: ParameterSpec | None) -> Decimal:
 
 
 def _select_rows():
-    from sqlalchemy import select
-
-    from desktop.models.admin import Parameter, User
+    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     return (
         select(Parameter.id, Parameter.key, Parameter.valid_from, Parameter.value, Parameter.note,
@@ -262,7 +262,6 @@ def _select_rows():
 
 def list_parameters(db, key: str | None = None) -> list[ParameterValue]:
     """Every stored row (all keys, or one), by key and then newest first; history included."""
-    from desktop.models.admin import Parameter
 
     stmt = _select_rows().order_by(Parameter.key, Parameter.valid_from.desc())
     if key is not None:
@@ -275,7 +274,6 @@ def current_parameters(db, on: date) -> list[ParameterValue]:
     """One line per catalog entry with the value in force on `on` (the default when nothing was entered).
 
     For `upfm_value` the line is the value of the year of `on` (or of the latest year entered before it)."""
-    from desktop.models.admin import Parameter
 
     out: list[ParameterValue] = []
     with db.session(write=False) as s:
@@ -294,9 +292,7 @@ def current_parameters(db, on: date) -> list[ParameterValue]:
 def set_parameter_in(session, actor, key: str, valid_from: date, value, note: str = "") -> ParameterValue:
     """Same as `set_parameter` inside the transaction the caller opened
     (the role check and the audit record included)."""
-    from sqlalchemy import func, select
 
-    from desktop.models.admin import Parameter
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -364,9 +360,6 @@ def set_upfm_value(db, actor, year: int, value, note: str = "") -> ParameterValu
 
 def parameter_value_in(session, key: str, on: date) -> Decimal:
     """Same as `parameter_value`, inside a session another service already opened."""
-    from sqlalchemy import select
-
-    from desktop.models.admin import Parameter
 
     spec = spec_of(key)
     value = session.scalar(
@@ -387,9 +380,6 @@ def parameter_value(db, key: str, on: date) -> Decimal:
 
 
 def upfm_value_in(session, year: int) -> Decimal:
-    from sqlalchemy import select
-
-    from desktop.models.admin import Parameter
 
     value = session.scalar(
         select(Parameter.value).where(
@@ -414,9 +404,6 @@ def upfm_value(db, year: int) -> Decimal:
 
 def seed_defaults(session, actor, valid_from: date = LAW_IN_FORCE) -> None:
     """Rows of every catalog default (set-up). Keys that already have a row are left alone."""
-    from sqlalchemy import select
-
-    from desktop.models.admin import Parameter
 
     existing = set(session.scalars(select(Parameter.key).distinct()))
     for key, spec in PARAMETERS.items():

@@ -50,6 +50,7 @@ from desktop.services.catalog import list_codes_in
 from desktop.services.holidays import calendar_in
 from desktop.services.parameters import parameter_value_in
 from desktop.services.search import get_or_404, require_reader, user_names
+from desktop.importers.platform_list import read_platform_list
 
 __all__ = [
     "IMPORT_ROLES", "EXPORT_HEADERS", "ImportReport", "ListSummary", "DueInfo", "ReconLine", "Reconciliation",
@@ -219,7 +220,6 @@ def _row_values(list_id: int, item: ListLine, result) -> dict:
 def import_list_in(session, actor: Actor, platform_id: int, content: bytes, filename: str, delivered_on: date,
                    parsed=None) -> ImportReport:
     """Store a whole list or nothing (Art. 5, VIII): every error of every line refuses the file."""
-    from desktop.importers.platform_list import read_platform_list
 
     require_role(actor, *IMPORT_ROLES)
     content = bytes(content or b"")
@@ -275,7 +275,6 @@ def import_list_in(session, actor: Actor, platform_id: int, content: bytes, file
 
 def import_list(db, actor: Actor, platform_id: int, content: bytes, filename: str,
                 delivered_on: date) -> ImportReport:
-    from desktop.importers.platform_list import read_platform_list
 
     require_role(actor, *IMPORT_ROLES)
     parsed = read_platform_list(content, filename)  # outside the write transaction: it may take a while
@@ -568,7 +567,7 @@ def make_demo_lists_in(session, actor: Actor, today: date | None = None) -> dict
     lists carry each kind of discrepancy (a foreign plate and CPF, an authorized driver with another plate, a
     changed owner, an authorized driver left off). Returns {"lists": n, "platforms": m}. Call after the demo's
     drivers, vehicles and authorizations exist."""
-    from validate_docbr import CPF
+    from validate_docbr import CPF  # lazy: validate-docbr loads only when this runs (start-up cost)
 
     today = today or local_today()
     platforms = session.execute(select(Platform).where(Platform.status == "active")

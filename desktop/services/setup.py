@@ -16,6 +16,17 @@ from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
 from desktop.domain.roles import SETUP_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
+from desktop.models.admin import MunicipalitySettings
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from desktop.domain import normalize_cnpj
+from sqlalchemy import select
+from desktop.models.admin import Parameter, User
+from desktop import keystore
+from desktop.models import SigningKey, now
+from desktop.signing import fingerprint
+from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError
 
 FIRST_USER_ROLES = frozenset(SETUP_ROLES.first_user)
 UFS = frozenset(
@@ -134,7 +145,7 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
             problems.append(Problem("brasao_png", "A imagem do brasão deve ter no máximo 2 MB."))
     problems += pix_key_problems(draft.pix_key)  # BR Code: CPF/CNPJ digits, +55 phone, e-mail, random key
     if draft.cnpj:
-        from desktop.domain import validate_cnpj
+        from desktop.domain import validate_cnpj  # local: imported only on this branch
 
         problem = validate_cnpj(draft.cnpj, field="cnpj", required=False)
         if problem is not None:
@@ -161,9 +172,7 @@ def admin_problems(admin: AdminDraft) -> list[Problem]:
 
 def needs_setup(db) -> bool:
     """True until `initialize` has run (no settings row yet)."""
-    from sqlalchemy import select
-
-    from desktop.models.admin import MunicipalitySettings
+    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     with db.session(write=False) as s:
         return s.scalar(select(MunicipalitySettings.id).where(MunicipalitySettings.id == 1)) is None
@@ -171,8 +180,6 @@ def needs_setup(db) -> bool:
 
 def new_signing_key() -> tuple[bytes, bytes]:
     """(private, public) raw 32-byte Ed25519 keys; the sticker's QR payload is signed with it (issue 7)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
@@ -188,7 +195,6 @@ def _bank_code(text: str | None) -> str | None:
 
 
 def _clean_cnpj(text: str | None) -> str | None:
-    from desktop.domain import normalize_cnpj
 
     return normalize_cnpj(text) or None
 
@@ -198,9 +204,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
     and the first administrator (roles administrador + gestor) in one transaction. Returns the admin's Actor.
     The private key goes to this desk's key store (`desktop.keystore`; encrypted with `key_passphrase` when
     given), never into the database; its public half is the first period of `signing_keys`."""
-    from sqlalchemy import select
 
-    from desktop.models.admin import MunicipalitySettings, Parameter, User
     from desktop.services import audit, parameters  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.auth import actor_of, hash_password, normalize_username  # lazy: SQLAlchemy loads once the database is used (start-up)
 
@@ -209,9 +213,6 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
         raise ValidationError(problems)
     upfm = municipality.upfm_value if isinstance(municipality.upfm_value, Decimal) else \
         Decimal(str(municipality.upfm_value).replace(",", "."))
-    from desktop import keystore
-    from desktop.models import SigningKey, now
-    from desktop.signing import fingerprint
 
     private, public = new_signing_key()
     username = normalize_username(admin.username)
@@ -280,7 +281,6 @@ def _info(row) -> MunicipalityInfo:
 
 
 def _load(s):
-    from desktop.models.admin import MunicipalitySettings
 
     row = s.get(MunicipalitySettings, 1)
     if row is None:
@@ -297,7 +297,6 @@ def signing_private_key(db) -> bytes:
     """The raw Ed25519 private key that signs sticker payloads and audit checkpoints, from this desk's key store
     (issue 11: never from the database). `keystore.KeyUnavailable` on a desk without it (the message says which
     desk holds it), `KeyLocked` when its passphrase was not entered this session."""
-    from desktop import keystore
 
     with db.session(write=False) as s:
         public = _load(s).signing_public_key
@@ -308,10 +307,6 @@ def signing_private_key(db) -> bytes:
 
 
 def _holder_of(s, public: bytes) -> str | None:
-    from sqlalchemy import select
-
-    from desktop.models import SigningKey
-    from desktop.signing import fingerprint
 
     return s.scalar(select(SigningKey.holder).where(SigningKey.fingerprint == fingerprint(public))) or None
 
@@ -332,9 +327,6 @@ class SigningKeyInfo:
 def signing_keys(db) -> list[SigningKeyInfo]:
     """Every public key with its validity period, newest first: old stickers and checkpoints still verify with
     the key of their time after a rotation (documents' sticker check should try these)."""
-    from sqlalchemy import select
-
-    from desktop.models import SigningKey
 
     with db.session(write=False) as s:
         current = _load(s).signing_public_key
@@ -346,9 +338,6 @@ def signing_keys(db) -> list[SigningKeyInfo]:
 def _promote_on_commit(session, fp: str) -> None:
     """Promote the pending key `fp` after the session's transaction commits; discard it after a rollback
     (whichever comes first decides; the listeners die with the session)."""
-    from sqlalchemy import event
-
-    from desktop import keystore
 
     decided = []
 
@@ -372,13 +361,9 @@ def _promote_on_commit(session, fp: str) -> None:
 def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
     """Same as `rotate_signing_key` inside the transaction the caller opened
     (the role check and the audit record included)."""
-    from sqlalchemy import select
 
-    from desktop import keystore
-    from desktop.models import SigningKey, now
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.signing import fingerprint
 
     require_role(actor, *SETUP_ROLES.rotate_key)
     if not (reason or "").strip():
@@ -410,7 +395,6 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
     store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
     carry signatures of the new key. On PostgreSQL only the owner role writes a key (issue 25 item 5): through the
     desks' application role the rotation is refused, in Portuguese, and nothing changes."""
-    from sqlalchemy.exc import DBAPIError
 
     try:
         with db.session() as s:
@@ -418,7 +402,7 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
     except DBAPIError as exc:
         code = getattr(getattr(exc, "orig", None), "sqlstate", None)
         if code == "42501" or "permission denied" in str(exc) or "permissão negada" in str(exc):
-            from desktop.errors import PermissionDenied
+            from desktop.errors import PermissionDenied  # local: imported only on this branch
 
             raise PermissionDenied(
                 "A chave de assinatura só é trocada pelo papel dono do banco (o usuário das estações não pode "

@@ -45,6 +45,14 @@ from desktop.domain.workflow import AuthorizationStatus
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
 from desktop.services.base import Actor, require_role
+from desktop.models import AuthorizationEvent as E
+from desktop.models import Authorization as A
+from desktop.models import Inspection as I
+from desktop.models import Auto
+from desktop.models import Fee
+from desktop.models import PaymentGuide as G
+from desktop.reports import records
+from desktop.reports import statistics as report
 
 READER_ROLES = STATISTICS_ROLES.read
 MAX_MONTHS = 120
@@ -230,7 +238,6 @@ ENDED_STATUSES = (AuthorizationStatus.REFUSED, AuthorizationStatus.REVOKED, Auth
 
 def authorizations_by_status_in(s, actor: Actor, period: Period) -> StatTable:
     """The authorizations in each status at the end of each month, from the status changes recorded."""
-    from desktop.models import AuthorizationEvent as E
 
     _check(actor, period)
     day = func.coalesce(E.effective_on, func.date(E.at)) if s.get_bind().dialect.name == "sqlite" \
@@ -266,7 +273,6 @@ def authorizations_by_status_in(s, actor: Actor, period: Period) -> StatTable:
 
 def new_authorizations_in(s, actor: Actor, period: Period) -> StatTable:
     """First activations per month (a renewal keeps the authorization and its number: Art. 3 §2)."""
-    from desktop.models import Authorization as A
 
     _check(actor, period)
     month = month_of_date(s, A.activated_on).label("m")
@@ -282,7 +288,6 @@ def new_authorizations_in(s, actor: Actor, period: Period) -> StatTable:
 
 def time_to_activation_in(s, actor: Actor, period: Period) -> StatTable:
     """Days from the request (protocol) to the activation, by month of activation: median and 90th percentile."""
-    from desktop.models import Authorization as A
 
     _check(actor, period)
     if s.get_bind().dialect.name == "sqlite":
@@ -315,7 +320,6 @@ def time_to_activation_in(s, actor: Actor, period: Period) -> StatTable:
 
 def inspections_in(s, actor: Actor, period: Period) -> StatTable:
     """Inspections done (approved and failed) and no-shows per month (Art. 9, 16; Art. 26 II)."""
-    from desktop.models import Inspection as I
 
     _check(actor, period)
     moment = func.coalesce(I.performed_at, I.scheduled_start)
@@ -352,7 +356,6 @@ def inspections_in(s, actor: Actor, period: Period) -> StatTable:
 # ------------------------------------------------------------------------------------------------------- autos
 
 def _autos_by_code(s, period: Period, only_recurrence: bool) -> tuple[dict[str, dict[str, int]], list[str]]:
-    from desktop.models import Auto
 
     month = month_of_moment(s, Auto.drawn_up_at, period).label("m")
     start, end = _moment_bounds(period)
@@ -406,7 +409,7 @@ def recurrences_in(s, actor: Actor, period: Period) -> StatTable:
 # ------------------------------------------------------------------------------------------------------ revenue
 
 def _fine_revenue(s, period: Period) -> dict[str, Decimal]:
-    from desktop.models import LedgerEntry as E
+    from desktop.models import LedgerEntry as E  # local: its name stands for something else at module level
 
     origin = aliased(E)
     month = month_of_date(s, E.effective_on).label("m")
@@ -417,7 +420,6 @@ def _fine_revenue(s, period: Period) -> dict[str, Decimal]:
 
 
 def _fee_revenue(s, period: Period) -> dict[str, Decimal]:
-    from desktop.models import Fee
 
     month = month_of_date(s, Fee.paid_on).label("m")
     stmt = (select(month, func.sum(func.coalesce(Fee.paid_amount, Fee.amount_reais)))
@@ -426,7 +428,6 @@ def _fee_revenue(s, period: Period) -> dict[str, Decimal]:
 
 
 def _issqn_revenue(s, period: Period) -> dict[str, Decimal]:
-    from desktop.models import PaymentGuide as G
 
     month = month_of_date(s, G.paid_on).label("m")
     stmt = (select(month, func.sum(func.coalesce(G.paid_amount, G.amount_reais)))
@@ -458,7 +459,7 @@ def revenue_in(s, actor: Actor, period: Period) -> StatTable:
 
 def divida_ativa_in(s, actor: Actor, period: Period) -> StatTable:
     """Autos registered in the dívida ativa and what they still owe, by the month their payment term ended."""
-    from desktop.models import Auto, LedgerEntry as E
+    from desktop.models import Auto, LedgerEntry as E  # local: its name stands for something else at module level
 
     _check(actor, period)
     sums = (select(E.auto_id.label("auto_id"), func.sum(E.amount_reais).label("owed"))
@@ -539,8 +540,6 @@ def _period_ref(period: Period):
 
 def export_pdf(db, actor: Actor, keys, period: Period, state=None):
     """The chosen statistics as a numbered, archived PDF (charts with their tables). Returns the `Issued`."""
-    from desktop.reports import records
-    from desktop.reports import statistics as report
     from desktop.services.documents import issue_rendered  # lazy: ReportLab and the archive load only when a PDF is made
 
     keys = list(keys)
@@ -560,7 +559,6 @@ def export_pdf(db, actor: Actor, keys, period: Period, state=None):
 
 def export_xlsx(db, actor: Actor, keys, period: Period) -> bytes:
     """The chosen statistics as an Excel workbook, one sheet each, numbers as numbers."""
-    from desktop.reports import statistics as report
 
     with db.session(write=False) as s:
         tables = [statistic_in(s, actor, key, period) for key in keys]
@@ -596,8 +594,6 @@ def report_summary(tables: dict[str, StatTable], month: Month) -> tuple[tuple[st
 def management_report(db, actor: Actor, month: Month, state=None):
     """The monthly management report (relatório gerencial) for the secretary: the month's key figures, then every
     statistic over the 12 months ending with it. Numbered and archived; gestor and administrador."""
-    from desktop.reports import records
-    from desktop.reports import statistics as report
     from desktop.services.documents import issue_rendered  # lazy: ReportLab and the archive load only when a PDF is made
 
     require_role(actor, *STATISTICS_ROLES.report)

@@ -27,6 +27,10 @@ from desktop.services.auth import (
     password_problems,
     username_problems,
 )
+from sqlalchemy import select
+from desktop.models.admin import User
+from sqlalchemy import func
+from desktop.models.admin import UserRole
 
 __all__ = [
     "UserDraft", "UserInfo", "list_users", "get_user", "find_user", "create_user", "update_user",
@@ -122,9 +126,6 @@ REGISTRATION_MAX = 40
 
 
 def _registration_taken(s, registration: str, except_id: int | None = None) -> bool:
-    from sqlalchemy import select
-
-    from desktop.models.admin import User
 
     if not registration:
         return False
@@ -135,7 +136,6 @@ def _registration_taken(s, registration: str, except_id: int | None = None) -> b
 
 
 def _load(s, user_id: int):
-    from desktop.models.admin import User
 
     user = s.get(User, user_id)
     if user is None:
@@ -144,9 +144,6 @@ def _load(s, user_id: int):
 
 
 def _other_active_admins(s, user_id: int) -> int:
-    from sqlalchemy import func, select
-
-    from desktop.models.admin import User, UserRole
 
     return s.scalar(
         select(func.count()).select_from(User).join(UserRole, UserRole.user_id == User.id)
@@ -155,9 +152,6 @@ def _other_active_admins(s, user_id: int) -> int:
 
 
 def _username_taken(s, username: str, except_id: int | None = None) -> bool:
-    from sqlalchemy import select
-
-    from desktop.models.admin import User
 
     stmt = select(User.id).where(User.username == username)
     if except_id is not None:
@@ -166,9 +160,6 @@ def _username_taken(s, username: str, except_id: int | None = None) -> bool:
 
 
 def list_users_in(session, actor) -> list[UserInfo]:
-    from sqlalchemy import select
-
-    from desktop.models.admin import User
 
     _require_admin(actor)
     return [_info(u) for u in session.scalars(select(User).order_by(User.username))]
@@ -191,9 +182,6 @@ def get_user(db, actor, user_id: int) -> UserInfo:
 
 def find_user(db, username: str) -> UserInfo:
     """The user with this user name (for the ops CLI and for the login screen's messages)."""
-    from sqlalchemy import select
-
-    from desktop.models.admin import User
 
     name = normalize_username(username)
     with db.session(write=False) as s:
@@ -204,9 +192,6 @@ def find_user(db, username: str) -> UserInfo:
 
 
 def find_user_or_none(db, username: str) -> UserInfo | None:
-    from sqlalchemy import select
-
-    from desktop.models.admin import User
 
     with db.session(write=False) as s:
         user = s.scalar(select(User).where(User.username == normalize_username(username)))
@@ -214,16 +199,12 @@ def find_user_or_none(db, username: str) -> UserInfo | None:
 
 
 def count_users(db) -> int:
-    from sqlalchemy import func, select
-
-    from desktop.models.admin import User
 
     with db.session(write=False) as s:
         return s.scalar(select(func.count()).select_from(User)) or 0
 
 
 def create_user_in(session, actor, draft: UserDraft) -> UserInfo:
-    from desktop.models.admin import User
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)

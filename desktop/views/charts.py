@@ -5,11 +5,11 @@ already imported by then (the screens import it when the first chart is drawn)."
 from __future__ import annotations
 
 from decimal import Decimal
+from desktop.domain.formatting import format_decimal
 
 
 def tick_text(value: float, _pos=None) -> str:
     """A tick of an axis in pt-BR: 8.000; 1,5; 0."""
-    from desktop.domain.formatting import format_decimal
 
     number = Decimal(str(round(value, 6)))
     if number == number.to_integral_value():
@@ -18,7 +18,7 @@ def tick_text(value: float, _pos=None) -> str:
 
 
 def tidy(figure) -> None:
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter  # lazy: matplotlib loads only when this runs (start-up cost)
 
     figure.set_layout_engine("constrained")
     for ax in figure.get_axes():

@@ -13,12 +13,17 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.domain.entities import Entity
+from desktop.services.daily import run_daily_jobs
+from desktop.services.auto_backup import run_auto_backup
+from desktop.services.base import SYSTEM_ACTOR
+from desktop.domain.dates import local_today
+from desktop.background import Task
+from desktop.views.widgets import error_text
 
 CHECK_EVERY_MS = 60 * 60 * 1000
 
 
 def daily_jobs_job(state, db, today: date | None = None):
-    from desktop.services.daily import run_daily_jobs
 
     state.progress(0, 0, "Executando as rotinas do dia…")
     return run_daily_jobs(db, today)
@@ -46,7 +51,6 @@ class DayRoutineRunner(QObject):
         self.run()
 
     def _day(self) -> date:
-        from desktop.domain.dates import local_today
 
         return self.today or local_today()
 
@@ -57,7 +61,6 @@ class DayRoutineRunner(QObject):
     def run(self) -> None:
         if self.task is not None and not self.task.finished:
             return
-        from desktop.background import Task
 
         self.last_day = self._day()
         self.task = (Task(self.job, self.db, self.today).success(self._done).failure(self._failed)
@@ -65,7 +68,7 @@ class DayRoutineRunner(QObject):
 
     def _done(self, result) -> None:
         if getattr(result, "changed", result):
-            from desktop.signals import bus
+            from desktop.signals import bus  # local: imported only on this branch
 
             for entity in self.entities:
                 bus.data_changed.emit(entity)
@@ -73,7 +76,6 @@ class DayRoutineRunner(QObject):
             self.finished.emit(result)
 
     def _failed(self, error: BaseException) -> None:
-        from desktop.views.widgets import error_text
 
         if _alive(self):
             self.last_day = None   # try again at the next check
@@ -85,14 +87,12 @@ DailyJobsRunner = DayRoutineRunner
 
 def auto_backup_job(state, db, today: date | None = None, actor=None):
     """The day's automatic copy (issue 17): made once per day, verified, rotated. Its outcome never raises."""
-    from desktop.services.auto_backup import run_auto_backup
-    from desktop.services.base import SYSTEM_ACTOR
 
     state.progress(0, 0, "Fazendo a cópia de segurança do dia…")
     return run_auto_backup(db, actor or SYSTEM_ACTOR, on=today)
 
 
 def _alive(obj: QObject) -> bool:
-    import shiboken6
+    import shiboken6  # lazy: Qt loads only when this runs (start-up cost)
 
     return shiboken6.isValid(obj)

@@ -13,19 +13,22 @@ from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QHBoxLay
 
 from desktop.views.operations import op
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
+from desktop.settings import load_settings
+from desktop.settings import save_settings
+from desktop import migrate
+from desktop.migrate import open_database
+from desktop.db import default_sqlite_path
 
 PG_EXAMPLE = "postgresql+psycopg://usuario:senha@servidor:5432/transporte"
 RESTART_NOTE = "A alteração vale a partir da próxima vez que o programa for aberto."
 
 
 def saved_url() -> str | None:
-    from desktop.settings import load_settings
 
     return getattr(load_settings(), "database_url", None) or None
 
 
 def save_url(url: str | None) -> None:
-    from desktop.settings import load_settings, save_settings
 
     settings = load_settings()
     if dataclasses.is_dataclass(settings):
@@ -37,8 +40,6 @@ def save_url(url: str | None) -> None:
 
 def check_connection(state, url: str) -> str:
     """Background job: connect, read the schema revision, disconnect. Returns the sentence shown to the user."""
-    from desktop import migrate
-    from desktop.migrate import open_database
 
     state.progress(0, 0, "Conectando…")
     db = open_database(url, migrate=False)
@@ -60,7 +61,6 @@ def check_connection(state, url: str) -> str:
 class DatabaseSettingsWidget(QWidget):
     def __init__(self, current: str | None = None, parent=None):
         super().__init__(parent)
-        from desktop.db import default_sqlite_path
 
         self.task = None
         self.default_path = str(default_sqlite_path())

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QCalendarWidget, QLineEdit, QToolTip, QVBoxLayout,
 
 from desktop.errors import ValidationError
 from desktop.domain.problems import Problem
+from desktop.domain.limits import MAX_DATE, MIN_DATE
 
 INVALID_STYLE = "QLineEdit { border: 1px solid #c62828; background: #fff5f5; }"
 _DIGITS = re.compile(r"\d+")
@@ -138,7 +139,6 @@ class DateField(QLineEdit):
         if isinstance(parent, (date, QDate)):     # DateField(date(...)) as well as DateField(parent, date(...))
             parent, value = None, parent
         super().__init__(parent)
-        from desktop.domain.limits import MAX_DATE, MIN_DATE
 
         self.optional = optional
         self.month = month
@@ -197,7 +197,6 @@ class DateField(QLineEdit):
 
     # -- limits (shown, never applied silently) -------------------------------------------------------------
     def set_limits(self, minimum: date | None = None, maximum: date | None = None) -> None:
-        from desktop.domain.limits import MAX_DATE, MIN_DATE
 
         self._min, self._max = _qdate(minimum) or MIN_DATE, _qdate(maximum) or MAX_DATE
         self.setToolTip(self._hint())
@@ -252,7 +251,6 @@ class DateField(QLineEdit):
         return f"{value.month:02d}/{value.year:04d}" if self.month else f"{value.day:02d}/{value.month:02d}/{value.year:04d}"
 
     def _hint(self) -> str:
-        from desktop.domain.limits import MAX_DATE, MIN_DATE
 
         parts = ["Digite mm/aaaa (ou só os números)." if self.month else
                  "Digite dd/mm/aaaa (ou só os números); Alt+↓ ou F4 abre o calendário."]

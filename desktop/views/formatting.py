@@ -40,6 +40,6 @@ def format_decimal_br(value: Decimal | int | None, places: int | None = None) ->
     """Decimal → "1.234,56"; places=None keeps every decimal the value carries ("40.0000" → "40,0000")."""
     if value is None:
         return ""
-    from desktop.domain.formatting import format_decimal
+    from desktop.domain.formatting import format_decimal  # lazy: kept off the start-up path (the login window imports this module)
 
     return format_decimal(value, places, keep_scale=places is None)

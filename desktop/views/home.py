@@ -12,6 +12,14 @@ from datetime import datetime
 
 from PySide6.QtCore import QTimer, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from desktop.services.dashboard import dashboard
+from desktop.domain.formatting import format_date
+from desktop import APP_NAME
+from desktop.signals import bus
+from desktop.domain.dates import local_today
+from desktop.background import Task
+from desktop.views.widgets import error_text
+from desktop.domain.dates import local_now
 
 COLUMNS = 4
 DAY_CHECK_MS = 60 * 1000
@@ -22,7 +30,6 @@ COLORS = {"ok": ("#e8f5e9", "#2e7d32"), "info": ("#e3f2fd", "#1565c0"), "warning
 
 
 def load_dashboard(state, db, actor):
-    from desktop.services.dashboard import dashboard
 
     return dashboard(db, actor)
 
@@ -61,11 +68,10 @@ class TileButton(QToolButton):
         self.render()
 
     def deadline_text(self) -> str:
-        from desktop.domain.formatting import format_date
 
         t = self.tile
         if t.deadline_at is not None:
-            from desktop.domain.dates import local_now
+            from desktop.domain.dates import local_now  # local: imported only on this branch
 
             return f"{t.deadline_label}: {t.deadline_at.astimezone(local_now().tzinfo):%d/%m/%Y %H:%M}" + (
                 f" — {self.countdown}" if self.countdown else "")
@@ -102,8 +108,6 @@ class HomePage(QWidget):
 
     def __init__(self, db, actor, parent=None, autoload: bool = True):
         super().__init__(parent)
-        from desktop import APP_NAME
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -161,13 +165,11 @@ class HomePage(QWidget):
         self.reload_timer.start()
 
     def check_day(self) -> None:
-        from desktop.domain.dates import local_today
 
         if self.shown_day is not None and local_today() != self.shown_day:
             self.reload()
 
     def reload(self) -> None:
-        from desktop.background import Task
 
         self.reload_timer.stop()
         if self.task is not None and not self.task.finished:
@@ -177,7 +179,6 @@ class HomePage(QWidget):
             .run_in_background(self, show_progress=False)
 
     def _failed(self, error: BaseException) -> None:
-        from desktop.views.widgets import error_text
 
         self.error_label.setText(f"Não foi possível carregar o painel: {error_text(error)}")
         self.error_label.setVisible(True)
@@ -189,7 +190,6 @@ class HomePage(QWidget):
             QTimer.singleShot(0, self.reload)
 
     def show_board(self, board) -> None:
-        from desktop.domain.formatting import format_date
 
         self.board = board
         self.shown_day = board.as_of.date()
@@ -216,7 +216,6 @@ class HomePage(QWidget):
         self._again()
 
     def tick(self) -> None:
-        from desktop.domain.dates import local_now
 
         now = local_now()
         for button in self.buttons.values():

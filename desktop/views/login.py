@@ -20,7 +20,7 @@ class LoginDialog(QDialog):
 
     def __init__(self, db=None, parent=None, username: str = ""):
         super().__init__(parent)
-        from desktop import APP_NAME, APP_ORG
+        from desktop import APP_NAME, APP_ORG  # lazy: kept off the start-up path (the login window imports this module)
 
         self.db = db
         self.actor = None
@@ -70,7 +70,7 @@ class LoginDialog(QDialog):
         self.password_edit.setFocus()
 
     def try_login(self) -> bool:
-        from desktop.services import auth
+        from desktop.services import auth  # lazy: kept off the start-up path (the login window imports this module)
 
         if self.db is None:
             self._say("Aguarde: o banco de dados ainda está sendo aberto.")
@@ -93,8 +93,8 @@ class LoginDialog(QDialog):
 
     def _refused(self, error: BaseException) -> bool:
         """Every refusal is said in the window itself, under the fields (no message box to dismiss)."""
-        from desktop.errors import AccountLocked, AuthenticationError
-        from desktop.views.formatting import format_datetime
+        from desktop.errors import AccountLocked, AuthenticationError  # lazy: kept off the start-up path (the login window imports this module)
+        from desktop.views.formatting import format_datetime  # lazy: kept off the start-up path (the login window imports this module)
 
         if isinstance(error, AccountLocked):
             text = str(error)
@@ -111,8 +111,8 @@ class LoginDialog(QDialog):
 
     def _provisional_password_changed(self, username: str) -> bool:
         """services.users: after an administrator sets a password, the user must change it at the next log in."""
-        from desktop.services import users
-        from desktop.views.password import ChangePasswordDialog
+        from desktop.services import users  # lazy: kept off the start-up path (the login window imports this module)
+        from desktop.views.password import ChangePasswordDialog  # lazy: kept off the start-up path (the login window imports this module)
 
         info = users.find_user_or_none(self.db, username)
         if info is None or not info.must_change_password:

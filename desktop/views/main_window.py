@@ -15,6 +15,26 @@ from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QLabel, Q
 
 from desktop.domain.roles import Role
 from desktop.paths import resource
+from desktop.settings import settings_path
+from pathlib import PurePath
+from desktop import APP_NAME, APP_ORG
+from desktop.services.demo import DEMO_LABEL, is_demo_db
+from desktop.views import keyboard
+from desktop.views.table import keyboard_list
+from desktop.services.base import on_session_revoked
+from desktop.services.base import remove_session_listener
+from desktop.views.login import LoginDialog
+from desktop.views.widgets import fit_size
+from PySide6.QtGui import QGuiApplication
+from desktop.views.keyboard import has_typed_data
+from desktop.views.home import HomePage
+from desktop.views.keyboard import with_mnemonics
+from desktop.views.keyboard import confirm_discard
+from desktop.manual import chapter_page, manual_path
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.views.database_settings import DatabaseSettingsDialog
+from desktop.views.password import ChangePasswordDialog
+from desktop import __version__
 
 
 @dataclass(frozen=True)
@@ -57,7 +77,6 @@ WINDOW_LIMIT = QSize(1366, 768)   # the office screen: on it (or smaller) the wi
 
 def window_settings(username: str) -> QSettings:
     """The window's state and geometry, per user (issue 27 point 3), in an .ini beside the program's settings."""
-    from desktop.settings import settings_path
 
     path = settings_path().with_name("janela.ini")
     settings = QSettings(str(path), QSettings.Format.IniFormat)
@@ -86,7 +105,6 @@ def short_description(text: str, limit: int = 48) -> str:
     status bar; a server address stays whole."""
     if len(text) <= limit or not text.startswith("SQLite: "):
         return text
-    from pathlib import PurePath
 
     return f"SQLite: …/{PurePath(text[len('SQLite: '):]).name}"
 
@@ -105,16 +123,13 @@ class _SessionWatch(QObject):
 class MainWindow(QMainWindow):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop import APP_NAME, APP_ORG
 
         self.db = db
         self.actor = actor
-        from desktop.services.demo import DEMO_LABEL, is_demo_db
 
         self.is_demo = is_demo_db(db)
         self.setWindowTitle(("DEMONSTRAÇÃO — " if self.is_demo else "") + f"{APP_NAME} — {APP_ORG}")
         self.resize(self.default_size())
-        from desktop.views import keyboard
 
         keyboard.install()
         self.modules = [m for m in MODULES if not m.roles or any(r in m.roles for r in actor.roles)]
@@ -151,7 +166,6 @@ class MainWindow(QMainWindow):
         # Enter opens (type-ahead by the first letters still moves)
         self.sidebar.itemClicked.connect(lambda item: self._open_row(self.sidebar.row(item)))
         self.sidebar.itemActivated.connect(lambda item: self._open_row(self.sidebar.row(item)))
-        from desktop.views.table import keyboard_list
 
         keyboard_list(self.sidebar)
         self.sidebar.setCurrentRow(0)
@@ -207,7 +221,6 @@ class MainWindow(QMainWindow):
 
     # -- live session (issue 11): a deactivated, locked or demoted user goes back to the login ---------------
     def _watch_session(self) -> None:
-        from desktop.services.base import on_session_revoked
 
         self._session_watch = _SessionWatch(self)
         self._session_watch.revoked.connect(self.return_to_login, Qt.ConnectionType.QueuedConnection)
@@ -221,8 +234,6 @@ class MainWindow(QMainWindow):
 
     def return_to_login(self, message: str) -> None:
         """Hide this window and show the login with the reason; a new login opens a fresh main window."""
-        from desktop.services.base import remove_session_listener
-        from desktop.views.login import LoginDialog
 
         if self.relogin is not None:
             return
@@ -241,12 +252,11 @@ class MainWindow(QMainWindow):
         self.close()
 
     def closeEvent(self, event) -> None:  # noqa: N802 — Qt name
-        from desktop.services.base import remove_session_listener
 
         asked = event.spontaneous() or getattr(self, "_quit_requested", False)   # × or Ctrl+Q, not a program close
         self._quit_requested = False
         if asked and self.relogin is None and not getattr(self, "_switching", False) and self.has_typed_data():
-            from desktop.views.keyboard import confirm_discard
+            from desktop.views.keyboard import confirm_discard  # local: imported only on this branch
 
             if not confirm_discard(self):        # Ctrl+Q / × with typed work asks first (issue 29 point 5)
                 event.ignore()
@@ -257,14 +267,12 @@ class MainWindow(QMainWindow):
 
     # -- the window on the screen (issue 27 point 3) --------------------------------------------------------
     def default_size(self) -> QSize:
-        from desktop.views.widgets import fit_size
 
         return fit_size(1366, 768, self)
 
     def show_as_remembered(self) -> None:
         """Show the window as this user left it; the first time maximized on a screen up to 1366×768, otherwise
         inside the free area of the screen (taskbar excluded), never larger than the screen."""
-        from PySide6.QtGui import QGuiApplication
 
         settings = window_settings(self.actor.username)
         geometry, maximized = settings.value("geometry"), settings.value("maximized")
@@ -294,7 +302,6 @@ class MainWindow(QMainWindow):
 
     def has_typed_data(self) -> bool:
         """A dialog or wizard of this window with typed data, or a form of the screen with text edited."""
-        from desktop.views.keyboard import has_typed_data
 
         for widget in QApplication.topLevelWidgets():
             if isinstance(widget, QDialog) and widget.isVisible() and has_typed_data(widget):
@@ -358,7 +365,6 @@ class MainWindow(QMainWindow):
 
     def _home_page(self) -> QWidget:
         """Issue 16: the dashboard of what is due today (desktop.views.home); its tiles open filtered lists."""
-        from desktop.views.home import HomePage
 
         page = HomePage(self.db, self.actor, self)
         page.target_requested.connect(self.open_target)
@@ -392,7 +398,6 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         go_menu = self.menuBar().addMenu("&Ir")
         self.go_actions: dict[str, QAction] = {}
-        from desktop.views.keyboard import with_mnemonics
 
         entries = [(HOME_KEY, HOME_LABEL)] + [(m.key, m.label) for m in self.modules]
         labels = with_mnemonics([label for _key, label in entries], taken="fnv")   # F, N, V: the three below
@@ -461,9 +466,6 @@ class MainWindow(QMainWindow):
 
     def switch_user(self) -> None:
         """Arquivo → Trocar usuário…: back to the login without closing the program (issue 27 point 4)."""
-        from desktop.services.base import remove_session_listener
-        from desktop.views.keyboard import confirm_discard
-        from desktop.views.login import LoginDialog
 
         if self.has_typed_data() and not confirm_discard(self):
             return
@@ -488,14 +490,12 @@ class MainWindow(QMainWindow):
 
     def open_manual(self):
         """Ajuda → Manual (F1): the manual inside the program, at the chapter of the open module (issue 17)."""
-        from desktop.manual import chapter_page, manual_path
 
         path = manual_path()
         if path is None:
             QMessageBox.information(self, "Manual", "O manual não foi encontrado nesta instalação. Ele é gerado "
                                                     "com o comando python tools/manual.py.")
             return None
-        from desktop.views.pdf_preview import PdfPreviewDialog
 
         dialog = PdfPreviewDialog(path.read_bytes(), "Manual do usuário", self, suggested_name="manual.pdf")
         self.manual_dialog = dialog
@@ -504,18 +504,15 @@ class MainWindow(QMainWindow):
         return dialog
 
     def configure_database(self) -> None:
-        from desktop.views.database_settings import DatabaseSettingsDialog
 
         DatabaseSettingsDialog(current=self.db.describe(), parent=self).exec()
 
     def change_password(self) -> None:
-        from desktop.views.password import ChangePasswordDialog
 
         if ChangePasswordDialog(self.db, self.actor, self).exec() == ChangePasswordDialog.DialogCode.Accepted:
             QMessageBox.information(self, "Senha alterada", "Sua senha foi alterada.")
 
     def about(self) -> None:
-        from desktop import APP_NAME, APP_ORG, __version__
 
         QMessageBox.about(
             self, f"Sobre — {APP_NAME}",

@@ -158,7 +158,7 @@ class MunicipalityForm(QWidget):
         self.pix_edit.setText(getattr(info, "pix_key", "") or "")
         cnpj = getattr(info, "cnpj", None)
         if cnpj:
-            from desktop.domain import format_cnpj
+            from desktop.domain import format_cnpj  # local: imported only on this branch
 
             cnpj = format_cnpj(cnpj)
         self.cnpj_edit.setText(cnpj or "")

@@ -155,7 +155,7 @@ class Op:
     def run(self) -> bool:
         if self._background is not None:
             return self._run_in_background()
-        from desktop.db import retrying
+        from desktop.db import retrying  # lazy: kept off the start-up path (the login window imports this module)
 
         try:
             result = retrying(self._call)
@@ -166,9 +166,9 @@ class Op:
         return True
 
     def _run_in_background(self) -> bool:
-        from desktop.background import Task
+        from desktop.background import Task  # lazy: kept off the start-up path (the login window imports this module)
 
-        from desktop.db import retrying
+        from desktop.db import retrying  # lazy: kept off the start-up path (the login window imports this module)
 
         options = self._background or {}
         call = self._call
@@ -186,7 +186,7 @@ class Op:
     def _succeeded(self, result: Any) -> None:
         self.result = result
         if self._changes:
-            from desktop.signals import bus
+            from desktop.signals import bus  # lazy: kept off the start-up path (the login window imports this module)
 
             for entity in self._changes:
                 bus.data_changed.emit(entity)
@@ -194,7 +194,7 @@ class Op:
             self._success(result)
 
     def _failed(self, error: BaseException) -> None:
-        from desktop.background import Cancelled
+        from desktop.background import Cancelled  # lazy: kept off the start-up path (the login window imports this module)
 
         self.error = error
         if isinstance(error, Cancelled):
@@ -281,7 +281,7 @@ class QueryOp:
 
     def run(self) -> bool:
         if self._background is not None:
-            from desktop.background import Task
+            from desktop.background import Task  # lazy: kept off the start-up path (the login window imports this module)
 
             call, options = self._call, self._background
             self.task = Task(lambda state: call()).success(self._succeeded).failure(self._failed)
@@ -310,7 +310,7 @@ class QueryOp:
             self._success(result)
 
     def _failed(self, error: BaseException) -> None:
-        from desktop.background import Cancelled
+        from desktop.background import Cancelled  # lazy: kept off the start-up path (the login window imports this module)
 
         self.error = error
         if isinstance(error, Cancelled):

@@ -23,6 +23,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from desktop.views.table import ROW_ROLE, Column, RecordTableModel, default_text
+from desktop.views.table import keyboard_list
+from desktop.views.table import watch_selection
 
 PageFetch = Callable[[Any, int], tuple[Sequence[Any], Any, "int | None"]]
 """(cursor, limit) -> (rows, next_cursor or None at the end, total or None)."""
@@ -230,7 +232,6 @@ class PagedView(QWidget):
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        from desktop.views.table import keyboard_list
 
         keyboard_list(self.view)   # Tab leaves, Enter opens, focus selects (issue 29 point 1)
         self.view.activated.connect(lambda index: self.activated.emit(index.data(ROW_ROLE)))
@@ -238,7 +239,6 @@ class PagedView(QWidget):
     def _connect_selection(self) -> None:
         """Both signals, and the row as `selected()` sees it: a mouse click makes the row current before it selects
         it (issue 27 point 1)."""
-        from desktop.views.table import watch_selection
 
         watch_selection(self.view, self.selected, self.selection_changed.emit)
 

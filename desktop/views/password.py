@@ -8,6 +8,8 @@ from desktop.domain.problems import Problem
 from desktop.views.operations import op
 from desktop.views.widgets import FieldErrors, error_label
 from desktop.domain.entities import Entity
+from desktop.views.setup_wizard import password_rules
+from desktop.services import auth
 
 
 class ChangePasswordDialog(QDialog):
@@ -38,7 +40,6 @@ class ChangePasswordDialog(QDialog):
                         "só você a conhecerá." if forced else f"Usuário: {actor.full_name} ({actor.username})"),
                        self)
         intro.setWordWrap(True)
-        from desktop.views.setup_wizard import password_rules
 
         rules = QLabel(f"Regras: {password_rules()}", self)
         rules.setWordWrap(True)
@@ -56,7 +57,6 @@ class ChangePasswordDialog(QDialog):
         (self.new_edit if current_password else self.old_edit).setFocus()
 
     def save(self) -> bool:
-        from desktop.services import auth
 
         if self.new_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("new_password_confirm", "A confirmação não é igual à nova senha.")])

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QMessa
                                QToolButton, QVBoxLayout, QWidget)
 
 from desktop.views.widgets import fit_size
+from desktop.views.printing import PrintCancelled, PrintError, ask_and_print, new_printer
+from desktop.views.printing import print_pdf
 
 ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.25, 5.0
@@ -142,7 +144,6 @@ class PdfPreviewDialog(QDialog):
     def print_dialog(self) -> int:
         """QPrintDialog, then the archived bytes at their real size (desktop.views.printing); returns the pages
         printed (0 when cancelled). The printer comes from `self.printer_factory(title)` (tests: a PDF file)."""
-        from desktop.views.printing import PrintCancelled, PrintError, ask_and_print, new_printer
 
         factory = getattr(self, "printer_factory", None) or new_printer
         try:
@@ -158,6 +159,5 @@ class PdfPreviewDialog(QDialog):
         """Paints pages first..last (0-based, inclusive) on `printer` without a dialog; returns how many were
         painted. Each page is rendered by QtPdf at the printer's resolution, at its real size from the sheet's
         origin (no fit-to-page: the cut marks of stickers and credentials must measure true)."""
-        from desktop.views.printing import print_pdf
 
         return print_pdf(self._bytes, printer, first, last)

@@ -19,6 +19,10 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QSize, QSizeF
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter
 from PySide6.QtPdf import QPdfDocument, QPdfDocumentRenderOptions
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtPrintSupport import QPrintDialog
+from PySide6.QtWidgets import QDialog, QProgressDialog
 
 BAND_ROWS = 1024
 A4_MM = (210.0, 297.0)
@@ -143,7 +147,6 @@ def print_pdf(pdf_bytes: bytes, printer, first: int = 0, last: int | None = None
 
 def new_printer(title: str = "Documento"):
     """The printer the dialog starts from: high resolution (the printer's own dots), A4, no margins."""
-    from PySide6.QtPrintSupport import QPrinter
 
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setDocName(title)
@@ -160,9 +163,6 @@ def ask_and_print(pdf_bytes: bytes, title: str, parent=None, page_count: int | N
     The pages are painted on the GUI thread, which owns the QPrinter (Qt's printer devices belong to the thread
     that made them), so the progress window keeps the screen alive by processing events between bands instead
     of a background task (desktop.background)."""
-    from PySide6.QtCore import QCoreApplication, Qt
-    from PySide6.QtPrintSupport import QPrintDialog
-    from PySide6.QtWidgets import QDialog, QProgressDialog
 
     if page_count is None:
         document = open_document(pdf_bytes)

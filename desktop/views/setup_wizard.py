@@ -15,6 +15,12 @@ from desktop.views.municipality_form import DEFAULT_NAME, FEBRABAN_MISSING, WARN
 from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
 from desktop.domain.entities import Entity
+from desktop.services.auth import LOCK_MINUTES, MAX_FAILED_LOGINS, MIN_PASSWORD_LENGTH
+from desktop.services.setup import MunicipalityDraft, municipality_problems
+from desktop.domain.problems import Problem
+from desktop.services.setup import AdminDraft
+from desktop.background import Task
+from desktop.signals import bus
 
 DEMO_DRIVERS = 300
 DEMO_SEED = 2103  # Lei nº 2.103/2025: any fixed number makes the demo reproducible
@@ -26,7 +32,6 @@ GUIDE_FIELDS = ("febraban_agreement", "pix_key")  # what the payment guides (DAM
 
 def password_rules() -> str:
     """The rules of services.auth.password_problems, said to the user before they type."""
-    from desktop.services.auth import LOCK_MINUTES, MAX_FAILED_LOGINS, MIN_PASSWORD_LENGTH
 
     return (f"pelo menos {MIN_PASSWORD_LENGTH} caracteres, não só espaços e diferente do nome de acesso. "
             f"Depois de {MAX_FAILED_LOGINS} senhas erradas seguidas a conta fica bloqueada por {LOCK_MINUTES} "
@@ -83,7 +88,6 @@ class MunicipalityPage(QWizardPage):
     def validatePage(self) -> bool:
         """The two codes of the payment guides are checked before going on (issue 12 items 14 and 15), by the
         service's own rules; the other fields are checked by the service on Finish, as before."""
-        from desktop.services.setup import MunicipalityDraft, municipality_problems
 
         draft = MunicipalityDraft(**self.form.values())
         problems = [problem for problem in municipality_problems(draft, initial=False)
@@ -118,7 +122,6 @@ class UpfmPage(QWizardPage):
         self.registerField("upfm_value*", self.value_edit)
 
     def validatePage(self) -> bool:
-        from desktop.domain.problems import Problem
 
         try:
             value = self.value_edit.value()
@@ -171,7 +174,6 @@ class AdminPage(QWizardPage):
         self.registerField("password_confirm*", self.confirm_edit)
 
     def validatePage(self) -> bool:
-        from desktop.domain.problems import Problem
 
         if self.password_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
@@ -248,7 +250,6 @@ class SetupWizard(QWizard):
 
     # -- the drafts ------------------------------------------------------------------------------------------
     def drafts(self):
-        from desktop.services.setup import AdminDraft, MunicipalityDraft
 
         values = self.municipality_page.form.values()
         municipality = MunicipalityDraft(upfm_year=self.year, upfm_value=self.upfm_page.value_edit.value(),
@@ -263,7 +264,7 @@ class SetupWizard(QWizard):
         if self._busy:
             return
         if self.actor is None:
-            from desktop.services import setup
+            from desktop.services import setup  # local: imported only on this branch
 
             municipality, admin = self.drafts()
             # a database failure is shown and the wizard stays open; problems go back to their page
@@ -301,8 +302,6 @@ class SetupWizard(QWizard):
 
     def _load_demo(self) -> None:
 
-        from desktop.background import Task
-
         self._busy = True
         self.button(QWizard.WizardButton.FinishButton).setEnabled(False)
         self.button(QWizard.WizardButton.BackButton).setEnabled(False)
@@ -321,7 +320,6 @@ class SetupWizard(QWizard):
     def _demo_loaded(self, summary) -> None:
         self._busy = False
         self.demo_summary = summary
-        from desktop.signals import bus
 
         bus.data_changed.emit(Entity.DEMO)
         describe = getattr(summary, "describe", None)

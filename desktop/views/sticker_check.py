@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QDialog, QFormLayout, QFrame, QHBoxLayout, QLabel
 from desktop.domain import sticker_check as verdict
 from desktop.views.formatting import format_date
 from desktop.views.widgets import error_text
+from desktop.background import Task
 
 # status → (word shown, background, foreground)
 VERDICTS = {
@@ -33,7 +34,7 @@ ERROR_VERDICT = ("NÃO VERIFICADO", "#546e7a", "#ffffff")
 
 
 def _alive(widget) -> bool:
-    from shiboken6 import isValid
+    from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
     return isValid(widget)
 
 
@@ -116,8 +117,7 @@ class StickerCheckWidget(QWidget):
         self.text_edit.setFocus()
 
     def check(self):
-        from desktop.background import Task
-        from desktop.views.reports.jobs import check_job
+        from desktop.views.reports.jobs import check_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         text = self.text_edit.text().strip()
         if not text:

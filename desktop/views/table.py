@@ -110,7 +110,7 @@ class RecordTableModel(QAbstractTableModel):
                 align = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
             return int(align | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and column.color is not None:
-            from PySide6.QtGui import QColor
+            from PySide6.QtGui import QColor  # local: imported only on this branch
 
             color = column.color(row)
             return QColor(color) if color else None

@@ -67,6 +67,7 @@ from desktop.services.holidays import calendar_in
 from desktop.services.ledger import settle_auto
 from desktop.services.parameters import parameter_value_in
 from desktop.services.penalties import apply_final_penalties, lift_penalties_in
+from dataclasses import replace as _replace
 
 __all__ = [  # the process's infos live in enforcement.records; importable from here as before
     "ADDRESSEES", "INSTANCE_LABELS", "NOTIFIER_ROLES", "PROTOCOL_ROLES", "AutoInfo", "DefenseInfo",
@@ -759,7 +760,6 @@ def decide_penalties_in(session, actor, auto_id: int, draft: PenaltyDecisionDraf
     auto = load_auto(session, auto_id, lock=True)
     check_version(auto, expected_version)
     options = pending_penalty_options_in(session, auto)
-    from dataclasses import replace as _replace
     require_step(auto, "decide_penalties",
                  _replace(auto_facts_in(session, auto), penalty_decision_pending=bool(options)))
     if isinstance(draft.decided_on, date) and auto.final_on is not None and draft.decided_on < auto.final_on:

@@ -20,6 +20,15 @@ from desktop.domain.roles import DOCUMENT_ROLES, EVERYONE, Role
 from desktop.errors import ConflictError, NotFound
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_date, now
 from desktop.services.base import Actor, require_role
+from desktop.models import IssuedDocument
+from sqlalchemy import select
+from desktop.reports.reprint import stamp_copy
+from desktop.domain import TIMEZONE
+from desktop.models import Auto, Authorization, DataRequest, Driver, PaymentGuide, Platform
+from desktop.models.courses import CourseSession
+from desktop.models.inspections import Inspection
+from desktop.models import User
+from desktop.reports import records
 
 DOCUMENT_KINDS = {
     "sticker": "Adesivo do veículo (Art. 14)",
@@ -120,7 +129,6 @@ def reissue_text(reason: str | None) -> str:
 
 def _archive(s, actor: Actor, kind: str, ref: RecordRef, meta: DocumentMeta, data: bytes,
              reason: str | None = None) -> Issued:
-    from desktop.models import IssuedDocument
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if not data.startswith(b"%PDF"):
@@ -233,9 +241,7 @@ def issue_document(db, actor: Actor, kind: str, record_ref: RecordRef | tuple[st
 
 
 def _row_by_number(s, number: str):
-    from sqlalchemy import select
 
-    from desktop.models import IssuedDocument
     row = s.scalar(select(IssuedDocument).where(IssuedDocument.number == number.strip()))
     if row is None:
         raise NotFound(f"Documento nº {number} não encontrado no arquivo.")
@@ -259,7 +265,6 @@ def archived_bytes(db, number: str) -> bytes:
 def reprint(db, actor: Actor, number: str) -> bytes:
     """The archived bytes of document `number` with an "Nª via" stamp on every page (2ª via on the first
     reprint); counts the copy and writes the audit log. Never a new rendering."""
-    from desktop.reports.reprint import stamp_copy
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     with db.session() as s:
@@ -278,12 +283,6 @@ def reprint(db, actor: Actor, number: str) -> bytes:
 
 def _record_labels(s, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
     """One query per record type present: the number (or name, or date) each record is known by."""
-    from sqlalchemy import select
-
-    from desktop.domain import TIMEZONE
-    from desktop.models import Auto, Authorization, DataRequest, Driver, PaymentGuide, Platform
-    from desktop.models.courses import CourseSession
-    from desktop.models.inspections import Inspection
 
     by_type: dict[str, set[int]] = {}
     for record_type, record_id in keys:
@@ -312,9 +311,6 @@ def _record_labels(s, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:
 
 def summaries_in(s, *conditions, limit: int = 200) -> list[IssuedSummary]:
     """Archive rows (newest first) matching `conditions` on IssuedDocument, as list rows."""
-    from sqlalchemy import select
-
-    from desktop.models import IssuedDocument, User
 
     query = select(IssuedDocument.number, IssuedDocument.kind, IssuedDocument.record_type, IssuedDocument.record_id,
                    IssuedDocument.issued_at, IssuedDocument.sha256, IssuedDocument.copies, User.full_name) \
@@ -331,7 +327,6 @@ def summaries_in(s, *conditions, limit: int = 200) -> list[IssuedSummary]:
 
 def list_issued(db, record_type: str | None = None, record_id: int | None = None,
                 limit: int = 200) -> list[IssuedSummary]:
-    from desktop.models import IssuedDocument
 
     conditions = []
     if record_type is not None:
@@ -343,6 +338,5 @@ def list_issued(db, record_type: str | None = None, record_id: int | None = None
 
 
 def municipality_header(db) -> MunicipalityHeader:
-    from desktop.reports import records
     with db.session(write=False) as s:
         return records.header(s)

@@ -13,6 +13,24 @@ from desktop.errors import ConflictError
 from desktop.reports.common import now
 from desktop.services.base import Actor, require_role
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
+from desktop.reports import records
+from desktop.reports.common import signer_of
+from desktop.reports import credential
+from desktop.reports import certificate
+from sqlalchemy import select
+from desktop.models import PaymentGuide
+from desktop.reports import guide
+from desktop.reports import statement
+from desktop.reports import auto as auto_report
+from desktop.errors import DesktopError
+from desktop.reports import notices
+from desktop.domain.summons import summons_problem
+from desktop.errors import ValidationError
+from desktop.reports.common import TZ
+from desktop.reports import inspection
+from desktop.reports import attendance
+from desktop.reports import edital
+from desktop.reports import data_request
 
 
 def _parameter(s):
@@ -24,25 +42,20 @@ def _parameter(s):
 def _signer(s, actor: Actor):
     """The Signer of an act issued by `actor` (issue 28): name, office and matrícula from the user's row, the
     secretariat as the unit; refused for a routine, the machine's account or a user without office/matrícula."""
-    from desktop.reports import records
-    from desktop.reports.common import signer_of
     return signer_of(s, actor, records.settings_row(s).secretariat)
 
 
 def records_signer(actor: Actor) -> str:
-    from desktop.reports import records
     return records.signer(actor)
 
 
 def _authorization_ref(s, number: str) -> RecordRef:
-    from desktop.reports import records
     return RecordRef("authorization", records.authorization_row(s, number).id)
 
 
 # ---------------------------------------------------------------------------------------------------- authorizations
 def print_credential(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The driver's credential (Art. 13, I) with the signed QR code."""
-    from desktop.reports import credential
     from desktop.services.setup import signing_private_key  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["credential"])
     key = signing_private_key(db)
@@ -54,7 +67,6 @@ def print_credential(db, actor: Actor, number: str, state=None, reason: str | No
 
 def print_certificate(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The termo de autorização (Art. 3), signed by the gestor who issues it."""
-    from desktop.reports import certificate
     from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["certificate"])
     return issue_rendered(db, actor, "certificate",
@@ -68,10 +80,7 @@ def print_guide(db, actor: Actor, number: str, state=None) -> Issued:
     """The DAM of payment guide `number` (fees and fines), with the FEBRABAN barcode and, when the municipality
     has a PIX key, the PIX BR Code. Needs the municipality's FEBRABAN code (Administração → Município). The
     barcode printed is stored on the guide (for the bank's return file) with the archive."""
-    from sqlalchemy import select
 
-    from desktop.models import PaymentGuide
-    from desktop.reports import guide
     require_role(actor, *ISSUE_ROLES["guide"])
 
     def build(s, meta):
@@ -90,7 +99,6 @@ def print_guide(db, actor: Actor, number: str, state=None) -> Issued:
 # ---------------------------------------------------------------------------------------------------- statement
 def print_statement(db, actor: Actor, document: str, as_of: date | None = None, state=None) -> Issued:
     """The infractor's statement (driver by CPF or platform by CNPJ) at `as_of` (today by default)."""
-    from desktop.reports import statement
     require_role(actor, *ISSUE_ROLES["statement"])
     as_of = as_of or now().date()
 
@@ -103,7 +111,6 @@ def print_statement(db, actor: Actor, document: str, as_of: date | None = None, 
 
 # ---------------------------------------------------------------------------------------------------- autos
 def _auto_ref(s, number: str, refuse_cancelled: bool = False) -> RecordRef:
-    from desktop.reports import auto as auto_report
     auto = auto_report.auto_row(s, number)
     if refuse_cancelled and auto.status == "cancelled":
         raise ConflictError(f"O auto nº {auto.number} foi cancelado; só a via arquivada pode ser reimpressa.")
@@ -112,7 +119,6 @@ def _auto_ref(s, number: str, refuse_cancelled: bool = False) -> RecordRef:
 
 def print_auto(db, actor: Actor, number: str, state=None) -> Issued:
     """The auto de infração in two copies, "Via do processo" and "Via do infrator" (Art. 19)."""
-    from desktop.reports import auto as auto_report
     require_role(actor, *ISSUE_ROLES["auto"])
     return issue_rendered(db, actor, "auto",
                           lambda s, meta: (_auto_ref(s, number, refuse_cancelled=True),
@@ -124,7 +130,6 @@ NOTICE_KINDS = ("autuacao", "penalty", "regularization", "inspection_convocation
 
 
 def _notice_ref(s, notice_kind: str, key: str) -> RecordRef:
-    from desktop.reports import records
     if notice_kind in ("autuacao", "penalty"):
         return _auto_ref(s, key)
     if notice_kind == "renewal_reminder":
@@ -140,8 +145,6 @@ def print_autuacao_notice(db, actor: Actor, auto_number: str, state=None) -> Iss
 def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=None) -> Issued:
     """A notice by kind: autuação and penalty by auto number (Art. 22, 24–27); regularization and inspection
     convocation by inspection code (Art. 16); renewal reminder by authorization number (Art. 3 §2)."""
-    from desktop.errors import DesktopError
-    from desktop.reports import notices
     from desktop.services.holidays import calendar_in  # lazy: SQLAlchemy loads once the database is used (start-up)
     if notice_kind not in NOTICE_KINDS:
         raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
@@ -162,17 +165,13 @@ def _convocation_in_term(s, code: str, meta, calendar) -> None:
     """Issue 28: a convocation to an inspection issued today must leave three business days before the day to
     appear (Lei 9.784/99, art. 26, §2º), or the Art. 26, I fine could not follow it: refused, with the first day
     the inspection could be moved to."""
-    from desktop.domain.summons import summons_problem
-    from desktop.errors import ValidationError
-    from desktop.reports import records
-    from desktop.reports.common import TZ
     row = records.inspection_row(s, code)
     if row.scheduled_start is None:
         return
     problem = summons_problem(meta.issued_at.astimezone(TZ).date(), row.scheduled_start.astimezone(TZ).date(),
                               calendar, "scheduled_start")
     if problem is not None:
-        from desktop.domain.problems import Problem
+        from desktop.domain.problems import Problem  # local: imported only on this branch
         raise ValidationError([Problem(problem.field, problem.message + " Remarque a vistoria antes de convocar.",
                                        problem.article)])
 
@@ -180,7 +179,6 @@ def _convocation_in_term(s, code: str, meta, calendar) -> None:
 # ---------------------------------------------------------------------------------------------------- inspections
 def print_inspection_report(db, actor: Actor, inspection_id: int, state=None) -> Issued:
     """The laudo of a performed inspection (Art. 9, 15, 16), with the 5-day term when failed (Art. 16 §2)."""
-    from desktop.reports import inspection
     require_role(actor, *ISSUE_ROLES["inspection"])
     return issue_rendered(db, actor, "inspection",
                           lambda s, meta: (RecordRef("inspection", int(inspection_id)),
@@ -191,7 +189,6 @@ def print_inspection_report(db, actor: Actor, inspection_id: int, state=None) ->
 # ---------------------------------------------------------------------------------------------------- courses
 def print_attendance_list(db, actor: Actor, session_id: int, state=None) -> Issued:
     """The attendance list of a course session (Art. 12 §2), one line per convened driver."""
-    from desktop.reports import attendance
     require_role(actor, *ISSUE_ROLES["attendance"])
     return issue_rendered(db, actor, "attendance",
                           lambda s, meta: (RecordRef("course_session", int(session_id)),
@@ -202,7 +199,6 @@ def print_attendance_list(db, actor: Actor, session_id: int, state=None) -> Issu
 # ---------------------------------------------------------------------------------------------------- edital
 def print_edital(db, actor: Actor, sent_on: date, state=None) -> Issued:
     """The edital list of the autos whose notification by edital (Art. 22 §1 II–IV) is dated `sent_on`."""
-    from desktop.reports import edital
     require_role(actor, *ISSUE_ROLES["edital"])
 
     def build(s, meta):
@@ -216,7 +212,6 @@ def print_edital(db, actor: Actor, sent_on: date, state=None) -> Issued:
 def print_data_request(db, actor: Actor, number: str, state=None) -> Issued:
     """The justified request for data to a platform (Art. 4), with the 24-hour term of §2 when it serves an
     investigation; `number` is the request's NNNN/AAAA or, for a draft without number, its internal code."""
-    from desktop.reports import data_request
     require_role(actor, *ISSUE_ROLES["data_request"])
 
     def build(s, meta):

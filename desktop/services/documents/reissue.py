@@ -11,17 +11,16 @@ from datetime import datetime, time
 
 from desktop.services.documents.archive import IssuedSummary, summaries_in
 from desktop.services.documents.stickers import STICKER_EVENT
+from sqlalchemy import select
+from desktop.domain import TIMEZONE
+from desktop.models import AuthorizationEvent, IssuedDocument
+from desktop.reports import records
 
 REISSUABLE_KINDS = ("sticker", "credential", "certificate")   # the documents of an authorization a driver carries
 
 
 def current_document(db, kind: str, number: str) -> IssuedSummary | None:
     """The `kind` document in force of authorization `number`, or None (also for any other kind)."""
-    from sqlalchemy import select
-
-    from desktop.domain import TIMEZONE
-    from desktop.models import AuthorizationEvent, IssuedDocument
-    from desktop.reports import records
 
     if kind not in REISSUABLE_KINDS:
         return None

@@ -7,12 +7,21 @@ from datetime import date
 
 from desktop.errors import ConflictError, NotFound
 from desktop.reports.common import now
+from desktop.reports import records
+from sqlalchemy import select
+from desktop.domain.sticker_check import RegisterEntry
+from desktop.models import Authorization, AuthorizationEvent, Vehicle
+from desktop.signing import normalize_plate
+from desktop.domain.sticker_check import StickerIssue
+from desktop.domain.sticker_check import SignedSticker
+from desktop.domain.sticker_check import register_verdict
+from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
+from desktop.domain.sticker_check import offline_verdict
 
 
 def _public_key(s) -> bytes:
     """The municipality's public key, only when the audit chain vouches for it (issue 25 item 5: a key swapped
     in the table would make a forged sticker "autêntico" and the genuine one "FALSO")."""
-    from desktop.reports import records
     from desktop.services.audit import current_key_problem_in  # lazy: SQLAlchemy at first check
 
     key = records.settings_row(s).signing_public_key
@@ -31,13 +40,8 @@ def sticker_public_key(db) -> bytes:
 
 
 def _register_entry(s, number: str):
-    from sqlalchemy import select
 
-    from desktop.domain.sticker_check import RegisterEntry
-    from desktop.models import Authorization, AuthorizationEvent, Vehicle
     from desktop.services.documents.stickers import STICKER_EVENT  # lazy: the check loads SQLAlchemy on first use
-    from desktop.reports import records
-    from desktop.signing import normalize_plate
 
     row = s.scalar(select(Authorization).where(Authorization.number == number))
     if row is None:
@@ -55,9 +59,6 @@ def _register_entry(s, number: str):
 def _sticker_issues(s, authorization_id: int, AuthorizationEvent, kind: str):
     """The stickers printed for the authorization, oldest first, from its history (each print writes one event
     with the document number; a new issue says why: `stickers._record_events`). Issue 12 item 17."""
-    from sqlalchemy import select
-
-    from desktop.domain.sticker_check import StickerIssue
 
     rows = s.execute(select(AuthorizationEvent.act_number, AuthorizationEvent.effective_on, AuthorizationEvent.reason)
                      .where(AuthorizationEvent.authorization_id == authorization_id,
@@ -71,7 +72,6 @@ def _sticker_issues(s, authorization_id: int, AuthorizationEvent, kind: str):
 
 
 def _signed(check):
-    from desktop.domain.sticker_check import SignedSticker
     return SignedSticker(check.number, check.plate, check.valid_until)
 
 
@@ -79,8 +79,6 @@ def check_sticker(db, text: str, today: date | None = None, sticker_number: str 
     """A scanned sticker checked against its signature and the register (desktop.signing.StickerCheck; its
     `status` is one of desktop.domain.sticker_check's). `sticker_number`: the document number printed on the
     sticker, when the agent typed it: a sticker superseded by a newer one says "substituído pelo adesivo nº …"."""
-    from desktop.domain.sticker_check import register_verdict
-    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
 
     today = today or now().date()
     with db.session(write=False) as s:
@@ -94,8 +92,6 @@ def check_sticker(db, text: str, today: date | None = None, sticker_number: str 
 def check_sticker_offline(text: str, public_key: bytes, today: date | None = None):
     """The same check without the register: the signature's verdict, the signed data, and that the situation
     now must be confirmed (status `unconfirmed`, or `expired` past the signed validity)."""
-    from desktop.domain.sticker_check import offline_verdict
-    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
 
     today = today or now().date()
     check = verify_sticker(text, public_key, today)

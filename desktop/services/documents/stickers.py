@@ -10,6 +10,11 @@ from desktop.errors import ConflictError
 from desktop.reports.common import DocumentMeta, now
 from desktop.services.base import Actor, require_role
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered, reissue_text
+from sqlalchemy import select
+from desktop.models import Authorization, AuthorizationEvent
+from desktop.reports import records
+from desktop.reports import sticker
+from sqlalchemy import and_, exists, func
 
 STICKER_EVENT = "sticker"   # authorization_events.kind written when a sticker is printed
 
@@ -22,9 +27,7 @@ def _signing_key(db) -> bytes:
 
 def _record_events(s, actor: Actor, numbers: Sequence[str], issued: Issued, reason: str | None = None) -> None:
     """The sticker in the history of each authorization printed (one query for the batch)."""
-    from sqlalchemy import select
 
-    from desktop.models import Authorization, AuthorizationEvent
     when: datetime = issued.info.issued_at
     number = issued.info.number
     why = f" — nova emissão por {reissue_text(reason)}" if reason else ""
@@ -39,7 +42,6 @@ def _record_events(s, actor: Actor, numbers: Sequence[str], issued: Issued, reas
 
 
 def _authorization_ref(s, number: str) -> RecordRef:
-    from desktop.reports import records
     return RecordRef("authorization", records.authorization_row(s, number).id)
 
 
@@ -48,7 +50,6 @@ def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta 
     """The sticker context (desktop.reports.sticker.StickerContext) of an active authorization, signed with
     the municipality's key: for a preview before issuing (the archive is written by `print_sticker`, which
     gives the document its number). Without `meta`, the footer says "prévia"."""
-    from desktop.reports import sticker
     require_role(actor, *ISSUE_ROLES["sticker"])
     meta = meta or DocumentMeta("prévia (não emitido)", now(), actor.full_name)
     key = _signing_key(db)
@@ -60,7 +61,6 @@ def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=Non
                   reason: str | None = None) -> Issued:
     """Issues and archives the sticker of authorization `number` and records it in the authorization's history;
     `reason` (archive.REISSUE_REASONS) when a sticker in force exists (issue 12 item 17)."""
-    from desktop.reports import sticker
     require_role(actor, *ISSUE_ROLES["sticker"])
     key = _signing_key(db)
 
@@ -86,9 +86,7 @@ def pending_sticker_condition():
     """Active authorizations whose sticker was not printed since their (last) fee payment (on `authorizations`).
     An active authorization always has its number (check `active_has_number`), so the condition reads only
     columns of the index (status, activated_on, inspection_approved_on, fee_paid_on) (issue 16: 88 → 18 ms)."""
-    from sqlalchemy import and_, exists, func
 
-    from desktop.models import Authorization, AuthorizationEvent
     since = func.coalesce(Authorization.fee_paid_on, Authorization.activated_on)
     printed = exists().where(and_(
         AuthorizationEvent.authorization_id == Authorization.id,
@@ -100,18 +98,14 @@ def pending_sticker_condition():
 
 def pending_sticker_count_in(session) -> int:
     """How many stickers `pending_sticker_numbers` would list (a SQL COUNT, for the home dashboard; issue 16)."""
-    from sqlalchemy import func, select
 
-    from desktop.models import Authorization
     return int(session.scalar(select(func.count(Authorization.id)).where(pending_sticker_condition())) or 0)
 
 
 def pending_sticker_numbers(db) -> list[str]:
     """Active authorizations whose sticker was not printed since their (last) fee payment — after a renewal the
     validity printed on the old sticker is out of date. By year, then number."""
-    from sqlalchemy import select
 
-    from desktop.models import Authorization
     query = select(Authorization.number).where(pending_sticker_condition())
     with db.session(write=False) as s:
         numbers = list(s.scalars(query))
@@ -122,7 +116,6 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
                            progress: Callable[[int, int, str], None] | None = None, state=None) -> Issued:
     """All pending stickers in one archived PDF (one per page or 8 per label sheet); each authorization's history
     records the batch's document number. `workers=2` encodes the QR codes on both cores."""
-    from desktop.reports import sticker
     require_role(actor, *ISSUE_ROLES["sticker"])
     numbers = pending_sticker_numbers(db)
     if not numbers:

@@ -201,7 +201,7 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
     fine_upfm, fine_reais = fine_in(session, auto)
     facts = auto_facts_in(session, auto, today)
     if status.value in DECIDED_STATUSES:  # issue 24 item 1: penalties wait for the authority's decision
-        from dataclasses import replace as _replace
+        from dataclasses import replace as _replace  # local: imported only on this branch
         facts = _replace(facts, penalty_decision_pending=bool(pending_penalty_options_in(session, auto)))
     actions = auto_actions(facts, actor.roles if actor is not None else None)
     return AutoInfo(

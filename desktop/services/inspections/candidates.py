@@ -15,6 +15,7 @@ from desktop.domain.scheduling import regularization_expired
 from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.services.base import Actor, require_role
 from desktop.services.inspections.common import ENFORCERS, Art26Candidate, bookings, day_bounds, today
+from desktop.domain.summons import art26_i_may_follow
 
 
 def no_shows_in(s: Session, actor: Actor, first: date | None = None) -> list[Art26Candidate]:
@@ -37,7 +38,6 @@ def no_shows_in(s: Session, actor: Actor, first: date | None = None) -> list[Art
 def _summoned_in_term(s: Session, rows: list[Inspection]) -> list[Inspection]:
     """Issue 28: the fine of Art. 26, I follows only a summons that gave three business days before the day to
     appear (Lei 9.784/99, art. 26, §2º; domain.summons); a no-show without a summons in term is no candidate."""
-    from desktop.domain.summons import art26_i_may_follow
     from desktop.services.holidays import calendar_in  # lazy: the calendar reads the holidays table only here
 
     calendar = calendar_in(s)

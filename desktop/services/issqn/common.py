@@ -16,6 +16,7 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 from desktop.domain.taxes import (PREVIEW_LABEL, competence_ended, competence_problem, guide_competence_problem,
                                   month_bounds)
 from desktop.errors import ValidationError
+from desktop.domain.formatting import format_decimal, format_money
 
 ART = "Art. 11"
 READ_ROLES = ISSQN_ROLES.read
@@ -135,7 +136,6 @@ class RunResult:
     kept_rates: tuple[Decimal, ...] = ()   # the rates of the estimates kept because a guide holds them
 
     def summary(self) -> str:
-        from desktop.domain.formatting import format_decimal, format_money
 
         rates = sorted({Decimal(self.rate), *self.kept_rates}) if self.kept else [Decimal(self.rate)]
         if len(rates) > 1:   # issue 23 point 9: say the rate actually applied to each row

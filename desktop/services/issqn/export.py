@@ -30,6 +30,7 @@ from desktop.services.base import Actor, require_role
 from desktop.services.exports import ExportResult, write_csv, write_xlsx
 from desktop.services.issqn.common import competence_label
 from desktop.services.issqn.queries import situation_of
+from desktop.domain.clock import today
 
 __all__ = ["ISSQN_HEADERS", "export_issqn", "issqn_export_rows"]
 
@@ -65,7 +66,6 @@ def issqn_export_rows(s, year: int, month: int, on):
 
 def export_issqn(db, actor: Actor, year: int, month: int, path: str | os.PathLike) -> ExportResult:
     """Write the competência to `path` (.csv or .xlsx by its extension); audited."""
-    from desktop.domain.clock import today
 
     require_role(actor, *EXPORT_ROLES)
     out = Path(path)

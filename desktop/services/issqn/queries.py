@@ -31,6 +31,7 @@ from desktop.services.issqn.common import (
     share_actions,
     share_facts,
 )
+from desktop.models import Authorization
 
 __all__ = ["SITUATIONS", "share_rows", "share_count", "month_totals", "platform_series", "unpaid_platforms",
            "platform_choices"]
@@ -84,7 +85,6 @@ def _base_query(year: int, month: int, platform_id: int | None, text: str, situa
 
 
 def _drivers_named(text: str):
-    from desktop.models import Authorization
 
     folded = fold(text)
     return (select(Authorization.id).join(Driver, Driver.id == Authorization.driver_id)
@@ -113,7 +113,6 @@ def share_count(db, actor: Actor, year: int, month: int, platform_id: int | None
 
 
 def _rows(s: Session, actor: Actor, rows, on: date, preview: bool = False) -> list[ShareRow]:
-    from desktop.models import Authorization
 
     auth_ids = {r.authorization_id for r in rows if r.authorization_id}
     drivers = {}

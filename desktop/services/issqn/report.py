@@ -6,12 +6,12 @@ from pathlib import Path
 from desktop.services.base import Actor, require_role
 from desktop.services.issqn.common import READ_ROLES, is_preview
 from desktop.services.issqn.queries import month_totals, platform_series, share_rows
+from desktop.reports import issqn_report
 
 __all__ = ["report_pdf", "write_report"]
 
 
 def report_pdf(db, actor: Actor, year: int, month: int) -> bytes:
-    from desktop.reports import issqn_report
 
     require_role(actor, *READ_ROLES)
     totals = month_totals(db, actor, year, month)

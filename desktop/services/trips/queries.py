@@ -41,6 +41,8 @@ from desktop.services import audit
 from desktop.services.base import Actor
 from desktop.services.search import user_names
 from desktop.services.trips.common import AccessEntry, TripInfo, log_access_in, require_trip_access
+import calendar
+from datetime import date as _date
 
 HOUR = Decimal(3600)
 
@@ -485,8 +487,6 @@ def nearest_class_suggestion_in(session, actor: Actor, vehicle_id: int, year: in
     fares_ = fares_of_vehicle_month_in(session, actor, vehicle_id, year, month)
     if not fares_.trips:
         return None
-    import calendar
-    from datetime import date as _date
 
     first, last = _date(year, month, 1), _date(year, month, calendar.monthrange(year, month)[1])
     # the classes in force in that month (issue 13: a new base is a new dated row, never an edit)

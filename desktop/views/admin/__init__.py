@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from desktop.domain.roles import Role
+import importlib
 
 ADMIN = frozenset({Role.ADMINISTRADOR})
 ADMIN_OR_GESTOR = frozenset({Role.ADMINISTRADOR, Role.GESTOR})
@@ -27,7 +28,6 @@ TABS = (
 class AdministrationPage(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        import importlib
 
         self.db = db
         self.actor = actor

@@ -15,12 +15,15 @@ from desktop.views.formatting import format_date
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FieldErrors, error_label
+from decimal import Decimal
+from desktop.domain.formatting import format_decimal
+from desktop.services.auto_backup import run_auto_backup
+from desktop.services import auto_backup
+from desktop.domain.dates import local_now
+from PySide6.QtWidgets import QApplication
 
 
 def _size(n: int) -> str:
-    from decimal import Decimal
-
-    from desktop.domain.formatting import format_decimal
 
     if n >= 1 << 20:
         return f"{format_decimal(Decimal(n) / (1 << 20), 1)} MB"
@@ -44,7 +47,6 @@ COLUMNS = (
 
 
 def backup_now_job(state, db, actor):
-    from desktop.services.auto_backup import run_auto_backup
 
     state.progress(0, 0, "Copiando e verificando o banco de dados…")
     return run_auto_backup(db, actor, force=True)
@@ -55,7 +57,6 @@ class BackupsScreen(QWidget):
         super().__init__(parent)
         self.db, self.actor = db, actor
         self.after_restore = after_restore or self._quit_after_restore
-        from desktop.services import auto_backup
 
         self.service = auto_backup
         intro = QLabel(
@@ -130,7 +131,6 @@ class BackupsScreen(QWidget):
     def _done(self, outcome) -> None:
         """Every copy made says so, the second of the day too, and the status bar's line follows at once (issue 27
         point 7: a second "Fazer cópia agora" said nothing and the tooltip kept "não configurada")."""
-        from desktop.domain.dates import local_now
 
         self.reload()
         window = self.window()
@@ -165,7 +165,6 @@ class BackupsScreen(QWidget):
 
     @staticmethod
     def _quit_after_restore() -> None:
-        from PySide6.QtWidgets import QApplication
 
         app = QApplication.instance()
         if app is not None:

@@ -18,12 +18,14 @@ from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FormDialog, date_edit, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.domain.formatting import weekday_name
+from desktop.services import holidays
+from desktop.signals import bus
 
 KIND_LABELS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
 
 
 def weekday(day: date) -> str:
-    from desktop.domain.formatting import weekday_name
 
     return weekday_name(day)
 
@@ -62,7 +64,6 @@ class HolidayDialog(FormDialog):
                          ("kind", "Tipo:", self.kind_combo)])
 
     def save(self) -> bool:
-        from desktop.services import holidays
 
         day, name, kind = qdate_to_date(self.date_edit.date()), self.name_edit.text().strip(), \
             self.kind_combo.currentData()
@@ -77,7 +78,6 @@ class HolidayDialog(FormDialog):
 class HolidaysScreen(QWidget):
     def __init__(self, db, actor, parent=None, year: int | None = None):
         super().__init__(parent)
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.year_spin = QSpinBox(self)
@@ -133,7 +133,6 @@ class HolidaysScreen(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import holidays
 
         year = self.year
 
@@ -154,7 +153,6 @@ class HolidaysScreen(QWidget):
         HolidayDialog(self.db, self.actor, self.year, self).exec()  # its save announces "holidays"
 
     def remove(self, reason: str | None = None) -> bool:
-        from desktop.services import holidays
 
         holiday = self.municipal.selected()
         if holiday is None:

@@ -7,12 +7,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from desktop.views.municipality_form import MunicipalityForm
 from desktop.views.operations import op
 from desktop.domain.entities import Entity
+from desktop.signals import bus
+from desktop.services import setup
 
 
 class MunicipalityScreen(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.info = None
@@ -39,7 +40,6 @@ class MunicipalityScreen(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import setup
 
         op(self, lambda: setup.get_municipality(self.db)).titled(
             "Não foi possível carregar os dados do município").success(self._show).run()
@@ -51,7 +51,6 @@ class MunicipalityScreen(QWidget):
         self.status.setText("")
 
     def draft(self):
-        from desktop.services import setup
 
         values = self.form.values()
         fields = getattr(setup.MunicipalityDraft, "__dataclass_fields__", {})
@@ -62,7 +61,6 @@ class MunicipalityScreen(QWidget):
         return setup.MunicipalityDraft(**values)
 
     def save(self) -> bool:
-        from desktop.services import setup
 
         if self.info is None:
             return False

@@ -17,13 +17,15 @@ from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.services import parameters
+from desktop.domain.problems import Problem
+from desktop.signals import bus
 
 
 def format_value(value, unit: str) -> str:
     """As services.parameters shows a value: R$ 1.234,56 · 5 % · 15 dias · 10 UPFM."""
     if value is None:
         return ""
-    from desktop.services import parameters
 
     return parameters.format_value(value, unit)
 
@@ -79,8 +81,6 @@ class NewValueDialog(QDialog):
         layout.addWidget(buttons)
 
     def save(self) -> bool:
-        from desktop.domain.problems import Problem
-        from desktop.services import parameters
 
         try:
             value = self.value_edit.value()
@@ -99,8 +99,6 @@ class NewValueDialog(QDialog):
 class ParametersScreen(QWidget):
     def __init__(self, db, actor, parent=None, today: date | None = None):
         super().__init__(parent)
-        from desktop.services import parameters
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.today = today or local_today()
@@ -173,7 +171,6 @@ class ParametersScreen(QWidget):
                 self.keys.setCurrentRow(row)
 
     def reload(self) -> None:
-        from desktop.services import parameters
 
         loaded = op(self, lambda: parameters.list_parameters(self.db)).titled(
             "Não foi possível carregar os parâmetros")
@@ -189,7 +186,7 @@ class ParametersScreen(QWidget):
         self.title.setText(f"<b>{spec.label}</b>" + (f" — unidade: {unit}" if unit else ""))
         rows = sorted(self._rows_of(spec.key), key=lambda r: r.valid_from or date.min, reverse=True)
         if not rows and spec.default is not None:
-            from desktop.services.parameters import ParameterValue
+            from desktop.services.parameters import ParameterValue  # local: imported only on this branch
 
             rows = [ParameterValue(spec.key, spec.label, spec.unit, None, spec.default, "Valor padrão do catálogo",
                                    "")]

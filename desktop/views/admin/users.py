@@ -17,6 +17,8 @@ from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
 from desktop.views.widgets import FormDialog
 from desktop.domain.entities import Entity
+from desktop.services import users
+from desktop.signals import bus
 
 
 def is_locked(user, now: datetime | None = None) -> bool:
@@ -101,7 +103,6 @@ class UserDialog(FormDialog):
         return frozenset(role for role, check in self.role_checks.items() if check.isChecked())
 
     def save(self) -> bool:
-        from desktop.services import users
 
         if self.user is None and self.password_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
@@ -146,7 +147,6 @@ class PasswordDialog(FormDialog):
                         intro=QLabel(f"Usuário: {user.full_name} ({user.username})", self))
 
     def save(self) -> bool:
-        from desktop.services import users
 
         if self.password_edit.text() != self.confirm_edit.text():
             self.errors.show([Problem("password_confirm", "A confirmação não é igual à senha.")])
@@ -159,7 +159,6 @@ class PasswordDialog(FormDialog):
 class UsersScreen(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.table = RecordTable(COLUMNS, self, filter_placeholder="Filtrar por usuário, nome, perfil ou situação…")
@@ -191,7 +190,6 @@ class UsersScreen(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import users
 
         loaded = op(self, lambda: users.list_users(self.db, self.actor)).titled(
             "Não foi possível carregar os usuários")
@@ -206,7 +204,6 @@ class UsersScreen(QWidget):
         self.active_button.setText("Ativar" if user is not None and not user.active else "Desativar")
 
     def _changed(self) -> None:
-        from desktop.signals import bus
 
         bus.data_changed.emit(Entity.USERS)
 
@@ -230,7 +227,6 @@ class UsersScreen(QWidget):
             QMessageBox.information(self, "Senha redefinida", f"A senha de {user.username} foi redefinida.")
 
     def unlock(self) -> None:
-        from desktop.services import users
 
         user = self.table.selected()
         if user is None:
@@ -238,7 +234,6 @@ class UsersScreen(QWidget):
         op(self, lambda: users.unlock_user(self.db, self.actor, user.id)).changes(Entity.USERS).run()
 
     def toggle_active(self) -> None:
-        from desktop.services import users
 
         user = self.table.selected()
         if user is None:

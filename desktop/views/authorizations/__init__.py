@@ -9,6 +9,11 @@ from desktop.domain.workflow import AuthorizationStatus
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.domain.entities import Entity
+from dataclasses import fields
+from desktop.services.authorizations import AuthorizationRow
+from desktop.services import authorizations
+from desktop.domain.workflow import AuthorizationStatus as S
+from desktop.services.dashboard_queries import AUTHORIZATION_DUE
 
 ALL_COLUMNS = (
     ListColumn("Número", lambda r: r.number or "(sem número)", sort_key="number"),
@@ -26,9 +31,6 @@ _OPTIONAL = {"CPF": "driver_cpf_display", "Renovação": "renewal_late"}
 
 
 def authorization_columns() -> tuple[ListColumn, ...]:
-    from dataclasses import fields
-
-    from desktop.services.authorizations import AuthorizationRow
 
     names = {f.name for f in fields(AuthorizationRow)}
     return tuple(c for c in ALL_COLUMNS if _OPTIONAL.get(c.header, "id") in names)
@@ -36,7 +38,6 @@ def authorization_columns() -> tuple[ListColumn, ...]:
 
 def fetch_authorizations(db, actor, due=lambda: ""):
     def fetch(query, offset, limit):
-        from desktop.services import authorizations
 
         return authorizations.list_authorizations(
             db, actor, text=query.text, statuses=[query.status] if query.status else None,
@@ -48,7 +49,7 @@ def fetch_authorizations(db, actor, due=lambda: ""):
 class AuthorizationsScreen(ListDetailScreen):
     def __init__(self, db, actor, parent=None, today=None):
         super().__init__(db, actor, parent, entities=(Entity.AUTHORIZATIONS, Entity.DRIVERS, Entity.VEHICLES))
-        from desktop.views.authorizations.detail import AuthorizationDetailPage
+        from desktop.views.authorizations.detail import AuthorizationDetailPage  # cycle: desktop.views.authorizations.detail imports this module at its top
 
         self.today = today
         self.last_dialog = None
@@ -62,7 +63,7 @@ class AuthorizationsScreen(ListDetailScreen):
                                                                                self.stack, today=today))
 
     def new_request(self):
-        from desktop.views.authorizations.request import RequestDialog
+        from desktop.views.authorizations.request import RequestDialog  # cycle: desktop.views.authorizations.request imports this module at its top
 
         dialog = RequestDialog(self.db, self.actor, self, today=self.today)
         self.last_dialog = dialog
@@ -74,8 +75,8 @@ class AuthorizationsScreen(ListDetailScreen):
 class AuthorizationsPage(QWidget):
     def __init__(self, db, actor, parent=None, run_jobs: bool = True):
         super().__init__(parent)
-        from desktop.views.authorizations.changes import ChangesScreen
-        from desktop.views.authorizations.jobs import DueTransitionsRunner
+        from desktop.views.authorizations.changes import ChangesScreen  # cycle: desktop.views.authorizations.changes imports this module at its top
+        from desktop.views.authorizations.jobs import DueTransitionsRunner  # cycle: desktop.views.authorizations.jobs imports this module at its top
 
         self.db, self.actor = db, actor
         self.tabs = QTabWidget(self)
@@ -103,7 +104,6 @@ class AuthorizationsPage(QWidget):
     def _jobs_done(self, changes: list) -> None:
         if not changes:
             return
-        from desktop.domain.workflow import AuthorizationStatus as S
 
         lines = [f"{c.number or '(sem número)'}: {S(c.from_status).label} → {S(c.to_status).label} "
                  f"({c.reason})" for c in changes[:5]]
@@ -120,7 +120,6 @@ class AuthorizationsPage(QWidget):
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
         """{"due": key of services.dashboard_queries.AUTHORIZATION_DUE} → the list of that tile."""
-        from desktop.services.dashboard_queries import AUTHORIZATION_DUE
 
         due = filter.get("due", "")
         self.tabs.setCurrentWidget(self.authorizations)

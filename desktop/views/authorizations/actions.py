@@ -12,6 +12,9 @@ from datetime import date
 
 from desktop.domain.inspection import failure_preview
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
+from desktop.services import authorizations as svc
+from desktop.views.formatting import format_date
+from PySide6.QtWidgets import QLabel
 
 
 def _problems_html(problems) -> str:
@@ -22,7 +25,6 @@ def _problems_html(problems) -> str:
 
 def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None = None) -> ActionDialog:
     """The dialog of one action: collects reason/act/dates and makes its one service call on Confirmar."""
-    from desktop.services import authorizations as svc
 
     a = info
     who = f"Autorização {a.number or '(sem número)'} — {a.driver_name}, veículo {a.plate_display}"
@@ -78,7 +80,7 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
             lambda x: svc.record_fee_payment(db, actor, a.id, x["paid_on"], x["guide_number"], x["amount"], v),
             "Registrar")
     if key == "renewal":
-        from desktop.views.formatting import format_date
+        from desktop.views.formatting import format_date  # local: imported only on this branch
 
         deadline = f" O último dia para pedir no prazo é <b>{format_date(a.renewal_deadline)}</b>; depois dele o " \
                    "pedido é recebido e marcado como fora do prazo." if a.renewal_deadline else ""
@@ -88,7 +90,7 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
                       [FieldSpec("requested_on", "Data do pedido", "date")],
                       lambda x: svc.request_renewal(db, actor, a.id, x["requested_on"], v), "Solicitar")
     if key == "substitute":
-        from desktop.views.authorizations.request import vehicle_picker
+        from desktop.views.authorizations.request import vehicle_picker  # local: imported only on this branch
 
         picker = vehicle_picker(db, actor)
         return dialog(
@@ -117,7 +119,6 @@ def build_dialog(key: str, db, actor, info, parent, on_stale, today: date | None
 
 
 def _suspend_dialog(dialog, svc, db, actor, a):
-    from desktop.views.formatting import format_date
 
     bases = tuple((basis.value, basis.label) for basis in svc.SuspensionBasis)
     result = dialog(
@@ -129,7 +130,6 @@ def _suspend_dialog(dialog, svc, db, actor, a):
         lambda x: svc.suspend_authorization(db, actor, a.id, x["basis"], x["start_on"], x["act_number"],
                                             x["reason"], a.version), "Suspender")
     # The last day suspended, under the start date, recomputed as the user changes the start or the basis.
-    from PySide6.QtWidgets import QLabel
 
     start, basis = result.widget("start_on"), result.widget("basis")
     until = QLabel(result)
@@ -155,12 +155,12 @@ def _suspend_dialog(dialog, svc, db, actor, a):
 def _deregister_dialog(key, dialog, db, actor, a):
     driver = key == "deregister_driver"
     if driver:
-        from desktop.services import drivers as svc
+        from desktop.services import drivers as svc  # local: imported only on this branch
 
         record = svc.get_driver(db, actor, a.driver_id)
         call, what = svc.deregister_driver, f"do condutor <b>{a.driver_name}</b> (Art. 24, I, d)"
     else:
-        from desktop.services import vehicles as svc
+        from desktop.services import vehicles as svc  # local: imported only on this branch
 
         record = svc.get_vehicle(db, actor, a.vehicle_id)
         call, what = svc.deregister_vehicle, f"do veículo <b>{a.plate_display}</b> (Art. 24, I, f)"

@@ -12,6 +12,13 @@ from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.widgets import show_info
 from desktop.domain.entities import Entity
+from desktop.services import changes
+from desktop.views.authorizations.request import driver_picker, vehicle_picker
+from desktop.signals import bus
+from desktop.views.formatting import format_date
+from PySide6.QtWidgets import QPushButton
+from desktop.views.table import enter_presses
+from desktop.views.enforcement.auto_form import AutoFormDialog
 
 LATE_BRUSH = QBrush(QColor("#ffe0e0"))
 
@@ -36,7 +43,6 @@ AUTO_BUTTON_TEXT = "Lavrar auto (Art. 26, III – inciso XVIII)"
 def fetch_changes(db, actor):
     """One page from `services.changes.page_changes` (filtered by text and situation, with the total)."""
     def fetch(query, offset, limit):
-        from desktop.services import changes
 
         return changes.page_changes(db, actor, text=query.text, status=query.status, offset=offset, limit=limit)
     return fetch
@@ -44,8 +50,6 @@ def fetch_changes(db, actor):
 
 def change_dialog(db, actor, parent=None, driver=None, vehicle=None, today: date | None = None) -> ActionDialog:
     """Record a change communication for `driver` or `vehicle` (or pick them when neither is given)."""
-    from desktop.services import changes
-    from desktop.views.authorizations.request import driver_picker, vehicle_picker
 
     fields = []
     if driver is None and vehicle is None:
@@ -82,8 +86,6 @@ def change_dialog(db, actor, parent=None, driver=None, vehicle=None, today: date
             dialog.widget(name).combo.setCurrentIndex(0)
 
     def announce():
-        from desktop.signals import bus
-        from desktop.views.formatting import format_date
 
         bus.data_changed.emit(Entity.CHANGES)
         info = dialog.result_value
@@ -105,9 +107,6 @@ class ChangesScreen(PagedList):
         statuses = FILTERS if actor.has(Role.FISCAL, Role.GESTOR) else FILTERS[:1] + FILTERS[2:]
         super().__init__(CHANGE_COLUMNS, fetch_changes(db, actor), parent,
                          filter_placeholder="Filtrar por condutor, placa ou alteração…", statuses=statuses)
-        from PySide6.QtWidgets import QPushButton
-
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.last_dialog = None
@@ -124,7 +123,6 @@ class ChangesScreen(PagedList):
         self.auto_button.setEnabled(False)
         self.auto_button.clicked.connect(self.draw_up_auto)
         self.layout().itemAt(0).layout().insertWidget(1, self.auto_button)
-        from desktop.views.table import enter_presses
 
         enter_presses(self, self.auto_button)    # Enter on a late communication: its auto (issue 29 point 1)
         self.selection_changed.connect(self._selection_changed)
@@ -147,7 +145,6 @@ class ChangesScreen(PagedList):
 
     def auto_form(self, change):
         """The auto form filled from `change` (not shown); `draw_up_auto` runs it."""
-        from desktop.views.enforcement.auto_form import AutoFormDialog
 
         return AutoFormDialog(self.db, self.actor, self, change=change)
 

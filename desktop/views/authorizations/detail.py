@@ -15,6 +15,14 @@ from desktop.views.operations import op
 from desktop.views.widgets.detail import DetailFrame, DocumentsPanel, InfoGrid
 from desktop.views.table import Column, RecordTable
 from desktop.domain.entities import Entity
+from desktop.services import documents
+from desktop.services import authorizations
+from desktop.services import guides
+from desktop.views.finance.guides import issue_guide
+from desktop.background import Task
+from desktop.signals import bus
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.views.widgets import show_error
 
 EVENT_COLUMNS = (
     Column("Quando", lambda e: e.at, text=format_datetime),
@@ -44,7 +52,6 @@ PRINT_ACTION = "print"  # the step of the table drawn as the "Imprimir" menu but
 
 def print_job(state, db, actor, kind: str, number: str):
     """Issue and archive one document of an authorization (off the UI thread: ReportLab work)."""
-    from desktop.services import documents
 
     state.progress(0, 0, "Gerando o documento…")
     call = {"certificate": documents.print_certificate, "sticker": documents.print_sticker,
@@ -126,7 +133,6 @@ class AuthorizationDetailPage(DetailFrame):
         self.tabs.setCurrentIndex(0)
 
     def load(self) -> None:
-        from desktop.services import authorizations
 
         self.data = detail = authorizations.authorization_detail(self.db, self.actor, self.authorization_id,
                                                                  on=self.today)
@@ -200,8 +206,6 @@ class AuthorizationDetailPage(DetailFrame):
 
     def issue_fee_guide(self):
         """"Emitir guia da taxa" (services.guides.issue_fee_guide), then the DAM printed and shown."""
-        from desktop.services import guides
-        from desktop.views.finance.guides import issue_guide
 
         authorization_id = self.authorization_id
         return issue_guide(self, self.db, self.actor,
@@ -209,13 +213,11 @@ class AuthorizationDetailPage(DetailFrame):
 
     def print_document(self, kind: str):
         """Issue the document in the background, then show it (PdfPreviewDialog) to print or save."""
-        from desktop.background import Task
 
         a = self.data.authorization
         title = dict(PRINTS)[kind]
 
         def done(issued):
-            from desktop.views.pdf_preview import PdfPreviewDialog
 
             if not _alive(self):
                 return
@@ -224,7 +226,6 @@ class AuthorizationDetailPage(DetailFrame):
             self.last_preview.show()
 
         def failed(error):
-            from desktop.views.widgets import show_error
 
             if _alive(self):
                 show_error(self, error, "Não foi possível gerar o documento")
@@ -250,7 +251,6 @@ class AuthorizationDetailPage(DetailFrame):
             self.after_action(key)
 
     def after_action(self, key: str) -> None:
-        from desktop.signals import bus
 
         loaded = self.data
         before = loaded.authorization
@@ -261,14 +261,14 @@ class AuthorizationDetailPage(DetailFrame):
             self.load()
         after = self.data.authorization
         if after.number and not before.number:
-            from desktop.views.widgets import show_info
+            from desktop.views.widgets import show_info  # local: imported only on this branch
 
             show_info(self, "Autorização ativada",
                       f"Autorização nº {after.number} ativa. {after.validity_reason}")
 
 
 def _alive(widget) -> bool:
-    import shiboken6
+    import shiboken6  # lazy: Qt loads only when this runs (start-up cost)
 
     return shiboken6.isValid(widget)
 

@@ -9,10 +9,10 @@ from datetime import date
 
 from desktop.views.daily_jobs import DayRoutineRunner
 from desktop.domain.entities import Entity
+from desktop.services import jobs
 
 
 def due_transitions_job(state, db, today: date | None = None):
-    from desktop.services import jobs
 
     state.progress(0, 0, "Atualizando situações das autorizações…")
     return jobs.run_due_transitions(db, today)

@@ -6,12 +6,14 @@ from datetime import date
 from desktop.views.widgets.detail import RecordPicker
 from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 from desktop.domain.entities import Entity
+from desktop.services import drivers
+from desktop.services import vehicles
+from desktop.services import authorizations
 
 PICKER_LIMIT = 20
 
 
 def driver_picker(db, actor, parent=None) -> RecordPicker:
-    from desktop.services import drivers
 
     return RecordPicker(
         lambda text: drivers.list_drivers(db, actor, text=text, status="active", limit=PICKER_LIMIT).rows,
@@ -22,7 +24,6 @@ def driver_picker(db, actor, parent=None) -> RecordPicker:
 
 
 def vehicle_picker(db, actor, parent=None) -> RecordPicker:
-    from desktop.services import vehicles
 
     return RecordPicker(
         lambda text: vehicles.list_vehicles(db, actor, text=text, status="active", limit=PICKER_LIMIT).rows,
@@ -35,7 +36,6 @@ class RequestDialog(ActionDialog):
     """Files the request through `services.authorizations.request_authorization` (one call)."""
 
     def __init__(self, db, actor, parent=None, driver=None, vehicle=None, today: date | None = None):
-        from desktop.services import authorizations
 
         self.driver_picker = driver_picker(db, actor)
         self.vehicle_picker = vehicle_picker(db, actor)
@@ -56,7 +56,7 @@ class RequestDialog(ActionDialog):
     def confirm(self) -> bool:
         done = super().confirm()
         if done:
-            from desktop.signals import bus
+            from desktop.signals import bus  # local: imported only on this branch
 
             bus.data_changed.emit(Entity.AUTHORIZATIONS)
         return done

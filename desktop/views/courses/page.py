@@ -19,6 +19,19 @@ from desktop.domain.roles import COURSE_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import find_action, is_enabled
 from desktop.views.table import Column, RecordTable
 from desktop.domain.entities import Entity
+from desktop.services.courses import CONVOCATION_FILTERS
+from desktop.signals import bus
+from datetime import timedelta
+from desktop.domain.dates import local_today
+from desktop.views.table import enter_presses
+from desktop.services import courses
+from desktop.services.courses import SessionDraft
+from datetime import date
+from desktop.views.operations import op
+from desktop.services.documents import print_attendance_list
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.views.enforcement.auto_form import AutoFormDialog
+from desktop.errors import ValidationError
 
 SESSION_COLUMNS = (
     Column("Turma", lambda r: r.number),
@@ -47,8 +60,6 @@ ABSENCE_COLUMNS = (
 class CoursesPage(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.services.courses import CONVOCATION_FILTERS
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self.session_id: int | None = None
@@ -61,9 +72,7 @@ class CoursesPage(QWidget):
         self.sessions = RecordTable(SESSION_COLUMNS, sessions_tab, "Filtrar turmas…")
         self.sessions.selection_changed.connect(lambda _row: self._session_chosen())
         form_box = QGroupBox("Nova turma (Art. 12, §2)", sessions_tab)
-        from datetime import timedelta
 
-        from desktop.domain.dates import local_today
         from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
 
         today = local_today()
@@ -164,7 +173,6 @@ class CoursesPage(QWidget):
         self.absences = RecordTable(ABSENCE_COLUMNS, absences_tab, "Filtrar faltas…")
         self.auto_button = QPushButton("Lavrar auto de infração (Art. 26, III)…", absences_tab)
         self.auto_button.clicked.connect(lambda: self.draw_up_auto(self.absences.selected()))
-        from desktop.views.table import enter_presses
 
         enter_presses(self.absences, self.auto_button)   # Enter on an unjustified absence: its auto (issue 29)
         self.auto_button.setEnabled(actor.has(*ENFORCEMENT_ROLES.draw_up))
@@ -196,7 +204,6 @@ class CoursesPage(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import courses
 
         keep = self.session_id
         self.sessions.set_rows(courses.list_sessions(self.db, self.actor), keep=lambda r: r.id)
@@ -207,7 +214,6 @@ class CoursesPage(QWidget):
             self.absences.set_rows(courses.unjustified_absences(self.db, self.actor))
 
     def _session_chosen(self) -> None:
-        from desktop.services import courses
 
         row = self.sessions.selected()
         self.session_id = row.id if row is not None else None
@@ -238,7 +244,6 @@ class CoursesPage(QWidget):
         self.show_filter_count()
 
     def show_filter_count(self) -> None:
-        from desktop.services import courses
 
         if self.session_id is None:
             self.filter_count.setText("")
@@ -252,10 +257,8 @@ class CoursesPage(QWidget):
 
     # -- sessions -------------------------------------------------------------------------------------------
     def draft(self):
-        from desktop.services.courses import SessionDraft
 
         d, st, en = self.date_edit.date(), self.starts_edit.time(), self.ends_edit.time()
-        from datetime import date
 
         return SessionDraft(held_on=date(d.year(), d.month(), d.day()), starts=time(st.hour(), st.minute()),
                             ends=time(en.hour(), en.minute()), place=self.place_edit.text().strip(),
@@ -263,8 +266,6 @@ class CoursesPage(QWidget):
                             instructor=self.instructor_edit.text().strip())
 
     def create_session(self) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         self.form_error.setText("")
 
@@ -274,7 +275,6 @@ class CoursesPage(QWidget):
             self.topic_edit.clear()
 
         def refused(error) -> bool:
-            from desktop.errors import ValidationError
 
             if isinstance(error, ValidationError):
                 self.form_error.setText("\n".join(p.message for p in error.problems))
@@ -285,8 +285,6 @@ class CoursesPage(QWidget):
             .changes(Entity.COURSES).success(created).run()
 
     def convoke(self) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         sid, kind = self.session_id, self.filter_combo.currentData()
 
@@ -302,8 +300,6 @@ class CoursesPage(QWidget):
             .success(done).run()
 
     def print_notice(self) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         sid = self.session_id
         return op(self, lambda: courses.print_convocation_notice(self.db, self.actor, sid)) \
@@ -311,8 +307,6 @@ class CoursesPage(QWidget):
             .success(self._issued).run()
 
     def print_attendance(self) -> bool:
-        from desktop.services.documents import print_attendance_list
-        from desktop.views.operations import op
 
         sid = self.session_id
         return op(self, lambda: print_attendance_list(self.db, self.actor, sid)) \
@@ -322,7 +316,6 @@ class CoursesPage(QWidget):
         self.last_issued = issued
         self._say(f"Documento nº {issued.info.number} emitido e arquivado.")
         # the preview opens over Cursos (issue 27 point 7: it used to jump to Relatórios)
-        from desktop.views.pdf_preview import PdfPreviewDialog
 
         self.last_dialog = PdfPreviewDialog(issued.pdf, f"Documento {issued.info.number}", self)
         self.last_dialog.open()
@@ -333,8 +326,6 @@ class CoursesPage(QWidget):
             self.export_to(path)
 
     def export_to(self, path: str) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         sid = self.session_id
         return op(self, lambda: courses.export_convocation_list(self.db, self.actor, sid, path)) \
@@ -353,8 +344,6 @@ class CoursesPage(QWidget):
                                else Qt.CheckState.Unchecked)
 
     def record_attendance(self) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         row = self.sessions.selected()
         present = self.present_ids()
@@ -370,8 +359,6 @@ class CoursesPage(QWidget):
             self.justify_selected(path)
 
     def justify_selected(self, path: str) -> bool:
-        from desktop.services import courses
-        from desktop.views.operations import op
 
         a = self.attendances.selected()
         if a is None:
@@ -381,7 +368,6 @@ class CoursesPage(QWidget):
         reason = self.reason_edit.text().strip()
 
         def refused(error) -> bool:
-            from desktop.errors import ValidationError
 
             if isinstance(error, ValidationError):
                 self._say("\n".join(p.message for p in error.problems), error=True)
@@ -401,7 +387,6 @@ class CoursesPage(QWidget):
         """The Fiscalização form filled for the absence (ART26-III, item XVI); the fiscal checks and draws up."""
         if absence is None:
             return
-        from desktop.views.enforcement.auto_form import AutoFormDialog
 
         dialog = AutoFormDialog(self.db, self.actor, self)
         dialog.prefill_course_absence(absence)

@@ -11,20 +11,21 @@ from PySide6.QtWidgets import QDialog, QLabel, QStackedWidget, QTabWidget, QVBox
 
 from desktop.views.enforcement.lookups import Lookups
 from desktop.domain.entities import Entity
+from desktop.signals import bus
+from desktop.services.autos import READER_ROLES
+from desktop.views.widgets import restricted_page
+from desktop.domain.roles import Role
 
 
 class EnforcementPage(QWidget):
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
-        from desktop.signals import bus
-        from desktop.views.enforcement.autos_list import AutosListScreen
-        from desktop.views.enforcement.catalog_view import CatalogScreen, MeasuresScreen
-        from desktop.views.enforcement.detail import AutoDetailScreen
-        from desktop.views.enforcement.lookups import service_lookups
+        from desktop.views.enforcement.autos_list import AutosListScreen  # cycle: desktop.views.enforcement.autos_list imports this module at its top
+        from desktop.views.enforcement.catalog_view import CatalogScreen, MeasuresScreen  # cycle: desktop.views.enforcement.catalog_view imports this module at its top
+        from desktop.views.enforcement.detail import AutoDetailScreen  # cycle: desktop.views.enforcement.detail imports this module at its top
+        from desktop.views.enforcement.lookups import service_lookups  # cycle: desktop.views.enforcement.lookups imports this module at its top
 
         self.db, self.actor = db, actor
-        from desktop.services.autos import READER_ROLES
-        from desktop.views.widgets import restricted_page
 
         if not actor.has(*READER_ROLES):   # the services refuse it too; say so once
             restricted_page(self, "Fiscalização", READER_ROLES)
@@ -42,10 +43,9 @@ class EnforcementPage(QWidget):
         self.tabs.addTab(self.measures_screen, "Medidas administrativas")
         self.tabs.addTab(self.catalog_screen, "Catálogo de infrações")
         self.changes_screen = None
-        from desktop.domain.roles import Role
 
         if actor.has(Role.FISCAL, Role.GESTOR):   # SPEC §3: late communications offered as Art. 26, III autos
-            from desktop.views.authorizations.changes import ChangesScreen
+            from desktop.views.authorizations.changes import ChangesScreen  # cycle: desktop.views.authorizations.changes imports this module at its top
 
             self.changes_screen = ChangesScreen(db, actor, self, fiscal_queue=True)
             self.tabs.addTab(self.changes_screen, "Comunicações fora do prazo (Art. 13, XVIII)")
@@ -88,7 +88,7 @@ class EnforcementPage(QWidget):
         self.stack.setCurrentWidget(self.list_screen)
 
     def new_auto(self) -> QDialog | None:
-        from desktop.views.enforcement.auto_form import AutoFormDialog
+        from desktop.views.enforcement.auto_form import AutoFormDialog  # cycle: desktop.views.enforcement.auto_form imports this module at its top
 
         dialog = AutoFormDialog(self.db, self.actor, self, lookups=self.lookups)
         if dialog.exec() == QDialog.DialogCode.Accepted and dialog.saved is not None:

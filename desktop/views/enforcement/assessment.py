@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout
 
 from desktop.domain.formatting import format_date, format_money, format_upfm
+from PySide6.QtGui import QTextDocument
 
 
 def penalty_lines(view) -> list[str]:
@@ -90,7 +91,6 @@ class AssessmentPanel(QGroupBox):
 
     def plain_text(self) -> str:
         """What the panel says, without markup (tests and screen readers)."""
-        from PySide6.QtGui import QTextDocument
 
         document = QTextDocument()
         document.setHtml(self.label.text())

@@ -26,6 +26,17 @@ from desktop.views.enforcement.widgets import SearchPicker
 from desktop.views.operations import query_op
 from desktop.views.widgets import FieldErrors, error_label, field_box, fit_size, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.domain import format_date
+from desktop.domain.roles import Role
+from desktop.services import catalog
+from desktop.services.autos import Attachment
+from desktop.services.autos import AutoDraft
+from desktop.errors import DesktopError, ValidationError
+from desktop.services import autos
+from desktop.views.operations import op
+from desktop.domain.formatting import format_money
+from desktop.domain import format_datetime
+from desktop.domain.formatting import format_cpf, format_plate
 
 PREVIEW_DELAY_MS = 200
 MAX_EVIDENCE_BYTES = 20 * 1024 * 1024
@@ -181,7 +192,6 @@ class AutoFormDialog(QDialog):
     def prefill_change(self, change) -> None:
         """The auto for a change communicated late (Art. 13, XVIII): its driver and vehicle, code ART26-III,
         item XVIII, and a description naming the change and its dates."""
-        from desktop.domain import format_date
 
         self.setWindowTitle("Novo auto de infração — comunicação de alteração fora do prazo")
         if change.driver_id is not None:
@@ -202,13 +212,12 @@ class AutoFormDialog(QDialog):
     def _fill_agents(self) -> None:
         """The actor is the agent by default (Art. 19: the agent who drew it up signs); an administrator who
         manages users may choose another fiscal."""
-        from desktop.domain.roles import Role
 
         self.agent_combo.addItem(f"{self.actor.full_name} ({self.actor.username})", self.actor.user_id)
         if not self.actor.has(Role.ADMINISTRADOR):
             return
         try:
-            from desktop.services import users
+            from desktop.services import users  # local: imported only on this branch
 
             others = users.list_users(self.db, self.actor)
         except Exception:  # noqa: BLE001 — only the actor is offered then
@@ -218,7 +227,6 @@ class AutoFormDialog(QDialog):
                 self.agent_combo.addItem(f"{user.full_name} ({user.username})", user.id)
 
     def _load_codes(self) -> None:
-        from desktop.services import catalog
 
         current = self.code_combo.currentData()
         codes = query_op(self, lambda: catalog.codes_in_force(self.db, self.on())).inline(self.general_error) \
@@ -259,7 +267,6 @@ class AutoFormDialog(QDialog):
 
     # -- evidence -------------------------------------------------------------------------------------------
     def add_evidence_file(self, path: str) -> None:
-        from desktop.services.autos import Attachment
 
         file = Path(path)
         content = file.read_bytes()
@@ -296,7 +303,6 @@ class AutoFormDialog(QDialog):
         return time(value.hour(), value.minute())
 
     def draft(self):
-        from desktop.services.autos import AutoDraft
 
         return AutoDraft(
             on=self.on(), at=self.at(), place=self.place_edit.text().strip(),
@@ -314,8 +320,6 @@ class AutoFormDialog(QDialog):
 
     def refresh_preview(self) -> None:
         """Ask the service what the law proposes for the draft as it stands (no write)."""
-        from desktop.errors import DesktopError, ValidationError
-        from desktop.services import autos
 
         self._timer.stop()
         try:
@@ -343,15 +347,12 @@ class AutoFormDialog(QDialog):
 
     # -- save -----------------------------------------------------------------------------------------------
     def save(self) -> bool:
-        from desktop.services import autos
-        from desktop.views.operations import op
 
         return op(self, lambda: autos.draw_up_auto(self.db, self.actor, self.draft())).fields(self.errors) \
             .failure(self._refused).changes(Entity.AUTOS).success(self._drawn_up).run()
 
     def _refused(self, error: BaseException) -> bool:
         """A refusal other than field problems shows in the form's general line (True: handled here)."""
-        from desktop.errors import DesktopError, ValidationError
 
         if isinstance(error, ValidationError) or not isinstance(error, DesktopError):
             return False
@@ -370,7 +371,6 @@ class AutoFormDialog(QDialog):
         self.accept()
 
     def _amount_text(self) -> str:
-        from desktop.domain.formatting import format_money, format_upfm
 
         return f"{format_upfm(self.saved.amount_upfm)} = {format_money(self.saved.amount_reais)}"
 
@@ -390,8 +390,6 @@ class AutoFormDialog(QDialog):
         """The auto for a trip that shows an infraction (issue 15; `services.trips.TripFinding`): its driver (else
         the platform), its vehicle, the code of the rule (Art. 7/26 IV, Art. 8/13 XIX, Art. 16 §2/26 II, Art. 27),
         a description naming the trip, and the trip kept as evidence with the auto (past the retention period)."""
-        from desktop.domain import format_datetime
-        from desktop.domain.formatting import format_cpf, format_plate
 
         trip, rule = finding.trip, finding.rule
         self.setWindowTitle(f"Novo auto de infração — viagem {trip.external_id}")

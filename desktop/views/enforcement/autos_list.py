@@ -20,6 +20,12 @@ from desktop.views.enforcement.lookups import Lookups
 from desktop.views.enforcement.widgets import SearchPicker
 from desktop.views.operations import query_op
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
+from desktop.views.enforcement.lookups import service_lookups
+from desktop.domain.roles import Role
+from desktop.services import catalog
+from desktop.services.autos import AutoFilter
+from desktop.services.dashboard_queries import AUTO_DUE
+from desktop.services import autos
 
 FILTER_DELAY_MS = 250
 
@@ -46,7 +52,6 @@ class AutosListScreen(QWidget):
 
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
-        from desktop.views.enforcement.lookups import service_lookups
 
         self.db, self.actor = db, actor
         self.lookups = lookups or service_lookups(db, actor)
@@ -81,7 +86,6 @@ class AutosListScreen(QWidget):
         self.period_check.toggled.connect(self.to_edit.setEnabled)
         self.new_button = QPushButton("Novo auto de infração…", filters)
         self.new_button.clicked.connect(self.new_requested.emit)
-        from desktop.domain.roles import Role
 
         if not actor.has(Role.FISCAL):   # the service refuses it too (Art. 19: the agent draws the auto up)
             self.new_button.setEnabled(False)
@@ -132,7 +136,6 @@ class AutosListScreen(QWidget):
 
     # -- filter choices -------------------------------------------------------------------------------------
     def _fill_codes(self) -> None:
-        from desktop.services import catalog
 
         read = query_op(self, lambda: catalog.list_codes(self.db)).titled("Não foi possível ler o catálogo de infrações")
         if not read.run():
@@ -145,12 +148,11 @@ class AutosListScreen(QWidget):
                 self.code_combo.addItem(f"{code.code} — {code.severity_label}", code.code)
 
     def _fill_agents(self) -> None:
-        from desktop.domain.roles import Role
 
         if not self.actor.has(Role.ADMINISTRADOR):
             return
         try:
-            from desktop.services import users
+            from desktop.services import users  # local: imported only on this branch
 
             others = users.list_users(self.db, self.actor)
         except Exception:  # noqa: BLE001 — "Todos" and "Meus autos" remain
@@ -167,7 +169,6 @@ class AutosListScreen(QWidget):
 
     # -- loading --------------------------------------------------------------------------------------------
     def current_filter(self):
-        from desktop.services.autos import AutoFilter
 
         infractor = self.infractor_picker.value()
         return AutoFilter(
@@ -181,11 +182,10 @@ class AutosListScreen(QWidget):
 
     def set_due(self, due: str) -> None:
         """Issue 16: a home-dashboard tile's filter (dashboard_queries.AUTO_DUE), cleared by "Limpar filtro"."""
-        from desktop.services.dashboard_queries import AUTO_DUE
 
         self.due = due
         if not hasattr(self, "due_label"):
-            from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
+            from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton  # local: imported only on this branch
 
             self.due_label = QLabel(self)
             self.due_label.setStyleSheet("color: #1565c0; font-weight: bold;")
@@ -201,7 +201,6 @@ class AutosListScreen(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import autos
 
         self._timer.stop()
         query = self.current_filter()
@@ -217,7 +216,7 @@ class AutosListScreen(QWidget):
         def count(state):
             return autos.count_autos(db, actor, query)
 
-        from shiboken6 import isValid
+        from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
 
         def show(total):
             # only the count of the filters on screen, and only while the screen exists (closed while counting)

@@ -19,6 +19,13 @@ from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.services import penalties
+from desktop.domain.roles import Role
+from desktop.services.penalties import COST_MEASURES
+from desktop.views.enforcement.dialogs import CostsDialog
+from desktop.signals import bus
+from desktop.services.catalog import CodeDraft
+from desktop.services import catalog
 
 MEASURE_LIST_COLUMNS = (
     Column("Medida", lambda m: m.kind_label),
@@ -80,7 +87,6 @@ class MeasuresScreen(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import penalties
 
         rows = query_op(self, lambda: penalties.list_measures(self.db, self.actor,
                                                               open_only=self.open_only.isChecked())) \
@@ -89,8 +95,6 @@ class MeasuresScreen(QWidget):
         self._enable()
 
     def _enable(self) -> None:
-        from desktop.domain.roles import Role
-        from desktop.services.penalties import COST_MEASURES
 
         measure = self.table.selected()
         allowed = self.actor.has(Role.FISCAL, Role.GESTOR, Role.ATENDENTE)
@@ -106,16 +110,14 @@ class MeasuresScreen(QWidget):
         self.costs_button.setToolTip(reason or "Lança as despesas no extrato do condutor (Art. 28).")
 
     def costs_dialog(self):
-        from desktop.views.enforcement.dialogs import CostsDialog
 
         return CostsDialog(self.db, self.actor, self.table.selected(), self)
 
     def run_costs(self, dialog) -> None:
-        from desktop.signals import bus
 
         dialog.exec()
         if dialog.stale:
-            from PySide6.QtWidgets import QMessageBox
+            from PySide6.QtWidgets import QMessageBox  # local: imported only on this branch
 
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
@@ -194,7 +196,6 @@ class CodeDialog(ServiceDialog):
         return tuple(kind for kind, check in self.penalty_checks.items() if check.isChecked())
 
     def draft(self):
-        from desktop.services.catalog import CodeDraft
 
         return CodeDraft(code=self.code_edit.text().strip(), article=self.article_edit.text().strip(),
                          description=self.description_edit.toPlainText().strip(),
@@ -205,7 +206,6 @@ class CodeDialog(ServiceDialog):
                          penalties=self.chosen_penalties())
 
     def submit(self):
-        from desktop.services import catalog
 
         if self.replacing is None:
             return catalog.add_code(self.db, self.actor, self.draft())
@@ -218,7 +218,6 @@ class CatalogScreen(QWidget):
 
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.domain.roles import Role
 
         self.db, self.actor = db, actor
         self.table = RecordTable(CODE_COLUMNS, self, filter_placeholder="Filtrar por código, artigo ou descrição…")
@@ -250,11 +249,10 @@ class CatalogScreen(QWidget):
         return CodeDialog(self.db, self.actor, replacing, self)
 
     def run(self, dialog: CodeDialog) -> None:
-        from desktop.signals import bus
 
         dialog.exec()
         if dialog.stale:   # another desk changed the code first: show it as it is now
-            from PySide6.QtWidgets import QMessageBox
+            from PySide6.QtWidgets import QMessageBox  # local: imported only on this branch
 
             QMessageBox.warning(self, "Registro alterado por outro usuário", dialog.stale_message)
             self.reload()
@@ -263,7 +261,6 @@ class CatalogScreen(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import catalog
 
         rows = query_op(self, lambda: catalog.list_codes(self.db)).titled("Não foi possível ler o catálogo") \
             .otherwise([]).get()

@@ -21,6 +21,14 @@ from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import show_error
 from desktop.domain.entities import Entity
+from desktop.services import autos
+from desktop.services import guides
+from desktop.views.finance.guides import issue_guide
+from desktop.services import documents
+from desktop.background import Task
+from desktop.views.enforcement import dialogs
+from desktop.signals import bus
+from desktop.views.pdf_preview import PdfPreviewDialog
 
 # (key of a step of desktop.domain.auto_steps, or of a measure action; button text) — the order of the action bar.
 ACTIONS = (
@@ -74,7 +82,7 @@ class TimelineItem:
 
 def _day(value) -> date:
     if isinstance(value, datetime):
-        from desktop.domain.dates import TIMEZONE
+        from desktop.domain.dates import TIMEZONE  # local: imported only on this branch
 
         return value.astimezone(TIMEZONE).date() if value.tzinfo else value.date()
     return value
@@ -280,7 +288,6 @@ class AutoDetailScreen(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import autos
 
         if self.auto_id is None:
             return
@@ -346,8 +353,6 @@ class AutoDetailScreen(QWidget):
 
     def issue_guide(self):
         """"Emitir guia": the fine's DAM for the balance (services.guides.issue_fine_guide), then printed."""
-        from desktop.services import guides
-        from desktop.views.finance.guides import issue_guide
 
         if self.detail is None:
             return None
@@ -362,8 +367,6 @@ class AutoDetailScreen(QWidget):
         """Issue a document of the auto through `services.documents` in the background, then preview it:
         "auto" (two copies, Art. 19), "autuacao" (notice of the auto, Art. 22), "penalty" (notice of the
         penalty, Art. 22, 24–27)."""
-        from desktop.services import documents
-        from desktop.background import Task
 
         if self.detail is None:
             return None
@@ -376,7 +379,6 @@ class AutoDetailScreen(QWidget):
             return documents.print_notice(db, actor, kind, number, state=state)
 
         def show(issued):
-            from desktop.views.pdf_preview import PdfPreviewDialog
 
             archived = issued.info.number
             self.preview = PdfPreviewDialog(issued.pdf, f"{title} — auto {number} (documento {archived})", self,
@@ -425,7 +427,6 @@ class AutoDetailScreen(QWidget):
 
     def dialog_for(self, key: str) -> QDialog | None:
         """The dialog of an action (tests open it directly); None for a key without one."""
-        from desktop.views.enforcement import dialogs
 
         auto, db, actor, today = self.detail.auto, self.db, self.actor, self.today
         if key == "notify":
@@ -451,7 +452,7 @@ class AutoDetailScreen(QWidget):
         if key == "costs":
             return dialogs.CostsDialog(db, actor, self.measures.selected(), self, today=today)
         if key == "finalize":
-            from desktop.services.autos import process
+            from desktop.services.autos import process  # local: imported only on this branch
 
             return dialogs.DateActionDialog(
                 db, actor, auto, "Tornar a decisão definitiva",
@@ -459,7 +460,7 @@ class AutoDetailScreen(QWidget):
                 "informada e as penalidades produzem efeito (Art. 22).",
                 lambda on: process.finalize(db, actor, auto.id, on, auto.version), self, today=today)
         if key == "divida_ativa":
-            from desktop.services import ledger
+            from desktop.services import ledger  # local: imported only on this branch
 
             return dialogs.DateActionDialog(
                 db, actor, auto, "Inscrever em dívida ativa",
@@ -467,7 +468,7 @@ class AutoDetailScreen(QWidget):
                 lambda on: ledger.send_to_divida_ativa(db, actor, [auto.id], on), self, today=today,
                 ok_text="Inscrever")
         if key == "cancel":
-            from desktop.services import autos
+            from desktop.services import autos  # local: imported only on this branch
 
             return dialogs.AutoReasonDialog(
                 db, actor, auto, "Cancelar auto",
@@ -475,7 +476,7 @@ class AutoDetailScreen(QWidget):
                 lambda reason: autos.cancel_auto(db, actor, auto.id, reason, auto.version), self,
                 ok_text="Cancelar o auto")
         if key == "annul":
-            from desktop.services.autos import process
+            from desktop.services.autos import process  # local: imported only on this branch
 
             return dialogs.AutoReasonDialog(
                 db, actor, auto, "Anular de ofício",
@@ -495,7 +496,6 @@ class AutoDetailScreen(QWidget):
 
     def after_dialog(self, dialog) -> None:
         """What every action does after its dialog: reload, tell the others, or offer "Recarregar"."""
-        from desktop.signals import bus
 
         if getattr(dialog, "stale", False):
             self.banner.show_message(dialog.stale_message)

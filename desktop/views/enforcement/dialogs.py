@@ -18,6 +18,18 @@ from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
 from desktop.domain.problems import Problem
 from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.widgets import DecimalEdit, date_edit, qdate_to_date
+import mimetypes
+from pathlib import Path
+from desktop.services.autos import Attachment
+from desktop.services.autos.process import NotificationDraft
+from desktop.services.autos import process
+from desktop.services.autos.process import Outcome
+from desktop.domain.penalties import ART13_DUTIES
+from desktop.services.autos.process import JudgmentDraft
+from desktop.services.autos.process import WaiverDraft
+from desktop.services.autos.process import PenaltyDecisionDraft
+from desktop.services import ledger
+from desktop.services import penalties
 
 
 class FileField(QWidget):
@@ -40,10 +52,6 @@ class FileField(QWidget):
         self.clear_button.setEnabled(False)
 
     def set_file(self, path: str | None) -> None:
-        import mimetypes
-        from pathlib import Path
-
-        from desktop.services.autos import Attachment
 
         if not path:
             self._attachment = None
@@ -123,7 +131,6 @@ class NotificationDialog(AutoDialog):
         self.add_field("note", "Observação:", self.note_edit)
 
     def draft(self):
-        from desktop.services.autos.process import NotificationDraft
 
         addressee, platform_id = self.addressee_combo.currentData() or ("driver", None)
         return NotificationDraft(
@@ -133,7 +140,6 @@ class NotificationDialog(AutoDialog):
             proof=self.proof_file.attachment(), note=self.note_edit.text().strip())
 
     def submit(self):
-        from desktop.services.autos import process
 
         return process.record_notification(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -154,7 +160,6 @@ class JoinProofDialog(AutoDialog):
         self.add_field("proof", "Arquivo da prova:", self.proof_file)
 
     def submit(self):
-        from desktop.services.autos import process
 
         return process.join_proof(self.db, self.actor, self.notification_combo.currentData(),
                                   qdate_to_date(self.joined_edit.date()), proof=self.proof_file.attachment(),
@@ -180,7 +185,6 @@ class DefenseDialog(AutoDialog):
         self.add_field("attachment", "Petição (arquivo):", self.file_field)
 
     def submit(self):
-        from desktop.services.autos import process
 
         call = process.file_defense if self.kind == "defense" else process.file_appeal
         return call(self.db, self.actor, self.auto.id, qdate_to_date(self.filed_edit.date()),
@@ -197,8 +201,6 @@ class JudgmentDialog(AutoDialog):
     article (`process.decision_choices`). Shows the fine that results before it is saved."""
 
     def __init__(self, db, actor, auto, parent=None, today: date | None = None, appeal: bool = False):
-        from desktop.services.autos import process
-        from desktop.services.autos.process import Outcome
 
         super().__init__(db, actor, auto, "Julgar recurso" if appeal else "Julgar defesa", parent, ok_text="Julgar",
                          width=640)
@@ -228,7 +230,6 @@ class JudgmentDialog(AutoDialog):
             self.code_combo.addItem(target.text, target.code)
         self.code_combo.currentIndexChanged.connect(lambda _i: self._code_changed())
         # issue 24 item 7: requalified to Art. 26, III, the decision names the duty of Art. 13 broken (I–XXIII)
-        from desktop.domain.penalties import ART13_DUTIES
         self.art13_combo = QComboBox(self)
         self.art13_combo.addItem("Escolha o inciso do Art. 13…", None)
         for key, duty in ART13_DUTIES.items():
@@ -269,13 +270,11 @@ class JudgmentDialog(AutoDialog):
         self.code_combo.setCurrentIndex(max(0, self.code_combo.findData(code)))
 
     def chosen_code(self) -> str | None:
-        from desktop.services.autos.process import Outcome
 
         return self.code_combo.currentData() if self.outcome() == Outcome.PARTLY_UPHELD else None
 
     def _code_changed(self) -> None:
         """The penalties of the code chosen (and of its recurrence rule), each with its article."""
-        from desktop.services.autos import process
 
         for check in self.penalty_checks.values():
             self.penalties_layout.removeWidget(check)
@@ -292,7 +291,6 @@ class JudgmentDialog(AutoDialog):
         self._outcome_changed()
 
     def _outcome_changed(self, *_args) -> None:
-        from desktop.services.autos.process import Outcome
 
         outcome = self.outcome()
         partly = outcome == Outcome.PARTLY_UPHELD
@@ -306,7 +304,6 @@ class JudgmentDialog(AutoDialog):
         self._show_result()
 
     def resulting_upfm(self) -> Decimal:
-        from desktop.services.autos.process import Outcome
 
         outcome = self.outcome()
         if outcome == Outcome.ANNULLED:
@@ -320,7 +317,6 @@ class JudgmentDialog(AutoDialog):
         return frozenset(key for key, check in self.penalty_checks.items() if check.isChecked())
 
     def _show_result(self) -> None:
-        from desktop.services.autos.process import Outcome
 
         amount = self.resulting_upfm()
         reais = self.auto.reais_of(amount)
@@ -337,7 +333,6 @@ class JudgmentDialog(AutoDialog):
         self.result_label.setText(text)
 
     def local_problems(self) -> list:
-        from desktop.services.autos.process import Outcome
 
         problems = []
         if self.outcome() == Outcome.PARTLY_UPHELD and self.chosen_code() is None \
@@ -349,7 +344,6 @@ class JudgmentDialog(AutoDialog):
         return problems
 
     def draft(self):
-        from desktop.services.autos.process import JudgmentDraft, Outcome
 
         outcome = self.outcome()
         return JudgmentDraft(outcome=outcome, decided_on=qdate_to_date(self.decided_edit.date()),
@@ -363,7 +357,6 @@ class JudgmentDialog(AutoDialog):
         return bool(target is not None and target.needs_art13_item)
 
     def submit(self):
-        from desktop.services.autos import process
 
         return process.judge(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -390,13 +383,11 @@ class WaiverDialog(AutoDialog):
         return []
 
     def draft(self):
-        from desktop.services.autos.process import WaiverDraft
 
         return WaiverDraft(filed_on=qdate_to_date(self.filed_edit.date()),
                            statement=self.statement_edit.toPlainText().strip(), attachment=self.file_field.attachment())
 
     def submit(self):
-        from desktop.services.autos import process
 
         return process.record_waiver(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -409,7 +400,6 @@ class PenaltyDecisionDialog(AutoDialog):
 
     def __init__(self, db, actor, auto, parent=None, today: date | None = None):
         super().__init__(db, actor, auto, "Decidir penalidades", parent, ok_text="Decidir")
-        from desktop.services.autos import process
 
         self.set_intro("O auto tornou-se definitivo sem julgamento que escolhesse as penalidades. A suspensão, a "
                        "cassação e a apreensão só valem por decisão da autoridade (Art. 26, §2), numerada, com "
@@ -430,7 +420,6 @@ class PenaltyDecisionDialog(AutoDialog):
         self.add_field("penalties", "Penalidades aplicadas:", box)
 
     def draft(self):
-        from desktop.services.autos.process import PenaltyDecisionDraft
 
         return PenaltyDecisionDraft(
             decided_on=qdate_to_date(self.decided_edit.date()),
@@ -438,7 +427,6 @@ class PenaltyDecisionDialog(AutoDialog):
             penalties=frozenset(k for k, c in self.penalty_checks.items() if c.isChecked()))
 
     def submit(self):
-        from desktop.services.autos import process
 
         return process.decide_penalties(self.db, self.actor, self.auto.id, self.draft(), self.auto.version)
 
@@ -504,7 +492,6 @@ class PaymentDialog(AutoDialog):
         return []
 
     def submit(self):
-        from desktop.services import ledger
 
         draft = ledger.PaymentDraft(auto_id=self.auto.id, paid_on=qdate_to_date(self.paid_edit.date()),
                                     amount_reais=self.amount_edit.value(),
@@ -534,7 +521,6 @@ class MeasureDialog(AutoDialog):
         self.add_field("note", "Observação:", self.note_edit)
 
     def submit(self):
-        from desktop.services import penalties
 
         draft = penalties.MeasureDraft(kind=self.kind_combo.currentData(),
                                        applied_on=qdate_to_date(self.applied_edit.date()), auto_id=self.auto.id,
@@ -558,7 +544,6 @@ class MeasureReleaseDialog(ServiceDialog):
         self.add_field("note", "Observação:", self.note_edit)
 
     def submit(self):
-        from desktop.services import penalties
 
         return penalties.release_measure(self.db, self.actor, self.measure.id,
                                          qdate_to_date(self.released_edit.date()),
@@ -593,7 +578,6 @@ class CostsDialog(ServiceDialog):
         return problems
 
     def submit(self):
-        from desktop.services import penalties
 
         return penalties.charge_costs(self.db, self.actor, self.measure.id, self.amount_edit.value(),
                                       qdate_to_date(self.on_edit.date()), self.reason_edit.text().strip(),

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
                                QVBoxLayout, QWidget)
 
 from desktop.views.widgets import FieldErrors, error_label, field_box
+from desktop.views.operations import op
+from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
 STALE_TEXT = ("Este auto foi alterado por outro usuário depois que você o abriu. Nada foi gravado. "
               "Recarregue e refaça a operação.")
@@ -88,7 +90,6 @@ class ServiceDialog(QDialog):
     def save(self) -> bool:
         """Call `submit()` through `views.operations.op`: problems go next to their fields, a stale record closes
         the dialog for the screen's "Recarregar", any other refusal shows in the general line."""
-        from desktop.views.operations import op
 
         problems = self.local_problems()
         if problems:
@@ -102,7 +103,6 @@ class ServiceDialog(QDialog):
 
     def _refused(self, error: BaseException) -> bool:
         """What this dialog shows itself (True) instead of `op`'s message box."""
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
         if isinstance(error, StaleRecordError):
             self.stale = True

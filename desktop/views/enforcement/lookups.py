@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from desktop.services import drivers as service
 
 Search = Callable[[str], Sequence[tuple[int, str]]]
 VehicleDriver = Callable[[int], "tuple[int, str] | None"]
@@ -42,12 +43,11 @@ def service_lookups(db, actor) -> Lookups:
     """The register's own list services (`services.drivers/platforms/vehicles`)."""
 
     def drivers(text: str):
-        from desktop.services import drivers as service
 
         return [(row.id, driver_label(row)) for row in service.list_drivers(db, actor, text=text, limit=LIMIT).rows]
 
     def platforms(text: str):
-        from desktop.services import platforms as service
+        from desktop.services import platforms as service  # local: its name stands for something else at module level
 
         return [(row.id, platform_label(row))
                 for row in service.list_platforms(db, actor, text=text, limit=LIMIT).rows]
@@ -55,7 +55,7 @@ def service_lookups(db, actor) -> Lookups:
     found: dict[int, object] = {}   # the vehicle rows last found, for their drivers
 
     def vehicles(text: str):
-        from desktop.services import vehicles as service
+        from desktop.services import vehicles as service  # local: its name stands for something else at module level
 
         rows = service.list_vehicles(db, actor, text=text, limit=LIMIT).rows
         found.update((row.id, row) for row in rows)

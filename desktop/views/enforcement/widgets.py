@@ -11,6 +11,10 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
                                QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget)
 
 from desktop.views.widgets import FieldErrors, error_label
+from desktop.views.widgets import ERROR_LABEL_STYLE
+from desktop.domain.problems import Problem
+from desktop.views.operations import op
+from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
 SEARCH_DELAY_MS = 250
 
@@ -100,7 +104,7 @@ class SearchPicker(QWidget):
         try:
             matches = list(self._search(text)) if text else []
         except Exception as error:  # noqa: BLE001 — show the service's message under the field
-            from desktop.views.widgets import error_text
+            from desktop.views.widgets import error_text  # local: imported only on this branch
 
             self._note(error_text(error), error=True)
             matches = []
@@ -113,7 +117,6 @@ class SearchPicker(QWidget):
         self._fill(matches)
 
     def _note(self, text: str, error: bool) -> None:
-        from desktop.views.widgets import ERROR_LABEL_STYLE
 
         self.error.setStyleSheet(ERROR_LABEL_STYLE if error else "color: #555;")
         self.error.setText(text)
@@ -177,8 +180,6 @@ class ReasonDialog(QDialog):
         return self.text_edit.toPlainText().strip()
 
     def save(self) -> bool:
-        from desktop.domain.problems import Problem
-        from desktop.views.operations import op
 
         if not self.reason():
             self.errors.show([Problem("reason", "Informe o motivo.")])
@@ -196,7 +197,6 @@ class ReasonDialog(QDialog):
 
     def _refused(self, error: BaseException) -> bool:
         """A refusal other than field problems shows in the dialog's general line (True: handled here)."""
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
         if isinstance(error, ValidationError | StaleRecordError) or not isinstance(error, DesktopError):
             return False

@@ -23,6 +23,10 @@ from desktop.domain.formatting import format_money
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.domain.entities import Entity
+from desktop.services.demo import is_demo_db
+from desktop.services import bank_returns
+from pathlib import Path
+from desktop.errors import DesktopError
 
 PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos", "": ""}
 LINE_COLUMNS = (
@@ -59,7 +63,6 @@ FILE_COLUMNS = (
 
 
 def _is_demo(db) -> bool:
-    from desktop.services.demo import is_demo_db
 
     try:
         return is_demo_db(db)
@@ -101,7 +104,6 @@ class BankReturnScreen(QWidget):
         self.reload_files()
 
     def reload_files(self) -> None:
-        from desktop.services import bank_returns
 
         op(self, lambda: bank_returns.list_bank_returns(self.db, self.actor)).titled("Retorno bancário") \
             .success(lambda rows: self.files.set_rows(rows)).run()
@@ -115,7 +117,6 @@ class BankReturnScreen(QWidget):
             self.write_example(path)
 
     def write_example(self, path: str) -> bool:
-        from pathlib import Path
 
         from desktop.demo.guides import demo_example  # lazy: the demo package loads only when its example is asked for
 
@@ -136,7 +137,6 @@ class BankReturnScreen(QWidget):
 
     def import_file(self, path: str):
         """Import in the background (progress, "Cancelar"); the report fills the table when done."""
-        from desktop.services import bank_returns
 
         db, actor = self.db, self.actor
         self.summary.setText(f"Importando {path}…")
@@ -147,7 +147,6 @@ class BankReturnScreen(QWidget):
 
     def _failed(self, error) -> bool:
         """A refused file: its lines named in the summary (nothing was recorded); no box to close."""
-        from desktop.errors import DesktopError
 
         if not isinstance(error, DesktopError):
             return False
@@ -219,7 +218,6 @@ class UnreconciledPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import bank_returns
 
         op(self, lambda: bank_returns.list_unreconciled(self.db, self.actor)).titled("Pagamentos não conciliados") \
             .success(lambda rows: self.table.set_rows(rows)).run()
@@ -248,7 +246,6 @@ class UnreconciledPanel(QWidget):
         return self.finish(key, dialog)
 
     def finish(self, key: str, dialog: ResolveDialog):
-        from desktop.services import bank_returns
 
         payment = self.table.selected()
         reason, number = dialog.reason.text(), dialog.guide.text()

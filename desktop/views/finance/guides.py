@@ -18,6 +18,11 @@ from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.services import documents
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.services import guides
+from desktop.views.table import enter_presses
+from desktop.domain.guides import LATE_CHARGES_NOT_CONFIGURED
 
 GUIDE_COLUMNS = (
     Column("Guia", lambda g: g.number),
@@ -40,10 +45,8 @@ BUTTONS = (("print", "Imprimir guia"), ("pay", "Registrar pagamento…"), ("reis
 
 def print_guide_in_background(parent, db, actor, number: str, on_shown=None):
     """The DAM printed and archived off the UI thread, then shown (to print or save)."""
-    from desktop.services import documents
 
     def shown(issued):
-        from desktop.views.pdf_preview import PdfPreviewDialog
 
         parent.guide_preview = PdfPreviewDialog(issued.pdf, f"DAM — guia nº {number}", parent,
                                                 suggested_name=f"guia-{number.replace('/', '-')}.pdf")
@@ -100,7 +103,6 @@ class PaymentDialog(QDialog):
         layout.addWidget(buttons)
 
     def confirm(self) -> bool:
-        from desktop.services import guides
 
         number, paid_on = self.guide.number, qdate_to_date(self.paid_on.date())
         try:
@@ -168,7 +170,6 @@ class GuidesScreen(QWidget):
             self.buttons[key] = button
             bar.addWidget(button)
         bar.addStretch(1)
-        from desktop.views.table import enter_presses
 
         enter_presses(self.table, self.buttons["print"])   # Enter / double-click on a guide: the DAM (issue 29)
         filters = QHBoxLayout()
@@ -188,8 +189,6 @@ class GuidesScreen(QWidget):
         self.state_combo.setCurrentIndex(self.state_combo.findData(key))
 
     def reload(self) -> None:
-        from desktop.domain.guides import LATE_CHARGES_NOT_CONFIGURED
-        from desktop.services import guides
 
         state, purpose = self.state_combo.currentData() or "", self.purpose_combo.currentData() or ""
         ok = op(self, lambda: guides.list_guides(self.db, self.actor, state, purpose, self.search.text()))
@@ -221,8 +220,8 @@ class GuidesScreen(QWidget):
         if key == "pay":
             return PaymentDialog(self.db, self.actor, guide, self)
         if key == "reissue":
-            from desktop.domain.guides import LATE_CHARGES_NOT_CONFIGURED
-            from desktop.services import guides
+            from desktop.domain.guides import LATE_CHARGES_NOT_CONFIGURED  # local: imported only on this branch
+            from desktop.services import guides  # local: imported only on this branch
 
             intro = (f"A guia nº {guide.number} venceu em {format_date(guide.due_on)}. Será emitida uma nova guia, "
                      "com novo número e novo vencimento; esta será cancelada com o motivo.")
@@ -235,7 +234,6 @@ class GuidesScreen(QWidget):
         return None
 
     def run(self, key: str):
-        from desktop.services import guides
 
         guide = self.table.selected()
         if guide is None:
@@ -249,7 +247,6 @@ class GuidesScreen(QWidget):
 
     def finish(self, key: str, dialog):
         """What follows an accepted dialog (tests fill the dialog and call this)."""
-        from desktop.services import guides
 
         guide = dialog.guide if key == "pay" else self.table.selected()
         if key == "pay":

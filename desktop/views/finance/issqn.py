@@ -38,6 +38,14 @@ from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.services import issqn
+from desktop.signals import bus
+from desktop.services.trips.common import TRIP_ROLES
+from desktop.services import documents
+from desktop.services import trips
+from desktop.reports.issqn_report import series_figure
+from desktop.views.charts import tidy
+from desktop.views.pdf_preview import PdfPreviewDialog
 
 PAGE = 100
 
@@ -95,7 +103,6 @@ DECISION_COLUMNS = (
 class IssqnPage(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.services import issqn
 
         self.db, self.actor = db, actor
         self.last_result = None
@@ -221,7 +228,6 @@ class IssqnPage(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.status_label)
         layout.addWidget(splitter, 1)
-        from desktop.signals import bus
 
         bus.data_changed.connect(self._data_changed)
         self.reload()
@@ -235,7 +241,7 @@ class IssqnPage(QWidget):
         self.month_edit.setDate(QDate(year, month, 1))
 
     def _data_changed(self, entity: str) -> None:
-        import shiboken6
+        import shiboken6  # lazy: Qt loads only when this runs (start-up cost)
 
         if not shiboken6.isValid(self):     # the bus outlives a closed screen
             return
@@ -243,7 +249,6 @@ class IssqnPage(QWidget):
             self.reload()
 
     def reload(self) -> None:
-        from desktop.services import issqn
 
         year, month = self.month()
         totals = issqn.month_totals(self.db, self.actor, year, month)
@@ -266,7 +271,7 @@ class IssqnPage(QWidget):
         self.reload_rows()
 
     def _show_unclassified(self, year: int, month: int, problems) -> None:
-        import shiboken6
+        import shiboken6  # lazy: Qt loads only when this runs (start-up cost)
 
         if not shiboken6.isValid(self) or self.month() != (year, month):
             return
@@ -281,7 +286,6 @@ class IssqnPage(QWidget):
                 "situation": self.situation_filter.currentData() or ""}
 
     def reload_rows(self) -> None:
-        from desktop.services import issqn
 
         year, month = self.month()
         self.offset = 0
@@ -291,7 +295,6 @@ class IssqnPage(QWidget):
         self._show_count()
 
     def more_rows(self) -> None:
-        from desktop.services import issqn
 
         year, month = self.month()
         self.offset += PAGE
@@ -306,7 +309,6 @@ class IssqnPage(QWidget):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        from desktop.services import issqn
 
         total = self.totals.selected()
         self.issue_button.setEnabled(bool(total and total.platform_id and total.without_guide > 0
@@ -318,7 +320,6 @@ class IssqnPage(QWidget):
             button.setEnabled(bool(action and action.enabled))
             button.setToolTip(action.tooltip if action else "Selecione um veículo")
         self.classify_button.setEnabled(self.actor.has(*issqn.DECIDE_ROLES))
-        from desktop.services.trips.common import TRIP_ROLES
 
         may_see = self.actor.has(*TRIP_ROLES)
         self.fares_button.setEnabled(bool(share) and may_see)
@@ -332,7 +333,6 @@ class IssqnPage(QWidget):
 
     # -- the run ----------------------------------------------------------------------------------------------
     def run_competence(self) -> None:
-        from desktop.services import issqn
 
         year, month = self.month()
         self.status_label.setText(f"Calculando a competência {month:02d}/{year}…")
@@ -349,7 +349,6 @@ class IssqnPage(QWidget):
 
     # -- guides -------------------------------------------------------------------------------------------------
     def issue_guide(self) -> None:
-        from desktop.services import issqn
 
         total = self.totals.selected()
         if total is None or total.platform_id is None:
@@ -367,7 +366,6 @@ class IssqnPage(QWidget):
 
     def print_guide(self, number: str | None = None) -> None:
         """Print (and archive) the selected platform's open guide, shown in the preview to print or save."""
-        from desktop.services import documents
 
         total = self.totals.selected()
         number = number or (total.guide_numbers[-1] if total and total.guide_numbers else None)
@@ -375,7 +373,6 @@ class IssqnPage(QWidget):
             return
 
         def shown(issued):
-            from desktop.views.pdf_preview import PdfPreviewDialog
 
             self.last_issued = issued
             self.last_preview = PdfPreviewDialog(issued.pdf, f"DAM nº {number}", self,
@@ -387,7 +384,6 @@ class IssqnPage(QWidget):
         self.print_op.run()
 
     def cancel_guide(self) -> None:
-        from desktop.services import issqn
 
         share = self.shares.selected()
         if share is None or share.guide_id is None:
@@ -400,7 +396,6 @@ class IssqnPage(QWidget):
         self.last_dialog.open()
 
     def charge_driver(self) -> None:
-        from desktop.services import issqn
 
         share = self.shares.selected()
         if share is None:
@@ -428,7 +423,6 @@ class IssqnPage(QWidget):
         """Issue 15 beside the estimate: the fares reported for the vehicle that month (Art. 4 §1 V) and the class
         whose base is nearest, offered to the gestor as a reclassification to decide (the dialog, never applied
         by itself)."""
-        from desktop.services import trips
 
         share = share or self.shares.selected()
         if share is None:
@@ -457,7 +451,6 @@ class IssqnPage(QWidget):
 
     # -- chart, report, export ----------------------------------------------------------------------------------
     def open_chart(self) -> None:
-        from desktop.services import issqn
 
         year, month = self.month()
         series = issqn.platform_series(self.db, self.actor, year, month)
@@ -465,7 +458,6 @@ class IssqnPage(QWidget):
         self.chart_dialog.show()
 
     def save_report(self, path: str | None = None) -> None:
-        from desktop.services import issqn
 
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Relatório do ISSQN", "issqn.pdf", "PDF (*.pdf)")
@@ -481,7 +473,6 @@ class IssqnPage(QWidget):
         self.report_op.run()
 
     def export_to(self, path: str | None = None) -> None:
-        from desktop.services import issqn
 
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Exportar ISSQN", "issqn.xlsx",
@@ -551,7 +542,6 @@ class ClassDecisionDialog(QDialog):
     def __init__(self, db, actor, vehicle_id: int, plate: str, parent=None, valid_from: date | None = None,
                  info: str = "", suggested_code: str | None = None, reason: str = ""):
         super().__init__(parent)
-        from desktop.services import issqn
 
         self.db, self.actor, self.vehicle_id = db, actor, vehicle_id
         self.done_callback = None
@@ -589,7 +579,6 @@ class ClassDecisionDialog(QDialog):
         form.addRow(buttons)
 
     def save(self) -> bool:
-        from desktop.services import issqn
 
         def ok(_r):
             self.accept()
@@ -631,7 +620,6 @@ class ClassesDialog(QDialog):
         self.new_class_button.clicked.connect(self.new_class)
         self.new_base_button = QPushButton("Nova base para a classe", self)
         self.new_base_button.clicked.connect(self.new_base)
-        from desktop.services import issqn
 
         can = actor.has(*issqn.DECIDE_ROLES)
         self.new_class_button.setEnabled(can)
@@ -651,7 +639,6 @@ class ClassesDialog(QDialog):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import issqn
 
         self.table.set_rows(issqn.list_classes(self.db, self.actor))
 
@@ -667,7 +654,6 @@ class ClassesDialog(QDialog):
             return self.base_edit.text()
 
     def new_class(self) -> bool:
-        from desktop.services import issqn
 
         return op(self, lambda: issqn.create_class(self.db, self.actor, self.code_edit.text(), self.name_edit.text(),
                                                    self._base(), qdate_to_date(self.from_edit.date()),
@@ -675,7 +661,6 @@ class ClassesDialog(QDialog):
             .fields(self.errors).changes(Entity.ISSQN).success(lambda _r: self.reload()).run()
 
     def new_base(self) -> bool:
-        from desktop.services import issqn
 
         return op(self, lambda: issqn.new_class_base(self.db, self.actor, self.code_edit.text(), self._base(),
                                                      qdate_to_date(self.from_edit.date()), self.reason_edit.text(),
@@ -688,13 +673,10 @@ class ChartDialog(QDialog):
 
     def __init__(self, series, year: int, month: int, parent=None):
         super().__init__(parent)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-
-        from desktop.reports.issqn_report import series_figure
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # lazy: matplotlib loads only when this runs (start-up cost)
 
         self.setWindowTitle(f"ISSQN — 12 competências até {month:02d}/{year}")
         self.figure = series_figure(series, year, month)
-        from desktop.views.charts import tidy
 
         tidy(self.figure)
         self.canvas = FigureCanvasQTAgg(self.figure)

@@ -23,13 +23,24 @@ from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_error
 from desktop.domain.entities import Entity
+from desktop.services.ledger import Infractor
+from desktop.views.enforcement.lookups import service_lookups
+from desktop.services.ledger import LedgerFilter
+from desktop.services import ledger
+from desktop.domain.roles import Role
+from desktop.views.enforcement.widgets import ReasonDialog
+from PySide6.QtWidgets import QDialog
+from desktop.signals import bus
+from desktop.services import autos
+from desktop.services import documents
+from desktop.views.operations import op
+from desktop.views.pdf_preview import PdfPreviewDialog
 
 
 def infractor_search(lookups: Lookups):
     """Drivers and platforms in one picker: the debtor of a fine is either (Art. 20, 22)."""
 
     def search(text: str):
-        from desktop.services.ledger import Infractor
 
         found = [(Infractor.driver(i), f"Condutor: {label}") for i, label in lookups.drivers(text)]
         found += [(Infractor.platform(i), f"Plataforma: {label}") for i, label in lookups.platforms(text)]
@@ -62,7 +73,6 @@ class LedgerScreen(QWidget):
 
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
-        from desktop.views.enforcement.lookups import service_lookups
 
         self.db, self.actor = db, actor
         self.lookups = lookups or service_lookups(db, actor)
@@ -119,7 +129,6 @@ class LedgerScreen(QWidget):
         self.reload()
 
     def current_filter(self):
-        from desktop.services.ledger import LedgerFilter
 
         checked = self.period_check.isChecked()
         return LedgerFilter(infractor=self.infractor_picker.value(), kind=self.kind_combo.currentData(),
@@ -127,7 +136,6 @@ class LedgerScreen(QWidget):
                             date_to=qdate_to_date(self.to_edit.date()) if checked else None)
 
     def reload(self) -> None:
-        from desktop.services import ledger
 
         query = self.current_filter()
 
@@ -159,9 +167,7 @@ class LedgerScreen(QWidget):
         # opens with its first page at once
         self.totals_task = Task(totals).success(show).failure(failed).run_in_background(self, show_progress=False)
 
-
     def _selection_changed(self, entry) -> None:
-        from desktop.domain.roles import Role
 
         # a reversal is never reversed; a requalification follows its decision (services.ledger.reverse_entry)
         self.reverse_button.setEnabled(entry is not None and self.actor.has(Role.GESTOR)
@@ -170,8 +176,6 @@ class LedgerScreen(QWidget):
 
     def reverse_dialog(self):
         """The dialog that reverses the selected entry (a returned payment, an undue cost) with its reason."""
-        from desktop.services import ledger
-        from desktop.views.enforcement.widgets import ReasonDialog
 
         entry = self.table.selected()
         if entry is None:
@@ -185,9 +189,6 @@ class LedgerScreen(QWidget):
             ok_text="Estornar")
 
     def reverse_selected(self) -> None:
-        from PySide6.QtWidgets import QDialog
-
-        from desktop.signals import bus
 
         dialog = self.reverse_dialog()
         if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
@@ -230,7 +231,6 @@ class InfractorScreen(QWidget):
 
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
-        from desktop.views.enforcement.lookups import service_lookups
 
         self.db, self.actor = db, actor
         self.lookups = lookups or service_lookups(db, actor)
@@ -299,7 +299,6 @@ class InfractorScreen(QWidget):
         self.until_edit.setDate(QDate(until))
 
     def reload(self) -> None:
-        from desktop.services import autos
 
         infractor = self.infractor()
         self.print_button.setEnabled(infractor is not None)
@@ -327,7 +326,6 @@ class InfractorScreen(QWidget):
         self.reload_statement()
 
     def reload_statement(self) -> None:
-        from desktop.services import ledger
 
         infractor = self.infractor()
         if infractor is None:
@@ -348,8 +346,6 @@ class InfractorScreen(QWidget):
 
     def print_statement(self):
         """Issue the statement PDF (`services.documents.print_statement`) in the background, then preview it."""
-        from desktop.services import documents
-        from desktop.background import Task
 
         if self.page is None:
             return None
@@ -359,7 +355,6 @@ class InfractorScreen(QWidget):
             return documents.print_statement(db, actor, document, until, state=state)
 
         def show(issued):
-            from desktop.views.pdf_preview import PdfPreviewDialog
 
             self.preview = PdfPreviewDialog(issued.pdf, f"Extrato de {self.page.name} em {format_date(until)}", self,
                                             suggested_name=f"extrato-{issued.info.number.replace('/', '-')}.pdf")
@@ -426,7 +421,6 @@ class DebtListScreen(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        from desktop.services import ledger
 
         call = ledger.overdue_list if self.kind == "overdue" else ledger.divida_ativa_list
         rows = query_op(self, lambda: call(self.db, self.actor, qdate_to_date(self.today_edit.date()))) \
@@ -442,8 +436,6 @@ class DebtListScreen(QWidget):
             self.send_all_button.setEnabled(bool(rows))
 
     def send(self, all_rows: bool) -> int:
-        from desktop.services import ledger
-        from desktop.views.operations import op
 
         rows = self.table.visible_rows() if all_rows else [r for r in [self.table.selected()] if r is not None]
         rows = [r for r in rows if r.auto_id is not None]   # guides of fees and ISSQN are listed, not sent here

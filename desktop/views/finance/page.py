@@ -10,17 +10,20 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 from desktop.domain.entities import Entity
 from desktop.views.enforcement.lookups import Lookups
 from desktop.views.widgets import restricted_page
+from desktop.signals import bus
+from desktop.views.enforcement.lookups import service_lookups
+from desktop.views.finance.ledger import DebtListScreen, InfractorScreen, LedgerScreen
+from desktop.services.ledger import READER_ROLES
+from desktop.views.finance.bank_return import BankReturnScreen
+from desktop.views.finance.guides import GuidesScreen
+from desktop.services.bank_returns import IMPORT_ROLES
 
 
 class FinancePage(QWidget):
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
-        from desktop.signals import bus
-        from desktop.views.enforcement.lookups import service_lookups
-        from desktop.views.finance.ledger import DebtListScreen, InfractorScreen, LedgerScreen
 
         self.db, self.actor = db, actor
-        from desktop.services.ledger import READER_ROLES
 
         if not actor.has(*READER_ROLES):   # the services refuse it too; say so once, not in four error boxes
             restricted_page(self, "Financeiro", READER_ROLES)
@@ -36,10 +39,6 @@ class FinancePage(QWidget):
         self.tabs.addTab(self.overdue_screen, "Multas vencidas")
         self.tabs.addTab(self.divida_screen, "Dívida ativa")
         # issue 13: the guides of every debt and the bank's return file
-        from desktop.views.finance.bank_return import BankReturnScreen
-        from desktop.views.finance.guides import GuidesScreen
-
-        from desktop.services.bank_returns import IMPORT_ROLES
 
         self.guides_screen = GuidesScreen(db, actor, self)
         self.tabs.addTab(self.guides_screen, "Guias")
@@ -69,7 +68,7 @@ class FinancePage(QWidget):
     def open_issqn(self):
         """The ISSQN tab (Financeiro → ISSQN), created on first use."""
         if self.issqn_page is None:
-            from desktop.views.finance.issqn import IssqnPage
+            from desktop.views.finance.issqn import IssqnPage  # local: imported only on this branch
 
             self.issqn_page = IssqnPage(self.db, self.actor, self.issqn_tab)
             self.issqn_tab.layout().addWidget(self.issqn_page)

@@ -14,6 +14,8 @@ from desktop.errors import DesktopError, StaleRecordError
 from desktop.views.formatting import format_date
 from desktop.views.operations import op
 from desktop.views.widgets import error_label, error_text
+from desktop.services import authorizations as auth_service
+from desktop.services import inspections as service
 
 MAX_LISTED = 400  # the first free slots, in time order (the calendar shows them all)
 KIND_CHOICES = [(k.value, f"{k.label} ({k.article})") for k in InspectionKind]
@@ -74,8 +76,6 @@ class BookDialog(QDialog):
 
     def __init__(self, db, actor, names: dict[int, str], preferred_slot=None, parent=None):
         super().__init__(parent)
-        from desktop.services import authorizations as auth_service
-        from desktop.services import inspections as service
         self._auth, self._service = auth_service, service
         self.db, self.actor, self.names, self.preferred = db, actor, names, preferred_slot
         self.setWindowTitle("Agendar vistoria")
@@ -193,7 +193,6 @@ class MoveDialog(QDialog):
 
     def __init__(self, db, actor, booking, names: dict[int, str], target=None, parent=None):
         super().__init__(parent)
-        from desktop.services import inspections as service
         self._service = service
         self.db, self.actor, self.booking, self.target = db, actor, booking, target
         self.setWindowTitle(f"Remarcar vistoria — {booking.plate_display}")
@@ -253,7 +252,6 @@ class RunInspectionDialog(QDialog):
 
     def __init__(self, db, actor, booking, parent=None):
         super().__init__(parent)
-        from desktop.services import inspections as service
         self._service = service
         self.db, self.actor, self.booking = db, actor, booking
         self.setWindowTitle(f"Realizar vistoria — {booking.plate_display}")

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.domain import TIMEZONE
 from desktop.domain.formatting import weekday_names
+from desktop.views.table import keyboard_list
 
 
 MIME = "application/x-vistoria-id"
@@ -145,7 +146,6 @@ class ScheduleGrid(QTableView):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setDefaultSectionSize(150)
         self.verticalHeader().setDefaultSectionSize(44)
-        from desktop.views.table import keyboard_list
 
         keyboard_list(self)   # Tab leaves the grid; Enter on a cell does what a double-click does (issue 29)
         self.activated.connect(lambda index: self._double_clicked(index.row(), index.column()))

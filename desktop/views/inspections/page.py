@@ -25,6 +25,10 @@ from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import date_edit, qdate_to_date, show_info
 from desktop.domain.entities import Entity
+from desktop.services import inspections as service
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.services import documents
+from desktop.views.enforcement.auto_form import AutoFormDialog
 
 MODES = (("day", "Dia"), ("week", "Semana"), ("month", "Mês"))
 WEEKDAYS = weekday_names(capital=True)      # the one table of names (domain.formatting)
@@ -48,7 +52,6 @@ class InspectionsPage(QWidget):
 
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.services import inspections as service
         self.service = service
         self.db, self.actor = db, actor
         self.anchor = service.today()
@@ -435,7 +438,6 @@ class InspectionsPage(QWidget):
                    Entity.INSPECTIONS)
 
     def _preview(self, issued, title: str) -> None:
-        from desktop.views.pdf_preview import PdfPreviewDialog
         dialog = PdfPreviewDialog(issued.pdf, title, self, suggested_name=f"{title}.pdf".replace("/", "-"))
         self.last_preview = dialog
         self._exec(dialog)
@@ -452,7 +454,6 @@ class InspectionsPage(QWidget):
         booking = self._target("convocation")
         if booking is None:
             return
-        from desktop.services import documents
         db, actor, code = self.db, self.actor, str(booking.id)
         self._print(lambda state: documents.print_notice(db, actor, "inspection_convocation", code, state=state),
                     "Convocação para vistoria", "Gerando a convocação…", "Convocação para vistoria")
@@ -462,7 +463,6 @@ class InspectionsPage(QWidget):
         booking = self._target("report") or getattr(self, "last_inspection", None)
         if booking is None:
             return
-        from desktop.services import documents
         db, actor, inspection_id = self.db, self.actor, booking.id
         self._print(lambda state: documents.print_inspection_report(db, actor, inspection_id, state=state),
                     "Laudo de vistoria", "Gerando o laudo…", "Laudo de vistoria")
@@ -472,7 +472,6 @@ class InspectionsPage(QWidget):
         code (ART26-I / ART26-II) and the fact; the fiscal checks it and draws it up there."""
         if candidate is None:
             return
-        from desktop.views.enforcement.auto_form import AutoFormDialog
         dialog = AutoFormDialog(self.db, self.actor, self)
         dialog.setWindowTitle(f"Novo auto de infração — {candidate.article}")
         if candidate.driver_id is not None:

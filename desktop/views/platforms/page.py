@@ -34,6 +34,19 @@ from desktop.views.operations import op
 from desktop.views.table import SEARCH_ROLE, Column, RecordTable, RecordTableModel
 from desktop.views.widgets import FormDialog, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.domain.documents import format_cpf
+from desktop.domain.documents import format_plate
+from datetime import timedelta
+from desktop.services.data_requests import DataRequestDraft
+from desktop.services import data_requests
+from desktop.views.date_fields import DateField
+from desktop.views.table import enter_presses
+from desktop.services import platform_lists
+from desktop.errors import NotFound
+from desktop.services import platforms
+from desktop.views.pdf_preview import PdfPreviewDialog
+from desktop.views.enforcement.auto_form import AutoFormDialog
+from desktop.views.widgets import show_info
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
 
@@ -53,7 +66,6 @@ class DataRequestDialog(FormDialog):
         self.setWindowTitle("Nova requisição de dados (Art. 4º)")
         self.justification = QPlainTextEdit(self)
         self.justification.setPlaceholderText("Por que o Município precisa destes dados (Art. 4º, caput)")
-        from datetime import timedelta
 
         from desktop.views.date_fields import DateField, TimeField   # the program's fields (issue 29 point 2)
 
@@ -95,11 +107,10 @@ class DataRequestDialog(FormDialog):
         return holder
 
     def draft(self):
-        from desktop.services.data_requests import DataRequestDraft
 
         notified = None
         if self.notified.isChecked():
-            from datetime import datetime
+            from datetime import datetime  # local: imported only on this branch
 
             notified = datetime.combine(self.notified_at.value(), self.notified_time.value(),
                                         tzinfo=local_now().tzinfo)
@@ -110,7 +121,6 @@ class DataRequestDialog(FormDialog):
             **{key: box.isChecked() for key, box in self.checks.items()})
 
     def save(self) -> bool:
-        from desktop.services import data_requests
 
         self.errors.clear()
         return op(self, lambda: data_requests.create_data_request(self.db, self.actor, self.draft())) \
@@ -135,7 +145,7 @@ class _LazySearchModel(RecordTableModel):
         if role == SEARCH_ROLE and index.isValid() and 0 <= index.row() < len(self._rows):
             text = self._folded.get(index.row())
             if text is None:
-                from desktop.domain.text import fold
+                from desktop.domain.text import fold  # local: imported only on this branch
 
                 row = self._rows[index.row()]
                 text = self._folded[index.row()] = fold(" ".join(c.display(row) for c in self._columns))
@@ -179,7 +189,6 @@ RECON_COLUMNS = (
 
 
 def _cpf(value) -> str:
-    from desktop.domain.documents import format_cpf
     return format_cpf(value)
 
 
@@ -188,7 +197,6 @@ def _days(count: int) -> str:
 
 
 def _plate(value) -> str:
-    from desktop.domain.documents import format_plate
     return format_plate(value)
 
 
@@ -230,7 +238,6 @@ class PlatformsPage(QWidget):
         self.import_button = QPushButton("Importar lista…", self)
         self.import_button.setToolTip("Lista de condutores, veículos e proprietários (Art. 5º, VIII), CSV ou XLSX")
         self.import_button.clicked.connect(self.choose_file)
-        from desktop.views.date_fields import DateField
 
         # a delivery is never in the future (issue 27 point 2: "Entregue em" took 2027)
         self.delivered = DateField(self, local_today(), not_future=True, field="received_on", label="Entregue em")
@@ -248,7 +255,6 @@ class PlatformsPage(QWidget):
         self.auto_button = QPushButton("Rascunhar auto da linha…", self)
         self.auto_button.setToolTip("Abre o auto de infração preenchido com os fatos da linha (o fiscal decide)")
         self.auto_button.clicked.connect(self.draw_up_auto)
-        from desktop.views.table import enter_presses
 
         enter_presses(self.reconciliation, self.auto_button)   # Enter on a discrepancy: its auto (issue 29)
         self.export_button = QPushButton("Exportar conciliação…", self)
@@ -328,7 +334,6 @@ class PlatformsPage(QWidget):
 
     # -- loading ------------------------------------------------------------------------------------------------
     def reload(self) -> None:
-        from desktop.services import platform_lists
 
         keep = self.platform_id
         self.platforms.set_rows(platform_lists.due_dates(self.db, self.actor), keep=lambda r: r.platform_id)
@@ -355,8 +360,6 @@ class PlatformsPage(QWidget):
         self._platform_chosen()
 
     def show_platform(self) -> None:
-        from desktop.errors import NotFound
-        from desktop.services import data_requests, platform_lists, platforms
 
         enabled = self.platform_id is not None
         for b in (self.import_button, self.auto_button, self.export_button, self.new_request_button,
@@ -430,7 +433,6 @@ class PlatformsPage(QWidget):
             self.late_auto_button.setText(f"Auto pelo código {offer.code} do decreto…")
 
     def print_late_notice(self) -> bool:
-        from desktop.services import platform_lists
 
         platform_id = self.platform_id
         return op(self, lambda: platform_lists.print_overdue_list_notice(self.db, self.actor, platform_id)) \
@@ -438,7 +440,6 @@ class PlatformsPage(QWidget):
             .background("Emitindo a notificação").success(self._late_notice_printed).run()
 
     def _late_notice_printed(self, issued) -> None:
-        from desktop.views.pdf_preview import PdfPreviewDialog
 
         self.last_dialog = PdfPreviewDialog(issued.pdf, f"Notificação para regularização nº {issued.info.number}",
                                             self)
@@ -446,7 +447,6 @@ class PlatformsPage(QWidget):
 
     def late_auto_form(self):
         """The auto form with the platform and the decree code offered for its late list (not shown)."""
-        from desktop.views.enforcement.auto_form import AutoFormDialog
 
         offer = self.late_offer
         dialog = AutoFormDialog(self.db, self.actor, self)
@@ -496,7 +496,6 @@ class PlatformsPage(QWidget):
             self.import_file(path)
 
     def import_file(self, path: str, delivered=None) -> bool:
-        from desktop.services import platform_lists
 
         delivered = delivered or qdate_to_date(self.delivered.date())
         platform_id = self.platform_id
@@ -510,7 +509,6 @@ class PlatformsPage(QWidget):
             .background("Importando a lista", "Lendo, conferindo e conciliando…").success(self._imported).run()
 
     def _imported(self, report) -> None:
-        from desktop.views.widgets import show_info
 
         self.last_report = report
         self.reload()
@@ -523,7 +521,6 @@ class PlatformsPage(QWidget):
             self.export_to(path)
 
     def export_to(self, path: str) -> bool:
-        from desktop.services import platform_lists
 
         platform_id = self.platform_id
         return op(self, lambda: platform_lists.export_reconciliation(self.db, self.actor, path,
@@ -532,7 +529,6 @@ class PlatformsPage(QWidget):
     # -- from a line to an auto (the fiscal decides) -----------------------------------------------------------
     def auto_form(self, line):
         """The auto form filled with the facts of a reconciliation line (not shown)."""
-        from desktop.views.enforcement.auto_form import AutoFormDialog
 
         dialog = AutoFormDialog(self.db, self.actor, self)
         if line.driver_id is not None:
@@ -573,7 +569,6 @@ class PlatformsPage(QWidget):
         return dialog
 
     def print_request(self) -> bool:
-        from desktop.services import data_requests
 
         row = self.requests_table.selected()
         if row is None:
@@ -582,7 +577,6 @@ class PlatformsPage(QWidget):
             .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício").success(self._printed).run()
 
     def _printed(self, issued) -> None:
-        from desktop.views.pdf_preview import PdfPreviewDialog
 
         self.last_dialog = PdfPreviewDialog(issued.pdf, f"Ofício de requisição de dados {issued.info.number}", self)
         self.last_dialog.open()
@@ -596,7 +590,6 @@ class PlatformsPage(QWidget):
             self.record_answer(row, path, local_now())
 
     def record_answer(self, row, path: str, answered_at) -> bool:
-        from desktop.services import data_requests
 
         with open(path, "rb") as handle:
             content = handle.read()

@@ -6,14 +6,15 @@ is announced on `bus.data_changed`, so every open list and detail page reloads i
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from desktop.services.dashboard_queries import DRIVER_DUE
 
 
 class RegistryPage(QWidget):
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.views.registry.drivers import DriversScreen
-        from desktop.views.registry.platforms import PlatformsScreen
-        from desktop.views.registry.vehicles import VehiclesScreen
+        from desktop.views.registry.drivers import DriversScreen  # cycle: desktop.views.registry.drivers imports this module at its top
+        from desktop.views.registry.platforms import PlatformsScreen  # cycle: desktop.views.registry.platforms imports this module at its top
+        from desktop.views.registry.vehicles import VehiclesScreen  # cycle: desktop.views.registry.vehicles imports this module at its top
 
         self.db, self.actor = db, actor
         self.tabs = QTabWidget(self)
@@ -34,7 +35,6 @@ class RegistryPage(QWidget):
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
         """{"due": "documents"} → the drivers whose documents expire in 30 days (Art. 12)."""
-        from desktop.services.dashboard_queries import DRIVER_DUE
 
         due = filter.get("due", "")
         self.tabs.setCurrentWidget(self.drivers)

@@ -8,6 +8,11 @@ from typing import Any
 from desktop.domain.entities import Entity
 from desktop.views.widgets.detail import (DOCUMENT_KINDS, DetailFrame, DocumentsPanel, InfoGrid,  # noqa: F401
                                           RecordPicker, TimelineTable, document_kind_label, size_text)
+from desktop.views.authorizations.detail import AuthorizationWindow
+from PySide6.QtWidgets import QDialog
+from desktop.views.authorizations.changes import change_dialog
+from desktop.signals import bus
+from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 
 
 class SubjectDetailPage(DetailFrame):
@@ -19,7 +24,6 @@ class SubjectDetailPage(DetailFrame):
 
     def open_authorization(self, authorization_id: int):
         """Double-click on one of its authorizations: the authorization's page in its own window."""
-        from desktop.views.authorizations.detail import AuthorizationWindow
 
         window = AuthorizationWindow(self.db, self.actor, authorization_id, self)
         self.last_dialog = window
@@ -27,9 +31,6 @@ class SubjectDetailPage(DetailFrame):
         return window
 
     def _record_change_for(self, **subject) -> None:
-        from PySide6.QtWidgets import QDialog
-
-        from desktop.views.authorizations.changes import change_dialog
 
         dialog = change_dialog(self.db, self.actor, self, **subject)
         self.last_dialog = dialog
@@ -38,10 +39,6 @@ class SubjectDetailPage(DetailFrame):
             self.load()
 
     def _deregister_with(self, title: str, text: str, call: Callable[[dict], Any]) -> None:
-        from PySide6.QtWidgets import QDialog
-
-        from desktop.signals import bus
-        from desktop.views.registry.dialogs import ActionDialog, FieldSpec
 
         dialog = ActionDialog(
             title, text,

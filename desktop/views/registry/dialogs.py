@@ -22,6 +22,7 @@ from desktop.domain.problems import Problem
 from desktop.views.operations import op
 from desktop.views.registry.fields import OptionalDateEdit, field_box, offer_reload
 from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text, scrolling
+from desktop.errors import StaleRecordError, ValidationError
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ class ActionDialog(QDialog):
                 edit.setPlainText(str(spec.default))
             return edit
         if spec.kind in ("date", "optional_date"):
-            from desktop.domain.dates import local_today
+            from desktop.domain.dates import local_today  # local: imported only on this branch
 
             default = spec.default if spec.default is not None or spec.kind == "optional_date" \
                 else (today or local_today())
@@ -204,7 +205,6 @@ class ActionDialog(QDialog):
     def _failed(self, error: BaseException) -> bool:
         """The dialog keeps what was typed: problems go next to their fields (op's `.fields`), any other refusal
         or a database failure is shown inside the dialog; a stale record offers "Recarregar" and closes it."""
-        from desktop.errors import StaleRecordError, ValidationError
 
         if isinstance(error, ValidationError):
             return False

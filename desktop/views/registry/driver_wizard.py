@@ -26,6 +26,16 @@ from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, Docum
                                            PhotoChooser, field_box, mime_of)
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size
 from desktop.domain.entities import Entity
+from desktop.domain.dates import local_now
+from desktop.services.registry.scans import Scan, scan_problems
+from desktop.services.drivers import ChecklistEntry
+from desktop.services.drivers import driver_data_problems
+from desktop.services import platforms
+from desktop.domain.dates import local_today
+from desktop.services.drivers import DriverDraft
+from desktop.services.drivers import validate_driver
+from desktop.services import drivers
+from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
 PAGE_PERSONAL, PAGE_CNH, PAGE_CHECKLIST, PAGE_PLATFORMS = range(4)
 UFS = ("AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR", "PE", "PI",
@@ -219,7 +229,6 @@ class ChecklistRow(QFrame):
     def attach_file(self, path: str) -> bool:
         """Keep the scan in memory (nothing is written before Finish: a cancelled wizard leaves no document);
         the service stores it with the driver. A file not read or not accepted is said at once."""
-        from desktop.services.registry.scans import Scan, scan_problems
 
         try:
             scan = Scan(Path(path).read_bytes(), Path(path).name)
@@ -259,7 +268,7 @@ class ChecklistRow(QFrame):
 
     def show_document(self) -> None:
         if self._content is None and self.document_id:
-            from desktop.services import attachments
+            from desktop.services import attachments  # local: imported only on this branch
 
             read = query_op(self, lambda: attachments.document_content(self.wizard.db, self.wizard.actor,
                                                                        self.document_id)).titled("Documento")
@@ -273,7 +282,6 @@ class ChecklistRow(QFrame):
             dialog.show()
 
     def entry(self):
-        from desktop.services.drivers import ChecklistEntry
 
         return ChecklistEntry(key=self.item.key, present=self.check.isChecked(), document_id=self.document_id,
                               scan=self.scan,
@@ -288,7 +296,6 @@ class ChecklistRow(QFrame):
 
 
 def _now():
-    from desktop.domain.dates import local_now
 
     return local_now()
 
@@ -325,7 +332,6 @@ class ChecklistPage(QWizardPage):
     def validatePage(self) -> bool:
         """Missing or expired items do not block the register (they block the approval); a line whose own
         dates are wrong (validity before issue, issue in the future) does."""
-        from desktop.services.drivers import driver_data_problems
 
         wizard = self.wizard()
         blocking = [p for p in driver_data_problems(wizard.draft()) if p.field in self.rows]
@@ -368,7 +374,6 @@ class PlatformsPage(QWizardPage):
         self.general, self.errors = _page_errors(self)
         self.errors.add("platform_ids", self.list, self.general)
         self.fields.add("platform_ids")
-        from desktop.services import platforms
 
         options = query_op(self, lambda: platforms.platform_options(db, actor)).failure(
             lambda error: self.empty.setText(f"Não foi possível carregar as plataformas: {error_text(error)}")) \
@@ -439,12 +444,10 @@ class DriverWizard(QWizard):
 
     # -- the draft -----------------------------------------------------------------------------------------
     def on(self) -> date:
-        from desktop.domain.dates import local_today
 
         return self.today or local_today()
 
     def draft(self):
-        from desktop.services.drivers import DriverDraft
 
         p, c = self.personal_page, self.cnh_page
         gravissimas, _ = c.gravissima_dates()
@@ -463,7 +466,6 @@ class DriverWizard(QWizard):
 
     def problems(self) -> list[Problem]:
         """Every problem of `validate_driver` (data + checklist, with articles) plus unreadable dates typed."""
-        from desktop.services.drivers import validate_driver
 
         _, date_problems = self.cnh_page.gravissima_dates()
         typed = [Problem(field, edit.problem()) for field, edit in (
@@ -483,7 +485,6 @@ class DriverWizard(QWizard):
 
     def check_page(self, page_id: int) -> bool:
         """validatePage of the data pages: show that page's data problems; only they block going on."""
-        from desktop.services.drivers import driver_data_problems
 
         errors = self._pages_errors[page_id]
         data_problems = list(driver_data_problems(self.draft()))
@@ -528,7 +529,6 @@ class DriverWizard(QWizard):
     def accept(self) -> None:
         """Finish: the one service call (views.operations.op). Problems go to their pages; on any failure the
         wizard stays open with what was typed."""
-        from desktop.services import drivers
 
         draft = self.draft()
         if self.detail is None:
@@ -544,7 +544,6 @@ class DriverWizard(QWizard):
 
     def _save_failed(self, error: BaseException) -> bool:
         """A CPF the database refuses (already registered) is shown next to the CPF field."""
-        from desktop.errors import DesktopError, StaleRecordError, ValidationError
 
         if isinstance(error, DesktopError) and not isinstance(error, (ValidationError, StaleRecordError)) \
                 and "CPF" in str(error):
@@ -557,7 +556,6 @@ class DriverWizard(QWizard):
         super().accept()
 
     def _reload(self) -> None:
-        from desktop.services import drivers
 
         self.detail = drivers.driver_detail(self.db, self.actor, self.detail.driver.id)
         self._fill(self.detail)
@@ -577,7 +575,7 @@ class DriverWizard(QWizard):
         p.uf_combo.setCurrentText(d.uf or law.HOME_UF)
         p.zip_edit.setText(d.zip_code or "")
         if d.has_photo:
-            from desktop.services import drivers
+            from desktop.services import drivers  # local: imported only on this branch
 
             try:
                 p.photo.show_photo(drivers.driver_photo(self.db, self.actor, d.id))

@@ -15,11 +15,16 @@ from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
 from desktop.domain.entities import Entity
+from desktop.services.drivers import DRIVER_STATUS_LABELS
+from desktop.views.formatting import format_date
+from desktop.services import drivers
+from desktop.services.courses import courses_of_driver
+from desktop.views.registry.driver_wizard import DriverWizard
+from desktop.views.authorizations.request import RequestDialog
 
 
 
 def driver_statuses() -> tuple[tuple[str, str], ...]:
-    from desktop.services.drivers import DRIVER_STATUS_LABELS
 
     return tuple(DRIVER_STATUS_LABELS.items())
 
@@ -38,14 +43,12 @@ def _yes_no(value) -> str:
 
 
 def _date(value) -> str:
-    from desktop.views.formatting import format_date
 
     return format_date(value) if value else ""
 
 
 def fetch_drivers(db, actor, due=lambda: ""):
     def fetch(query, offset, limit):
-        from desktop.services import drivers
 
         return drivers.list_drivers(db, actor, text=query.text, status=query.status or None,
                                     sort=query.sort or "name", descending=query.descending, offset=offset,
@@ -156,7 +159,6 @@ class DriverDetailPage(SubjectDetailPage):
         self.tabs.setCurrentIndex(0)
 
     def load(self) -> None:
-        from desktop.services import drivers
 
         self.data = detail = drivers.driver_detail(self.db, self.actor, self.driver_id)
         d = detail.driver
@@ -194,12 +196,10 @@ class DriverDetailPage(SubjectDetailPage):
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
 
     def _fill_courses(self) -> None:
-        from desktop.services.courses import courses_of_driver
 
         self.courses.set_rows(courses_of_driver(self.db, self.actor, self.driver_id))
 
     def _show_photo(self, d) -> None:
-        from desktop.services import drivers
 
         pixmap = QPixmap()
         data = drivers.driver_photo(self.db, self.actor, d.id) if d.has_photo else None
@@ -223,7 +223,6 @@ class DriverDetailPage(SubjectDetailPage):
             self.platforms.addItem("Nenhuma plataforma informada.")
 
     def edit(self) -> None:
-        from desktop.views.registry.driver_wizard import DriverWizard
 
         wizard = DriverWizard(self.db, self.actor, self, detail=self.data)
         self.last_dialog = wizard
@@ -232,7 +231,6 @@ class DriverDetailPage(SubjectDetailPage):
             self.load()
 
     def request_authorization(self) -> None:
-        from desktop.views.authorizations.request import RequestDialog
 
         dialog = RequestDialog(self.db, self.actor, self, driver=self.data.driver)
         self.last_dialog = dialog
@@ -242,7 +240,6 @@ class DriverDetailPage(SubjectDetailPage):
         self._record_change_for(driver=self.data.driver)
 
     def deregister(self) -> None:
-        from desktop.services import drivers
 
         d = self.data.driver
         self._deregister_with(
@@ -266,7 +263,6 @@ class DriversScreen(ListDetailScreen):
         self.set_list(paged, lambda driver_id: DriverDetailPage(db, actor, driver_id, self.stack))
 
     def new_driver(self):
-        from desktop.views.registry.driver_wizard import DriverWizard
 
         wizard = DriverWizard(self.db, self.actor, self)
         self.last_dialog = wizard

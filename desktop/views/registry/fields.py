@@ -21,6 +21,9 @@ from desktop.views.date_fields import DateField
 from desktop.domain.documents import format_cnpj, format_cpf, normalize_cnpj, normalize_cpf, validate_cnpj, \
     validate_cpf, validate_plate
 from desktop.views.widgets import ERROR_LABEL_STYLE, INVALID_STYLE, error_label, field_box, fit_size  # noqa: F401 — field_box re-exported
+from PySide6.QtWidgets import QPushButton
+from desktop.views.widgets import image_file_to_png
+from PySide6.QtWidgets import QFileDialog
 
 
 
@@ -116,7 +119,6 @@ class PhotoChooser(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        from PySide6.QtWidgets import QPushButton
 
         self._png: bytes | None = None
         self.preview = QLabel("Sem foto", self)
@@ -149,7 +151,6 @@ class PhotoChooser(QWidget):
             self.preview.setText("Sem foto")
 
     def load_file(self, path: str) -> bool:
-        from desktop.views.widgets import image_file_to_png
 
         try:
             self._png = image_file_to_png(path)
@@ -162,7 +163,6 @@ class PhotoChooser(QWidget):
         return True
 
     def _choose(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
 
         path, _ = QFileDialog.getOpenFileName(self, "Foto do condutor", "", "Imagens (*.png *.jpg *.jpeg)")
         if path:

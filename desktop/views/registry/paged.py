@@ -154,7 +154,7 @@ class PagedList(PagedView):
     def _show_error(self) -> None:
         error = self.model.error
         if error is not None:
-            from desktop.views.widgets import error_text
+            from desktop.views.widgets import error_text  # local: imported only on this branch
 
             self.error_label.setText(f"Não foi possível carregar a lista: {error_text(error)}")
         self.error_label.setVisible(error is not None)

@@ -18,12 +18,19 @@ from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text
 from desktop.domain.entities import Entity
+from desktop.services.platforms import PLATFORM_STATUS_LABELS
+from desktop.views.formatting import format_date
+from desktop.services import platforms
+from desktop.services.platforms import PlatformDraft
+from desktop.services.platforms import validate_platform
+from desktop.domain.problems import Problem
+from desktop.errors import ConflictError, StaleRecordError, ValidationError
+from desktop.signals import bus
 
 
 
 def platform_statuses() -> tuple[tuple[str, str], ...]:
     """(value, label) of the platform statuses, as the service names them."""
-    from desktop.services.platforms import PLATFORM_STATUS_LABELS
 
     return tuple(PLATFORM_STATUS_LABELS.items())
 
@@ -56,7 +63,6 @@ VEHICLE_COLUMNS = (
 
 def fetch_platforms(db, actor):
     def fetch(query, offset, limit):
-        from desktop.services import platforms
 
         return platforms.list_platforms(db, actor, text=query.text, status=query.status or None,
                                         sort=query.sort or "trade_name", descending=query.descending,
@@ -131,7 +137,6 @@ class PlatformDialog(QDialog):
             self._fill(info)
 
     def draft(self):
-        from desktop.services.platforms import PlatformDraft
 
         def text(edit):
             return edit.text().strip() or None
@@ -147,7 +152,6 @@ class PlatformDialog(QDialog):
 
     def validate_now(self):
         """Live: the problems of the fields the user already filled (empty names are said on Save)."""
-        from desktop.services.platforms import validate_platform
 
         self._timer.stop()
         problems = validate_platform(self.draft(), self.today)
@@ -158,7 +162,6 @@ class PlatformDialog(QDialog):
 
     def save(self) -> bool:
         """The one service call (views.operations.op); the dialog stays open on any failure."""
-        from desktop.services import platforms
 
         draft = self.draft()
         problems = platforms.validate_platform(draft, self.today)
@@ -177,8 +180,6 @@ class PlatformDialog(QDialog):
 
     def _save_failed(self, error: BaseException) -> bool:
         """A CNPJ or inscrição the database refuses goes next to its field; other refusals under the form."""
-        from desktop.domain.problems import Problem
-        from desktop.errors import ConflictError, StaleRecordError, ValidationError
 
         if isinstance(error, (ValidationError, StaleRecordError)):
             return False
@@ -196,7 +197,6 @@ class PlatformDialog(QDialog):
         self.accept()
 
     def _reload(self) -> None:
-        from desktop.services import platforms
 
         self.info = platforms.get_platform(self.db, self.actor, self.info.id)
         self._fill(self.info)
@@ -218,7 +218,6 @@ class PlatformDialog(QDialog):
 
 
 def _date(value) -> str:
-    from desktop.views.formatting import format_date
 
     return format_date(value) if value else ""
 
@@ -259,7 +258,6 @@ class PlatformDetailPage(DetailFrame):
         self.tabs.setCurrentIndex(0)
 
     def load(self) -> None:
-        from desktop.services import platforms
 
         self.data = detail = platforms.platform_detail(self.db, self.actor, self.platform_id)
         p = detail.platform
@@ -290,7 +288,6 @@ class PlatformDetailPage(DetailFrame):
 
     def status_dialog(self) -> ActionDialog:
         """Suspend, reactivate or deregister the platform (gestor, with the reason)."""
-        from desktop.services import platforms
 
         p = self.data.platform
         options = [(value, label) for value, label in platform_statuses() if value != p.status]
@@ -303,7 +300,6 @@ class PlatformDetailPage(DetailFrame):
             self, on_stale=self.load)
 
     def change_status(self) -> None:
-        from desktop.signals import bus
 
         dialog = self.status_dialog()
         self.last_dialog = dialog

@@ -9,12 +9,12 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, 
 from desktop.views.registry.paged import PagedList
 from desktop.views.widgets import show_error
 from desktop.domain.entities import Entity
+from desktop.signals import bus
 
 
 class ListDetailScreen(QWidget):
     def __init__(self, db, actor, parent=None, entities: Iterable[str] = ()):
         super().__init__(parent)
-        from desktop.signals import bus
 
         self.db, self.actor = db, actor
         self._entities = set(entities)

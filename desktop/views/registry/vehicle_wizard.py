@@ -24,6 +24,13 @@ from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
 from desktop.views.widgets import PhoneEdit, error_text
 from desktop.domain.entities import Entity
+from PySide6.QtGui import QColor, QPalette
+from desktop.services.registry.scans import Scan, scan_problems
+from desktop.services import vehicles
+from desktop.services.vehicles import LessorDraft
+from desktop.domain.dates import local_today
+from desktop.services.vehicles import VehicleDraft
+from desktop.services.vehicles import validate_vehicle
 
 PAGE_CRLV, PAGE_OWNERSHIP, PAGE_OWNER, PAGE_LESSOR = range(4)
 RELATIONSHIPS = ("Cônjuge", "Companheiro(a)", "Pai", "Mãe", "Filho(a)", "Irmão(ã)", "Avô/Avó", "Neto(a)",
@@ -37,7 +44,6 @@ class MarkedSpinBox(QSpinBox):
     box by style sheet and lose its arrows."""
 
     def setStyleSheet(self, style: str) -> None:  # noqa: N802 — Qt's name
-        from PySide6.QtGui import QColor, QPalette
 
         palette = self.palette()
         base = QColor("#ffd6d6") if style else self.style().standardPalette().color(QPalette.ColorRole.Base)
@@ -146,7 +152,6 @@ class CrlvPage(QWizardPage):
     def attach_crlv(self, path: str) -> bool:
         """Keep the CRLV scan in memory (nothing is written before Finish); the service stores it with the
         vehicle. A file not read or not accepted is said at once."""
-        from desktop.services.registry.scans import Scan, scan_problems
 
         try:
             scan = Scan(Path(path).read_bytes(), Path(path).name)
@@ -325,7 +330,6 @@ class LessorPage(QWizardPage):
         """The lessor already registered with this CPF/CNPJ, asked of the service as soon as the number is
         complete: its name, phone and address are filled, and its vehicle count shown live with the Art. 8 §3 IV
         limit (a 4th vehicle of an individual is refused here and again by the service)."""
-        from desktop.services import vehicles
 
         edit = self.document_edit()
         self.lessor_problem = None
@@ -354,7 +358,6 @@ class LessorPage(QWizardPage):
         return self.lessor_problem
 
     def lessor_draft(self):
-        from desktop.services.vehicles import LessorDraft
 
         return LessorDraft(kind=self.kind(), document_number=self.document_edit().value(),
                            name=self.name_edit.text().strip(), phone=self.phone_edit.phone() or None,
@@ -403,7 +406,6 @@ class VehicleWizard(QWizard):
             self._fill(detail.vehicle)
 
     def on(self) -> date:
-        from desktop.domain.dates import local_today
 
         return self.today or local_today()
 
@@ -411,7 +413,6 @@ class VehicleWizard(QWizard):
         return self.detail.vehicle.id if self.detail is not None else None
 
     def draft(self):
-        from desktop.services.vehicles import VehicleDraft
 
         c = self.crlv_page
         mode = self.ownership_page.mode()
@@ -433,7 +434,6 @@ class VehicleWizard(QWizard):
             crlv_document_id=c.crlv_document_id, crlv_scan=c.crlv_scan)
 
     def problems(self) -> list[Problem]:
-        from desktop.services.vehicles import validate_vehicle
 
         return list(validate_vehicle(self.draft(), self.on()))
 
@@ -487,7 +487,6 @@ class VehicleWizard(QWizard):
 
     def accept(self) -> None:
         """Finish: the one service call (views.operations.op); on any failure the wizard stays open."""
-        from desktop.services import vehicles
 
         draft = self.draft()
         if self.detail is None:
@@ -507,7 +506,6 @@ class VehicleWizard(QWizard):
         super().accept()
 
     def _reload(self) -> None:
-        from desktop.services import vehicles
 
         self.detail = vehicles.vehicle_detail(self.db, self.actor, self.detail.vehicle.id)
         self._fill(self.detail.vehicle)

@@ -14,6 +14,13 @@ from desktop.views.registry.paged import ListColumn, PagedList
 from desktop.views.registry.screen import ListDetailScreen
 from desktop.views.table import RecordTable
 from desktop.domain.entities import Entity
+from desktop.services.vehicles import VEHICLE_STATUS_LABELS
+from desktop.views.formatting import format_date
+from desktop.services import vehicles
+from desktop.views.table import Column
+from desktop.services import issqn
+from desktop.views.finance.issqn import ClassDecisionDialog
+from desktop.views.registry.vehicle_wizard import VehicleWizard
 
 VEHICLE_COLUMNS = (
     ListColumn("Placa", lambda r: r.plate_display, sort_key="plate"),
@@ -28,14 +35,12 @@ VEHICLE_COLUMNS = (
 
 
 def vehicle_statuses() -> tuple[tuple[str, str], ...]:
-    from desktop.services.vehicles import VEHICLE_STATUS_LABELS
 
     return tuple(VEHICLE_STATUS_LABELS.items())
 
 
 def fetch_vehicles(db, actor):
     def fetch(query, offset, limit):
-        from desktop.services import vehicles
 
         return vehicles.list_vehicles(db, actor, text=query.text, status=query.status or None,
                                       sort=query.sort or "plate", descending=query.descending, offset=offset,
@@ -48,7 +53,6 @@ def _yes_no(value) -> str:
 
 
 def _date(value) -> str:
-    from desktop.views.formatting import format_date
 
     return format_date(value) if value else ""
 
@@ -59,7 +63,6 @@ class VehicleIssqnClassTab(QWidget):
 
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
-        from desktop.views.table import Column
 
         self.db, self.actor = db, actor
         self.vehicle_id, self.plate = None, ""
@@ -78,7 +81,6 @@ class VehicleIssqnClassTab(QWidget):
         layout.addWidget(self.classify_button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def load(self, vehicle_id: int, plate: str) -> None:
-        from desktop.services import issqn
 
         self.vehicle_id, self.plate = vehicle_id, plate
         self.classify_button.setEnabled(self.actor.has(*issqn.DECIDE_ROLES))
@@ -92,7 +94,6 @@ class VehicleIssqnClassTab(QWidget):
         self.table.set_rows(rows)
 
     def classify(self) -> None:
-        from desktop.views.finance.issqn import ClassDecisionDialog
 
         self.dialog = ClassDecisionDialog(self.db, self.actor, self.vehicle_id, self.plate, self)
         self.dialog.done_callback = lambda: self.load(self.vehicle_id, self.plate)
@@ -144,7 +145,6 @@ class VehicleDetailPage(SubjectDetailPage):
         self.tabs.setCurrentIndex(0)
 
     def load(self) -> None:
-        from desktop.services import vehicles
 
         self.data = detail = vehicles.vehicle_detail(self.db, self.actor, self.vehicle_id)
         v = detail.vehicle
@@ -184,7 +184,6 @@ class VehicleDetailPage(SubjectDetailPage):
         self.deregister_button.setEnabled(self.actor.has(Role.GESTOR) and active)
 
     def edit(self) -> None:
-        from desktop.views.registry.vehicle_wizard import VehicleWizard
 
         wizard = VehicleWizard(self.db, self.actor, self, detail=self.data)
         self.last_dialog = wizard
@@ -196,7 +195,6 @@ class VehicleDetailPage(SubjectDetailPage):
         self._record_change_for(vehicle=self.data.vehicle)
 
     def deregister(self) -> None:
-        from desktop.services import vehicles
 
         v = self.data.vehicle
         self._deregister_with(
@@ -219,7 +217,6 @@ class VehiclesScreen(ListDetailScreen):
         self.set_list(paged, lambda vehicle_id: VehicleDetailPage(db, actor, vehicle_id, self.stack))
 
     def new_vehicle(self):
-        from desktop.views.registry.vehicle_wizard import VehicleWizard
 
         wizard = VehicleWizard(self.db, self.actor, self)
         self.last_dialog = wizard

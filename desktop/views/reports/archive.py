@@ -10,6 +10,8 @@ from desktop.views.reports.kinds import issue_roles, may_issue, record_text, rol
 from desktop.views.table import Column, RecordTable
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 from desktop.domain.entities import Entity
+from desktop.background import Task
+from desktop.views.operations import op
 
 COLUMNS = (
     Column("Documento nº", lambda r: r.number),
@@ -24,7 +26,7 @@ LIMITS = ((200, "Últimos 200"), (2000, "Últimos 2.000"))
 
 
 def _alive(widget) -> bool:
-    from shiboken6 import isValid
+    from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
     return isValid(widget)
 
 
@@ -78,8 +80,7 @@ class ArchivePanel(QWidget):
 
     # -- loading --------------------------------------------------------------------------------------------
     def load(self):
-        from desktop.background import Task
-        from desktop.views.reports.jobs import archive_job
+        from desktop.views.reports.jobs import archive_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         def show(rows):
             if not _alive(self):
@@ -120,8 +121,7 @@ class ArchivePanel(QWidget):
     # -- reprint --------------------------------------------------------------------------------------------
     def reprint(self):
         """The archived bytes with the "Nª via" stamp, in the background (op(...).background)."""
-        from desktop.views.operations import op
-        from desktop.views.reports.jobs import reprint_job
+        from desktop.views.reports.jobs import reprint_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         row = self.table.selected()
         if row is None or not self.reprint_button.isEnabled():

@@ -9,13 +9,17 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLis
 from desktop.views.reports.kinds import issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 from desktop.domain.entities import Entity
+from desktop.background import Task
+from desktop.services.documents import pending_stickers_job
+from desktop.signals import bus
+from desktop.background import Cancelled
 
 LAYOUTS = (("sheet", "Folha de etiquetas A4 (8 por folha, com marcas de corte)"),
            ("page", "Um adesivo por página A4"))
 
 
 def _alive(widget) -> bool:
-    from shiboken6 import isValid
+    from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
     return isValid(widget)
 
 
@@ -96,8 +100,7 @@ class PendingStickersPanel(QWidget):
 
     # -- pending list ---------------------------------------------------------------------------------------
     def load(self):
-        from desktop.background import Task
-        from desktop.views.reports.jobs import pending_job
+        from desktop.views.reports.jobs import pending_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         def show(numbers):
             if not _alive(self):
@@ -126,8 +129,6 @@ class PendingStickersPanel(QWidget):
 
     # -- batch ----------------------------------------------------------------------------------------------
     def generate(self):
-        from desktop.services.documents import pending_stickers_job
-        from desktop.background import Task
 
         if self.busy() or not self.generate_button.isEnabled():
             return None
@@ -161,13 +162,11 @@ class PendingStickersPanel(QWidget):
             self.last_batch = issued
             self.view_button.setEnabled(True)
             self._say(f"Lote arquivado como documento nº {issued.info.number}.")
-            from desktop.signals import bus
             bus.data_changed.emit(Entity.ISSUED_DOCUMENT)
             self.load()
             self.view_last()
 
         def failed(error):
-            from desktop.background import Cancelled
             if not _alive(self):
                 return
             finish()

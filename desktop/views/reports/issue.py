@@ -12,12 +12,16 @@ from desktop.errors import DesktopError
 from desktop.views.reports.kinds import DATE, ENTRIES, ENTRIES_BY_KEY, issue_roles, may_issue, roles_text
 from desktop.views.widgets import ERROR_LABEL_STYLE, date_edit, error_text, qdate_to_date
 from desktop.domain.entities import Entity
+from desktop.services.documents import REISSUABLE_KINDS, IssuedSummary
+from desktop.views.operations import op
+from desktop.services.documents import REISSUE_REASONS
+from desktop.views.formatting import format_datetime
 
 LAYOUTS = (("page", "Um adesivo por página A4"), ("sheet", "Folha de etiquetas A4 (8 por folha)"))
 
 
 def _alive(widget) -> bool:
-    from shiboken6 import isValid
+    from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
     return isValid(widget)
 
 
@@ -182,9 +186,7 @@ class IssuePanel(QWidget):
         return self._issue(entry, identifier, reason)
 
     def _issue(self, entry, identifier: str, reason: str | None):
-        from desktop.services.documents import REISSUABLE_KINDS, IssuedSummary
-        from desktop.views.operations import op
-        from desktop.views.reports.jobs import issue_job
+        from desktop.views.reports.jobs import issue_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         self.issue_button.setEnabled(False)
         self.status.setText("Gerando o documento…")
@@ -237,8 +239,7 @@ class IssuePanel(QWidget):
             self._issue(entry, identifier, choice)
 
     def _reprint(self, entry, current) -> None:
-        from desktop.views.operations import op
-        from desktop.views.reports.jobs import reprint_job
+        from desktop.views.reports.jobs import reprint_job  # cycle: desktop.views.reports.jobs imports this module at its top
 
         def done(data: bytes) -> None:
             if not _alive(self):
@@ -280,8 +281,6 @@ class ReissueDialog(QDialog):
     issue (new number) with its reason — lost, damaged, data changed."""
 
     def __init__(self, label: str, identifier: str, current, parent=None):
-        from desktop.services.documents import REISSUE_REASONS
-        from desktop.views.formatting import format_datetime
 
         super().__init__(parent)
         self.setWindowTitle(f"{label} já emitido")

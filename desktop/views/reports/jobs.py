@@ -1,6 +1,8 @@
 """The background jobs of the Relatórios page (STYLE: Orange3 — module-level functions `fn(state, …)` with no
 widget in them, run by desktop.background.Task). Each calls one service, which opens its own session."""
 from __future__ import annotations
+from desktop.services import documents
+from desktop.background import Cancelled
 
 
 def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page", notice_kind: str = "autuacao",
@@ -9,8 +11,6 @@ def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page"
     the user cancelled (or closed the screen) before the archive: then nothing was archived (issue 12 item 16).
     With `ask_in_force` and no `reason`, a sticker, credential or termo already in force is returned instead
     (IssuedSummary) and nothing is issued: the screen offers its 2ª via or a new issue with a reason (item 17)."""
-    from desktop.services import documents
-    from desktop.background import Cancelled
     if ask_in_force and reason is None:
         in_force = documents.current_document(db, kind, identifier)
         if in_force is not None:
@@ -25,18 +25,15 @@ def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page"
 
 def reprint_job(state, db, actor, number: str) -> bytes:
     """The archived bytes with the "Nª via" stamp (never a new rendering)."""
-    from desktop.services import documents
     state.progress(0, 0, f"Preparando a reimpressão do documento nº {number}…")
     return documents.reprint(db, actor, number)
 
 
 def archive_job(state, db, limit: int = 200):
-    from desktop.services import documents
     return documents.list_issued(db, limit=limit)
 
 
 def pending_job(state, db) -> list[str]:
-    from desktop.services import documents
     return documents.pending_sticker_numbers(db)
 
 
@@ -44,6 +41,5 @@ def check_job(state, db, text: str, keys: dict | None = None, sticker_number: st
     """The sticker against its signature and the register. `keys` keeps the municipality's public key from the
     first check: when the database is out of reach later, the check is made offline (signed data, the
     signature's verdict, "confirme a situação atual")."""
-    from desktop.services import documents
     return documents.check_sticker_keeping_key(db, text, {} if keys is None else keys,
                                                sticker_number=sticker_number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from desktop.domain.roles import Role
+from desktop.services.documents import ALL_ROLES, ISSUE_ROLES
 
 # how the identifier is typed
 TEXT = "text"
@@ -98,7 +99,6 @@ def roles_text(roles) -> str:
 
 
 def issue_roles(kind: str) -> tuple[Role, ...]:
-    from desktop.services.documents import ALL_ROLES, ISSUE_ROLES
     return ISSUE_ROLES.get(kind, ALL_ROLES)
 
 

@@ -12,10 +12,12 @@ from desktop.views.reports.issue import IssuePanel
 from desktop.views.reports.kinds import ENTRIES, may_issue
 from desktop.views.sticker_check import StickerCheckWidget
 from desktop.domain.entities import Entity
+from desktop.signals import bus
+from desktop.views.sticker_check import StickerCheckDialog
 
 
 def _alive(widget) -> bool:
-    from shiboken6 import isValid
+    from shiboken6 import isValid  # lazy: Qt loads only when this runs (start-up cost)
     return isValid(widget)
 
 
@@ -55,7 +57,7 @@ class ReportsPage(QWidget):
         self.tabs.addTab(self.check_widget, "Verificar adesivo")
         self.statistics_panel = None
         if actor.has(Role.ATENDENTE, Role.FISCAL, Role.GESTOR, Role.ADMINISTRADOR):
-            from desktop.views.reports.statistics import StatisticsPanel
+            from desktop.views.reports.statistics import StatisticsPanel  # cycle: desktop.views.reports.statistics imports this module at its top
 
             self.statistics_panel = StatisticsPanel(db, actor, lambda pdf, title, name: self.open_preview(
                 pdf, title, name), self)
@@ -73,7 +75,6 @@ class ReportsPage(QWidget):
         self.issue_panel.issued.connect(self._issued)
         self.check_window_button.clicked.connect(self.open_check_window)
         self.tabs.currentChanged.connect(self._tab_changed)
-        from desktop.signals import bus
         bus.data_changed.connect(self._data_changed)
         self._loaded: set[int] = set()
 
@@ -99,7 +100,6 @@ class ReportsPage(QWidget):
                 self.batch_panel.load()
 
     def _issued(self, _issued) -> None:
-        from desktop.signals import bus
         bus.data_changed.emit(Entity.ISSUED_DOCUMENT)
 
     def open_filtered(self, filter: dict) -> None:  # noqa: A002 — issue 16: a home-dashboard tile
@@ -117,14 +117,13 @@ class ReportsPage(QWidget):
         if self.preview_factory is not None:
             dialog = self.preview_factory(pdf, title, self, suggested_name)
         else:
-            from desktop.views.pdf_preview import PdfPreviewDialog
+            from desktop.views.pdf_preview import PdfPreviewDialog  # local: imported only on this branch
             dialog = PdfPreviewDialog(pdf, title, self, suggested_name=suggested_name)
         self.last_preview = dialog
         dialog.show()
         return dialog
 
     def open_check_window(self):
-        from desktop.views.sticker_check import StickerCheckDialog
         if self.check_dialog is None or not _alive(self.check_dialog):
             self.check_dialog = StickerCheckDialog(self.db, self)
         self.check_dialog.show()

@@ -14,32 +14,36 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHea
 from desktop.domain.roles import Role
 from desktop.views.operations import op
 from desktop.domain.entities import Entity
+from desktop.views.date_fields import DateField
+from desktop.services import statistics
+from desktop.domain.clock import today
+from desktop.services.statistics import STATISTICS
+from desktop.services.statistics import Month, Period
+from desktop.errors import ValidationError
+from desktop.reports.statistics import figure
+from desktop.views.charts import tidy
 
 REPORT_ROLES = (Role.GESTOR, Role.ADMINISTRADOR)
 
 
 def month_edit(parent, value: date):
     """The program's month field (mm/aaaa typed, issue 29 point 2)."""
-    from desktop.views.date_fields import DateField
 
     return DateField(parent, value.replace(day=1), month=True, field="month", label="Mês")
 
 
 def compute_job(state, db, actor, key, period):
-    from desktop.services import statistics
 
     state.progress(0, 0, "Calculando…")
     return statistics.statistic(db, actor, key, period)
 
 
 def report_job(state, db, actor, month):
-    from desktop.services import statistics
 
     return statistics.management_report(db, actor, month, state)
 
 
 def pdf_job(state, db, actor, key, period):
-    from desktop.services import statistics
 
     state.progress(0, 0, "Gerando o PDF…")
     return statistics.export_pdf(db, actor, [key], period, state)
@@ -50,8 +54,6 @@ class StatisticsPanel(QWidget):
 
     def __init__(self, db, actor, open_preview, parent=None):
         super().__init__(parent)
-        from desktop.domain.clock import today
-        from desktop.services.statistics import STATISTICS
 
         self.db, self.actor, self.open_preview = db, actor, open_preview
         self.table_data = None
@@ -126,7 +128,6 @@ class StatisticsPanel(QWidget):
 
     # -------------------------------------------------------------------------------------------------- input
     def period(self):
-        from desktop.services.statistics import Month, Period
 
         a, b = self.from_edit.date(), self.to_edit.date()
         return Period(Month(a.year(), a.month()), Month(b.year(), b.month()))
@@ -150,7 +151,6 @@ class StatisticsPanel(QWidget):
         key = self.current_key()
         if key is None:
             return False
-        from desktop.errors import ValidationError
 
         try:
             period = self.period()      # read here, on the UI thread, never from the worker
@@ -186,15 +186,12 @@ class StatisticsPanel(QWidget):
 
     def draw_chart(self, table) -> None:
         # matplotlib is imported here, when the first chart is drawn (start-up budget, issue 16)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-
-        from desktop.reports.statistics import figure
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # lazy: matplotlib loads only when this runs (start-up cost)
 
         if self.canvas is not None:
             self.chart_layout.removeWidget(self.canvas)
             self.canvas.setParent(None)
             self.canvas.deleteLater()
-        from desktop.views.charts import tidy
 
         chart = figure(table, figsize=(6.4, 3.6))
         tidy(chart)        # legend below, pt-BR ticks, layout for the canvas (issue 27 point 5)
@@ -227,7 +224,6 @@ class StatisticsPanel(QWidget):
                                                   "Planilha Excel (*.xlsx)")
             if not path:
                 return False
-        from desktop.services import statistics
 
         def write():
             data = statistics.export_xlsx(self.db, self.actor, [key], self.period())
@@ -242,7 +238,6 @@ class StatisticsPanel(QWidget):
         self.status.setText(f"Planilha gravada em {path}.")
 
     def management_report(self) -> bool:
-        from desktop.services.statistics import Month
 
         b = self.to_edit.date()
         month = Month(b.year(), b.month())

@@ -3,6 +3,7 @@ budget, NOTES)."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from desktop.views.charts import tidy
 
 
 class FaresChart(QWidget):
@@ -20,8 +21,8 @@ class FaresChart(QWidget):
         self.setMinimumHeight(220)
 
     def draw(self, months, title: str = "") -> None:
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-        from matplotlib.figure import Figure
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # lazy: matplotlib loads only when this runs (start-up cost)
+        from matplotlib.figure import Figure  # lazy: matplotlib loads only when this runs (start-up cost)
 
         self.months = tuple(months)
         if self.canvas is None:
@@ -40,7 +41,6 @@ class FaresChart(QWidget):
         ax.set_title(title or "Tarifas por mês", fontsize=10)
         ax.tick_params(labelsize=8)
         ax.legend(fontsize=8)
-        from desktop.views.charts import tidy
 
         tidy(self.figure)
         self.canvas.draw()

@@ -13,6 +13,12 @@ from desktop.domain.formatting import format_cpf, format_datetime, format_plate
 from desktop.views.operations import op
 from desktop.views.table import Column, RecordTable
 from desktop.domain.entities import Entity
+from desktop.views.date_fields import DateField
+from desktop.services import platform_lists, trips
+from desktop.services import data_requests
+from desktop.errors import ValidationError
+from desktop.views.operations import error_text
+from desktop.views.enforcement.auto_form import AutoFormDialog
 
 HAIL = {"app": "aplicativo", "street_hail": "via pública", "phone_dispatch": "central", "phone": "telefone",
         "text": "mensagem"}
@@ -20,7 +26,6 @@ HAIL = {"app": "aplicativo", "street_hail": "via pública", "phone_dispatch": "c
 
 def month_edit(parent):
     """The program's date field for a month (mm/aaaa typed, issue 29 point 2), on the current month."""
-    from desktop.views.date_fields import DateField
 
     today = local_today()
     return DateField(parent, today.replace(day=1), month=True, field="month", label="Mês")
@@ -109,7 +114,6 @@ class TripsPage(QWidget):
         return tab
 
     def reload(self) -> None:
-        from desktop.services import platform_lists, trips
 
         current = self.platform_combo.currentData()
         self.platform_combo.blockSignals(True)
@@ -123,7 +127,6 @@ class TripsPage(QWidget):
         self.imports_table.set_rows(trips.imports(self.db, self.actor))
 
     def _fill_requests(self) -> None:
-        from desktop.services import data_requests
 
         self.request_combo.clear()
         self.request_combo.addItem("(nenhuma: arquivo avulso)", None)
@@ -157,7 +160,6 @@ class TripsPage(QWidget):
             self.routes_label.setText(routes)
 
     def import_files(self, path: str | None = None, routes: str | None = None) -> bool:
-        from desktop.services import trips
 
         if path is not None:
             self.set_trip_file(path, routes)
@@ -180,8 +182,6 @@ class TripsPage(QWidget):
         return self.import_op.run()
 
     def _refused(self, error) -> bool:
-        from desktop.errors import ValidationError
-        from desktop.views.operations import error_text
 
         self.import_button.setEnabled(True)
         self.last_error = error
@@ -204,7 +204,7 @@ class TripsPage(QWidget):
 
     # -- fares ------------------------------------------------------------------------------------------------
     def _fares_tab(self) -> QWidget:
-        from desktop.views.trips.chart import FaresChart
+        from desktop.views.trips.chart import FaresChart  # cycle: desktop.views.trips.chart imports this module at its top
 
         tab = QWidget(self)
         self.fares_month = month_edit(tab)
@@ -244,7 +244,6 @@ class TripsPage(QWidget):
         return tab
 
     def show_fares(self) -> bool:
-        from desktop.services import trips
 
         year, month = _month_of(self.fares_month)
 
@@ -257,7 +256,6 @@ class TripsPage(QWidget):
         return op(self, lambda: trips.fares(self.db, self.actor, year, month)).success(shown).run()
 
     def draw_chart(self) -> bool:
-        from desktop.services import trips
 
         line = self.fares_table.selected()
         cpf = line.driver_cpf if line is not None else None
@@ -273,7 +271,6 @@ class TripsPage(QWidget):
             self.export_fares_to(path)
 
     def export_fares_to(self, path: str) -> bool:
-        from desktop.services import trips
 
         year, month = _month_of(self.fares_month)
         return op(self, lambda: trips.export_fares(self.db, self.actor, f"{year:04d}-{month:02d}", path)) \
@@ -317,7 +314,6 @@ class TripsPage(QWidget):
         return tab
 
     def show_infractions(self) -> bool:
-        from desktop.services import trips
 
         year, month = _month_of(self.infractions_month)
 
@@ -337,8 +333,7 @@ class TripsPage(QWidget):
         return self.findings_table.select_where(predicate)
 
     def open_route(self):
-        from desktop.services import trips
-        from desktop.views.trips.route_view import RouteDialog
+        from desktop.views.trips.route_view import RouteDialog  # cycle: desktop.views.trips.route_view imports this module at its top
 
         finding = self.findings_table.selected()
         if finding is None:
@@ -354,7 +349,6 @@ class TripsPage(QWidget):
         return dialog
 
     def auto_form(self, finding):
-        from desktop.views.enforcement.auto_form import AutoFormDialog
 
         dialog = AutoFormDialog(self.db, self.actor, self)
         dialog.prefill_trip(finding)
@@ -402,7 +396,6 @@ class TripsPage(QWidget):
         return tab
 
     def show_statistics(self) -> bool:
-        from desktop.services import trips
 
         year, month = _month_of(self.stats_month)
         return op(self, lambda: trips.statistics(self.db, self.actor, year, month)) \
@@ -415,7 +408,6 @@ class TripsPage(QWidget):
             self.export_statistics_to(path)
 
     def export_statistics_to(self, path: str) -> bool:
-        from desktop.services import trips
 
         year, month = _month_of(self.stats_month)
         return op(self, lambda: trips.export_statistics(self.db, self.actor, path, year, month)).run()

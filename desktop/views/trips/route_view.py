@@ -11,6 +11,7 @@ from desktop.domain.formatting import format_cpf, format_datetime, format_money,
 from desktop.domain.trips import project, route_length_m, scale_bar_m, scale_label
 from desktop.views.operations import op
 from desktop.domain.entities import Entity
+from desktop.services import trips
 
 LINE = QColor("#00838f")
 START = QColor("#2e7d32")
@@ -128,7 +129,6 @@ class RouteDialog(QDialog):
             self.print_to(path)
 
     def print_to(self, path: str) -> bool:
-        from desktop.services import trips
 
         trip_id = self.route.trip.id
 

@@ -27,7 +27,7 @@ TITLE_BAR = 32  # what the window manager adds above a window's content
 def fit_size(width: int, height: int, widget: QWidget | None = None) -> QSize:
     """The size a window asks for, bounded by SCREEN_LIMIT and by the free area of the screen it opens on (less
     the title bar), so its buttons never fall under the taskbar: `self.resize(fit_size(980, 760))`."""
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtGui import QGuiApplication  # lazy: kept off the start-up path (the login window imports this module)
 
     w, h = min(width, SCREEN_LIMIT.width()), min(height, SCREEN_LIMIT.height())
     screen = (widget.screen() if widget is not None else None) or QGuiApplication.primaryScreen()
@@ -197,7 +197,7 @@ class PhoneEdit(QLineEdit):
 def date_edit(parent=None, value: date | None = None, **options):
     """The program's one date field (desktop.views.date_fields.DateField), filled with `value` (today when
     omitted). Options: optional=, not_future=, minimum=, maximum=, field=, label=."""
-    from desktop.views.date_fields import DateField
+    from desktop.views.date_fields import DateField  # lazy: kept off the start-up path (the login window imports this module)
 
     if value is None and not options.get("optional"):
         from desktop.domain.dates import local_today   # the one clock, Cuiabá's date (imported on first use)
@@ -208,8 +208,8 @@ def date_edit(parent=None, value: date | None = None, **options):
 
 def qdate_to_date(value: QDate) -> date:
     if not value.isValid():
-        from desktop.domain.problems import Problem
-        from desktop.errors import ValidationError
+        from desktop.domain.problems import Problem  # lazy: kept off the start-up path (the login window imports this module)
+        from desktop.errors import ValidationError  # lazy: kept off the start-up path (the login window imports this module)
 
         raise ValidationError([Problem("date", "Informe a data (dd/mm/aaaa).")], message="Informe a data (dd/mm/aaaa).")
     return date(value.year(), value.month(), value.day())

@@ -15,6 +15,7 @@ from desktop.views.formatting import format_datetime
 from desktop.views.table import Column, RecordTable
 from desktop.views.operations import query_op
 from desktop.views.widgets.documents import DocumentDialog
+from desktop.services import attachments
 
 DOCUMENT_KINDS = {"crlv": "CRLV", "photo": "Foto", "platform_registration": "Inscrição municipal",
                   "app_insurance": "Apólice de seguro APP"}
@@ -94,7 +95,6 @@ class DocumentsPanel(QWidget):
             self.open_document(document.id)
 
     def open_document(self, document_id: int):
-        from desktop.services import attachments
 
         read = query_op(self, lambda: attachments.document_content(self.db, self.actor, document_id)) \
             .titled("Não foi possível abrir o documento")

@@ -47,8 +47,8 @@ class DocumentViewer(QWidget):
     def show_document(self, data: bytes, mime: str) -> None:
         self._clear()
         if mime == "application/pdf":
-            from PySide6.QtPdf import QPdfDocument
-            from PySide6.QtPdfWidgets import QPdfView
+            from PySide6.QtPdf import QPdfDocument  # lazy: Qt loads only when this runs (start-up cost)
+            from PySide6.QtPdfWidgets import QPdfView  # lazy: Qt loads only when this runs (start-up cost)
 
             self._buffer = QBuffer(self)
             self._buffer.setData(QByteArray(data))
