@@ -61,7 +61,6 @@ def register(subparsers, named_actor) -> None:
 
 
 def cmd_print(args: argparse.Namespace, named_actor) -> int:
-
     out = Path(args.out)
     if out.suffix.lower() != ".pdf":
         out = out.with_suffix(".pdf")

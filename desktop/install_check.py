@@ -24,7 +24,6 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader
 from desktop.app import create_application
 from desktop import processes
-from desktop.reports import qr, sticker
 import sys
 
 
@@ -167,6 +166,7 @@ def qt_checks() -> list[Check]:
 def process_checks() -> list[Check]:
     """A worker process started the way the sticker batch starts its QR workers (spawn): in the frozen program it
     runs the .exe again, which must hand over to multiprocessing (packaging/launcher.py, freeze_support)."""
+    from desktop.reports import qr, sticker  # lazy: loads cryptography only when this runs
 
     try:
         paths_ = processes.submit(qr.unit_paths, ["TPA-VERIFICACAO"], sticker.QR_ERROR, sticker.QR_MASK,

@@ -20,10 +20,6 @@ from pathlib import Path
 
 from desktop.errors import DesktopError
 from desktop.settings import APP_NAME
-from desktop.signing import fingerprint
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from desktop.signing import public_key_of
 
 SERVICE = "ChapadaTransporte-assinatura"
 
@@ -49,6 +45,7 @@ def key_dir() -> Path:
 
 
 def _fingerprint(public: bytes) -> str:
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     return fingerprint(public)
 
@@ -111,6 +108,10 @@ def store(private: bytes, passphrase: str | None = None, *, pending: bool = Fals
     `pending=True` (key rotation, issue 11): the key goes to a pending slot (`<key>.pem.pendente`, or the keyring
     name `pendente:<fp>`) that `load` does not use; `promote` makes it the key once the database part has
     committed, `discard_pending` drops it when the transaction rolled back. The old key is never touched."""
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography loads only when this runs (start-up cost)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography loads only when this runs (start-up cost)
+
+    from desktop.signing import public_key_of  # lazy: loads cryptography only when this runs
 
     fp = _fingerprint(public_key_of(private))
     kr = _keyring()
@@ -191,6 +192,9 @@ def discard_pending(public_or_fp: bytes | str) -> None:
 
 def load(public: bytes, holder: str | None = None) -> bytes:
     """The private key of `public` on this desk. `KeyUnavailable` (saying where it is) or `KeyLocked`."""
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography loads only when this runs (start-up cost)
+
+    from desktop.signing import public_key_of  # lazy: loads cryptography only when this runs
 
     fp = _fingerprint(public)
     if fp in _loaded:

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, mask_cpf
+from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import Authorization, CourseSession, Driver
 from desktop.reports import records
-from desktop.reports import _pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,6 @@ STATUS_TEXT = {"present": "presente", "absent": "ausente", "excused": "justifica
 def build_context(s, session_id: int, meta: DocumentMeta) -> AttendanceContext:
     """The attendance list of course session `session_id` (Art. 12 §2), one line per convened driver, read from
     session `s`."""
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     course = s.get(CourseSession, int(session_id))
     if course is None:
@@ -69,6 +68,8 @@ def build_context(s, session_id: int, meta: DocumentMeta) -> AttendanceContext:
 def render(ctx: AttendanceContext) -> bytes:
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.platypus import TableStyle  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"LISTA DE PRESENÇA — TURMA Nº {ctx.session_number}",
                              f"Curso/palestra de qualificação dos condutores — Art. 12, §2º da {LAW}")

@@ -10,8 +10,6 @@ from datetime import date, datetime
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_moment
 from desktop.reports import records
 import io
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +51,9 @@ def _chunks(text: str, size: int) -> list[str]:
 def render(ctx: CheckpointTermContext) -> bytes:
 
     from pypdf import PdfReader, PdfWriter  # lazy: pypdf loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block("TERMO DE VERIFICAÇÃO DO REGISTRO DE AUDITORIA",
                              f"Ponto de verificação assinado — {LAW}")

@@ -10,9 +10,9 @@ from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money,
     fmt_plate,
 )
+from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import Auto
-from sqlalchemy import select
 from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
 from desktop.domain.penalties import Assessment, Severity
 from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
@@ -21,8 +21,6 @@ from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, looku
 from sqlalchemy import or_
 from desktop.models import AutoJudgment, AutoWaiver, LedgerEntry
 from sqlalchemy import func
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 
 _OUTCOMES = {"upheld": "auto mantido", "partly_upheld": "auto mantido em parte", "annulled": "auto anulado"}
 _INSTANCES = {"defense": "Julgamento da defesa prévia", "appeal": "Julgamento do recurso"}
@@ -73,7 +71,6 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> Au
 
 
 def auto_row(s, number: str):
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     auto = s.scalar(select(Auto).where(Auto.number == number.strip()))
     if auto is None:
@@ -241,6 +238,7 @@ def _annulled(s, auto) -> str:
 def render(ctx: AutoContext) -> bytes:
     from reportlab.platypus import PageBreak  # lazy: ReportLab loads only when this runs (start-up cost)
 
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
     story: list = []
     for index, copy in enumerate(COPIES):
         story.extend(_copy(ctx, copy))
@@ -252,6 +250,8 @@ def render(ctx: AutoContext) -> bytes:
 
 
 def _copy(ctx: AutoContext, copy: str) -> list:
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"AUTO DE INFRAÇÃO Nº {ctx.auto_number}",
                              f"{copy} — lavrado em dois exemplares (Art. 19 da {LAW})")

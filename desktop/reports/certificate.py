@@ -11,8 +11,6 @@ from desktop.reports.common import (
 )
 from desktop.domain.dates import renewal_request_deadline
 from desktop.reports import records
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 from desktop.domain.vehicle import vehicle_last_service_day
 
 
@@ -67,6 +65,8 @@ def build_context(s, number: str, meta: DocumentMeta, calendar, signer: Signer) 
 
 
 def render(ctx: CertificateContext) -> bytes:
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     validity_reason = (
         f"limitada ao último dia em que o veículo pode servir (Art. 2º, §§ 1º e 2º da {LAW})"

@@ -13,7 +13,6 @@ from desktop.domain.problems import Problem
 from desktop.models import CourseAttendance, CourseSession, Driver
 from desktop.reports import records
 from desktop.reports.common import TZ
-from desktop.reports import _pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +73,8 @@ def records_tz():
 
 def render(ctx: ConvocationContext) -> bytes:
     from reportlab.platypus import PageBreak  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     story: list = []
     if ctx.signer is None:

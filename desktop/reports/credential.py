@@ -16,10 +16,6 @@ from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_da
 from desktop.signing import sign_credential
 from desktop.reports import records
 import io
-from desktop.reports import _pdf
-from reportlab.lib import colors
-from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 PHOTO_REQUIRED = ("A credencial é pessoal e intransferível (Art. 13, I da Lei nº 2.103/2025): cadastre a foto do "
                   "condutor (Cadastro → Condutores → Foto) antes de emiti-la.")
@@ -68,6 +64,10 @@ def build_context(s, number: str, meta: DocumentMeta, private_key: bytes) -> Cre
 
 
 def render(ctx: CredentialContext) -> bytes:
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"Credencial do condutor — autorização nº {ctx.authorization_number}")
@@ -120,7 +120,7 @@ def render(ctx: CredentialContext) -> bytes:
     c.setLineWidth(0.4)
     c.rect(px, py, photo_w, photo_h)
     if ctx.photo:
-        from reportlab.lib.utils import ImageReader  # local: imported only on this branch
+        from reportlab.lib.utils import ImageReader  # lazy: ReportLab loads only when this runs (start-up cost)
         try:
             c.drawImage(ImageReader(io.BytesIO(ctx.photo)), px, py, photo_w, photo_h, preserveAspectRatio=True,
                         anchor="c", mask="auto")
@@ -193,6 +193,7 @@ def _no_photo(c, x, y, w, h, regular) -> None:
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
     if stringWidth(text, font, size) <= width:
         return text
     while text and stringWidth(text + "…", font, size) > width:
@@ -201,6 +202,7 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 
 
 def _crop_marks(c, x, y, w, h) -> None:
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     gap, length = 1.5 * mm, 4 * mm
     c.setLineWidth(0.3)
     for cx, dx in ((x, -1), (x + w, 1)):

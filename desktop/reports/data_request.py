@@ -11,8 +11,6 @@ from desktop.errors import NotFound
 from desktop.models import DataRequest
 from desktop.models import Platform
 from desktop.reports import records
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 
 FIELDS_ART4_PAR1 = {
     "I": "origem e destino da viagem",
@@ -83,6 +81,8 @@ def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataReq
 
 
 def render(ctx: DataRequestContext) -> bytes:
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"OFÍCIO DE REQUISIÇÃO DE DADOS Nº {ctx.request_number}",
                              f"Art. 4º da {LAW} — compartilhamento de dados pela plataforma tecnológica")

@@ -16,8 +16,6 @@ from desktop.errors import NotFound
 from desktop.models import Auto, Driver, Platform, Vehicle
 from desktop.reports import records
 from desktop.models import AutoNotification
-from desktop.reports import _pdf
-from desktop.reports._pdf import e
 
 MEANS = {
     "II": "afixação no quadro de editais da Prefeitura Municipal",
@@ -123,6 +121,9 @@ def first_notifications(s, sent_on: date) -> list:
 
 def render(ctx: EditalContext) -> bytes:
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"EDITAL DE NOTIFICAÇÃO Nº {ctx.number}",
                              f"Notificação de autuação por edital — Art. 22, §1º, "

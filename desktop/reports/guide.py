@@ -17,7 +17,6 @@ from desktop.reports import records
 from desktop.reports.common import fmt_decimal, fmt_plate
 from desktop.models import IssqnShare
 import io
-from desktop.reports import _pdf
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +222,8 @@ def render(ctx: GuideContext) -> bytes:
 
     from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"DAM nº {ctx.guide_number}")

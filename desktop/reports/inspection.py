@@ -19,8 +19,6 @@ from desktop.models import Authorization, Driver, InspectionPlace, User, Vehicle
 from desktop.reports import records
 from types import SimpleNamespace
 from desktop.reports.common import signer_of
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +124,9 @@ def _result(line: ChecklistLine) -> str:
 
 def render(ctx: InspectionReportContext) -> bytes:
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"LAUDO DE VISTORIA Nº {ctx.inspection_number}",
                              f"Vistoria {ctx.kind} — Arts. 9º, 15 e 16 da {LAW}")

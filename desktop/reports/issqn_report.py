@@ -13,7 +13,6 @@ from decimal import Decimal
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_decimal, fmt_money
 from desktop.reports import records
 from desktop.reports.common import now
-from desktop.reports import _pdf
 
 MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 
@@ -103,6 +102,8 @@ def vehicle_rows(ctx: IssqnReportContext) -> list[list[str]]:
 
 def render(ctx: IssqnReportContext) -> bytes:
     from reportlab.platypus import Image  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     rows = [[t.platform_name, t.cnpj_display, str(t.vehicles), _amount(t.total), _amount(t.without_guide),
              _amount(t.open), _amount(t.overdue), _amount(t.paid)] for t in ctx.platforms]

@@ -22,8 +22,6 @@ from desktop.models import User
 from desktop.domain.inspection import INSPECTION_ITEMS_BY_KEY
 from desktop.models import Authorization, Driver, DriverPlatform, InspectionPlace, Vehicle
 from desktop.reports import records
-from desktop.reports import _pdf
-from desktop.reports._pdf import b, e
 
 AUTUACAO = "autuacao"
 PENALTY = "penalty"
@@ -326,6 +324,8 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
 
 
 def render(ctx: NoticeContext) -> bytes:
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b, e  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"{ctx.title} Nº {ctx.number}", f"Referência: {ctx.reference}")
     r = ctx.recipient

@@ -6,7 +6,6 @@ import io
 from datetime import datetime
 
 from desktop.reports.common import fmt_datetime
-from desktop.reports import _pdf
 
 
 def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None = None, by: str = "") -> bytes:
@@ -39,6 +38,8 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     regular, bold = _pdf.fonts()
     width, height = size

@@ -15,8 +15,6 @@ from desktop.errors import NotFound
 from desktop.models import Auto, Driver, LedgerEntry, Parameter, Platform
 from desktop.reports import records
 from desktop.reports.common import only_digits
-from desktop.reports import _pdf
-from desktop.reports._pdf import b
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +141,9 @@ def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tu
 
 def render(ctx: StatementContext) -> bytes:
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import b  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block("EXTRATO DO INFRATOR",
                              f"Posição em {fmt_date(ctx.as_of)} — multas em UPFM (Art. 25 da {LAW})")

@@ -12,10 +12,6 @@ import io
 from dataclasses import dataclass
 
 from desktop.reports.common import DocumentMeta, MunicipalityHeader
-from desktop.reports import _pdf
-from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.units import mm
-from reportlab.platypus import CondPageBreak, Image, KeepTogether
 from decimal import Decimal
 from desktop.domain.cells import looks_like_formula
 
@@ -94,6 +90,8 @@ def figure_png(table, width_in: float = 7.2, height_in: float = 3.3, dpi: int = 
 def _table_flowable(table, width: float):
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+
     head = list(table.headers)
     rows = [list(r) for r in table.rows] or [["Sem registros no período."] + [""] * (len(head) - 1)]
     if table.totals:
@@ -106,6 +104,11 @@ def _table_flowable(table, width: float):
 
 def render(ctx: StatisticsContext) -> bytes:
     """The PDF: a title, the key figures (management report), then each statistic: its chart and its table."""
+    from reportlab.lib.pagesizes import A4, landscape  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.platypus import CondPageBreak, Image, KeepTogether  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
 
     page = landscape(A4)
     width = page[0] - 2 * _pdf.MARGIN
@@ -119,7 +122,7 @@ def render(ctx: StatisticsContext) -> bytes:
         image = Image(io.BytesIO(png), width=chart_w, height=62 * mm)
         block = [_pdf.p(table.title, "h2"), _pdf.p(table.subtitle, "small"), _pdf.spacer(1)]
         if len(table.headers) <= 7:
-            from reportlab.platypus import Table  # local: imported only on this branch
+            from reportlab.platypus import Table  # lazy: ReportLab loads only when this runs (start-up cost)
 
             side = Table([[image, _table_flowable(table, width - chart_w - 4 * mm)]],
                          colWidths=[chart_w, width - chart_w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),

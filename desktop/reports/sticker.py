@@ -17,11 +17,8 @@ from desktop.errors import NotFound
 from desktop.models import Authorization, Vehicle
 from desktop.reports import records
 import io
-from desktop.reports import _pdf
-from reportlab.lib.units import mm
 from desktop.reports import qr
 from desktop.processes import map_chunks
-from reportlab.lib import colors
 
 LAYOUT_PAGE = "page"      # one sticker per A4 page
 LAYOUT_SHEET = "sheet"    # 8 stickers per A4 label sheet
@@ -101,6 +98,9 @@ def render(ctx: StickerContext, workers: int = 1,
     """The PDF of all stickers. `workers=2` encodes the QR codes in two processes (the slow part: segno is pure
     Python); the drawing stays in this process, so the bytes are the same as with one worker.
     `on_page(done, total)` is called after each page (progress; an exception raised there stops the batch)."""
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     qrs = _qr_paths([item.qr_payload for item in ctx.items], workers)
     buffer = io.BytesIO()
@@ -184,6 +184,8 @@ def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
 
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     _pdf.draw_letterhead(c, ctx.header)
     c.setFont(bold, 12)
     c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 52 * mm, "ADESIVO DE IDENTIFICAÇÃO DO VEÍCULO AUTORIZADO")
@@ -194,6 +196,7 @@ def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
 
 
 def _crop_marks(c, x: float, y: float, w: float, h: float) -> None:
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     gap, length = 1.5 * mm, 4 * mm
     c.setLineWidth(0.3)
     for cx, dx in ((x, -1), (x + w, 1)):
@@ -208,6 +211,9 @@ QR_MARGIN_MM = 4.0   # ≥ 4 modules of quiet zone (31 mm / 45 modules ≈ 0.69 
 
 def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, regular: str, bold: str) -> None:
     """Everything a sticker shares with the others: frame, band, municipality, labels, Ouvidoria, the law."""
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     c.setLineWidth(0.6)
     c.roundRect(0, 0, w, h, 3 * mm, stroke=1, fill=0)
@@ -248,6 +254,8 @@ def _draw_sticker_background(c, header: MunicipalityHeader, w: float, h: float, 
 
 def _draw_sticker(c, item: StickerItem, qr: tuple[int, str], w: float, h: float, regular: str, bold: str) -> None:
     """One sticker in its own coordinates ((0, 0) lower-left, w × h): the shared form plus its own data."""
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
 
     c.doForm("sticker")
     qr_size = QR_SIZE_MM * mm

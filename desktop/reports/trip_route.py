@@ -14,10 +14,7 @@ from desktop.errors import NotFound
 from desktop.models import Platform
 from desktop.models.platforms import TripRoutePoint, TripRow
 from desktop.reports import records
-from desktop.reports import _pdf
-from reportlab.lib.units import mm
 from desktop.domain.formatting import format_cpf, format_money, format_plate
-from desktop.reports._pdf import MARGIN, PAGE_W
 
 HAIL_LABELS = {"app": "aplicativo", "street_hail": "via pública (Art. 7º)", "phone_dispatch": "central telefônica",
                "phone": "telefone", "text": "mensagem"}
@@ -60,6 +57,8 @@ def _drawing(points, width: float, height: float):
     from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
 
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+
     regular, bold = _pdf.fonts()
     d = Drawing(width, height)
     d.add(Rect(0, 0, width, height, strokeColor=colors.grey, fillColor=None, strokeWidth=0.5))
@@ -94,6 +93,10 @@ def _drawing(points, width: float, height: float):
 
 
 def render(ctx: TripRouteContext) -> bytes:
+    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
+
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    from desktop.reports._pdf import MARGIN, PAGE_W  # lazy: loads ReportLab only when this runs
 
     story = _pdf.title_block(f"TRAJETO DA VIAGEM {ctx.external_id}",
                              "Dados compartilhados pela plataforma (Art. 4º, §1º, I a III da Lei nº 2.103/2025)")

@@ -42,9 +42,7 @@ from desktop.models import User, UserRole
 import re
 from pathlib import Path
 from desktop.models import MunicipalitySettings
-from desktop.signing import fingerprint
 from desktop.domain.dates import local_today
-from desktop.signing import public_key_of, sign_text
 
 CHECKPOINT_PREFIX = "TPAV1"
 
@@ -385,6 +383,7 @@ def anchored_key_fingerprints(session: Session) -> set[str]:
 
 def current_key_problem_in(session: Session) -> str | None:
     """Why the municipality's current public key must not be trusted (not anchored in the audit chain), or None."""
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
     if not current:
@@ -400,6 +399,7 @@ def current_key_problem_in(session: Session) -> str | None:
 def public_keys_in(session: Session) -> dict[str, bytes]:
     """Every public key of the secretariat by fingerprint (the key table and the municipality's current one) that
     the audit chain vouches for (`anchored_key_fingerprints`): a checkpoint signed by any other key is refused."""
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     anchored = anchored_key_fingerprints(session)
     keys = {row.fingerprint: bytes(row.public_key) for row in session.scalars(select(SigningKey))
@@ -414,6 +414,7 @@ def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today
                        reason: str = "sob demanda") -> Checkpoint:
     """Sign the head of the chain inside the caller's transaction. The checkpoint's own audit entry is written
     first, so the signed head covers it."""
+    from desktop.signing import fingerprint, public_key_of, sign_text  # lazy: loads cryptography only when this runs
 
     day = today or local_today()
     key_fp = fingerprint(public_key_of(private_key))
@@ -508,7 +509,7 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
                 return _fail("checkpoint_unknown_key", 0, cp.last_id,
                              f"{_where(cp).capitalize()} foi assinado por uma chave que não é da secretaria "
                              f"({cp.key_fingerprint[:16]}…).", len(checkpoints))
-            from desktop.signing import verify_text  # local: imported only on this branch
+            from desktop.signing import verify_text  # lazy: loads cryptography only when this runs
 
             if not verify_text(key, cp.message, cp.signature):
                 return _fail("checkpoint_signature", 0, cp.last_id,

@@ -19,6 +19,7 @@ from desktop.domain.problems import Problem
 from desktop.errors import AccountLocked, AuthenticationError, ValidationError
 
 from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
+from sqlalchemy import select, update
 from desktop.models.admin import User
 MAX_FAILED_LOGINS = 5
 LOCK_MINUTES = 15
@@ -120,7 +121,6 @@ def _locked_message(until: datetime) -> str:
 def login(db, username: str, password: str, now: datetime | None = None):
     """The `Actor` of the user whose password matches. Raises `AuthenticationError` (wrong user or password,
     inactive user) or `AccountLocked` (5th wrong password in a row, or still locked)."""
-    from sqlalchemy import select, update  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)

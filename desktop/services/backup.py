@@ -33,6 +33,7 @@ from pathlib import Path
 from desktop.errors import DesktopError
 
 from desktop.domain.clock import TIMEZONE as TZ  # the one time zone constant
+from sqlalchemy.engine import make_url
 import time
 from desktop.processes import parent_alive
 import threading
@@ -41,7 +42,6 @@ from desktop.db import known_revisions
 from desktop.db import known_head
 from desktop import migrate
 from desktop.db import Database, sqlite_url
-from sqlalchemy.engine import make_url
 import tempfile
 import uuid
 from sqlalchemy import create_engine, text
@@ -66,7 +66,6 @@ class BackupResult:
 
 def sqlite_path(url: str) -> Path:
     """The file of a `sqlite:///...` URL."""
-    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     u = make_url(url)
     if not u.drivername.startswith("sqlite"):
@@ -81,7 +80,6 @@ def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
 
     The password goes in PGPASSWORD (never on the command line, where `ps` would show it).
     """
-    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     u = make_url(url)
     if not u.drivername.startswith("postgresql"):
@@ -107,7 +105,6 @@ def libpq_args(url: str) -> tuple[list[str], dict[str, str]]:
 
 def pg_schema(url: str) -> str | None:
     """The schema named by `options=-csearch_path=NAME` in the URL (a database shared by several programs)."""
-    from sqlalchemy.engine import make_url  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     options = make_url(url).query.get("options")
     if not options:

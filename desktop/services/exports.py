@@ -35,8 +35,8 @@ from desktop.errors import ValidationError
 from desktop.domain.problems import Problem
 import desktop.domain as domain
 from desktop.domain import OwnershipMode
-from desktop.models import Platform as P
 from sqlalchemy import select
+from desktop.models import Platform as P
 from desktop.models import Driver as D
 from desktop.domain import vehicle_last_service_day
 from desktop.models import Lessor as L
@@ -195,7 +195,6 @@ def _xlsx_cell(value):
 # Each query returns a Core select and a function turning one result row into the list of cells.
 
 def _q_platforms():
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     stmt = select(P.cnpj, P.legal_name, P.trade_name, P.status, P.municipal_registration_number,
                   P.municipal_registration_date, P.app_insurance_policy, P.app_insurance_insurer,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from datetime import date, datetime
-from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
@@ -16,13 +15,11 @@ from desktop.domain.clock import today
 from desktop.domain.finance import GuideStatus
 from desktop.domain.formatting import format_document, local_datetime
 from desktop.domain.guides import guide_overdue
-from desktop.domain.problems import Problem
 from desktop.domain.roles import GUIDE_ROLES
-from desktop.errors import ValidationError
 from desktop.models import Auto, Authorization, Fee, IssqnShare, PaymentGuide
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
-from desktop.services.exports import ExportResult, write_csv, write_xlsx
+from desktop.services.exports import ExportResult, export_target, write_audited
 from desktop.services.guide_debts import payment_returned_in
 
 __all__ = ["GUIDE_HEADERS", "export_guides", "guide_export_rows"]
@@ -79,25 +76,17 @@ def guide_export_rows(s, on: date):
 
 
 def export_guides(db, actor: Actor, path: str | os.PathLike) -> ExportResult:
-    """Write every guide to `path` (.csv or .xlsx by its extension); audited."""
+    """Write every guide to `path` (.csv or .xlsx by its extension) through the one exports writer: the session
+    checked first, formulas as text, the file in place only after its audit entry is committed (issue 25)."""
     require_role(actor, *EXPORT_ROLES)
-    out = Path(path)
-    suffix = out.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise ValidationError([Problem("path", "O arquivo deve terminar em .csv ou .xlsx.")])
-    if out.parent and not out.parent.exists():
-        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
-    tmp = out.with_name(out.name + ".parcial")
-    try:
-        with db.session(write=False) as s:
-            rows = list(guide_export_rows(s, today()))
-        n = write_csv(tmp, GUIDE_HEADERS, rows) if suffix == ".csv" else write_xlsx(tmp, GUIDE_HEADERS, rows,
-                                                                                    "Guias")
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-    with db.session() as s:
+    out = export_target(path)
+    with db.session(write=False) as s:
+        rows = list(guide_export_rows(s, today()))
+
+    def record(s, n: int) -> None:
         audit.record(s, actor, "export", "payment_guides", "all", None,
-                     {"list": "Guias (DAM)", "rows": n, "file": out.name, "format": suffix[1:],
+                     {"list": "Guias (DAM)", "rows": n, "file": out.name, "format": out.suffix.lower()[1:],
                       "personal_data": True})
-    return ExportResult("guides", out, n, suffix[1:])
+
+    n = write_audited(db, actor, out, GUIDE_HEADERS, rows, record=record, title="Guias")
+    return ExportResult("guides", out, n, out.suffix.lower()[1:])

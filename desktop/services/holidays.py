@@ -12,8 +12,8 @@ from datetime import date
 from desktop.domain.problems import Problem
 from desktop.domain.roles import HOLIDAY_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
-from desktop.models.admin import Holiday
 from sqlalchemy import select
+from desktop.models.admin import Holiday
 from desktop.domain import BusinessCalendar
 
 KINDS = {"municipal": "Feriado municipal", "ponto_facultativo": "Ponto facultativo"}
@@ -40,7 +40,6 @@ def _info(row) -> HolidayInfo:
 
 
 def list_holidays(db, year: int | None = None, include_inactive: bool = True) -> list[HolidayInfo]:
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     stmt = select(Holiday).order_by(Holiday.day, Holiday.id)
     if year is not None:

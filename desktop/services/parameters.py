@@ -17,8 +17,9 @@ from desktop.domain.problems import Problem
 from desktop.domain.roles import PARAMETER_ROLES
 from desktop.domain.taxes import ISS_MAX_RATE, ISS_MIN_RATE
 from desktop.errors import ConflictError, NotFound, ValidationError
+from sqlalchemy import select
 from desktop.models.admin import Parameter, User
-from sqlalchemy import func, select
+from sqlalchemy import func
 
 # Lei nº 2.103/2025 was published on 04/06/2025 (Art. 30): the defaults written at set-up are valid from then,
 # so that any later date can carry a new value.
@@ -251,7 +252,6 @@ def _normalize(value: Decimal, spec: ParameterSpec | None) -> Decimal:
 
 
 def _select_rows():
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     return (
         select(Parameter.id, Parameter.key, Parameter.valid_from, Parameter.value, Parameter.note,

@@ -16,15 +16,12 @@ from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
 from desktop.domain.roles import SETUP_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
-from desktop.models.admin import MunicipalitySettings
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from desktop.domain import normalize_cnpj
 from sqlalchemy import select
+from desktop.models.admin import MunicipalitySettings
+from desktop.domain import normalize_cnpj
 from desktop.models.admin import Parameter, User
 from desktop import keystore
 from desktop.models import SigningKey, now
-from desktop.signing import fingerprint
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
 
@@ -172,7 +169,6 @@ def admin_problems(admin: AdminDraft) -> list[Problem]:
 
 def needs_setup(db) -> bool:
     """True until `initialize` has run (no settings row yet)."""
-    from sqlalchemy import select  # lazy: SQLAlchemy loads only when this runs (start-up cost)
 
     with db.session(write=False) as s:
         return s.scalar(select(MunicipalitySettings.id).where(MunicipalitySettings.id == 1)) is None
@@ -180,6 +176,8 @@ def needs_setup(db) -> bool:
 
 def new_signing_key() -> tuple[bytes, bytes]:
     """(private, public) raw 32-byte Ed25519 keys; the sticker's QR payload is signed with it (issue 7)."""
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography loads only when this runs (start-up cost)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography loads only when this runs (start-up cost)
 
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
@@ -213,6 +211,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
         raise ValidationError(problems)
     upfm = municipality.upfm_value if isinstance(municipality.upfm_value, Decimal) else \
         Decimal(str(municipality.upfm_value).replace(",", "."))
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     private, public = new_signing_key()
     username = normalize_username(admin.username)
@@ -308,6 +307,8 @@ def signing_private_key(db) -> bytes:
 
 def _holder_of(s, public: bytes) -> str | None:
 
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
+
     return s.scalar(select(SigningKey.holder).where(SigningKey.fingerprint == fingerprint(public))) or None
 
 
@@ -364,6 +365,7 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     require_role(actor, *SETUP_ROLES.rotate_key)
     if not (reason or "").strip():

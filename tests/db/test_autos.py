@@ -341,7 +341,7 @@ def test_art22_a_drawn_up_auto_refuses_every_step_its_table_refuses(db, people, 
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)
     info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    action = find_action(autos.get_auto(db, info.id, gestor).actions, key)
+    action = find_action(autos.get_auto(db, gestor, info.id).actions, key)
     assert not action.enabled and "Lavrado" in action.reason
     on = date(2026, 3, 10)
     calls = {
@@ -363,7 +363,7 @@ def test_art17_the_roles_of_a_step_are_the_roles_its_service_requires(db, people
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db)
     info = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
-    cancel = [a for a in autos.get_auto(db, info.id, fiscal).actions if a.key == "cancel"][0]
+    cancel = [a for a in autos.get_auto(db, fiscal, info.id).actions if a.key == "cancel"][0]
     assert not cancel.enabled and cancel.reason == "exige o perfil Gestor" and cancel.roles == {Role.GESTOR}
     with pytest.raises(PermissionDenied):
         autos.cancel_auto(db, fiscal, info.id, "Erro", info.version)

@@ -124,15 +124,17 @@ def test_art11_month_in_progress_is_a_preview_without_guide(db, tmp_path):
     assert guide.amount == D("90.00")
 
 
-def test_cli_guide_issqn_for_the_month_in_progress_exits_1(db, tmp_path, capsys):
+def test_cli_guide_issqn_for_the_month_in_progress_exits_1(db, tmp_path, capsys, monkeypatch):
     from desktop import cli
+
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "senha-forte-2025")   # issue 28: a named user
 
     w = build_world(db)
     classify(w, 1)
     issqn.run_competence(db, w.gestor, 2026, 11)     # the suite's clock: 18/11/2026
     capsys.readouterr()
     code = cli.main(["--db", db.url, "guide", "--issqn", "2026-11", "--platform", "11222333000181",
-                     "--out", str(tmp_path / "g.pdf")])
+                     "--out", str(tmp_path / "g.pdf"), "--user", "chefe"])
     assert code == 1
     assert "a competência ainda não terminou" in capsys.readouterr().err
     assert not (tmp_path / "g.pdf").exists()

@@ -23,7 +23,7 @@ def make_demo(path, drivers: int = 30):
     from desktop.demo import ADMIN_PASSWORD, ADMIN_USERNAME
     from desktop.domain.roles import Role
     from desktop.services import auth, users
-    from desktop.services.demo import load_demo
+    from desktop.demo.entry import load_demo
 
     db = open_database(f"sqlite:///{path}")
     load_demo(db, drivers=drivers, seed=2025)

@@ -15,7 +15,7 @@ def test_ticks_are_written_the_brazilian_way(value, text):
 
 
 def test_the_statistics_chart_has_its_legend_below_and_pt_br_ticks(qtbot, db):
-    from desktop.services.demo import load_demo
+    from desktop.demo.entry import load_demo
 
     load_demo(db, drivers=20, seed=5, today=date(2026, 11, 18))
     from desktop.services import auth

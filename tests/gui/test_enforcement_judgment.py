@@ -64,7 +64,7 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     judged = dialog.result_value
     assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(20)
     assert (judged.code, judged.original_code) == ("ART26-III", "ART26-IV")
-    detail = autos.get_auto(db, auto.id, people.gestor)
+    detail = autos.get_auto(db, people.gestor, auto.id)
     requalification = [e for e in detail.entries if str(e.kind) == "requalification"]
     assert len(requalification) == 1 and "ART26-III" in requalification[0].reason
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(20)

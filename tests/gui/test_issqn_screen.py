@@ -38,6 +38,12 @@ def settle(qtbot, page):
 
 def test_art11_run_a_competence_and_issue_a_platform_guide_through_the_screen(qtbot, db, messages, tmp_path,
                                                                                qtmodeltester):
+    from datetime import datetime
+
+    from desktop.domain import clock
+
+    # issued before its due date (10/11): a guide issued after it falls due on a date of its own (issue 23.3)
+    clock.set_clock(clock.ticking(datetime(2026, 11, 9, 10, 0)))
     w, page = _page(qtbot, db)
     assert [page.unclassified.item(i).text().split(" — ")[0] for i in range(page.unclassified.count())] == \
         ["QAB4C04"]                          # Art. 11 §1: listed, not skipped
@@ -73,6 +79,9 @@ def test_art11_run_a_competence_and_issue_a_platform_guide_through_the_screen(qt
     assert "0001/2026" in text and "competência 10/2026" in text and "Mobilidade Chapada Ltda" in text
     page.last_preview.close()
     # the guide is overdue (due 10/11/2026; today 18/11): the gestor charges QAB2C02's share to its driver
+    clock.set_clock(clock.ticking(datetime(2026, 11, 18, 10, 0)))
+    page.reload()
+    settle(qtbot, page)
     assert page.shares.select_where(lambda r: r.plate_display == "QAB2C02")
     assert page.driver_button.isEnabled()
     qtbot.mouseClick(page.driver_button, Qt.MouseButton.LeftButton)

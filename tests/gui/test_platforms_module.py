@@ -27,7 +27,7 @@ def test_module_is_a_real_screen_now():
     from desktop.views.main_window import MODULES
 
     entry = next(m for m in MODULES if m.key == "plataformas")
-    assert entry.factory == "desktop.views.platforms:PlatformsPage" and not entry.unavailable
+    assert entry.factory == "desktop.views.platforms.page:PlatformsPage" and not entry.unavailable
 
 
 def test_art5_viii_import_example_file_and_see_discrepancies(qtbot, page, messages):

@@ -166,9 +166,10 @@ def sample_pdf() -> bytes:
     return out.getvalue()
 
 
-def test_register_screens_do_not_import_sqlalchemy_or_reportlab_at_import_time():
-    """STYLE: views never import sqlalchemy; services (and their models) load on first use, so opening the
-    program stays fast."""
+def test_register_screens_do_not_import_reportlab_or_pandas_at_import_time():
+    """Opening Cadastros stays fast: the register screens load the services (and SQLAlchemy, already loaded by the
+    database the login opened) but not ReportLab or pandas, which load when a document is printed or a file read.
+    (The login window itself loads none of them: tests/gui/test_app_startup.py.)"""
     import subprocess
     import sys
 
@@ -177,7 +178,7 @@ def test_register_screens_do_not_import_sqlalchemy_or_reportlab_at_import_time()
             "import desktop.views.registry.platforms, desktop.views.registry.driver_wizard\n"
             "import desktop.views.registry.vehicle_wizard, desktop.views.authorizations\n"
             "import desktop.views.authorizations.detail, desktop.views.authorizations.changes\n"
-            "print(sorted(m for m in ('sqlalchemy', 'reportlab', 'pandas') if m in sys.modules))\n")
+            "print(sorted(m for m in ('reportlab', 'pandas', 'openpyxl', 'matplotlib') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.stdout.strip() == "[]"

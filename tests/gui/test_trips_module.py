@@ -63,7 +63,7 @@ def test_module_in_the_main_window_for_fiscal_and_gestor_only():
     from desktop.views.main_window import MODULES
 
     entry = next(m for m in MODULES if m.key == "viagens")
-    assert entry.label == "Viagens" and entry.factory == "desktop.views.trips:TripsPage"
+    assert entry.label == "Viagens" and entry.factory == "desktop.views.trips.page:TripsPage"
     assert entry.roles == frozenset({Role.FISCAL, Role.GESTOR})
 
 

@@ -137,7 +137,7 @@ def test_art4_par2_countdown_and_awaiting():
     assert not awaiting_answer("sent", due, now)
     assert not awaiting_answer("draft", None, None)
     assert request_countdown("sent", due, None, now) == "faltam 02:00:00"
-    assert request_countdown("sent", due, None, due + timedelta(minutes=1)) == "vencido há 00:01:00 (atrasada)"
+    assert request_countdown("sent", due, None, due + timedelta(minutes=1)) == "vencida há 00:01:00 (atrasada)"
     assert request_countdown("cancelled", due, None, now) == "cancelada"
     assert request_countdown("answered", due, now, now) == "respondida no prazo"
 

@@ -15,7 +15,6 @@ from desktop.services.base import Actor, require_role
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
 from desktop.reports import records
 from desktop.reports.common import signer_of
-from desktop.reports import credential
 from desktop.reports import certificate
 from sqlalchemy import select
 from desktop.models import PaymentGuide
@@ -56,6 +55,7 @@ def _authorization_ref(s, number: str) -> RecordRef:
 # ---------------------------------------------------------------------------------------------------- authorizations
 def print_credential(db, actor: Actor, number: str, state=None, reason: str | None = None) -> Issued:
     """The driver's credential (Art. 13, I) with the signed QR code."""
+    from desktop.reports import credential  # lazy: loads cryptography only when this runs
     from desktop.services.setup import signing_private_key  # lazy: SQLAlchemy loads once the database is used (start-up)
     require_role(actor, *ISSUE_ROLES["credential"])
     key = signing_private_key(db)

@@ -11,11 +11,9 @@ from desktop.reports import records
 from sqlalchemy import select
 from desktop.domain.sticker_check import RegisterEntry
 from desktop.models import Authorization, AuthorizationEvent, Vehicle
-from desktop.signing import normalize_plate
 from desktop.domain.sticker_check import StickerIssue
 from desktop.domain.sticker_check import SignedSticker
 from desktop.domain.sticker_check import register_verdict
-from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker
 from desktop.domain.sticker_check import offline_verdict
 
 
@@ -42,6 +40,7 @@ def sticker_public_key(db) -> bytes:
 def _register_entry(s, number: str):
 
     from desktop.services.documents.stickers import STICKER_EVENT  # lazy: the check loads SQLAlchemy on first use
+    from desktop.signing import normalize_plate  # lazy: loads cryptography only when this runs
 
     row = s.scalar(select(Authorization).where(Authorization.number == number))
     if row is None:
@@ -79,6 +78,7 @@ def check_sticker(db, text: str, today: date | None = None, sticker_number: str 
     """A scanned sticker checked against its signature and the register (desktop.signing.StickerCheck; its
     `status` is one of desktop.domain.sticker_check's). `sticker_number`: the document number printed on the
     sticker, when the agent typed it: a sticker superseded by a newer one says "substituído pelo adesivo nº …"."""
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker  # lazy: loads cryptography only when this runs
 
     today = today or now().date()
     with db.session(write=False) as s:
@@ -92,6 +92,7 @@ def check_sticker(db, text: str, today: date | None = None, sticker_number: str 
 def check_sticker_offline(text: str, public_key: bytes, today: date | None = None):
     """The same check without the register: the signature's verdict, the signed data, and that the situation
     now must be confirmed (status `unconfirmed`, or `expired` past the signed validity)."""
+    from desktop.signing import EXPIRED, VALID, StickerCheck, verify_sticker  # lazy: loads cryptography only when this runs
 
     today = today or now().date()
     check = verify_sticker(text, public_key, today)

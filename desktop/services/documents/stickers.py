@@ -13,7 +13,6 @@ from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, i
 from sqlalchemy import select
 from desktop.models import Authorization, AuthorizationEvent
 from desktop.reports import records
-from desktop.reports import sticker
 from sqlalchemy import and_, exists, func
 
 STICKER_EVENT = "sticker"   # authorization_events.kind written when a sticker is printed
@@ -50,6 +49,7 @@ def sticker_for_authorization(db, actor: Actor, number: str, meta: DocumentMeta 
     """The sticker context (desktop.reports.sticker.StickerContext) of an active authorization, signed with
     the municipality's key: for a preview before issuing (the archive is written by `print_sticker`, which
     gives the document its number). Without `meta`, the footer says "prévia"."""
+    from desktop.reports import sticker  # lazy: loads cryptography only when this runs
     require_role(actor, *ISSUE_ROLES["sticker"])
     meta = meta or DocumentMeta("prévia (não emitido)", now(), actor.full_name)
     key = _signing_key(db)
@@ -61,6 +61,7 @@ def print_sticker(db, actor: Actor, number: str, layout: str = "page", state=Non
                   reason: str | None = None) -> Issued:
     """Issues and archives the sticker of authorization `number` and records it in the authorization's history;
     `reason` (archive.REISSUE_REASONS) when a sticker in force exists (issue 12 item 17)."""
+    from desktop.reports import sticker  # lazy: loads cryptography only when this runs
     require_role(actor, *ISSUE_ROLES["sticker"])
     key = _signing_key(db)
 
@@ -116,6 +117,7 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
                            progress: Callable[[int, int, str], None] | None = None, state=None) -> Issued:
     """All pending stickers in one archived PDF (one per page or 8 per label sheet); each authorization's history
     records the batch's document number. `workers=2` encodes the QR codes on both cores."""
+    from desktop.reports import sticker  # lazy: loads cryptography only when this runs
     require_role(actor, *ISSUE_ROLES["sticker"])
     numbers = pending_sticker_numbers(db)
     if not numbers:

@@ -5,16 +5,13 @@ Excel or a streaming XLSX) and recorded in the audit log (LGPD: the file carries
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from sqlalchemy import select
 
+from desktop.domain.clock import today
 from desktop.domain.formatting import format_cnpj, format_cpf, format_plate
-from desktop.domain.problems import Problem
 from desktop.domain.roles import ISSQN_ROLES
-from desktop.domain.roles import Role
 from desktop.domain.taxes import PREVIEW_LABEL, competence_ended
-from desktop.errors import ValidationError
 from desktop.models import (
     Authorization,
     Driver,
@@ -27,10 +24,9 @@ from desktop.models import (
 )
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
-from desktop.services.exports import ExportResult, write_csv, write_xlsx
+from desktop.services.exports import ExportResult, export_target, write_audited
 from desktop.services.issqn.common import competence_label
 from desktop.services.issqn.queries import situation_of
-from desktop.domain.clock import today
 
 __all__ = ["ISSQN_HEADERS", "export_issqn", "issqn_export_rows"]
 
@@ -65,28 +61,17 @@ def issqn_export_rows(s, year: int, month: int, on):
 
 
 def export_issqn(db, actor: Actor, year: int, month: int, path: str | os.PathLike) -> ExportResult:
-    """Write the competência to `path` (.csv or .xlsx by its extension); audited."""
-
+    """Write the competência to `path` (.csv or .xlsx by its extension) through the one exports writer: the session
+    checked first, formulas as text, the file in place only after its audit entry is committed (issue 25)."""
     require_role(actor, *EXPORT_ROLES)
-    out = Path(path)
-    suffix = out.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise ValidationError([Problem("path", "O arquivo deve terminar em .csv ou .xlsx.")])
-    if out.parent and not out.parent.exists():
-        raise ValidationError([Problem("path", f"A pasta {out.parent} não existe.")])
-    tmp = out.with_name(out.name + ".parcial")
-    try:
-        with db.session(write=False) as s:
-            rows = issqn_export_rows(s, year, month, today())
-            if suffix == ".csv":
-                n = write_csv(tmp, ISSQN_HEADERS, rows)
-            else:
-                n = write_xlsx(tmp, ISSQN_HEADERS, rows, f"ISSQN {month:02d}-{year}")
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
-    with db.session() as s:
+    out = export_target(path)
+    with db.session(write=False) as s:
+        rows = list(issqn_export_rows(s, year, month, today()))
+
+    def record(s, n: int) -> None:
         audit.record(s, actor, "export", "issqn", f"{year:04d}-{month:02d}", None,
                      {"list": f"ISSQN {competence_label(year, month)}", "rows": n, "file": out.name,
-                      "format": suffix[1:], "personal_data": True})
-    return ExportResult("issqn", out, n, suffix[1:])
+                      "format": out.suffix.lower()[1:], "personal_data": True})
+
+    n = write_audited(db, actor, out, ISSQN_HEADERS, rows, record=record, title=f"ISSQN {month:02d}-{year}")
+    return ExportResult("issqn", out, n, out.suffix.lower()[1:])

@@ -31,10 +31,6 @@ from desktop.services.search import get_or_404
 from desktop.services.trips.common import require_trip_access
 from desktop.domain.limits import trip_window
 from desktop.domain.trips import retention_cutoff
-from desktop.importers.trips import read_routes
-from desktop.importers import trips as reader_module
-from desktop.importers.trip_worker import ReaderProcess
-from desktop.importers.trip_worker import ReaderFailed
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 log = logging.getLogger(__name__)
@@ -160,7 +156,7 @@ def import_trips_in(session, actor: Actor, platform_id: int, content: bytes, fil
                               "O arquivo de viagens foi recusado; nada foi gravado:\n" + "\n".join(exc.errors))
     sqlite = session.get_bind().dialect.name == "sqlite"
     if process is None and sqlite and reader.state.format == "csv" and len(content) >= PROCESS_MIN_BYTES:
-        from desktop.importers.trip_worker import ReaderProcess  # local: imported only on this branch
+        from desktop.importers.trip_worker import ReaderProcess  # lazy: loads numpy, pandas, pyarrow only when this runs
 
         # started first: it spawns and reads while this process checks the file and the register
         process = ReaderProcess(None if source_path else content, source_path, name, reader.chunk_rows,
@@ -178,6 +174,7 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
     from desktop.importers.trip_writer import (  # lazy: pandas only when importing
         FareTotals, Register, SqliteChunk, pg_write, prepare_pg_chunk, read_ahead, sqlite_chunk, sqlite_insert,
         sqlite_write)
+    from desktop.importers.trips import read_routes  # lazy: loads numpy, pandas, pyarrow only when this runs
 
     digest = hashlib.sha256(content).hexdigest()
     if session.scalar(select(TripImport.id).where(TripImport.platform_id == platform.id,
@@ -213,6 +210,7 @@ def _import_in(session, actor, platform, content, name, reader, process, routes,
     def from_process():
         """The reading process's chunks; if it could not even start (nothing received), this process reads the
         file itself instead — the import goes on, only slower."""
+        from desktop.importers.trip_worker import ReaderFailed  # lazy: loads numpy, pandas, pyarrow only when this runs
 
         try:
             yield from process
@@ -365,6 +363,8 @@ def start_reader(db, path: str | None, filename: str):
         return None   # the read that follows says what is wrong with the file
     if head[:1] in (b"{", b"["):
         return None
+    from desktop.importers import trips as reader_module  # lazy: loads numpy, pandas, pyarrow only when this runs
+    from desktop.importers.trip_worker import ReaderProcess  # lazy: loads numpy, pandas, pyarrow only when this runs
 
     with db.session(write=False) as s:
         window = trip_window_in(s)
