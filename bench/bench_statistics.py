@@ -44,7 +44,7 @@ def main() -> int:
     path = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="bench-stats-")) / "demo.sqlite3"
     db = open_database(f"sqlite:///{path}")
     if not args.db:
-        from desktop.services.demo import load_demo
+        from desktop.demo.entry import load_demo
 
         _, wall, _ = timed(lambda: load_demo(db, drivers=args.drivers, today=TODAY))
         print(f"demo de {args.drivers} condutores: {wall:.1f} s ({path})")

@@ -19,7 +19,7 @@ SIZE = (1366, 728)
 
 
 def make_demo(path, drivers: int = 30):
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.demo import ADMIN_PASSWORD, ADMIN_USERNAME
     from desktop.domain.roles import Role
     from desktop.services import auth, users
@@ -34,7 +34,7 @@ def make_demo(path, drivers: int = 30):
 
 
 def open_copy(template, tmp_path):
-    from desktop.db import open_database
+    from desktop.migrate import open_database
     from desktop.services import auth
 
     path = tmp_path / "robot.sqlite3"

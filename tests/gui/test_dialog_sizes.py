@@ -173,6 +173,9 @@ def _recipes(r: Records):
         "DefenseDialog": lambda: ("enforcement.dialogs", db, a, r.auto, "defense"),
         "JoinProofDialog": lambda: ("enforcement.dialogs", db, a, r.auto, r.notifications),
         "JudgmentDialog": lambda: ("enforcement.dialogs", db, a, r.auto),
+        "PenaltyDecisionDialog": lambda: ("enforcement.dialogs", db, a, r.auto),   # issue 24 item 1
+        "ResolveDialog": lambda: ("finance.bank_return", "Atribuir pagamento",
+                                  "Pagamento de R$ 120,00 sem guia em aberto (linha 3). " * 3, True),   # issue 23
         "MeasureDialog": lambda: ("enforcement.dialogs", db, a, r.measure_auto),
         "MeasureReleaseDialog": lambda: ("enforcement.dialogs", db, a, r.measure),
         "NotificationDialog": lambda: ("enforcement.dialogs", db, a, r.auto),
