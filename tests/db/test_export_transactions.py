@@ -1,29 +1,28 @@
 """Exports of the trips (issue 22 point 4): the file is written after the read and outside any write transaction;
-the access log and the audit entry go in one short write afterwards (no write lock held while a disk writes)."""
+the access log and the audit entry go in one short write (no write lock held while a disk writes), and the file
+takes its name only after that entry is committed (issue 25, services.exports.write_audited)."""
 from __future__ import annotations
-
-import csv
-import importlib
-import types
 
 from registry_factories import desk  # noqa: F401
 from sqlalchemy import select
 
 from desktop.models import AuditEntry
+from desktop.services import exports
+from desktop.services.trips.queries import STATISTICS_HEADERS
 from desktop.services import trips as svc
-
-queries = importlib.import_module("desktop.services.trips.queries")
 
 
 def _watch_writes(monkeypatch, db) -> list[bool]:
-    """Record, for each CSV writer the export makes, whether a write transaction was open in this thread."""
+    """Record, for each file the one exports writer (services.exports.write_audited, issue 25) writes, whether a
+    write transaction was open in this thread at that moment."""
     seen: list[bool] = []
+    real = exports.write_csv
 
-    def writer(handle, *args, **kwargs):
+    def write_csv(path, *args, **kwargs):
         seen.append(bool(getattr(db._local, "writing", False)))
-        return csv.writer(handle, *args, **kwargs)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(queries, "csv", types.SimpleNamespace(writer=writer))
+    monkeypatch.setattr(exports, "write_csv", write_csv)
     return seen
 
 
@@ -46,5 +45,5 @@ def test_statistics_file_is_written_outside_the_write_transaction_then_audited(d
     out = tmp_path / "estatisticas.csv"
     assert svc.export_statistics(db, desk.fiscal, out, 2026, 11) == 0
     assert seen == [False]
-    assert out.read_text(encoding="utf-8").splitlines()[0] == ",".join(queries.STATISTICS_HEADERS)
+    assert out.read_text(encoding="utf-8").splitlines()[0] == ",".join(STATISTICS_HEADERS)
     assert _audited(db, "trips.export_statistics") == 1
