@@ -232,15 +232,18 @@ def test_reissued_dam_says_which_guide_it_replaces_and_an_overdue_one_is_refused
 
 
 # ------------------------------------------------------------------------------------- pinned commands
-def test_cli_guide_reissue_prints_the_new_guide_and_refuses_one_not_overdue(db, office, tmp_path, capsys):
+def test_cli_guide_reissue_prints_the_new_guide_and_refuses_one_not_overdue(db, office, tmp_path, capsys,
+                                                                              monkeypatch):
     from desktop import cli
+
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "senha-forte-2025")   # issue 28: a named user acts
 
     auto, g, barcode = _notified_fine_guide(db, office)
     out = tmp_path / "nova.pdf"
-    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out)]) == 1
+    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out), "--user", "chefe"]) == 1
     assert "ainda não venceu" in capsys.readouterr().err and not out.exists()
     clock.set_clock(clock.ticking(datetime(2027, 1, 4, 10, 0)))
-    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out)]) == 0
+    assert cli.main(["--db", db.url, "guide", "--reissue", g.number, "--out", str(out), "--user", "chefe"]) == 0
     printed = capsys.readouterr().out
     new = guides.get_guide(db, office.clerk, g.number).replaced_by_number
     assert new and new in printed and out.read_bytes().startswith(b"%PDF")

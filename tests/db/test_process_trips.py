@@ -86,8 +86,8 @@ def test_art9_art16_par2_the_convocation_cites_its_kind_and_asks_only_what_appli
         texts[kind] = text_of(documents.print_notice(db, manager, "inspection_convocation", code).pdf)
         with db.session() as s:   # one scheduled at a time for the vehicle
             s.get(Inspection, int(code)).status = "cancelled"
-    assert "(Art. 9 da Lei" in texts["initial"] and "Art. 16, §1º" not in texts["initial"]
+    assert "(Art. 9º da Lei" in texts["initial"] and "Art. 16, § 1º" not in texts["initial"]   # one citation style
     assert "Art. 26, I" not in texts["initial"] and "adesivo municipal afixado" not in texts["initial"]
     assert "entregue após a aprovação (Art. 14)" in texts["initial"]
-    assert "Art. 16, §2º" in texts["reinspection"] and "Art. 26, I" in texts["reinspection"]
+    assert "Art. 16, § 2º" in texts["reinspection"] and "Art. 26, I" in texts["reinspection"]
     assert "Art. 16, caput" in texts["annual"] and "adesivo municipal afixado" in texts["annual"]

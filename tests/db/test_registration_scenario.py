@@ -49,7 +49,7 @@ def test_request_to_active_renewal_suspension_and_automatic_return(db, desk):
     a = auth.suspend_authorization(db, desk.manager, a.id, "art26_par1", TODAY, "Portaria 5/2026",
                                    "Reincidência em embarque fora da plataforma", a.version)
     last_day = a.suspended_until
-    assert last_day == TODAY + timedelta(days=30)
+    assert last_day == TODAY + timedelta(days=29)   # 30 suspended days counting the first (issue 24 item 2)
     assert run_due_transitions(db, last_day) == []
     done = run_due_transitions(db, last_day + timedelta(days=1))
     assert [(d.number, d.to_status) for d in done] == [(number, "active")]
