@@ -188,9 +188,9 @@ def export_fares(db, actor: Actor, month: str, path, platform_id: int | None = N
     count = sum(x.trips for x in lines)
 
     def record(s, n: int) -> None:
-        log_access_in(s, actor, "export", f"tarifas {month} → {path.name}", trip_count=count)
+        log_access_in(s, actor, "export", f"tarifas {year:04d}-{mon:02d} → {path.name}", trip_count=count)
         audit.record(s, actor, "trips.export_fares", "trips", None, None,
-                     {"month": month, "rows": n, "trips": count, "file": path.name})
+                     {"month": f"{year:04d}-{mon:02d}", "rows": n, "trips": count, "file": path.name})
 
     # the one exports writer (issue 25): session checked first, formulas as text, renamed after the audit commit
     return write_audited(db, actor, path, FARES_EXPORT_HEADERS, rows, record=record, title=f"Tarifas {month}",
