@@ -71,7 +71,10 @@ print(f"  {len(rows)} condutores com nomes do Faker pt_BR (ex.: {rows[0][0]}; en
 EOF
 # the demo's admin must change its provisional password at the first log in: the probe logs in as a user of its own
 run "$EXE" --db "$DB" users add --username sonda.admin --name "Sonda do pacote" --roles administrador,gestor \
-    --password sonda-2025-pacote || fail "users add"
+    --office "Gestor(a) de teste do pacote" --registration "PKG-0001" --password sonda-2025-pacote || fail "users add"
+# acts are issued by a named user who types the password (issue 28): `signed CMD…` feeds it on standard input, in a
+# session of its own (setsid: no terminal to ask on, so the password prompt reads the pipe as it does in CI)
+signed() { printf 'sonda-2025-pacote\n' | run setsid -w "$@" --user sonda.admin; }
 
 say "sonda de início: janela de login e janela principal (offscreen)"
 probe="$WORK/probe.jsonl"
@@ -91,7 +94,7 @@ EOF
 
 say "audit verify, um ponto de verificação assinado (chave no arquivo da estação) e verify de novo"
 run "$EXE" --db "$DB" audit verify || fail "audit verify"
-run "$EXE" --db "$DB" audit checkpoint --out "$WORK/termo.pdf" || fail "audit checkpoint"
+signed "$EXE" --db "$DB" audit checkpoint --out "$WORK/termo.pdf" || fail "audit checkpoint"
 run "$EXE" --db "$DB" audit verify --against "$WORK/termo.pdf" || fail "audit verify --against"
 
 say "cópia de segurança (o atalho do menu Iniciar) e exportações (.xlsx, .csv)"
@@ -151,10 +154,10 @@ stored=$("$PYTHON" -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).ex
 echo "  110.000 viagens ($big_mb MB) importadas em $(( $(date +%s) - started_big )) s com o processo de leitura"
 
 say "impressão: adesivos pendentes (2 processos para os QR) e uma guia"
-run "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
+signed "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
 guide=$("$PYTHON" -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"select number from payment_guides where status='open' order by id limit 1\").fetchone(); print(r[0] if r else '')" "$WORK/transporte.sqlite3")
 [ -n "$guide" ] || fail "a demonstração não tem guia em aberto"
-run "$EXE" --db "$DB" print guide --id "$guide" --out "$WORK/guia.pdf" || fail "print guide $guide"
+signed "$EXE" --db "$DB" print guide --id "$guide" --out "$WORK/guia.pdf" || fail "print guide $guide"
 
 for pdf in adesivos guia; do
     fonts=$(pdffonts "$WORK/$pdf.pdf")
