@@ -155,8 +155,9 @@ echo "  110.000 viagens ($big_mb MB) importadas em $(( $(date +%s) - started_big
 
 say "impressão: adesivos pendentes (2 processos para os QR) e uma guia"
 signed "$EXE" --db "$DB" print sticker --all-pending --workers 2 --out "$WORK/adesivos.pdf" || fail "print sticker"
-guide=$("$PYTHON" -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(\"select number from payment_guides where status='open' order by id limit 1\").fetchone(); print(r[0] if r else '')" "$WORK/transporte.sqlite3")
-[ -n "$guide" ] || fail "a demonstração não tem guia em aberto"
+# an open guide not yet due: an overdue one is refused in every path (issue 28: "VENCIDA — reemita")
+guide=$("$PYTHON" -c "import sqlite3,sys,datetime; r=sqlite3.connect(sys.argv[1]).execute(\"select number from payment_guides where status='open' and due_on >= ? order by id limit 1\", (datetime.date.today().isoformat(),)).fetchone(); print(r[0] if r else '')" "$WORK/transporte.sqlite3")
+[ -n "$guide" ] || fail "a demonstração não tem guia em aberto ainda no prazo"
 signed "$EXE" --db "$DB" print guide --id "$guide" --out "$WORK/guia.pdf" || fail "print guide $guide"
 
 for pdf in adesivos guia; do
