@@ -13,6 +13,7 @@ from PySide6.QtCore import QDate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "db"))
 from dashboard_factories import authorization  # noqa: E402
+from hands import type_into  # noqa: E402
 
 from desktop.views.courses import CoursesPage  # noqa: E402
 
@@ -40,7 +41,8 @@ def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_
     held_on = calendar(db).add_business_days(local_today(), 3)
     clerk_page = CoursesPage(db, people.atendente)
     qtbot.addWidget(clerk_page)
-    clerk_page.date_edit.setDate(QDate(held_on.year, held_on.month, held_on.day))
+    clerk_page.show()
+    type_into(clerk_page.date_edit, held_on.strftime("%d/%m/%Y"), leave=True)   # typed, as a clerk does
     clerk_page.place_edit.setText("Auditorio da Prefeitura")
     clerk_page.topic_edit.setText("Direcao defensiva")
     clerk_page.capacity_spin.setValue(2)

@@ -3,6 +3,8 @@ to another catalogue code and/or a penalty left out), annulled; the reasoning is
 catalogue names are shown; the dialog shows the resulting fine; the ledger gets the requalification or reversal."""
 from __future__ import annotations
 
+from hands import choose_in_combo  # noqa: E402 (tests/gui on the path)
+
 from datetime import timedelta
 from decimal import Decimal
 
@@ -58,7 +60,8 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     assert dialog.errors.is_invalid("reasoning")
     dialog.reasoning_edit.setPlainText("O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
     assert not dialog.save() and dialog.errors.is_invalid("art13_item")  # the inciso is required
-    dialog.art13_combo.setCurrentIndex(dialog.art13_combo.findData("XII"))
+    dialog.show()
+    choose_in_combo(dialog.art13_combo, dialog.art13_combo.itemText(dialog.art13_combo.findData("XII")))
     shoot(dialog, "judgment_partly_upheld.png")
     assert dialog.save()
     judged = dialog.result_value
