@@ -9,7 +9,6 @@ from datetime import date
 from pathlib import Path
 
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people
-from PySide6.QtCore import QDate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "db"))
 from dashboard_factories import authorization  # noqa: E402
