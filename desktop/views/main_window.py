@@ -52,7 +52,7 @@ MODULES: tuple[Module, ...] = (
     Module("autorizacoes", "Autorizações", "autorizacoes.svg",
            factory="desktop.views.authorizations:AuthorizationsPage"),
     Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections:InspectionsPage"),
-    Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement:EnforcementPage"),
+    Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement.page:EnforcementPage"),
     Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.finance.page:FinancePage"),
     Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms.page:PlatformsPage"),
     # Issue 16: courses and lectures (Art. 12 §2) are a module of their own — sessions, convocations, attendance

@@ -462,7 +462,7 @@ def test_art26_iii_fiscalizacao_page_lists_late_changes_without_auto(qtbot, db, 
     import os
 
     from desktop.services import changes as service
-    from desktop.views.enforcement import EnforcementPage
+    from desktop.views.enforcement.page import EnforcementPage
 
     driver, _vehicle = registered
     late = service.record_change(db, staff.clerk, service.ChangeDraft(

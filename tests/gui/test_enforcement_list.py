@@ -8,7 +8,7 @@ from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, regi
 from enforcement_fixtures import draw_up, make_final, settle, shoot
 
 from desktop.domain import local_today
-from desktop.views.enforcement import EnforcementPage
+from desktop.views.enforcement.page import EnforcementPage
 from desktop.views.enforcement.autos_list import AutosListScreen
 
 
@@ -104,7 +104,7 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
 def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(qtbot, db, people, register):
     """The modules of the sidebar build the real pages; the infractor search goes through the register's
     services (accent-insensitive: "joao" finds "João")."""
-    from desktop.views.enforcement import EnforcementPage
+    from desktop.views.enforcement.page import EnforcementPage
     from desktop.views.finance.page import FinancePage
     from desktop.views.main_window import MainWindow
 

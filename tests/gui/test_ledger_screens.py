@@ -173,7 +173,7 @@ def test_a_vistoriador_is_told_the_ledger_is_not_for_his_role(qtbot, db, people)
     from desktop.domain.roles import Role
     from desktop.services import users
     from desktop.services.base import Actor
-    from desktop.views.enforcement import EnforcementPage
+    from desktop.views.enforcement.page import EnforcementPage
 
     info = users.create_user(db, people.admin, users.UserDraft("vitor", "Vitor Vistoriador",
                                                                frozenset({Role.VISTORIADOR}), "senha-forte-2025"))
