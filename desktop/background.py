@@ -197,6 +197,11 @@ class TaskState:
     def cancel(self) -> None:
         self._cancel.set()
 
+    def wait_cancelled(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the user to cancel; True as soon as they do. A job that must pause
+        (waiting on something outside the program) pauses on this, so a cancel ends the pause at once."""
+        return self._cancel.wait(timeout)
+
     def check(self) -> None:
         """Raise `Cancelled` if the user asked to stop (a convenience for loops)."""
         if self._cancel.is_set():

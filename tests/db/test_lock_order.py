@@ -46,7 +46,7 @@ def _pause_after(db, marker: str, seconds: float, started: threading.Event):
         if marker in statement and not fired.is_set():
             fired.set()
             started.set()
-            time.sleep(seconds)
+            time.sleep(seconds)   # the subject of the test: a desk holding its locks while the other one comes
 
     return _pause
 
@@ -195,9 +195,8 @@ def test_item19_a_real_deadlock_between_two_desks_is_retried_and_both_save(db):
                 if len(attempts) == 1:
                     try:
                         barrier.wait()
-                    except threading.BrokenBarrierError:
+                    except threading.BrokenBarrierError:   # SQLite: the other desk waits at BEGIN IMMEDIATE
                         pass
-                    time.sleep(0.2)
                 conn.execute(text(f"SELECT id FROM drivers WHERE cpf = :c{lock}"), {"c": second})
                 conn.execute(text("UPDATE drivers SET phone = :p WHERE cpf = :c"), {"p": name, "c": second})
 

@@ -19,6 +19,7 @@ import pytest
 from registry_factories import desk  # noqa: F401
 from sqlalchemy import func, select
 from test_cli import ROOT
+from tests.waiting import process_gone
 from trip_factories import PASSENGER_CPF, PASSENGER_NAME, PASSENGER_PHONE, kill_when, make_platform, trip, trips_csv
 
 from desktop.errors import ConflictError, ValidationError
@@ -52,12 +53,11 @@ def count(db, model=TripRow) -> int:
 
 
 def no_reader_left(timeout: float = 10.0) -> bool:
+    """The reading processes this one started have all ended (joined: the wait ends when they do)."""
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if not [c for c in multiprocessing.active_children() if c.name == "trip-reader"]:
-            return True
-        time.sleep(0.05)
-    return False
+    for child in [c for c in multiprocessing.active_children() if c.name == "trip-reader"]:
+        child.join(max(0.0, end - time.monotonic()))
+    return not [c for c in multiprocessing.active_children() if c.name == "trip-reader"]
 
 
 def ten_trips(**extra):
@@ -156,18 +156,6 @@ _KILLED = textwrap.dedent("""
 """)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:   # a zombie (not yet reaped by its parent, init here) is gone as far as work goes
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_art4_an_importer_killed_mid_way_leaves_zero_trips_and_its_reader_ends(sqlite_db, desk, tmp_path):
     db = sqlite_db
@@ -189,10 +177,7 @@ def test_art4_an_importer_killed_mid_way_leaves_zero_trips_and_its_reader_ends(s
     kill_when(proc, reading)
     reader_pid = pids[0] if pids else None
     assert proc.returncode == -signal.SIGKILL and reader_pid, proc.stderr.read()
-    end = time.monotonic() + 10
-    while _alive(reader_pid) and time.monotonic() < end:
-        time.sleep(0.1)
-    assert not _alive(reader_pid), "the reading process outlived the importer"
+    assert process_gone(reader_pid, 10), "the reading process outlived the importer"
     db.dispose()
     assert count(db) == 0 and count(db, TripImport) == 0
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -17,8 +16,8 @@ def count_to(state, n, pause=0.0):
             raise Cancelled()
         total += i
         state.progress(i + 1, n, f"Item {i + 1} de {n}")
-        if pause:
-            time.sleep(pause)
+        if pause and state.wait_cancelled(pause):   # the job's pace; a cancel ends the pause at once
+            raise Cancelled()
     return total
 
 
@@ -269,10 +268,12 @@ def test_the_watcher_says_done_on_the_ui_thread_even_for_a_future_already_done(q
     watcher.done.connect(lambda f: seen.append((f.result(), threading.get_ident())))
     assert seen == []
     qtbot.waitUntil(lambda: len(seen) == 1, timeout=5000)
-    later = FutureWatcher(executor().submit(time.sleep, 0.05))
+    gate = threading.Event()
+    later = FutureWatcher(executor().submit(gate.wait, 10))       # running on a worker until the gate opens
     later.done.connect(lambda f: seen.append((f.result(), threading.get_ident())))
+    gate.set()
     qtbot.waitUntil(lambda: len(seen) == 2, timeout=5000)
-    assert seen == [("pronto", ui_thread), (None, ui_thread)]
+    assert seen == [("pronto", ui_thread), (True, ui_thread)]
 
 
 def test_progress_reaches_the_ui_thread_in_order_and_before_the_result(qtbot):

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 import segno
 
+from tests.waiting import process_gone
+
 from desktop.reports import qr, sticker
 from desktop.signing import generate_keypair, sign_sticker
 
@@ -77,10 +79,7 @@ def test_issue11_batch_workers_end_when_their_parent_is_killed(tmp_path):
         assert _alive(worker)
         parent.send_signal(signal.SIGKILL)
         parent.wait(10)
-        deadline = time.monotonic() + 10
-        while _alive(worker) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _alive(worker), "o processo auxiliar do lote continuou rodando depois do programa"
+        assert process_gone(worker, 10), "o processo auxiliar do lote continuou rodando depois do programa"
     finally:
         parent.kill()
         parent.wait(5)

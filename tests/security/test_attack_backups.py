@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import shutil
 import signal
 import stat
@@ -19,6 +20,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import process_gone
 
 from desktop import cli
 from desktop.domain import clock
@@ -129,24 +132,20 @@ def test_issue25_item9_a_postgresql_tool_dies_with_the_command(tmp_path):
     """kill -9 of the command while its tool runs: the tool is killed too (a `pg_restore --single-transaction`
     killed before its COMMIT changes nothing), instead of finishing on its own."""
     pidfile = tmp_path / "tool.pid"
+    os.mkfifo(pidfile)            # the tool tells its pid through a pipe: reading it waits for the tool, no polling
     script = (f"import os, sys; sys.path.insert(0, {str(ROOT)!r}); from desktop.services.backup import run_tool; "
               f"run_tool(['sh', '-c', 'echo $$ > {pidfile}; exec sleep 60'], dict(os.environ))")
     command = subprocess.Popen([sys.executable, "-c", script])
     try:
-        for _ in range(200):
-            if pidfile.exists() and pidfile.read_text().strip():
-                break
-            time.sleep(0.05)
-        tool = int(pidfile.read_text())
+        pipe = os.open(pidfile, os.O_RDONLY | os.O_NONBLOCK)
+        try:   # readable once the tool has written its pid (a reader that no writer has joined yet is not)
+            assert select.select([pipe], [], [], 20)[0], "the tool never started"
+            tool = int(os.read(pipe, 64))
+        finally:
+            os.close(pipe)
         os.kill(command.pid, signal.SIGKILL)
         command.wait(10)
-        for _ in range(100):
-            try:
-                os.kill(tool, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.05)
-        else:
+        if not process_gone(tool, 5):
             os.kill(tool, signal.SIGKILL)
             pytest.fail("the tool outlived the command")
     finally:
