@@ -48,10 +48,10 @@ class Module:
 
 
 MODULES: tuple[Module, ...] = (
-    Module("cadastros", "Cadastros", "cadastros.svg", factory="desktop.views.registry:RegistryPage"),
+    Module("cadastros", "Cadastros", "cadastros.svg", factory="desktop.views.registry.page:RegistryPage"),
     Module("autorizacoes", "Autorizações", "autorizacoes.svg",
-           factory="desktop.views.authorizations:AuthorizationsPage"),
-    Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections:InspectionsPage"),
+           factory="desktop.views.authorizations.page:AuthorizationsPage"),
+    Module("vistorias", "Vistorias", "vistorias.svg", factory="desktop.views.inspections.page:InspectionsPage"),
     Module("fiscalizacao", "Fiscalização", "fiscalizacao.svg", factory="desktop.views.enforcement.page:EnforcementPage"),
     Module("financeiro", "Financeiro/ISSQN", "financeiro.svg", factory="desktop.views.finance.page:FinancePage"),
     Module("plataformas", "Plataformas", "plataformas.svg", factory="desktop.views.platforms.page:PlatformsPage"),
@@ -60,8 +60,8 @@ MODULES: tuple[Module, ...] = (
     Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses.page:CoursesPage"),
     Module("viagens", "Viagens", "viagens.svg", factory="desktop.views.trips.page:TripsPage",
            roles=frozenset({Role.FISCAL, Role.GESTOR})),
-    Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports:ReportsPage"),
-    Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin:AdministrationPage",
+    Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports.page:ReportsPage"),
+    Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin.page:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),
 )
 

@@ -7,7 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from desktop.domain.roles import Role
-from desktop.views.admin import AdministrationPage
+from desktop.views.admin.page import AdministrationPage
 from desktop.views.admin.users import PasswordDialog, UserDialog
 
 

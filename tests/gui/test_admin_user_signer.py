@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop.domain.roles import Role
-from desktop.views.admin import AdministrationPage
+from desktop.views.admin.page import AdministrationPage
 from desktop.views.admin.users import UserDialog
 
 

@@ -14,7 +14,7 @@ from registry_fixtures import *  # noqa: F401,F403
 
 
 def _page(qtbot, db, actor, run_jobs=False):
-    from desktop.views.authorizations import AuthorizationsPage
+    from desktop.views.authorizations.page import AuthorizationsPage
 
     page = AuthorizationsPage(db, actor, run_jobs=run_jobs)
     qtbot.addWidget(page)
@@ -267,7 +267,7 @@ def test_authorization_list_model_passes_qtmodeltester(qtmodeltester, db, staff,
 
     driver, vehicle = registered
     authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
-    from desktop.views.authorizations import authorization_columns, fetch_authorizations
+    from desktop.views.authorizations.page import authorization_columns, fetch_authorizations
     from desktop.views.registry.paged import ListQuery, PagedTableModel
 
     model = PagedTableModel(authorization_columns(), fetch_authorizations(db, staff.clerk))
@@ -341,7 +341,7 @@ def test_art24_suspension_ends_by_itself_when_the_module_opens(qtbot, db, staff)
 
 def test_an_authorization_opens_from_the_drivers_detail_page(qtbot, db, staff, registered):
     from desktop.services import authorizations
-    from desktop.views.registry import RegistryPage
+    from desktop.views.registry.page import RegistryPage
 
     driver, vehicle = registered
     a = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop.domain.roles import Role
 from desktop.services import auto_backup, users
-from desktop.views.admin import AdministrationPage
+from desktop.views.admin.page import AdministrationPage
 
 
 def screen(qtbot, db, actor):

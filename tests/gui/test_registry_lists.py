@@ -21,7 +21,7 @@ def populated(db, staff):
 
 
 def _page(qtbot, db, actor):
-    from desktop.views.registry import RegistryPage
+    from desktop.views.registry.page import RegistryPage
 
     page = RegistryPage(db, actor)
     qtbot.addWidget(page)
