@@ -609,6 +609,16 @@ def cmd_users_unlock(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _read_input(path: str) -> bytes | None:
+    """The bytes of the file a command imports, or None after telling why it cannot be read (stderr)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        print(f"Erro: não foi possível ler {path}: {exc.strerror or exc}.", file=sys.stderr)
+        return None
+
+
 def cmd_import_platform_list(args: argparse.Namespace) -> int:
     """exit 0 and the summary when stored; exit 1 and every error line when refused (nothing stored)."""
 
@@ -619,11 +629,8 @@ def cmd_import_platform_list(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"Erro: data de entrega inválida: {args.delivered!r} (use DD/MM/AAAA).", file=sys.stderr)
         return EXIT_FAILURE
-    try:
-        with open(args.file, "rb") as handle:
-            content = handle.read()
-    except OSError as exc:
-        print(f"Erro: não foi possível ler {args.file}: {exc.strerror or exc}.", file=sys.stderr)
+    content = _read_input(args.file)
+    if content is None:
         return EXIT_FAILURE
     db = _open(args)
     try:
@@ -642,11 +649,8 @@ def cmd_payments_import(args: argparse.Namespace) -> int:
     from desktop.errors import ValidationError  # lazy: kept off the start-up path (the login window imports this module)
     from desktop.services import bank_returns  # lazy: kept off the start-up path (the login window imports this module)
 
-    try:
-        with open(args.file, "rb") as handle:
-            content = handle.read()
-    except OSError as exc:
-        print(f"Erro: não foi possível ler {args.file}: {exc.strerror or exc}.", file=sys.stderr)
+    content = _read_input(args.file)
+    if content is None:
         return EXIT_FAILURE
     db = _open(args)
     try:

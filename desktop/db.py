@@ -28,7 +28,7 @@ from desktop.settings import APP_NAME, load_settings
 from desktop.errors import TransientDatabaseError
 import functools
 from desktop.errors import DatabaseUnavailable
-from desktop.errors import map_db_error
+from desktop.errors import translate_db_errors
 
 SQLITE_FILENAME = "transporte.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 15000
@@ -90,6 +90,10 @@ def _json_default(value):
 
 def json_dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
+NESTED_WRITE = ("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
+                "passe a sessão aberta adiante em vez de abrir outra.")
 
 
 class Database:
@@ -169,32 +173,26 @@ class Database:
         if write and self.is_sqlite and getattr(self._local, "writing", False):
             # The outer session holds SQLite's only write lock: the inner BEGIN IMMEDIATE would wait for
             # itself until the busy timeout. Fail at once, where the bug is.
-            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
-                               "passe a sessão aberta adiante em vez de abrir outra.")
+            raise RuntimeError(NESTED_WRITE)
         if write and self.is_postgresql and getattr(self._local, "writing", False):
             # The outer session holds the audit chain's lock (taken at its start): the inner one would wait
             # for it forever, and PostgreSQL cannot see that both belong to one desk.
-            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
-                               "passe a sessão aberta adiante em vez de abrir outra.")
+            raise RuntimeError(NESTED_WRITE)
         factory = self._write_sessions if write else self._read_sessions
         session = factory()
         if write:
             self._local.writing = True
         try:
-            with session.begin():
-                if write and self.is_postgresql:
-                    # Lock order (issue 12 item 19): the audit chain first, then rows. One round trip.
-                    session.execute(text(_WRITE_BEGIN_SQL),
-                                    {"timeout": f"{PG_LOCK_TIMEOUT_MS}ms", "key": AUDIT_LOCK_KEY})
-                    session.info[AUDIT_LOCK_HELD] = True
-                yield session
-            if write:
-                _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
-        except Exception as exc:
-            mapped = map_db_error(exc)
-            if mapped is None or mapped is exc:
-                raise
-            raise mapped from exc
+            with translate_db_errors():   # database refusals as typed Portuguese errors
+                with session.begin():
+                    if write and self.is_postgresql:
+                        # Lock order (issue 12 item 19): the audit chain first, then rows. One round trip.
+                        session.execute(text(_WRITE_BEGIN_SQL),
+                                        {"timeout": f"{PG_LOCK_TIMEOUT_MS}ms", "key": AUDIT_LOCK_KEY})
+                        session.info[AUDIT_LOCK_HELD] = True
+                    yield session
+                if write:
+                    _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
         finally:
             if write:
                 self._local.writing = False
@@ -225,43 +223,38 @@ class Database:
             return
 
         if getattr(self._local, "writing", False):
-            raise RuntimeError("Sessão de escrita aberta dentro de outra na mesma linha de execução: "
-                               "passe a sessão aberta adiante em vez de abrir outra.")
+            raise RuntimeError(NESTED_WRITE)
         indexes = list(rebuild)
         self._local.writing = True
         try:
-            with self._write_engine.connect() as conn:
-                raw = conn.connection.driver_connection
-                raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
-                try:
-                    with conn.begin():
-                        session = Session(bind=conn, expire_on_commit=False)
-                        try:
-                            dropped = indexes if indexes and (rebuild_if is None or rebuild_if(session)) else []
-                            for index in dropped:
-                                index.drop(conn, checkfirst=True)
-                            yield session
-                            session.flush()
-                        finally:
-                            session.close()
-                        if dropped:
-                            if on_rebuild is not None:
-                                on_rebuild()
-                            for index in dropped:
-                                index.create(conn)
-                        if check_fks:
-                            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchmany(5)
-                            if broken:
-                                raise RuntimeError(f"Gravação em lote com referências quebradas (tabela, linha, "
-                                                   f"tabela referida): {broken}; nada foi gravado.")
-                    _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
-                finally:
-                    raw.execute("PRAGMA foreign_keys=ON")
-        except Exception as exc:
-            mapped = map_db_error(exc)
-            if mapped is None or mapped is exc:
-                raise
-            raise mapped from exc
+            with translate_db_errors():   # database refusals as typed Portuguese errors
+                with self._write_engine.connect() as conn:
+                    raw = conn.connection.driver_connection
+                    raw.execute("PRAGMA foreign_keys=OFF")   # only takes effect outside a transaction
+                    try:
+                        with conn.begin():
+                            session = Session(bind=conn, expire_on_commit=False)
+                            try:
+                                dropped = indexes if indexes and (rebuild_if is None or rebuild_if(session)) else []
+                                for index in dropped:
+                                    index.drop(conn, checkfirst=True)
+                                yield session
+                                session.flush()
+                            finally:
+                                session.close()
+                            if dropped:
+                                if on_rebuild is not None:
+                                    on_rebuild()
+                                for index in dropped:
+                                    index.create(conn)
+                            if check_fks:
+                                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchmany(5)
+                                if broken:
+                                    raise RuntimeError(f"Gravação em lote com referências quebradas (tabela, linha, "
+                                                       f"tabela referida): {broken}; nada foi gravado.")
+                        _retry_state.commits = getattr(_retry_state, "commits", 0) + 1
+                    finally:
+                        raw.execute("PRAGMA foreign_keys=ON")
         finally:
             self._local.writing = False
 

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 
 from desktop.domain.problems import Problem
 from desktop.views.operations import op
-from desktop.views.widgets import FieldErrors, error_label
+from desktop.views.widgets import FieldErrors, add_field_rows, error_label
 from desktop.domain.entities import Entity
 from desktop.views.setup_wizard import password_rules
 from desktop.services import auth
@@ -26,16 +26,9 @@ class ChangePasswordDialog(QDialog):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        for field, label, widget in (("old_password", "Senha atual:", self.old_edit),
-                                     ("new_password", "Nova senha:", self.new_edit),
-                                     ("new_password_confirm", "Confirme a nova senha:", self.confirm_edit)):
-            message = error_label(self)
-            box = QVBoxLayout()
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, box)
-            self.errors.add(field, widget, message)
+        add_field_rows(form, self.errors, (("old_password", "Senha atual:", self.old_edit),
+                                           ("new_password", "Nova senha:", self.new_edit),
+                                           ("new_password_confirm", "Confirme a nova senha:", self.confirm_edit)), self)
         intro = QLabel(("O administrador definiu uma senha provisória para você. Escolha agora a sua senha; "
                         "só você a conhecerá." if forced else f"Usuário: {actor.full_name} ({actor.username})"),
                        self)

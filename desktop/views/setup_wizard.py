@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessa
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.municipality_form import DEFAULT_NAME, FEBRABAN_MISSING, WARNING_STYLE, MunicipalityForm
 from desktop.views.operations import op
-from desktop.views.widgets import DecimalEdit, FieldErrors, error_label, error_text
+from desktop.views.widgets import DecimalEdit, FieldErrors, add_field_rows, error_label, error_text
 from desktop.domain.entities import Entity
 from desktop.services.auth import LOCK_MINUTES, MAX_FAILED_LOGINS, MIN_PASSWORD_LENGTH
 from desktop.services.setup import MunicipalityDraft, municipality_problems
@@ -150,17 +150,10 @@ class AdminPage(QWizardPage):
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
-        for field, label, widget in (("username", "Nome de acesso:", self.username_edit),
-                                     ("full_name", "Nome completo:", self.full_name_edit),
-                                     ("password", "Senha:", self.password_edit),
-                                     ("password_confirm", "Confirme a senha:", self.confirm_edit)):
-            message = error_label(self)
-            box = QVBoxLayout()
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, box)
-            self.errors.add(field, widget, message)
+        add_field_rows(form, self.errors, (("username", "Nome de acesso:", self.username_edit),
+                                           ("full_name", "Nome completo:", self.full_name_edit),
+                                           ("password", "Senha:", self.password_edit),
+                                           ("password_confirm", "Confirme a senha:", self.confirm_edit)), self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         self.rules = _note(f"<b>Regras da senha:</b> {password_rules()}<br>Este primeiro usuário recebe os "

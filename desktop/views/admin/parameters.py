@@ -15,7 +15,7 @@ from desktop.domain import local_today  # the office's day (America/Cuiaba), not
 from desktop.views.formatting import format_date
 from desktop.views.table import Column, RecordTable
 from desktop.views.operations import op
-from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
+from desktop.views.widgets import DecimalEdit, FieldErrors, add_field_rows, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
 from desktop.services import parameters
 from desktop.domain.problems import Problem
@@ -58,16 +58,9 @@ class NewValueDialog(QDialog):
         self.errors = FieldErrors(self.general_error)
         form = QFormLayout()
         unit = f" ({spec.unit})" if spec.unit else ""
-        for field, label, widget in (("valid_from", "Válido a partir de:", self.date_edit),
-                                     ("value", f"Valor{unit}:", self.value_edit),
-                                     ("note", "Observação / ato:", self.note_edit)):
-            message = error_label(self)
-            box = QVBoxLayout()
-            box.setSpacing(2)
-            box.addWidget(widget)
-            box.addWidget(message)
-            form.addRow(label, box)
-            self.errors.add(field, widget, message)
+        add_field_rows(form, self.errors, (("valid_from", "Válido a partir de:", self.date_edit),
+                                           ("value", f"Valor{unit}:", self.value_edit),
+                                           ("note", "Observação / ato:", self.note_edit)), self)
         explanation = QLabel("O valor anterior continua valendo para as datas antes desta. Nada é apagado.", self)
         explanation.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,

@@ -303,6 +303,15 @@ def field_box(widget: QWidget, message: QLabel, parent: QWidget | None = None) -
     return box
 
 
+def add_field_rows(form: QFormLayout, errors: FieldErrors, rows, parent: QWidget | None = None) -> None:
+    """Each `(field, "Rótulo:", widget)` of `rows` as a row of `form`, with its error label under the widget,
+    registered in `errors` under the field's name (the one the service's Problem names)."""
+    for field, label, widget in rows:
+        message = error_label(parent)
+        form.addRow(label, field_box(widget, message, parent))
+        errors.add(field, widget, message)
+
+
 class FormDialog(QDialog):
     """A dialog that saves one form: each field with its error message right under it, a line for the problems
     that name no field, and Salvar / Cancelar. A subclass builds its widgets, calls
@@ -319,10 +328,7 @@ class FormDialog(QDialog):
 
     def build_form(self, rows, scroll: bool = False, intro: QWidget | None = None) -> QFormLayout:
         form = QFormLayout()
-        for field, label, widget in rows:
-            message = error_label(self)
-            form.addRow(label, field_box(widget, message, self))
-            self.errors.add(field, widget, message)
+        add_field_rows(form, self.errors, rows, self)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setText("&Salvar")      # Alt+S (issue 29)
