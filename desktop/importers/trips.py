@@ -661,12 +661,7 @@ class TripReader:
     # -- MDS 2.x
     def _open_mds(self) -> None:
         dropped: set[str] = set()
-
-        def hook(obj: dict) -> dict:
-            for key in [k for k in obj if is_passenger_field(k)]:
-                dropped.add(key)
-                del obj[key]
-            return obj
+        hook = _dropping_passenger_fields(dropped)
 
         try:
             text = self.content.decode("utf-8-sig")
@@ -718,6 +713,17 @@ class TripReader:
 
     def __iter__(self) -> Iterator[TripChunk]:
         return self._csv_chunks() if self.state.format == "csv" else self._mds_chunks()
+
+
+def _dropping_passenger_fields(dropped: set[str]):
+    """The JSON object hook that removes every field identifying a passenger from each object as it is decoded
+    (LGPD; Art. 4, §3), adding the removed field names to `dropped` (the import report lists them)."""
+    def hook(obj: dict) -> dict:
+        for key in [k for k in obj if is_passenger_field(k)]:
+            dropped.add(key)
+            del obj[key]
+        return obj
+    return hook
 
 
 def _json_loads(text: str, hook):
@@ -861,12 +867,7 @@ def read_routes(content: bytes) -> RoutePoints:
                            ["rotas, linha 1: o arquivo está vazio."], [])
     if _first_char(content) == b"{":
         dropped: set[str] = set()
-
-        def hook(obj: dict) -> dict:
-            for key in [k for k in obj if is_passenger_field(k)]:
-                dropped.add(key)
-                del obj[key]
-            return obj
+        hook = _dropping_passenger_fields(dropped)
 
         try:
             doc = _json_loads(content.decode("utf-8-sig"), hook)

@@ -218,6 +218,35 @@ def fit_size(text: str, font: str, size: float, width: float, minimum: float = 4
     return size if natural <= width else max(minimum, size * width / natural)
 
 
+def fit_text(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut with "…" so that it fits `width` points in `font` at `size`."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def crop_marks(c: Canvas, x: float, y: float, w: float, h: float) -> None:
+    """Corner crop marks around the piece to cut out at (x, y, w, h)."""
+    gap, length = 1.5 * mm, 4 * mm
+    c.setLineWidth(0.3)
+    for cx, dx in ((x, -1), (x + w, 1)):
+        for cy, dy in ((y, -1), (y + h, 1)):
+            c.line(cx + dx * gap, cy, cx + dx * (gap + length), cy)
+            c.line(cx, cy + dy * gap, cx, cy + dy * (gap + length))
+
+
+def draw_cutout_heading(c: Canvas, header: MunicipalityHeader, title: str, note: str, note_size: float) -> None:
+    """The letterhead, the sheet's title and the line on how to cut it out (stickers, credentials)."""
+    regular, bold = fonts()
+    draw_letterhead(c, header)
+    c.setFont(bold, 12)
+    c.drawCentredString(PAGE_W / 2, PAGE_H - 52 * mm, title)
+    c.setFont(regular, note_size)
+    c.drawCentredString(PAGE_W / 2, PAGE_H - 57.5 * mm, note)
+
+
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     lines, line = [], ""
     for word in text.split():

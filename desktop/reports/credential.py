@@ -72,13 +72,9 @@ def render(ctx: CredentialContext) -> bytes:
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, f"Credencial do condutor — autorização nº {ctx.authorization_number}")
     regular, bold = _pdf.fonts()
-    _pdf.draw_letterhead(c, ctx.header)
-    c.setFont(bold, 12)
-    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 52 * mm, "CREDENCIAL DO CONDUTOR AUTORIZADO")
-    c.setFont(regular, 8)
-    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 57.5 * mm,
-                        f"Art. 13, I da {LAW}: porte obrigatório durante a prestação do serviço. "
-                        "Recorte nas marcas, dobre ao meio e plastifique.")
+    _pdf.draw_cutout_heading(c, ctx.header, "CREDENCIAL DO CONDUTOR AUTORIZADO",
+                             f"Art. 13, I da {LAW}: porte obrigatório durante a prestação do serviço. "
+                             "Recorte nas marcas, dobre ao meio e plastifique.", 8)
     w, h = CARD_W_MM * mm, CARD_H_MM * mm
     x0 = (_pdf.PAGE_W - 2 * w) / 2
     y0 = _pdf.PAGE_H - 70 * mm - h
@@ -193,19 +189,11 @@ def _no_photo(c, x, y, w, h, regular) -> None:
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
-    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
+    """`text` cut (with …) to fit `width` points (desktop.reports._pdf.fit_text)."""
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    return _pdf.fit_text(text, font, size, width)
 
 
 def _crop_marks(c, x, y, w, h) -> None:
-    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
-    gap, length = 1.5 * mm, 4 * mm
-    c.setLineWidth(0.3)
-    for cx, dx in ((x, -1), (x + w, 1)):
-        for cy, dy in ((y, -1), (y + h, 1)):
-            c.line(cx + dx * gap, cy, cx + dx * (gap + length), cy)
-            c.line(cx, cy + dy * gap, cx, cy + dy * (gap + length))
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    _pdf.crop_marks(c, x, y, w, h)

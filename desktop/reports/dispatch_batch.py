@@ -189,14 +189,9 @@ def _mailing_list(ctx: BatchContext) -> bytes:
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
-    """`text` cut (with …) to fit `width` points."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only to print
-
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
+    """`text` cut (with …) to fit `width` points (desktop.reports._pdf.fit_text)."""
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    return _pdf.fit_text(text, font, size, width)
 
 
 def render(ctx: BatchContext) -> bytes:

@@ -185,24 +185,14 @@ def _qr_paths(payloads: list[str], workers: int) -> list[tuple[int, str]]:
 
 def _instructions(c, ctx: StickerContext, regular: str, bold: str) -> None:
     from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
-    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
-    _pdf.draw_letterhead(c, ctx.header)
-    c.setFont(bold, 12)
-    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 52 * mm, "ADESIVO DE IDENTIFICAÇÃO DO VEÍCULO AUTORIZADO")
-    c.setFont(regular, 8.5)
-    c.drawCentredString(_pdf.PAGE_W / 2, _pdf.PAGE_H - 57.5 * mm,
-                        f"Art. 14 da {LAW}: afixar no interior do veículo, no painel, lado direito. "
-                        "Recorte nas marcas de corte.")
+    _pdf.draw_cutout_heading(c, ctx.header, "ADESIVO DE IDENTIFICAÇÃO DO VEÍCULO AUTORIZADO",
+                             f"Art. 14 da {LAW}: afixar no interior do veículo, no painel, lado direito. "
+                             "Recorte nas marcas de corte.", 8.5)
 
 
 def _crop_marks(c, x: float, y: float, w: float, h: float) -> None:
-    from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
-    gap, length = 1.5 * mm, 4 * mm
-    c.setLineWidth(0.3)
-    for cx, dx in ((x, -1), (x + w, 1)):
-        for cy, dy in ((y, -1), (y + h, 1)):
-            c.line(cx + dx * gap, cy, cx + dx * (gap + length), cy)
-            c.line(cx, cy + dy * gap, cx, cy + dy * (gap + length))
+    from desktop.reports import _pdf  # lazy: loads ReportLab only when this runs
+    _pdf.crop_marks(c, x, y, w, h)
 
 
 QR_SIZE_MM = 31.0

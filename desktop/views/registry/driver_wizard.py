@@ -24,7 +24,7 @@ from desktop.domain.problems import Problem
 from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import (ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, OptionalDateEdit,
                                            PhotoChooser, field_box, mime_of)
-from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size
+from desktop.views.widgets import FieldErrors, PhoneEdit, error_label, error_text, fit_size, set_wizard_buttons
 from desktop.domain.entities import Entity
 from desktop.domain.dates import local_now
 from desktop.services.registry.scans import Scan, scan_problems
@@ -411,13 +411,7 @@ class DriverWizard(QWizard):
         self.saved = None
         self.last_document_dialog = None
         self.setWindowTitle("Editar condutor" if detail else "Novo condutor")
-        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
-        self.setOption(QWizard.WizardOption.IndependentPages, True)
-        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.setButtonText(QWizard.WizardButton.NextButton, "Avançar >")
-        self.setButtonText(QWizard.WizardButton.BackButton, "< Voltar")
-        self.setButtonText(QWizard.WizardButton.FinishButton, "Concluir")
-        self.setButtonText(QWizard.WizardButton.CancelButton, "Cancelar")
+        set_wizard_buttons(self)
         self.resize(fit_size(980, 760, parent))  # 1366×768 less the taskbar (issue 12 item 23)
         self.personal_page = PersonalPage(self)
         self.cnh_page = CnhPage(self)

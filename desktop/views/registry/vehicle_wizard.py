@@ -22,7 +22,7 @@ from desktop.domain.vehicle import OwnershipMode
 from desktop.views.registry.driver_wizard import UFS, _form_row, _page_errors
 from desktop.views.operations import op, query_op
 from desktop.views.registry.fields import ACCEPTED_SCANS, DocumentDialog, DocumentNumberEdit, PlateEdit
-from desktop.views.widgets import PhoneEdit, error_text
+from desktop.views.widgets import PhoneEdit, error_text, set_wizard_buttons
 from desktop.domain.entities import Entity
 from PySide6.QtGui import QColor, QPalette
 from desktop.services.registry.scans import Scan, scan_problems
@@ -383,13 +383,7 @@ class VehicleWizard(QWizard):
         self.saved = None
         self.last_document_dialog = None
         self.setWindowTitle("Editar veículo" if detail else "Novo veículo")
-        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
-        self.setOption(QWizard.WizardOption.IndependentPages, True)
-        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.setButtonText(QWizard.WizardButton.NextButton, "Avançar >")
-        self.setButtonText(QWizard.WizardButton.BackButton, "< Voltar")
-        self.setButtonText(QWizard.WizardButton.FinishButton, "Concluir")
-        self.setButtonText(QWizard.WizardButton.CancelButton, "Cancelar")
+        set_wizard_buttons(self)
         self.resize(940, 640)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QDate, QIODevice, QRegularExpres
 from PySide6.QtGui import QImage, QPixmap, QRegularExpressionValidator
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QGroupBox,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QScrollArea,
-                               QPushButton, QSizePolicy, QVBoxLayout, QWidget)
+                               QPushButton, QSizePolicy, QVBoxLayout, QWidget, QWizard)
 
 from desktop.views.operations import error_text  # noqa: F401 — re-exported for the screens
 from desktop.views.formatting import format_decimal_br, format_phone, parse_decimal_br
@@ -347,6 +347,18 @@ class FormDialog(QDialog):
         layout.addWidget(self.general_error)
         layout.addWidget(self.buttons)
         return form
+
+
+def set_wizard_buttons(wizard) -> None:
+    """The registry wizards' look: classic style, pages validated each on its own, no Back on the first page and
+    the buttons in Portuguese."""
+    wizard.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+    wizard.setOption(QWizard.WizardOption.IndependentPages, True)
+    wizard.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+    wizard.setButtonText(QWizard.WizardButton.NextButton, "Avançar >")
+    wizard.setButtonText(QWizard.WizardButton.BackButton, "< Voltar")
+    wizard.setButtonText(QWizard.WizardButton.FinishButton, "Concluir")
+    wizard.setButtonText(QWizard.WizardButton.CancelButton, "Cancelar")
 
 
 def restricted_page(page: QWidget, title: str, roles) -> QLabel:
