@@ -12,9 +12,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from desktop.migrate import open_database
-from desktop.errors import DesktopError
-from desktop.services import documents
 
 KINDS = ("sticker", "credential", "certificate", "auto", "notice", "data_request", "edital", "inspection",
          "statement", "attendance", "guide", "reprint")
@@ -61,6 +58,10 @@ def register(subparsers, named_actor) -> None:
 
 
 def cmd_print(args: argparse.Namespace, named_actor) -> int:
+    from desktop.errors import DesktopError  # lazy: `python -m desktop` builds this parser to start the GUI too
+    from desktop.migrate import open_database  # lazy: SQLAlchemy loads only when a document is printed
+    from desktop.services import documents  # lazy: the services load only when a document is printed
+
     out = Path(args.out)
     if out.suffix.lower() != ".pdf":
         out = out.with_suffix(".pdf")
