@@ -75,6 +75,7 @@ class MunicipalityInfo:
     febraban_agreement: str | None
     signing_public_key: bytes | None
     version: int
+    febraban_bank: str | None = None     # the collecting bank's code: a return file of another bank is refused
 
     @property
     def title(self) -> str:
@@ -276,6 +277,7 @@ def _info(row) -> MunicipalityInfo:
         name=row.name, uf=row.uf, secretariat=row.secretariat, ouvidoria_phone=row.ouvidoria_phone,
         brasao_png=row.brasao_png, pix_key=row.pix_key, cnpj=row.cnpj, address=row.address,
         febraban_agreement=row.febraban_agreement, signing_public_key=row.signing_public_key, version=row.version,
+        febraban_bank=row.febraban_bank,
     )
 
 

@@ -19,6 +19,10 @@ FEBRABAN_NOTE = ("Código de 4 dígitos que a FEBRABAN atribui à Prefeitura com
                  "conveniado informa. Vai no código de barras das guias de pagamento (DAM) de taxas e multas.")
 FEBRABAN_MISSING = ("Sem o código FEBRABAN as guias de pagamento (DAM) não podem ser emitidas: informe-o "
                     "agora ou depois, em Administração → Município.")
+BANK_NOTE = ("Código de 3 dígitos do banco conveniado que arrecada as guias (ex.: 001 Banco do Brasil). "
+             "Um arquivo de retorno de outro banco é recusado (Financeiro → Retorno bancário).")
+BANK_MISSING = ("Sem o código do banco arrecadador, o programa não confere o banco do arquivo de retorno: "
+                "informe-o para que o retorno de outro banco seja recusado.")
 PIX_NOTE = "Opcional: com ela, as guias trazem o QR Code do PIX."
 HINT_STYLE = "color: #555;"
 WARNING_STYLE = "color: #8a5300;"
@@ -62,6 +66,11 @@ class MunicipalityForm(QWidget):
         self.febraban_edit.setMaximumWidth(90)
         self.febraban_note = _hint(self, FEBRABAN_NOTE)
         self.febraban_missing = _hint(self, FEBRABAN_MISSING, WARNING_STYLE)
+        self.bank_edit = QLineEdit(self)
+        self.bank_edit.setInputMask("999;_")
+        self.bank_edit.setMaximumWidth(70)
+        self.bank_note = _hint(self, BANK_NOTE)
+        self.bank_missing = _hint(self, BANK_MISSING, WARNING_STYLE)
         self.pix_hint = _hint(self, PIX_NOTE)
 
         self.general_error = error_label(self)
@@ -79,8 +88,10 @@ class MunicipalityForm(QWidget):
             rows += [("cnpj", "CNPJ da Prefeitura:", self.cnpj_edit),
                      ("address", "Endereço:", self.address_edit)]
         rows += [("febraban_agreement", "Código FEBRABAN do órgão:", self.febraban_edit),
+                 ("febraban_bank", "Banco arrecadador (código):", self.bank_edit),
                  ("pix_key", "Chave PIX da Prefeitura:", self.pix_edit)]
-        notes = {"febraban_agreement": (self.febraban_note, self.febraban_missing), "pix_key": (self.pix_hint,)}
+        notes = {"febraban_agreement": (self.febraban_note, self.febraban_missing),
+                 "febraban_bank": (self.bank_note, self.bank_missing), "pix_key": (self.pix_hint,)}
         for widget in (self.cnpj_edit, self.address_edit):
             widget.setVisible(extended)
         # services.setup.update_municipality keeps the current brasão when none is sent: it can be replaced,
@@ -97,6 +108,8 @@ class MunicipalityForm(QWidget):
             form.addRow(label, box)
             self.errors.add(field, widget, message)
         self.febraban_edit.textChanged.connect(self._febraban_changed)
+        self.bank_edit.textChanged.connect(self._bank_changed)
+        self._bank_changed()
         self.pix_edit.textChanged.connect(self._pix_changed)
         self._febraban_changed()
         self._pix_changed()
@@ -121,6 +134,7 @@ class MunicipalityForm(QWidget):
             "brasao_png": self.brasao.png(),
             "pix_key": pix or None,
             "febraban_agreement": self.febraban_edit.text().strip() or None,
+            "febraban_bank": self.bank_edit.text().strip(),   # "" clears it (the form shows the field)
         }
         if self.extended:
             values["cnpj"] = self.cnpj_edit.text().strip() or None
@@ -132,6 +146,12 @@ class MunicipalityForm(QWidget):
 
     def _febraban_changed(self) -> None:
         self.febraban_missing.setHidden(bool(self.febraban_edit.text().strip()))
+
+    def bank_missing_shown(self) -> bool:
+        return not self.bank_missing.isHidden()
+
+    def _bank_changed(self) -> None:
+        self.bank_missing.setHidden(bool(self.bank_edit.text().strip()))
 
     def _pix_changed(self) -> None:
         """Say, as the user types, how the key goes into the BR Code, or what is wrong with it."""
@@ -164,3 +184,4 @@ class MunicipalityForm(QWidget):
         self.cnpj_edit.setText(cnpj or "")
         self.address_edit.setText(getattr(info, "address", "") or "")
         self.febraban_edit.setText(getattr(info, "febraban_agreement", "") or "")
+        self.bank_edit.setText(getattr(info, "febraban_bank", "") or "")

@@ -250,6 +250,31 @@ def test_issue12_item15_municipality_screen_says_plainly_when_the_febraban_code_
     assert setup.get_municipality(db).febraban_agreement == "0421"
 
 
+def test_issue23_municipality_screen_takes_the_collecting_bank_typed_and_saved_with_the_mouse(qtbot, db, admin):
+    """Issue 23 point 8: the return file of another bank is refused only when the collecting bank is configured;
+    Administração → Município asks for it (3 digits), says what happens while it is empty, and keeps it."""
+    from hands import activate, click_button, type_into
+    from desktop.services import setup
+
+    muni = screen(qtbot, db, admin, "Município")
+    page = muni.keep_page_alive
+    page.resize(1200, 900)
+    page.show()
+    activate(page)
+    assert setup.get_municipality(db).febraban_bank is None
+    assert muni.form.bank_missing_shown() and "outro banco" in muni.form.bank_missing.text()
+    type_into(muni.form.bank_edit, "237")
+    assert not muni.form.bank_missing_shown()
+    click_button(muni.save_button)
+    assert setup.get_municipality(db).febraban_bank == "237"
+    again = screen(qtbot, db, admin, "Município")
+    assert again.form.bank_edit.text() == "237"
+    type_into(muni.form.bank_edit, "2x")          # a letter does not go in: the mask keeps digits only
+    assert muni.form.bank_edit.text() == "2"
+    click_button(muni.save_button)
+    assert setup.get_municipality(db).febraban_bank == "002"
+
+
 # -- Banco de dados ---------------------------------------------------------------------------------------------
 def test_database_settings_save_postgresql_url_for_the_next_start(qtbot, db, admin):
     from desktop.db import resolve_url
