@@ -53,6 +53,13 @@ class MunicipalityDraft:
     address: str | None = None
     febraban_agreement: str | None = None
     febraban_bank: str | None = None      # the collecting bank's 3-digit code (return file A.05); None: keep
+    # Issue 23 point 10: the fees of the Código Tributário Municipal, asked at set-up with the act that fixes them
+    # (no invented default): ((parameter key, value in UPFM), ...) of FEE_KEYS; `initialize` only.
+    fees: tuple[tuple[str, Decimal], ...] = ()
+    fees_act: str = ""
+
+
+FEE_KEYS = ("fee.authorization", "fee.renewal", "fee.inspection")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +155,8 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
         problem = validate_cnpj(draft.cnpj, field="cnpj", required=False)
         if problem is not None:
             problems.append(problem)
+    if initial:
+        problems += fee_problems(draft.fees, draft.fees_act)
     bank = (draft.febraban_bank or "").strip()
     if bank and not (bank.isdigit() and len(bank) <= 3):
         problems.append(Problem("febraban_bank", "Código do banco arrecadador: 3 dígitos (ex.: 001 Banco do Brasil)."))
@@ -155,6 +164,28 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
                                          and len(draft.febraban_agreement.strip()) == 4):
         problems.append(Problem("febraban_agreement",
                                 "O código do órgão na FEBRABAN tem 4 dígitos (guias de arrecadação)."))
+    return problems
+
+
+def fee_problems(fees, act: str) -> list[Problem]:
+    """The fees typed at set-up (issue 23 point 10): each within its parameter's bounds, and — when any is given —
+    the law or decree that fixes them (the dated parameter's note), since the law leaves them to the CTM."""
+    from desktop.services.parameters import PARAMETERS  # lazy: the catalogue of parameters loads with the database
+
+    problems: list[Problem] = []
+    for key, value in fees:
+        spec = PARAMETERS[key] if key in FEE_KEYS else None
+        if spec is None:
+            problems.append(Problem("fees", f"Taxa desconhecida: {key}."))
+        elif not isinstance(value, Decimal) or not value.is_finite():
+            problems.append(Problem(key, f"{spec.label}: informe um número em UPFM (ex.: 10,00).", spec.article))
+        elif (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
+            problems.append(Problem(key, f"{spec.label}: entre {spec.minimum} e {spec.maximum} UPFM.", spec.article))
+    if fees and not (act or "").strip():
+        problems.append(Problem("fees_act", "Informe a lei ou o decreto que fixa as taxas (Código Tributário "
+                                            "Municipal): fica registrado com cada valor.", "Art. 10"))
+    elif len((act or "").strip()) > 200:
+        problems.append(Problem("fees_act", "A referência da lei ou do decreto deve ter no máximo 200 caracteres."))
     return problems
 
 
@@ -246,6 +277,10 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
             s.add(Parameter(key="upfm_value", valid_from=upfm_from, value=upfm,
                             note="Informado na configuração inicial", created_by=user.id))
         parameters.seed_defaults(s, actor)
+        for key, value in municipality.fees:   # the fees of the CTM, dated from the year like the UPFM, with the act
+            if s.scalar(select(Parameter.id).where(Parameter.key == key, Parameter.valid_from == upfm_from)) is None:
+                s.add(Parameter(key=key, valid_from=upfm_from, value=value, note=municipality.fees_act.strip(),
+                                created_by=user.id))
         s.flush()
         audit.record(s, actor, "user.create", "user", str(user.id), None,
                      {"username": user.username, "full_name": user.full_name,
@@ -256,6 +291,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
         audit.record(s, actor, "setup.initialize", "municipality", "1", None, {
             **_settings_snapshot(settings),
             "upfm_year": municipality.upfm_year, "upfm_value": str(upfm),
+            "fees": {key: str(value) for key, value in municipality.fees}, "fees_act": municipality.fees_act.strip(),
             "default_parameters": {k: str(p.default) for k, p in parameters.PARAMETERS.items()
                                    if p.default is not None},
         })

@@ -5,6 +5,7 @@ in the background, with a progress dialog.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QFormLayout, QLabel, QLineEdit, QMessageBox, QVBoxLayout, QWizard,
@@ -16,7 +17,7 @@ from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, add_field_rows, error_label, error_text
 from desktop.domain.entities import Entity
 from desktop.services.auth import LOCK_MINUTES, MAX_FAILED_LOGINS, MIN_PASSWORD_LENGTH
-from desktop.services.setup import MunicipalityDraft, municipality_problems
+from desktop.services.setup import MunicipalityDraft, fee_problems, municipality_problems
 from desktop.domain.problems import Problem
 from desktop.services.setup import AdminDraft
 from desktop.background import Task
@@ -96,43 +97,75 @@ class MunicipalityPage(QWizardPage):
         return not problems
 
 
+FEE_ROWS = (("fee.authorization", "Taxa de autorização (UPFM):"), ("fee.renewal", "Taxa de renovação (UPFM):"),
+            ("fee.inspection", "Taxa de vistoria (UPFM):"))
+
+
 class UpfmPage(QWizardPage):
+    """The UPFM of the year (required) and the fees of the Código Tributário Municipal (issue 23 point 10: the law
+    leaves them to the CTM, so nothing is invented — each is optional here, and with any of them the act that
+    fixes them; until a fee is set, Administração → Parâmetros asks for it and no guide of that fee is issued)."""
+
     def __init__(self, year: int, parent=None):
         super().__init__(parent)
         self.year = year
-        self.setTitle("Valor da UPFM")
-        self.setSubTitle(f"Unidade Padrão Fiscal do Município em {year} (Art. 25: as multas são dadas em UPFM).")
+        self.setTitle("Valor da UPFM e taxas")
+        self.setSubTitle(f"Unidade Padrão Fiscal do Município em {year} (Art. 25: as multas são dadas em UPFM) e, "
+                         "se já fixadas, as taxas do Código Tributário Municipal (Art. 10).")
         self.value_edit = DecimalEdit(self)
         self.value_edit.setMaximumWidth(180)
-        self.value_message = error_label(self)
+        self.fee_edits = {}
+        for key, _label in FEE_ROWS:
+            edit = DecimalEdit(self)
+            edit.setMaximumWidth(180)
+            edit.setPlaceholderText("opcional")
+            self.fee_edits[key] = edit
+        self.act_edit = QLineEdit(self)
+        self.act_edit.setPlaceholderText("ex.: Lei Complementar nº 123/2025, art. 45 (Código Tributário Municipal)")
+        self.act_edit.setMaxLength(200)
         self.errors = FieldErrors()
-        self.errors.add("upfm_value", self.value_edit, self.value_message)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        box = QVBoxLayout()
-        box.addWidget(self.value_edit, 0, Qt.AlignmentFlag.AlignLeft)
-        box.addWidget(self.value_message)
-        form.addRow(f"Valor de 1 UPFM em {year} (R$):", box)
+        add_field_rows(form, self.errors, (("upfm_value", f"Valor de 1 UPFM em {year} (R$):", self.value_edit),
+                                           *((key, label, self.fee_edits[key]) for key, label in FEE_ROWS),
+                                           ("fees_act", "Lei ou decreto das taxas:", self.act_edit)), self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(_note(
             "Use vírgula para os centavos (por exemplo 123,45). O valor de cada ano fica na tabela de "
-            "parâmetros datados (Administração → Parâmetros); um novo valor nunca apaga o anterior.", self))
+            "parâmetros datados (Administração → Parâmetros); um novo valor nunca apaga o anterior. As taxas "
+            "em branco são informadas depois, em Parâmetros: até lá nenhuma guia dessa taxa é emitida.", self))
         layout.addStretch(1)
         self.registerField("upfm_value*", self.value_edit)
 
-    def validatePage(self) -> bool:
+    def fees(self) -> tuple[tuple[str, Decimal], ...]:
+        """The fees typed, as (parameter key, UPFM); a blank one is left for Parâmetros. ValueError names the
+        field of a malformed one (validatePage shows it)."""
+        out = []
+        for key, _label in FEE_ROWS:
+            text = self.fee_edits[key].text().strip()
+            if text:
+                out.append((key, self.fee_edits[key].value()))
+        return tuple(out)
 
+    def validatePage(self) -> bool:
+        problems = []
         try:
             value = self.value_edit.value()
+            if value <= 0:
+                problems.append(Problem("upfm_value", "O valor da UPFM deve ser maior que zero."))
         except ValueError as error:
-            self.errors.show([Problem("upfm_value", str(error))])
-            return False
-        if value <= 0:
-            self.errors.show([Problem("upfm_value", "O valor da UPFM deve ser maior que zero.")])
-            return False
-        self.errors.clear()
-        return True
+            problems.append(Problem("upfm_value", str(error)))
+        fees = []
+        for key, label in FEE_ROWS:
+            if self.fee_edits[key].text().strip():
+                try:
+                    fees.append((key, self.fee_edits[key].value()))
+                except ValueError as error:
+                    problems.append(Problem(key, f"{label.rstrip(':')} {error}"))
+        problems += fee_problems(tuple(fees), self.act_edit.text())
+        self.errors.show(problems)
+        return not problems
 
 
 class AdminPage(QWizardPage):
@@ -238,6 +271,8 @@ class SetupWizard(QWizard):
                                            *GUIDE_FIELDS)}
         self._field_pages["upfm_value"] = (PAGE_UPFM, self.upfm_page.errors)
         self._field_pages["upfm_year"] = (PAGE_UPFM, self.upfm_page.errors)
+        for field in ("fee.authorization", "fee.renewal", "fee.inspection", "fees_act", "fees"):
+            self._field_pages[field] = (PAGE_UPFM, self.upfm_page.errors)
         for field in ("username", "full_name", "password"):
             self._field_pages[field] = (PAGE_ADMIN, self.admin_page.errors)
 
@@ -246,6 +281,7 @@ class SetupWizard(QWizard):
 
         values = self.municipality_page.form.values()
         municipality = MunicipalityDraft(upfm_year=self.year, upfm_value=self.upfm_page.value_edit.value(),
+                                         fees=self.upfm_page.fees(), fees_act=self.upfm_page.act_edit.text(),
                                          **values)
         admin = AdminDraft(username=self.admin_page.username_edit.text().strip(),
                            full_name=self.admin_page.full_name_edit.text().strip(),

@@ -141,3 +141,36 @@ def test_session_forms_join_the_callers_transaction(db, make_actor):
     with pytest.raises(PermissionDenied):
         with db.session() as s:
             setup.update_municipality_in(s, clerk, _draft(), info.version)
+
+
+# ------------------------------------------------------------------ issue 23 point 10: the fees are the CTM's
+def test_initialize_keeps_the_fees_typed_at_set_up_with_the_act_that_fixes_them(db):
+    """The law leaves the fees to the Código Tributário Municipal (Art. 10): none is invented; those the
+    secretariat types at set-up are dated parameters whose note is the act, and the others stay unset."""
+    actor = setup.initialize(db, _draft(fees=(("fee.authorization", Decimal("12.5")), ("fee.inspection", Decimal("3"))),
+                                        fees_act="LC nº 45/2025, art. 12"), ADMIN)
+    assert parameters.parameter_value(db, "fee.authorization", date(2026, 3, 1)) == Decimal("12.5")
+    assert parameters.parameter_value(db, "fee.inspection", date(2026, 3, 1)) == Decimal("3")
+    with db.session(write=False) as s:
+        rows = {r.key: r for r in s.scalars(select(Parameter).where(Parameter.key.like("fee.%")))}
+        assert set(rows) == {"fee.authorization", "fee.inspection"}          # renewal: still to be set
+        assert {r.note for r in rows.values()} == {"LC nº 45/2025, art. 12"}
+        assert {r.valid_from for r in rows.values()} == {date(2026, 1, 1)}
+        assert {r.created_by for r in rows.values()} == {actor.user_id}
+        entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "setup.initialize")).one()
+        assert "fee.authorization" in str(entry.after) and "LC nº 45/2025" in str(entry.after)
+
+
+@pytest.mark.parametrize("fees, act, field, words", [
+    ((("fee.authorization", Decimal("10")),), "", "fees_act", "lei ou o decreto"),
+    ((("fee.renewal", Decimal("-1")),), "Lei 1/2025", "fee.renewal", "entre"),
+    ((("fee.inspection", Decimal("5000")),), "Lei 1/2025", "fee.inspection", "entre"),
+    ((("fee.other", Decimal("1")),), "Lei 1/2025", "fees", "desconhecida"),
+    ((("fee.authorization", Decimal("NaN")),), "Lei 1/2025", "fee.authorization", "número"),
+])
+def test_initialize_refuses_a_fee_out_of_bounds_or_without_its_act_and_writes_nothing(db, fees, act, field, words):
+    with pytest.raises(ValidationError) as exc:
+        setup.initialize(db, _draft(fees=fees, fees_act=act), ADMIN)
+    problem = next(p for p in exc.value.problems if p.field == field)
+    assert words in problem.message
+    assert setup.needs_setup(db) is True

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+import pytest
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWizard
@@ -220,3 +222,35 @@ def test_issue12_item15_the_last_page_repeats_that_guides_need_the_febraban_code
     assert wizard.currentId() == PAGE_DEMO
     assert wizard.demo_page.febraban_missing.isVisible()
     assert "Administração → Município" in wizard.demo_page.febraban_missing.text()
+
+
+def test_issue23_the_wizard_asks_for_the_fees_with_their_act_and_keeps_those_typed(qtbot, db, tmp_path):
+    """Issue 23 point 10: no invented fee; the UPFM page asks for the CTM's fees (optional) and the act that fixes
+    them — a fee typed without the act is refused beside the field, and the blank ones stay for Parâmetros."""
+    from desktop.services import parameters, setup
+
+    wizard = SetupWizard(db, today=date(2026, 11, 29))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    fill(qtbot, wizard, tmp_path)
+    # the fees are on the UPFM page (fill went on to the administrator's): back with the mouse
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    assert wizard.currentId() == PAGE_UPFM
+    page = wizard.upfm_page
+    qtbot.mouseClick(page.fee_edits["fee.authorization"], Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(page.fee_edits["fee.authorization"], "12,50")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_UPFM
+    assert "lei ou o decreto" in page.errors.message("fees_act")
+    qtbot.mouseClick(page.act_edit, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(page.act_edit, "Lei Complementar 45/2025, art. 12")
+    next_page(qtbot, wizard)
+    assert wizard.currentId() == PAGE_ADMIN
+    next_page(qtbot, wizard)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    assert not setup.needs_setup(db)
+    assert parameters.parameter_value(db, "fee.authorization", date(2026, 11, 29)) == Decimal("12.50")
+    from desktop.errors import NotFound
+
+    with pytest.raises(NotFound):   # the renewal fee was left blank: still unset
+        parameters.parameter_value(db, "fee.renewal", date(2026, 11, 29))
