@@ -262,14 +262,16 @@ FILE_NAME_KEYS = frozenset({"file", "filename", "file_name", "routes_filename", 
 def escape_file_names(value):
     """`value` with every file name (FILE_NAME_KEYS, at any depth) escaped: control characters as \\xNN."""
     if isinstance(value, dict):
-        return {k: (_escaped_name(v) if k in FILE_NAME_KEYS and isinstance(v, str) else escape_file_names(v))
+        return {k: (escaped_name(v) if k in FILE_NAME_KEYS and isinstance(v, str) else escape_file_names(v))
                 for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [escape_file_names(v) for v in value]
     return value
 
 
-def _escaped_name(name: str) -> str:
+def escaped_name(name: str) -> str:
+    """A file name chosen outside the program with its control characters written as \\xNN (a CR/LF cannot forge a
+    second line where the name is shown or stored)."""
     return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
                    for ch in name)
 

@@ -197,7 +197,7 @@ def import_bank_return_in(s: Session, actor: Actor, content: bytes, name: str = 
         return _duplicate_report(s, parsed, previous)
     h = parsed.header
     row = BankReturnFile(nsa=h.nsa, agreement=h.agreement, bank_code=h.bank_code, generated_on=h.generated_on,
-                         file_name=(name or "")[-255:], file_sha256=parsed.sha256, lines=parsed.total_records,
+                         file_name=audit.escaped_name(name or "")[-255:], file_sha256=parsed.sha256, lines=parsed.total_records,
                          payments=len(parsed.payments), recorded=0, rejected=0, total_reais=parsed.total_amount,
                          report="", imported_by=actor.user_id)
     s.add(row)
