@@ -29,6 +29,13 @@ NOTHING_PERSONAL = {
     "setup.needs_setup": "whether the first-run wizard must run (no user exists yet)",
     "setup.initialize": "the first-run wizard: creates the municipality and the first user",
     "users.count_users": "how many users exist (the first-run and demo checks), no data of any",
+    "users.find_user": "the lookup by user name that MAKES the actor: the login screen and the CLI's --user, before "
+                       "anyone is logged in (the password is asked next)",
+    "users.find_user_or_none": "the same lookup, None when the name is unknown (the login's message)",
+    # a platform's guide numbers: a company's tax guide, no person's data (Art. 11)
+    "issqn.collection.guide_for": "an ISSQN guide's database id by its printed number (a platform's tax guide)",
+    "issqn.collection.open_guide_number": "the number of a platform's open ISSQN guide of a month (the CLI prints "
+                                          "it instead of issuing a second one)",
     # the signing keys: public keys are public; the private one comes from this desk's key store, not a person
     "setup.signing_private_key": "the desk's key to sign stickers and checkpoints (keystore; issue 11)",
     "setup.signing_keys": "the municipality's public keys with their validity",
@@ -60,10 +67,6 @@ STILL_WITHOUT_ACTOR = {
     "documents.archive.list_issued": "issue 28 (documents): the archive's list",
     "documents.reissue.current_document": "issue 28 (documents): the document in force for a record",
     "documents.stickers.pending_sticker_numbers": "issue 28 (documents): authorization numbers awaiting a sticker",
-    "users.find_user": "issue 28 (users): the ops CLI's and the login screen's lookup by user name",
-    "users.find_user_or_none": "issue 28 (users): idem",
-    "issqn.collection.guide_for": "issue 23 (money): an ISSQN guide's id by its number",
-    "issqn.collection.open_guide_number": "issue 23 (money): a platform's open ISSQN guide of a month",
 }
 
 
