@@ -412,6 +412,7 @@ class MainWindow(QMainWindow):
         go_menu.addSeparator()
         for text, keys, slot in (("&Filtrar a lista", "Ctrl+F", self.focus_filter),
                                  ("&Novo…", "Ctrl+N", self.new_record),
+                                 ("&Editar o registro…", "F2", self.edit_record),
                                  ("&Voltar à lista", "Esc", self.back_to_list)):
             action = QAction(text, self)
             action.setShortcut(QKeySequence(keys))
@@ -447,6 +448,14 @@ class MainWindow(QMainWindow):
         for button in self._visible(QPushButton):
             text = button.text().replace("&", "")
             if text.startswith(("Novo", "Nova")):
+                button.click()
+                return button
+        return None
+
+    def edit_record(self) -> QAbstractButton | None:
+        """F2: the "Editar…" button of the record on screen (or of the row chosen in its list), when enabled."""
+        for button in self._visible(QPushButton):
+            if button.text().replace("&", "").startswith("Editar"):
                 button.click()
                 return button
         return None

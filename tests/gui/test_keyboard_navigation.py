@@ -67,6 +67,34 @@ def test_ctrl_f_goes_to_the_filter_and_ctrl_n_opens_the_new_record(qtbot, db, ad
     assert seen and "usuário" in seen[0].lower()
 
 
+def test_f2_edits_the_row_chosen_with_the_mouse(qtbot, db, admin):
+    """Issue 29 point 5: F2 is the record's "Editar…" — here a user chosen in Administração → Usuários."""
+    from PySide6.QtCore import QTimer
+
+    from hands import click_row
+
+    window = _window(qtbot, db, admin)
+    window.open_module("administracao")
+    settle(100)
+    users = window.pages["administracao"].show_tab("Usuários")
+    seen = []
+
+    def close_modal():
+        modal = QApplication.activeModalWidget()
+        if modal is None:
+            QTimer.singleShot(20, close_modal)
+            return
+        seen.append(modal.windowTitle())
+        modal.close()
+
+    press("F2")                       # nothing chosen yet: "Editar…" is disabled, F2 does nothing
+    assert seen == [] and QApplication.activeModalWidget() is None
+    click_row(users.table, 0)
+    QTimer.singleShot(20, close_modal)
+    press("F2")
+    assert seen and seen[0] == "Editar usuário"
+
+
 def test_switch_user_goes_back_to_the_login_without_closing_the_program(qtbot, db, admin, credentials):
     window = _window(qtbot, db, admin)
     file_menu = window.menuBar().actions()[0].menu()
