@@ -420,8 +420,11 @@ def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today
 
     day = today or local_today()
     key_fp = fingerprint(public_key_of(private_key))
-    entry = record(session, actor, "audit.checkpoint", "audit", "", None,
-                   {"day": day.isoformat(), "reason": reason, "key": key_fp[:16]})
+    after = {"day": day.isoformat(), "reason": reason, "key": key_fp[:16]}
+    covered = _segment_hashes(session)
+    if covered is not None:
+        after["hashes"] = covered
+    entry = record(session, actor, "audit.checkpoint", "audit", "", None, after)
     count = session.scalar(select(func.count()).select_from(AuditEntry).where(AuditEntry.id <= entry.id))
     at = now().replace(microsecond=0)
     message = checkpoint_message(entry.id, entry.hash, count, day, at, key_fp)
@@ -431,6 +434,43 @@ def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today
     session.add(row)
     session.flush()
     return _checkpoint_of(row)
+
+
+# Issue 25 item 10: where a re-chain began. The checkpoint's own audit entry carries the short hashes of the entries
+# it closes (those after the previous checkpoint, at most SEGMENT_CAP of them) and the full hash of the entry before
+# it. Its signed head covers that entry, so `verify` can tell whether the list is the one that was signed
+# (recomputing the entry's hash from the listed previous hash) and, when a stretch was re-chained, name the first
+# entry whose hash is no longer the one listed — instead of only the range since the previous checkpoint.
+SEGMENT_CAP = 7_000       # 12 hex characters each: under the free-text limit of a column (domain/limits.py)
+SHORT = 12
+
+
+def _segment_hashes(session: Session) -> dict | None:
+    previous = session.scalar(select(func.max(AuditCheckpoint.last_id))) or 0
+    rows = session.execute(select(AuditEntry.id, AuditEntry.hash).where(AuditEntry.id > previous)
+                           .order_by(AuditEntry.id.desc()).limit(SEGMENT_CAP)).all()
+    if not rows:
+        return None
+    rows.reverse()
+    return {"first": rows[0][0], "prev": rows[-1][1], "h12": "".join(h[:SHORT] for _id, h in rows)}
+
+
+def _signed_segment(session: Session, cp: Checkpoint) -> tuple[int, str] | None:
+    """(first id, the short hashes) of the entries the checkpoint's own entry lists, when that entry is the one the
+    checkpoint signed (its hash recomputed from the listed previous hash is the signed head); else None."""
+    row = session.execute(select(AuditEntry.at, AuditEntry.user_id, AuditEntry.username, AuditEntry.action,
+                                 AuditEntry.entity, AuditEntry.entity_id, AuditEntry.before, AuditEntry.after)
+                          .where(AuditEntry.id == cp.last_id)).first()
+    if row is None or row.action != "audit.checkpoint":
+        return None
+    try:
+        listed = json.loads(row.after or "{}").get("hashes") or {}
+        first, prev, short = int(listed["first"]), str(listed["prev"]), str(listed["h12"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if _stored_entry_hash(prev, row) != cp.last_hash or not short.endswith(prev[:SHORT]):
+        return None
+    return first, short
 
 
 def latest_checkpoint_in(session: Session) -> Checkpoint | None:
@@ -450,6 +490,16 @@ def latest_checkpoint_short_hash(session: Session) -> str | None:
 
 
 # ------------------------------------------------------------------------------------------------------ verify
+
+def _segment_for(session: Session, cps: list[Checkpoint]):
+    """The signed list of the segment that ends at these checkpoints' head (see `_signed_segment`), with its
+    reading position, or None."""
+    for cp in cps:
+        listed = _signed_segment(session, cp)
+        if listed is not None:
+            return listed[0], listed[1], 0
+    return None
+
 
 def _fail(problem: str, checked: int, first_id: int | None, reason: str, checkpoints: int) -> AuditCheck:
     return AuditCheck(False, checked, first_id, reason, problem, checkpoints)
@@ -526,6 +576,10 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
         checked = 0
         prev_hash = GENESIS
         last_id = 0
+        segment = None    # (first id, short hashes, position) the next checkpoint's own entry lists, when signed
+        diverged = None   # the first entry of this segment whose hash is not the listed one
+        if pending:
+            segment = _segment_for(s, targets[pending[0]])
         for e in _raw_entries(s):
             if next_target < len(pending) and pending[next_target] < e.id:
                 cp = targets[pending[next_target]][0]
@@ -542,6 +596,11 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
                 return _fail("changed", checked, e.id,
                              f"Entrada {e.id}: o conteúdo não confere com o hash gravado (a entrada foi "
                              "alterada).", len(checkpoints))
+            if segment is not None and diverged is None and e.id >= segment[0] and e.id < pending[next_target]:
+                position = segment[2]
+                if e.hash[:SHORT] != segment[1][position:position + SHORT]:
+                    diverged = e.id
+                segment = (segment[0], segment[1], position + SHORT)
             prev_hash = e.hash
             checked += 1
             last_id = e.id
@@ -549,13 +608,20 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
                 for cp in targets[e.id]:
                     if cp.last_hash != e.hash or cp.entry_count != checked:
                         first = s.scalar(select(func.min(AuditEntry.id)).where(AuditEntry.id > confirmed_id))
-                        return _fail("rechained", checked, first,
-                                     f"Trecho reencadeado: as entradas da nº {first} à nº {e.id} não são as "
-                                     f"que {_where(cp)} assinou ({cp.entry_count} entradas até a nº "
-                                     f"{cp.last_id}, hash {short_hash(cp.last_hash)}; o registro tem "
-                                     f"{checked}, hash {short_hash(e.hash)}).", len(checkpoints))
+                        reason = (f"Trecho reencadeado: as entradas da nº {first} à nº {e.id} não são as "
+                                  f"que {_where(cp)} assinou ({cp.entry_count} entradas até a nº "
+                                  f"{cp.last_id}, hash {short_hash(cp.last_hash)}; o registro tem "
+                                  f"{checked}, hash {short_hash(e.hash)}).")
+                        if diverged is not None:   # issue 25 item 10: the entry where the re-chain began
+                            reason = (f"Entrada {diverged}: é a primeira cujo conteúdo não confere com o que "
+                                      f"{_where(cp)} assinou (a entrada foi alterada, removida ou inserida ali, e "
+                                      f"as seguintes reencadeadas até a nº {e.id}).")
+                            first = diverged
+                        return _fail("rechained", checked, first, reason, len(checkpoints))
                 confirmed_id = e.id
                 next_target += 1
+                diverged = None
+                segment = _segment_for(s, targets[pending[next_target]]) if next_target < len(pending) else None
         if next_target < len(pending):
             cp = targets[pending[next_target]][0]
             return _fail("tail_removed", checked, last_id + 1,

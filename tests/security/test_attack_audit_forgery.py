@@ -66,8 +66,33 @@ def test_issue11_attack1_changed_entry_rechained_after_is_reported_as_rechained_
     _rechain_from(db, target, change=(target, '{"v":"forjado"}'))
     check = audit.verify(db)
     assert not check.ok and check.problem == "rechained", check.reason
-    assert check.first_broken_id == _rows(db)[0].id  # the stretch since the last confirmed checkpoint
-    assert "reencadeado" in check.reason
+    # issue 25 item 10: the checkpoint's own entry lists the short hashes it closed, so the report names the
+    # entry where the re-chain began (not the whole stretch since the last confirmed checkpoint)
+    assert check.first_broken_id == target
+    assert f"Entrada {target}: é a primeira" in check.reason and "reencadeadas" in check.reason
+
+
+def test_issue25_item10_owner_rechain_names_the_changed_entry_among_eighty(db, configured):
+    """'audit verify after an owner re-chain reports "da nº 1 à nº 80" though the edit was in entry 5'."""
+    _entries(db, 80)
+    checkpoints.make_checkpoint(db, configured)
+    rows = _rows(db)
+    target = next(e.id for e in rows if e.action == "update" and e.after == '{"v":"x4"}')
+    _rechain_from(db, target, change=(target, '{"v":"forjado"}'))
+    check = audit.verify(db)
+    assert not check.ok and check.problem == "rechained" and check.first_broken_id == target, check.reason
+
+
+def test_issue25_item10_a_rechain_that_also_rewrites_the_checkpoints_entry_still_reports_the_stretch(db, configured):
+    """The list is believed only when the checkpoint's own entry is the one signed: a forger who rewrites it too
+    gets the stretch reported (from the previous checkpoint), never a wrong entry."""
+    _entries(db, 6)
+    cp = checkpoints.make_checkpoint(db, configured)
+    target = _rows(db)[3].id
+    _rechain_from(db, target, change=(cp.last_id, '{"day":"2026-01-01","hashes":{"first":1,"prev":"00","h12":""}}'))
+    check = audit.verify(db)
+    assert not check.ok and check.problem == "rechained", check.reason
+    assert check.first_broken_id == _rows(db)[0].id and "da nº" in check.reason
 
 
 def test_issue11_attack1_changed_entry_without_rechaining_names_the_entry(db, configured):
