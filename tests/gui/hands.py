@@ -188,3 +188,54 @@ def _name(widget: QWidget | None) -> str:
 
 
 describe = _name
+
+
+class ModalWork:
+    """What `in_modal` did: the dialog it found, and the error its work raised (raised again by `check()`)."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.dialog = None
+        self.error: BaseException | None = None
+
+    def check(self):
+        if self.error is not None:
+            raise self.error
+        assert self.dialog is not None, f"no {self.kind.__name__} was opened"
+        return self.dialog
+
+
+def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
+    """Do `work(dialog)` as a person would, once a modal dialog of `kind` is open (inside its `exec()`, which the
+    click that opened it is waiting on). An assertion that fails inside closes the dialog (so the click returns)
+    and is raised again by `.check()` after the click:
+
+        done = in_modal(PaymentDialog, lambda d: (type_into(d.amount_edit, "10,00"), click_button(...)))
+        click_button(screen.buttons["payment"])
+        done.check()
+    """
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    done = ModalWork(kind)
+    start = time.monotonic()
+
+    def poll():
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, kind):
+            done.dialog = modal
+            try:
+                work(modal)
+            except BaseException as error:   # noqa: BLE001 — kept and raised again by check()
+                done.error = error
+                if modal.isVisible():
+                    modal.reject()
+        elif time.monotonic() - start < timeout:
+            QTimer.singleShot(20, poll)
+        elif modal is not None:
+            done.error = AssertionError(f"expected a {kind.__name__}, {type(modal).__name__} was open")
+            modal.close()
+
+    QTimer.singleShot(0, poll)
+    return done

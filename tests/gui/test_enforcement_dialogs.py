@@ -9,10 +9,12 @@ from decimal import Decimal
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
 from enforcement_fixtures import draw_up, make_final, shoot
 
+from hands import activate, click_button, find_button, in_modal, type_into
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
+from desktop.views.enforcement import dialogs
 from desktop.views.enforcement.detail import AutoDetailScreen
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def open_detail(qtbot, db, actor, auto_id):
@@ -20,7 +22,12 @@ def open_detail(qtbot, db, actor, auto_id):
     qtbot.addWidget(screen)
     screen.resize(1150, 720)
     screen.show_auto(auto_id)
+    activate(screen)
     return screen
+
+
+def _ddmmyyyy(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
 
 
 def test_art13_xxi_payment_settles_the_auto(qtbot, db, people, register):
@@ -29,16 +36,21 @@ def test_art13_xxi_payment_settles_the_auto(qtbot, db, people, register):
     auto = make_final(db, people, draw_up(db, people.fiscal, "ART26-I", date(2026, 3, 2), driver_id=register.maria))
     screen = open_detail(qtbot, db, people.atendente, auto.id)
     assert "payment" in screen.enabled_actions()
-    dialog = screen.dialog_for("payment")
-    qtbot.addWidget(dialog)
-    assert "10 UPFM = R$ 1.124,50" in dialog.intro.text()
-    dialog.amount_edit.setText("abc")
-    assert not dialog.save() and dialog.errors.is_invalid("amount_reais")
-    dialog.amount_edit.setText("1.124,50")
-    dialog.guide_edit.setText("0007/2026")
-    shoot(dialog, "dialog_payment.png")
-    assert dialog.save()
-    screen.after_dialog(dialog)
+
+    def pay(dialog):
+        assert "10 UPFM = R$ 1.124,50" in dialog.intro.text()
+        save = find_button(dialog, "Salvar")
+        type_into(dialog.amount_edit, "abc")           # the field takes digits only: nothing typed stays
+        click_button(save)
+        assert dialog.isVisible() and dialog.errors.is_invalid("amount_reais")
+        type_into(dialog.amount_edit, "1.124,50")
+        type_into(dialog.guide_edit, "0007/2026")
+        shoot(dialog, "dialog_payment.png")
+        click_button(save)
+
+    done = in_modal(dialogs.PaymentDialog, pay)
+    click_button(screen.buttons["payment"])
+    done.check()
     assert "Pago" in screen.title.text()
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
     assert "payment" not in screen.enabled_actions()
@@ -53,14 +65,18 @@ def test_art22_par2_proof_joined_later_starts_the_term(qtbot, db, people, regist
         addressee="driver", form=NotificationForm.POST, sent_on=today - timedelta(days=3)), auto.version)
     screen = open_detail(qtbot, db, people.fiscal, auto.id)
     assert "join_proof" in screen.enabled_actions()
-    dialog = screen.dialog_for("join_proof")
-    qtbot.addWidget(dialog)
-    dialog.joined_edit.setDate(today - timedelta(days=1))
-    shoot(dialog, "dialog_join_proof.png")
-    assert dialog.save()
-    screen.after_dialog(dialog)
+    joined = today - timedelta(days=1)
+
+    def join(dialog):
+        type_into(dialog.joined_edit, _ddmmyyyy(joined))
+        shoot(dialog, "dialog_join_proof.png")
+        click_button(find_button(dialog, "Salvar"))
+
+    done = in_modal(dialogs.JoinProofDialog, join)
+    click_button(screen.buttons["join_proof"])
+    done.check()
     assert "Notificado" in screen.title.text()
-    assert screen.amount_grid.text("Prova juntada em") == (today - timedelta(days=1)).strftime("%d/%m/%Y")
+    assert screen.amount_grid.text("Prova juntada em") == _ddmmyyyy(joined)
 
 
 def test_finalize_after_the_term_and_annul_de_oficio(qtbot, db, people, register):
@@ -73,23 +89,31 @@ def test_finalize_after_the_term_and_annul_de_oficio(qtbot, db, people, register
         proof_joined_on=date(2026, 3, 3)), auto.version)
     screen = open_detail(qtbot, db, people.gestor, auto.id)
     assert {"finalize", "judge"} <= set(screen.enabled_actions())   # the defense term is over
-    dialog = screen.dialog_for("finalize")
-    qtbot.addWidget(dialog)
-    dialog.date_edit.setDate(notified.defense_deadline)              # still inside the term: refused
-    assert not dialog.save() and dialog.errors.is_invalid("on")
-    dialog.date_edit.setDate(notified.defense_deadline + timedelta(days=1))
-    shoot(dialog, "dialog_finalize.png")
-    assert dialog.save()
-    screen.after_dialog(dialog)
+
+    def finalize(dialog):
+        confirm = find_button(dialog, "Confirmar")
+        type_into(dialog.date_edit, _ddmmyyyy(notified.defense_deadline))    # still inside the term: refused
+        click_button(confirm)
+        assert dialog.isVisible() and dialog.errors.is_invalid("on")
+        type_into(dialog.date_edit, _ddmmyyyy(notified.defense_deadline + timedelta(days=1)))
+        shoot(dialog, "dialog_finalize.png")
+        click_button(confirm)
+
+    done = in_modal(dialogs.DateActionDialog, finalize)
+    click_button(screen.buttons["finalize"])
+    done.check()
     assert "Decisão definitiva" in screen.title.text()
     assert "Decisão definitiva" in [t.what for t in screen.timeline.model.rows()]
     assert "annul" in screen.enabled_actions()
-    annul = screen.dialog_for("annul")
-    qtbot.addWidget(annul)
-    annul.reason_edit.setPlainText("Erro de identificação do condutor reconhecido de ofício.")
-    shoot(annul, "dialog_annul.png")
-    assert annul.save()
-    screen.after_dialog(annul)
+
+    def annul(dialog):
+        type_into(dialog.reason_edit, "Erro de identificacao do condutor reconhecido de oficio.")
+        shoot(dialog, "dialog_annul.png")
+        click_button(find_button(dialog, "Anular"))
+
+    done = in_modal(dialogs.AutoReasonDialog, annul)
+    click_button(screen.buttons["annul"])
+    done.check()
     assert "Anulado" in screen.title.text()
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
 
