@@ -400,7 +400,7 @@ class MainWindow(QMainWindow):
         self.go_actions: dict[str, QAction] = {}
 
         entries = [(HOME_KEY, HOME_LABEL)] + [(m.key, m.label) for m in self.modules]
-        labels = with_mnemonics([label for _key, label in entries], taken="fnv")   # F, N, V: the three below
+        labels = with_mnemonics([label for _key, label in entries], taken="fnvt")   # F, N, V, T: the four below
         entries = [(key, label) for (key, _old), label in zip(entries, labels)]
         for key, label in entries:
             action = QAction(label, self)
@@ -412,7 +412,7 @@ class MainWindow(QMainWindow):
         go_menu.addSeparator()
         for text, keys, slot in (("&Filtrar a lista", "Ctrl+F", self.focus_filter),
                                  ("&Novo…", "Ctrl+N", self.new_record),
-                                 ("&Editar o registro…", "F2", self.edit_record),
+                                 ("Edi&tar o registro…", "F2", self.edit_record),
                                  ("&Voltar à lista", "Esc", self.back_to_list)):
             action = QAction(text, self)
             action.setShortcut(QKeySequence(keys))
