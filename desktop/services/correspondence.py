@@ -23,8 +23,8 @@ import email.utils
 import os
 import smtplib
 import ssl
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from email.message import EmailMessage
 
 from sqlalchemy import func, select
@@ -32,6 +32,7 @@ from sqlalchemy import func, select
 from desktop.domain.correspondence import (
     DispatchForm,
     DispatchState,
+    AR_OVERDUE_DAYS,
     ReturnReason,
     ar_overdue,
     code_is_valid,
@@ -52,6 +53,7 @@ from desktop.errors import ConflictError, DesktopError, NotFound, ValidationErro
 from desktop.models import Auto, DataRequest, Dispatch, DispatchBatch, Document, Driver, IssuedDocument, Platform
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
+from desktop.services.paging import Page, check_page, contains, count, search_terms
 
 SEND_ROLES = DISPATCH_ROLES.send
 READ_ROLES = DISPATCH_ROLES.read
@@ -222,6 +224,64 @@ def list_dispatches(db, actor: Actor, state: DispatchState | None = None, case_t
                     case_id: int | None = None) -> tuple[DispatchInfo, ...]:
     with db.session(write=False) as s:
         return list_dispatches_in(s, actor, state, case_type, case_id)
+
+
+# ------------------------------------------------------------------------------------------------ the screen
+DISPATCH_FILTERS: tuple[tuple[str, str], ...] = (
+    *((s.value, s.label) for s in DispatchState),
+    ("ars_overdue", f"ARs fora há mais de {AR_OVERDUE_DAYS} dias"),
+    ("unanswered", "E-mails sem resposta"),
+    ("for_edital", "Aguardando edital"),
+)
+"""What the Correspondência screen filters by: each state, and the three lists behind the dashboard's tiles."""
+
+
+def _filter_clause(session, key: str, today: date):
+    if not key:
+        return None
+    if key == "ars_overdue":
+        return (Dispatch.form == DispatchForm.POST.value) & (Dispatch.state == DispatchState.SENT.value) \
+            & (Dispatch.sent_on < today - timedelta(days=AR_OVERDUE_DAYS))
+    if key == "unanswered":
+        return (Dispatch.form == DispatchForm.ELECTRONIC.value) & (Dispatch.state == DispatchState.SENT.value) \
+            & (Dispatch.sent_on <= today - timedelta(days=_answer_days(session)))
+    if key == "for_edital":
+        return (Dispatch.state == DispatchState.RETURNED.value) & (Dispatch.case_type == "auto")
+    try:
+        return Dispatch.state == DispatchState(key).value
+    except ValueError:
+        raise ValidationError([Problem("state", f"Filtro desconhecido: {key}.")]) from None
+
+
+def dispatch_page(db, actor: Actor, status: str = "", text: str = "", offset: int = 0, limit: int = 50):
+    """One page of the register for the Correspondência screen (newest first): `status` is a key of
+    `DISPATCH_FILTERS` ("" = all), `text` a code, a recipient, a document or a case. An e-mail with no answer in
+    the term (parameter `dispatch.email_answer_days`) carries the action "post" (offer the post, §1, V)."""
+    require_role(actor, *READ_ROLES)
+    offset, limit = check_page(offset, limit)
+    today = local_today()
+    with db.session(write=False) as s:
+        stmt = select(Dispatch)
+        clause = _filter_clause(s, status, today)
+        if clause is not None:
+            stmt = stmt.where(clause)
+        typed = (text or "").strip()
+        if typed:
+            folded = search_terms(typed)
+            code = normalize_code(typed)
+            stmt = stmt.where(Dispatch.code.like(code + "%") | contains(func.lower(Dispatch.recipient_name), folded)
+                              | contains(func.lower(Dispatch.recipient_name), typed.lower())
+                              | contains(Dispatch.document_number, typed) | contains(func.lower(Dispatch.case_label),
+                                                                                     typed.lower()))
+        total = count(s, stmt)
+        rows = list(s.scalars(stmt.order_by(Dispatch.id.desc()).offset(offset).limit(limit)))
+        late = set()
+        if any(r.form == DispatchForm.ELECTRONIC.value and r.state == DispatchState.SENT.value for r in rows):
+            days = _answer_days(s)
+            late = {r.id for r in rows if r.form == DispatchForm.ELECTRONIC.value
+                    and r.state == DispatchState.SENT.value and offers_post(r.sent_on, False, today, days)}
+        infos = tuple(replace(i, actions=i.actions + ("post",)) if i.id in late else i for i in map(_info, rows))
+        return Page(infos, total, offset, limit)
 
 
 # ------------------------------------------------------------------------------------------------ register
