@@ -663,42 +663,31 @@ def send_email(db, actor: Actor, code: str, settings: SmtpSettings, password: st
         return _info(row)
 
 
-def _store_eml(session, actor, row: Dispatch, eml: bytes, filename: str) -> int:
-    """An .eml kept as a document (message/rfc822; the attachment policy is for scanned PDFs and images)."""
+def _store_eml(session, actor, row: Dispatch, eml: bytes, filename: str, mime: str = "message/rfc822") -> int:
+    """A message kept as a document (.eml message/rfc822, or an Outlook .msg; the attachment policy is for
+    scanned PDFs and images)."""
     import hashlib  # lazy: loaded only by the use case that needs it (start-up)
 
     doc = Document(kind="dispatch_email", sha256=hashlib.sha256(eml).hexdigest(), content=eml,
-                   mime="message/rfc822", filename=filename, size=len(eml),
+                   mime=mime, filename=filename, size=len(eml),
                    auto_id=row.case_id if row.case_type == "auto" else None, uploaded_by=actor.user_id)
     session.add(doc)
     session.flush()
     return doc.id
 
 
-def _reply_ids(msg) -> list[str]:
-    ids = []
-    for header in ("In-Reply-To", "References"):
-        for value in msg.get_all(header, []):
-            ids += [i.strip() for i in str(value).replace("\n", " ").split() if i.strip().startswith("<")]
-    return ids
-
-
 def import_reply(db, actor: Actor, content: bytes, filename: str, joined_on: date | None = None) -> DispatchInfo:
-    """The recipient's answer (.eml) as the proof of receipt (Art. 22, §1, VI): matched to the sent e-mail by
-    In-Reply-To/References, archived, joined — the case's term starts on the joining date (§2)."""
+    """The recipient's answer (.eml, or .msg saved from Outlook: `importers.mail_reply`) as the proof of receipt
+    (Art. 22, §1, VI): matched to the sent e-mail by In-Reply-To/References, archived, joined — the case's term
+    starts on the joining date (§2)."""
+    from desktop.importers.mail_reply import read_reply  # lazy: loaded only by the use case that needs it (start-up)
+
     require_role(actor, *SEND_ROLES)
-    msg = email.message_from_bytes(content, policy=email.policy.default)
-    ids = _reply_ids(msg)
-    if not ids:
-        raise ValidationError([Problem("file", f"{filename}: a mensagem não responde a nenhum e-mail "
-                                               "(sem In-Reply-To nem References).")])
-    try:
-        answered = email.utils.parsedate_to_datetime(msg["Date"]).date() if msg["Date"] else local_today()
-    except (TypeError, ValueError):
-        answered = local_today()
+    reply = read_reply(content, filename)
+    answered = reply.sent_at.astimezone(local_now().tzinfo).date() if reply.sent_at else local_today()
     joined_on = joined_on or local_today()
     with db.session() as s:
-        row = s.scalar(select(Dispatch).where(Dispatch.message_id.in_(ids)).with_for_update())
+        row = s.scalar(select(Dispatch).where(Dispatch.message_id.in_(reply.ids)).with_for_update())
         if row is None:
             raise NotFound(f"{filename}: nenhum e-mail enviado pelo programa corresponde a esta resposta.")
         _refuse_joined(row)
@@ -708,10 +697,9 @@ def import_reply(db, actor: Actor, content: bytes, filename: str, joined_on: dat
         problems = receipt_problems(row.sent_on, answered, joined_on, local_today())
         if problems:
             raise ValidationError(problems)
-        doc = _store_eml(s, actor, row, content, filename)
-        sender = email.utils.parseaddr(str(msg["From"] or ""))
+        doc = _store_eml(s, actor, row, content, filename, reply.mime)
         _set_state(s, actor, row, DispatchState.RECEIVED, received_on=answered,
-                   received_by=(sender[1] or sender[0] or "resposta por e-mail")[:200], proof_document_id=doc)
+                   received_by=(reply.sender or "resposta por e-mail")[:200], proof_document_id=doc)
         _set_state(s, actor, row, DispatchState.JOINED, joined_on=joined_on, joined_at=local_now())
         _join_in_case(s, actor, row, joined_on, doc)
         return _info(row)
