@@ -294,3 +294,15 @@ def test_art22_par1_V_the_scanned_batch_is_read_off_the_ui_thread_page_by_page(q
     assert desk_data["waiting"].code in codes
     assert dialog.pages.model.rowCount() == len(dialog.lines)
     dialog.reject()
+
+
+def test_enter_on_a_row_shows_the_notice_that_went(qtbot, page, desk_data):
+    from hands import click_row, press
+
+    from desktop.views.pdf_preview import PdfPreviewDialog
+
+    click_row(page.list, row_of(page, desk_data["sent"].code))
+    press("Return", widget=page.list.view)
+    preview = wait_dialog(qtbot, page, PdfPreviewDialog)
+    assert desk_data["sent"].code_text in preview.windowTitle()
+    preview.reject()

@@ -16,7 +16,7 @@ from desktop.domain.dates import local_today
 from desktop.domain.entities import Entity
 from desktop.domain.formatting import format_date
 from desktop.domain.roles import DISPATCH_ROLES
-from desktop.services import correspondence
+from desktop.services import correspondence, documents
 from desktop.services.correspondence import DISPATCH_FILTERS, SmtpSettings
 from desktop.signals import bus
 from desktop.views.correspondence.dialogs import DESK_CHANGES, EditalDialog, ReceiveDialog
@@ -89,6 +89,7 @@ class CorrespondencePage(QWidget):
                               filter_placeholder="Filtrar por código, destinatário, documento ou processo…")
         self.list.set_widths((140, 220, 200, 150, 140, 90, 90))
         self.list.selection_changed.connect(lambda *_: self._chosen())
+        self.list.activated.connect(self.open_document)      # Enter or a double-click: the notice that went
 
         detail = QWidget(self)
         self.detail_title = QLabel(detail)
@@ -107,11 +108,15 @@ class CorrespondencePage(QWidget):
         self.reprint_button = QPushButton("Reimprimir lote (2ª via)…", detail)
         self.reprint_button.setToolTip("O PDF do lote desta carta, com o carimbo de 2ª via; os códigos não mudam")
         self.reprint_button.clicked.connect(self.reprint_batch)
+        self.document_button = QPushButton("Ver documento", detail)
+        self.document_button.setToolTip("O documento expedido, como foi arquivado (Enter na lista)")
+        self.document_button.clicked.connect(lambda: self.open_document())
         self._buttons = {"receive": self.receive_button, "email": self.email_button, "post": self.post_button}
         detail_layout = QVBoxLayout(detail)
         detail_layout.addWidget(self.detail_title)
         detail_layout.addWidget(self.detail)
-        for button in (self.receive_button, self.email_button, self.post_button, self.reprint_button):
+        for button in (self.document_button, self.receive_button, self.email_button, self.post_button,
+                       self.reprint_button):
             detail_layout.addWidget(button)
         detail_layout.addStretch(1)
 
@@ -157,7 +162,7 @@ class CorrespondencePage(QWidget):
 
     def _chosen(self) -> None:
         d = self.selected()
-        for button in (*self._buttons.values(), self.reprint_button):
+        for button in (*self._buttons.values(), self.reprint_button, self.document_button):
             button.setVisible(d is not None)
         if d is None:
             self.detail_title.setText("Escolha uma expedição na lista.")
@@ -197,6 +202,20 @@ class CorrespondencePage(QWidget):
             self.list.apply_filter()
             self.list.select_where(lambda r: r.id == info.id)
         self._chosen()
+
+    def open_document(self, row=None) -> bool:
+        d = row if row is not None else self.selected()
+        if d is None:
+            return False
+        number = d.document_number
+        return query_op(self, lambda: documents.archived_bytes(self.db, number)).titled("Documento expedido") \
+            .success(lambda pdf: self._preview(pdf, f"{d.document_title} — {d.code_text}",
+                                               f"{number.replace('/', '-')}.pdf")).run()
+
+    def _preview(self, pdf: bytes, title: str, name: str) -> None:
+        preview = PdfPreviewDialog(pdf, title, self, suggested_name=name)
+        self.last_dialog = preview
+        preview.open()
 
     # -- the day's batch --------------------------------------------------------------------------------------
     def day_batch(self) -> bool:
@@ -297,10 +316,8 @@ class CorrespondencePage(QWidget):
         self.reload()
         if issued is None:
             return
-        preview = PdfPreviewDialog(issued.pdf, f"Edital nº {issued.info.number}", self,
-                                   suggested_name=f"edital-{issued.info.number.replace('/', '-')}.pdf")
-        self.last_dialog = preview
-        preview.open()
+        self._preview(issued.pdf, f"Edital nº {issued.info.number}",
+                      f"edital-{issued.info.number.replace('/', '-')}.pdf")
 
     # -- e-mail (Art. 22, §1, VI) -------------------------------------------------------------------------------
     def send_email(self) -> bool:
