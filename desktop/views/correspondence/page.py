@@ -87,11 +87,12 @@ class CorrespondencePage(QWidget):
 
         self.list = PagedList(COLUMNS, self._fetch, self, statuses=DISPATCH_FILTERS,
                               filter_placeholder="Filtrar por código, destinatário, documento ou processo…")
-        self.list.set_widths((140, 220, 200, 150, 140, 90, 90))
+        self.list.set_widths((125, 165, 190, 130, 135, 82, 82))
         self.list.selection_changed.connect(lambda *_: self._chosen())
         self.list.activated.connect(self.open_document)      # Enter or a double-click: the notice that went
 
         detail = QWidget(self)
+        detail.setMinimumWidth(300)
         self.detail_title = QLabel(detail)
         self.detail_title.setStyleSheet("font-size: 15px; font-weight: bold;")
         self.detail_title.setWordWrap(True)
@@ -169,7 +170,9 @@ class CorrespondencePage(QWidget):
             self.detail.setText("")
             return
         self.detail_title.setText(f"{d.code_text} — {d.state_label}")
-        lines = [f"<b>{d.document_title}</b> (documento nº {d.document_number})", d.case_label,
+        document = f"<b>{d.document_title}</b>" + ("" if d.document_number in d.document_title
+                                                    else f" (documento nº {d.document_number})")
+        lines = [document, d.case_label,
                  f"Destinatário: {d.recipient_name}", f"Forma: {d.form_label}"]
         if d.address:
             lines.append("Endereço: " + d.address.replace("\n", ", "))
