@@ -50,8 +50,8 @@ _FREE, _END, _FAT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF
 
 def compound_file(streams: dict[str, bytes]) -> bytes:
     """A Compound File Binary (MS-CFB, version 3: 512-byte sectors, 64-byte mini sectors below 4096 bytes) holding
-    `streams` in its root storage — what Outlook writes a saved .msg as. Small on purpose: one FAT (up to 128
-    sectors × … as many FAT sectors as needed), a mini FAT, the directory as a chain of right siblings."""
+    `streams` in its root storage — what Outlook writes a saved .msg as. Small on purpose: as many FAT sectors as
+    the file needs (no DIFAT chain: up to 109 of them), a mini FAT, the directory as a chain of right siblings."""
     sector, mini_size, cutoff = 512, 64, 4096
     fat: list[int] = []
     chunks: list[bytes] = []

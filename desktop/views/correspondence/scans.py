@@ -51,7 +51,7 @@ class ScansDialog(QDialog):
         image_area = QScrollArea(self)
         image_area.setWidget(self.image)
         image_area.setWidgetResizable(True)
-        image_area.setMinimumWidth(360)
+        image_area.setMinimumWidth(300)
 
         form_box = QWidget(self)
         self.page_title = QLabel(form_box)
@@ -115,6 +115,9 @@ class ScansDialog(QDialog):
         splitter.addWidget(form_box)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
+        self.pages.setMinimumWidth(300)
+        form_box.setMinimumWidth(390)
+        splitter.setSizes([340, 440, 410])
         self.summary = QLabel(self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText("&Fechar")
@@ -125,7 +128,8 @@ class ScansDialog(QDialog):
         layout.addWidget(buttons)
 
         self.pages.set_rows(self.lines)
-        self.pages.view.setColumnWidth(2, 220)
+        self.pages.view.setColumnWidth(0, 40)
+        self.pages.view.setColumnWidth(1, self.pages.view.fontMetrics().horizontalAdvance("EX20260000000") + 16)
         self._summarize()
         if self.lines:
             self.pages.select_where(lambda r: r.page == self.lines[0].page)
@@ -168,7 +172,7 @@ class ScansDialog(QDialog):
         pixmap = QPixmap()
         pixmap.loadFromData(line.png)
         if not pixmap.isNull():
-            self.image.setPixmap(pixmap.scaledToWidth(min(560, pixmap.width()),
+            self.image.setPixmap(pixmap.scaledToWidth(min(460, pixmap.width()),
                                                       Qt.TransformationMode.SmoothTransformation))
         self.code.setText(line.code or (self.dispatches[line.page].code if self.dispatches.get(line.page) else ""))
         self.code.setReadOnly(line.code is not None)
