@@ -241,3 +241,16 @@ def test_a_notice_of_an_auto_already_notified_is_tracked_without_a_second_notifi
                        proof=("ar.pdf", tiny_pdf("AR"), "application/pdf"))
     assert got.state is DispatchState.JOINED
     assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).notice_joined_on == date(2026, 11, 10)   # the first proof counts
+
+
+def test_the_screens_page_filters_by_state_and_text_and_refuses_an_unknown_filter(db, people, posted):
+    auto, issued, d = posted
+    page = desk.dispatch_page(db, people[0], "pending")
+    assert page.total == 1 and page.rows[0].code == d.code
+    assert desk.dispatch_page(db, people[0], "sent").total == 0
+    assert desk.dispatch_page(db, people[0], text=d.code[:8]).total == 1
+    assert desk.dispatch_page(db, people[0], text=d.recipient_name.split()[0].upper()).total == 1
+    assert desk.dispatch_page(db, people[0], text=auto.number).total == 1
+    assert desk.dispatch_page(db, people[0], text="ninguem com este nome").total == 0
+    with pytest.raises(ValidationError, match="Filtro desconhecido"):
+        desk.dispatch_page(db, people[0], "paid")

@@ -306,3 +306,34 @@ def test_enter_on_a_row_shows_the_notice_that_went(qtbot, page, desk_data):
     preview = wait_dialog(qtbot, page, PdfPreviewDialog)
     assert desk_data["sent"].code_text in preview.windowTitle()
     preview.reject()
+
+
+def test_art22_par1_V_a_batch_reprinted_is_its_2a_via_with_the_same_codes(qtbot, page, desk_data, picks, messages,
+                                                                          tmp_path):
+    from hands import click_button, click_row
+
+    picks["save"] = str(tmp_path / "segunda-via.pdf")
+    click_row(page.list, row_of(page, desk_data["sent"].code))
+    click_button(page.reprint_button)
+    qtbot.waitUntil(lambda: bool(messages), timeout=30000)
+    assert messages[-1][1] == "Reimprimir lote" and "segunda-via.pdf" in messages[-1][2]
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO((tmp_path / "segunda-via.pdf").read_bytes())).pages)
+    assert "2ª VIA" in text and desk_data["sent"].code in text
+    assert len(page.list.visible_rows()) == 2      # no new codes
+
+
+def test_a_scanned_page_without_date_is_refused_by_the_service_next_to_the_field(qtbot, db, people, desk_data):
+    from hands import activate, click_button, click_row, type_into
+
+    from desktop.services.correspondence import ScanLine
+    from desktop.views.correspondence.scans import ScansDialog
+
+    info = desk.get_dispatch(db, people.fiscal, desk_data["sent"].code)
+    dialog = ScansDialog(db, people.fiscal, (ScanLine(1, "ar.jpg", info.code, info, _png()),))
+    qtbot.addWidget(dialog)
+    activate(dialog)
+    click_row(dialog.pages, 0)
+    type_into(dialog.received_by, "Joao da Silva")
+    click_button(dialog.join_button)
+    assert "data escrita pelo carteiro" in dialog.errors._fields["received_on"][1].text()
+    assert desk.get_dispatch(db, people.fiscal, info.code).state is DispatchState.SENT   # nothing half-saved

@@ -242,8 +242,6 @@ class ScansDialog(QDialog):
             reason = self.reason.currentData()
             if returned and reason is None:
                 problems.append(Problem("returned", "Escolha o motivo da devolução marcado pelo carteiro."))
-            if not returned and received_on is None:
-                problems.append(Problem("received_on", "Digite a data do recebimento escrita pelo carteiro."))
             if problems:
                 raise ValidationError(problems)
             proof = (f"ar-{code}-pagina-{line.page}.png", line.png, "image/png")
