@@ -337,3 +337,47 @@ def test_a_scanned_page_without_date_is_refused_by_the_service_next_to_the_field
     click_button(dialog.join_button)
     assert "data escrita pelo carteiro" in dialog.errors._fields["received_on"][1].text()
     assert desk.get_dispatch(db, people.fiscal, info.code).state is DispatchState.SENT   # nothing half-saved
+
+
+def test_art22_par1_II_the_months_edital_is_posted_from_the_screen(qtbot, page, db, people, desk_data):
+    from hands import click_button, type_into
+
+    from desktop.domain.workflow import AutoStatus
+    from desktop.services import autos
+    from desktop.views.correspondence.dialogs import EditalDialog
+    from desktop.views.pdf_preview import PdfPreviewDialog
+
+    desk.receive(db, people.fiscal, desk_data["sent"].code, returned="recusado",
+                 proof=("ar.pdf", tiny_pdf("AR recusado"), "application/pdf"))
+    page.reload()
+    click_button(page.edital_button)
+    dialog = wait_dialog(qtbot, page, EditalDialog)
+    assert desk_data["sent_auto"].number in dialog.intro.text() and "recusado" in dialog.intro.text()
+    type_into(dialog.posted_on, local_today().strftime("%d/%m/%Y"), leave=True)
+    click_button(dialog.buttons.button(dialog.buttons.StandardButton.Save))
+    preview = wait_dialog(qtbot, page, PdfPreviewDialog)
+    assert "Edital nº" in preview.windowTitle()
+    preview.reject()
+    got = desk.get_dispatch(db, people.fiscal, desk_data["sent"].code)
+    assert got.state is DispatchState.JOINED and got.edital_posted_on == local_today()
+    assert autos.get_auto_info(db, people.fiscal, desk_data["sent_auto"].id).status is AutoStatus.NOTIFIED
+
+
+def test_art22_par1_VI_an_unanswered_email_offers_the_post(qtbot, page, db, people, register, messages):
+    from hands import click_button, click_row
+
+    from tests.db.correspondence_factories import SmtpSink, at
+
+    _auto, mailed = notice(db, people, register.maria, DispatchForm.ELECTRONIC)
+    with SmtpSink() as sink:
+        desk.send_email(db, people.fiscal, mailed.code, desk.SmtpSettings("127.0.0.1", sink.port, "none",
+                                                                          sender="f@chapada.example"))
+    at(local_today() + timedelta(days=11))           # the 10 days of the parameter have passed
+    page.open_filtered({"status": "unanswered"})
+    assert [r.code for r in page.list.visible_rows()] == [mailed.code]
+    click_row(page.list, 0)
+    click_button(page.post_button)
+    assert messages[-1][1] == "Via postal"
+    letters = [r for r in desk.list_dispatches(db, people.fiscal) if r.form is DispatchForm.POST
+               and r.state is DispatchState.PENDING]
+    assert [r.case_id for r in letters][-1] == mailed.case_id

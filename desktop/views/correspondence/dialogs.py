@@ -144,10 +144,11 @@ class EditalDialog(FormDialog):
         self.setWindowTitle("Publicar edital do mês (Art. 22, §1º, II)")
         lines = "".join(f"<li>{d.case_label} — {d.recipient_name} (AR {d.code_text}: {d.return_reason})</li>"
                         for d in waiting)
-        intro = QLabel(f"<p>{len(waiting)} processo(s) com AR devolvido entram no edital:</p><ul>{lines}</ul>", self)
-        intro.setWordWrap(True)
+        self.intro = QLabel(f"<p>{len(waiting)} processo(s) com AR devolvido entram no edital:</p><ul>{lines}</ul>",
+                            self)
+        self.intro.setWordWrap(True)
         self.posted_on = DateField(self, local_today(), not_future=True, field="posted_on", label="Afixado em")
-        self.build_form([("posted_on", "Afixado no mural em:", self.posted_on)], intro=intro)
+        self.build_form([("posted_on", "Afixado no mural em:", self.posted_on)], intro=self.intro)
         self.buttons.button(self.buttons.StandardButton.Save).setText("&Publicar")
 
     def save(self) -> bool:
