@@ -34,6 +34,7 @@ MODULE_CHAPTERS = {
     "administracao": "08-administracao",
     "cursos": "09-cursos",
     "viagens": "09b-viagens",
+    "correspondencia": "09c-correspondencia",
 }
 
 

@@ -28,7 +28,9 @@ gives the same records on SQLite and PostgreSQL. Rows are built as tuples and wr
 The work is split in stages, one module per record kind, each a `run(ctx)` on one shared `DemoContext`
 (`desktop.demo.context`): `tables` (staff, parameters, holidays, catalogue, places), `platforms`, `drivers`,
 `vehicles`, `authorizations` (with `penalties` and `timelines`, the autos behind their history), `fees`,
-`inspections`, `autos` (and the ledger), `courses`, `finish` (deregistrations, numbering, the audit entry).
+`inspections`, `autos` (and the ledger), `courses`, `finish` (deregistrations, numbering, the audit entry);
+after the load, through the services: superseded stickers (`stickers`) and the correspondence desk's dispatches
+(`dispatches`, issue 26).
 The order of `STAGES` is the order of the random draws: changing it changes the data of a seed.
 """
 from __future__ import annotations
@@ -115,6 +117,9 @@ def load_demo(db, drivers: int = 1000, seed: int = 2025, progress: Progress | No
     from desktop.demo.stickers import superseded_stickers  # after the load: the documents service numbers them
 
     superseded_stickers(db, summary)
+    from desktop.demo.dispatches import demo_dispatches  # after the load: the services number the notices
+
+    demo_dispatches(db, summary)
     summary.seconds = _time.perf_counter() - started
     return summary
 

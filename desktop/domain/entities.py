@@ -19,6 +19,7 @@ class Entity(StrEnum):
     COURSES = "courses"
     DATA_REQUEST = "data_request"
     DEMO = "demo"                        # the demonstration was loaded: everything changed
+    DISPATCHES = "dispatches"            # the correspondence desk's register (Art. 22, §1-§2)
     DOCUMENTS = "documents"              # documents attached to a record
     DRIVERS = "drivers"
     GUIDES = "guides"

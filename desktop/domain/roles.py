@@ -140,6 +140,8 @@ DASHBOARD_ROLES = RoleTable(
     judgment=ENFORCERS, overdue=(A, F, G), platform_lists=ENFORCERS, data_requests=ENFORCERS,
     driver_documents=FRONT_DESK, stickers=FRONT_DESK, course_absences=ENFORCERS, checkpoint=(G, ADM),
     backup=(G, ADM),
+    # issue 26: the correspondence desk's work, for those who send and join notices (DISPATCH_ROLES.send)
+    dispatch_waiting=ENFORCERS, ars_overdue=ENFORCERS, emails_unanswered=ENFORCERS, for_edital=ENFORCERS,
 )
 
 TABLES: Mapping[str, RoleTable] = MappingProxyType({

@@ -23,8 +23,8 @@ import email.utils
 import os
 import smtplib
 import ssl
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from email.message import EmailMessage
 
 from sqlalchemy import func, select
@@ -32,6 +32,7 @@ from sqlalchemy import func, select
 from desktop.domain.correspondence import (
     DispatchForm,
     DispatchState,
+    AR_OVERDUE_DAYS,
     ReturnReason,
     ar_overdue,
     code_is_valid,
@@ -52,6 +53,7 @@ from desktop.errors import ConflictError, DesktopError, NotFound, ValidationErro
 from desktop.models import Auto, DataRequest, Dispatch, DispatchBatch, Document, Driver, IssuedDocument, Platform
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
+from desktop.services.paging import Page, check_page, contains, count, search_terms
 
 SEND_ROLES = DISPATCH_ROLES.send
 READ_ROLES = DISPATCH_ROLES.read
@@ -222,6 +224,64 @@ def list_dispatches(db, actor: Actor, state: DispatchState | None = None, case_t
                     case_id: int | None = None) -> tuple[DispatchInfo, ...]:
     with db.session(write=False) as s:
         return list_dispatches_in(s, actor, state, case_type, case_id)
+
+
+# ------------------------------------------------------------------------------------------------ the screen
+DISPATCH_FILTERS: tuple[tuple[str, str], ...] = (
+    *((s.value, s.label) for s in DispatchState),
+    ("ars_overdue", f"ARs fora há mais de {AR_OVERDUE_DAYS} dias"),
+    ("unanswered", "E-mails sem resposta"),
+    ("for_edital", "Aguardando edital"),
+)
+"""What the Correspondência screen filters by: each state, and the three lists behind the dashboard's tiles."""
+
+
+def _filter_clause(session, key: str, today: date):
+    if not key:
+        return None
+    if key == "ars_overdue":
+        return (Dispatch.form == DispatchForm.POST.value) & (Dispatch.state == DispatchState.SENT.value) \
+            & (Dispatch.sent_on < today - timedelta(days=AR_OVERDUE_DAYS))
+    if key == "unanswered":
+        return (Dispatch.form == DispatchForm.ELECTRONIC.value) & (Dispatch.state == DispatchState.SENT.value) \
+            & (Dispatch.sent_on <= today - timedelta(days=_answer_days(session)))
+    if key == "for_edital":
+        return (Dispatch.state == DispatchState.RETURNED.value) & (Dispatch.case_type == "auto")
+    try:
+        return Dispatch.state == DispatchState(key).value
+    except ValueError:
+        raise ValidationError([Problem("state", f"Filtro desconhecido: {key}.")]) from None
+
+
+def dispatch_page(db, actor: Actor, status: str = "", text: str = "", offset: int = 0, limit: int = 50):
+    """One page of the register for the Correspondência screen (newest first): `status` is a key of
+    `DISPATCH_FILTERS` ("" = all), `text` a code, a recipient, a document or a case. An e-mail with no answer in
+    the term (parameter `dispatch.email_answer_days`) carries the action "post" (offer the post, §1, V)."""
+    require_role(actor, *READ_ROLES)
+    offset, limit = check_page(offset, limit)
+    today = local_today()
+    with db.session(write=False) as s:
+        stmt = select(Dispatch)
+        clause = _filter_clause(s, status, today)
+        if clause is not None:
+            stmt = stmt.where(clause)
+        typed = (text or "").strip()
+        if typed:
+            folded = search_terms(typed)
+            code = normalize_code(typed)
+            stmt = stmt.where(Dispatch.code.like(code + "%") | contains(func.lower(Dispatch.recipient_name), folded)
+                              | contains(func.lower(Dispatch.recipient_name), typed.lower())
+                              | contains(Dispatch.document_number, typed) | contains(func.lower(Dispatch.case_label),
+                                                                                     typed.lower()))
+        total = count(s, stmt)
+        rows = list(s.scalars(stmt.order_by(Dispatch.id.desc()).offset(offset).limit(limit)))
+        late = set()
+        if any(r.form == DispatchForm.ELECTRONIC.value and r.state == DispatchState.SENT.value for r in rows):
+            days = _answer_days(s)
+            late = {r.id for r in rows if r.form == DispatchForm.ELECTRONIC.value
+                    and r.state == DispatchState.SENT.value and offers_post(r.sent_on, False, today, days)}
+        infos = tuple(replace(i, actions=i.actions + ("post",)) if i.id in late else i for i in map(_info, rows))
+        return Page(infos, total, offset, limit)
 
 
 # ------------------------------------------------------------------------------------------------ register
@@ -603,42 +663,31 @@ def send_email(db, actor: Actor, code: str, settings: SmtpSettings, password: st
         return _info(row)
 
 
-def _store_eml(session, actor, row: Dispatch, eml: bytes, filename: str) -> int:
-    """An .eml kept as a document (message/rfc822; the attachment policy is for scanned PDFs and images)."""
+def _store_eml(session, actor, row: Dispatch, eml: bytes, filename: str, mime: str = "message/rfc822") -> int:
+    """A message kept as a document (.eml message/rfc822, or an Outlook .msg; the attachment policy is for
+    scanned PDFs and images)."""
     import hashlib  # lazy: loaded only by the use case that needs it (start-up)
 
     doc = Document(kind="dispatch_email", sha256=hashlib.sha256(eml).hexdigest(), content=eml,
-                   mime="message/rfc822", filename=filename, size=len(eml),
+                   mime=mime, filename=filename, size=len(eml),
                    auto_id=row.case_id if row.case_type == "auto" else None, uploaded_by=actor.user_id)
     session.add(doc)
     session.flush()
     return doc.id
 
 
-def _reply_ids(msg) -> list[str]:
-    ids = []
-    for header in ("In-Reply-To", "References"):
-        for value in msg.get_all(header, []):
-            ids += [i.strip() for i in str(value).replace("\n", " ").split() if i.strip().startswith("<")]
-    return ids
-
-
 def import_reply(db, actor: Actor, content: bytes, filename: str, joined_on: date | None = None) -> DispatchInfo:
-    """The recipient's answer (.eml) as the proof of receipt (Art. 22, §1, VI): matched to the sent e-mail by
-    In-Reply-To/References, archived, joined — the case's term starts on the joining date (§2)."""
+    """The recipient's answer (.eml, or .msg saved from Outlook: `importers.mail_reply`) as the proof of receipt
+    (Art. 22, §1, VI): matched to the sent e-mail by In-Reply-To/References, archived, joined — the case's term
+    starts on the joining date (§2)."""
+    from desktop.importers.mail_reply import read_reply  # lazy: loaded only by the use case that needs it (start-up)
+
     require_role(actor, *SEND_ROLES)
-    msg = email.message_from_bytes(content, policy=email.policy.default)
-    ids = _reply_ids(msg)
-    if not ids:
-        raise ValidationError([Problem("file", f"{filename}: a mensagem não responde a nenhum e-mail "
-                                               "(sem In-Reply-To nem References).")])
-    try:
-        answered = email.utils.parsedate_to_datetime(msg["Date"]).date() if msg["Date"] else local_today()
-    except (TypeError, ValueError):
-        answered = local_today()
+    reply = read_reply(content, filename)
+    answered = reply.sent_at.astimezone(local_now().tzinfo).date() if reply.sent_at else local_today()
     joined_on = joined_on or local_today()
     with db.session() as s:
-        row = s.scalar(select(Dispatch).where(Dispatch.message_id.in_(ids)).with_for_update())
+        row = s.scalar(select(Dispatch).where(Dispatch.message_id.in_(reply.ids)).with_for_update())
         if row is None:
             raise NotFound(f"{filename}: nenhum e-mail enviado pelo programa corresponde a esta resposta.")
         _refuse_joined(row)
@@ -648,10 +697,9 @@ def import_reply(db, actor: Actor, content: bytes, filename: str, joined_on: dat
         problems = receipt_problems(row.sent_on, answered, joined_on, local_today())
         if problems:
             raise ValidationError(problems)
-        doc = _store_eml(s, actor, row, content, filename)
-        sender = email.utils.parseaddr(str(msg["From"] or ""))
+        doc = _store_eml(s, actor, row, content, filename, reply.mime)
         _set_state(s, actor, row, DispatchState.RECEIVED, received_on=answered,
-                   received_by=(sender[1] or sender[0] or "resposta por e-mail")[:200], proof_document_id=doc)
+                   received_by=(reply.sender or "resposta por e-mail")[:200], proof_document_id=doc)
         _set_state(s, actor, row, DispatchState.JOINED, joined_on=joined_on, joined_at=local_now())
         _join_in_case(s, actor, row, joined_on, doc)
         return _info(row)
@@ -707,16 +755,15 @@ def desk_counts(db, actor: Actor) -> DeskCounts:
         return desk_counts_in(s, actor)
 
 
-def desk_counts_in(session, actor: Actor) -> DeskCounts:
+def desk_counts_in(session, actor: Actor, today: date | None = None) -> DeskCounts:
+    """Four SQL COUNTs, each the list the screen shows for its filter (`DISPATCH_FILTERS`)."""
     require_role(actor, *READ_ROLES)
-    today = local_today()
-    rows = list(session.execute(select(Dispatch.state, Dispatch.form, Dispatch.sent_on, Dispatch.case_type)))
-    unanswered = len(unanswered_emails_in(session, actor))
-    return DeskCounts(
-        sum(1 for r in rows if r.state == DispatchState.PENDING.value),
-        sum(1 for r in rows if r.form == DispatchForm.POST.value and ar_overdue(r.sent_on, r.state, today)),
-        unanswered,
-        sum(1 for r in rows if r.state == DispatchState.RETURNED.value and r.case_type == "auto"))
+    today = today or local_today()
+
+    def n(key: str) -> int:
+        return int(session.scalar(select(func.count(Dispatch.id)).where(_filter_clause(session, key, today))) or 0)
+
+    return DeskCounts(n(DispatchState.PENDING.value), n("ars_overdue"), n("unanswered"), n("for_edital"))
 
 
 # ------------------------------------------------------------------------------------------------ export

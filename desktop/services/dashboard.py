@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from desktop.domain.dates import local_now, renewal_request_deadline
 from desktop.domain.roles import DASHBOARD_ROLES, Role
 from desktop.models import AuditCheckpoint, Authorization, Auto, Driver, PaymentGuide
-from desktop.services import changes, courses, data_requests, ledger, platform_lists
+from desktop.services import changes, correspondence, courses, data_requests, ledger, platform_lists
 from desktop.services.base import Actor
 from desktop.services.dashboard_queries import (
     Window,
@@ -99,6 +99,7 @@ class _Ctx:
     w: Window
     now: datetime
     calendar: object
+    memo: dict = field(default_factory=dict)    # counts several tiles share, read once
 
     @property
     def today(self) -> date:
@@ -291,6 +292,41 @@ def _backup(c: _Ctx) -> Tile:
                 deadline=last, deadline_label="Última cópia verificada" if last else "", detail=state.message)
 
 
+def _desk(c: _Ctx) -> correspondence.DeskCounts:
+    """The correspondence desk's four counts (issue 26), read once for its four tiles."""
+    if "desk" not in c.memo:
+        c.memo["desk"] = correspondence.desk_counts_in(c.s, c.actor, c.today)
+    return c.memo["desk"]
+
+
+def _dispatch_waiting(c: _Ctx) -> Tile:
+    n = _desk(c).waiting
+    return Tile("dispatch_waiting", "Notificações aguardando envio", n, INFO if n else OK,
+                Target("correspondencia", {"status": "pending"}), "Art. 22, §1",
+                detail="expedição do dia ou e-mail a enviar" if n else "")
+
+
+def _ars_overdue(c: _Ctx) -> Tile:
+    n = _desk(c).ars_overdue
+    return Tile("ars_overdue", "ARs fora há mais de 30 dias", n, WARNING if n else OK,
+                Target("correspondencia", {"status": "ars_overdue"}), "Art. 22, §1, V",
+                detail="cobrar o AR dos Correios" if n else "")
+
+
+def _emails_unanswered(c: _Ctx) -> Tile:
+    n = _desk(c).unanswered
+    return Tile("emails_unanswered", "E-mails sem resposta", n, WARNING if n else OK,
+                Target("correspondencia", {"status": "unanswered"}), "Art. 22, §1, VI",
+                detail="oferecer a via postal" if n else "")
+
+
+def _for_edital(c: _Ctx) -> Tile:
+    n = _desk(c).for_edital
+    return Tile("for_edital", "Processos aguardando edital", n, WARNING if n else OK,
+                Target("correspondencia", {"status": "for_edital"}), "Art. 22, §1, II",
+                detail="AR devolvido sem entrega" if n else "")
+
+
 # Which roles see each tile (in this order on the page; domain/roles.py) and the function that computes it.
 TILES: tuple[tuple[str, frozenset[Role], Callable[[_Ctx], Tile]], ...] = (
     ("renewal", frozenset(DASHBOARD_ROLES.renewal), _renewal),
@@ -309,6 +345,10 @@ TILES: tuple[tuple[str, frozenset[Role], Callable[[_Ctx], Tile]], ...] = (
     ("driver_documents", frozenset(DASHBOARD_ROLES.driver_documents), _documents),
     ("stickers", frozenset(DASHBOARD_ROLES.stickers), _stickers),
     ("course_absences", frozenset(DASHBOARD_ROLES.course_absences), _course_absences),
+    ("dispatch_waiting", frozenset(DASHBOARD_ROLES.dispatch_waiting), _dispatch_waiting),
+    ("ars_overdue", frozenset(DASHBOARD_ROLES.ars_overdue), _ars_overdue),
+    ("emails_unanswered", frozenset(DASHBOARD_ROLES.emails_unanswered), _emails_unanswered),
+    ("for_edital", frozenset(DASHBOARD_ROLES.for_edital), _for_edital),
     ("checkpoint", frozenset(DASHBOARD_ROLES.checkpoint), _checkpoint),
     ("backup", frozenset(DASHBOARD_ROLES.backup), _backup),
 )

@@ -60,6 +60,9 @@ MODULES: tuple[Module, ...] = (
     Module("cursos", "Cursos", "cursos.svg", factory="desktop.views.courses.page:CoursesPage"),
     Module("viagens", "Viagens", "viagens.svg", factory="desktop.views.trips.page:TripsPage",
            roles=frozenset({Role.FISCAL, Role.GESTOR})),
+    # Issue 26: the correspondence desk (Art. 22, §1-§2) — every notice dispatched, its AR or e-mail reply joined
+    Module("correspondencia", "Correspondência", "correspondencia.svg",
+           factory="desktop.views.correspondence.page:CorrespondencePage"),
     Module("relatorios", "Relatórios", "relatorios.svg", factory="desktop.views.reports.page:ReportsPage"),
     Module("administracao", "Administração", "administracao.svg", factory="desktop.views.admin.page:AdministrationPage",
            roles=frozenset({Role.ADMINISTRADOR, Role.GESTOR})),
@@ -71,7 +74,7 @@ HOME_LABEL = "Início"
 # Issue 29 point 5: a key for each module, fixed whatever the user's roles (the manual lists them)
 MODULE_SHORTCUTS = {"cadastros": "Ctrl+1", "autorizacoes": "Ctrl+2", "vistorias": "Ctrl+3", "fiscalizacao": "Ctrl+4",
                     "financeiro": "Ctrl+5", "plataformas": "Ctrl+6", "cursos": "Ctrl+7", "viagens": "Ctrl+8",
-                    "relatorios": "Ctrl+9", "administracao": "Ctrl+Shift+A", HOME_KEY: "Ctrl+0"}
+                    "relatorios": "Ctrl+9", "administracao": "Ctrl+Shift+A", "correspondencia": "Ctrl+Shift+C", HOME_KEY: "Ctrl+0"}
 WINDOW_LIMIT = QSize(1366, 768)   # the office screen: on it (or smaller) the window opens maximized
 
 

@@ -135,6 +135,35 @@ def test_art22_par1_VI_email_through_smtp_archives_the_eml_and_the_reply_joins_i
         desk.import_reply(db, people[0], reply_to(got, "condutor@example.com"), "resposta.eml")
 
 
+def test_art22_par1_VI_an_outlook_msg_reply_is_matched_archived_and_joined(db, people):
+    """Issue 26: the reply saved from Outlook (.msg) joins the proof as the .eml does; the file is kept as it came."""
+    from datetime import datetime
+
+    from desktop.domain.clock import TIMEZONE
+    from desktop.models import Document
+    from tests.files import outlook_msg
+
+    at(date(2026, 11, 10))
+    auto, issued = auto_with_notice(db, people[0], date(2026, 11, 9), email_address="condutor@example.com")
+    d = desk.register_auto_notice(db, people[0], auto.id, issued.info.id, form=DispatchForm.ELECTRONIC)
+    with SmtpSink() as smtp:
+        sent = desk.send_email(db, people[0], d.code, SmtpSettings("127.0.0.1", smtp.port, "none",
+                                                                    sender="fiscalizacao@chapada.mt.gov.br"))
+    at(date(2026, 11, 25))
+    with pytest.raises(ValidationError, match="não responde a nenhum e-mail"):
+        desk.import_reply(db, people[0], outlook_msg(), "nova.msg")
+    reply = outlook_msg(in_reply_to=sent.message_id, references=sent.message_id, sender="condutor@example.com",
+                        submitted=datetime(2026, 11, 23, 16, 0, tzinfo=TIMEZONE))
+    joined = desk.import_reply(db, people[0], reply, "RE Notificação.msg")
+    assert joined.state is DispatchState.JOINED and joined.received_on == date(2026, 11, 23)
+    assert joined.received_by == "condutor@example.com" and joined.joined_on == date(2026, 11, 25)
+    with db.session(write=False) as s:
+        doc = s.get(Document, joined.proof_document_id)
+        assert doc.mime == "application/vnd.ms-outlook" and bytes(doc.content) == reply
+    with pytest.raises(ConflictError, match="já foi juntada"):
+        desk.import_reply(db, people[0], reply, "RE Notificação.msg")
+
+
 def test_art22_par1_VI_an_unanswered_email_offers_the_post_after_n_days(db, people):
     at(date(2026, 11, 2))
     auto, issued = auto_with_notice(db, people[0], date(2026, 11, 2), email_address="c@example.com")
@@ -212,3 +241,16 @@ def test_a_notice_of_an_auto_already_notified_is_tracked_without_a_second_notifi
                        proof=("ar.pdf", tiny_pdf("AR"), "application/pdf"))
     assert got.state is DispatchState.JOINED
     assert autos.get_auto_info(db, SYSTEM_ACTOR, auto.id).notice_joined_on == date(2026, 11, 10)   # the first proof counts
+
+
+def test_the_screens_page_filters_by_state_and_text_and_refuses_an_unknown_filter(db, people, posted):
+    auto, issued, d = posted
+    page = desk.dispatch_page(db, people[0], "pending")
+    assert page.total == 1 and page.rows[0].code == d.code
+    assert desk.dispatch_page(db, people[0], "sent").total == 0
+    assert desk.dispatch_page(db, people[0], text=d.code[:8]).total == 1
+    assert desk.dispatch_page(db, people[0], text=d.recipient_name.split()[0].upper()).total == 1
+    assert desk.dispatch_page(db, people[0], text=auto.number).total == 1
+    assert desk.dispatch_page(db, people[0], text="ninguem com este nome").total == 0
+    with pytest.raises(ValidationError, match="Filtro desconhecido"):
+        desk.dispatch_page(db, people[0], "paid")

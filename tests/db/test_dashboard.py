@@ -166,3 +166,43 @@ def test_backup_tile_says_whether_the_days_copy_was_made(db, people, tmp_path, m
     if db.is_postgresql:
         tile = svc.dashboard(db, gestor, NOW).tile("backup")
         assert tile.severity == svc.INFO and "DBA" in tile.detail
+
+
+def test_art22_par1_correspondence_tiles_equal_the_lists_they_open(db, people):
+    """Issue 26: notices waiting to be sent, ARs out for more than 30 days, e-mails with no answer in the term and
+    autos whose AR came back for the edital — each tile's count is its list on the Correspondência screen."""
+    from desktop.domain.correspondence import DispatchForm
+    from desktop.services import correspondence as desk
+    from tests.db.correspondence_factories import SmtpSink, at, auto_with_notice
+    from tests.files import tiny_pdf
+
+    fiscal, gestor = people[Role.FISCAL], people[Role.GESTOR]
+    at(date(2026, 10, 1))
+    late_auto, late_notice = auto_with_notice(db, fiscal, date(2026, 9, 30))
+    late = desk.register_auto_notice(db, fiscal, late_auto.id, late_notice.info.id)
+    back_auto, back_notice = auto_with_notice(db, fiscal, date(2026, 9, 30))
+    back = desk.register_auto_notice(db, fiscal, back_auto.id, back_notice.info.id)
+    mail_auto, mail_notice = auto_with_notice(db, fiscal, date(2026, 9, 30), email_address="x@example.com")
+    mailed = desk.register_auto_notice(db, fiscal, mail_auto.id, mail_notice.info.id, DispatchForm.ELECTRONIC)
+    desk.day_batch(db, fiscal)
+    with SmtpSink() as sink:
+        desk.send_email(db, fiscal, mailed.code, desk.SmtpSettings("127.0.0.1", sink.port, "none",
+                                                                   sender="fiscal@chapada.example"))
+    at(date(2026, 10, 5))
+    desk.receive(db, fiscal, back.code, received_on=date(2026, 10, 5), returned="mudou-se",
+                 proof=("ar.pdf", tiny_pdf("AR devolvido"), "application/pdf"))
+    wait_auto, wait_notice = auto_with_notice(db, fiscal, date(2026, 10, 5))
+    desk.register_auto_notice(db, fiscal, wait_auto.id, wait_notice.info.id)
+    at(date(2026, 11, 18))
+    board = svc.dashboard(db, gestor)
+    for key, status in (("dispatch_waiting", "pending"), ("ars_overdue", "ars_overdue"),
+                        ("emails_unanswered", "unanswered"), ("for_edital", "for_edital")):
+        tile = board.tile(key)
+        page = desk.dispatch_page(db, gestor, status)
+        assert tile.count == page.total == 1, key
+        assert tile.target.module == "correspondencia" and tile.target.filter["status"] == status
+        assert tile.severity != svc.OK
+    assert desk.dispatch_page(db, gestor, "ars_overdue").rows[0].code == late.code
+    assert desk.dispatch_page(db, gestor, "unanswered").rows[0].actions == ("receive", "post")
+    assert "for_edital" in svc.dashboard(db, fiscal).keys
+    assert "for_edital" not in svc.dashboard(db, people[Role.ATENDENTE]).keys

@@ -451,3 +451,20 @@ def test_issue12_17_the_demo_shows_a_superseded_sticker(db):
     assert old.status == sc.SUPERSEDED and f"adesivo nº {issued[1].number}" in old.message_pt
     assert documents.check_sticker(db, text, sticker_number=issued[1].number).status == sc.VALID
     assert audit.verify(db).ok
+
+
+def test_issue26_the_demo_fills_the_correspondence_desk_in_several_states(db):
+    """Art. 22, §§1-2: the demo's letters through the services — one joined, one returned for the edital, one out,
+    one waiting for the batch and one to go by e-mail — so the screen and its tiles show something."""
+    from desktop.domain.correspondence import DispatchState
+    from desktop.services import correspondence
+    from desktop.services.base import SYSTEM_ACTOR
+
+    summary = load_demo(db, drivers=30, seed=2025)
+    assert summary.counts["dispatches"] == 5
+    states = Counter(d.state for d in correspondence.list_dispatches(db, SYSTEM_ACTOR))
+    assert states == {DispatchState.JOINED: 1, DispatchState.RETURNED: 1, DispatchState.SENT: 1,
+                      DispatchState.PENDING: 2}
+    counts = correspondence.desk_counts(db, SYSTEM_ACTOR)
+    assert counts.waiting == 2 and counts.for_edital == 1
+    assert audit.verify(db).ok

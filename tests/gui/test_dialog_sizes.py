@@ -96,6 +96,21 @@ class Records:
             self.trip_id = (s.scalar(select(TripRoutePoint.trip_id).limit(1))
                             or s.scalar(select(TripRow.id).limit(1)))
 
+    def dispatches(self):
+        """The demo's correspondence desk (issue 26): its dispatches, the sent one first."""
+        from desktop.services import correspondence
+
+        rows = correspondence.list_dispatches(self.db, self.actor)
+        assert rows, "the demo writes a few dispatches"
+        return tuple(sorted(rows, key=lambda d: d.state != "sent"))
+
+    def scan_lines(self):
+        from desktop.services.correspondence import ScanLine
+
+        first = self.dispatches()[0]
+        return (ScanLine(1, "pilha-de-ars.pdf", first.code, first, _png()),
+                ScanLine(2, "pilha-de-ars.pdf", None, None, _png()))
+
     def guide(self):
         from desktop.services import guides
 
@@ -212,6 +227,10 @@ def _recipes(r: Records):
         "desktop.views.finance.issqn.ReasonDialog": lambda: (None, "Cancelar guia", "Explique o motivo. " * 10,
                                                              lambda reason: None),
         "desktop.views.trips.route_view.RouteDialog": lambda: (None, db, a, r.route()),
+        # issue 26: the correspondence desk
+        "desktop.views.correspondence.dialogs.ReceiveDialog": lambda: (None, db, a, r.dispatches()[0]),
+        "desktop.views.correspondence.dialogs.EditalDialog": lambda: (None, db, a, r.dispatches()),
+        "desktop.views.correspondence.scans.ScansDialog": lambda: (None, db, a, r.scan_lines()),
     }
 
 

@@ -128,3 +128,33 @@ def test_the_page_reloads_when_the_day_turns(qtbot, db, admin):
         home.check_day()
         qtbot.waitUntil(lambda: home.board is not first, timeout=10000)
         assert home.board.as_of.date().isoformat() == "2026-11-19"
+
+
+def test_art22_the_correspondence_tiles_open_the_desk_filtered(qtbot, db, admin):
+    """Issue 26: a notice waiting for the post shows on its tile; a click opens Correspondência with that list."""
+    from datetime import timedelta
+
+    from desktop.domain.dates import local_today
+    from desktop.services import correspondence as desk
+    from tests.db.correspondence_factories import auto_with_notice
+
+    from desktop.domain.roles import Role
+    from desktop.services import auth, users
+
+    users.create_user(db, admin, users.UserDraft("fabio", "Fábio Fiscal", frozenset({Role.FISCAL}),
+                                                 "senha-do-fabio-1", office="Fiscal", registration="M-1"))
+    fiscal = auth.login(db, "fabio", "senha-do-fabio-1")
+    auto, issued = auto_with_notice(db, fiscal, local_today() - timedelta(days=1))
+    waiting = desk.register_auto_notice(db, fiscal, auto.id, issued.info.id)
+    window = _window(qtbot, db, admin)
+    home = window.home
+    for key in ("dispatch_waiting", "ars_overdue", "emails_unanswered", "for_edital"):
+        assert key in home.tile_keys()
+    assert "Notificações aguardando envio" in home.buttons["dispatch_waiting"].label.text()
+    page = _click(qtbot, window, "dispatch_waiting")
+    assert window.stack.currentWidget() is window.pages["correspondencia"]
+    assert page.list.status_combo.currentData() == "pending"
+    assert [r.code for r in page.list.visible_rows()] == [waiting.code]
+    window.go_home()
+    page = _click(qtbot, window, "for_edital")
+    assert page.list.status_combo.currentData() == "for_edital" and page.list.visible_rows() == []

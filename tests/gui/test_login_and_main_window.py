@@ -11,7 +11,7 @@ from desktop.views.main_window import MainWindow
 ADMIN_USER, ADMIN_PASSWORD = "admin", "senha-forte-2025"  # as created by the `admin` fixture (conftest)
 
 EIGHT_MODULES = ["Cadastros", "Autorizações", "Vistorias", "Fiscalização", "Financeiro/ISSQN", "Plataformas",
-                 "Cursos", "Viagens", "Relatórios", "Administração"]   # issues 16 and 15: Cursos, Viagens
+                 "Cursos", "Viagens", "Correspondência", "Relatórios", "Administração"]   # issues 16, 15, 26
 
 
 def login_dialog(qtbot, db, user, password):
