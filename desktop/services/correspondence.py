@@ -50,7 +50,8 @@ from desktop.domain.formatting import format_date
 from desktop.domain.problems import Problem
 from desktop.domain.roles import DISPATCH_ROLES
 from desktop.errors import ConflictError, DesktopError, NotFound, ValidationError
-from desktop.models import Auto, DataRequest, Dispatch, DispatchBatch, Document, Driver, IssuedDocument, Platform
+from desktop.models import (Authorization, Auto, DataRequest, Dispatch, DispatchBatch, Document, Driver, Inspection,
+                            IssuedDocument, Platform)
 from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.services.paging import Page, check_page, contains, count, search_terms
@@ -391,6 +392,144 @@ def register_data_request(db, actor: Actor, request_id: int, issued_document_id:
     require_role(actor, *SEND_ROLES)
     with db.session() as s:
         return register_data_request_in(s, actor, request_id, issued_document_id, form)
+
+
+# ------------------------------------------------------------------------------------- printed elsewhere
+# A notice printed from its own screen (the auto's notices in Fiscalização, the ofício of a data request, an
+# inspection's convocation or regularization notice, a renewal reminder) is an archived issued document; the
+# Correspondência screen lists those not yet in the register, one line per addressee, and registers the one the
+# clerk chooses with the form of Art. 22, §1 — so every notice the program printed for a person or a platform can
+# enter the register with its code (issue 26).
+
+PRINTED_NOTICE_RECORDS = ("auto", "inspection", "authorization")
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedNotice:
+    """A printed notice not yet in the register, for one addressee."""
+
+    issued_document_id: int
+    number: str
+    kind_label: str
+    issued_on: date
+    case_label: str
+    addressee: str           # "driver" or "platform"
+    recipient_name: str
+    address: str
+    email: str
+
+    @property
+    def where(self) -> str:
+        return " · ".join(p for p in (" ".join(self.address.split()), self.email) if p) or "sem endereço cadastrado"
+
+
+def _platform_of(session, platform_id: int | None) -> tuple | None:
+    if platform_id is None:
+        return None
+    p = session.get(Platform, platform_id)
+    return ("platform", p.legal_name, p.address or "", p.email or "") if p is not None else None
+
+
+def _driver_of(session, driver_id: int | None) -> tuple | None:
+    if driver_id is None:
+        return None
+    d = session.get(Driver, driver_id)
+    return ("driver", d.name, _driver_address(d), d.email or "") if d is not None else None
+
+
+def _case_of_printed(session, kind: str, record_type: str, record_id: int):
+    """(case_type, case_id, case_label, [(addressee, name, address, e-mail), …]) of a printed notice, or None."""
+    if kind == "data_request" and record_type == "data_request":
+        row = session.get(DataRequest, record_id)
+        if row is None:
+            return None
+        return "data_request", row.id, f"Requisição nº {row.number or row.id}", [_platform_of(session, row.platform_id)]
+    if kind != "notice":
+        return None
+    if record_type == "auto":
+        auto = session.get(Auto, record_id)
+        if auto is None:
+            return None
+        return "auto", auto.id, f"Auto nº {auto.number}", [_driver_of(session, auto.infractor_driver_id),
+                                                           _platform_of(session, auto.infractor_platform_id)]
+    if record_type == "inspection":
+        row = session.get(Inspection, record_id)
+        if row is None or row.authorization_id is None:
+            return None
+        auth = session.get(Authorization, row.authorization_id)
+        return "inspection", row.id, f"Vistoria da autorização nº {auth.number or auth.id}", [
+            _driver_of(session, auth.driver_id)]
+    if record_type == "authorization":
+        auth = session.get(Authorization, record_id)
+        if auth is None:
+            return None
+        return "inspection", auth.id, f"Autorização nº {auth.number or auth.id}", [_driver_of(session, auth.driver_id)]
+    return None
+
+
+def _printed_rows(session, limit: int):
+    stmt = (select(IssuedDocument.id, IssuedDocument.kind, IssuedDocument.number, IssuedDocument.record_type,
+                   IssuedDocument.record_id, IssuedDocument.issued_at)
+            .where(((IssuedDocument.kind == "notice") & IssuedDocument.record_type.in_(PRINTED_NOTICE_RECORDS))
+                   | ((IssuedDocument.kind == "data_request") & (IssuedDocument.record_type == "data_request")))
+            .order_by(IssuedDocument.id.desc()).limit(limit))
+    return session.execute(stmt).all()
+
+
+def printed_notices(db, actor: Actor, limit: int = 200) -> tuple[PrintedNotice, ...]:
+    """The notices printed elsewhere and not yet in the register (newest first), one line per addressee."""
+    require_role(actor, *SEND_ROLES)
+    from desktop.services.documents.archive import DOCUMENT_KINDS  # lazy: loaded only by the use case that needs it (start-up)
+
+    with db.session(write=False) as s:
+        rows = _printed_rows(s, max(1, min(int(limit), 1000)))
+        taken = {(d, name) for d, name in s.execute(select(Dispatch.issued_document_id, Dispatch.recipient_name)
+                                                    .where(Dispatch.issued_document_id.in_([r.id for r in rows])))}
+        out = []
+        for r in rows:
+            case = _case_of_printed(s, r.kind, r.record_type, r.record_id)
+            if case is None:
+                continue
+            _type, _id, label, people = case
+            for person in people:
+                if person is None or (r.id, person[1]) in taken:
+                    continue
+                out.append(PrintedNotice(r.id, r.number, DOCUMENT_KINDS.get(r.kind, r.kind),
+                                         local_now().date() if r.issued_at is None else
+                                         r.issued_at.astimezone(local_now().tzinfo).date(), label, person[0],
+                                         person[1], person[2], person[3]))
+        return tuple(out)
+
+
+def register_printed_in(session, actor: Actor, issued_document_id: int, addressee: str,
+                        form: DispatchForm | str) -> DispatchInfo:
+    """The printed notice `issued_document_id` enters the register for its `addressee` ("driver"/"platform")."""
+    require_role(actor, *SEND_ROLES)
+    issued = session.get(IssuedDocument, issued_document_id)
+    if issued is None:
+        raise NotFound("Documento emitido não encontrado.")
+    case = _case_of_printed(session, issued.kind, issued.record_type, issued.record_id)
+    person = next((p for p in (case[3] if case else ()) if p is not None and p[0] == addressee), None)
+    if case is None or person is None:
+        raise ValidationError([Problem("addressee", f"O documento nº {issued.number} não é uma notificação para "
+                                                    "esse destinatário.")])
+    already = session.scalar(select(Dispatch).where(Dispatch.issued_document_id == issued.id,
+                                                    Dispatch.recipient_name == person[1]))
+    if already is not None:
+        raise ConflictError(f"O documento nº {issued.number} para {person[1]} já está no registro de expedição "
+                            f"com o código {format_code(already.code)}.")
+    case_type, case_id, label, _people = case
+    title = ("Ofício — requisição de dados nº " if issued.kind == "data_request" else "Notificação nº ") + issued.number
+    return register_dispatch_in(session, actor, issued.id, recipient_name=person[1], form=form, case_type=case_type,
+                                case_id=case_id, case_label=label, address=person[2], email_address=person[3],
+                                document_title=title)
+
+
+def register_printed(db, actor: Actor, issued_document_id: int, addressee: str,
+                     form: DispatchForm | str) -> DispatchInfo:
+    require_role(actor, *SEND_ROLES)
+    with db.session() as s:
+        return register_printed_in(s, actor, issued_document_id, addressee, form)
 
 
 # ------------------------------------------------------------------------------------------------ the case

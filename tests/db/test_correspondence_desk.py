@@ -254,3 +254,37 @@ def test_the_screens_page_filters_by_state_and_text_and_refuses_an_unknown_filte
     assert desk.dispatch_page(db, people[0], text="ninguem com este nome").total == 0
     with pytest.raises(ValidationError, match="Filtro desconhecido"):
         desk.dispatch_page(db, people[0], "paid")
+
+
+# ------------------------------------------------------------------ issue 26: a notice printed on another screen
+def test_a_notice_printed_on_its_own_screen_is_offered_for_the_register_once_per_addressee(db, people):
+    """Every notice the program prints for a person enters the register: the autuação notice printed in
+    Fiscalização (not through the desk) is listed as printed and not registered; registered by post it leaves the
+    list, goes to the day's batch, and a second registration of the same notice for the same person is refused
+    naming the code it has."""
+    at(date(2026, 11, 10))
+    auto, issued = auto_with_notice(db, people[0], date(2026, 11, 9))
+    waiting = desk.printed_notices(db, people[0])
+    mine = [n for n in waiting if n.issued_document_id == issued.info.id]
+    assert len(mine) == 1 and mine[0].addressee == "driver" and mine[0].case_label == f"Auto nº {auto.number}"
+    assert "Rua Quinze de Novembro" in mine[0].where and mine[0].number == issued.info.number
+    d = desk.register_printed(db, people[0], issued.info.id, "driver", DispatchForm.POST)
+    assert d.state == DispatchState.PENDING and code_is_valid(d.code) and d.case_label == f"Auto nº {auto.number}"
+    assert not [n for n in desk.printed_notices(db, people[0]) if n.issued_document_id == issued.info.id]
+    with pytest.raises(ConflictError, match="já está no registro"):
+        desk.register_printed(db, people[0], issued.info.id, "driver", DispatchForm.POST)
+    with pytest.raises(ValidationError):
+        desk.register_printed(db, people[0], issued.info.id, "platform", DispatchForm.POST)   # no platform here
+    batch = desk.day_batch(db, people[0])
+    assert batch is not None and [i.code for i in batch.items] == [d.code]
+
+
+def test_registering_a_printed_notice_needs_a_sender_and_the_address_of_its_form(db, people, make_actor):
+    at(date(2026, 11, 10))
+    auto, issued = auto_with_notice(db, people[0], date(2026, 11, 9))
+    with pytest.raises(PermissionDenied):
+        desk.register_printed(db, make_actor(Role.VISTORIADOR), issued.info.id, "driver", DispatchForm.POST)
+    with pytest.raises(ValidationError) as exc:      # the driver has no e-mail: not by electronic means
+        desk.register_printed(db, people[0], issued.info.id, "driver", DispatchForm.ELECTRONIC)
+    assert any(p.field == "email" for p in exc.value.problems)
+    assert [n.issued_document_id for n in desk.printed_notices(db, people[0])] == [issued.info.id]

@@ -381,3 +381,31 @@ def test_art22_par1_VI_an_unanswered_email_offers_the_post(qtbot, page, db, peop
     letters = [r for r in desk.list_dispatches(db, people.fiscal) if r.form is DispatchForm.POST
                and r.state is DispatchState.PENDING]
     assert [r.case_id for r in letters][-1] == mailed.case_id
+
+
+def test_a_notice_printed_in_fiscalizacao_is_registered_from_the_screen(qtbot, page, db, people, register):
+    """Issue 26: every notice the program prints enters the register. The autuação notice printed from the auto's
+    own screen (not through the desk) is chosen with the mouse in "Registrar notificação impressa…", goes by post
+    with its new code, and is no longer offered."""
+    from hands import click_button, click_row
+
+    from desktop.views.correspondence.dialogs import RegisterPrintedDialog
+
+    _with_address(db, register.joao)
+    auto = draw_up(db, people.fiscal, "ART26-IV", local_today() - timedelta(days=1), driver_id=register.joao)
+    issued = printing.print_autuacao_notice(db, people.fiscal, auto.number)
+    click_button(page.printed_button)
+    dialog = wait_dialog(qtbot, page, RegisterPrintedDialog)
+    rows = dialog.table.visible_rows()
+    row = next(i for i, n in enumerate(rows) if n.issued_document_id == issued.info.id)
+    save = dialog.buttons.button(dialog.buttons.StandardButton.Save)
+    click_button(save)                                   # nothing chosen: said beside the list
+    assert dialog.isVisible() and "Escolha na lista" in dialog.errors.message("notice")
+    click_row(dialog.table, row)
+    assert dialog.form_combo.currentData() == DispatchForm.POST.value
+    click_button(save)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10000)
+    got = dialog.saved
+    assert got.state is DispatchState.PENDING and got.case_label == f"Auto nº {auto.number}"
+    assert got.code in [r.code for r in page.list.visible_rows()]
+    assert not [n for n in desk.printed_notices(db, people.fiscal) if n.issued_document_id == issued.info.id]

@@ -104,6 +104,22 @@ class Records:
         assert rows, "the demo writes a few dispatches"
         return tuple(sorted(rows, key=lambda d: d.state != "sent"))
 
+    def printed_notices(self):
+        """Notices printed outside the desk (issue 26), or two made up when the demo registered all of its own."""
+        from datetime import date
+
+        from desktop.services import correspondence
+
+        rows = correspondence.printed_notices(self.db, self.actor)
+        return rows or (
+            correspondence.PrintedNotice(1, "0012/2026", "Notificação", date(2026, 11, 30), "Auto nº 0012/2026",
+                                         "driver", "Maria da Conceição Aparecida dos Santos",
+                                         "Rua Quinze de Novembro, 120\nCentro – Chapada dos Guimarães\nCEP 78195-000",
+                                         ""),
+            correspondence.PrintedNotice(2, "0003/2026", "Requisição de dados (Art. 4º)", date(2026, 11, 29),
+                                         "Requisição nº 0003/2026", "platform", "ChapadaCar Tecnologia Ltda.",
+                                         "Av. Rio Branco, 100", "juridico@chapadacar.example"))
+
     def scan_lines(self):
         from desktop.services.correspondence import ScanLine
 
@@ -231,6 +247,7 @@ def _recipes(r: Records):
         "desktop.views.correspondence.dialogs.ReceiveDialog": lambda: (None, db, a, r.dispatches()[0]),
         "desktop.views.correspondence.dialogs.EditalDialog": lambda: (None, db, a, r.dispatches()),
         "desktop.views.correspondence.scans.ScansDialog": lambda: (None, db, a, r.scan_lines()),
+        "desktop.views.correspondence.dialogs.RegisterPrintedDialog": lambda: (None, db, a, r.printed_notices()),
     }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
                                QWidget, QFileDialog)
 
-from desktop.domain.correspondence import ReturnReason
+from desktop.domain.correspondence import DISPATCHED_FORMS, ReturnReason
 from desktop.domain.dates import local_today
 from desktop.domain.entities import Entity
 from desktop.domain.formatting import format_date
@@ -18,9 +18,10 @@ from desktop.errors import ValidationError
 from desktop.services import correspondence
 from desktop.views.date_fields import DateField
 from desktop.views.operations import op
-from desktop.views.widgets import FormDialog
+from desktop.views.table import Column, RecordTable
+from desktop.views.widgets import FormDialog, fit_size
 
-__all__ = ["ReceiveDialog", "EditalDialog", "reason_combo", "PROOF_FILES", "DESK_CHANGES"]
+__all__ = ["ReceiveDialog", "EditalDialog", "RegisterPrintedDialog", "reason_combo", "PROOF_FILES", "DESK_CHANGES"]
 
 PROOF_FILES = "AR digitalizado (*.pdf *.png *.jpg *.jpeg)"
 DESK_CHANGES = (Entity.DISPATCHES, Entity.AUTOS, Entity.DOCUMENTS, Entity.DATA_REQUEST)
@@ -162,4 +163,64 @@ class EditalDialog(FormDialog):
 
     def _saved(self, issued) -> None:
         self.saved = issued
+        self.accept()
+
+
+PRINTED_COLUMNS = (
+    Column("Documento", lambda n: f"{n.kind_label} nº {n.number}"),
+    Column("Emitido em", lambda n: n.issued_on),
+    Column("Processo", lambda n: n.case_label),
+    Column("Destinatário", lambda n: n.recipient_name),
+    Column("Endereço / e-mail", lambda n: n.where),
+)
+
+
+class RegisterPrintedDialog(FormDialog):
+    """"Registrar notificação impressa…": a notice printed on its own screen (the auto's notices, a data request's
+    ofício, an inspection's convocation) enters the register for one addressee, with the form of Art. 22, §1 —
+    it then has its code and goes to the day's batch (post) or out by e-mail."""
+
+    def __init__(self, db, actor, printed, parent=None):
+        super().__init__(parent)
+        self.db, self.actor = db, actor
+        self.saved = None
+        self.setWindowTitle("Registrar notificação impressa (Art. 22, §1º)")
+        self.intro = QLabel(f"{len(printed)} notificação(ões) impressa(s) fora do registro de expedição. Escolha "
+                            "uma e a forma de notificação: ela recebe o seu código e entra na expedição.", self)
+        self.intro.setWordWrap(True)
+        self.table = RecordTable(PRINTED_COLUMNS, self, filter_placeholder="Filtrar por documento, processo ou "
+                                                                           "destinatário…")
+        self.table.set_rows(list(printed))
+        self.table.setMinimumSize(760, 220)
+        self.form_combo = QComboBox(self)
+        for form in DISPATCHED_FORMS:
+            self.form_combo.addItem(form.label, form.value)
+        self.table.selection_changed.connect(self._chosen)
+        self.build_form([("notice", "Notificação:", self.table), ("form", "Forma:", self.form_combo)],
+                        intro=self.intro)
+        self.buttons.button(self.buttons.StandardButton.Save).setText("&Registrar")
+        self.resize(fit_size(880, 520, parent))
+
+    def _chosen(self, notice) -> None:
+        """A platform or a recipient with e-mail only: e-mail first (Art. 22, §1, VI); else the post with AR."""
+        if notice is None:
+            return
+        wanted = "electronic" if notice.addressee == "platform" and notice.email else "post"
+        self.form_combo.setCurrentIndex(max(0, self.form_combo.findData(wanted)))
+
+    def save(self) -> bool:
+        self.errors.clear()
+        notice = self.table.selected()
+        if notice is None:
+            self.errors.show([Problem("notice", "Escolha na lista a notificação a registrar.")])
+            return False
+
+        def call():
+            return correspondence.register_printed(self.db, self.actor, notice.issued_document_id, notice.addressee,
+                                                   self.form_combo.currentData())
+
+        return op(self, call).fields(self.errors).changes(Entity.DISPATCHES).success(self._saved).run()
+
+    def _saved(self, info) -> None:
+        self.saved = info
         self.accept()

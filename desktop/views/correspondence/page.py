@@ -19,7 +19,7 @@ from desktop.domain.roles import DISPATCH_ROLES
 from desktop.services import correspondence, documents
 from desktop.services.correspondence import DISPATCH_FILTERS, SmtpSettings
 from desktop.signals import bus
-from desktop.views.correspondence.dialogs import DESK_CHANGES, EditalDialog, ReceiveDialog
+from desktop.views.correspondence.dialogs import DESK_CHANGES, EditalDialog, ReceiveDialog, RegisterPrintedDialog
 from desktop.views.correspondence.scans import ScansDialog
 from desktop.views.operations import op, query_op
 from desktop.views.pdf_preview import PdfPreviewDialog
@@ -76,12 +76,18 @@ class CorrespondencePage(QWidget):
         self.reply_button.setToolTip("A resposta do destinatário (.eml ou .msg) é a prova de recebimento "
                                      "(Art. 22, §1º, VI)")
         self.reply_button.clicked.connect(self.choose_reply)
-        for button in (self.batch_button, self.scans_button, self.edital_button, self.reply_button):
+        self.printed_button = QPushButton("Registrar notificação impressa…", self)
+        self.printed_button.setToolTip("Uma notificação impressa em outra tela (auto, ofício, convocação de vistoria) "
+                                       "entra no registro com o seu código e a forma de notificação (Art. 22, §1º)")
+        self.printed_button.clicked.connect(self.register_printed)
+        for button in (self.batch_button, self.scans_button, self.edital_button, self.reply_button,
+                       self.printed_button):
             button.setEnabled(self.sender)
             if not self.sender:
                 button.setToolTip("Exige o perfil Fiscal ou Gestor.")
         jobs = QHBoxLayout()
-        for button in (self.batch_button, self.scans_button, self.edital_button, self.reply_button):
+        for button in (self.printed_button, self.batch_button, self.scans_button, self.edital_button,
+                       self.reply_button):
             jobs.addWidget(button)
         jobs.addStretch(1)
 
@@ -313,6 +319,19 @@ class CorrespondencePage(QWidget):
         dialog = EditalDialog(self.db, self.actor, waiting, self)
         self.last_dialog = dialog
         dialog.accepted.connect(lambda: self._edital_posted(dialog.saved))
+        dialog.open()
+
+    # -- notices printed on other screens (issue 26: every printed notice enters the register) ---------------------
+    def register_printed(self) -> None:
+        printed = query_op(self, lambda: correspondence.printed_notices(self.db, self.actor)) \
+            .titled("Registrar notificação impressa").otherwise(()).get()
+        if not printed:
+            show_info(self, "Registrar notificação impressa", "Todas as notificações impressas já estão no registro "
+                                                              "de expedição.")
+            return
+        dialog = RegisterPrintedDialog(self.db, self.actor, printed, self)
+        self.last_dialog = dialog
+        dialog.accepted.connect(lambda: self.reload())
         dialog.open()
 
     def _edital_posted(self, issued) -> None:
