@@ -401,7 +401,7 @@ def register_data_request(db, actor: Actor, request_id: int, issued_document_id:
 # clerk chooses with the form of Art. 22, §1 — so every notice the program printed for a person or a platform can
 # enter the register with its code (issue 26).
 
-PRINTED_NOTICE_RECORDS = ("auto", "inspection", "authorization")
+PRINTED_NOTICE_RECORDS = ("auto", "inspection", "authorization", "course_session")
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,7 +437,7 @@ def _driver_of(session, driver_id: int | None) -> tuple | None:
     return ("driver", d.name, _driver_address(d), d.email or "") if d is not None else None
 
 
-def _case_of_printed(session, kind: str, record_type: str, record_id: int):
+def _case_of_printed(session, kind: str, record_type: str, record_id: int, number: str = ""):
     """(case_type, case_id, case_label, [(addressee, name, address, e-mail), …]) of a printed notice, or None."""
     if kind == "data_request" and record_type == "data_request":
         row = session.get(DataRequest, record_id)
@@ -459,6 +459,21 @@ def _case_of_printed(session, kind: str, record_type: str, record_id: int):
         auth = session.get(Authorization, row.authorization_id)
         return "inspection", row.id, f"Vistoria da autorização nº {auth.number or auth.id}", [
             _driver_of(session, auth.driver_id)]
+    if record_type == "course_session":     # one convocation for the session: a copy for each driver it convokes
+        from desktop.models import CourseAttendance, CourseSession  # local: only this kind of notice needs them
+
+        course = session.get(CourseSession, record_id)
+        if course is None:
+            return None
+        people = []
+        for a in session.scalars(select(CourseAttendance).where(CourseAttendance.session_id == course.id)
+                                 .order_by(CourseAttendance.id)):
+            if number and a.notice_number and a.notice_number != number:   # convoked by another copy
+                continue
+            person = _driver_of(session, a.driver_id)
+            if person is not None:
+                people.append((f"driver:{a.driver_id}",) + person[1:])
+        return "course", course.id, f"Curso de {format_date(course.held_on)} ({course.topic})", people
     if record_type == "authorization":
         auth = session.get(Authorization, record_id)
         if auth is None:
@@ -487,7 +502,7 @@ def printed_notices(db, actor: Actor, limit: int = 200) -> tuple[PrintedNotice, 
                                                     .where(Dispatch.issued_document_id.in_([r.id for r in rows])))}
         out = []
         for r in rows:
-            case = _case_of_printed(s, r.kind, r.record_type, r.record_id)
+            case = _case_of_printed(s, r.kind, r.record_type, r.record_id, r.number)
             if case is None:
                 continue
             _type, _id, label, people = case
@@ -508,7 +523,7 @@ def register_printed_in(session, actor: Actor, issued_document_id: int, addresse
     issued = session.get(IssuedDocument, issued_document_id)
     if issued is None:
         raise NotFound("Documento emitido não encontrado.")
-    case = _case_of_printed(session, issued.kind, issued.record_type, issued.record_id)
+    case = _case_of_printed(session, issued.kind, issued.record_type, issued.record_id, issued.number)
     person = next((p for p in (case[3] if case else ()) if p is not None and p[0] == addressee), None)
     if case is None or person is None:
         raise ValidationError([Problem("addressee", f"O documento nº {issued.number} não é uma notificação para "

@@ -212,3 +212,31 @@ def test_lei9784_art26_par2_convocation_needs_three_business_days_and_is_signed(
     text = " ".join("".join(p.extract_text() for p in PdfReader(io.BytesIO(issued.pdf)).pages).split())
     assert "antecedência mínima de três dias úteis" in text and "art. 26, § 2º" in text
     assert "Matrícula nº" in text and "Autoridade competente" not in text and "Secretaria Municipal Ciente" not in text
+
+
+def test_issue26_the_convocation_enters_the_dispatch_register_once_for_each_driver_it_convokes(db, people):
+    """Art. 12, §2 with Art. 22, §1: the convocation of a session is one printed notice with a page per driver; the
+    correspondence desk offers one line per convoked driver, and each registered copy has its own code."""
+    from decimal import Decimal
+
+    from desktop.domain.correspondence import DispatchForm, code_is_valid
+    from desktop.services import correspondence
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55")),
+        AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    _drivers(db)
+    clerk, fiscal = people[Role.ATENDENTE], people[Role.FISCAL]
+    info = _session(db, clerk, capacity=3)
+    svc.convoke(db, clerk, info.id, "all")
+    issued = svc.print_convocation_notice(db, clerk, info.id)
+    lines = [n for n in correspondence.printed_notices(db, fiscal) if n.issued_document_id == issued.info.id]
+    convoked = {a.driver_id for a in svc.attendances(db, clerk, info.id)}
+    assert {int(n.addressee.split(":")[1]) for n in lines} == convoked and len(lines) == 3
+    assert all(n.case_label.startswith("Curso de 25/11/2026") for n in lines)
+    codes = [correspondence.register_printed(db, fiscal, issued.info.id, n.addressee, DispatchForm.DIRECT).code
+             for n in lines]
+    assert len(set(codes)) == 3 and all(code_is_valid(c) for c in codes)
+    assert not [n for n in correspondence.printed_notices(db, fiscal) if n.issued_document_id == issued.info.id]
