@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from desktop.domain.guides import fine_payment_note
 from desktop.reports import febraban, pix
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
 from sqlalchemy import func, or_, select
@@ -43,6 +44,7 @@ class GuideContext:
     pix_payload: str | None
     legal_basis: str = ""     # the articles of this guide's own debt (issue 23 point 9)
     creditor: str = ""        # the Prefeitura's CNPJ and address (issue 28 point 4)
+    notes: tuple[str, ...] = ()   # printed in bold under the total: a fine under appeal (issue 28 point 4)
 
     @property
     def total(self) -> Decimal:
@@ -52,7 +54,7 @@ class GuideContext:
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
                   taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
                   items, due_date: date, company_id: str, legal_basis: str = "",
-                  creditor: str = "") -> GuideContext:
+                  creditor: str = "", notes=()) -> GuideContext:
     items = tuple(items)
     total = sum((item.amount for item in items), Decimal("0"))
     if total <= 0:
@@ -64,7 +66,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number
                                   txid="DAM" + febraban.guide_digits(guide_number))
     return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
                         reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload,
-                        legal_basis, creditor)
+                        legal_basis, creditor, tuple(n for n in notes if n))
 
 
 PURPOSE_LABELS = {
@@ -171,11 +173,12 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
         parts.append(f"substitui a guia nº {old.number}")
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
         items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
+    notes = (fine_payment_note(auto.number, auto.status),) if auto is not None else ()
     return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
                         due_date=row.due_on, company_id=agreement, legal_basis=legal_basis,
-                        creditor=_creditor(settings))
+                        creditor=_creditor(settings), notes=notes)
 
 
 def _creditor(settings) -> str:
@@ -288,6 +291,12 @@ def render(ctx: GuideContext) -> bytes:
             regular, 7, width):
         c.drawString(left, y, line)
         y -= 3.4 * mm
+    for note in ctx.notes:      # issue 28 point 4: "o pagamento não implica renúncia ao recurso"
+        y -= 1 * mm
+        for line in _pdf._wrap(note, bold, 7.5, width):
+            c.setFont(bold, 7.5)
+            c.drawString(left, y, line)
+            y -= 3.6 * mm
 
     # ---- cut line
     y -= 4 * mm

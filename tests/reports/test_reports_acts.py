@@ -174,3 +174,21 @@ def test_art8_par2_certificate_of_a_vehicle_in_its_last_year_asks_for_a_substitu
     assert "Este veículo não poderá servir após 31/12/2026" in text
     assert "substituição do veículo" in text and "Art. 8º, § 2º" in text
     assert "substituição" not in text_of(certificate.render(s.certificate_ctx()))    # a 2019 vehicle renews
+
+
+# --- issue 28 point 4: a fine still under defense or appeal — paying it waives neither ----------------------------
+def test_art22_dam_of_a_fine_under_appeal_says_payment_is_no_waiver_and_a_final_one_does_not():
+    from desktop.domain.guides import fine_payment_note
+    from desktop.reports import guide
+
+    note = fine_payment_note("0003/2026", "judged")
+    pdf = guide.render(replace(s.guide_ctx(), notes=(note,)))
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    assert "o pagamento não implica renúncia ao recurso" in text and "Auto nº 0003/2026 no prazo de recurso" in text
+    assert "Art. 22, caput" in text and "restituída" in text
+    for status in ("drawn_up", "notified", "in_defense", "in_appeal"):
+        assert "não implica renúncia ao recurso" in fine_payment_note("0003/2026", status), status
+    for status in ("final", "overdue", "divida_ativa", "paid"):
+        assert fine_payment_note("0003/2026", status) == "", status
+    assert "renúncia" not in text_of(guide.render(s.guide_ctx()))
