@@ -534,6 +534,7 @@ def print_overdue_list_notice(db, actor: Actor, platform_id: int, state=None):
     issued document (`services.documents.archive`). `ConflictError` when the list is not overdue."""
     from desktop.reports import list_notice, records  # lazy: ReportLab loads only to print
     from desktop.reports.notices import Recipient  # lazy: ReportLab loads only to print
+    from desktop.reports.common import signer_of  # lazy: the documents' modules load only to print
     from desktop.services.documents.archive import ISSUE_ROLES, RecordRef, issue_rendered  # lazy: the documents package loads only to print
 
     require_role(actor, *ISSUE_ROLES["notice"])
@@ -549,7 +550,7 @@ def print_overdue_list_notice(db, actor: Actor, platform_id: int, state=None):
             records.header(s), meta, recipient=Recipient(p.legal_name, p.cnpj, p.address or ""),
             last_delivered_on=offer.last_delivered_on, due_on=offer.due_on, days_overdue=offer.days_overdue,
             deadline=offer.regularize_by, term_days=term, offered_code=offer.code,
-            signer_name=records.signer(actor))
+            signer=signer_of(s, actor, records.settings_row(s).secretariat))   # issue 28 point 2
         return RecordRef("platform", platform_id), ctx
 
     return issue_rendered(db, actor, "notice", build, list_notice.render, state=state)

@@ -192,3 +192,33 @@ def test_art22_dam_of_a_fine_under_appeal_says_payment_is_no_waiver_and_a_final_
     for status in ("final", "overdue", "divida_ativa", "paid"):
         assert fine_payment_note("0003/2026", status) == "", status
     assert "renúncia" not in text_of(guide.render(s.guide_ctx()))
+
+
+# --- issue 28 point 2: notices and the auto are signed with name, office and matrícula ------------------------------
+@pytest.mark.parametrize("kind", list(s.notice_ctxs()))
+def test_lei9784_art22_par1_every_notice_prints_its_signer_office_and_registration(kind):
+    from desktop.reports import notices
+
+    ctx = s.notice_ctxs()[kind]
+    text = text_of(notices.render(ctx))
+    assert signed_by(text, s.GESTOR), kind
+    assert "Autoridade competente" not in text and "Secretaria Municipal Recebi" not in text
+    with pytest.raises(ValueError, match="assina"):
+        notices.render(replace(ctx, signer=None))
+
+
+def test_lei9784_art22_par1_the_auto_is_signed_by_its_agent_with_office_and_registration():
+    from desktop.reports import auto
+
+    text = text_of(auto.render(s.auto_ctx()))
+    assert text.count("Matrícula nº 3.001-2") == 2 and "Fiscal de Transportes — Secretaria Municipal" in text
+    assert signed_by(text, s.FISCAL)
+
+
+def test_art3_par2_the_renewal_notice_title_is_the_notices_number_not_the_authorizations():
+    from desktop.reports import notices
+
+    text = text_of(notices.render(s.notice_ctxs()[notices.RENEWAL_REMINDER]))
+    assert "AVISO DE VENCIMENTO Nº 0015/2026" in text
+    assert "Referência: Autorização nº 0007/2026, válida até 31/12/2026" in text
+    assert "AUTORIZAÇÃO Nº 0015/2026" not in text.upper()

@@ -44,10 +44,6 @@ def _signer(s, actor: Actor):
     return signer_of(s, actor, records.settings_row(s).secretariat)
 
 
-def records_signer(actor: Actor) -> str:
-    return records.signer(actor)
-
-
 def _authorization_ref(s, number: str) -> RecordRef:
     return RecordRef("authorization", records.authorization_row(s, number).id)
 
@@ -149,13 +145,12 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
     if notice_kind not in NOTICE_KINDS:
         raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
     require_role(actor, *ISSUE_ROLES["notice"])
-    signer = records_signer(actor)  # notices.py (issue 24) adopts common.signer_of at merge
 
     def build(s, meta):
         if notice_kind == "inspection_convocation":
             _convocation_in_term(s, record_number, meta, calendar_in(s))
         ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
-                                    calendar=calendar_in(s), signer_name=signer)
+                                    calendar=calendar_in(s), signer=_signer(s, actor))
         return _notice_ref(s, notice_kind, record_number), ctx
 
     return issue_rendered(db, actor, "notice", build, notices.render, state=state)
