@@ -204,28 +204,29 @@ KINDS = (AUTUACAO, PENALTY, REGULARIZATION, INSPECTION_CONVOCATION, RENEWAL_REMI
 
 
 def build_context(s, kind: str, key: str, meta: DocumentMeta, *, parameter, calendar,
-                  signer: Signer | None = None) -> NoticeContext:
-    """A notice read from session `s`, numbered as the document itself: autuação and penalty by auto number
+                  signer: Signer | None = None, notice_number: str = "") -> NoticeContext:
+    """A notice read from session `s`, numbered `notice_number` ("NT-0003/2026", the notices' own series of
+    services.numbering; "" prints the document's number): autuação and penalty by auto number
     (Art. 22, 24–27); regularization and inspection convocation by inspection code (Art. 16); renewal reminder
     by authorization number (Art. 3 §2). `parameter(key, on)` gives the dated terms; `calendar` the business
     days (desktop.domain.BusinessCalendar)."""
     if kind in (AUTUACAO, PENALTY):
-        return _auto_notice(s, kind, key, meta, parameter, signer)
+        return _auto_notice(s, kind, key, meta, parameter, signer, notice_number)
     if kind == RENEWAL_REMINDER:
         from desktop.domain.dates import renewal_request_deadline  # local: imported only on this branch
         from desktop.reports import records  # local: imported only on this branch
         auth, driver, vehicle = records.active_authorization(s, key)
         recipient = Recipient(driver.name, driver.cpf, records.full_address(driver), vehicle.plate, auth.number)
-        return renewal_reminder(records.header(s), meta, notice_number="", recipient=recipient,
+        return renewal_reminder(records.header(s), meta, notice_number=notice_number, recipient=recipient,
                                 valid_until=auth.valid_until,
                                 last_timely_day=renewal_request_deadline(auth.valid_until, calendar),
                                 signer=signer)
     if kind in (REGULARIZATION, INSPECTION_CONVOCATION):
-        return _inspection_notice(s, kind, key, meta, signer)
+        return _inspection_notice(s, kind, key, meta, signer, notice_number)
     raise DesktopError(f"Tipo de notificação desconhecido: {kind!r}. Tipos: {', '.join(KINDS)}.")
 
 
-def _auto_notice(s, kind, number, meta, parameter, signer) -> NoticeContext:
+def _auto_notice(s, kind, number, meta, parameter, signer, notice_number="") -> NoticeContext:
 
     auto = auto_report.auto_row(s, number)
     a = auto_report.build_context(s, number, meta, parameter)
@@ -248,7 +249,7 @@ def _auto_notice(s, kind, number, meta, parameter, signer) -> NoticeContext:
         names = [p.trade_name or p.legal_name for p in
                  s.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id))] if ids else []
         also = "; ".join(names) if a.infractor_kind == "condutor" else ""
-        return autuacao(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+        return autuacao(a.header, meta, notice_number=notice_number, recipient=recipient, auto_number=a.auto_number,
                         drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
                         notify_platform=also, signer=signer)
@@ -271,7 +272,7 @@ def _auto_notice(s, kind, number, meta, parameter, signer) -> NoticeContext:
     amount = a.amount
     if judgment is not None and judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
         amount = to_reais(judgment.reduced_upfm, a.upfm_value)
-    return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+    return penalty(a.header, meta, notice_number=notice_number, recipient=recipient, auto_number=a.auto_number,
                    decision_date=judgment.decided_on if judgment is not None else None,
                    penalties=a.penalties, amount=amount, due_date=auto.payment_deadline,
                    appeal_days=int(parameter("term.appeal_days", on)),
@@ -282,7 +283,7 @@ def _auto_notice(s, kind, number, meta, parameter, signer) -> NoticeContext:
                    final_on=auto.final_on, clauses=penalty_notice_clauses(decided))
 
 
-def _inspection_notice(s, kind, code, meta, signer) -> NoticeContext:
+def _inspection_notice(s, kind, code, meta, signer, notice_number="") -> NoticeContext:
 
     row = records.inspection_row(s, code)
     vehicle = s.get(Vehicle, row.vehicle_id)
@@ -302,7 +303,7 @@ def _inspection_notice(s, kind, code, meta, signer) -> NoticeContext:
                         + (f" — {i.note}" if i.note else "")
                         for i in row.items if i.passed is False) or ("Pendências registradas no laudo",)
         reference = f"Laudo de vistoria nº {row.id:04d}/{row.performed_at.year if row.performed_at else ''}"
-        return regularization(header, meta, notice_number="", recipient=recipient, reference=reference,
+        return regularization(header, meta, notice_number=notice_number, recipient=recipient, reference=reference,
                               pending_items=pending, deadline=row.regularize_by, signer=signer)
     if row.scheduled_start is None or row.status != "scheduled":
         raise ConflictError(f"A vistoria nº {code} não está agendada: a convocação precisa de data e "
@@ -317,7 +318,7 @@ def _inspection_notice(s, kind, code, meta, signer) -> NoticeContext:
     platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
                                                                             DriverPlatform.until.is_(None))))
     platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
-    return inspection_convocation(header, meta, notice_number="", recipient=recipient,
+    return inspection_convocation(header, meta, notice_number=notice_number, recipient=recipient,
                                   scheduled_at=row.scheduled_start, place=place_text,
                                   inspection_kind=inspection_kind, platform=platforms, signer=signer,
                                   kind=kind_enum)

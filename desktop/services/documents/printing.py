@@ -12,6 +12,7 @@ from desktop.domain.roles import DOCUMENT_ROLES
 from desktop.errors import ConflictError
 from desktop.reports.common import now
 from desktop.services.base import Actor, require_role
+from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
 from desktop.reports import records
 from desktop.reports.common import signer_of
@@ -150,10 +151,17 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
         if notice_kind == "inspection_convocation":
             _convocation_in_term(s, record_number, meta, calendar_in(s))
         ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
-                                    calendar=calendar_in(s), signer=_signer(s, actor))
+                                    calendar=calendar_in(s), signer=_signer(s, actor),
+                                    notice_number=notice_number_for(s, meta))
         return _notice_ref(s, notice_kind, record_number), ctx
 
     return issue_rendered(db, actor, "notice", build, notices.render, state=state)
+
+
+def notice_number_for(s, meta) -> str:
+    """A notice's own number, "NT-0003/2026", in the year of the document it is archived as (issue 28 point 1:
+    never the shape of the auto's number). See services.numbering.next_notice_number_in."""
+    return next_notice_number_in(s, parse_number(meta.number)[1])
 
 
 def _convocation_in_term(s, code: str, meta, calendar) -> None:
