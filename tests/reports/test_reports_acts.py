@@ -4,6 +4,7 @@ the edital's publication elements, a failed laudo item that says what is wrong, 
 required photo, the demo mark on every piece that can be cut out, and no text running into other text."""
 from dataclasses import replace
 from datetime import date, datetime
+from decimal import Decimal
 
 import overlap
 import pytest
@@ -196,7 +197,7 @@ def test_art22_dam_of_a_fine_under_appeal_says_payment_is_no_waiver_and_a_final_
 
 # --- issue 28 point 2: notices and the auto are signed with name, office and matrícula ------------------------------
 @pytest.mark.parametrize("kind", list(s.notice_ctxs()))
-def test_lei9784_art22_par1_every_notice_prints_its_signer_office_and_registration(kind):
+def test_lei9784_every_notice_prints_its_signer_office_and_registration(kind):
     from desktop.reports import notices
 
     ctx = s.notice_ctxs()[kind]
@@ -207,7 +208,7 @@ def test_lei9784_art22_par1_every_notice_prints_its_signer_office_and_registrati
         notices.render(replace(ctx, signer=None))
 
 
-def test_lei9784_art22_par1_the_auto_is_signed_by_its_agent_with_office_and_registration():
+def test_art19_lei9784_the_auto_is_signed_by_its_agent_with_office_and_registration():
     from desktop.reports import auto
 
     text = text_of(auto.render(s.auto_ctx()))
@@ -222,3 +223,34 @@ def test_art3_par2_the_renewal_notice_title_is_the_notices_number_not_the_author
     assert "AVISO DE VENCIMENTO Nº 0015/2026" in text
     assert "Referência: Autorização nº 0007/2026, válida até 31/12/2026" in text
     assert "AUTORIZAÇÃO Nº 0015/2026" not in text.upper()
+
+
+# --- issue 28 point 9: the certidão de dívida ativa, every element of Lei 6.830/80 art. 2º § 5º / CTN art. 202 -----
+def _certidao_ctx(**changes):
+    from desktop.reports import divida_ativa
+    ctx = divida_ativa.CertidaoContext(
+        s.HEADER, s.meta(), "0004/2026", date(2026, 6, 1), "Livro eletrônico 2026", 4, "Joana Araújo Conceição",
+        "12345678909", "Rua Cipriano Curvo, 100, Centro", "Rota Certa Tecnologia Ltda — CNPJ 11.222.333/0001-81",
+        "0003/2026", date(2026, 3, 14), "ART26-IV", "Embarque de usuário diretamente na via pública", "Art. 26, IV",
+        Decimal("30"), Decimal("5.55"), Decimal("166.50"), Decimal("111.00"), Decimal("1211.10"), date(2026, 5, 20),
+        Decimal("2"), Decimal("1"), s.GESTOR)
+    return replace(ctx, **changes)
+
+
+def test_art25_certidao_de_divida_ativa_prints_every_element_of_lei6830_and_ctn202_no_overlap():
+    from desktop.reports import divida_ativa
+
+    pdf = divida_ativa.render(_certidao_ctx())
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    for element in ("INSCRIÇÃO Nº 0004/2026", "Joana Araújo Conceição", "123.456.789-09", "Rua Cipriano Curvo",
+                    "Corresponsável", "Rota Certa", "Auto de Infração nº 0003/2026", "Dívida ativa não tributária",
+                    "Art. 25 e Art. 26, IV da Lei", "Art. 28", "30,00 UPFM × R$ 5,55", "R$ 166,50", "R$ 111,00",
+                    "R$ 1.211,10", "Total inscrito R$ 1.322,10", "Termo inicial dos encargos 21/05/2026",
+                    "multa de mora de 2,00 %", "juros de mora de 1,00 % ao mês", "01/06/2026", "folha 4"):
+        assert element in text, element
+    assert signed_by(text, s.GESTOR)
+    unset = text_of(divida_ativa.render(_certidao_ctx(fine_percent=None)))
+    assert "não cadastrados neste sistema" in unset
+    with pytest.raises(ValueError, match="assina"):
+        divida_ativa.render(_certidao_ctx(signer=None))

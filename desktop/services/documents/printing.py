@@ -31,6 +31,7 @@ from desktop.reports import inspection
 from desktop.reports import attendance
 from desktop.reports import edital
 from desktop.reports import data_request
+from desktop.reports import divida_ativa
 
 
 def _parameter(s):
@@ -222,3 +223,19 @@ def print_data_request(db, actor: Actor, number: str, state=None) -> Issued:
         return RecordRef("data_request", data_request.request_row(s, number).id), ctx
 
     return issue_rendered(db, actor, "data_request", build, data_request.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- dívida ativa
+def print_divida_ativa_certificate(db, actor: Actor, auto_number: str, state=None) -> Issued:
+    """The certidão de dívida ativa of an inscribed fine (issue 28 point 9;
+    Lei 6.830/80 art. 2º §§ 5º–6º; CTN art. 202): debtor, origin, nature, legal basis, amounts, charges and their
+    starting day, inscription number, date, book and sheet, and the auto's process — signed by the gestor."""
+    from desktop.services.parameters import late_percents_in  # lazy: SQLAlchemy loads once the database is used (start-up)
+    require_role(actor, *ISSUE_ROLES["divida_ativa"])
+
+    def build(s, meta):
+        ctx = divida_ativa.build_context(s, auto_number, meta, signer=_signer(s, actor),
+                                         late_percents=lambda on: late_percents_in(s, on))
+        return _auto_ref(s, auto_number), ctx
+
+    return issue_rendered(db, actor, "divida_ativa", build, divida_ativa.render, state=state)
