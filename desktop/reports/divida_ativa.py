@@ -111,9 +111,12 @@ def build_context(s, auto_number: str, meta: DocumentMeta, *, signer: Signer | N
     platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
     if driver is not None:
         name, document, address = driver.name, driver.cpf, records.address_of(driver)
-        co = (f"{platform.legal_name or platform.trade_name} — CNPJ {fmt_document_id(platform.cnpj)}" if platform is not None else "")
+        co = ""
+        if platform is not None:
+            co = f"{platform.legal_name or platform.trade_name} — CNPJ {fmt_document_id(platform.cnpj)}"
     else:
-        name, document, address, co = platform.legal_name or platform.trade_name, platform.cnpj, platform.address or "", ""
+        name, document = platform.legal_name or platform.trade_name, platform.cnpj
+        address, co = platform.address or "", ""
     code = s.get(InfractionCode, auto.infraction_code_id) if auto.infraction_code_id else None
     upfm, fine = fine_in(s, auto)
     fine_owed, costs_owed = split_fine_and_costs(owed, auto_costs_reais(s, [auto.id]).get(auto.id, Decimal("0")))
@@ -184,9 +187,11 @@ def render(ctx: CertidaoContext) -> bytes:
                                     "no qual foi apurado o valor"),
     ], col1=55 * _mm()))
     story.append(_pdf.spacer(2))
-    story.append(_pdf.p(f"{ctx.header.name}–{ctx.header.uf}, {fmt_date_long(ctx.meta.issued_at.astimezone(TZ).date())}."))
+    issued_on = ctx.meta.issued_at.astimezone(TZ).date()
+    story.append(_pdf.p(f"{ctx.header.name}–{ctx.header.uf}, {fmt_date_long(issued_on)}."))
     story.append(_pdf.signer_block(ctx.signer))
-    return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Certidão de dívida ativa nº {ctx.inscription_number}", story)
+    title = f"Certidão de dívida ativa nº {ctx.inscription_number}"
+    return _pdf.build_story_pdf(ctx.header, ctx.meta, title, story)
 
 
 def _mm() -> float:

@@ -254,3 +254,39 @@ def test_art25_certidao_de_divida_ativa_prints_every_element_of_lei6830_and_ctn2
     assert "não cadastrados neste sistema" in unset
     with pytest.raises(ValueError, match="assina"):
         divida_ativa.render(_certidao_ctx(signer=None))
+
+
+# --- issue 28 point 4: the estimated ISSQN is a lançamento — its notice per platform and competência ---------------
+def _issqn_notice_ctx(**changes):
+    from desktop.reports import issqn_notice
+    lines = tuple(issqn_notice.NoticeLine(plate, "Joana Araújo Conceição", "12345678909", code, name, 31,
+                                          Decimal(base), Decimal("3"), Decimal(estimate), Decimal(amount))
+                  for plate, code, name, base, estimate, amount in (
+                      ("QAB1D23", "INTEGRAL", "Dedicação integral", "3000.00", "90.00", "45.00"),
+                      ("QAB2C02", "PARCIAL", "Dedicação parcial", "1000.01", "30.00", "30.00")))
+    ctx = issqn_notice.IssqnNoticeContext(
+        s.HEADER, s.meta(), "NT-0007/2026", "Rota Certa Tecnologia Ltda", "11222333000181",
+        "Av. Paulista, 1000, São Paulo–SP", 2026, 10, lines, date(2026, 11, 10), 30,
+        "Secretaria Municipal de Finanças — Rua Quinco Caldas, 50, Centro", False, "0031/2026", s.FISCAL)
+    return replace(ctx, **changes)
+
+
+def test_art11_par1_issqn_lancamento_notice_has_vehicles_classes_bases_rate_amount_term_and_place():
+    from desktop.reports import issqn_notice
+
+    pdf = issqn_notice.render(_issqn_notice_ctx())
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    for element in ("NOTIFICAÇÃO DE LANÇAMENTO DO ISSQN ESTIMADO Nº NT-0007/2026", "Competência 10/2026",
+                    "CTN, arts. 142, 145 e 148", "Rota Certa Tecnologia Ltda", "11.222.333/0001-81",
+                    "QAB1D23", "QAB2C02", "INTEGRAL — Dedicação integral", "PARCIAL", "R$ 3.000,00", "R$ 1.000,01",
+                    "3,00 %", "R$ 90,00", "R$ 45,00", "R$ 30,00", "Total R$ 75,00", "2 veículo(s)",
+                    "Valor lançado R$ 75,00", "Vencimento 10/11/2026 — guia (DAM) nº 0031/2026",
+                    "30 dias, contados do recebimento desta notificação (CTN, art. 145, I",
+                    "Onde impugnar Secretaria Municipal de Finanças — Rua Quinco Caldas, 50",
+                    "repartido entre elas", "***.456.789-**"):
+        assert element in text, element
+    assert "123.456.789-09" not in text            # the drivers' CPF masked (LGPD)
+    assert signed_by(text, s.FISCAL)
+    with pytest.raises(ValueError, match="assina"):
+        issqn_notice.render(_issqn_notice_ctx(signer=None))
