@@ -16,7 +16,7 @@ from desktop.errors import ConflictError, NotFound
 from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
 from desktop.reports import records
 from desktop.reports.common import fmt_decimal, fmt_plate
-from desktop.models import IssqnShare
+from desktop.models import IssqnClass, IssqnEstimate, IssqnShare
 import io
 
 
@@ -160,6 +160,7 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     elif row.purpose == "issqn":   # issue 13: the competência and the vehicles the guide collects (Art. 11)
         items, reference = _issqn_items(s, row)
         parts = [reference] + parts
+        calculation = issqn_calculation(s, row)
     elif auto is not None:   # issue 23 point 6: the fine (Art. 25) and the Art. 28 costs on lines of their own
         fine, costs = split_fine_and_costs(principal, auto_costs_reais(s, [auto.id]).get(auto.id, Decimal("0")))
         items = [GuideItem(f"Multa (Art. 25) — auto nº {auto.number}, código {auto.code}", fine)] if fine > 0 else []
@@ -174,6 +175,8 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
         items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
     notes = (fine_payment_note(auto.number, auto.status),) if auto is not None else ()
+    if row.purpose == "issqn" and fee is None:
+        notes = (calculation,)
     return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
@@ -207,6 +210,27 @@ def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
     competences = ", ".join(f"{m:02d}/{y}" for y, m, _n, _t in lines)
     payer = row.payer_name if not row.driver_id else f"condutor {row.payer_name}"
     return items, f"ISSQN competência {competences} – {payer} – recolhimento pela {who}"
+
+
+def issqn_calculation(s, row) -> str:
+    """The lançamento's calculation on the ISSQN DAM (issue 28 point 4: "the same calculation on the DAM"), per
+    competência and class: vehicles × the class's estimated base × the rate (Art. 11, § 1º), and the shares this
+    guide collects — the figures of the notice of lançamento (reports/issqn_notice.py)."""
+    lines = s.execute(select(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base,
+                             IssqnEstimate.rate, func.count(), func.sum(IssqnShare.amount))
+                      .join(IssqnEstimate, IssqnEstimate.id == IssqnShare.estimate_id)
+                      .join(IssqnClass, IssqnClass.id == IssqnEstimate.class_id)
+                      .where(IssqnShare.guide_id == row.id, IssqnShare.status == "open")
+                      .group_by(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base,
+                                IssqnEstimate.rate)
+                      .order_by(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base)).all()
+    if not lines:
+        return ""
+    parts = [f"{m:02d}/{y}, classe {code} (base estimada {fmt_money(base)} × alíquota {fmt_decimal(rate)} %): "
+             f"{n} veículo{'s' if n > 1 else ''}, {fmt_money(total)}" for y, m, code, base, rate, n, total in lines]
+    return ("Cálculo do lançamento estimado (Art. 11, § 1º; CTN, art. 148): " + "; ".join(parts)
+            + ". O imposto de um veículo que atende mais de uma plataforma é repartido entre elas; "
+              "o dia de vencimento e o prazo de impugnação constam da notificação de lançamento.")
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:

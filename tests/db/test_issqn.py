@@ -312,3 +312,26 @@ def test_issue28_art11_par1_notice_of_the_estimated_lancamento_per_platform_and_
     assert archive.archived_bytes(db, "NT-0001/2026") == issued.pdf
     with pytest.raises(ConflictError, match="Não há ISSQN estimado"):
         issqn.print_lancamento_notice(db, gestora, w.platforms[1], 2026, 9)
+
+
+def test_issue28_art11_par1_the_issqn_dam_carries_the_lancamentos_calculation(db):
+    """The same calculation on the DAM as on the notice: per competência and class, the base, the rate, the
+    vehicles and what this guide collects."""
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import documents
+
+    w = build_world(db)
+    classify(w, 0)
+    classify(w, 1, "PARCIAL")
+    _on(date(2026, 11, 3))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)
+    pdf = documents.print_guide(db, w.gestor, guide.number).pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Cálculo do lançamento estimado (Art. 11, § 1º; CTN, art. 148)" in text
+    assert "10/2026, classe INTEGRAL (base estimada R$ 3.000,00 × alíquota 3,00 %): 1 veículo, R$ 45,00" in text
+    assert "10/2026, classe PARCIAL (base estimada R$ 1.000,01 × alíquota 3,00 %): 1 veículo, R$ 30,00" in text
+    assert "repartido" in text
