@@ -10,6 +10,7 @@ from decimal import Decimal
 from desktop.domain.money import to_reais
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_datetime, fmt_document_id, fmt_money, fmt_plate,
+    signer_problem,
 )
 from desktop.domain.inspection import InspectionKind, convocation_terms
 from desktop.errors import DesktopError
@@ -279,8 +280,18 @@ def _auto_notice(s, kind, number, meta, parameter, signer, notice_number="") -> 
                    legal_basis=a.legal_basis, signer=signer,
                    decision_number=(judgment.number or "") if judgment is not None else "",
                    reasoning=judgment.reasoning if judgment is not None else "",
-                   decided_by=user.full_name if user is not None else "", appealable=appealable,
+                   decided_by=_authority(user), appealable=appealable,
                    final_on=auto.final_on, clauses=penalty_notice_clauses(decided))
+
+
+def _authority(user) -> str:
+    """The deciding authority as the act names it (issue 28 point 2): name, office and matrícula; the name alone
+    only for an old decision by a user without them."""
+    if user is None:
+        return ""
+    if signer_problem(user.full_name, user.office, user.registration) is None:
+        return Signer(user.full_name.strip(), user.office.strip(), user.registration.strip()).inline
+    return user.full_name
 
 
 def _inspection_notice(s, kind, code, meta, signer, notice_number="") -> NoticeContext:

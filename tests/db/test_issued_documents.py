@@ -532,6 +532,8 @@ def test_notices_by_kind_from_rows(db, make_actor):
                            outcome="partly_upheld", reduced_upfm=Decimal("20"), reasoning="Redução parcial."))
     text = text_of(documents.print_notice(db, manager, "penalty", "0003/2026").pdf)
     assert "NOTIFICAÇÃO DE PENALIDADE" in text and "20/05/2026" in text and "R$ 111,00" in text
+    # issue 28 point 2: the deciding authority named with office and matrícula, never the name alone
+    assert "da autoridade administrativa (Gabriela Gestora, Gestor, matrícula nº M-" in text
 
 
 class _FakeState:

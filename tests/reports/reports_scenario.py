@@ -181,7 +181,7 @@ def attendance_ctx(n: int = 4):
     return attendance.make_context(HEADER, meta(), session_number="0002/2026",
                                     topic="Normas de conduta e atendimento a pessoas com deficiência",
                                     starts_at=datetime(2026, 12, 3, 14, 0, tzinfo=TZ), place="Auditório da Prefeitura",
-                                    instructor="Regina Campos", capacity=30, rows=rows)
+                                    instructor="Regina Campos", capacity=30, rows=rows, signer=GESTOR)
 
 
 def guide_ctx(pix_key: str | None = "12345678000195"):

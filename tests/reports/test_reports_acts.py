@@ -290,3 +290,12 @@ def test_art11_par1_issqn_lancamento_notice_has_vehicles_classes_bases_rate_amou
     assert signed_by(text, s.FISCAL)
     with pytest.raises(ValueError, match="assina"):
         issqn_notice.render(_issqn_notice_ctx(signer=None))
+
+
+def test_art12_par2_the_attendance_list_is_signed_by_who_issues_it_beside_the_instructor():
+    from desktop.reports import attendance
+
+    text = text_of(attendance.render(s.attendance_ctx()))
+    assert signed_by(text, s.GESTOR) and "Regina Campos" in text and "Instrutor(a)" in text
+    with pytest.raises(ValueError, match="assina"):
+        attendance.render(replace(s.attendance_ctx(), signer=None))

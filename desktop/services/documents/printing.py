@@ -196,7 +196,8 @@ def print_attendance_list(db, actor: Actor, session_id: int, state=None) -> Issu
     require_role(actor, *ISSUE_ROLES["attendance"])
     return issue_rendered(db, actor, "attendance",
                           lambda s, meta: (RecordRef("course_session", int(session_id)),
-                                           attendance.build_context(s, session_id, meta)),
+                                           attendance.build_context(s, session_id, meta,
+                                                                    signer=_signer(s, actor))),
                           attendance.render, state=state)
 
 
