@@ -39,7 +39,7 @@ def text_of(data: bytes) -> str:
     return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(data)).pages).split())
 
 
-def test_art25_certidao_de_divida_ativa_of_an_inscribed_fine_lei6830_ctn202(db, people):
+def test_art25_certidao_de_divida_ativa_of_an_inscribed_fine_lei6830_ctn202(db, people, tmp_path, monkeypatch):
     fiscal, gestor, atendente = people
     driver_id, _, _ = authorized_driver(db, "Devedor Contumaz")
     auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
@@ -74,3 +74,10 @@ def test_art25_certidao_de_divida_ativa_of_an_inscribed_fine_lei6830_ctn202(db, 
             user.full_name, user.office, f"Matrícula nº {user.registration}"):                  # who signs
         assert element in text, element
     assert issued.info.kind == "divida_ativa" and archive.archived_bytes(db, issued.info.number) == issued.pdf
+    # the command line: print divida_ativa --id AUTO, for a named gestor who types the password (issue 28)
+    from desktop.cli import main
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "senha-de-teste")
+    out = tmp_path / "certidao.pdf"
+    assert main(["print", "divida_ativa", "--id", auto.number, "--out", str(out), "--db", db.url,
+                 "--user", gestor.username]) == 0
+    assert "CERTIDÃO DE DÍVIDA ATIVA — INSCRIÇÃO Nº 0001/2026" in text_of(out.read_bytes())
