@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 KINDS = ("sticker", "credential", "certificate", "auto", "notice", "data_request", "edital", "inspection",
-         "statement", "attendance", "guide", "reprint")
+         "statement", "attendance", "guide", "divida_ativa", "reprint")
 
 
 def register(subparsers, named_actor) -> None:
@@ -26,6 +26,7 @@ def register(subparsers, named_actor) -> None:
                                      "print sticker --all-pending --out adesivos.pdf · "
                                      "print guide --id 0009/2026 --out dam.pdf · "
                                      "print statement --id 529.982.247-25 --out extrato.pdf · "
+                                     "print divida_ativa --id 0003/2026 --out certidao.pdf (auto inscrito) · "
                                      "print reprint --id 0001/2026 --out segunda-via.pdf")
     p._optionals.title = "opções"
     p._positionals.title = "argumentos posicionais"

@@ -19,6 +19,7 @@ from desktop.models import IssqnClass, IssqnShare, Parameter, PaymentGuide, Vehi
 from desktop.services.base import Actor
 
 DEMO_RATE = Decimal("3")        # % — demonstration value (the real one is the Código Tributário Municipal's)
+DEMO_CONTEST_DAYS = Decimal("30")   # days to contest a lançamento — demonstration value (issue 28 point 4)
 MONTHS = 12
 UNCLASSIFIED_EVERY = 40         # one vehicle in 40 has no class: listed as a problem on the screen
 
@@ -40,6 +41,9 @@ def run(ctx) -> None:
     s.flush()
     if s.scalar(select(Parameter.id).where(Parameter.key == "issqn_rate_percent")) is None:
         s.add(Parameter(key="issqn_rate_percent", valid_from=law.LAW_DATE, value=DEMO_RATE,
+                        note="Valor de demonstração", created_by=ctx.gestor))
+    if s.scalar(select(Parameter.id).where(Parameter.key == "issqn.contest_days")) is None:
+        s.add(Parameter(key="issqn.contest_days", valid_from=law.LAW_DATE, value=DEMO_CONTEST_DAYS,
                         note="Valor de demonstração", created_by=ctx.gestor))
     classes = dict(s.execute(select(IssqnClass.code, IssqnClass.id)).all())
     if not classes:

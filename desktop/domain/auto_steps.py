@@ -17,8 +17,8 @@ from desktop.domain.roles import Role
 from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 
 __all__ = [
-    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "DECIDED_STATUSES", "PAYABLE_STATUSES", "WAIVER_STATUSES",
-    "auto_actions",
+    "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "DECIDED_STATUSES", "DIVIDA_ATIVA_STEPS", "PAYABLE_STATUSES",
+    "WAIVER_STATUSES", "auto_actions", "divida_ativa_actions",
     "auto_refusal", "auto_status_label", "auto_step", "status_after_returned_payment",
 ]
 
@@ -212,3 +212,19 @@ def status_after_returned_payment(payment_deadline: date | None, today: date, in
     if payment_deadline is not None and today > payment_deadline:
         return AutoStatus.OVERDUE
     return AutoStatus.FINAL
+
+
+
+# The dívida ativa list's own steps (issue 28 point 9): inscribe an overdue fine; print the certidão of an inscribed
+# one. The list screen draws its buttons from these, per row; the services check the same table.
+DIVIDA_ATIVA_STEPS: tuple[Step, ...] = (
+    Step("inscribe", "Inscrever em dívida ativa", "Art. 22, caput; Lei nº 6.830/1980, art. 2º, § 3º",
+         frozenset({str(AutoStatus.OVERDUE)}), frozenset({Role.GESTOR})),
+    Step("certidao", "Imprimir certidão de dívida ativa", "Lei nº 6.830/1980, art. 2º, §§ 5º e 6º; CTN, art. 202",
+         frozenset({str(AutoStatus.DIVIDA_ATIVA)}), frozenset({Role.GESTOR})),
+)
+
+
+def divida_ativa_actions(status: str, roles: Iterable[Role]) -> tuple[Action, ...]:
+    """The dívida ativa steps of an auto in `status` for a user with `roles`."""
+    return available_actions(DIVIDA_ATIVA_STEPS, status, roles, None, auto_status_label)

@@ -27,7 +27,7 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 
 __all__ = [
     "FINE_GUIDE_AFTER_NOTIFICATION", "FINE_GUIDE_ONCE_FINAL", "GUIDE_STEPS", "LATE_CHARGES_NOT_CONFIGURED",
-    "GuideFacts", "LateCharges", "fine_guide_statuses", "guide_actions", "guide_due_date", "guide_refusal",
+    "GuideFacts", "LateCharges", "NO_WAIVER_STATUSES", "fine_guide_statuses", "fine_payment_note", "guide_actions", "guide_due_date", "guide_refusal",
     "guide_overdue", "guide_step", "late_charges", "months_late", "reissue_due_date", "renewal_fee_due_date",
 ]
 
@@ -46,6 +46,24 @@ _ONCE_FINAL = frozenset({"final", "overdue", "divida_ativa"})
 def fine_guide_statuses(when: int) -> frozenset[str]:
     """The auto statuses in which a fine's guide may be issued, by the gestor's parameter `fine_guide_when`."""
     return _ONCE_FINAL if int(when) == FINE_GUIDE_ONCE_FINAL else _AFTER_NOTIFICATION
+
+
+# The auto statuses in which the fine is still under discussion: the defense or the appeal term runs, or one was
+# filed (desktop.domain.workflow.AutoStatus values). A guide paid then does not end the process (SPEC §3 "Payment
+# is not a waiver"; Art. 22 caput: "respeitado o exercício da defesa prévia ou recurso administrativo").
+NO_WAIVER_STATUSES = frozenset({"drawn_up", "notified", "in_defense", "judged", "in_appeal"})
+_STAGE = {"drawn_up": "no prazo de defesa prévia", "notified": "no prazo de defesa prévia",
+          "in_defense": "com defesa prévia em julgamento", "judged": "no prazo de recurso",
+          "in_appeal": "com recurso em julgamento"}
+
+
+def fine_payment_note(auto_number: str, auto_status: str) -> str:
+    """What the DAM of a fine still under discussion says (issue 28 point 4): paying does not waive the defense
+    or the appeal, and a later annulment or requalification is refunded. "" once the decision is final."""
+    if auto_status not in NO_WAIVER_STATUSES:
+        return ""
+    return (f"Auto nº {auto_number} {_STAGE[auto_status]}: o pagamento não implica renúncia ao recurso nem à defesa "
+            "prévia (Art. 22, caput); se a decisão anular o auto ou reduzir a multa, a diferença paga é restituída.")
 
 
 def guide_overdue(due_on: date, today: date) -> bool:

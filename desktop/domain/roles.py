@@ -124,6 +124,7 @@ DOCUMENT_ROLES = RoleTable(
     attendance=FRONT_DESK, statistics=READERS, management_report=(G, ADM), trip_route=ENFORCERS,
     audit_term=(G,),   # the audit termo (issue 28 point 8): a gestor signs it
     dispatch_batch=ENFORCERS,   # the day's post (issue 26, services.correspondence)
+    divida_ativa=(G,),   # the certidão de dívida ativa (issue 28 point 9): the gestor who inscribes signs it
 )
 """Who may issue each kind of document (`services.documents.archive.ISSUE_ROLES`)."""
 

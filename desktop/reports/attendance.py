@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_datetime, mask_cpf
+from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_datetime, mask_cpf
 from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import Authorization, CourseSession, Driver
@@ -30,6 +30,7 @@ class AttendanceContext:
     instructor: str
     capacity: int
     rows: tuple[AttendanceRow, ...]
+    signer: Signer | None = None   # issue 28 point 2: the server who issues and certifies the list; required
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> AttendanceContext:
@@ -42,7 +43,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, **fields) -> At
 STATUS_TEXT = {"present": "presente", "absent": "ausente", "excused": "justificada"}
 
 
-def build_context(s, session_id: int, meta: DocumentMeta) -> AttendanceContext:
+def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None = None) -> AttendanceContext:
     """The attendance list of course session `session_id` (Art. 12 §2), one line per convened driver, read from
     session `s`."""
 
@@ -62,7 +63,7 @@ def build_context(s, session_id: int, meta: DocumentMeta) -> AttendanceContext:
     return make_context(records.header(s), meta, session_number=f"{course.id:04d}/{course.held_on.year}",
                         topic=course.topic, starts_at=starts, place=course.place,
                         instructor=course.instructor or "—", capacity=max(course.capacity, len(rows)),
-                        rows=tuple(rows))
+                        rows=tuple(rows), signer=signer)
 
 
 def render(ctx: AttendanceContext) -> bytes:
@@ -89,5 +90,8 @@ def render(ctx: AttendanceContext) -> bytes:
     story.append(table)
     story.append(_pdf.spacer(2))
     story.append(_pdf.p("A ausência do condutor convocado é registrada no seu cadastro (Art. 12, §2º).", "small"))
-    story.append(_pdf.signature_block([(ctx.instructor, "Instrutor(a)")]))
+    if ctx.signer is None:   # issue 28 point 2: never a bare name as the only signature
+        raise ValueError("A lista de presença precisa de quem a emite e assina: nome, cargo e matrícula "
+                         "(Lei 9.784/99, art. 22, §1º).")
+    story.append(_pdf.signer_block(ctx.signer, [(ctx.instructor, "Instrutor(a)")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"Lista de presença — turma {ctx.session_number}", story)

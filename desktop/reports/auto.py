@@ -6,16 +6,18 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+from types import SimpleNamespace
+
 from desktop.reports.common import (
-    LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money,
-    fmt_plate,
+    LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_datetime, fmt_decimal, fmt_document_id, fmt_money,
+    fmt_plate, signer_of,
 )
 from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import Auto
 from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
 from desktop.domain.penalties import Assessment, Severity
-from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, Vehicle
 from desktop.reports import records
 from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
 from sqlalchemy import or_
@@ -55,8 +57,7 @@ class AutoContext:
     penalties: str               # "Multa" / "Multa e suspensão da autorização por 12 meses"
     measures: str                # administrative measures (Art. 24, II), "" when none
     facts: str                   # what the agent saw
-    agent_name: str
-    agent_registration: str
+    agent: Signer                # issue 28 point 2: the agent who drew it up, with office and matrícula
     defense_days: int = 15       # parameter term.defense_days
     recurrence: str = ""         # "Reincidência: auto nº 0003/2026 de 02/02/2026" when the system found one
     original_code: str = ""      # issue 12 item 1: the code it was drawn up with, when a decision requalified it
@@ -88,7 +89,8 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
     platform = s.get(Platform, auto.infractor_platform_id) if auto.infractor_platform_id else None
     vehicle = s.get(Vehicle, auto.vehicle_id) if auto.vehicle_id else None
     authorization = s.get(Authorization, auto.authorization_id) if auto.authorization_id else None
-    agent = s.get(User, auto.agent_id) if auto.agent_id else None
+    # issue 28 point 2: the agent signs with name, office and matrícula — never the login as "matrícula"
+    agent = signer_of(s, SimpleNamespace(user_id=auto.agent_id), records.settings_row(s).secretariat)
     assessment = Assessment.from_dict(auto.assessment) if auto.assessment else None
     if driver is not None:
         kind, name, document, address = "condutor", driver.name, driver.cpf, records.address_of(driver)
@@ -149,8 +151,7 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         upfm_value=Decimal(auto.upfm_value), amount=Decimal(amount),
         penalties=penalties, measures="; ".join(measures),
         original_code=auto.code if in_force != auto.code else "",
-        facts=auto.description or "—", agent_name=agent.full_name if agent else "Agente fiscal",
-        agent_registration=agent.username if agent else "—",
+        facts=auto.description or "—", agent=agent,
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
         recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto),
         lavrado_at=auto.lavrado_at, annulled=_annulled(s, auto))
@@ -293,8 +294,5 @@ def _copy(ctx: AutoContext, copy: str) -> list:
         f"notificação aos autos do processo administrativo (Art. 22, §2º). A defesa é dirigida à "
         f"{e(ctx.header.secretariat)}. A assinatura do infrator não implica confissão; a recusa em assinar é "
         f"certificada pelo agente.", "body"))
-    story.append(_pdf.signature_block([
-        (ctx.agent_name, f"Agente fiscal — matrícula {ctx.agent_registration}"),
-        (ctx.infractor_name, "Infrator (ou: recusou-se a assinar)"),
-    ]))
+    story.append(_pdf.signer_block(ctx.agent, [(ctx.infractor_name, "Infrator (ou: recusou-se a assinar)")]))
     return story

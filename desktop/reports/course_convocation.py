@@ -34,10 +34,11 @@ class ConvocationContext:
     drivers: tuple[ConvokedDriver, ...]
     signer: Signer | None = None      # who convokes (issue 28); required to render
     earliest: object = None           # the first day the session could be, counted from the notice (art. 26, §2)
+    notice_number: str = ""           # the notices' own series, "NT-0003/2026" (issue 28 point 1)
 
 
 def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None = None,
-                  calendar=None) -> ConvocationContext:
+                  calendar=None, notice_number: str = "") -> ConvocationContext:
     """The notice for every driver convoked to session `session_id` (read from session `s`). With `calendar`
     (the municipality's BusinessCalendar), a notice issued less than 3 business days before the session is
     refused (Lei 9.784/99, art. 26, §2: the summons precedes the appearance by at least three business days)."""
@@ -64,7 +65,7 @@ def build_context(s, session_id: int, meta: DocumentMeta, signer: Signer | None 
         earliest = earliest_appearance(issued_on, calendar)
     return ConvocationContext(records.header(s), meta, f"{course.id:04d}/{course.held_on.year}", course.topic,
                               starts, course.ends_at, course.place, course.instructor or "—",
-                              tuple(ConvokedDriver(n, c) for n, c in rows), signer, earliest)
+                              tuple(ConvokedDriver(n, c) for n, c in rows), signer, earliest, notice_number)
 
 
 def records_tz():
@@ -84,7 +85,8 @@ def render(ctx: ConvocationContext) -> bytes:
     for i, d in enumerate(ctx.drivers):
         if i:
             story.append(PageBreak())
-        story += _pdf.title_block(f"NOTIFICAÇÃO DE CONVOCAÇÃO — CURSO/PALESTRA — TURMA Nº {ctx.session_number}",
+        number = f" Nº {ctx.notice_number}" if ctx.notice_number else ""
+        story += _pdf.title_block(f"NOTIFICAÇÃO DE CONVOCAÇÃO{number} — CURSO/PALESTRA — TURMA Nº {ctx.session_number}",
                                   f"Art. 12, §2º da {LAW}")
         story.append(_pdf.field_table([
             ("Condutor(a)", d.name), ("CPF", mask_cpf(d.cpf)), ("Tema", ctx.topic), ("Data e horário", when),

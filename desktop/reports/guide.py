@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from desktop.domain.guides import fine_payment_note
 from desktop.reports import febraban, pix
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
 from sqlalchemy import func, or_, select
@@ -15,7 +16,7 @@ from desktop.errors import ConflictError, NotFound
 from desktop.models import Auto, Authorization, Driver, Fee, PaymentGuide, Platform, Vehicle
 from desktop.reports import records
 from desktop.reports.common import fmt_decimal, fmt_plate
-from desktop.models import IssqnShare
+from desktop.models import IssqnClass, IssqnEstimate, IssqnShare
 import io
 
 
@@ -43,6 +44,7 @@ class GuideContext:
     pix_payload: str | None
     legal_basis: str = ""     # the articles of this guide's own debt (issue 23 point 9)
     creditor: str = ""        # the Prefeitura's CNPJ and address (issue 28 point 4)
+    notes: tuple[str, ...] = ()   # printed in bold under the total: a fine under appeal (issue 28 point 4)
 
     @property
     def total(self) -> Decimal:
@@ -52,7 +54,7 @@ class GuideContext:
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
                   taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
                   items, due_date: date, company_id: str, legal_basis: str = "",
-                  creditor: str = "") -> GuideContext:
+                  creditor: str = "", notes=()) -> GuideContext:
     items = tuple(items)
     total = sum((item.amount for item in items), Decimal("0"))
     if total <= 0:
@@ -64,7 +66,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number
                                   txid="DAM" + febraban.guide_digits(guide_number))
     return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
                         reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload,
-                        legal_basis, creditor)
+                        legal_basis, creditor, tuple(n for n in notes if n))
 
 
 PURPOSE_LABELS = {
@@ -158,6 +160,7 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     elif row.purpose == "issqn":   # issue 13: the competência and the vehicles the guide collects (Art. 11)
         items, reference = _issqn_items(s, row)
         parts = [reference] + parts
+        calculation = issqn_calculation(s, row)
     elif auto is not None:   # issue 23 point 6: the fine (Art. 25) and the Art. 28 costs on lines of their own
         fine, costs = split_fine_and_costs(principal, auto_costs_reais(s, [auto.id]).get(auto.id, Decimal("0")))
         items = [GuideItem(f"Multa (Art. 25) — auto nº {auto.number}, código {auto.code}", fine)] if fine > 0 else []
@@ -171,11 +174,14 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
         parts.append(f"substitui a guia nº {old.number}")
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
         items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
+    notes = (fine_payment_note(auto.number, auto.status),) if auto is not None else ()
+    if row.purpose == "issqn" and fee is None:
+        notes = (calculation,)
     return make_context(records.header_of(settings, s), meta, guide_number=row.number, purpose=purpose,
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
                         due_date=row.due_on, company_id=agreement, legal_basis=legal_basis,
-                        creditor=_creditor(settings))
+                        creditor=_creditor(settings), notes=notes)
 
 
 def _creditor(settings) -> str:
@@ -204,6 +210,27 @@ def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
     competences = ", ".join(f"{m:02d}/{y}" for y, m, _n, _t in lines)
     payer = row.payer_name if not row.driver_id else f"condutor {row.payer_name}"
     return items, f"ISSQN competência {competences} – {payer} – recolhimento pela {who}"
+
+
+def issqn_calculation(s, row) -> str:
+    """The lançamento's calculation on the ISSQN DAM (issue 28 point 4: "the same calculation on the DAM"), per
+    competência and class: vehicles × the class's estimated base × the rate (Art. 11, § 1º), and the shares this
+    guide collects — the figures of the notice of lançamento (reports/issqn_notice.py)."""
+    lines = s.execute(select(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base,
+                             IssqnEstimate.rate, func.count(), func.sum(IssqnShare.amount))
+                      .join(IssqnEstimate, IssqnEstimate.id == IssqnShare.estimate_id)
+                      .join(IssqnClass, IssqnClass.id == IssqnEstimate.class_id)
+                      .where(IssqnShare.guide_id == row.id, IssqnShare.status == "open")
+                      .group_by(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base,
+                                IssqnEstimate.rate)
+                      .order_by(IssqnShare.year, IssqnShare.month, IssqnClass.code, IssqnEstimate.base)).all()
+    if not lines:
+        return ""
+    parts = [f"{m:02d}/{y}, classe {code} (base estimada {fmt_money(base)} × alíquota {fmt_decimal(rate)} %): "
+             f"{n} veículo{'s' if n > 1 else ''}, {fmt_money(total)}" for y, m, code, base, rate, n, total in lines]
+    return ("Cálculo do lançamento estimado (Art. 11, § 1º; CTN, art. 148): " + "; ".join(parts)
+            + ". O imposto de um veículo que atende mais de uma plataforma é repartido entre elas; "
+              "o dia de vencimento e o prazo de impugnação constam da notificação de lançamento.")
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
@@ -288,6 +315,12 @@ def render(ctx: GuideContext) -> bytes:
             regular, 7, width):
         c.drawString(left, y, line)
         y -= 3.4 * mm
+    for note in ctx.notes:      # issue 28 point 4: "o pagamento não implica renúncia ao recurso"
+        y -= 1 * mm
+        for line in _pdf._wrap(note, bold, 7.5, width):
+            c.setFont(bold, 7.5)
+            c.drawString(left, y, line)
+            y -= 3.6 * mm
 
     # ---- cut line
     y -= 4 * mm

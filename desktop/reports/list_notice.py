@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from desktop.reports.common import LAW, DocumentMeta, fmt_date
+from desktop.reports.common import LAW, DocumentMeta, Signer, fmt_date
 from desktop.reports.notices import REGULARIZATION, NoticeContext, Recipient
 from desktop.reports import notices
 
 
 def overdue_list_notice(header, meta: DocumentMeta, *, recipient: Recipient, last_delivered_on: date | None,
                         due_on: date, days_overdue: int, deadline: date, term_days: int,
-                        offered_code: str | None = None, signer_name: str = "") -> NoticeContext:
+                        offered_code: str | None = None, signer: Signer | None = None,
+                        notice_number: str = "") -> NoticeContext:
     """Art. 5, VIII: every 60 days the list of vehicles, owners and drivers; not delivered → notice to
     regularize within the term (Art. 24, II, a)."""
     last = (f"A última lista foi entregue em {fmt_date(last_delivered_on)}" if last_delivered_on
@@ -30,9 +31,9 @@ def overdue_list_notice(header, meta: DocumentMeta, *, recipient: Recipient, las
         "apurado nos termos do Art. 24.",
     )
     facts = (("Lista devida em", fmt_date(due_on)), ("Dias em atraso", str(days_overdue)))
-    return NoticeContext(header, meta, REGULARIZATION, "", recipient,
+    return NoticeContext(header, meta, REGULARIZATION, notice_number, recipient,
                          "Relação de veículos, proprietários e condutores (Art. 5º, VIII)", paragraphs, facts,
-                         deadline, "Entregar até", "Art. 5º, VIII; Art. 24, II, a", signer_name)
+                         deadline, "Entregar até", "Art. 5º, VIII; Art. 24, II, a", signer)
 
 
 def render(ctx: NoticeContext) -> bytes:

@@ -9,7 +9,8 @@ from decimal import Decimal
 
 from desktop.domain.money import to_reais
 from desktop.reports.common import (
-    LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_datetime, fmt_document_id, fmt_money, fmt_plate,
+    LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_date, fmt_datetime, fmt_document_id, fmt_money, fmt_plate,
+    signer_problem,
 )
 from desktop.domain.inspection import InspectionKind, convocation_terms
 from desktop.errors import DesktopError
@@ -34,7 +35,7 @@ TITLES = {
     PENALTY: "NOTIFICAÇÃO DE PENALIDADE",
     REGULARIZATION: "NOTIFICAÇÃO PARA REGULARIZAÇÃO",
     INSPECTION_CONVOCATION: "CONVOCAÇÃO PARA VISTORIA",
-    RENEWAL_REMINDER: "AVISO DE VENCIMENTO DA AUTORIZAÇÃO",
+    RENEWAL_REMINDER: "AVISO DE VENCIMENTO",   # issue 28 point 9: "… DA AUTORIZAÇÃO Nº" read as its number
 }
 
 
@@ -60,8 +61,7 @@ class NoticeContext:
     deadline: date | None = None
     deadline_label: str = "Prazo"
     legal_basis: str = ""
-    signer_name: str = ""
-    signer_role: str = "Secretaria Municipal"
+    signer: Signer | None = None             # issue 28 point 2: name, office and matrícula (common.signer_of)
     copies_to: tuple[str, ...] = field(default=())  # e.g. the platform also notified (Art. 22)
 
     @property
@@ -76,7 +76,7 @@ class NoticeContext:
 
 def autuacao(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str, drawn_up_at: datetime,
              infraction: str, legal_basis: str, amount: Decimal, defense_days: int, notify_platform: str = "",
-             signer_name: str = "") -> NoticeContext:
+             signer: Signer | None = None) -> NoticeContext:
     """Art. 22: notice of the auto to the infractor (and to the platform), opening the defense term."""
     paragraphs = (
         f"Fica Vossa Senhoria NOTIFICADO(A) da lavratura do Auto de Infração nº {auto_number}, em "
@@ -91,14 +91,14 @@ def autuacao(header, meta, *, notice_number: str, recipient: Recipient, auto_num
         facts=(("Infração", infraction), ("Enquadramento", f"{legal_basis} da {LAW}"),
                ("Valor da multa", fmt_money(amount))),
         legal_basis="Art. 22, caput e §§ 1º e 2º",
-        signer_name=signer_name,
+        signer=signer,
         copies_to=((f"Plataforma tecnológica {notify_platform} (Art. 22, caput)",) if notify_platform else ()),
     )
 
 
 def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_number: str,
             decision_date: date | None, penalties: str, amount: Decimal, due_date: date | None, appeal_days: int,
-            legal_basis: str, signer_name: str = "", decision_number: str = "", reasoning: str = "",
+            legal_basis: str, signer: Signer | None = None, decision_number: str = "", reasoning: str = "",
             decided_by: str = "", appealable: bool = True, final_on: date | None = None,
             clauses: tuple[str, ...] = ()) -> NoticeContext:
     """Art. 22, 24–27: the decision on the penalty, each sentence from the case (issue 24 item 6): the decision's
@@ -133,12 +133,12 @@ def penalty(header, meta, *, notice_number: str, recipient: Recipient, auto_numb
     return NoticeContext(
         header, meta, PENALTY, notice_number, recipient, reference, tuple(paragraphs),
         facts=(("Penalidade(s)", penalties), ("Valor da multa", fmt_money(amount))),
-        deadline=due_date, deadline_label="Vencimento da multa", legal_basis=legal_basis, signer_name=signer_name,
+        deadline=due_date, deadline_label="Vencimento da multa", legal_basis=legal_basis, signer=signer,
     )
 
 
 def regularization(header, meta, *, notice_number: str, recipient: Recipient, reference: str,
-                   pending_items: tuple[str, ...], deadline: date, signer_name: str = "") -> NoticeContext:
+                   pending_items: tuple[str, ...], deadline: date, signer: Signer | None = None) -> NoticeContext:
     """Art. 16, §2 / Art. 24, II, a: regularize within 5 days; no service meanwhile."""
     paragraphs = (
         f"Fica Vossa Senhoria NOTIFICADO(A) a regularizar as pendências abaixo até {fmt_date(deadline)}, "
@@ -148,12 +148,12 @@ def regularization(header, meta, *, notice_number: str, recipient: Recipient, re
     )
     facts = tuple((f"Pendência {i}", item) for i, item in enumerate(pending_items, start=1))
     return NoticeContext(header, meta, REGULARIZATION, notice_number, recipient, reference, paragraphs, facts,
-                         deadline, "Regularizar até", "Art. 16, §2º; Art. 24, II, a", signer_name)
+                         deadline, "Regularizar até", "Art. 16, §2º; Art. 24, II, a", signer)
 
 
 def inspection_convocation(header, meta, *, notice_number: str, recipient: Recipient, scheduled_at: datetime,
                            place: str, inspection_kind: str, platform: str = "",
-                           signer_name: str = "", kind=None) -> NoticeContext:
+                           signer: Signer | None = None, kind=None) -> NoticeContext:
     """The convocation cites the article of its own kind and asks only what the case allows (issue 24 item 8;
     domain.inspection.convocation_terms): Art. 9 for the initial inspection of an applicant — no sticker yet
     (Art. 14) and no Art. 26, I fine (Art. 20); Art. 16 caput, §1 or §2; Art. 8, §2 for a substitute vehicle.
@@ -178,13 +178,13 @@ def inspection_convocation(header, meta, *, notice_number: str, recipient: Recip
         facts=(("Data e hora", fmt_datetime(scheduled_at)), ("Local", place)),
         deadline=scheduled_at.date(), deadline_label="Comparecer em",
         legal_basis=f"{basis}; Art. 26, I" if terms.fine_applies else basis,
-        signer_name=signer_name,
+        signer=signer,
         copies_to=((f"Plataforma tecnológica {platform} (Art. 16, §1º)",) if platform else ()),
     )
 
 
 def renewal_reminder(header, meta, *, notice_number: str, recipient: Recipient, valid_until: date,
-                     last_timely_day: date, signer_name: str = "") -> NoticeContext:
+                     last_timely_day: date, signer: Signer | None = None) -> NoticeContext:
     """Art. 3, §2: renewal asked at least 15 business days before the expiry."""
     paragraphs = (
         f"A autorização nº {recipient.authorization_number} vence em {fmt_date(valid_until)} "
@@ -195,37 +195,39 @@ def renewal_reminder(header, meta, *, notice_number: str, recipient: Recipient, 
         "Após o vencimento sem renovação, o serviço não pode ser prestado (Art. 3º; Art. 27).",
     )
     return NoticeContext(header, meta, RENEWAL_REMINDER, notice_number, recipient,
-                         f"Autorização nº {recipient.authorization_number}", paragraphs,
+                         f"Autorização nº {recipient.authorization_number}, válida até {fmt_date(valid_until)}",
+                         paragraphs,
                          (("Válida até", fmt_date(valid_until)),), last_timely_day, "Requerer renovação até",
-                         "Art. 3º, §§ 1º e 2º", signer_name)
+                         "Art. 3º, §§ 1º e 2º", signer)
 
 
 KINDS = (AUTUACAO, PENALTY, REGULARIZATION, INSPECTION_CONVOCATION, RENEWAL_REMINDER)
 
 
 def build_context(s, kind: str, key: str, meta: DocumentMeta, *, parameter, calendar,
-                  signer_name: str = "") -> NoticeContext:
-    """A notice read from session `s`, numbered as the document itself: autuação and penalty by auto number
+                  signer: Signer | None = None, notice_number: str = "") -> NoticeContext:
+    """A notice read from session `s`, numbered `notice_number` ("NT-0003/2026", the notices' own series of
+    services.numbering; "" prints the document's number): autuação and penalty by auto number
     (Art. 22, 24–27); regularization and inspection convocation by inspection code (Art. 16); renewal reminder
     by authorization number (Art. 3 §2). `parameter(key, on)` gives the dated terms; `calendar` the business
     days (desktop.domain.BusinessCalendar)."""
     if kind in (AUTUACAO, PENALTY):
-        return _auto_notice(s, kind, key, meta, parameter, signer_name)
+        return _auto_notice(s, kind, key, meta, parameter, signer, notice_number)
     if kind == RENEWAL_REMINDER:
         from desktop.domain.dates import renewal_request_deadline  # local: imported only on this branch
         from desktop.reports import records  # local: imported only on this branch
         auth, driver, vehicle = records.active_authorization(s, key)
         recipient = Recipient(driver.name, driver.cpf, records.full_address(driver), vehicle.plate, auth.number)
-        return renewal_reminder(records.header(s), meta, notice_number="", recipient=recipient,
+        return renewal_reminder(records.header(s), meta, notice_number=notice_number, recipient=recipient,
                                 valid_until=auth.valid_until,
                                 last_timely_day=renewal_request_deadline(auth.valid_until, calendar),
-                                signer_name=signer_name)
+                                signer=signer)
     if kind in (REGULARIZATION, INSPECTION_CONVOCATION):
-        return _inspection_notice(s, kind, key, meta, signer_name)
+        return _inspection_notice(s, kind, key, meta, signer, notice_number)
     raise DesktopError(f"Tipo de notificação desconhecido: {kind!r}. Tipos: {', '.join(KINDS)}.")
 
 
-def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext:
+def _auto_notice(s, kind, number, meta, parameter, signer, notice_number="") -> NoticeContext:
 
     auto = auto_report.auto_row(s, number)
     a = auto_report.build_context(s, number, meta, parameter)
@@ -248,10 +250,10 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
         names = [p.trade_name or p.legal_name for p in
                  s.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id))] if ids else []
         also = "; ".join(names) if a.infractor_kind == "condutor" else ""
-        return autuacao(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+        return autuacao(a.header, meta, notice_number=notice_number, recipient=recipient, auto_number=a.auto_number,
                         drawn_up_at=a.drawn_up_at, infraction=f"{a.code} – {a.description}",
                         legal_basis=a.legal_basis, amount=a.amount, defense_days=a.defense_days,
-                        notify_platform=also, signer_name=signer_name)
+                        notify_platform=also, signer=signer)
     # issue 24 item 6: every sentence from the case. A notice that no longer applies is refused with the reason.
     if auto.status in ("cancelled", "annulled"):
         raise ConflictError(f"O auto nº {a.auto_number} foi {'cancelado' if auto.status == 'cancelled' else 'anulado'}:"
@@ -271,18 +273,28 @@ def _auto_notice(s, kind, number, meta, parameter, signer_name) -> NoticeContext
     amount = a.amount
     if judgment is not None and judgment.outcome == "partly_upheld" and judgment.reduced_upfm is not None:
         amount = to_reais(judgment.reduced_upfm, a.upfm_value)
-    return penalty(a.header, meta, notice_number="", recipient=recipient, auto_number=a.auto_number,
+    return penalty(a.header, meta, notice_number=notice_number, recipient=recipient, auto_number=a.auto_number,
                    decision_date=judgment.decided_on if judgment is not None else None,
                    penalties=a.penalties, amount=amount, due_date=auto.payment_deadline,
                    appeal_days=int(parameter("term.appeal_days", on)),
-                   legal_basis=a.legal_basis, signer_name=signer_name,
+                   legal_basis=a.legal_basis, signer=signer,
                    decision_number=(judgment.number or "") if judgment is not None else "",
                    reasoning=judgment.reasoning if judgment is not None else "",
-                   decided_by=user.full_name if user is not None else "", appealable=appealable,
+                   decided_by=_authority(user), appealable=appealable,
                    final_on=auto.final_on, clauses=penalty_notice_clauses(decided))
 
 
-def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
+def _authority(user) -> str:
+    """The deciding authority as the act names it (issue 28 point 2): name, office and matrícula; the name alone
+    only for an old decision by a user without them."""
+    if user is None:
+        return ""
+    if signer_problem(user.full_name, user.office, user.registration) is None:
+        return Signer(user.full_name.strip(), user.office.strip(), user.registration.strip()).inline
+    return user.full_name
+
+
+def _inspection_notice(s, kind, code, meta, signer, notice_number="") -> NoticeContext:
 
     row = records.inspection_row(s, code)
     vehicle = s.get(Vehicle, row.vehicle_id)
@@ -302,8 +314,8 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
                         + (f" — {i.note}" if i.note else "")
                         for i in row.items if i.passed is False) or ("Pendências registradas no laudo",)
         reference = f"Laudo de vistoria nº {row.id:04d}/{row.performed_at.year if row.performed_at else ''}"
-        return regularization(header, meta, notice_number="", recipient=recipient, reference=reference,
-                              pending_items=pending, deadline=row.regularize_by, signer_name=signer_name)
+        return regularization(header, meta, notice_number=notice_number, recipient=recipient, reference=reference,
+                              pending_items=pending, deadline=row.regularize_by, signer=signer)
     if row.scheduled_start is None or row.status != "scheduled":
         raise ConflictError(f"A vistoria nº {code} não está agendada: a convocação precisa de data e "
                             "hora marcadas (Art. 16, §1º).")
@@ -317,9 +329,9 @@ def _inspection_notice(s, kind, code, meta, signer_name) -> NoticeContext:
     platform_ids = list(s.scalars(select(DriverPlatform.platform_id).where(DriverPlatform.driver_id == driver.id,
                                                                             DriverPlatform.until.is_(None))))
     platforms = ", ".join(p.trade_name or p.legal_name for p in (s.get(Platform, i) for i in platform_ids) if p)
-    return inspection_convocation(header, meta, notice_number="", recipient=recipient,
+    return inspection_convocation(header, meta, notice_number=notice_number, recipient=recipient,
                                   scheduled_at=row.scheduled_start, place=place_text,
-                                  inspection_kind=inspection_kind, platform=platforms, signer_name=signer_name,
+                                  inspection_kind=inspection_kind, platform=platforms, signer=signer,
                                   kind=kind_enum)
 
 
@@ -350,8 +362,8 @@ def render(ctx: NoticeContext) -> bytes:
         story.append(_pdf.pm(b("Cópia: ") + e("; ".join(ctx.copies_to)), "left"))
     story.append(_pdf.spacer(2))
     story.append(_pdf.pm(f"Fundamento legal: {e(ctx.legal_basis)} da {e(LAW)}.", "small"))
-    story.append(_pdf.signature_block([
-        (ctx.signer_name or "Autoridade competente", ctx.signer_role),
-        (r.name, "Recebi a notificação em ____/____/________"),
-    ]))
+    if ctx.signer is None:   # issue 28 point 2: an act names who signs it, never "Autoridade competente"
+        raise ValueError("A notificação precisa de quem a assina: nome, cargo e matrícula (Lei 9.784/99, art. 22, "
+                         "§1º).")
+    story.append(_pdf.signer_block(ctx.signer, [(r.name, "Recebi a notificação em ____/____/________")]))
     return _pdf.build_story_pdf(ctx.header, ctx.meta, f"{ctx.title.capitalize()} nº {ctx.number}", story)

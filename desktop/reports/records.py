@@ -138,6 +138,3 @@ def inspection_row(s, code):
     return row
 
 
-def signer(actor) -> str:
-    """The name signing a document: the user's; none for an automatic job."""
-    return actor.full_name if actor.user_id is not None else ""

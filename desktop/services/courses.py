@@ -44,6 +44,7 @@ from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.attachments import attach_document_in, check_attachment
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.search import get_or_404, require_reader
 from desktop.reports.common import signer_of
 from desktop.reports.records import settings_row
@@ -415,10 +416,11 @@ def print_convocation_notice(db, actor: Actor, session_id: int, state=None):
         from desktop.services.holidays import calendar_in  # lazy: idem (only when a notice is printed)
         signer = signer_of(s, actor, settings_row(s).secretariat)
         return RecordRef("course_session", int(session_id)), course_convocation.build_context(
-            s, session_id, meta, signer=signer, calendar=calendar_in(s))
+            s, session_id, meta, signer=signer, calendar=calendar_in(s),
+            notice_number=next_notice_number_in(s, parse_number(meta.number)[1]))   # issue 28 point 1
 
     def after(s, issued, ctx):
-        record_notice_numbers_in(s, int(session_id), issued.info.number)
+        record_notice_numbers_in(s, int(session_id), ctx.notice_number)
 
     return issue_rendered(db, actor, "notice", build, course_convocation.render, after=after, state=state)
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy import BigInteger, Numeric, String, func, select, type_coerce
 
-from desktop.domain.auto_steps import PAYABLE_STATUSES, status_after_returned_payment
+from desktop.domain.auto_steps import PAYABLE_STATUSES, divida_ativa_actions, status_after_returned_payment
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.finance import GuideStatus
@@ -124,6 +124,9 @@ class OverdueInfo:
     debt: str = "fine"
     debt_label: str = "Multa"
     guide_number: str | None = None
+    # the dívida ativa list's steps for this row (inscribe / certidão: domain.auto_steps.DIVIDA_ATIVA_STEPS); ()
+    # for a guide and in the overdue list
+    actions: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,11 +512,14 @@ def overdue_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
         return overdue_list_in(s, actor, today)
 
 
-def divida_ativa_list_in(session, actor, today: date | None = None) -> list[OverdueInfo]:
+def divida_ativa_list_in(session, actor, today: date | None = None, inscribed: bool = False) -> list[OverdueInfo]:
     """`divida_ativa_list` inside the caller's transaction."""
     require_role(actor, *READER_ROLES)
     today = today or local_today()
-    return _split_costs(session, _owed_autos(session, (AutoStatus.OVERDUE,), today)) + _owed_guides(session, today)
+    status = AutoStatus.DIVIDA_ATIVA if inscribed else AutoStatus.OVERDUE
+    rows = [_replace(r, actions=divida_ativa_actions(r.status.value, actor.roles))
+            for r in _split_costs(session, _owed_autos(session, (status,), today))]
+    return rows if inscribed else rows + _owed_guides(session, today)
 
 
 def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
@@ -557,12 +563,13 @@ def _owed_guides(session, today: date) -> list[OverdueInfo]:
     return out
 
 
-def divida_ativa_list(db, actor, today: date | None = None) -> list[OverdueInfo]:
+def divida_ativa_list(db, actor, today: date | None = None, inscribed: bool = False) -> list[OverdueInfo]:
     """The debts for the dívida ativa: autos marked overdue and still owing, then the unpaid fee and ISSQN
-    guides past their due date (issue 13). Only autos are sent from here (`send_to_divida_ativa`)."""
+    guides past their due date (issue 13). Only autos are sent from here (`send_to_divida_ativa`). With
+    `inscribed`, the autos already inscribed and still owing instead (issue 28 point 9: their certidão)."""
     require_role(actor, *READER_ROLES)
     with db.session(write=False) as s:
-        return divida_ativa_list_in(s, actor, today)
+        return divida_ativa_list_in(s, actor, today, inscribed)
 
 
 def send_to_divida_ativa_in(session, actor, auto_ids: Sequence[int], on: date | None = None) -> int:

@@ -156,6 +156,14 @@ PARAMETERS.update({spec.key: spec for spec in (
     ),
 )})
 
+# Issue 28 point 4: the term to contest the estimated ISSQN lançamento — the Código Tributário Municipal's, with NO
+# default (nothing is invented: while unset, the notice of lançamento is refused and says where to set it).
+PARAMETERS["issqn.contest_days"] = ParameterSpec(
+    "issqn.contest_days", "Prazo de impugnação do lançamento do ISSQN (Código Tributário Municipal)", "dias", None,
+    minimum=Decimal("1"), maximum=Decimal("365"), integer=True, article="Art. 11, §1º; CTN, art. 145",
+    help="Dias contados do recebimento da notificação de lançamento do ISSQN estimado, como fixar o Código "
+         "Tributário Municipal.")
+
 # Issue 26 (services.correspondence): an e-mailed notice with no answer after these days offers the post.
 PARAMETERS["dispatch.email_answer_days"] = ParameterSpec(
     "dispatch.email_answer_days", "E-mail sem resposta: dias até oferecer o correio", "dias", Decimal("10"),

@@ -48,6 +48,7 @@ from desktop.services import audit
 from desktop.services.base import Actor, require_role
 from desktop.services.catalog import list_codes_in
 from desktop.services.holidays import calendar_in
+from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.parameters import parameter_value_in
 from desktop.services.search import get_or_404, require_reader, user_names
 from desktop.importers.platform_list import read_platform_list
@@ -534,6 +535,7 @@ def print_overdue_list_notice(db, actor: Actor, platform_id: int, state=None):
     issued document (`services.documents.archive`). `ConflictError` when the list is not overdue."""
     from desktop.reports import list_notice, records  # lazy: ReportLab loads only to print
     from desktop.reports.notices import Recipient  # lazy: ReportLab loads only to print
+    from desktop.reports.common import signer_of  # lazy: the documents' modules load only to print
     from desktop.services.documents.archive import ISSUE_ROLES, RecordRef, issue_rendered  # lazy: the documents package loads only to print
 
     require_role(actor, *ISSUE_ROLES["notice"])
@@ -549,7 +551,8 @@ def print_overdue_list_notice(db, actor: Actor, platform_id: int, state=None):
             records.header(s), meta, recipient=Recipient(p.legal_name, p.cnpj, p.address or ""),
             last_delivered_on=offer.last_delivered_on, due_on=offer.due_on, days_overdue=offer.days_overdue,
             deadline=offer.regularize_by, term_days=term, offered_code=offer.code,
-            signer_name=records.signer(actor))
+            signer=signer_of(s, actor, records.settings_row(s).secretariat),   # issue 28 point 2
+            notice_number=next_notice_number_in(s, parse_number(meta.number)[1]))   # issue 28 point 1
         return RecordRef("platform", platform_id), ctx
 
     return issue_rendered(db, actor, "notice", build, list_notice.render, state=state)

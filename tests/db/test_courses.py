@@ -96,7 +96,10 @@ def test_art12_par2_notice_is_printed_numbered_and_the_list_exported(db, people,
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(issued.pdf)).pages)
     assert "NOTIFICAÇÃO DE CONVOCAÇÃO" in text and "Art. 26, III" in text
     assert len(PdfReader(io.BytesIO(issued.pdf)).pages) == 3
-    assert {a.notice_number for a in svc.attendances(db, clerk, info.id)} == {issued.info.number}
+    # issue 28 point 1: the notices' own series, printed and written on each convocation — never the document's
+    # NNNN/AAAA, which an auto's number could repeat
+    assert {a.notice_number for a in svc.attendances(db, clerk, info.id)} == {"NT-0001/2026"}
+    assert "NOTIFICAÇÃO DE CONVOCAÇÃO Nº NT-0001/2026" in text
     path = tmp_path / "convocados.csv"
     assert svc.export_convocation_list(db, clerk, info.id, path) == 3
     assert "Direção defensiva" in path.read_text(encoding="utf-8-sig")

@@ -275,3 +275,63 @@ def test_art11_a_competence_is_paid_through_the_banks_return_file(db):
     assert issqn.month_totals(db, w.gestor, 2026, 10).paid == amount
     again = bank_returns.import_bank_return(db, w.gestor, content, "retorno-7.txt")
     assert again.duplicate
+
+
+def test_issue28_art11_par1_notice_of_the_estimated_lancamento_per_platform_and_competence(db, make_actor):
+    """CTN arts. 142, 145, 148: the estimate is a lançamento — notified with its vehicles, classes, bases, rate,
+    amount, due date and the CTM's term and place to contest; a month in progress (a prévia) is no lançamento."""
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services.documents import archive
+
+    w = build_world(db)
+    classify(w, 0)
+    classify(w, 1, "PARCIAL")
+    _on(date(2026, 11, 3))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    gestora = make_actor(Role.GESTOR, full_name="Gabriela Gestora", office="Gestora de Tributos",
+                         registration="5.001-3")       # who signs: name, office and matrícula
+    with pytest.raises(ValidationError) as refused:          # the CTM's term is a parameter with no default
+        issqn.print_lancamento_notice(db, gestora, w.platforms[0], 2026, 10)
+    assert "prazo de impugnação" in str(refused.value.problems[0].message)
+    parameters.set_parameter(db, w.gestor, issqn.CONTEST_DAYS, date(2026, 1, 1), "30", "Código Tributário Municipal")
+    with pytest.raises(ConflictError, match="prévia"):
+        issqn.print_lancamento_notice(db, gestora, w.platforms[0], 2026, 11)
+    issued = issqn.print_lancamento_notice(db, gestora, w.platforms[0], 2026, 10)
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(issued.pdf)).pages)
+    for element in ("NOTIFICAÇÃO DE LANÇAMENTO DO ISSQN ESTIMADO Nº NT-0001/2026", "Competência 10/2026",
+                    "Mobilidade Chapada Ltda", "11.222.333/0001-81", "QAB1D23", "QAB2C02", "INTEGRAL", "PARCIAL",
+                    "R$ 3.000,00", "R$ 1.000,01", "3,00 %", "R$ 90,00", "R$ 45,00", "R$ 30,00",
+                    "Valor lançado R$ 75,00", "Vencimento 10/11/2026", "30 dias", "Onde impugnar",
+                    "Secretaria Municipal de Finanças", "CTN, arts. 142, 145 e 148"):
+        assert element in text, element
+    assert "Gabriela Gestora" in text and "Gestora de Tributos" in text and "Matrícula nº 5.001-3" in text
+    assert issued.info.kind == "notice" and issued.info.record_type == "platform"
+    assert archive.archived_bytes(db, "NT-0001/2026") == issued.pdf
+    with pytest.raises(ConflictError, match="Não há ISSQN estimado"):
+        issqn.print_lancamento_notice(db, gestora, w.platforms[1], 2026, 9)
+
+
+def test_issue28_art11_par1_the_issqn_dam_carries_the_lancamentos_calculation(db):
+    """The same calculation on the DAM as on the notice: per competência and class, the base, the rate, the
+    vehicles and what this guide collects."""
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import documents
+
+    w = build_world(db)
+    classify(w, 0)
+    classify(w, 1, "PARCIAL")
+    _on(date(2026, 11, 3))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)
+    pdf = documents.print_guide(db, w.gestor, guide.number).pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Cálculo do lançamento estimado (Art. 11, § 1º; CTN, art. 148)" in text
+    assert "10/2026, classe INTEGRAL (base estimada R$ 3.000,00 × alíquota 3,00 %): 1 veículo, R$ 45,00" in text
+    assert "10/2026, classe PARCIAL (base estimada R$ 1.000,01 × alíquota 3,00 %): 1 veículo, R$ 30,00" in text
+    assert "repartido" in text

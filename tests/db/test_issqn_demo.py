@@ -31,3 +31,27 @@ def test_demo_has_classes_decisions_and_12_competences_with_paid_and_overdue_gui
     unpaid = issqn.unpaid_platforms(db, SYSTEM_ACTOR)
     assert unpaid and any(u.overdue for u in unpaid)
     assert issqn.unclassified_vehicles(db, SYSTEM_ACTOR, 2026, 10)     # a few without a class, listed
+
+
+def test_issue28_the_demo_gestor_notifies_a_platform_of_its_estimated_lancamento(db):
+    """The demo sets a demonstration term to contest (the CTM's is the office's to set), so the notice of
+    lançamento can be tried on the demo."""
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.models import Platform, User
+    from desktop.services.base import Actor
+    from desktop.domain.roles import Role
+
+    load_demo(db, drivers=60, seed=7)
+    with db.session(write=False) as s:
+        user = next(u for u in s.scalars(select(User).order_by(User.id)) if Role.GESTOR in u.roles and u.office)
+        gestor = Actor(user_id=user.id, username=user.username, full_name=user.full_name,
+                       roles=frozenset({Role.GESTOR}))
+        platform_id = s.scalar(select(IssqnShare.platform_id).where(IssqnShare.year == 2026, IssqnShare.month == 9,
+                                                                    IssqnShare.platform_id.is_not(None)).limit(1))
+        assert s.get(Platform, platform_id) is not None
+    issued = issqn.print_lancamento_notice(db, gestor, platform_id, 2026, 9)
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(issued.pdf)).pages)
+    assert "NOTIFICAÇÃO DE LANÇAMENTO DO ISSQN ESTIMADO" in text and "30 dias" in text and "09/2026" in text

@@ -428,7 +428,7 @@ def test_art19_auto_from_rows_two_copies_and_art22_notice(db, clerk, make_actor)
     assert len(pages) == 2 and "Via do processo" in pages[0] and "Via do infrator" in pages[1]
     for page in pages:
         for expected in ("AUTO DE INFRAÇÃO Nº 0003/2026", "14/03/2026 às 22:40", "Art. 26, IV", "QAB1D23",
-                         "R$ 166,50", "Marcos Lima", "fiscal1", "Joana Araújo Conceição", "529.982.247-25",
+                         "R$ 166,50", "Marcos Lima", "Matrícula nº M-", "Joana Araújo Conceição", "529.982.247-25",
                          "15 dias", "Art. 22, § 2º", "Condutora oferecendo corrida"):
             assert expected in page, expected
     notice = documents.print_kind(db, fiscal, "notice", "0003/2026")
@@ -532,6 +532,8 @@ def test_notices_by_kind_from_rows(db, make_actor):
                            outcome="partly_upheld", reduced_upfm=Decimal("20"), reasoning="Redução parcial."))
     text = text_of(documents.print_notice(db, manager, "penalty", "0003/2026").pdf)
     assert "NOTIFICAÇÃO DE PENALIDADE" in text and "20/05/2026" in text and "R$ 111,00" in text
+    # issue 28 point 2: the deciding authority named with office and matrícula, never the name alone
+    assert "da autoridade administrativa (Gabriela Gestora, Gestor, matrícula nº M-" in text
 
 
 class _FakeState:

@@ -54,6 +54,20 @@ def _notified_fine_guide(db, office):
     return auto, g, barcode
 
 
+def test_issue28_art22_dam_of_a_notified_fine_says_payment_waives_no_defense_or_appeal(db, office):
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import documents
+
+    auto, g, _barcode = _notified_fine_guide(db, office)
+    pdf = documents.print_guide(db, office.clerk, g.number).pdf
+    text = " ".join(" ".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(pdf)).pages).split())
+    assert f"Auto nº {auto.number} no prazo de defesa prévia" in text
+    assert "o pagamento não implica renúncia ao recurso nem à defesa prévia (Art. 22, caput)" in text
+
+
 def test_art13_xxi_fine_paid_through_the_bank_reads_paid_and_takes_no_second_payment(db, office):
     from desktop.services import bank_returns
 

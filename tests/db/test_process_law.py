@@ -231,3 +231,58 @@ def test_issue28_art22_autuacao_refused_after_the_decision_and_art17_annulled_au
         printing.print_notice(db, gestor, "penalty", auto.number)
     text = text_of(printing.print_auto(db, gestor, auto.number).pdf)
     assert text.count("AUTO ANULADO em 20/03/2026") == 2 and "Convocação não recebida." in text  # both copies
+
+
+# --- issue 28 item 1: a notice's number is its own series, never the auto's shape ---------------------------------
+
+def test_issue28_art22_notices_have_their_own_series_that_never_reads_as_an_auto_number(db, people):
+    from desktop.models import IssuedDocument
+    from desktop.services.documents import archive, printing
+    from desktop.services.numbering import format_notice_number, parse_notice_number
+
+    fiscal, gestor, _atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    first = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    second = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 3), driver_id=driver_id))
+    printing.print_auto(db, gestor, first.number)          # a document between the notices, not a notice
+    one = printing.print_notice(db, gestor, "autuacao", first.number)
+    two = printing.print_notice(db, gestor, "autuacao", second.number)
+    text_one, text_two = text_of(one.pdf), text_of(two.pdf)
+    assert "NOTIFICAÇÃO DE AUTUAÇÃO Nº NT-0001/2026" in text_one and f"Auto de infração nº {first.number}" in text_one
+    assert "NOTIFICAÇÃO DE AUTUAÇÃO Nº NT-0002/2026" in text_two
+    for text, auto in ((text_one, first), (text_two, second)):
+        assert f"AUTUAÇÃO Nº {auto.number}" not in text and f"Documento nº {one.info.number}" in text_one
+    # the footer keeps the archive's number; the notice's own number finds the same archived bytes
+    assert archive.archived_bytes(db, "NT-0002/2026") == two.pdf == archive.archived_bytes(db, two.info.number)
+    assert parse_notice_number("nt-0002/2026") == (2, 2026) and format_notice_number(2, 2026) == "NT-0002/2026"
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).filter_by(kind="notice").count() == 2
+    with pytest.raises(Exception, match="não encontrado"):
+        archive.archived_bytes(db, "NT-0003/2026")
+
+
+def test_issue28_a_notice_rendered_while_another_desk_archived_one_is_renumbered(db, people, monkeypatch):
+    """The notice's number counts the notices archived; when another desk takes the document number first, the
+    notice is built again — so two desks never print the same NT number."""
+    from desktop.services.documents import archive, printing
+
+    fiscal, gestor, _atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    first = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    second = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 3), driver_id=driver_id))
+    render, raced = archive.issue_rendered, []
+
+    def racing(db_, actor, kind, build, render_, **kw):
+        def render_then_race(ctx):
+            data = render_(ctx)
+            if not raced:            # the other desk archives its notice after this one was rendered
+                raced.append(render(db_, actor, kind, lambda s, meta: build(s, meta), render_))
+            return data
+        return render(db_, actor, kind, build, render_then_race, **kw)
+
+    monkeypatch.setattr(printing, "issue_rendered", racing)
+    mine = printing.print_notice(db, gestor, "autuacao", second.number)
+    other = raced[0]
+    assert "Nº NT-0001/2026" in text_of(other.pdf)
+    assert "Nº NT-0002/2026" in text_of(mine.pdf) and "Nº NT-0001/2026" not in text_of(mine.pdf)
+    assert first.number != second.number

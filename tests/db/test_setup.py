@@ -42,9 +42,10 @@ def test_initialize_creates_admin_settings_upfm_defaults_and_signing_key(db):
         # UPFM + every default of the catalog (issue 13: the ISSQN rate has none)
         # (nor the late charges of the Código Tributário Municipal: issue 13, no invented default)
         # (nor the fees, which are the CTM's too: issue 23 point 10 — the old seed of 10/10/3 UPFM was invented)
+        # (nor the CTM's term to contest an ISSQN lançamento: issue 28 point 4)
         assert keys == set(parameters.PARAMETERS) - {"issqn_rate_percent", "late.fine_percent",
                                                       "late.interest_percent", "fee.authorization",
-                                                      "fee.renewal", "fee.inspection"}
+                                                      "fee.renewal", "fee.inspection", "issqn.contest_days"}
     assert parameters.upfm_value(db, 2026) == Decimal("117.51")
     info = setup.get_municipality(db)
     assert (info.name, info.uf, info.version) == ("Chapada dos Guimarães", "MT", 1)

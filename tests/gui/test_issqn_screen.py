@@ -195,3 +195,39 @@ def test_issue15_fares_reported_beside_the_estimate_offer_the_nearest_class(qtbo
     empty = page.show_fares()
     qtbot.addWidget(empty)
     assert "Nenhuma viagem" in empty.info_label.text()
+
+
+def test_issue28_art11_notice_of_the_lancamento_from_the_issqn_screen(qtbot, db, messages):
+    """CTN arts. 142, 145, 148: the selected platform's estimated competência notified with a click; the PDF names
+    the vehicles, the rate, the total and the term to contest."""
+    from datetime import datetime
+
+    from hands import click_button, click_row
+
+    from desktop.domain import clock
+    from desktop.models import User
+    from desktop.services import issqn, parameters
+
+    clock.set_clock(clock.ticking(datetime(2026, 11, 9, 10, 0)))
+    w, page = _page(qtbot, db)
+    with db.session() as s:                 # who signs an act has an office and a matrícula (issue 28 point 2)
+        user = s.get(User, w.gestor.user_id)
+        user.office, user.registration = "Secretário Municipal de Finanças", "4.001-7"
+    parameters.set_parameter(db, w.gestor, issqn.CONTEST_DAYS, date(2026, 1, 1), "30", "Código Tributário Municipal")
+    page.finance.show()
+    qtbot.waitExposed(page.finance)
+    click_button(page.run_button)
+    qtbot.waitUntil(lambda: page.run_op.task.finished, timeout=20000)
+    settle(qtbot, page)
+    assert not page.notice_button.isEnabled()              # no platform chosen yet
+    names = [t.platform_name for t in page.totals.model.rows()]
+    click_row(page.totals, names.index("Vai Já"))
+    click_button(page.notice_button)
+    qtbot.waitUntil(lambda: page.notice_op.task.finished, timeout=20000)
+    assert messages == []
+    text = " ".join(" ".join(p_.extract_text().split()) for p_ in PdfReader(io.BytesIO(page.last_issued.pdf)).pages)
+    for element in ("NOTIFICAÇÃO DE LANÇAMENTO DO ISSQN ESTIMADO Nº NT-0001/2026", "Competência 10/2026",
+                    "Mobilidade Chapada Ltda", "QAB1D23", "QAB2C02", "QAB3C03", "3,00 %", "Valor lançado R$ 225,00",
+                    "30 dias", "Matrícula nº 4.001-7"):
+        assert element in text, element
+    page.last_preview.close()

@@ -106,6 +106,37 @@ def test_overdue_and_divida_ativa_lists(qtbot, db, people, register, messages):
     assert str(autos.get_auto(db, SYSTEM_ACTOR, auto.id).auto.status) == "divida_ativa"
     assert divida.table.visible_rows() == []
 
+    # issue 28 point 9: the inscribed autos on demand, each with its certidão de dívida ativa (Lei 6.830/80, art. 2º)
+    import io
+
+    from pypdf import PdfReader
+
+    from hands import click, click_button, click_row
+
+    divida.show()
+    qtbot.waitExposed(divida)
+    assert not divida.certidao_button.isEnabled()
+    click(divida.inscribed_check)
+    assert divida.inscribed_check.isChecked()
+    assert [r.number for r in divida.table.visible_rows()] == [auto.number]
+    assert not divida.send_all_button.isEnabled()          # already inscribed: not inscribed again
+    click_row(divida.table, 0)
+    assert not divida.send_selected_button.isEnabled()
+    click_button(divida.certidao_button)
+    qtbot.waitUntil(lambda: divida.preview is not None, timeout=20000)
+    qtbot.addWidget(divida.preview)
+    archived = documents_of_kind(db, "divida_ativa")
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(archived)).pages)
+    assert "CERTIDÃO DE DÍVIDA ATIVA — INSCRIÇÃO Nº 0001/2026" in text and f"Auto de Infração nº {auto.number}" in text
+
+
+def documents_of_kind(db, kind: str) -> bytes:
+    """The bytes of the one archived document of `kind`."""
+    from desktop.models import IssuedDocument
+    with db.session(write=False) as s:
+        [row] = s.query(IssuedDocument).filter_by(kind=kind).all()
+        return row.pdf
+
 
 def test_finance_page_shows_the_ledger_and_the_issqn_tab(qtbot, db, people, register, lookups):
     page = FinancePage(db, people.atendente, lookups=lookups)

@@ -82,7 +82,7 @@ def auto_ctx():
         legal_basis="Art. 26, IV", severity="grave", upfm=Decimal("30"), upfm_value=Decimal("5.55"),
         amount=Decimal("166.50"), penalties="Multa", measures="",
         facts="O agente presenciou a condutora oferecendo corrida a turistas na praça, sem chamada pelo aplicativo.",
-        agent_name="Marcos Lima", agent_registration="1234", defense_days=15,
+        agent=FISCAL, defense_days=15,
     )
 
 
@@ -94,23 +94,23 @@ def notice_ctxs():
     m = meta()
     return {
         notices.AUTUACAO: notices.autuacao(
-            HEADER, m, notice_number="0011/2026", recipient=RECIPIENT, auto_number="0003/2026",
+            HEADER, m, signer=GESTOR, notice_number="0011/2026", recipient=RECIPIENT, auto_number="0003/2026",
             drawn_up_at=datetime(2026, 3, 14, 22, 40, tzinfo=TZ), infraction="ART26-IV – embarque na via pública",
             legal_basis="Art. 26, IV", amount=Decimal("166.50"), defense_days=15, notify_platform="Rota Certa Ltda"),
         notices.PENALTY: notices.penalty(
-            HEADER, m, notice_number="0012/2026", recipient=RECIPIENT, auto_number="0003/2026",
+            HEADER, m, signer=GESTOR, notice_number="0012/2026", recipient=RECIPIENT, auto_number="0003/2026",
             decision_date=date(2026, 4, 20), penalties="Multa de 30 UPFM", amount=Decimal("166.50"),
             due_date=date(2026, 5, 20), appeal_days=15, legal_basis="Art. 26, IV"),
         notices.REGULARIZATION: notices.regularization(
-            HEADER, m, notice_number="0013/2026", recipient=RECIPIENT, reference="Laudo de vistoria nº 0005/2026",
+            HEADER, m, signer=GESTOR, notice_number="0013/2026", recipient=RECIPIENT, reference="Laudo de vistoria nº 0005/2026",
             pending_items=("Pneu dianteiro direito gasto", "Adesivo publicitário na porta traseira"),
             deadline=date(2026, 3, 20)),
         notices.INSPECTION_CONVOCATION: notices.inspection_convocation(
-            HEADER, m, notice_number="0014/2026", recipient=RECIPIENT,
+            HEADER, m, signer=GESTOR, notice_number="0014/2026", recipient=RECIPIENT,
             scheduled_at=datetime(2026, 12, 10, 9, 30, tzinfo=TZ), place="Pátio da Secretaria, Rua Quinco Caldas, 50",
             inspection_kind="anual", platform="Rota Certa Ltda"),
         notices.RENEWAL_REMINDER: notices.renewal_reminder(
-            HEADER, m, notice_number="0015/2026", recipient=RECIPIENT, valid_until=date(2026, 12, 31),
+            HEADER, m, signer=GESTOR, notice_number="0015/2026", recipient=RECIPIENT, valid_until=date(2026, 12, 31),
             last_timely_day=date(2026, 12, 8)),
     }
 
@@ -181,7 +181,7 @@ def attendance_ctx(n: int = 4):
     return attendance.make_context(HEADER, meta(), session_number="0002/2026",
                                     topic="Normas de conduta e atendimento a pessoas com deficiência",
                                     starts_at=datetime(2026, 12, 3, 14, 0, tzinfo=TZ), place="Auditório da Prefeitura",
-                                    instructor="Regina Campos", capacity=30, rows=rows)
+                                    instructor="Regina Campos", capacity=30, rows=rows, signer=GESTOR)
 
 
 def guide_ctx(pix_key: str | None = "12345678000195"):

@@ -4,6 +4,7 @@ the edital's publication elements, a failed laudo item that says what is wrong, 
 required photo, the demo mark on every piece that can be cut out, and no text running into other text."""
 from dataclasses import replace
 from datetime import date, datetime
+from decimal import Decimal
 
 import overlap
 import pytest
@@ -174,3 +175,127 @@ def test_art8_par2_certificate_of_a_vehicle_in_its_last_year_asks_for_a_substitu
     assert "Este veículo não poderá servir após 31/12/2026" in text
     assert "substituição do veículo" in text and "Art. 8º, § 2º" in text
     assert "substituição" not in text_of(certificate.render(s.certificate_ctx()))    # a 2019 vehicle renews
+
+
+# --- issue 28 point 4: a fine still under defense or appeal — paying it waives neither ----------------------------
+def test_art22_dam_of_a_fine_under_appeal_says_payment_is_no_waiver_and_a_final_one_does_not():
+    from desktop.domain.guides import fine_payment_note
+    from desktop.reports import guide
+
+    note = fine_payment_note("0003/2026", "judged")
+    pdf = guide.render(replace(s.guide_ctx(), notes=(note,)))
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    assert "o pagamento não implica renúncia ao recurso" in text and "Auto nº 0003/2026 no prazo de recurso" in text
+    assert "Art. 22, caput" in text and "restituída" in text
+    for status in ("drawn_up", "notified", "in_defense", "in_appeal"):
+        assert "não implica renúncia ao recurso" in fine_payment_note("0003/2026", status), status
+    for status in ("final", "overdue", "divida_ativa", "paid"):
+        assert fine_payment_note("0003/2026", status) == "", status
+    assert "renúncia" not in text_of(guide.render(s.guide_ctx()))
+
+
+# --- issue 28 point 2: notices and the auto are signed with name, office and matrícula ------------------------------
+@pytest.mark.parametrize("kind", list(s.notice_ctxs()))
+def test_lei9784_every_notice_prints_its_signer_office_and_registration(kind):
+    from desktop.reports import notices
+
+    ctx = s.notice_ctxs()[kind]
+    text = text_of(notices.render(ctx))
+    assert signed_by(text, s.GESTOR), kind
+    assert "Autoridade competente" not in text and "Secretaria Municipal Recebi" not in text
+    with pytest.raises(ValueError, match="assina"):
+        notices.render(replace(ctx, signer=None))
+
+
+def test_art19_lei9784_the_auto_is_signed_by_its_agent_with_office_and_registration():
+    from desktop.reports import auto
+
+    text = text_of(auto.render(s.auto_ctx()))
+    assert text.count("Matrícula nº 3.001-2") == 2 and "Fiscal de Transportes — Secretaria Municipal" in text
+    assert signed_by(text, s.FISCAL)
+
+
+def test_art3_par2_the_renewal_notice_title_is_the_notices_number_not_the_authorizations():
+    from desktop.reports import notices
+
+    text = text_of(notices.render(s.notice_ctxs()[notices.RENEWAL_REMINDER]))
+    assert "AVISO DE VENCIMENTO Nº 0015/2026" in text
+    assert "Referência: Autorização nº 0007/2026, válida até 31/12/2026" in text
+    assert "AUTORIZAÇÃO Nº 0015/2026" not in text.upper()
+
+
+# --- issue 28 point 9: the certidão de dívida ativa, every element of Lei 6.830/80 art. 2º § 5º / CTN art. 202 -----
+def _certidao_ctx(**changes):
+    from desktop.reports import divida_ativa
+    ctx = divida_ativa.CertidaoContext(
+        s.HEADER, s.meta(), "0004/2026", date(2026, 6, 1), "Livro eletrônico 2026", 4, "Joana Araújo Conceição",
+        "12345678909", "Rua Cipriano Curvo, 100, Centro", "Rota Certa Tecnologia Ltda — CNPJ 11.222.333/0001-81",
+        "0003/2026", date(2026, 3, 14), "ART26-IV", "Embarque de usuário diretamente na via pública", "Art. 26, IV",
+        Decimal("30"), Decimal("5.55"), Decimal("166.50"), Decimal("111.00"), Decimal("1211.10"), date(2026, 5, 20),
+        Decimal("2"), Decimal("1"), s.GESTOR)
+    return replace(ctx, **changes)
+
+
+def test_art25_certidao_de_divida_ativa_prints_every_element_of_lei6830_and_ctn202_no_overlap():
+    from desktop.reports import divida_ativa
+
+    pdf = divida_ativa.render(_certidao_ctx())
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    for element in ("INSCRIÇÃO Nº 0004/2026", "Joana Araújo Conceição", "123.456.789-09", "Rua Cipriano Curvo",
+                    "Corresponsável", "Rota Certa", "Auto de Infração nº 0003/2026", "Dívida ativa não tributária",
+                    "Art. 25 e Art. 26, IV da Lei", "Art. 28", "30,00 UPFM × R$ 5,55", "R$ 166,50", "R$ 111,00",
+                    "R$ 1.211,10", "Total inscrito R$ 1.322,10", "Termo inicial dos encargos 21/05/2026",
+                    "multa de mora de 2,00 %", "juros de mora de 1,00 % ao mês", "01/06/2026", "folha 4"):
+        assert element in text, element
+    assert signed_by(text, s.GESTOR)
+    unset = text_of(divida_ativa.render(_certidao_ctx(fine_percent=None)))
+    assert "não cadastrados neste sistema" in unset
+    with pytest.raises(ValueError, match="assina"):
+        divida_ativa.render(_certidao_ctx(signer=None))
+
+
+# --- issue 28 point 4: the estimated ISSQN is a lançamento — its notice per platform and competência ---------------
+def _issqn_notice_ctx(**changes):
+    from desktop.reports import issqn_notice
+    lines = tuple(issqn_notice.NoticeLine(plate, "Joana Araújo Conceição", "12345678909", code, name, 31,
+                                          Decimal(base), Decimal("3"), Decimal(estimate), Decimal(amount))
+                  for plate, code, name, base, estimate, amount in (
+                      ("QAB1D23", "INTEGRAL", "Dedicação integral", "3000.00", "90.00", "45.00"),
+                      ("QAB2C02", "PARCIAL", "Dedicação parcial", "1000.01", "30.00", "30.00")))
+    ctx = issqn_notice.IssqnNoticeContext(
+        s.HEADER, s.meta(), "NT-0007/2026", "Rota Certa Tecnologia Ltda", "11222333000181",
+        "Av. Paulista, 1000, São Paulo–SP", 2026, 10, lines, date(2026, 11, 10), 30,
+        "Secretaria Municipal de Finanças — Rua Quinco Caldas, 50, Centro", False, "0031/2026", s.FISCAL)
+    return replace(ctx, **changes)
+
+
+def test_art11_par1_issqn_lancamento_notice_has_vehicles_classes_bases_rate_amount_term_and_place():
+    from desktop.reports import issqn_notice
+
+    pdf = issqn_notice.render(_issqn_notice_ctx())
+    overlap.assert_no_overlap(pdf)
+    text = text_of(pdf)
+    for element in ("NOTIFICAÇÃO DE LANÇAMENTO DO ISSQN ESTIMADO Nº NT-0007/2026", "Competência 10/2026",
+                    "CTN, arts. 142, 145 e 148", "Rota Certa Tecnologia Ltda", "11.222.333/0001-81",
+                    "QAB1D23", "QAB2C02", "INTEGRAL — Dedicação integral", "PARCIAL", "R$ 3.000,00", "R$ 1.000,01",
+                    "3,00 %", "R$ 90,00", "R$ 45,00", "R$ 30,00", "Total R$ 75,00", "2 veículo(s)",
+                    "Valor lançado R$ 75,00", "Vencimento 10/11/2026 — guia (DAM) nº 0031/2026",
+                    "30 dias, contados do recebimento desta notificação (CTN, art. 145, I",
+                    "Onde impugnar Secretaria Municipal de Finanças — Rua Quinco Caldas, 50",
+                    "repartido entre elas", "***.456.789-**"):
+        assert element in text, element
+    assert "123.456.789-09" not in text            # the drivers' CPF masked (LGPD)
+    assert signed_by(text, s.FISCAL)
+    with pytest.raises(ValueError, match="assina"):
+        issqn_notice.render(_issqn_notice_ctx(signer=None))
+
+
+def test_art12_par2_the_attendance_list_is_signed_by_who_issues_it_beside_the_instructor():
+    from desktop.reports import attendance
+
+    text = text_of(attendance.render(s.attendance_ctx()))
+    assert signed_by(text, s.GESTOR) and "Regina Campos" in text and "Instrutor(a)" in text
+    with pytest.raises(ValueError, match="assina"):
+        attendance.render(replace(s.attendance_ctx(), signer=None))

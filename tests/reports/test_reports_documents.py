@@ -129,7 +129,8 @@ def test_art19_auto_in_two_copies_process_and_infractor():
                               "Art. 24, II, a", "Pneu dianteiro direito gasto", "Art. 26, II")),
     (notices.INSPECTION_CONVOCATION, ("CONVOCAÇÃO PARA VISTORIA Nº 0014/2026", "10/12/2026 às 09:30",
                                       "Art. 26, I", "Art. 16", "Art. 14", "Rota Certa Ltda")),
-    (notices.RENEWAL_REMINDER, ("AVISO DE VENCIMENTO DA AUTORIZAÇÃO Nº 0015/2026", "31/12/2026", "08/12/2026",
+    (notices.RENEWAL_REMINDER, ("AVISO DE VENCIMENTO Nº 0015/2026", "Autorização nº 0007/2026, válida até 31/12/2026",
+                                "31/12/2026", "08/12/2026",
                                 "Art. 3º, § 2º", "15 (quinze) dias úteis")),
 ])
 def test_notices_carry_their_article_and_values(kind, expected):

@@ -20,7 +20,8 @@ from desktop.services.documents.archive import (
 from desktop.services.documents.dispatch import kinds_help, print_kind
 from desktop.services.documents.printing import (
     NOTICE_KINDS, print_attendance_list, print_auto, print_autuacao_notice, print_certificate, print_credential,
-    print_data_request, print_edital, print_guide, print_inspection_report, print_notice, print_statement,
+    print_data_request, print_divida_ativa_certificate, print_edital, print_guide, print_inspection_report,
+    print_notice, print_statement,
 )
 from desktop.services.documents.reissue import REISSUABLE_KINDS, current_document
 from desktop.services.documents.sticker_check import (check_sticker, check_sticker_keeping_key, check_sticker_offline,
@@ -37,7 +38,8 @@ __all__ = [
     "issue_document",
     "issue_in_session", "issue_rendered", "kinds_help", "list_issued", "municipality_header",
     "pending_sticker_numbers", "pending_stickers_job", "print_attendance_list", "print_auto",
-    "print_autuacao_notice", "print_certificate", "print_credential", "print_data_request", "print_edital",
+    "print_autuacao_notice", "print_certificate", "print_credential", "print_data_request",
+    "print_divida_ativa_certificate", "print_edital",
     "print_guide", "print_inspection_report", "print_kind", "print_notice", "print_pending_stickers",
     "print_statement", "print_sticker", "reprint", "sha256_hex", "sticker_for_authorization", "sticker_public_key",
 ]

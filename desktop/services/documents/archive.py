@@ -47,6 +47,7 @@ DOCUMENT_KINDS = {
     "trip_route": "Trajeto de viagem (Art. 4º, §1º, III)",
     "dispatch_batch": "Lote de expedição postal (Art. 22, §1º, V)",   # issue 26: services.correspondence
     "audit_term": "Termo de verificação do registro de auditoria",
+    "divida_ativa": "Certidão de dívida ativa (Lei nº 6.830/1980, art. 2º, § 6º)",   # issue 28 point 9
 }
 ALL_ROLES = EVERYONE
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = dict(DOCUMENT_ROLES)   # who may issue each kind (domain/roles.py)
@@ -206,10 +207,13 @@ def issue_rendered(db, actor: Actor, kind: str, build: Callable[[Any, DocumentMe
                 if after is not None:
                     after(s, issued, ctx)
                 return issued
-        except _NumberTaken as taken:   # rolled back: the number stays free; render again with the one now next
-            ctx = replace(ctx, meta=replace(ctx.meta, number=taken.number))
+        except _NumberTaken as taken:   # rolled back: the number stays free; build and render again with the one
+            # now next — read again, because what the other desk archived may change the document (a notice's
+            # own number counts the notices archived: services.numbering.next_notice_number_in)
+            with db.session(write=False) as s:
+                ref, ctx = build(s, replace(ctx.meta, number=taken.number))
     with db.session() as s:            # a busy series: render holding the number, so this one ends
-        ctx = replace(ctx, meta=replace(ctx.meta, number=next_number(s, NUMBER_KIND, year)))
+        ref, ctx = build(s, replace(ctx.meta, number=next_number(s, NUMBER_KIND, year)))
         data = render(ctx)
         _check_cancel(state)
         issued = _archive(s, actor, kind, ref, ctx.meta, data, reason)
@@ -241,8 +245,12 @@ def issue_document(db, actor: Actor, kind: str, record_ref: RecordRef | tuple[st
 
 
 def _row_by_number(s, number: str):
+    """The archived document of number "0042/2026" — or of a notice's own number "NT-0003/2026" (issue 28)."""
+    from desktop.services.numbering import notice_document_id_in  # lazy: SQLAlchemy loads once the database is used (start-up)
 
-    row = s.scalar(select(IssuedDocument).where(IssuedDocument.number == number.strip()))
+    notice_id = notice_document_id_in(s, number)
+    row = (s.get(IssuedDocument, notice_id) if notice_id is not None else
+           s.scalar(select(IssuedDocument).where(IssuedDocument.number == number.strip())))
     if row is None:
         raise NotFound(f"Documento nº {number} não encontrado no arquivo.")
     return row

@@ -33,7 +33,8 @@ def print_kind(db, actor: Actor, kind: str, record_number: str, layout: str = "p
         call = printing.print_inspection_report if kind == "inspection" else printing.print_attendance_list
         return call(db, actor, int(record_number), state=state)
     by_number = {"guide": printing.print_guide, "statement": printing.print_statement, "auto": printing.print_auto,
-                 "data_request": printing.print_data_request}
+                 "data_request": printing.print_data_request,
+                 "divida_ativa": printing.print_divida_ativa_certificate}   # issue 28 point 9: --id the auto
     if kind in by_number:
         return by_number[kind](db, actor, record_number, state=state)
     raise DesktopError(f"Tipo de documento desconhecido: {kind!r}. Tipos: {', '.join(DOCUMENT_KINDS)}.")

@@ -12,6 +12,7 @@ from desktop.domain.roles import DOCUMENT_ROLES
 from desktop.errors import ConflictError
 from desktop.reports.common import now
 from desktop.services.base import Actor, require_role
+from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
 from desktop.reports import records
 from desktop.reports.common import signer_of
@@ -30,6 +31,7 @@ from desktop.reports import inspection
 from desktop.reports import attendance
 from desktop.reports import edital
 from desktop.reports import data_request
+from desktop.reports import divida_ativa
 
 
 def _parameter(s):
@@ -42,10 +44,6 @@ def _signer(s, actor: Actor):
     """The Signer of an act issued by `actor` (issue 28): name, office and matrícula from the user's row, the
     secretariat as the unit; refused for a routine, the machine's account or a user without office/matrícula."""
     return signer_of(s, actor, records.settings_row(s).secretariat)
-
-
-def records_signer(actor: Actor) -> str:
-    return records.signer(actor)
 
 
 def _authorization_ref(s, number: str) -> RecordRef:
@@ -149,16 +147,22 @@ def print_notice(db, actor: Actor, notice_kind: str, record_number: str, state=N
     if notice_kind not in NOTICE_KINDS:
         raise DesktopError(f"Tipo de notificação desconhecido: {notice_kind!r}. Tipos: {', '.join(NOTICE_KINDS)}.")
     require_role(actor, *ISSUE_ROLES["notice"])
-    signer = records_signer(actor)  # notices.py (issue 24) adopts common.signer_of at merge
 
     def build(s, meta):
         if notice_kind == "inspection_convocation":
             _convocation_in_term(s, record_number, meta, calendar_in(s))
         ctx = notices.build_context(s, notice_kind, record_number, meta, parameter=_parameter(s),
-                                    calendar=calendar_in(s), signer_name=signer)
+                                    calendar=calendar_in(s), signer=_signer(s, actor),
+                                    notice_number=notice_number_for(s, meta))
         return _notice_ref(s, notice_kind, record_number), ctx
 
     return issue_rendered(db, actor, "notice", build, notices.render, state=state)
+
+
+def notice_number_for(s, meta) -> str:
+    """A notice's own number, "NT-0003/2026", in the year of the document it is archived as (issue 28 point 1:
+    never the shape of the auto's number). See services.numbering.next_notice_number_in."""
+    return next_notice_number_in(s, parse_number(meta.number)[1])
 
 
 def _convocation_in_term(s, code: str, meta, calendar) -> None:
@@ -192,7 +196,8 @@ def print_attendance_list(db, actor: Actor, session_id: int, state=None) -> Issu
     require_role(actor, *ISSUE_ROLES["attendance"])
     return issue_rendered(db, actor, "attendance",
                           lambda s, meta: (RecordRef("course_session", int(session_id)),
-                                           attendance.build_context(s, session_id, meta)),
+                                           attendance.build_context(s, session_id, meta,
+                                                                    signer=_signer(s, actor))),
                           attendance.render, state=state)
 
 
@@ -219,3 +224,19 @@ def print_data_request(db, actor: Actor, number: str, state=None) -> Issued:
         return RecordRef("data_request", data_request.request_row(s, number).id), ctx
 
     return issue_rendered(db, actor, "data_request", build, data_request.render, state=state)
+
+
+# ---------------------------------------------------------------------------------------------------- dívida ativa
+def print_divida_ativa_certificate(db, actor: Actor, auto_number: str, state=None) -> Issued:
+    """The certidão de dívida ativa of an inscribed fine (issue 28 point 9;
+    Lei 6.830/80 art. 2º §§ 5º–6º; CTN art. 202): debtor, origin, nature, legal basis, amounts, charges and their
+    starting day, inscription number, date, book and sheet, and the auto's process — signed by the gestor."""
+    from desktop.services.parameters import late_percents_in  # lazy: SQLAlchemy loads once the database is used (start-up)
+    require_role(actor, *ISSUE_ROLES["divida_ativa"])
+
+    def build(s, meta):
+        ctx = divida_ativa.build_context(s, auto_number, meta, signer=_signer(s, actor),
+                                         late_percents=lambda on: late_percents_in(s, on))
+        return _auto_ref(s, auto_number), ctx
+
+    return issue_rendered(db, actor, "divida_ativa", build, divida_ativa.render, state=state)

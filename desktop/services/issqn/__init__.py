@@ -46,7 +46,7 @@ from desktop.services.issqn.common import (
 )
 from desktop.services.issqn.competence import month_facts_in, run_competence, run_competence_in, unclassified_vehicles
 from desktop.services.issqn.export import ISSQN_HEADERS, export_issqn
-from desktop.services.issqn.report import report_pdf, write_report
+from desktop.services.issqn.report import CONTEST_DAYS, print_lancamento_notice, report_pdf, write_report
 from desktop.services.issqn.queries import (
     SITUATIONS,
     month_totals,

@@ -147,12 +147,19 @@ class IssqnPage(QWidget):
         self.issue_button.clicked.connect(self.issue_guide)
         self.print_button = QPushButton("Imprimir guia", self)
         self.print_button.clicked.connect(self.print_guide)
+        # issue 28 point 4: the estimate is a lançamento — its notice per platform and competência (CTN art. 145)
+        self.notice_button = QPushButton("Notificação de lançamento", self)
+        self.notice_button.setToolTip("Notifica a plataforma do ISSQN estimado da competência: veículos, classes, "
+                                      "bases, alíquota, valor, vencimento e prazo para impugnar (CTN, arts. 142, "
+                                      "145 e 148)")
+        self.notice_button.clicked.connect(lambda: self.print_notice())
         totals_box = QGroupBox("Totais por plataforma", self)
         tl = QVBoxLayout(totals_box)
         tl.addWidget(self.totals, 1)
         row = QHBoxLayout()
         row.addWidget(self.issue_button)
         row.addWidget(self.print_button)
+        row.addWidget(self.notice_button)
         row.addStretch(1)
         row.addWidget(self.month_label)
         tl.addLayout(row)
@@ -314,6 +321,7 @@ class IssqnPage(QWidget):
         self.issue_button.setEnabled(bool(total and total.platform_id and total.without_guide > 0
                                           and self.actor.has(*issqn.ISSUE_ROLES)))
         self.print_button.setEnabled(bool(total and total.guide_numbers))
+        self.notice_button.setEnabled(bool(total and total.platform_id and self.actor.has(*issqn.ISSUE_ROLES)))
         share = self.shares.selected()
         for button, key in ((self.cancel_button, "cancel_guide"), (self.driver_button, "charge_driver")):
             action = next((a for a in share.actions if a.key == key), None) if share else None
@@ -382,6 +390,27 @@ class IssqnPage(QWidget):
         self.print_op = op(self, lambda: documents.print_guide(self.db, self.actor, number)) \
             .changes(Entity.DOCUMENTS).success(shown).background("Guia (DAM)", f"Gerando a guia nº {number}…")
         self.print_op.run()
+
+    def print_notice(self):
+        """The selected platform's notice of the estimated lançamento, archived and shown (the service refuses a
+        month in progress and says why)."""
+        total = self.totals.selected()
+        if total is None or total.platform_id is None:
+            return None
+        year, month = self.month()
+
+        def shown(issued):
+            self.last_issued = issued
+            self.last_preview = PdfPreviewDialog(issued.pdf, f"Notificação de lançamento do ISSQN {month:02d}/{year}",
+                                                 self, suggested_name=f"lancamento-issqn-{month:02d}-{year}.pdf")
+            self.last_preview.show()
+
+        self.notice_op = op(self, lambda state: issqn.print_lancamento_notice(self.db, self.actor, total.platform_id,
+                                                                               year, month, state=state)) \
+            .titled("Notificação de lançamento").changes(Entity.DOCUMENTS).success(shown) \
+            .background("ISSQN", "Gerando a notificação de lançamento…", pass_state=True)
+        self.notice_op.run()
+        return self.notice_op
 
     def cancel_guide(self) -> None:
 

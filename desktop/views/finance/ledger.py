@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, Q
 from desktop.domain.dates import local_today
 from desktop.domain.formatting import format_date, format_datetime, format_money, format_upfm
 from desktop.domain.ledger import EntryKind
+from desktop.domain.steps import find_action
 from desktop.background import Task
 from desktop.views.enforcement.lazy_table import LazyColumn, LazyRecordTable
 from desktop.views.enforcement.lookups import Lookups
@@ -398,7 +399,8 @@ class DebtListScreen(QWidget):
         top.addWidget(QLabel("Posição em:", self))
         top.addWidget(self.today_edit)
         top.addStretch(1)
-        self.send_selected_button = self.send_all_button = None
+        self.send_selected_button = self.send_all_button = self.certidao_button = self.inscribed_check = None
+        self.preview = None
         if kind == "divida_ativa":
             explanation = QLabel("Multas vencidas e não pagas, prontas para inscrição em dívida ativa, e as guias de "
                                  "taxas e de ISSQN vencidas e não pagas. A inscrição das multas é feita pelo gestor "
@@ -409,6 +411,14 @@ class DebtListScreen(QWidget):
             self.send_all_button.clicked.connect(lambda: self.send(all_rows=True))
             top.addWidget(self.send_selected_button)
             top.addWidget(self.send_all_button)
+            # issue 28 point 9: the autos already inscribed, each with its certidão (Lei 6.830/80, art. 2º, § 6º)
+            self.inscribed_check = QCheckBox("Mostrar os já inscritos", self)
+            self.inscribed_check.toggled.connect(lambda _on: self.reload())
+            self.certidao_button = QPushButton("Imprimir certidão de dívida ativa", self)
+            self.certidao_button.clicked.connect(self.print_certidao)
+            self.table.selection_changed.connect(lambda _row: self._enable_row_actions())
+            top.addWidget(self.inscribed_check)
+            top.addWidget(self.certidao_button)
         else:
             explanation = QLabel("Multas com decisão definitiva cujo prazo de pagamento passou e que ainda têm "
                                  "saldo.", self)
@@ -422,9 +432,14 @@ class DebtListScreen(QWidget):
 
     def reload(self) -> None:
 
-        call = ledger.overdue_list if self.kind == "overdue" else ledger.divida_ativa_list
-        rows = query_op(self, lambda: call(self.db, self.actor, qdate_to_date(self.today_edit.date()))) \
-            .titled("Não foi possível montar a lista").otherwise([]).get()
+        on = qdate_to_date(self.today_edit.date())
+        if self.kind == "overdue":
+            rows = query_op(self, lambda: ledger.overdue_list(self.db, self.actor, on)) \
+                .titled("Não foi possível montar a lista").otherwise([]).get()
+        else:
+            inscribed = self.inscribed_check is not None and self.inscribed_check.isChecked()
+            rows = query_op(self, lambda: ledger.divida_ativa_list(self.db, self.actor, on, inscribed=inscribed)) \
+                .titled("Não foi possível montar a lista").otherwise([]).get()
         self.table.set_rows(rows, keep=lambda r: r.auto_id)
         total = sum((r.balance_reais for r in rows), Decimal(0))
         autos_count = sum(1 for r in rows if r.auto_id is not None)
@@ -432,13 +447,46 @@ class DebtListScreen(QWidget):
         if len(rows) != autos_count:
             text += f" e {len(rows) - autos_count} guia(s) de taxa/ISSQN"
         self.total_label.setText(f"{text} — total {format_money(total)}")
-        if self.send_all_button is not None:
-            self.send_all_button.setEnabled(bool(rows))
+        self._enable_row_actions()
+
+    def _enable_row_actions(self) -> None:
+        """The buttons from the rows' actions (services.ledger: domain.auto_steps.DIVIDA_ATIVA_STEPS)."""
+        if self.kind != "divida_ativa":
+            return
+        listed = [find_action(r.actions, "inscribe") for r in self.table.visible_rows()]
+        self.send_all_button.setEnabled(any(a is not None and a.enabled for a in listed))
+        row = self.table.selected()
+        for button, key in ((self.send_selected_button, "inscribe"), (self.certidao_button, "certidao")):
+            action = find_action(row.actions, key) if row is not None else None
+            button.setEnabled(action is not None and action.enabled)
+            button.setToolTip(action.tooltip if action is not None else "Selecione um auto da lista.")
+
+    def print_certidao(self):
+        """The selected inscribed auto's certidão, issued and archived in the background, then shown; returns the
+        operation (its `task` runs in the background)."""
+        row = self.table.selected()
+        if row is None or row.auto_id is None:
+            return None
+        number = row.number
+
+        def shown(issued) -> None:
+            self.preview = PdfPreviewDialog(issued.pdf, f"Certidão de dívida ativa — auto nº {number}", self,
+                                            suggested_name=f"certidao-divida-ativa-{number.replace('/', '-')}.pdf")
+            self.preview.show()
+
+        call = (op(self, lambda state: documents.print_divida_ativa_certificate(self.db, self.actor, number,
+                                                                                 state=state))
+                .titled("Certidão de dívida ativa").changes(Entity.DOCUMENTS).success(shown)
+                .background("Certidão de dívida ativa", "Gerando a certidão…", pass_state=True))
+        call.run()
+        return call
 
     def send(self, all_rows: bool) -> int:
 
         rows = self.table.visible_rows() if all_rows else [r for r in [self.table.selected()] if r is not None]
-        rows = [r for r in rows if r.auto_id is not None]   # guides of fees and ISSQN are listed, not sent here
+        # guides of fees and ISSQN are listed, not sent here; an auto already inscribed is not inscribed again
+        rows = [r for r in rows if r.auto_id is not None and (a := find_action(r.actions, "inscribe")) is not None
+                and a.enabled]
         if not rows:
             return 0
         ids, on = [r.auto_id for r in rows], qdate_to_date(self.today_edit.date())

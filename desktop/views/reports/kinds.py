@@ -71,6 +71,9 @@ ENTRIES: tuple[DocumentEntry, ...] = (
     DocumentEntry("guide", "Guia de pagamento (DAM)", "guide", "Nº da guia", "ex.: 0009/2026",
                   "Documento de arrecadação com código de barras FEBRABAN e, quando configurado, o PIX "
                   "(taxas e multas)."),
+    DocumentEntry("divida_ativa", "Certidão de dívida ativa", "divida_ativa", "Nº do auto de infração",
+                  "ex.: 0003/2026", "Certidão de um auto inscrito em dívida ativa, com devedor, origem, natureza, "
+                  "fundamento, valores, encargos, inscrição e processo (Lei nº 6.830/1980, art. 2º, § 5º)."),
 )
 
 ENTRIES_BY_KEY = {entry.key: entry for entry in ENTRIES}
