@@ -437,7 +437,18 @@ def _driver_of(session, driver_id: int | None) -> tuple | None:
     return ("driver", d.name, _driver_address(d), d.email or "") if d is not None else None
 
 
-def _case_of_printed(session, kind: str, record_type: str, record_id: int, number: str = ""):
+def _same_notice(session, notice_number: str, number: str, issued_id: int | None) -> bool:
+    """Whether an attendance's notice number ("NT-0003/2026", or a document number before issue 28) is this copy."""
+    from desktop.services.numbering import notice_document_id_in  # lazy: loaded only by the use case that needs it
+
+    if notice_number == number:
+        return True
+    document = notice_document_id_in(session, notice_number)
+    return document is None and not number or (issued_id is not None and document == issued_id)
+
+
+def _case_of_printed(session, kind: str, record_type: str, record_id: int, number: str = "",
+                     issued_id: int | None = None):
     """(case_type, case_id, case_label, [(addressee, name, address, e-mail), …]) of a printed notice, or None."""
     if kind == "data_request" and record_type == "data_request":
         row = session.get(DataRequest, record_id)
@@ -468,8 +479,8 @@ def _case_of_printed(session, kind: str, record_type: str, record_id: int, numbe
         people = []
         for a in session.scalars(select(CourseAttendance).where(CourseAttendance.session_id == course.id)
                                  .order_by(CourseAttendance.id)):
-            if number and a.notice_number and a.notice_number != number:   # convoked by another copy
-                continue
+            if a.notice_number and not _same_notice(session, a.notice_number, number, issued_id):
+                continue                          # convoked by another copy of the convocation
             person = _driver_of(session, a.driver_id)
             if person is not None:
                 people.append((f"driver:{a.driver_id}",) + person[1:])
@@ -502,7 +513,7 @@ def printed_notices(db, actor: Actor, limit: int = 200) -> tuple[PrintedNotice, 
                                                     .where(Dispatch.issued_document_id.in_([r.id for r in rows])))}
         out = []
         for r in rows:
-            case = _case_of_printed(s, r.kind, r.record_type, r.record_id, r.number)
+            case = _case_of_printed(s, r.kind, r.record_type, r.record_id, r.number, r.id)
             if case is None:
                 continue
             _type, _id, label, people = case
@@ -523,7 +534,8 @@ def register_printed_in(session, actor: Actor, issued_document_id: int, addresse
     issued = session.get(IssuedDocument, issued_document_id)
     if issued is None:
         raise NotFound("Documento emitido não encontrado.")
-    case = _case_of_printed(session, issued.kind, issued.record_type, issued.record_id, issued.number)
+    case = _case_of_printed(session, issued.kind, issued.record_type, issued.record_id, issued.number,
+                            issued.id)
     person = next((p for p in (case[3] if case else ()) if p is not None and p[0] == addressee), None)
     if case is None or person is None:
         raise ValidationError([Problem("addressee", f"O documento nº {issued.number} não é uma notificação para "
