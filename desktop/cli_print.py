@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 KINDS = ("sticker", "credential", "certificate", "auto", "notice", "data_request", "edital", "inspection",
-         "statement", "attendance", "guide", "divida_ativa", "reprint")
+         "statement", "attendance", "guide", "divida_ativa", "process_extract", "reprint")
 
 
 def register(subparsers, named_actor) -> None:
@@ -83,8 +83,13 @@ def cmd_print(args: argparse.Namespace, named_actor) -> int:
                                                       workers=max(1, args.workers))
             what = f"{count} adesivo(s) pendente(s)"
         else:
-            issued = documents.print_kind(db, actor, args.kind, args.id, layout=args.layout or "page",
-                                          notice_kind=args.notice, reason=args.reason)
+            if args.kind == "process_extract":   # issue 28 point 1: the case's present state (services.autos)
+                from desktop.services.autos.extract import print_process_extract  # lazy: the services load only when a document is printed
+
+                issued = print_process_extract(db, actor, args.id)
+            else:
+                issued = documents.print_kind(db, actor, args.kind, args.id, layout=args.layout or "page",
+                                              notice_kind=args.notice, reason=args.reason)
             what = documents.DOCUMENT_KINDS[args.kind]
     finally:
         db.dispose()

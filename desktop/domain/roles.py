@@ -125,6 +125,7 @@ DOCUMENT_ROLES = RoleTable(
     audit_term=(G,),   # the audit termo (issue 28 point 8): a gestor signs it
     dispatch_batch=ENFORCERS,   # the day's post (issue 26, services.correspondence)
     divida_ativa=(G,),   # the certidão de dívida ativa (issue 28 point 9): the gestor who inscribes signs it
+    process_extract=ENFORCERS,   # the certidão/extrato do processo of an auto (issue 28 point 1)
 )
 """Who may issue each kind of document (`services.documents.archive.ISSUE_ROLES`)."""
 

@@ -168,3 +168,32 @@ def test_art22_notice_of_the_auto_is_printed_for_the_infractor(qtbot, db, people
     qtbot.addWidget(screen.preview)
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(task.result.pdf)).pages)
     assert auto.number in text and "João da Silva" in text
+
+
+def test_issue28_the_extract_of_the_process_is_printed_from_the_autos_menu(qtbot, db, people, register):
+    """Issue 28 point 1: the present state of the case is a separate act — "Certidão — extrato do processo" in the
+    auto's Imprimir menu, chosen with the keyboard, says it is an extract and names the archived auto."""
+    import io
+
+    from pypdf import PdfReader
+
+    from hands import press, settle, tab_until
+
+    auto = make_final(db, people, draw_up(db, people.fiscal, "ART26-I", date(2026, 3, 2), driver_id=register.maria))
+    screen = open_detail(qtbot, db, people.gestor, auto.id)
+    tab_until(screen.print_button)
+    menu = screen.print_button.menu()
+    press("Space")
+    settle(100)
+    assert menu.isVisible()
+    for _ in range(10):
+        if menu.activeAction() is not None and menu.activeAction().text().startswith("Certidão"):
+            break
+        press("Down", widget=menu)
+    assert menu.activeAction().text().startswith("Certidão — extrato do processo")
+    press("Return", widget=menu)
+    qtbot.waitUntil(lambda: screen.preview is not None, timeout=30000)
+    qtbot.addWidget(screen.preview)
+    text = " ".join(" ".join((p.extract_text() or "") for p in PdfReader(io.BytesIO(screen.preview._bytes)).pages)
+                    .split())
+    assert "EXTRATO DO PROCESSO" in text and auto.number in text and "situação atual" in text

@@ -148,7 +148,7 @@ def test_main_window_opens_the_reports_module(qtbot, db, clerk):
     from desktop.views.reports import ReportsPage
 
     entry = next(m for m in MODULES if m.key == "relatorios")
-    assert entry.factory == "desktop.views.reports:ReportsPage" and not entry.unavailable
+    assert entry.factory == "desktop.views.reports.page:ReportsPage" and not entry.unavailable
     window = MainWindow(db, clerk)
     qtbot.addWidget(window)
     window.show()

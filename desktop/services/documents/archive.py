@@ -48,6 +48,7 @@ DOCUMENT_KINDS = {
     "dispatch_batch": "Lote de expedição postal (Art. 22, §1º, V)",   # issue 26: services.correspondence
     "audit_term": "Termo de verificação do registro de auditoria",
     "divida_ativa": "Certidão de dívida ativa (Lei nº 6.830/1980, art. 2º, § 6º)",   # issue 28 point 9
+    "process_extract": "Certidão — extrato do processo do auto",   # issue 28 point 1: the present state
 }
 ALL_ROLES = EVERYONE
 ISSUE_ROLES: dict[str, tuple[Role, ...]] = dict(DOCUMENT_ROLES)   # who may issue each kind (domain/roles.py)

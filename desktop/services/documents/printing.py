@@ -240,3 +240,4 @@ def print_divida_ativa_certificate(db, actor: Actor, auto_number: str, state=Non
         return _auto_ref(s, auto_number), ctx
 
     return issue_rendered(db, actor, "divida_ativa", build, divida_ativa.render, state=state)
+

@@ -25,6 +25,7 @@ from desktop.services import autos
 from desktop.services import guides
 from desktop.views.finance.guides import issue_guide
 from desktop.services import documents
+from desktop.services.autos.extract import print_process_extract
 from desktop.background import Task
 from desktop.views.enforcement import dialogs
 from desktop.signals import bus
@@ -56,6 +57,7 @@ PRINTS = (
     ("auto", "Auto de infração (2 vias, Art. 19)…"),
     ("autuacao", "Notificação da autuação (Art. 22)…"),
     ("penalty", "Notificação da penalidade (Art. 22 e 24)…"),
+    ("process_extract", "Certidão — extrato do processo (situação atual)…"),   # issue 28 point 1
 )
 # Buttons that act on the measure selected in "Medidas administrativas", not on the auto's status.
 MEASURE_ACTIONS = ("release", "costs")
@@ -376,6 +378,8 @@ class AutoDetailScreen(QWidget):
         def job(state):
             if kind == "auto":
                 return documents.print_auto(db, actor, number, state=state)
+            if kind == "process_extract":
+                return print_process_extract(db, actor, number, state=state)
             return documents.print_notice(db, actor, kind, number, state=state)
 
         def show(issued):
