@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import auto_year
 from desktop.domain.problems import Problem
 from desktop.domain.roles import ENFORCEMENT_ROLES
 from desktop.domain.workflow import AutoStatus
@@ -77,11 +78,13 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
     problems = draft_problems_in(session, draft) + _trips_already_in_an_auto(session, draft.evidence_trip_ids)
     if problems:
         raise ValidationError(problems)
-    view = assess_in(session, draft)
+    # one moment of lavratura (Art. 25; issue 24 item 9): the stored moment, the number's year and the UPFM value's
+    lavrado_at = now()
+    view = assess_in(session, draft, lavrado_at=lavrado_at)
     code_row = code_row_in_force(session, draft.code, draft.on)
     authorization = _live_authorization(session, draft.driver_id, draft.vehicle_id)
     vehicle_id = draft.vehicle_id or (authorization.vehicle_id if authorization is not None else None)
-    number = next_number(session, "auto", draft.on.year)
+    number = next_number(session, "auto", auto_year(draft.on, lavrado_at))
     stored = view.assessment.to_dict()
     stored[RECURRENT_AUTOS_KEY] = list(view.recurrent_autos)  # the priors' numbers, read back on the auto's page
     auto = Auto(
@@ -93,8 +96,8 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         art13_item=((draft.art13_item or "").strip().upper() or None) if needs_art13(view.code) else None,
         description=draft.description.strip(), agent_id=draft.agent_id or actor.user_id,
         status=AutoStatus.DRAWN_UP.value, amount_upfm=view.upfm, upfm_value=view.upfm_value,
-        amount_reais=view.amount_reais, recurrence=view.recurrence, assessment=stored, created_at=now(),
-        lavrado_at=now(),  # SPEC (Art. 25; issue 24 item 9): the moment it was drawn up, beside the fact's
+        amount_reais=view.amount_reais, recurrence=view.recurrence, assessment=stored, created_at=lavrado_at,
+        lavrado_at=lavrado_at,  # SPEC (Art. 25; issue 24 item 9): the moment it was drawn up, beside the fact's
     )
     session.add(auto)
     session.flush()
