@@ -231,3 +231,23 @@ def test_issue28_art22_autuacao_refused_after_the_decision_and_art17_annulled_au
         printing.print_notice(db, gestor, "penalty", auto.number)
     text = text_of(printing.print_auto(db, gestor, auto.number).pdf)
     assert text.count("AUTO ANULADO em 20/03/2026") == 2 and "Convocação não recebida." in text  # both copies
+
+
+# --- item 9: the auto's year is the lavratura's (Art. 25) ------------------------------------------------------
+
+def test_art25_the_printed_auto_says_both_dates_and_whose_upfm_it_uses(db, people):
+    """SPEC §3 (Art. 25): "an auto's amount in reais uses the value of the year the auto was drawn up (lavrado)".
+    A fact of 20/12/2025 drawn up on 05/01/2026 is auto 0001/2026 at the 2026 UPFM; both dates print."""
+    from datetime import datetime
+
+    from desktop.domain import clock
+    from desktop.services.documents import printing
+
+    fiscal, gestor, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    with clock.frozen(datetime(2026, 1, 5, 9, 0)):
+        auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2025, 12, 20), driver_id=driver_id))
+    assert auto.number == "0001/2026"
+    text = text_of(printing.print_auto(db, gestor, auto.number).pdf)
+    assert "Data e hora da infração 20/12/2025 às 14:30" in text and "Lavrado em 05/01/2026 às 09:00" in text
+    assert text.count("(UPFM de 2026, ano da lavratura — Art. 25)") == 2   # both copies (Art. 19)
