@@ -13,7 +13,7 @@ from enum import StrEnum
 from sqlalchemy import select
 
 from desktop.domain.steps import Action
-from desktop.domain.auto_steps import DECIDED_STATUSES, auto_actions
+from desktop.domain.auto_steps import DECIDED_STATUSES, auto_actions, notice_platforms
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
 from desktop.domain.penalties import Assessment, NotificationForm, Severity, auto_year, fine_in_reais, lookup
@@ -233,11 +233,10 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
 
 def notice_platforms_in(session, auto) -> tuple[tuple[int, str], ...]:
     """The platforms that get a copy of the auto's notices (Art. 22 caput; issue 24 item 4)."""
-    ids = {auto.infractor_platform_id} if auto.infractor_platform_id is not None else set()
-    if auto.infractor_driver_id is not None:
-        ids.update(session.scalars(select(DriverPlatform.platform_id).where(
-            DriverPlatform.driver_id == auto.infractor_driver_id)))
-    rows = session.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id)) if ids else ()
+    driver_platforms = session.scalars(select(DriverPlatform.platform_id).where(
+        DriverPlatform.driver_id == auto.infractor_driver_id)) if auto.infractor_driver_id is not None else ()
+    ids = notice_platforms(auto.infractor_platform_id, auto.infractor_driver_id, driver_platforms)
+    rows = session.scalars(select(Platform).where(Platform.id.in_(ids)).order_by(Platform.id)) if ids else ()
     return tuple((p.id, p.trade_name or p.legal_name) for p in rows)
 
 
