@@ -12,6 +12,7 @@ from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import auto_year
 from desktop.domain.problems import Problem
 from desktop.domain.roles import ENFORCEMENT_ROLES
+from desktop.domain.trips import one_fact_one_auto
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import LIVE_AUTHORIZATION_STATUSES, Auto, Authorization, Document, now
@@ -55,20 +56,15 @@ def _live_authorization(session, driver_id: int | None, vehicle_id: int | None):
 
 
 def _trips_already_in_an_auto(session, trip_ids) -> list[Problem]:
-    """One fact, one auto (issue 24 item 10; Art. 19: the auto is the record of the infraction found): a trip that
-    is already the evidence of an auto not cancelled nor annulled is refused, naming that auto."""
+    """One fact, one auto (issue 24 item 10; Art. 19; domain.trips.one_fact_one_auto): a trip that is already the
+    evidence of an auto not cancelled nor annulled is refused, naming that auto."""
     ids = sorted(set(trip_ids or ()))
     if not ids:
         return []
-    rows = session.execute(select(AutoTripEvidence.trip_id, Auto.number).join(Auto, Auto.id == AutoTripEvidence.auto_id)
-                           .where(AutoTripEvidence.trip_id.in_(ids),
-                                  Auto.status.not_in((AutoStatus.CANCELLED.value, AutoStatus.ANNULLED.value)))
-                           .order_by(Auto.id)).all()
-    seen: dict[int, str] = {}
-    for trip_id, number in rows:
-        seen.setdefault(trip_id, number)
-    return [Problem("evidence_trip_ids", f"Esta viagem já é prova do auto nº {number}: um fato, um auto.",
-                    "Art. 19") for number in dict.fromkeys(seen.values())]
+    rows = session.execute(select(AutoTripEvidence.trip_id, Auto.number, Auto.status)
+                           .join(Auto, Auto.id == AutoTripEvidence.auto_id)
+                           .where(AutoTripEvidence.trip_id.in_(ids)).order_by(Auto.id)).all()
+    return one_fact_one_auto(rows)
 
 
 def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
