@@ -87,6 +87,27 @@ def is_passenger_field(name: str | None) -> bool:
     return any(w in _PASSENGER_WORDS for w in words)
 
 
+_DRIVER_WORDS = frozenset({"condutor", "condutora", "motorista", "driver", "veiculo", "vehicle", "placa", "plate"})
+_PASSENGER_ONLY_WORDS = frozenset({"passageiro", "passageira", "passageiros", "passenger", "passengers", "rider",
+                                   "riders", "usuario", "usuaria", "user", "cliente", "customer"})
+
+
+def answer_column_dropped(name: str | None) -> bool:
+    """Whether a column (or field) of a platform's answer to a data request identifies a passenger and is dropped
+    before the answer is stored (Art. 4 caput: "garantida a privacidade e a confidencialidade dos dados pessoais
+    dos usuários"; SPEC §3: passengers' identity is never kept — "not in the stored answer to a data request";
+    issue 24 item 11). The pinned trip columns are kept ("CPF do condutor"), and so is a column that names the
+    driver or the vehicle and no passenger ("Nome do condutor", "Telefone do motorista"): Art. 4 §1 asks for the
+    driver's data. Anything else with a passenger's word ("Nome do passageiro", "CPF", "Telefone") is dropped."""
+    key = header_key(name)
+    if key in _CSV_BY_KEY or key in _ROUTE_BY_KEY:
+        return False
+    if not is_passenger_field(name):
+        return False
+    words = set(_WORD.findall(key.replace("-", "").replace("e mail", "email")))
+    return not (words & _DRIVER_WORDS and not words & _PASSENGER_ONLY_WORDS)
+
+
 @dataclass(frozen=True, slots=True)
 class HeaderMatch:
     positions: dict[str, int]        # CSV_COLUMNS key -> index in the header

@@ -8,7 +8,7 @@ The ofício prints through the documents service (`desktop.services.documents.pr
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
@@ -32,6 +32,7 @@ from desktop.domain.problems import Problem
 from desktop.domain.roles import DATA_REQUEST_ROLES
 from desktop.domain.workflow import transition
 from desktop.errors import ConflictError, ValidationError
+from desktop.importers.answers import clean_answer
 from desktop.models import Platform
 from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
@@ -96,6 +97,9 @@ class DataRequestInfo:
     version: int
     actions: tuple[Action, ...]
     awaiting: bool = False                # notified, its 24 hours running or run out, unanswered (Art. 4, §2)
+    # the columns of the answer dropped as passengers' data before it was stored (Art. 4 caput; issue 24 item 11):
+    # given by `answer_data_request`, and kept in its audit entry
+    answer_dropped: tuple[str, ...] = ()
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -231,8 +235,13 @@ def answer_data_request_in(session, actor: Actor, request_id: int, answered_at: 
         problems.append(Problem("file", "Informe o nome do arquivo da resposta."))
     if problems:
         raise ValidationError(problems)
-    digest = hashlib.sha256(content).hexdigest()
     name = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()[-255:]
+    # Art. 4 caput (SPEC §3: passengers' identity is never kept, "not in the stored answer to a data request"):
+    # only the cleaned file is stored; the names of the columns dropped go to the audit, never their values
+    clean = clean_answer(content, name)
+    received = hashlib.sha256(content).hexdigest()
+    content = clean.content
+    digest = hashlib.sha256(content).hexdigest()
     doc = Document(kind=ANSWER_KIND, number=_number(row), issued_on=answered_at.date(), sha256=digest,
                    content=content, mime=_mime(name), filename=name, size=len(content),
                    uploaded_by=actor.user_id, platform_id=row.platform_id)
@@ -244,8 +253,8 @@ def answer_data_request_in(session, actor: Actor, request_id: int, answered_at: 
     late = data_request_late(row.due_at, answered_at, now)
     audit.record(session, actor, "data_request.answer", "platform", row.platform_id, before,
                  {"data_request_id": row.id, "answered_at": answered_at, "document_id": doc.id, "sha256": digest,
-                  "late": late})
-    return _info_in(session, row, actor, now)
+                  "received_sha256": received, "dropped_columns": list(clean.dropped), "late": late})
+    return replace(_info_in(session, row, actor, now), answer_dropped=clean.dropped)
 
 
 def _mime(filename: str) -> str:

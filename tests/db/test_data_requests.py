@@ -65,8 +65,34 @@ def test_art4_par2_answered_in_time_and_open_within_term(db, desk, platform):
     notified = local_now() - timedelta(hours=2)
     r = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=notified))
     assert r.status == "sent" and not r.late and r.countdown.startswith("faltam 21:")
-    r = svc.answer_data_request(db, desk.fiscal, r.id, local_now(), b"x", "a.json", r.version)
+    r = svc.answer_data_request(db, desk.fiscal, r.id, local_now(), b'{"viagens": []}', "a.json", r.version)
     assert not r.late and r.countdown == "respondida no prazo"
+
+
+def test_art4_caput_the_stored_answer_keeps_no_passengers_data_and_says_what_was_dropped(db, desk, platform):
+    """Issue 24 item 11: the answer CSV with "Nome/CPF/Telefone do passageiro" was stored as delivered ("Maria
+    Souza", "529.982.247-25" in the stored document). Art. 4 caput; SPEC §3: passengers' identity is never kept,
+    "not in the stored answer to a data request". Only the cleaned file is kept; the audit names the columns."""
+    from desktop.models import AuditEntry
+
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=2)))
+    delivered = ("ID da viagem;Nome do passageiro;CPF do passageiro;Telefone do passageiro;CPF do condutor\r\n"
+                 "UB-1;Maria Souza;529.982.247-25;(65) 99999-0000;111.444.777-35\r\n").encode("utf-8")
+    r = svc.answer_data_request(db, desk.fiscal, r.id, local_now(), delivered, "resposta.csv", r.version)
+    assert r.answer_dropped == ("Nome do passageiro", "CPF do passageiro", "Telefone do passageiro")
+    with db.session(write=False) as s:
+        doc = s.get(Document, r.answer_document_id)
+        stored = doc.content
+        entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "data_request.answer")).one()
+        logged = str(entry.after)
+    for value in (b"Maria Souza", b"529.982.247-25", b"99999-0000"):
+        assert value not in stored
+    assert b"111.444.777-35" in stored and b"UB-1" in stored      # the driver's data (Art. 4, par. 1) stays
+    assert "Nome do passageiro" in logged and "Maria" not in logged and "529.982" not in logged
+    with pytest.raises(ValidationError) as err:      # a PDF cannot be cleaned column by column: refused
+        other = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now()))
+        svc.answer_data_request(db, desk.fiscal, other.id, local_now(), b"%PDF-1.7", "resposta.pdf", other.version)
+    assert err.value.problems[0].field == "file" and "CSV, XLSX ou JSON" in err.value.problems[0].message
 
 
 def test_request_without_investigation_has_no_term(db, desk, platform):

@@ -159,3 +159,32 @@ def test_art4_the_chosen_requests_steps_enable_its_buttons(qtbot, page, db, peop
         assert page.answer_button.isEnabled() == chosen.awaiting      # the notified one waits for its answer
         assert page.print_button.isEnabled()
         assert chosen.status_label in ("Rascunho (não notificada)", "Notificada, aguardando resposta")
+
+
+def test_art4_caput_recording_an_answer_says_which_passengers_columns_were_dropped(qtbot, page, db, people,
+                                                                                    register, messages, tmp_path,
+                                                                                    monkeypatch):
+    """Issue 24 item 11 (Art. 4 caput; SPEC §3): the answer is kept without the passengers' columns, and the screen
+    names them."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop.services import data_requests
+
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+        investigation=True, notified_at=local_now() - timedelta(hours=1)))
+    answer = tmp_path / "resposta.csv"
+    answer.write_bytes("ID da viagem;Nome do passageiro;CPF do condutor\r\nUB-1;Maria Souza;111.444.777-35\r\n"
+                       .encode("utf-8"))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(answer), "")))
+    page.show_platform()
+    table = page.requests_table.view
+    index = page.requests_table.model.index(0, 0)
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+    QTest.mouseClick(page.answer_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: any(kind == "information" for kind, _, _ in messages), timeout=10000)
+    [(_, title, text)] = [m for m in messages if m[0] == "information"]
+    assert "Nome do passageiro" in text and "Maria" not in text and "Art. 4" in text

@@ -209,6 +209,7 @@ class PlatformsPage(QWidget):
         self.platform_id: int | None = None
         self.requests: tuple = ()
         self.last_dialog = None
+        self.last_answer_note = ""   # the columns dropped from the last answer recorded (Art. 4; issue 24 item 11)
         self.last_report = None
         self.platforms = RecordTable((
             Column("Plataforma", lambda r: r.trade_name),
@@ -595,4 +596,11 @@ class PlatformsPage(QWidget):
             content = handle.read()
         return op(self, lambda: data_requests.answer_data_request(self.db, self.actor, row.id, answered_at,
                                                                   content, path, row.version)) \
-            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(lambda _: self.show_platform()).run()
+            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(self._answered).run()
+
+    def _answered(self, info) -> None:
+        self.show_platform()
+        if info.answer_dropped:  # Art. 4 caput (issue 24 item 11): what was not kept, by name
+            self.last_answer_note = ("Resposta registrada. Colunas descartadas por identificarem passageiros "
+                                     f"(Art. 4): {', '.join(info.answer_dropped)}.")
+            show_info(self, "Resposta da plataforma", self.last_answer_note)
