@@ -605,6 +605,21 @@ DATA_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
+def left_out_fields(wanted: Mapping[str, bool]) -> tuple[str, ...]:
+    """The numerals of Art. 4 §1 I-VI a request does not ask for (in the law's order)."""
+    return tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if not wanted.get(key))
+
+
+def narrowing_problems(wanted: Mapping[str, bool], reason: str | None) -> list[Problem]:
+    """A request asks for all six data of Art. 4 §1 I-VI by default; one that leaves any out says why, in writing
+    (issue 24 item 12: "default to all six; narrowing needs a written reason"). Checked when the request is made."""
+    left_out = left_out_fields(wanted)
+    if left_out and not (reason or "").strip():
+        return [Problem("narrowing_reason", f"Explique por que a requisição não pede o(s) dado(s) {', '.join(left_out)} "
+                        "do §1: por padrão são pedidos os seis (I a VI).", "Art. 4, §1")]
+    return []
+
+
 def validate_data_request(justification: str | None, period_start: date | None, period_end: date | None,
                           wanted: Mapping[str, bool], other_data: str | None, investigation: bool,
                           notified_at: datetime | None, now: datetime) -> list:

@@ -40,6 +40,7 @@ class DataRequestContext:
     notified_at: datetime | None     # when the platform was notified (term start)
     signer: Signer | None = None     # who signs the ofício (issue 28); required to render
     delivery: str = "mídia eletrônica (Art. 4º, §3º), no formato CSV ou XLSX"
+    narrowing_reason: str = ""       # why any of §1 I-VI is not asked (issue 24 item 12)
 
     @property
     def deadline(self) -> datetime | None:
@@ -77,7 +78,8 @@ def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataReq
                         platform_address=platform.address or "—", justification=row.justification,
                         period_start=row.period_start, period_end=row.period_end,
                         fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
-                        investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer)
+                        investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer,
+                        narrowing_reason=row.narrowing_reason or "")
 
 
 def render(ctx: DataRequestContext) -> bytes:
@@ -105,6 +107,10 @@ def render(ctx: DataRequestContext) -> bytes:
         if numeral == "VII" and ctx.other_fields:
             text += f": {ctx.other_fields}"
         story.append(_pdf.pm(f"{b(numeral)} – {e(text)};", "left"))
+    left_out = [n for n in ("I", "II", "III", "IV", "V", "VI") if n not in ctx.fields]
+    if left_out and ctx.narrowing_reason:  # issue 24 item 12: the six are asked unless the request says why
+        story.append(_pdf.pm(f"Não se requisitam os dados {e(', '.join(left_out))} do §1º: "
+                             f"{e(ctx.narrowing_reason)}", "left"))
     story.append(_pdf.pm("Não devem ser enviados nome, CPF, telefone ou qualquer dado que identifique o passageiro.",
                          "left"))
     story.append(_pdf.p("Prazo e forma de entrega", "h2"))

@@ -26,6 +26,8 @@ from desktop.domain.platform_lists import (
     countdown_text,
     data_request_due,
     data_request_late,
+    left_out_fields,
+    narrowing_problems,
     validate_data_request,
 )
 from desktop.domain.problems import Problem
@@ -72,6 +74,7 @@ class DataRequestDraft:
     other_data: str | None = None         # VII, described
     investigation: bool = False           # §2: 24-hour term
     notified_at: datetime | None = None   # when the platform was notified (may be recorded later)
+    narrowing_reason: str | None = None   # why any of §1 I-VI is left out (all six by default; issue 24 item 12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ class DataRequestInfo:
     # the columns of the answer dropped as passengers' data before it was stored (Art. 4 caput; issue 24 item 11):
     # given by `answer_data_request`, and kept in its audit entry
     answer_dropped: tuple[str, ...] = ()
+    narrowing_reason: str | None = None   # why the request leaves out any of Art. 4 §1 I-VI
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -137,6 +141,7 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         version=row.version,
         actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, label_of=_label),
         awaiting=awaiting_answer(status, row.due_at, row.answered_at),
+        narrowing_reason=row.narrowing_reason,
     )
 
 
@@ -155,12 +160,14 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
     now = local_now()
     problems = validate_data_request(draft.justification, draft.period_start, draft.period_end, _wanted(draft),
                                      draft.other_data, draft.investigation, draft.notified_at, now)
+    problems += narrowing_problems(_wanted(draft), draft.narrowing_reason)  # Art. 4 §1: all six unless said why
     if problems:
         raise ValidationError(problems)
     platform = get_or_404(session, Platform, draft.platform_id, "Plataforma")
     row = DataRequest(
         platform_id=platform.id, justification=draft.justification.strip(), period_start=draft.period_start,
         period_end=draft.period_end, other_data=(draft.other_data or "").strip() or None,
+        narrowing_reason=((draft.narrowing_reason or "").strip() or None) if left_out_fields(_wanted(draft)) else None,
         investigation=bool(draft.investigation), notified_at=draft.notified_at,
         due_at=data_request_due(draft.investigation, draft.notified_at),
         status=(DataRequestStatus.SENT if draft.notified_at else DATA_REQUEST_MACHINE.initial).value,

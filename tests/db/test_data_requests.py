@@ -28,7 +28,8 @@ def platform(db, desk):
 def draft(platform, **kw) -> DataRequestDraft:
     base = dict(platform_id=platform.id, justification="Denúncia de cobrança acima da tarifa.",
                 period_start=TODAY - timedelta(days=30), period_end=TODAY - timedelta(days=1),
-                want_rating=False, other_data="registro de cancelamentos", investigation=True)
+                want_rating=False, other_data="registro de cancelamentos", investigation=True,
+                narrowing_reason="A denúncia é de cobrança: a avaliação do serviço não serve à apuração.")
     base.update(kw)
     return DataRequestDraft(**base)
 
@@ -129,6 +130,26 @@ def test_ofício_prints_through_the_documents_service(db, desk, platform):
     issued = svc.print_data_request(db, desk.fiscal, r.id)
     text = " ".join(page.extract_text() for page in PdfReader(BytesIO(issued.pdf)).pages)
     assert "REQUISIÇÃO DE DADOS" in text and "Mobilidade Chapada" in text
+    # issue 24 item 12: the ofício says which of §1 I-VI it leaves out, and why
+    flat = " ".join(text.split())
+    assert "Não se requisitam os dados VI do § 1º: A denúncia é de cobrança" in flat
+
+
+def test_art4_par1_all_six_by_default_narrowing_needs_a_written_reason(db, desk, platform):
+    """Issue 24 item 12: a request could be made with fewer than Art. 4 §1 I-VI. The six are the default; leaving
+    any out needs a written reason, kept with the request."""
+    full = svc.create_data_request(db, desk.fiscal, DataRequestDraft(
+        platform_id=platform.id, justification="Apuração de denúncia.", period_start=TODAY - timedelta(days=30),
+        period_end=TODAY - timedelta(days=1)))
+    assert full.fields == ("I", "II", "III", "IV", "V", "VI") and full.narrowing_reason is None
+    with pytest.raises(ValidationError) as err:
+        svc.create_data_request(db, desk.fiscal, draft(platform, want_route=False, narrowing_reason=" "))
+    [problem] = err.value.problems
+    assert problem.field == "narrowing_reason" and "III, VI" in problem.message and problem.article == "Art. 4, §1"
+    narrowed = svc.create_data_request(db, desk.fiscal, draft(platform, want_route=False,
+                                                              narrowing_reason="O trajeto já consta do relatório."))
+    assert narrowed.fields == ("I", "II", "IV", "V", "VII")
+    assert narrowed.narrowing_reason == "O trajeto já consta do relatório."
 
 
 def test_demo_requests_answered_open_and_late(db, desk, platform):

@@ -188,3 +188,30 @@ def test_art4_caput_recording_an_answer_says_which_passengers_columns_were_dropp
     qtbot.waitUntil(lambda: any(kind == "information" for kind, _, _ in messages), timeout=10000)
     [(_, title, text)] = [m for m in messages if m[0] == "information"]
     assert "Nome do passageiro" in text and "Maria" not in text and "Art. 4" in text
+
+
+def test_art4_par1_the_request_dialog_asks_why_when_one_of_the_six_is_left_out(qtbot, db, people, register):
+    """Issue 24 item 12: the six data of Art. 4 §1 I-VI come checked; unchecking one and saving without a reason
+    shows the problem beside the field; with a reason typed, the request is saved with it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from desktop.views.platforms.page import DataRequestDialog
+
+    dialog = DataRequestDialog(db, people.fiscal, register.platform)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert all(box.isChecked() for box in dialog.checks.values())
+    qtbot.keyClicks(dialog.justification, "Apuracao de denuncia de cobranca.")
+    rating = dialog.checks["want_rating"]
+    QTest.mouseClick(rating, Qt.MouseButton.LeftButton, pos=rating.rect().center())
+    assert not rating.isChecked()
+    save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+    QTest.mouseClick(save, Qt.MouseButton.LeftButton)
+    assert dialog.saved is None and "VI" in dialog.errors.message("narrowing_reason")
+    qtbot.keyClicks(dialog.narrowing_reason, "A avaliacao nao serve a apuracao.")
+    QTest.mouseClick(save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.saved is not None, timeout=10000)
+    assert dialog.saved.fields == ("I", "II", "III", "IV", "V")
+    assert dialog.saved.narrowing_reason == "A avaliacao nao serve a apuracao."

@@ -77,3 +77,21 @@ def test_art4_caput_an_answer_that_cannot_be_cleaned_is_refused_naming_the_field
     with pytest.raises(ValidationError) as err:
         clean_answer(content, filename)
     assert err.value.problems[0].field == "file" and err.value.problems[0].article == "Art. 4"
+
+
+@pytest.mark.parametrize("left_out, reason, problem", [
+    pytest.param((), None, False, id="art4-par1-all-six-need-no-reason"),
+    pytest.param(("want_rating",), None, True, id="art4-par1-leaving-vi-out-needs-a-reason"),
+    pytest.param(("want_rating",), "  ", True, id="art4-par1-a-blank-reason-is-no-reason"),
+    pytest.param(("want_route", "want_rating"), "O trajeto não serve à apuração.", False,
+                 id="art4-par1-a-written-reason-allows-narrowing"),
+])
+def test_art4_par1_a_request_asks_all_six_unless_it_says_why(left_out, reason, problem):
+    from desktop.domain.platform_lists import DATA_FIELDS, left_out_fields, narrowing_problems
+
+    wanted = {key: key not in left_out for key in DATA_FIELDS}
+    problems = narrowing_problems(wanted, reason)
+    assert bool(problems) is problem
+    assert left_out_fields(wanted) == tuple(DATA_FIELDS[k][0] for k in DATA_FIELDS if k in left_out)
+    if problem:
+        assert problems[0].field == "narrowing_reason" and problems[0].article == "Art. 4, §1"

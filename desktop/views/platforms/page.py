@@ -83,6 +83,9 @@ class DataRequestDialog(FormDialog):
         self.other = QLineEdit(fields_box)
         self.other.setPlaceholderText("VII – outros dados (descreva)")
         fields_layout.addWidget(self.other)
+        # issue 24 item 12: the six data of §1 I-VI are asked by default; leaving one out needs a written reason
+        self.narrowing_reason = QLineEdit(self)
+        self.narrowing_reason.setPlaceholderText("Se desmarcar algum de I a VI: por que a requisição não o pede")
         self.investigation = QCheckBox("Serve a investigação de irregularidade: prazo de 24 horas (Art. 4º, §2º)",
                                        self)
         self.notified = QCheckBox("A plataforma já foi notificada em:", self)
@@ -93,7 +96,8 @@ class DataRequestDialog(FormDialog):
         self.general = self.general_error
         self.build_form([("justification", "Justificativa:", self.justification),
                          ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
-                         ("fields", "", fields_box), ("investigation", "", self.investigation),
+                         ("fields", "", fields_box), ("narrowing_reason", "Dados não pedidos:", self.narrowing_reason),
+                         ("investigation", "", self.investigation),
                          ("notified_at", "", self._row(self.notified, self.notified_at,
                                                                      self.notified_time))])
 
@@ -118,6 +122,7 @@ class DataRequestDialog(FormDialog):
             platform_id=self.platform_id, justification=self.justification.toPlainText(),
             period_start=qdate_to_date(self.start.date()), period_end=qdate_to_date(self.end.date()),
             other_data=self.other.text(), investigation=self.investigation.isChecked(), notified_at=notified,
+            narrowing_reason=self.narrowing_reason.text(),
             **{key: box.isChecked() for key, box in self.checks.items()})
 
     def save(self) -> bool:
