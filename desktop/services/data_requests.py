@@ -18,6 +18,7 @@ from desktop.domain.data_requests import (
     DATA_REQUEST_MACHINE,
     DATA_REQUEST_STEPS,
     DataRequestStatus,
+    LateRequestFacts,
     awaiting_answer,
 )
 from desktop.domain.steps import Action, available_actions, refusal
@@ -26,6 +27,7 @@ from desktop.domain.platform_lists import (
     countdown_text,
     data_request_due,
     data_request_late,
+    late_request_code,
     left_out_fields,
     narrowing_problems,
     validate_data_request,
@@ -40,6 +42,7 @@ from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
 from desktop.services import audit
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.catalog import list_codes_in
 from desktop.services.numbering import next_number
 from desktop.services.search import get_or_404, require_reader
 from sqlalchemy import func
@@ -104,6 +107,7 @@ class DataRequestInfo:
     # given by `answer_data_request`, and kept in its audit entry
     answer_dropped: tuple[str, ...] = ()
     narrowing_reason: str | None = None   # why the request leaves out any of Art. 4 §1 I-VI
+    late_code: str | None = None          # the decree's code offered for the late request's auto (issue 24 item 12)
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -126,6 +130,10 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
     status = DATA_REQUEST_MACHINE.state(row.status)
     cancelled = status is DataRequestStatus.CANCELLED
     platform = session.get(Platform, row.platform_id)
+    late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
+    # issue 24 item 12: a late request offers its next step, the auto by a decree code citing Art. 4 (if any)
+    late_code = late_request_code((c.code, c.article) for c in list_codes_in(session, on=now.date())) if late \
+        else None
     fields = tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if getattr(row, key))
     if row.other_data:
         fields += ("VII",)
@@ -136,10 +144,12 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         investigation=row.investigation, notified_at=row.notified_at, due_at=row.due_at,
         answered_at=row.answered_at, answer_document_id=_answer_document_in(session, row) if row.answered_at else None,
         status=status, status_label=status.label,
-        late=not cancelled and data_request_late(row.due_at, row.answered_at, now),
+        late=late,
         countdown=countdown_text(row.due_at, row.answered_at, now) if not cancelled else "cancelada",
         version=row.version,
-        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, label_of=_label),
+        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, LateRequestFacts(late, late_code),
+                                  label_of=_label),
+        late_code=late_code,
         awaiting=awaiting_answer(status, row.due_at, row.answered_at),
         narrowing_reason=row.narrowing_reason,
     )

@@ -206,3 +206,29 @@ def test_issue22_the_status_is_the_domains_enum_and_awaiting_follows_the_24_hour
     assert not any(a.enabled for a in r.actions)
     with pytest.raises(ConflictError, match="Cancelar"):
         svc.cancel_data_request(db, desk.fiscal, r.id, "de novo", r.version)
+
+
+def test_art4_par2_a_late_request_offers_the_auto_by_the_decrees_code(db, desk, platform):
+    """Issue 24 item 12: a late request offered no next step. The law types no fine for it (Art. 22: penalties "no
+    Decreto regulamentador"); when the gestor added a decree code citing Art. 4, the late request offers the auto
+    against the platform by it; on time, or with no such code, the step says why not."""
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog
+    from desktop.services.catalog import CodeDraft
+
+    late = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=30)))
+    on_time = svc.create_data_request(db, desk.fiscal, draft(platform, notified_at=local_now() - timedelta(hours=2)))
+    [step] = [a for a in late.actions if a.key == "late_auto"]
+    assert late.late and not step.enabled and "não tipifica multa" in step.reason and late.late_code is None
+    catalog.ensure_catalog(db)
+    catalog.add_code(db, desk.manager, CodeDraft(
+        code="DEC-09", article="Decreto nº 10/2026, art. 9º (Lei, Art. 4º, §2º)", severity=Severity.LEVE,
+        description="Plataforma que não entrega no prazo os dados requisitados", valid_from=TODAY - timedelta(days=60)))
+    late = svc.get_data_request(db, desk.fiscal, late.id)
+    [step] = [a for a in late.actions if a.key == "late_auto"]
+    assert step.enabled and late.late_code == "DEC-09" and "Art. 4, §2" in step.article
+    on_time = svc.get_data_request(db, desk.fiscal, on_time.id)
+    [step] = [a for a in on_time.actions if a.key == "late_auto"]
+    assert not step.enabled and "não está em atraso" in step.reason and on_time.late_code is None
+    [step] = [a for a in svc.get_data_request(db, desk.clerk, late.id).actions if a.key == "late_auto"]
+    assert not step.enabled                                 # only the fiscal draws up autos

@@ -215,3 +215,33 @@ def test_art4_par1_the_request_dialog_asks_why_when_one_of_the_six_is_left_out(q
     qtbot.waitUntil(lambda: dialog.saved is not None, timeout=10000)
     assert dialog.saved.fields == ("I", "II", "III", "IV", "V")
     assert dialog.saved.narrowing_reason == "A avaliacao nao serve a apuracao."
+
+
+def test_art4_par2_a_late_request_offers_the_auto_form_by_the_decrees_code(qtbot, page, db, people, register):
+    """Issue 24 item 12: the late request's next step — the auto against the platform by the decree's code citing
+    Art. 4 — is a button enabled by the request's actions, opening the auto form filled for it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog, data_requests
+    from desktop.services.catalog import CodeDraft
+
+    catalog.ensure_catalog(db)
+    catalog.add_code(db, people.gestor, CodeDraft(
+        code="DEC-09", article="Decreto nº 10/2026, art. 9º (Lei, Art. 4º, §2º)", severity=Severity.LEVE,
+        description="Plataforma que não entrega no prazo os dados requisitados", valid_from=local_today()))
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    late = data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+        investigation=True, notified_at=local_now() - timedelta(hours=30)))
+    page.show_platform()
+    table = page.requests_table.view
+    index = page.requests_table.model.index(0, 0)
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+    assert page.requests_table.selected().id == late.id
+    assert page.request_auto_button.isEnabled()          # the page is the fiscal's
+    dialog = page.request_auto_form(page.requests_table.selected())
+    qtbot.addWidget(dialog)
+    assert dialog.platform_picker.value() == register.platform and dialog.code_combo.currentData() == "DEC-09"
+    assert late.number in dialog.description_edit.toPlainText() and "Art. 4º, §2º" in dialog.description_edit.toPlainText()

@@ -280,6 +280,9 @@ class PlatformsPage(QWidget):
         self.print_button.clicked.connect(self.print_request)
         self.answer_button = QPushButton("Registrar resposta…", self)
         self.answer_button.clicked.connect(self.choose_answer)
+        # issue 24 item 12: the next step of a late request, the auto by the decree's code citing Art. 4
+        self.request_auto_button = QPushButton("Lavrar auto (resposta em atraso)…", self)
+        self.request_auto_button.clicked.connect(self.draw_up_request_auto)
         self.requests_table.selection_changed.connect(self._request_chosen)
         self.countdown = QLabel(self)
         self.countdown.setStyleSheet("font-weight: bold;")
@@ -321,7 +324,7 @@ class PlatformsPage(QWidget):
         ql.addWidget(self.countdown)
         ql.addWidget(self.requests_table)
         row = QHBoxLayout()
-        for b in (self.new_request_button, self.answer_button, self.print_button):
+        for b in (self.new_request_button, self.answer_button, self.print_button, self.request_auto_button):
             row.addWidget(b)
         row.addStretch(1)
         ql.addLayout(row)
@@ -417,7 +420,8 @@ class PlatformsPage(QWidget):
     def _request_chosen(self, request) -> None:
         """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""
         actions = request.actions if request is not None else ()
-        for key, button in (("answer", self.answer_button), ("print", self.print_button)):
+        for key, button in (("answer", self.answer_button), ("print", self.print_button),
+                            ("late_auto", self.request_auto_button)):
             action = find_action(actions, key)
             button.setEnabled(bool(action and action.enabled))
             button.setToolTip(action.tooltip if action is not None else "Escolha uma requisição na lista.")
@@ -463,6 +467,31 @@ class PlatformsPage(QWidget):
             f"A plataforma {offer.trade_name} não entregou a relação de veículos, proprietários e condutores devida "
             f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {_days(offer.days_overdue)} "
             "em atraso.")
+        return dialog
+
+    def request_auto_form(self, request):
+        """The auto form for a data request left unanswered or answered late (Art. 4, §2), with the platform and
+        the decree's code the service offered (`DataRequestInfo.late_code`)."""
+
+        dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.platform_picker.set_choice(request.platform_id, request.platform_name)
+        dialog.select_code(request.late_code)
+        when = (f"respondida somente em {_dt(request.answered_at)}" if request.answered_at
+                else "sem resposta até agora")
+        dialog.description_edit.setPlainText(
+            f"A plataforma {request.platform_name} não entregou os dados da requisição nº {request.number} no prazo "
+            f"de 24 horas (Art. 4º, §2º), contado da notificação em {_dt(request.notified_at)}: {when}.")
+        return dialog
+
+    def draw_up_request_auto(self):
+        request = self.requests_table.selected()
+        if request is None or not request.late_code:
+            return None
+        dialog = self.request_auto_form(request)
+        self.last_dialog = dialog
+        dialog.exec()
+        if dialog.saved is not None:
+            self.show_platform()
         return dialog
 
     def draw_up_late_auto(self):
