@@ -5,11 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_cnpj, fmt_date, fmt_moment
+from desktop.reports.common import (
+    LAW,
+    DocumentMeta,
+    MunicipalityHeader,
+    Signer,
+    fmt_cnpj,
+    fmt_cpf,
+    fmt_date,
+    fmt_moment,
+    fmt_plate,
+)
 from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import DataRequest
-from desktop.models import Platform
+from desktop.models import Driver, Platform, Vehicle
 from desktop.reports import records
 
 FIELDS_ART4_PAR1 = {
@@ -41,6 +51,8 @@ class DataRequestContext:
     signer: Signer | None = None     # who signs the ofício (issue 28); required to render
     delivery: str = "mídia eletrônica (Art. 4º, §3º), no formato CSV ou XLSX"
     narrowing_reason: str = ""       # why any of §1 I-VI is not asked (issue 24 item 12)
+    driver: str = ""                 # "Nome — CPF" of the driver the request is about (issue 24 item 12)
+    vehicle: str = ""                # the plate of the vehicle it is about
 
     @property
     def deadline(self) -> datetime | None:
@@ -79,7 +91,18 @@ def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataReq
                         period_start=row.period_start, period_end=row.period_end,
                         fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
                         investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer,
-                        narrowing_reason=row.narrowing_reason or "")
+                        narrowing_reason=row.narrowing_reason or "", **_subject(s, row))
+
+
+def _subject(s, row) -> dict:
+    """The driver and the vehicle a request is about, as printed (issue 24 item 12)."""
+    out = {}
+    if row.driver_id is not None:
+        driver = s.get(Driver, row.driver_id)
+        out["driver"] = f"{driver.name} — CPF {fmt_cpf(driver.cpf)}"
+    if row.vehicle_id is not None:
+        out["vehicle"] = fmt_plate(s.get(Vehicle, row.vehicle_id).plate)
+    return out
 
 
 def render(ctx: DataRequestContext) -> bytes:
@@ -93,6 +116,8 @@ def render(ctx: DataRequestContext) -> bytes:
         ("CNPJ", fmt_cnpj(ctx.platform_cnpj)),
         ("Endereço", ctx.platform_address),
         ("Período dos dados", f"de {fmt_date(ctx.period_start)} a {fmt_date(ctx.period_end)}"),
+        *([("Condutor", ctx.driver)] if ctx.driver else []),
+        *([("Veículo (placa)", ctx.vehicle)] if ctx.vehicle else []),
     ]))
     story.append(_pdf.spacer(3))
     story.append(_pdf.pm(

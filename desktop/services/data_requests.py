@@ -37,7 +37,8 @@ from desktop.domain.roles import DATA_REQUEST_ROLES
 from desktop.domain.workflow import transition
 from desktop.errors import ConflictError, ValidationError
 from desktop.importers.answers import clean_answer
-from desktop.models import Platform
+from desktop.domain.documents import format_plate
+from desktop.models import Driver, Platform, Vehicle
 from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
 from desktop.services import audit
@@ -78,6 +79,8 @@ class DataRequestDraft:
     investigation: bool = False           # §2: 24-hour term
     notified_at: datetime | None = None   # when the platform was notified (may be recorded later)
     narrowing_reason: str | None = None   # why any of §1 I-VI is left out (all six by default; issue 24 item 12)
+    driver_id: int | None = None          # the driver the request is about, if one (issue 24 item 12)
+    vehicle_id: int | None = None         # the vehicle the request is about, if one
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,10 @@ class DataRequestInfo:
     answer_dropped: tuple[str, ...] = ()
     narrowing_reason: str | None = None   # why the request leaves out any of Art. 4 §1 I-VI
     late_code: str | None = None          # the decree's code offered for the late request's auto (issue 24 item 12)
+    driver_id: int | None = None          # the driver / vehicle the request is about (issue 24 item 12)
+    driver_name: str = ""
+    vehicle_id: int | None = None
+    plate: str = ""
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -131,6 +138,8 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
     cancelled = status is DataRequestStatus.CANCELLED
     platform = session.get(Platform, row.platform_id)
     late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
+    driver = session.get(Driver, row.driver_id) if row.driver_id is not None else None
+    vehicle = session.get(Vehicle, row.vehicle_id) if row.vehicle_id is not None else None
     # issue 24 item 12: a late request offers its next step, the auto by a decree code citing Art. 4 (if any)
     late_code = late_request_code((c.code, c.article) for c in list_codes_in(session, on=now.date())) if late \
         else None
@@ -152,6 +161,8 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         late_code=late_code,
         awaiting=awaiting_answer(status, row.due_at, row.answered_at),
         narrowing_reason=row.narrowing_reason,
+        driver_id=row.driver_id, driver_name=driver.name if driver is not None else "",
+        vehicle_id=row.vehicle_id, plate=format_plate(vehicle.plate) if vehicle is not None else "",
     )
 
 
@@ -171,6 +182,10 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
     problems = validate_data_request(draft.justification, draft.period_start, draft.period_end, _wanted(draft),
                                      draft.other_data, draft.investigation, draft.notified_at, now)
     problems += narrowing_problems(_wanted(draft), draft.narrowing_reason)  # Art. 4 §1: all six unless said why
+    if draft.driver_id is not None and session.get(Driver, draft.driver_id) is None:
+        problems.append(Problem("driver_id", "Condutor não encontrado."))
+    if draft.vehicle_id is not None and session.get(Vehicle, draft.vehicle_id) is None:
+        problems.append(Problem("vehicle_id", "Veículo não encontrado."))
     if problems:
         raise ValidationError(problems)
     platform = get_or_404(session, Platform, draft.platform_id, "Plataforma")
@@ -178,6 +193,7 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
         platform_id=platform.id, justification=draft.justification.strip(), period_start=draft.period_start,
         period_end=draft.period_end, other_data=(draft.other_data or "").strip() or None,
         narrowing_reason=((draft.narrowing_reason or "").strip() or None) if left_out_fields(_wanted(draft)) else None,
+        driver_id=draft.driver_id, vehicle_id=draft.vehicle_id,
         investigation=bool(draft.investigation), notified_at=draft.notified_at,
         due_at=data_request_due(draft.investigation, draft.notified_at),
         status=(DataRequestStatus.SENT if draft.notified_at else DATA_REQUEST_MACHINE.initial).value,

@@ -232,3 +232,29 @@ def test_art4_par2_a_late_request_offers_the_auto_by_the_decrees_code(db, desk, 
     assert not step.enabled and "não está em atraso" in step.reason and on_time.late_code is None
     [step] = [a for a in svc.get_data_request(db, desk.clerk, late.id).actions if a.key == "late_auto"]
     assert not step.enabled                                 # only the fiscal draws up autos
+
+
+def test_art4_par1_a_request_about_one_driver_and_vehicle_prints_them(db, desk, platform):
+    """Issue 24 item 12: the new data request had no field for a driver or a vehicle although the manual promises
+    it ("período, condutor ou veículo, motivo"). Both are kept, shown and printed; an unknown one is refused."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    from registry_factories import new_driver, new_vehicle
+
+    from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
+    from decimal import Decimal
+
+    initialize(db, MunicipalityDraft(
+        name="Chapada dos Guimarães", uf="MT", secretariat="Secretaria Municipal de Finanças",
+        ouvidoria_phone="(65) 3301-1234", upfm_year=2026, upfm_value=Decimal("5.55"), pix_key="12345678000195",
+    ), AdminDraft("chefe", "Chefe da Secretaria", "senha-forte-2025"))
+    driver, vehicle = new_driver(db, desk), new_vehicle(db, desk)
+    with pytest.raises(ValidationError) as err:
+        svc.create_data_request(db, desk.fiscal, draft(platform, driver_id=999_999, vehicle_id=999_999))
+    assert {p.field for p in err.value.problems} == {"driver_id", "vehicle_id"}
+    r = svc.create_data_request(db, desk.fiscal, draft(platform, driver_id=driver.id, vehicle_id=vehicle.id))
+    assert (r.driver_id, r.vehicle_id) == (driver.id, vehicle.id) and r.driver_name and r.plate
+    text = " ".join(" ".join(pg.extract_text().split())
+                    for pg in PdfReader(BytesIO(svc.print_data_request(db, desk.fiscal, r.id).pdf)).pages)
+    assert f"Condutor {r.driver_name}" in text and f"Veículo (placa) {r.plate}" in text

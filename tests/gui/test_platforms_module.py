@@ -211,8 +211,13 @@ def test_art4_par1_the_request_dialog_asks_why_when_one_of_the_six_is_left_out(q
     QTest.mouseClick(save, Qt.MouseButton.LeftButton)
     assert dialog.saved is None and "VI" in dialog.errors.message("narrowing_reason")
     qtbot.keyClicks(dialog.narrowing_reason, "A avaliacao nao serve a apuracao.")
+    # the manual's "condutor ou veículo": the request may be about one driver (typed and searched)
+    qtbot.keyClicks(dialog.driver_picker.edit, "maria")
+    dialog.driver_picker.search_now()
+    assert dialog.driver_picker.value() == register.maria
     QTest.mouseClick(save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.saved is not None, timeout=10000)
+    assert dialog.saved.driver_id == register.maria and dialog.saved.vehicle_id is None
     assert dialog.saved.fields == ("I", "II", "III", "IV", "V")
     assert dialog.saved.narrowing_reason == "A avaliacao nao serve a apuracao."
 

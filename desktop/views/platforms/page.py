@@ -46,6 +46,8 @@ from desktop.errors import NotFound
 from desktop.services import platforms
 from desktop.views.pdf_preview import PdfPreviewDialog
 from desktop.views.enforcement.auto_form import AutoFormDialog
+from desktop.views.enforcement.lookups import service_lookups
+from desktop.views.enforcement.widgets import SearchPicker
 from desktop.views.widgets import show_info
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
@@ -72,6 +74,12 @@ class DataRequestDialog(FormDialog):
         today = local_today()
         self.start = DateField(self, today - timedelta(days=30), field="period_start", label="Período de")
         self.end = DateField(self, today, field="period_end", label="até")
+        # issue 24 item 12 (the manual: "período, condutor ou veículo, motivo"): a request may be about one of each
+        lookups = service_lookups(db, actor)
+        self.driver_picker = SearchPicker(lookups.drivers, "Nome ou CPF do condutor…", self,
+                                          empty_text="(todos os condutores)")
+        self.vehicle_picker = SearchPicker(lookups.vehicles, "Placa ou RENAVAM…", self,
+                                           empty_text="(todos os veículos)")
         self.checks: dict[str, QCheckBox] = {}
         fields_box = QGroupBox("Dados requisitados (Art. 4º, §1º)", self)
         fields_layout = QVBoxLayout(fields_box)
@@ -96,6 +104,7 @@ class DataRequestDialog(FormDialog):
         self.general = self.general_error
         self.build_form([("justification", "Justificativa:", self.justification),
                          ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
+                         ("driver_id", "Condutor:", self.driver_picker), ("vehicle_id", "Veículo:", self.vehicle_picker),
                          ("fields", "", fields_box), ("narrowing_reason", "Dados não pedidos:", self.narrowing_reason),
                          ("investigation", "", self.investigation),
                          ("notified_at", "", self._row(self.notified, self.notified_at,
@@ -123,6 +132,7 @@ class DataRequestDialog(FormDialog):
             period_start=qdate_to_date(self.start.date()), period_end=qdate_to_date(self.end.date()),
             other_data=self.other.text(), investigation=self.investigation.isChecked(), notified_at=notified,
             narrowing_reason=self.narrowing_reason.text(),
+            driver_id=self.driver_picker.value(), vehicle_id=self.vehicle_picker.value(),
             **{key: box.isChecked() for key, box in self.checks.items()})
 
     def save(self) -> bool:
