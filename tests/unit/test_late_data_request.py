@@ -42,3 +42,18 @@ def test_art4_par2_the_first_code_citing_art4_is_offered():
 def test_art4_par2_the_late_requests_auto_step(status, facts, roles, enabled):
     [step] = [a for a in available_actions(DATA_REQUEST_STEPS, status, roles, facts) if a.key == "late_auto"]
     assert step.enabled is enabled
+
+
+@pytest.mark.parametrize("status, has_auto, joined, offered", [
+    pytest.param("absent", False, "2026-11-12", True, id="art26-iii-absent-with-its-notice-proven-is-offered"),
+    pytest.param("absent", False, None, False, id="art22-par2-no-proof-of-the-convocation-no-infraction"),
+    pytest.param("absent", True, "2026-11-12", False, id="art26-iii-already-in-an-auto"),
+    pytest.param("excused", False, "2026-11-12", False, id="art12-par2-a-justified-absence-is-not-offered"),
+    pytest.param("present", False, "2026-11-12", False, id="art12-par2-present-is-not-offered"),
+])
+def test_art22_par2_an_absence_is_offered_for_an_auto_only_after_the_convocations_proof(status, has_auto, joined,
+                                                                                        offered):
+    """Issue 24 item 12: course absences with no proven convocation notice were offered for an auto."""
+    from desktop.domain.courses import absence_offered_for_auto
+
+    assert absence_offered_for_auto(status, has_auto, joined) is offered
