@@ -219,6 +219,7 @@ def run(ctx) -> None:
             w.d(t.get("appeal_deadline")), w.d(t.get("payment_deadline")), w.d(t.get("final_on")),  # waiver: sooner
             "Erro na identificação da placa no auto." if cancelled else None, gestor if cancelled else None,
             w.at(cancelled_on, 15) if cancelled else None, 1, ts_now,
+            w.ts(drawn_at),  # lavrado_at: the demo's fiscal draws the auto up on the spot (Art. 25: its year)
         ))
         # Ledger (append-only): the debit when drawn up, then reductions, costs, reversals and payments.
         debit_id = lid
@@ -333,7 +334,7 @@ def run(ctx) -> None:
                        "agent_id", "status", "amount_upfm", "upfm_value", "amount_reais", "recurrence",
                        "assessment", "notice_joined_on", "defense_deadline", "appeal_deadline",
                        "payment_deadline", "final_on", "cancel_reason", "cancelled_by", "cancelled_at",
-                       "version", "created_at"), auto_rows)
+                       "version", "created_at", "lavrado_at"), auto_rows)
     w.insert("authorization_events", EVENT_COLS, ctx.events)
     ctx.events = None
     ctx.guides.extend(guides)

@@ -53,8 +53,11 @@ def run(ctx) -> None:
                                   f"justificativa-{att_id}.png", len(_CERTIFICATE_PNG), driver_id, ctx.gestor,
                                   ts_now))
                 doc_id += 1
+            # the convocation notice's proof joined 3 days after it was sent (issue 24 item 12: only a proven
+            # notice makes an absence an Art. 26, III candidate); the planned session's notices are still out
+            proven = w.d(held_on - timedelta(days=12)) if status == "held" else None
             attendances.append((att_id, sid, driver_id, w.d(held_on - timedelta(days=15)), att, note,
-                                justification, 1))
+                                justification, 1, proven))
             att_id += 1
         sid += 1
     w.insert("course_sessions", ("id", "held_on", "starts_at", "ends_at", "place", "topic", "instructor",
@@ -62,7 +65,7 @@ def run(ctx) -> None:
     w.insert("documents", ("id", "kind", "issued_on", "sha256", "content", "mime", "filename", "size", "driver_id",
                            "uploaded_by", "created_at"), documents)
     w.insert("course_attendances", ("id", "session_id", "driver_id", "convoked_on", "status", "note",
-                                    "justification_document_id", "version"), attendances)
+                                    "justification_document_id", "version", "notice_joined_on"), attendances)
     comms = []
     cid = w.next_id("change_communications")
     for r in active[: max(2, ctx.n // 100)]:

@@ -39,7 +39,7 @@ _EXPORTS = {
     "CATALOG": "penalties", "InfractionNotInForce": "penalties", "InfractionType": "penalties",
     "NotificationForm": "penalties", "Penalty": "penalties", "Prior": "penalties", "Severity": "penalties",
     "UnknownInfractionCode": "penalties", "assess": "penalties", "fine_in_reais": "penalties", "lookup": "penalties",
-    "reais_to_upfm": "penalties", "recurrence_window_start": "penalties",
+    "reais_to_upfm": "penalties", "recurrence_window_start": "penalties", "auto_year": "penalties",
     "Discrepancy": "platforms", "DiscrepancyKind": "platforms", "reconcile": "platforms",
     "Problem": "problems",
     "Role": "roles",
@@ -88,7 +88,7 @@ __all__ = [
     # penalties (Art. 22-28)
     "Severity", "fine_in_reais", "reais_to_upfm", "InfractionType", "CATALOG", "ART13_DUTIES", "Prior",
     "Assessment", "assess", "lookup", "recurrence_window_start", "UnknownInfractionCode", "InfractionNotInForce",
-    "Penalty", "AdministrativeMeasure", "NotificationForm",
+    "Penalty", "AdministrativeMeasure", "NotificationForm", "auto_year",
     # documents
     "validate_cpf", "validate_cnpj", "validate_cnh", "validate_renavam", "validate_plate", "collect",
     "format_cpf", "format_cnpj", "format_plate", "mask_cpf", "normalize_cpf", "normalize_cnpj",

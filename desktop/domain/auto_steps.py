@@ -19,7 +19,8 @@ from desktop.domain.workflow import AUTO_MACHINE, AutoStatus
 __all__ = [
     "AUTO_STEPS", "AUTO_STEP_KEYS", "AutoFacts", "DECIDED_STATUSES", "DIVIDA_ATIVA_STEPS", "PAYABLE_STATUSES",
     "WAIVER_STATUSES", "auto_actions", "divida_ativa_actions",
-    "auto_refusal", "auto_status_label", "auto_step", "status_after_returned_payment",
+    "auto_refusal", "auto_status_label", "auto_step", "notice_platforms", "notice_starts_term",
+    "status_after_returned_payment",
 ]
 
 
@@ -228,3 +229,29 @@ DIVIDA_ATIVA_STEPS: tuple[Step, ...] = (
 def divida_ativa_actions(status: str, roles: Iterable[Role]) -> tuple[Action, ...]:
     """The dívida ativa steps of an auto in `status` for a user with `roles`."""
     return available_actions(DIVIDA_ATIVA_STEPS, status, roles, None, auto_status_label)
+
+# ---------------------------------------------------------------------------------------------------------
+# Who gets the auto's notices, and which notice starts a term (Art. 22; issue 24 item 4)
+# ---------------------------------------------------------------------------------------------------------
+
+def notice_platforms(infractor_platform_id: int | None, infractor_driver_id: int | None,
+                     driver_platform_ids: Iterable[int] = ()) -> tuple[int, ...]:
+    """The platforms that get a copy of an auto's notices, in id order. Art. 22 caput: "expedição da notificação à
+    plataforma tecnológica e ao condutor" — every auto against a driver gets a platform copy for each platform the
+    driver works for (`driver_platform_ids`), and the platform infractor is notified as such. A platform auto
+    without a driver has no driver's platforms to add."""
+    ids = {infractor_platform_id} if infractor_platform_id is not None else set()
+    if infractor_driver_id is not None:
+        ids.update(driver_platform_ids)
+    return tuple(sorted(ids))
+
+
+def notice_starts_term(addressee: str, platform_id: int | None, infractor_platform_id: int | None) -> bool:
+    """Whether joining the proof of this notice starts the infractor's term — the defense's for the auto's notice,
+    the appeal's for a decision's (Art. 22, §2: "a partir da juntada nos autos" of the notice to the infractor).
+    The driver's notice does; so does the platform infractor's (`platform_id` its own, or None on rows recorded
+    before the platform copies existed). A copy to a platform the driver works for (Art. 22 caput; issue 24
+    item 4) informs it and starts no term of the driver's."""
+    if addressee != "platform":
+        return True
+    return platform_id is None or platform_id == infractor_platform_id

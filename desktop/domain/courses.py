@@ -19,7 +19,8 @@ from desktop.domain.workflow import StateMachine, Transition
 
 __all__ = [
     "ARTICLE", "ATTENDANCE_MACHINE", "ATTENDANCE_STEPS", "AttendanceFacts", "AttendanceStatus", "JUSTIFIABLE",
-    "MARKABLE", "SESSION_MACHINE", "SESSION_STEPS", "SessionFacts", "SessionStatus", "attendance_after_list",
+    "MARKABLE", "SESSION_MACHINE", "SESSION_STEPS", "SessionFacts", "SessionStatus", "absence_offered_for_auto",
+    "attendance_after_list",
 ]
 
 ARTICLE = "Art. 12, §2"
@@ -94,6 +95,14 @@ def attendance_after_list(status: str, present: bool, has_auto: bool) -> Attenda
     return AttendanceStatus.PRESENT if present else AttendanceStatus.ABSENT
 
 
+def absence_offered_for_auto(status: str, has_auto: bool, notice_joined_on) -> bool:
+    """Whether an absence is offered to the fiscal for an Art. 26, III auto (issue 24 item 12): an unjustified
+    absence, not yet in an auto, whose convocation notice has its proof of delivery joined (Art. 22, §2 — a driver
+    not proven notified of the convocation cannot have failed to attend it; Art. 13, XVI: "cumprir as determinações"
+    he was given)."""
+    return AttendanceStatus(status) is AttendanceStatus.ABSENT and not has_auto and notice_joined_on is not None
+
+
 @dataclass(frozen=True, slots=True)
 class SessionFacts:
     convoked: int
@@ -102,11 +111,23 @@ class SessionFacts:
 @dataclass(frozen=True, slots=True)
 class AttendanceFacts:
     has_auto: bool
+    notice_printed: bool = False   # the convocation notice was printed (its number is on the convocation)
+    notice_joined: bool = False    # the proof that it reached the driver was joined (issue 24 item 12)
 
 
 def _someone_convoked(facts: SessionFacts | None) -> str | None:
     if facts is not None and facts.convoked <= 0:
         return "nenhum condutor foi convocado para esta turma"
+    return None
+
+
+def _proof_to_join(facts: AttendanceFacts | None) -> str | None:
+    if facts is None:
+        return None
+    if facts.notice_joined:
+        return "a prova desta notificação já foi juntada"
+    if not facts.notice_printed:
+        return "imprima antes a notificação de convocação"
     return None
 
 
@@ -132,6 +153,8 @@ session's list (`ATTENDANCE_STEPS` decides that one)."""
 ATTENDANCE_STEPS = (
     Step("mark", "Marcar presença", ARTICLE, MARKABLE),   # on the list; recording it is SESSION_STEPS' "record"
     Step("justify", "Justificar ausência com documento…", ARTICLE, JUSTIFIABLE, _ORGANIZE, _no_auto),
+    # issue 24 item 12 (Art. 22, §2): the proof that the convocation notice reached the driver
+    Step("join_proof", "Juntar prova da notificação", "Art. 22, §2", frozenset(), _ORGANIZE, _proof_to_join),
 )
 """What can be done on one convocation; its facts are `AttendanceFacts`."""
 del S, C

@@ -13,11 +13,14 @@ from datetime import datetime
 from enum import StrEnum
 
 from desktop.domain.platform_lists import countdown_text, data_request_late
-from desktop.domain.roles import DATA_REQUEST_ROLES
+from dataclasses import dataclass
+
+from desktop.domain.roles import DATA_REQUEST_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import Step
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["DATA_REQUEST_MACHINE", "DATA_REQUEST_STEPS", "DataRequestStatus", "awaiting_answer", "request_countdown"]
+__all__ = ["DATA_REQUEST_MACHINE", "DATA_REQUEST_STEPS", "DataRequestStatus", "LateRequestFacts", "awaiting_answer",
+           "request_countdown"]
 
 
 class DataRequestStatus(StrEnum):
@@ -53,7 +56,27 @@ DATA_REQUEST_STEPS = (
     Step("answer", "Registrar resposta…", "Art. 4", frozenset({R.SENT}), _WRITERS),
     Step("print", "Imprimir ofício", "Art. 4", frozenset({R.DRAFT, R.SENT, R.ANSWERED}), _WRITERS),
     Step("cancel", "Cancelar…", "Art. 4", frozenset({R.DRAFT, R.SENT}), _WRITERS),
+    Step("late_auto", "Lavrar auto (resposta em atraso)…", "Art. 4, §2; Art. 22", frozenset({R.SENT, R.ANSWERED}),
+         frozenset(ENFORCEMENT_ROLES.draw_up), condition=lambda facts: _late_auto_refusal(facts), group=1),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class LateRequestFacts:
+    """What the late request's auto reads (issue 24 item 12): whether the 24 hours of Art. 4 §2 ran out before an
+    answer, and the decree's code offered for it (`platform_lists.late_request_code`)."""
+
+    late: bool
+    code: str | None
+
+
+def _late_auto_refusal(facts: LateRequestFacts | None) -> str | None:
+    if facts is None or not facts.late:
+        return "a plataforma não está em atraso (Art. 4, §2: 24 horas da notificação)"
+    if not facts.code:
+        return ("a lei não tipifica multa para a resposta em atraso e o catálogo não tem código do decreto que "
+                "cite o Art. 4º")
+    return None
 
 
 def awaiting_answer(status: str, due_at: datetime | None, answered_at: datetime | None) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
@@ -18,7 +18,7 @@ from desktop.domain import law
 from desktop.domain.dates import add_months_clamped
 from desktop.domain.problems import Problem
 from desktop.domain.text import fold
-from desktop.domain.dates import period_end
+from desktop.domain.dates import TIMEZONE, period_end
 
 CENT = Decimal("0.01")
 
@@ -67,6 +67,24 @@ def fine_in_reais(upfm: int | Decimal, upfm_value: Decimal) -> Decimal:
     if isinstance(upfm, float) or isinstance(upfm_value, float):
         raise TypeError("use Decimal (ou int) para valores monetários, nunca float")
     return to_reais(upfm, upfm_value)
+
+
+def auto_year(infraction_on: date, lavrado_at: datetime | None = None) -> int:
+    """The year of an auto: the year of its lavratura in Chapada dos Guimarães (America/Cuiaba), which gives its
+    number NNNN/AAAA and the UPFM value of its fine (Art. 25; SPEC §3: "an auto's amount in reais uses the value of
+    the year the auto was drawn up (lavrado)"; issue 24 item 9). A fact of 31/12/2025 23:30 drawn up on 01/01/2026
+    00:10 is an auto of 2026.
+
+    `lavrado_at` must be timezone-aware (a naive moment could be read in any zone: ValueError); it is read in
+    Cuiabá's time, so 2026-01-01T03:30Z — 31/12/2025 23:30 in Cuiabá — is of 2025. None (no lavratura recorded,
+    rows older than it): the year of the infraction."""
+    if lavrado_at is None:
+        return infraction_on.year
+    if not isinstance(lavrado_at, datetime):
+        raise TypeError("a lavratura é uma data-hora (datetime), não uma data")
+    if lavrado_at.tzinfo is None or lavrado_at.utcoffset() is None:
+        raise ValueError("a data-hora da lavratura precisa do fuso horário (America/Cuiaba)")
+    return lavrado_at.astimezone(TIMEZONE).year
 
 
 def reais_to_upfm(reais: Decimal, upfm_value: Decimal, places: int = 4) -> Decimal:

@@ -400,6 +400,24 @@ def late_list_code(codes: Iterable[tuple[str, str | None]]) -> str | None:
 
 # --- Data requests (Art. 4) ----------------------------------------------------------------------------------
 
+_CITES_ART4 = re.compile(r"\bart(?:igo)?\.?\s*4\s*(?:º|°|o)?(?![0-9])", re.IGNORECASE)
+
+
+def cites_data_request(article: str | None) -> bool:
+    """Whether a catalogue code's legal basis cites Art. 4 (the data the platform shares when requested)."""
+    return bool(_CITES_ART4.search(article or ""))
+
+
+def late_request_code(codes: Iterable[tuple[str, str | None]]) -> str | None:
+    """The catalogue code (code, article) offered for a data request answered late or not at all (Art. 4, §2; issue
+    24 item 12): the first whose article cites Art. 4. The law types no fine for it: only a code of the regulating
+    decree (Art. 22: "penalidades previstas nesta Lei, no Código Tributário Municipal e, no Decreto
+    regulamentador") can be offered; None when the catalogue has none."""
+    for code, article in codes:
+        if cites_data_request(article):
+            return code
+    return None
+
 def data_request_due(investigation: bool, notified_at: datetime | None) -> datetime | None:
     """Art. 4, §2: for an investigation the platform has 24 hours from the date-time it was notified; other
     requests have no term in the law."""
@@ -603,6 +621,21 @@ DATA_FIELDS: dict[str, tuple[str, str]] = {
     "want_fare": ("V", "composição do valor pago"),
     "want_rating": ("VI", "avaliação do serviço pelo usuário"),
 }
+
+
+def left_out_fields(wanted: Mapping[str, bool]) -> tuple[str, ...]:
+    """The numerals of Art. 4 §1 I-VI a request does not ask for (in the law's order)."""
+    return tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if not wanted.get(key))
+
+
+def narrowing_problems(wanted: Mapping[str, bool], reason: str | None) -> list[Problem]:
+    """A request asks for all six data of Art. 4 §1 I-VI by default; one that leaves any out says why, in writing
+    (issue 24 item 12: "default to all six; narrowing needs a written reason"). Checked when the request is made."""
+    left_out = left_out_fields(wanted)
+    if left_out and not (reason or "").strip():
+        return [Problem("narrowing_reason", f"Explique por que a requisição não pede o(s) dado(s) {', '.join(left_out)} "
+                        "do §1: por padrão são pedidos os seis (I a VI).", "Art. 4, §1")]
+    return []
 
 
 def validate_data_request(justification: str | None, period_start: date | None, period_end: date | None,

@@ -23,7 +23,9 @@ from decimal import Decimal
 from enum import StrEnum
 
 from desktop.domain.dates import add_months_clamped, parse_month  # noqa: F401 — parse_month: the trips' name
+from desktop.domain.problems import Problem
 from desktop.domain.text import fold
+from desktop.domain.workflow import AutoStatus
 import math
 
 # ------------------------------------------------------------------------------------------------ columns
@@ -83,6 +85,27 @@ def is_passenger_field(name: str | None) -> bool:
         return False
     words = _WORD.findall(key.replace("e mail", "email"))
     return any(w in _PASSENGER_WORDS for w in words)
+
+
+_DRIVER_WORDS = frozenset({"condutor", "condutora", "motorista", "driver", "veiculo", "vehicle", "placa", "plate"})
+_PASSENGER_ONLY_WORDS = frozenset({"passageiro", "passageira", "passageiros", "passenger", "passengers", "rider",
+                                   "riders", "usuario", "usuaria", "user", "cliente", "customer"})
+
+
+def answer_column_dropped(name: str | None) -> bool:
+    """Whether a column (or field) of a platform's answer to a data request identifies a passenger and is dropped
+    before the answer is stored (Art. 4 caput: "garantida a privacidade e a confidencialidade dos dados pessoais
+    dos usuários"; SPEC §3: passengers' identity is never kept — "not in the stored answer to a data request";
+    issue 24 item 11). The pinned trip columns are kept ("CPF do condutor"), and so is a column that names the
+    driver or the vehicle and no passenger ("Nome do condutor", "Telefone do motorista"): Art. 4 §1 asks for the
+    driver's data. Anything else with a passenger's word ("Nome do passageiro", "CPF", "Telefone") is dropped."""
+    key = header_key(name)
+    if key in _CSV_BY_KEY or key in _ROUTE_BY_KEY:
+        return False
+    if not is_passenger_field(name):
+        return False
+    words = set(_WORD.findall(key.replace("-", "").replace("e mail", "email")))
+    return not (words & _DRIVER_WORDS and not words & _PASSENGER_ONLY_WORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +254,32 @@ def trip_infractions(trip: TripFacts, spans: Iterable[AuthorizationSpan]) -> tup
     else:
         found.append(RULES[TripInfraction.NO_AUTHORIZATION])
     return tuple(found)
+
+
+# ------------------------------------------------------------------------------------------------ one fact, one auto
+RELEASED_AUTO_STATUSES: frozenset[AutoStatus] = frozenset({AutoStatus.CANCELLED, AutoStatus.ANNULLED})
+"""An auto in these statuses no longer holds its trips as the evidence of a fact (Art. 17: cancelled as drawn up in
+error; annulled by a decision): the fact may be drawn up again, correctly. The auto stays as a record, and its
+trips stay kept past the retention period with it (issue 15)."""
+
+
+def holds_evidence(status: AutoStatus | str) -> bool:
+    """Whether an auto in `status` holds its trips as the evidence of its fact (issue 24 item 10; Art. 19): every
+    status but those of `RELEASED_AUTO_STATUSES`."""
+    return AutoStatus(status) not in RELEASED_AUTO_STATUSES
+
+
+def one_fact_one_auto(trip_autos: Iterable[tuple[int, str, AutoStatus | str]]) -> list[Problem]:
+    """The problems of drawing up an auto on trips already the evidence of another: one fact, one auto (issue 24
+    item 10; Art. 19 — the auto is the record of the infraction found, drawn up once). `trip_autos` are
+    (trip id, auto number, auto status) for the trips asked, in the order the autos were drawn up; each auto that
+    still holds one of them (`holds_evidence`) is named once, the first one found for each trip."""
+    first: dict[int, str] = {}
+    for trip_id, number, status in trip_autos:
+        if holds_evidence(status):
+            first.setdefault(trip_id, number)
+    return [Problem("evidence_trip_ids", f"Esta viagem já é prova do auto nº {number}: um fato, um auto.", "Art. 19")
+            for number in dict.fromkeys(first.values())]
 
 
 # ------------------------------------------------------------------------------------------------ statistics

@@ -49,6 +49,8 @@ class CourseAttendance(Versioned, Base):
     # issue 16: the number of the printed convocation notice; the document that justifies an excused absence
     # (services.attachments); the Art. 26, III auto drawn up for an unjustified one (Art. 13, XVI).
     notice_number: Mapped[str | None] = mapped_column(String(20))
+    # the day the proof that the convocation notice reached the driver was joined (issue 24 item 12; Art. 22 §2)
+    notice_joined_on: Mapped[date | None]
     justification_document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     auto_id: Mapped[int | None] = mapped_column(ForeignKey("autos.id"))
 

@@ -90,6 +90,11 @@ class DataRequest(Versioned, Created, Base):
     want_fare: Mapped[bool] = mapped_column(default=True)
     want_rating: Mapped[bool] = mapped_column(default=True)
     other_data: Mapped[str | None] = mapped_column(Text)
+    # why it leaves out any of Art. 4 §1 I-VI (issue 24 item 12: all six by default); None when it asks for all
+    narrowing_reason: Mapped[str | None] = mapped_column(Text)
+    # the driver or the vehicle the request is about, when it is about one (issue 24 item 12; Art. 4 §1 IV)
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"))
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"))
     investigation: Mapped[bool] = mapped_column(default=False)  # §2: 24-hour term
     notified_at: Mapped[datetime | None] = mapped_column(AwareDateTime())
     due_at: Mapped[datetime | None] = mapped_column(AwareDateTime())

@@ -16,8 +16,9 @@ from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import Auto
 from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
-from desktop.domain.penalties import Assessment, Severity
-from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, Vehicle
+from desktop.domain.penalties import Assessment, Severity, auto_year
+from desktop.domain.dates import TIMEZONE
+from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
 from desktop.reports import records
 from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
 from sqlalchemy import or_
@@ -64,6 +65,7 @@ class AutoContext:
     decisions: tuple[str, ...] = ()  # every decision and ledger movement after the drawing up, dated, in order
     balance: str = ""            # "Saldo devedor: R$ 0,00 — restituição devida: R$ 93,76" when anything moved
     lavrado_at: datetime | None = None  # issue 24 item 9: the moment of the lavratura, beside the fact's
+    upfm_year: int | None = None  # the year of `upfm_value`: the lavratura's (Art. 25; domain.auto_year)
     annulled: str = ""           # issue 28 item 1: "ANULADO em dd/mm/aaaa — motivo" on an annulled auto
 
 
@@ -154,7 +156,8 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         facts=auto.description or "—", agent=agent,
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
         recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto),
-        lavrado_at=auto.lavrado_at, annulled=_annulled(s, auto))
+        lavrado_at=auto.lavrado_at, annulled=_annulled(s, auto),
+        upfm_year=auto_year(auto.drawn_up_at.astimezone(TIMEZONE).date(), auto.lavrado_at))
 
 
 def _code_row(s, code: str, on: date):
@@ -274,7 +277,8 @@ def _copy(ctx: AutoContext, copy: str) -> list:
         ("Descrição", ctx.description),
         ("Enquadramento", f"{ctx.legal_basis} da {LAW}"),
         ("Natureza", f"{ctx.severity} (Art. 25)"),
-        ("Multa", f"{fmt_decimal(ctx.upfm, 0)} UPFM × {fmt_money(ctx.upfm_value)} = {fmt_money(ctx.amount)}"),
+        ("Multa", f"{fmt_decimal(ctx.upfm, 0)} UPFM × {fmt_money(ctx.upfm_value)} = {fmt_money(ctx.amount)}"
+                  + (f" (UPFM de {ctx.upfm_year}, ano da lavratura — Art. 25)" if ctx.upfm_year else "")),
         ("Penalidades", ctx.penalties),
         ("Medidas administrativas", ctx.measures or "Nenhuma"),
         ("Reincidência", ctx.recurrence or "Não verificada"),

@@ -5,11 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, Signer, fmt_cnpj, fmt_date, fmt_moment
+from desktop.reports.common import (
+    LAW,
+    DocumentMeta,
+    MunicipalityHeader,
+    Signer,
+    fmt_cnpj,
+    fmt_cpf,
+    fmt_date,
+    fmt_moment,
+    fmt_plate,
+)
 from sqlalchemy import select
 from desktop.errors import NotFound
 from desktop.models import DataRequest
-from desktop.models import Platform
+from desktop.models import Driver, Platform, Vehicle
 from desktop.reports import records
 
 FIELDS_ART4_PAR1 = {
@@ -40,6 +50,9 @@ class DataRequestContext:
     notified_at: datetime | None     # when the platform was notified (term start)
     signer: Signer | None = None     # who signs the ofício (issue 28); required to render
     delivery: str = "mídia eletrônica (Art. 4º, §3º), no formato CSV ou XLSX"
+    narrowing_reason: str = ""       # why any of §1 I-VI is not asked (issue 24 item 12)
+    driver: str = ""                 # "Nome — CPF" of the driver the request is about (issue 24 item 12)
+    vehicle: str = ""                # the plate of the vehicle it is about
 
     @property
     def deadline(self) -> datetime | None:
@@ -77,7 +90,19 @@ def build_context(s, number: str, meta: DocumentMeta, signer: Signer) -> DataReq
                         platform_address=platform.address or "—", justification=row.justification,
                         period_start=row.period_start, period_end=row.period_end,
                         fields=tuple(numeral for numeral, on in wanted if on), other_fields=row.other_data or "",
-                        investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer)
+                        investigation=bool(row.investigation), notified_at=row.notified_at, signer=signer,
+                        narrowing_reason=row.narrowing_reason or "", **_subject(s, row))
+
+
+def _subject(s, row) -> dict:
+    """The driver and the vehicle a request is about, as printed (issue 24 item 12)."""
+    out = {}
+    if row.driver_id is not None:
+        driver = s.get(Driver, row.driver_id)
+        out["driver"] = f"{driver.name} — CPF {fmt_cpf(driver.cpf)}"
+    if row.vehicle_id is not None:
+        out["vehicle"] = fmt_plate(s.get(Vehicle, row.vehicle_id).plate)
+    return out
 
 
 def render(ctx: DataRequestContext) -> bytes:
@@ -91,6 +116,8 @@ def render(ctx: DataRequestContext) -> bytes:
         ("CNPJ", fmt_cnpj(ctx.platform_cnpj)),
         ("Endereço", ctx.platform_address),
         ("Período dos dados", f"de {fmt_date(ctx.period_start)} a {fmt_date(ctx.period_end)}"),
+        *([("Condutor", ctx.driver)] if ctx.driver else []),
+        *([("Veículo (placa)", ctx.vehicle)] if ctx.vehicle else []),
     ]))
     story.append(_pdf.spacer(3))
     story.append(_pdf.pm(
@@ -105,6 +132,10 @@ def render(ctx: DataRequestContext) -> bytes:
         if numeral == "VII" and ctx.other_fields:
             text += f": {ctx.other_fields}"
         story.append(_pdf.pm(f"{b(numeral)} – {e(text)};", "left"))
+    left_out = [n for n in ("I", "II", "III", "IV", "V", "VI") if n not in ctx.fields]
+    if left_out and ctx.narrowing_reason:  # issue 24 item 12: the six are asked unless the request says why
+        story.append(_pdf.pm(f"Não se requisitam os dados {e(', '.join(left_out))} do §1º: "
+                             f"{e(ctx.narrowing_reason)}", "left"))
     story.append(_pdf.pm("Não devem ser enviados nome, CPF, telefone ou qualquer dado que identifique o passageiro.",
                          "left"))
     story.append(_pdf.p("Prazo e forma de entrega", "h2"))

@@ -31,6 +31,7 @@ from desktop.domain.courses import (
     AttendanceStatus,
     SessionFacts,
     SessionStatus,
+    absence_offered_for_auto,
     attendance_after_list,
 )
 from desktop.domain.dates import add_months_clamped
@@ -119,6 +120,7 @@ class AttendanceInfo:
     auto_id: int | None
     version: int
     actions: tuple[Action, ...] = ()   # ATTENDANCE_STEPS for the reader ("mark": on the signed list's check list)
+    notice_joined_on: date | None = None   # the proof of the convocation notice joined (issue 24 item 12)
 
     @property
     def present(self) -> bool:
@@ -349,8 +351,10 @@ def _attendance_infos(s: Session, rows, actor: Actor) -> tuple[AttendanceInfo, .
         out.append(AttendanceInfo(
             r.id, r.session_id, r.driver_id, drivers[r.driver_id].name, format_cpf(drivers[r.driver_id].cpf), status,
             status.label, r.convoked_on, r.notice_number, r.note, r.justification_document_id, r.auto_id, r.version,
-            available_actions(ATTENDANCE_STEPS, status, actor.roles, AttendanceFacts(r.auto_id is not None),
-                              _attendance_label)))
+            available_actions(ATTENDANCE_STEPS, status, actor.roles,
+                              AttendanceFacts(r.auto_id is not None, r.notice_number is not None,
+                                              r.notice_joined_on is not None), _attendance_label),
+            r.notice_joined_on))
     return tuple(sorted(out, key=lambda a: (a.driver_name, a.id)))
 
 
@@ -499,6 +503,41 @@ def justify_absence_in(s: Session, actor: Actor, attendance_id: int, reason: str
     return _attendance_infos(s, [row], actor)[0]
 
 
+def join_convocation_proof_in(s: Session, actor: Actor, attendance_id: int, joined_on: date,
+                              expected_version: int) -> AttendanceInfo:
+    """The proof that the convocation notice reached the driver joined on `joined_on` (issue 24 item 12; Art. 22,
+    §2): only then is an unjustified absence offered for an Art. 26, III auto. The notice must have been printed
+    (its number on the convocation); the day is not in the future nor before the convocation."""
+    require_role(actor, *ORGANIZERS)
+    row = get_or_404(s, CourseAttendance, attendance_id, "Convocação")
+    check_version(row, expected_version)
+    problems = []
+    if row.notice_number is None:
+        problems.append(Problem("notice_joined_on", "Imprima antes a notificação de convocação.", ARTICLE))
+    if row.notice_joined_on is not None:
+        raise ConflictError(f"A prova desta notificação já foi juntada em {format_date(row.notice_joined_on)}.")
+    if not isinstance(joined_on, date):
+        problems.append(Problem("notice_joined_on", "Informe a data da juntada da prova.", "Art. 22, §2"))
+    elif joined_on > local_today():
+        problems.append(Problem("notice_joined_on", "A data da juntada não pode ser futura.", "Art. 22, §2"))
+    elif row.convoked_on is not None and joined_on < row.convoked_on:
+        problems.append(Problem("notice_joined_on", "A prova não pode ser juntada antes da convocação.",
+                                "Art. 22, §2"))
+    if problems:
+        raise ValidationError(problems)
+    row.notice_joined_on = joined_on
+    s.flush()
+    audit.record(s, actor, "course.notice_proof", "course_attendance", row.id, {"notice_joined_on": None},
+                 {"notice_joined_on": joined_on, "notice_number": row.notice_number})
+    return _attendance_infos(s, [row], actor)[0]
+
+
+def join_convocation_proof(db, actor: Actor, attendance_id: int, joined_on: date,
+                           expected_version: int) -> AttendanceInfo:
+    with db.session() as s:
+        return join_convocation_proof_in(s, actor, attendance_id, joined_on, expected_version)
+
+
 def justify_absence(db, actor: Actor, attendance_id: int, reason: str, content: bytes, filename: str,
                     expected_version: int) -> AttendanceInfo:
     with db.session() as s:
@@ -507,7 +546,9 @@ def justify_absence(db, actor: Actor, attendance_id: int, reason: str, content: 
 
 # -- the fiscal's candidates (Art. 26, III) -------------------------------------------------------------------
 def _unjustified():
-    return (CourseAttendance.status == AttendanceStatus.ABSENT.value, CourseAttendance.auto_id.is_(None))
+    # domain.courses.absence_offered_for_auto, in SQL (the dashboard counts it): absent, no auto, notice proven
+    return (CourseAttendance.status == AttendanceStatus.ABSENT.value, CourseAttendance.auto_id.is_(None),
+            CourseAttendance.notice_joined_on.is_not(None))
 
 
 def unjustified_absences_in(s: Session, actor: Actor) -> list[AbsenceCandidate]:
@@ -547,6 +588,11 @@ def absence_link_problems_in(s: Session, attendance_id: int, driver_id: int | No
     if row.auto_id is not None:
         problems.append(Problem("course_attendance_id", "Esta ausência já deu origem a um auto de infração.",
                                 "Art. 26, III"))
+    elif row.status == AttendanceStatus.ABSENT and not absence_offered_for_auto(row.status, False,
+                                                                                row.notice_joined_on):
+        problems.append(Problem("course_attendance_id", "A prova de que o condutor recebeu a notificação de "
+                                "convocação ainda não foi juntada: sem ela a ausência não é infração.",
+                                "Art. 22, §2; Art. 26, III"))
     if (code or "").strip().upper() != AUTO_CODE:
         problems.append(Problem("code", "A ausência a curso convocado é infração do Art. 26, III.", "Art. 26, III"))
     elif (art13_item or "").strip().upper() != AUTO_ART13_ITEM:

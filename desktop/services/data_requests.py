@@ -8,7 +8,7 @@ The ofício prints through the documents service (`desktop.services.documents.pr
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
@@ -18,6 +18,7 @@ from desktop.domain.data_requests import (
     DATA_REQUEST_MACHINE,
     DATA_REQUEST_STEPS,
     DataRequestStatus,
+    LateRequestFacts,
     awaiting_answer,
 )
 from desktop.domain.steps import Action, available_actions, refusal
@@ -26,17 +27,23 @@ from desktop.domain.platform_lists import (
     countdown_text,
     data_request_due,
     data_request_late,
+    late_request_code,
+    left_out_fields,
+    narrowing_problems,
     validate_data_request,
 )
 from desktop.domain.problems import Problem
 from desktop.domain.roles import DATA_REQUEST_ROLES
 from desktop.domain.workflow import transition
 from desktop.errors import ConflictError, ValidationError
-from desktop.models import Platform
+from desktop.importers.answers import clean_answer
+from desktop.domain.documents import format_plate
+from desktop.models import Driver, Platform, Vehicle
 from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
 from desktop.services import audit
 from desktop.services.base import Actor, check_version, require_role
+from desktop.services.catalog import list_codes_in
 from desktop.services.numbering import next_number
 from desktop.services.search import get_or_404, require_reader
 from sqlalchemy import func
@@ -71,6 +78,9 @@ class DataRequestDraft:
     other_data: str | None = None         # VII, described
     investigation: bool = False           # §2: 24-hour term
     notified_at: datetime | None = None   # when the platform was notified (may be recorded later)
+    narrowing_reason: str | None = None   # why any of §1 I-VI is left out (all six by default; issue 24 item 12)
+    driver_id: int | None = None          # the driver the request is about, if one (issue 24 item 12)
+    vehicle_id: int | None = None         # the vehicle the request is about, if one
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +106,15 @@ class DataRequestInfo:
     version: int
     actions: tuple[Action, ...]
     awaiting: bool = False                # notified, its 24 hours running or run out, unanswered (Art. 4, §2)
+    # the columns of the answer dropped as passengers' data before it was stored (Art. 4 caput; issue 24 item 11):
+    # given by `answer_data_request`, and kept in its audit entry
+    answer_dropped: tuple[str, ...] = ()
+    narrowing_reason: str | None = None   # why the request leaves out any of Art. 4 §1 I-VI
+    late_code: str | None = None          # the decree's code offered for the late request's auto (issue 24 item 12)
+    driver_id: int | None = None          # the driver / vehicle the request is about (issue 24 item 12)
+    driver_name: str = ""
+    vehicle_id: int | None = None
+    plate: str = ""
 
 
 def _wanted(obj) -> dict[str, bool]:
@@ -118,6 +137,12 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
     status = DATA_REQUEST_MACHINE.state(row.status)
     cancelled = status is DataRequestStatus.CANCELLED
     platform = session.get(Platform, row.platform_id)
+    late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
+    driver = session.get(Driver, row.driver_id) if row.driver_id is not None else None
+    vehicle = session.get(Vehicle, row.vehicle_id) if row.vehicle_id is not None else None
+    # issue 24 item 12: a late request offers its next step, the auto by a decree code citing Art. 4 (if any)
+    late_code = late_request_code((c.code, c.article) for c in list_codes_in(session, on=now.date())) if late \
+        else None
     fields = tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if getattr(row, key))
     if row.other_data:
         fields += ("VII",)
@@ -128,11 +153,16 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         investigation=row.investigation, notified_at=row.notified_at, due_at=row.due_at,
         answered_at=row.answered_at, answer_document_id=_answer_document_in(session, row) if row.answered_at else None,
         status=status, status_label=status.label,
-        late=not cancelled and data_request_late(row.due_at, row.answered_at, now),
+        late=late,
         countdown=countdown_text(row.due_at, row.answered_at, now) if not cancelled else "cancelada",
         version=row.version,
-        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, label_of=_label),
+        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, LateRequestFacts(late, late_code),
+                                  label_of=_label),
+        late_code=late_code,
         awaiting=awaiting_answer(status, row.due_at, row.answered_at),
+        narrowing_reason=row.narrowing_reason,
+        driver_id=row.driver_id, driver_name=driver.name if driver is not None else "",
+        vehicle_id=row.vehicle_id, plate=format_plate(vehicle.plate) if vehicle is not None else "",
     )
 
 
@@ -151,12 +181,19 @@ def create_data_request_in(session, actor: Actor, draft: DataRequestDraft) -> Da
     now = local_now()
     problems = validate_data_request(draft.justification, draft.period_start, draft.period_end, _wanted(draft),
                                      draft.other_data, draft.investigation, draft.notified_at, now)
+    problems += narrowing_problems(_wanted(draft), draft.narrowing_reason)  # Art. 4 §1: all six unless said why
+    if draft.driver_id is not None and session.get(Driver, draft.driver_id) is None:
+        problems.append(Problem("driver_id", "Condutor não encontrado."))
+    if draft.vehicle_id is not None and session.get(Vehicle, draft.vehicle_id) is None:
+        problems.append(Problem("vehicle_id", "Veículo não encontrado."))
     if problems:
         raise ValidationError(problems)
     platform = get_or_404(session, Platform, draft.platform_id, "Plataforma")
     row = DataRequest(
         platform_id=platform.id, justification=draft.justification.strip(), period_start=draft.period_start,
         period_end=draft.period_end, other_data=(draft.other_data or "").strip() or None,
+        narrowing_reason=((draft.narrowing_reason or "").strip() or None) if left_out_fields(_wanted(draft)) else None,
+        driver_id=draft.driver_id, vehicle_id=draft.vehicle_id,
         investigation=bool(draft.investigation), notified_at=draft.notified_at,
         due_at=data_request_due(draft.investigation, draft.notified_at),
         status=(DataRequestStatus.SENT if draft.notified_at else DATA_REQUEST_MACHINE.initial).value,
@@ -231,8 +268,13 @@ def answer_data_request_in(session, actor: Actor, request_id: int, answered_at: 
         problems.append(Problem("file", "Informe o nome do arquivo da resposta."))
     if problems:
         raise ValidationError(problems)
-    digest = hashlib.sha256(content).hexdigest()
     name = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()[-255:]
+    # Art. 4 caput (SPEC §3: passengers' identity is never kept, "not in the stored answer to a data request"):
+    # only the cleaned file is stored; the names of the columns dropped go to the audit, never their values
+    clean = clean_answer(content, name)
+    received = hashlib.sha256(content).hexdigest()
+    content = clean.content
+    digest = hashlib.sha256(content).hexdigest()
     doc = Document(kind=ANSWER_KIND, number=_number(row), issued_on=answered_at.date(), sha256=digest,
                    content=content, mime=_mime(name), filename=name, size=len(content),
                    uploaded_by=actor.user_id, platform_id=row.platform_id)
@@ -244,8 +286,8 @@ def answer_data_request_in(session, actor: Actor, request_id: int, answered_at: 
     late = data_request_late(row.due_at, answered_at, now)
     audit.record(session, actor, "data_request.answer", "platform", row.platform_id, before,
                  {"data_request_id": row.id, "answered_at": answered_at, "document_id": doc.id, "sha256": digest,
-                  "late": late})
-    return _info_in(session, row, actor, now)
+                  "received_sha256": received, "dropped_columns": list(clean.dropped), "late": late})
+    return replace(_info_in(session, row, actor, now), answer_dropped=clean.dropped)
 
 
 def _mime(filename: str) -> str:

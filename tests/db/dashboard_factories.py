@@ -105,7 +105,8 @@ def course_absence(s, driver_id: int, held_on: date = date(2026, 11, 10)) -> Cou
     s.add(session)
     s.flush()
     row = CourseAttendance(session_id=session.id, driver_id=driver_id, convoked_on=held_on - timedelta(days=10),
-                           status="absent")
+                           status="absent", notice_number="0001/2026",
+                           notice_joined_on=held_on - timedelta(days=8))   # proven notified (issue 24 item 12)
     s.add(row)
     s.flush()
     return row

@@ -2,12 +2,13 @@
 lists and the infractor's page — on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, time
 from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
 
+from desktop.domain import clock
 from desktop.domain.ledger import EntryKind
 from desktop.domain.roles import Role
 from desktop.domain.workflow import AutoStatus
@@ -18,6 +19,7 @@ from desktop.services.autos import Attachment, AutoFilter
 from desktop.services.ledger import Infractor
 from tests.db.enforcement_factories import (
     UPFM_2025,
+    UPFM_2026,
     authorized_driver,
     draft,
     final_without_defense,
@@ -42,7 +44,8 @@ def test_art19_autos_take_the_next_number_of_the_year_and_post_the_fine_as_a_deb
     driver_id, vehicle_id, auth_id = authorized_driver(db)
     first = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
     second = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 3, 5), driver_id=driver_id))
-    old = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2025, 9, 1), driver_id=driver_id))
+    with clock.frozen(datetime(2025, 9, 1, 16, 0)):  # drawn up in 2025 (Art. 25: the lavratura's year numbers it)
+        old = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2025, 9, 1), driver_id=driver_id))
     assert (first.number, second.number, old.number) == ("0001/2026", "0002/2026", "0001/2025")
     assert first.status is AutoStatus.DRAWN_UP and first.agent_name == "Fiscal Ana Souza"
     # the authorization and vehicle of the driver are found by the service
@@ -64,9 +67,42 @@ def test_art25_amount_in_reais_uses_the_upfm_of_the_autos_year_rounded_half_up(d
     driver_id, _, _ = authorized_driver(db)
     view = autos.preview_assessment(db, SYSTEM_ACTOR, draft("ART26-III", date(2026, 3, 2), driver_id=driver_id))
     assert view.upfm == Decimal(20) and view.amount_reais == Decimal("62.51")  # 20 × 3,12525 = 62,505
-    info = autos.draw_up_auto(db, fiscal, draft("ART26-III", date(2025, 10, 2), driver_id=driver_id))
-    assert info.upfm_value == UPFM_2025 and info.amount_reais == Decimal("108.00")
+    assert view.upfm_year == 2026
+    with clock.frozen(datetime(2025, 10, 2, 15, 0)):  # drawn up on the day of the fact, in 2025
+        info = autos.draw_up_auto(db, fiscal, draft("ART26-III", date(2025, 10, 2), driver_id=driver_id))
+    assert info.upfm_value == UPFM_2025 and info.amount_reais == Decimal("108.00") and info.upfm_year == 2025
     assert info.art13_item == "VII"
+
+
+def test_art25_an_auto_drawn_up_in_2026_for_a_fact_of_2025_is_numbered_and_valued_in_2026(db, people):
+    """Issue 24 item 9; SPEC §3 (Art. 25): "an auto's amount in reais uses the value of the year the auto was drawn
+    up (lavrado)" — and its number NNNN/AAAA is of that year. Both dates are stored and shown."""
+    fiscal, _, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    with clock.frozen(datetime(2026, 1, 5, 9, 0)):
+        info = autos.draw_up_auto(db, fiscal, draft("ART26-III", date(2025, 12, 20), driver_id=driver_id))
+    assert info.number == "0001/2026" and info.upfm_year == 2026
+    assert info.upfm_value == UPFM_2026 and info.amount_reais == Decimal("62.51")   # 20 × 3,12525 half-up
+    assert info.drawn_up_at.date() == date(2025, 12, 20)
+    assert info.lavrado_at == datetime(2026, 1, 5, 9, 0, tzinfo=clock.TIMEZONE)
+    assert info.proposal is not None and info.proposal.upfm_year == 2026
+    # the ledger's debit stays dated on the infraction's day (what the program did before; see the report)
+    statement = ledger.statement(db, atendente, Infractor.driver(driver_id), until=date(2026, 3, 31))
+    [debit] = [e for e in statement.entries if e.kind is EntryKind.DEBIT]
+    assert debit.amount_upfm == Decimal(20) and debit.auto_number == "0001/2026"
+
+
+def test_art25_a_fact_of_new_years_eve_drawn_up_after_midnight_in_cuiaba_is_of_the_new_year(db, people):
+    fiscal, _, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    fact = draft("ART26-I", date(2025, 12, 31), driver_id=driver_id, at=time(23, 30))
+    with clock.frozen(datetime(2025, 12, 31, 23, 55)):
+        before = autos.draw_up_auto(db, fiscal, fact)
+    with clock.frozen(datetime(2026, 1, 1, 0, 10)):
+        after = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2025, 12, 31), driver_id=driver_id,
+                                                           at=time(23, 30)))
+    assert (before.number, before.upfm_value) == ("0001/2025", UPFM_2025)
+    assert (after.number, after.upfm_value) == ("0001/2026", UPFM_2026)
 
 
 def test_art26_III_auto_records_the_broken_duty_of_art13(db, people):

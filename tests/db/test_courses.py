@@ -8,6 +8,7 @@ from datetime import date, time, timedelta
 import pytest
 from dashboard_factories import authorization, auto
 
+from desktop.domain import local_today
 from desktop.domain.roles import Role
 from desktop.errors import ConflictError, PermissionDenied, ValidationError
 from desktop.services import courses as svc
@@ -119,6 +120,17 @@ def test_art13_xvi_absence_without_justification_becomes_an_art26_iii_candidate(
     excused = svc.justify_absence(db, clerk, absent[veteran].id, "Atestado médico", _png(), "atestado.png",
                                   absent[veteran].version)
     assert excused.status == "excused" and excused.justification_document_id is not None
+    # issue 24 item 12 (Art. 22 §2): no absence is offered before the proof of its convocation notice is joined
+    assert svc.unjustified_absences(db, fiscal) == []
+    with pytest.raises(ValidationError, match="Imprima antes"):
+        svc.join_convocation_proof(db, clerk, absent[with_auto].id, local_today(), absent[with_auto].version)
+    with db.session() as s:   # what printing the notice does (print_convocation_notice's after-step)
+        svc.record_notice_numbers_in(s, info.id, "0007/2026")
+    absent = {a.driver_id: a for a in svc.attendances(db, clerk, info.id)}
+    with pytest.raises(ValidationError, match="futura"):
+        svc.join_convocation_proof(db, clerk, absent[with_auto].id, local_today() + timedelta(days=1),
+                                   absent[with_auto].version)
+    svc.join_convocation_proof(db, clerk, absent[with_auto].id, local_today(), absent[with_auto].version)
     candidates = svc.unjustified_absences(db, fiscal)
     assert [c.driver_id for c in candidates] == [with_auto]
     assert candidates[0].code == "ART26-III" and candidates[0].art13_item == "XVI"

@@ -217,6 +217,21 @@ def test_art26_demo_autos_store_the_proposal_of_assess_with_real_recurrences(db)
             LedgerEntry.kind == "costs", LedgerEntry.auto_id.in_(seized))) == len(seized)
 
 
+def test_art25_demo_autos_are_drawn_up_on_the_spot_numbered_in_the_lavraturas_year(db):
+    """Issue 24 item 9 (Art. 25): every demo auto stores its lavratura (the fact's moment: drawn up on the spot),
+    and its number NNNN/AAAA is of that year."""
+    from desktop.domain import auto_year
+    from desktop.domain.dates import TIMEZONE
+
+    _load(db)
+    with db.session(write=False) as s:
+        rows = s.execute(select(Auto.number, Auto.drawn_up_at, Auto.lavrado_at)).all()
+    assert rows
+    for number, drawn, lavrado in rows:
+        assert lavrado is not None and lavrado == drawn, number
+        assert number.endswith(f"/{auto_year(drawn.astimezone(TIMEZONE).date(), lavrado)}"), number
+
+
 def test_art25_partly_upheld_autos_are_requalified_to_a_catalogue_code(db):
     """Issue 12 item 1 (the first wave's demo carried 5 UPFM for a leve and 15 for a grave): a partial decision
     requalifies to another code whose Art. 25 amount applies; the auto row keeps what was drawn up (item 4); a

@@ -211,6 +211,34 @@ def test_art22_caput_every_auto_against_a_driver_gets_a_copy_to_the_drivers_plat
     assert "Rota Certa" in text and "Vai Já" in text and "Longe" not in text
 
 
+def test_art22_par2_the_decisions_copy_to_the_drivers_platform_starts_no_appeal_term(db, people):
+    """Art. 22 caput and §2 (issue 24 item 4; domain.notice_starts_term): the platform the driver works for gets a
+    copy of the decision's notice too; joining its proof informs the platform and starts no appeal term of the
+    driver's — only the driver's own notice does."""
+    from desktop.domain.penalties import NotificationForm
+    from desktop.models import DriverPlatform
+    from desktop.services.autos.process import NotificationDraft
+    from tests.db.enforcement_factories import make_platform
+
+    fiscal, gestor, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    ride = make_platform(db, "Rota Certa")
+    with db.session() as s:
+        s.add(DriverPlatform(driver_id=driver_id, platform_id=ride))
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-IV", date(2026, 10, 26), driver_id=driver_id))
+    info = notify(db, fiscal, auto, date(2026, 10, 27))
+    info = process.file_defense(db, atendente, auto.id, date(2026, 11, 5), "não houve embarque", info.version)
+    info = process.judge(db, gestor, auto.id, judgment("upheld", date(2026, 11, 24)), info.version)
+    info = process.record_notification(db, fiscal, auto.id, NotificationDraft(
+        "platform", NotificationForm.ELECTRONIC, date(2026, 11, 25), date(2026, 11, 25)), info.version)
+    assert info.status is AutoStatus.JUDGED and info.appeal_deadline is None     # the copy starts no term
+    copy = [n for n in autos.get_auto(db, SYSTEM_ACTOR, auto.id).notifications if n.addressee == "platform"]
+    assert [(n.platform_id, n.proof_joined_on, n.judgment_id is not None) for n in copy] == [
+        (ride, date(2026, 11, 25), True)]                                         # recorded with its own proof
+    info = notify(db, fiscal, info, date(2026, 11, 30))
+    assert info.appeal_deadline == date(2026, 12, 15)                             # the driver's: 30/11 + 15
+
+
 # --- issue 28 item 1: a notice that no longer applies is refused; an annulled auto prints ANULADO ------------------
 
 def test_issue28_art22_autuacao_refused_after_the_decision_and_art17_annulled_auto_marked(db, people):
@@ -286,3 +314,22 @@ def test_issue28_a_notice_rendered_while_another_desk_archived_one_is_renumbered
     assert "Nº NT-0001/2026" in text_of(other.pdf)
     assert "Nº NT-0002/2026" in text_of(mine.pdf) and "Nº NT-0001/2026" not in text_of(mine.pdf)
     assert first.number != second.number
+
+# --- item 9: the auto's year is the lavratura's (Art. 25) ------------------------------------------------------
+
+def test_art25_the_printed_auto_says_both_dates_and_whose_upfm_it_uses(db, people):
+    """SPEC §3 (Art. 25): "an auto's amount in reais uses the value of the year the auto was drawn up (lavrado)".
+    A fact of 20/12/2025 drawn up on 05/01/2026 is auto 0001/2026 at the 2026 UPFM; both dates print."""
+    from datetime import datetime
+
+    from desktop.domain import clock
+    from desktop.services.documents import printing
+
+    fiscal, gestor, _ = people
+    driver_id, _, _ = authorized_driver(db)
+    with clock.frozen(datetime(2026, 1, 5, 9, 0)):
+        auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2025, 12, 20), driver_id=driver_id))
+    assert auto.number == "0001/2026"
+    text = text_of(printing.print_auto(db, gestor, auto.number).pdf)
+    assert "Data e hora da infração 20/12/2025 às 14:30" in text and "Lavrado em 05/01/2026 às 09:00" in text
+    assert text.count("(UPFM de 2026, ano da lavratura — Art. 25)") == 2   # both copies (Art. 19)

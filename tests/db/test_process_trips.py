@@ -53,6 +53,9 @@ def test_art19_one_trip_one_auto_the_second_is_refused_naming_the_first(db, desk
     again = autos.draw_up_auto(db, desk.fiscal, draft("ART26-IV", TODAY, driver_id=a.driver_id,
                                                       evidence_trip_ids=(ids["UB-0008"],)))
     assert again.number != first.number and other.number != first.number
+    # the list of trips with an infraction shows each trip's auto: the live one, not the cancelled first
+    shown = {f.trip.external_id: f.auto_number for f in svc.infractions(db, desk.fiscal, 2026, 11).findings}
+    assert shown == {"UB-0008": again.number, "UB-0009": other.number}
     # issue 24 item 9: the lavratura is stored and printed beside the infraction's date-time
     pdf = printing.print_auto(db, desk.fiscal, again.number).pdf
     text = " ".join(" ".join(pg.extract_text().split()) for pg in PdfReader(io.BytesIO(pdf)).pages)

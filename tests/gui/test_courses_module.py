@@ -84,6 +84,20 @@ def test_art12_par2_session_to_absence_to_art26_iii_auto(qtbot, db, people, tmp_
     qtbot.addWidget(fiscal_page)
     fiscal_page.open_filtered({"tab": "absences"})
     assert fiscal_page.tabs.currentWidget() is fiscal_page.absences_tab
+    # issue 24 item 12 (Art. 22, §2): no absence is offered before the proof of its notice is joined
+    assert fiscal_page.absences.visible_rows() == []
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    table = clerk_page.attendances
+    row = next(r for r in range(table.proxy.rowCount())
+               if table.proxy.index(r, 0).data(Qt.ItemDataRole.UserRole + 1).driver_id == convoked[1])
+    QTest.mouseClick(table.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=table.view.visualRect(table.proxy.index(row, 0)).center())
+    assert clerk_page.proof_button.isEnabled()
+    QTest.mouseClick(clerk_page.proof_button, Qt.MouseButton.LeftButton)
+    assert "Prova da notificação" in clerk_page.message.text(), clerk_page.message.text()
+    fiscal_page.reload()
     assert [a.driver_id for a in fiscal_page.absences.visible_rows()] == [convoked[1]]
     dialogs = []
     monkeypatch.setattr(fiscal_page, "_exec", lambda dialog: dialogs.append(dialog) or False)

@@ -185,3 +185,16 @@ def test_art26_par1_the_proposal_panel_names_the_prior_auto_of_a_recurrence(qtbo
     screen = open_detail(qtbot, db, people.gestor, again.id)
     text = screen.assessment_panel.plain_text()
     assert f"auto(s) nº {prior.number}" in text and "Reincidência encontrada" in text
+
+
+def test_art25_the_page_shows_the_infraction_and_the_lavratura_apart_and_whose_upfm(qtbot, db, people, register):
+    """Issue 24 item 9 (Art. 25; SPEC §3): the fact's date-time and the lavratura are two lines; the UPFM value is
+    the lavratura year's, and the page says so."""
+    from desktop.domain import local_now
+    from desktop.domain.formatting import format_date
+
+    auto = recent_auto(db, people, register, days_ago=3)
+    page = open_detail(qtbot, db, people.fiscal, auto.id)
+    assert page.data_grid.text("Data e hora da infração").startswith(format_date(local_today() - timedelta(days=3)))
+    assert page.data_grid.text("Lavrado em").startswith(format_date(local_now().date()))
+    assert f"(ano {local_now().year}, o da lavratura)" in page.amount_grid.text("Valor da UPFM")

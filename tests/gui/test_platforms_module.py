@@ -159,3 +159,94 @@ def test_art4_the_chosen_requests_steps_enable_its_buttons(qtbot, page, db, peop
         assert page.answer_button.isEnabled() == chosen.awaiting      # the notified one waits for its answer
         assert page.print_button.isEnabled()
         assert chosen.status_label in ("Rascunho (não notificada)", "Notificada, aguardando resposta")
+
+
+def test_art4_caput_recording_an_answer_says_which_passengers_columns_were_dropped(qtbot, page, db, people,
+                                                                                    register, messages, tmp_path,
+                                                                                    monkeypatch):
+    """Issue 24 item 11 (Art. 4 caput; SPEC §3): the answer is kept without the passengers' columns, and the screen
+    names them."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop.services import data_requests
+
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+        investigation=True, notified_at=local_now() - timedelta(hours=1)))
+    answer = tmp_path / "resposta.csv"
+    answer.write_bytes("ID da viagem;Nome do passageiro;CPF do condutor\r\nUB-1;Maria Souza;111.444.777-35\r\n"
+                       .encode("utf-8"))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(answer), "")))
+    page.show_platform()
+    table = page.requests_table.view
+    index = page.requests_table.model.index(0, 0)
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+    QTest.mouseClick(page.answer_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: any(kind == "information" for kind, _, _ in messages), timeout=10000)
+    [(_, title, text)] = [m for m in messages if m[0] == "information"]
+    assert "Nome do passageiro" in text and "Maria" not in text and "Art. 4" in text
+
+
+def test_art4_par1_the_request_dialog_asks_why_when_one_of_the_six_is_left_out(qtbot, db, people, register):
+    """Issue 24 item 12: the six data of Art. 4 §1 I-VI come checked; unchecking one and saving without a reason
+    shows the problem beside the field; with a reason typed, the request is saved with it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from desktop.views.platforms.page import DataRequestDialog
+
+    dialog = DataRequestDialog(db, people.fiscal, register.platform)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert all(box.isChecked() for box in dialog.checks.values())
+    qtbot.keyClicks(dialog.justification, "Apuracao de denuncia de cobranca.")
+    rating = dialog.checks["want_rating"]
+    QTest.mouseClick(rating, Qt.MouseButton.LeftButton, pos=rating.rect().center())
+    assert not rating.isChecked()
+    save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+    QTest.mouseClick(save, Qt.MouseButton.LeftButton)
+    assert dialog.saved is None and "VI" in dialog.errors.message("narrowing_reason")
+    qtbot.keyClicks(dialog.narrowing_reason, "A avaliacao nao serve a apuracao.")
+    # the manual's "condutor ou veículo": the request may be about one driver (typed and searched)
+    qtbot.keyClicks(dialog.driver_picker.edit, "maria")
+    dialog.driver_picker.search_now()
+    assert dialog.driver_picker.value() == register.maria
+    QTest.mouseClick(save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.saved is not None, timeout=10000)
+    assert dialog.saved.driver_id == register.maria and dialog.saved.vehicle_id is None
+    assert dialog.saved.fields == ("I", "II", "III", "IV", "V")
+    assert dialog.saved.narrowing_reason == "A avaliacao nao serve a apuracao."
+
+
+def test_art4_par2_a_late_request_offers_the_auto_form_by_the_decrees_code(qtbot, page, db, people, register):
+    """Issue 24 item 12: the late request's next step — the auto against the platform by the decree's code citing
+    Art. 4 — is a button enabled by the request's actions, opening the auto form filled for it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from desktop.domain.penalties import Severity
+    from desktop.services import catalog, data_requests
+    from desktop.services.catalog import CodeDraft
+
+    catalog.ensure_catalog(db)
+    catalog.add_code(db, people.gestor, CodeDraft(
+        code="DEC-09", article="Decreto nº 10/2026, art. 9º (Lei, Art. 4º, §2º)", severity=Severity.LEVE,
+        description="Plataforma que não entrega no prazo os dados requisitados", valid_from=local_today()))
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    late = data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+        investigation=True, notified_at=local_now() - timedelta(hours=30)))
+    page.show_platform()
+    table = page.requests_table.view
+    index = page.requests_table.model.index(0, 0)
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+    assert page.requests_table.selected().id == late.id
+    assert page.request_auto_button.isEnabled()          # the page is the fiscal's
+    dialog = page.request_auto_form(page.requests_table.selected())
+    qtbot.addWidget(dialog)
+    assert dialog.platform_picker.value() == register.platform and dialog.code_combo.currentData() == "DEC-09"
+    assert late.number in dialog.description_edit.toPlainText() and "Art. 4º, §2º" in dialog.description_edit.toPlainText()

@@ -5,10 +5,12 @@ Excel, draws a trip's route on the plain canvas and prints it, and drafts an aut
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from enforcement_fixtures import *  # noqa: F401,F403 - people, register fixtures
 from enforcement_fixtures import _cpf
 
 from desktop.domain.trips import CSV_COLUMNS
+from desktop.views.table import ROW_ROLE
 
 PASSENGER = "Zuleica Passageira Quixabeira"
 
@@ -174,6 +176,16 @@ def test_art7_art26_iv_lavrar_auto_from_a_street_hailed_trip_keeps_it_as_evidenc
     with db.session(write=False) as s:
         rows = s.execute(select(AutoTripEvidence.auto_id, AutoTripEvidence.trip_id)).all()
     assert rows == [(form.saved.id, finding.trip.id)]
+    # issue 24 item 10 (Art. 19: one fact, one auto): the list shows the trip's auto, read on the screen
+    imported.findings_page = None
+    found = _infractions(qtbot, imported)
+    assert {f.auto_number for f in found.findings if f.trip.id == finding.trip.id} == {form.saved.number}
+    table = imported.findings_table
+    column = next(c for c in range(table.proxy.columnCount())
+                  if table.proxy.headerData(c, Qt.Orientation.Horizontal) == "Auto")
+    shown = {table.proxy.index(r, column).data(): table.proxy.index(r, 0).data(ROW_ROLE).trip.external_id
+             for r in range(table.proxy.rowCount())}
+    assert shown[form.saved.number] == "V-002" and "—" in shown
 
 
 def test_open_statistics_shown_with_k_anonymity_and_exported(qtbot, imported, tmp_path):

@@ -5,8 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time
 
-from desktop.domain.dates import local_today
-from desktop.domain.penalties import ART13_DUTIES, InfractionNotInForce, UnknownInfractionCode, assess, normalize_code
+from desktop.domain.dates import local_now, local_today
+from desktop.domain.penalties import (
+    ART13_DUTIES,
+    InfractionNotInForce,
+    UnknownInfractionCode,
+    assess,
+    auto_year,
+    normalize_code,
+)
 from desktop.domain.problems import Problem
 from desktop.errors import NotFound, ValidationError
 from desktop.models import Document, Driver, Platform, User, Vehicle
@@ -119,9 +126,12 @@ def draft_problems(db, actor, draft: AutoDraft) -> list[Problem]:
         return draft_problems_in(s, draft)
 
 
-def assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None) -> AssessmentView:
+def assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None,
+              lavrado_at: datetime | None = None) -> AssessmentView:
     """What `domain.assess` proposes for the draft given the debtor's final autos (Art. 24-27), with the numbers
-    of the autos that make it a recurrence and the amounts at the UPFM value of the auto's year (Art. 25)."""
+    of the autos that make it a recurrence and the amounts at the UPFM value of the auto's year: the year of the
+    lavratura `lavrado_at` (Art. 25; SPEC §3: "the value of the year the auto was drawn up (lavrado)";
+    `domain.auto_year`; None: the infraction's year). The recurrence is still counted on the infraction's date."""
     problems = draft_problems_in(session, draft, full=False)
     if problems:
         raise ValidationError(problems)
@@ -134,18 +144,21 @@ def assess_in(session, draft: AutoDraft, exclude_auto_id: int | None = None) -> 
     except (UnknownInfractionCode, InfractionNotInForce) as exc:
         raise ValidationError([Problem("code", str(exc), "Art. 29")]) from exc
     numbers = tuple(sorted({n for p, n in priors if p in result.recurrent_priors}))
+    year = auto_year(draft.on, lavrado_at)
     try:
-        value = upfm_value_in(session, draft.on.year)
-    except NotFound as exc:  # the form shows it beside the date (Art. 25: fines in UPFM of the auto's year)
+        value = upfm_value_in(session, year)
+    except NotFound as exc:  # the form shows it beside the date (Art. 25: fines in UPFM of the lavratura's year)
         raise ValidationError([Problem("on", str(exc), "Art. 25")]) from exc
-    return assessment_view(result, value, numbers)
+    return assessment_view(result, value, numbers, upfm_year=year)
 
 
-def preview_assessment(db, actor, draft: AutoDraft) -> AssessmentView:
+def preview_assessment(db, actor, draft: AutoDraft, lavrado_at: datetime | None = None) -> AssessmentView:
     """What `domain.assess` proposes for the draft given the debtor's final autos, with the amount in UPFM and in
-    reais at the UPFM value of the auto's year (half-up). Writes nothing. The priors are the infractor's legal
-    record: `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
+    reais at the UPFM value of the auto's year (half-up): the year of its lavratura (Art. 25), `lavrado_at` or, by
+    default, now — the form previews the auto it would draw up now. Writes nothing. The priors are the
+    infractor's legal record: `ENFORCEMENT_ROLES.read` (issue 25 item 7)."""
     require_reader(actor)
     ensure_catalog(db)
+    moment = lavrado_at if lavrado_at is not None else local_now()
     with db.session(write=False) as s:
-        return assess_in(s, draft)
+        return assess_in(s, draft, lavrado_at=moment)

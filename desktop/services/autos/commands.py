@@ -9,8 +9,10 @@ from sqlalchemy import select
 
 from desktop.domain.dates import TIMEZONE, local_today
 from desktop.domain.ledger import EntryKind
+from desktop.domain.penalties import auto_year
 from desktop.domain.problems import Problem
 from desktop.domain.roles import ENFORCEMENT_ROLES
+from desktop.domain.trips import one_fact_one_auto
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ValidationError
 from desktop.models import LIVE_AUTHORIZATION_STATUSES, Auto, Authorization, Document, now
@@ -54,20 +56,15 @@ def _live_authorization(session, driver_id: int | None, vehicle_id: int | None):
 
 
 def _trips_already_in_an_auto(session, trip_ids) -> list[Problem]:
-    """One fact, one auto (issue 24 item 10; Art. 19: the auto is the record of the infraction found): a trip that
-    is already the evidence of an auto not cancelled nor annulled is refused, naming that auto."""
+    """One fact, one auto (issue 24 item 10; Art. 19; domain.trips.one_fact_one_auto): a trip that is already the
+    evidence of an auto not cancelled nor annulled is refused, naming that auto."""
     ids = sorted(set(trip_ids or ()))
     if not ids:
         return []
-    rows = session.execute(select(AutoTripEvidence.trip_id, Auto.number).join(Auto, Auto.id == AutoTripEvidence.auto_id)
-                           .where(AutoTripEvidence.trip_id.in_(ids),
-                                  Auto.status.not_in((AutoStatus.CANCELLED.value, AutoStatus.ANNULLED.value)))
-                           .order_by(Auto.id)).all()
-    seen: dict[int, str] = {}
-    for trip_id, number in rows:
-        seen.setdefault(trip_id, number)
-    return [Problem("evidence_trip_ids", f"Esta viagem já é prova do auto nº {number}: um fato, um auto.",
-                    "Art. 19") for number in dict.fromkeys(seen.values())]
+    rows = session.execute(select(AutoTripEvidence.trip_id, Auto.number, Auto.status)
+                           .join(Auto, Auto.id == AutoTripEvidence.auto_id)
+                           .where(AutoTripEvidence.trip_id.in_(ids)).order_by(Auto.id)).all()
+    return one_fact_one_auto(rows)
 
 
 def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
@@ -77,11 +74,13 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
     problems = draft_problems_in(session, draft) + _trips_already_in_an_auto(session, draft.evidence_trip_ids)
     if problems:
         raise ValidationError(problems)
-    view = assess_in(session, draft)
+    # one moment of lavratura (Art. 25; issue 24 item 9): the stored moment, the number's year and the UPFM value's
+    lavrado_at = now()
+    view = assess_in(session, draft, lavrado_at=lavrado_at)
     code_row = code_row_in_force(session, draft.code, draft.on)
     authorization = _live_authorization(session, draft.driver_id, draft.vehicle_id)
     vehicle_id = draft.vehicle_id or (authorization.vehicle_id if authorization is not None else None)
-    number = next_number(session, "auto", draft.on.year)
+    number = next_number(session, "auto", auto_year(draft.on, lavrado_at))
     stored = view.assessment.to_dict()
     stored[RECURRENT_AUTOS_KEY] = list(view.recurrent_autos)  # the priors' numbers, read back on the auto's page
     auto = Auto(
@@ -93,8 +92,8 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         art13_item=((draft.art13_item or "").strip().upper() or None) if needs_art13(view.code) else None,
         description=draft.description.strip(), agent_id=draft.agent_id or actor.user_id,
         status=AutoStatus.DRAWN_UP.value, amount_upfm=view.upfm, upfm_value=view.upfm_value,
-        amount_reais=view.amount_reais, recurrence=view.recurrence, assessment=stored, created_at=now(),
-        lavrado_at=now(),  # SPEC (Art. 25; issue 24 item 9): the moment it was drawn up, beside the fact's
+        amount_reais=view.amount_reais, recurrence=view.recurrence, assessment=stored, created_at=lavrado_at,
+        lavrado_at=lavrado_at,  # SPEC (Art. 25; issue 24 item 9): the moment it was drawn up, beside the fact's
     )
     session.add(auto)
     session.flush()

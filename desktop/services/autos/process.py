@@ -13,6 +13,7 @@ from decimal import Decimal
 
 
 from desktop.domain.dates import TIMEZONE, deadline, local_today
+from desktop.domain.auto_steps import notice_starts_term
 from desktop.domain.ledger import EntryKind
 from desktop.domain.penalties import (
     CATALOG,
@@ -271,10 +272,11 @@ def record_notification_in(session, actor, auto_id: int, draft: NotificationDraf
 def _joined(session, actor, auto, row, joined_on: date) -> None:
     """A proof joined: of the auto's notice (the defense term starts, Art. 22 §2) or of a decision's notice (the
     appeal term starts, issue 24 item 3). A platform's copy starts no term of the driver's."""
+    if not notice_starts_term(row.addressee, row.platform_id, auto.infractor_platform_id):
+        return  # Art. 22 caput (issue 24 item 4): the copy informs the driver's platform
     if row.judgment_id is not None:
         _mark_decision_notified(session, actor, auto, session.get(AutoJudgment, row.judgment_id), joined_on)
-    elif not (row.addressee == "platform" and row.platform_id is not None
-              and row.platform_id != auto.infractor_platform_id):
+    else:
         _mark_notified(session, actor, auto, joined_on)
 
 

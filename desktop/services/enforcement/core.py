@@ -13,7 +13,7 @@ from typing import Literal
 from sqlalchemy import select
 
 from desktop.domain.steps import refusal
-from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step
+from desktop.domain.auto_steps import AutoFacts, auto_status_label, auto_step, notice_starts_term
 from desktop.domain.dates import local_today
 from desktop.domain.documents import format_cnpj, format_cpf
 from desktop.domain.roles import ENFORCEMENT_ROLES, Role
@@ -124,7 +124,8 @@ DECISION_INSTANCES = ("defense", "appeal", "penalty")
 
 def decision_to_notify_in(session, auto):
     """The last decision of the authority on the auto (a judgment of the defense or appeal that did not annul it,
-    or a decision applying penalties) whose notice has no proof joined yet, or None (Art. 22, §2)."""
+    or a decision applying penalties) whose notice to the infractor has no proof joined yet, or None (Art. 22,
+    §2)."""
     if AutoStatus(auto.status) in (AutoStatus.CANCELLED, AutoStatus.ANNULLED):
         return None
     last = session.scalar(select(AutoJudgment).where(
@@ -132,9 +133,12 @@ def decision_to_notify_in(session, auto):
         AutoJudgment.outcome != "annulled").order_by(AutoJudgment.id.desc()).limit(1))
     if last is None:
         return None
-    joined = session.scalar(select(AutoNotification.id).where(
-        AutoNotification.judgment_id == last.id, AutoNotification.proof_joined_on.is_not(None)).limit(1))
-    return None if joined is not None else last
+    # only the infractor's notice counts: a copy to the driver's platform informs it (domain.notice_starts_term)
+    joined = session.execute(select(AutoNotification.addressee, AutoNotification.platform_id).where(
+        AutoNotification.judgment_id == last.id, AutoNotification.proof_joined_on.is_not(None))).all()
+    if any(notice_starts_term(addressee, platform_id, auto.infractor_platform_id) for addressee, platform_id in joined):
+        return None
+    return last
 
 
 def auto_facts_in(session, auto, today: date | None = None) -> AutoFacts:

@@ -13,10 +13,10 @@ from enum import StrEnum
 from sqlalchemy import select
 
 from desktop.domain.steps import Action
-from desktop.domain.auto_steps import DECIDED_STATUSES, auto_actions
+from desktop.domain.auto_steps import DECIDED_STATUSES, auto_actions, notice_platforms
 from desktop.domain.dates import TIMEZONE
 from desktop.domain.documents import format_plate
-from desktop.domain.penalties import Assessment, NotificationForm, Severity, fine_in_reais, lookup
+from desktop.domain.penalties import Assessment, NotificationForm, Severity, auto_year, fine_in_reais, lookup
 from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Authorization, Driver, DriverPlatform, InfractionCode, Platform, User, Vehicle
 from desktop.services.catalog import code_row_in_force
@@ -54,10 +54,11 @@ class AssessmentView:
     penalty_text: str
     window_start: date | None
     assessment: Assessment
+    upfm_year: int | None = None   # the year of `upfm_value`: the auto's lavratura (Art. 25; issue 24 item 9)
 
 
 def assessment_view(result: Assessment, upfm_value: Decimal, recurrent_autos: tuple[str, ...],
-                    article: str | None = None) -> AssessmentView:
+                    article: str | None = None, upfm_year: int | None = None) -> AssessmentView:
     """The view of a proposal: the amount in reais is `fine_in_reais` (Art. 25, half-up), computed here only."""
     upfm = Decimal(result.upfm)
     value = Decimal(upfm_value)
@@ -69,7 +70,7 @@ def assessment_view(result: Assessment, upfm_value: Decimal, recurrent_autos: tu
         recurrent_autos=tuple(recurrent_autos), suspension_days=result.suspension_days,
         suspension_months=result.suspension_months, cassation=result.cassation,
         vehicle_seizure=result.vehicle_seizure, impediment=result.impediment, articles=tuple(result.articles),
-        penalty_text=result.penalty_text, window_start=result.window_start, assessment=result)
+        penalty_text=result.penalty_text, window_start=result.window_start, assessment=result, upfm_year=upfm_year)
 
 
 RECURRENT_AUTOS_KEY = "recurrent_autos"
@@ -129,6 +130,10 @@ class AutoInfo:
     # (platform id, name) that get the auto's notices: the platform infractor and the driver's platforms (Art. 22
     # caput: "à plataforma tecnológica e ao condutor"; issue 24 item 4)
     notice_platforms: tuple[tuple[int, str], ...] = ()
+    # the moment it was drawn up (None: rows older than issue 24 item 9) and the year of its number and of its
+    # UPFM value, the lavratura's (Art. 25; domain.auto_year)
+    lavrado_at: datetime | None = None
+    upfm_year: int = 0
 
     @property
     def requalified(self) -> bool:
@@ -195,8 +200,9 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         else:
             entry = lookup(code, None, on)
             article, severity = entry.article, entry.severity
+    year = auto_year(auto.drawn_up_at.astimezone(TIMEZONE).date(), auto.lavrado_at)
     proposal = (assessment_view(assessment, auto.upfm_value, _recurrent_numbers(session, auto, assessment),
-                                article) if assessment is not None else None)
+                                article, upfm_year=year) if assessment is not None else None)
     balance_upfm, balance_reais = auto_balance_in(session, auto.id)
     fine_upfm, fine_reais = fine_in(session, auto)
     facts = auto_facts_in(session, auto, today)
@@ -222,16 +228,15 @@ def auto_info_in(session, auto, actor=None, today: date | None = None) -> AutoIn
         appeal_deadline=auto.appeal_deadline, payment_deadline=auto.payment_deadline, final_on=auto.final_on,
         cancel_reason=auto.cancel_reason, balance_upfm=balance_upfm, version=auto.version,
         balance_reais=balance_reais, proposal=proposal, actions=actions,
-        notice_platforms=notice_platforms_in(session, auto))
+        notice_platforms=notice_platforms_in(session, auto), lavrado_at=auto.lavrado_at, upfm_year=year)
 
 
 def notice_platforms_in(session, auto) -> tuple[tuple[int, str], ...]:
     """The platforms that get a copy of the auto's notices (Art. 22 caput; issue 24 item 4)."""
-    ids = {auto.infractor_platform_id} if auto.infractor_platform_id is not None else set()
-    if auto.infractor_driver_id is not None:
-        ids.update(session.scalars(select(DriverPlatform.platform_id).where(
-            DriverPlatform.driver_id == auto.infractor_driver_id)))
-    rows = session.scalars(select(Platform).where(Platform.id.in_(sorted(ids))).order_by(Platform.id)) if ids else ()
+    driver_platforms = session.scalars(select(DriverPlatform.platform_id).where(
+        DriverPlatform.driver_id == auto.infractor_driver_id)) if auto.infractor_driver_id is not None else ()
+    ids = notice_platforms(auto.infractor_platform_id, auto.infractor_driver_id, driver_platforms)
+    rows = session.scalars(select(Platform).where(Platform.id.in_(ids)).order_by(Platform.id)) if ids else ()
     return tuple((p.id, p.trade_name or p.legal_name) for p in rows)
 
 

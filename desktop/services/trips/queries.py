@@ -28,6 +28,7 @@ from desktop.domain.trips import (
     ClassBase,
     InfractionRule,
     TripFacts,
+    holds_evidence,
     month_key,
     nearest_class,
     parse_month,
@@ -35,8 +36,8 @@ from desktop.domain.trips import (
     trip_infractions,
 )
 from desktop.errors import NotFound, ValidationError
-from desktop.models import Authorization, AuthorizationEvent, Driver, IssqnClass, Platform
-from desktop.models.platforms import TripAccessLog, TripFareTotal, TripImport, TripRoutePoint, TripRow
+from desktop.models import Authorization, AuthorizationEvent, Auto, Driver, IssqnClass, Platform
+from desktop.models.platforms import AutoTripEvidence, TripAccessLog, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
 from desktop.services.base import Actor
 from desktop.services.search import user_names
@@ -268,6 +269,22 @@ class TripFinding:
     driver_name: str
     platform_id: int
     platform_name: str = ""
+    auto_number: str = ""   # the auto that holds the trip as evidence (issue 24 item 10: one fact, one auto)
+
+
+def evidence_autos_in(session, trip_ids) -> dict[int, str]:
+    """For each trip, the number of the first auto still holding it as evidence (domain.trips.holds_evidence:
+    not cancelled nor annulled; issue 24 item 10, Art. 19)."""
+    ids = sorted(set(trip_ids))
+    if not ids:
+        return {}
+    found: dict[int, str] = {}
+    for trip_id, number, status in session.execute(
+            select(AutoTripEvidence.trip_id, Auto.number, Auto.status).join(Auto, Auto.id == AutoTripEvidence.auto_id)
+            .where(AutoTripEvidence.trip_id.in_(ids)).order_by(Auto.id)):
+        if holds_evidence(status):
+            found.setdefault(trip_id, number)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,8 +357,9 @@ def infractions_in(session, actor: Actor, year: int, month: int, platform_id: in
     names = dict(session.execute(select(Driver.id, Driver.name).where(
         Driver.id.in_({r.driver_id for r in rows.values() if r.driver_id}))).all()) if rows else {}
     platforms = {p.id: p.trade_name or p.legal_name for p in session.execute(select(Platform)).scalars()}
+    drawn = evidence_autos_in(session, rows)
     findings = tuple(TripFinding(_trip_info(rows[t]), rule, names.get(rows[t].driver_id, ""), rows[t].platform_id,
-                                 platforms.get(rows[t].platform_id, "")) for t, rule in found_ids)
+                                 platforms.get(rows[t].platform_id, ""), drawn.get(t, "")) for t, rule in found_ids)
     log_access_in(session, actor, "view", f"viagens com infração {year:04d}-{month:02d}",
                   [f.trip.id for f in findings])
     return FindingsPage(findings, total, checked)

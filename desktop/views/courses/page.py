@@ -45,6 +45,7 @@ ATTENDANCE_COLUMNS = (
     Column("Condutor", lambda r: r.driver_name),
     Column("CPF", lambda r: r.cpf_display),
     Column("Notificação", lambda r: r.notice_number or ""),
+    Column("Prova juntada em", lambda r: r.notice_joined_on.strftime("%d/%m/%Y") if r.notice_joined_on else ""),
     Column("Situação", lambda r: r.status_label),
     Column("Observação", lambda r: r.note or ""),
 )
@@ -134,6 +135,15 @@ class CoursesPage(QWidget):
         self.reason_edit.setPlaceholderText("Motivo da ausência (ex.: atestado médico)")
         self.justify_button = QPushButton("Justificar ausência com documento…", right)
         self.justify_button.clicked.connect(self.choose_justification)
+        # issue 24 item 12 (Art. 22, §2): the proof that the chosen convocation's notice reached the driver
+        from desktop.views.date_fields import DateField  # local: the program's date field, only for this row
+
+        self.proof_date = DateField(right, local_today(), not_future=True, field="notice_joined_on",
+                                    label="Prova juntada em")
+        self.proof_button = QPushButton("Juntar prova da notificação", right)
+        self.proof_button.setEnabled(False)
+        self.proof_button.clicked.connect(self.join_selected_proof)
+        self.attendances.selection_changed.connect(self._attendance_chosen)
         self.message = QLabel(right)
         self.message.setWordWrap(True)
         # the buttons of the session's steps (services.courses: SessionInfo.actions, domain/courses.py)
@@ -161,6 +171,12 @@ class CoursesPage(QWidget):
         right_layout.addWidget(self.present_list, 1)
         right_layout.addWidget(self.record_button)
         right_layout.addLayout(justify_row)
+        proof_row = QHBoxLayout()
+        proof_row.addWidget(QLabel("Prova da notificação juntada em:", right))
+        proof_row.addWidget(self.proof_date)
+        proof_row.addWidget(self.proof_button)
+        proof_row.addStretch(1)
+        right_layout.addLayout(proof_row)
         right_layout.addWidget(self.message)
         splitter = QSplitter(sessions_tab)
         splitter.addWidget(left)
@@ -351,6 +367,23 @@ class CoursesPage(QWidget):
             .stale(self.reload).changes(Entity.COURSES) \
             .success(lambda info: self._say(f"Presença registrada: {info.present} presente(s), {info.absent} "
                                             "ausente(s).")).run()
+
+    def _attendance_chosen(self, attendance) -> None:
+        action = find_action(attendance.actions, "join_proof") if attendance is not None else None
+        self.proof_button.setEnabled(bool(action and action.enabled))
+        self.proof_button.setToolTip(action.tooltip if action is not None else "Escolha um convocado na lista.")
+
+    def join_selected_proof(self) -> bool:
+
+        a = self.attendances.selected()
+        if a is None:
+            return False
+        return op(self, lambda: courses.join_convocation_proof(self.db, self.actor, a.id, self.proof_date.value(),
+                                                               a.version)) \
+            .stale(self.reload).changes(Entity.COURSES) \
+            .success(lambda info: (self._say(f"Prova da notificação de {info.driver_name} juntada: a ausência, se "
+                                             "houver, pode ser autuada (Art. 26, III)."), self._session_chosen())) \
+            .run()
 
     def choose_justification(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Documento que justifica a ausência", "",

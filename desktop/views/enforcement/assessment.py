@@ -39,12 +39,13 @@ def recurrence_line(view) -> str:
 
 def assessment_html(view, year: int | None = None) -> str:
     """The whole proposal as rich text: code, fine in UPFM and reais, recurrence, penalties, articles."""
-    year_text = f" ({year})" if year else ""
+    year = year or getattr(view, "upfm_year", None)
+    year_text = f" (ano {year}, o da lavratura)" if year else " (ano da lavratura)"
     reais = format_money(view.amount_reais)
     lines = [
         f"<p style='font-size:12pt'><b>{view.code}</b> — {view.article} · {view.severity_label}</p>",
         f"<p><b>Multa:</b> {format_upfm(view.upfm)} = <b>{reais}</b><br>"
-        f"<span style='color:#555'>Valor da UPFM no ano do auto{year_text}: {format_money(view.upfm_value)}</span></p>",
+        f"<span style='color:#555'>Valor da UPFM{year_text}: {format_money(view.upfm_value)}</span></p>",
         f"<p><b>{'⚠ ' if view.recurrence else ''}{recurrence_line(view)}</b></p>" if view.recurrence
         else f"<p>{recurrence_line(view)}</p>",
     ]

@@ -115,13 +115,19 @@ class AutoFormDialog(QDialog):
         when_layout.addWidget(QLabel("às", when))
         when_layout.addWidget(self.time_edit)
         when_layout.addStretch(1)
+        # Art. 25 (issue 24 item 9): the auto is of the year it is drawn up — the moment of saving, not the fact's
+        self.lavrado_label = QLabel("no momento em que o auto for salvo (o número e o valor da UPFM são do ano da "
+                                    "lavratura — Art. 25)", self)
+        self.lavrado_label.setWordWrap(True)
+        self.lavrado_label.setStyleSheet("color: #555;")
         self._rows: dict[str, int] = {}
         infractor_note = QLabel("Informe o condutor, a plataforma ou ambos (Art. 20 e 22: ambos são notificados; "
                                 "a multa é devida pelo condutor quando houver).", self)
         infractor_note.setWordWrap(True)
         infractor_note.setStyleSheet("color: #555;")
         for field, label, widget in (
-                ("on", "Data e hora:", when), ("place", "Local:", self.place_edit),
+                ("on", "Data e hora da infração:", when), ("lavrado_at", "Lavrado em:", self.lavrado_label),
+                ("place", "Local:", self.place_edit),
                 ("driver_id", "Condutor:", self.driver_picker), ("platform_id", "Plataforma:", self.platform_picker),
                 ("infractor_note", "", infractor_note),
                 ("vehicle_id", "Veículo:", self.vehicle_picker), ("code", "Infração:", self.code_combo),
@@ -343,7 +349,7 @@ class AutoFormDialog(QDialog):
             self.preview = None
             self.panel.show_waiting([str(error)])
             return
-        self.panel.show_view(self.preview, year=draft.on.year)
+        self.panel.show_view(self.preview)
 
     # -- save -----------------------------------------------------------------------------------------------
     def save(self) -> bool:

@@ -315,7 +315,10 @@ class AutoDetailScreen(QWidget):
         if auto.requalified:  # issue 12 item 1: the code in force; the original stays in the history
             code_text += f" — requalificado; lavrado como {auto.original_code}"
         rows = [("Número", auto.number), ("Situação", auto.status_label),
-                ("Lavrado em", format_datetime(auto.drawn_up_at)), ("Local", auto.place), *infractors,
+                ("Data e hora da infração", format_datetime(auto.drawn_up_at)),
+                # Art. 25 (issue 24 item 9): the lavratura gives the number's year and the UPFM value's
+                ("Lavrado em", format_datetime(auto.lavrado_at) if auto.lavrado_at is not None else "—"),
+                ("Local", auto.place), *infractors,
                 ("Veículo", auto.plate or ""), ("Autorização", auto.authorization_number or ""),
                 ("Infração", code_text)]
         if auto.art13_item:
@@ -328,7 +331,7 @@ class AutoDetailScreen(QWidget):
         confirmed = upfm_and_reais(auto.amount_upfm, auto.amount_reais)
         self.amount_grid.set_rows([
             ("Multa (valor atual)", confirmed),
-            ("Valor da UPFM", f"{format_money(auto.upfm_value)} (ano {auto.drawn_up_at.year})"),
+            ("Valor da UPFM", f"{format_money(auto.upfm_value)} (ano {auto.upfm_year}, o da lavratura)"),
             ("Saldo devedor", upfm_and_reais(auto.balance_upfm, auto.balance_reais)),
             ("Reincidência", yes_no(auto.recurrence)),
             ("Prova juntada em", format_date(auto.notice_joined_on)),
@@ -338,7 +341,7 @@ class AutoDetailScreen(QWidget):
             ("Vencimento da multa", format_date(auto.payment_deadline)),
         ])
         if proposed is not None:
-            self.assessment_panel.show_view(proposed, year=auto.drawn_up_at.year)
+            self.assessment_panel.show_view(proposed, year=auto.upfm_year)
         else:
             self.assessment_panel.show_waiting([], intro="Este auto não guardou a proposta do sistema (lavrado "
                                                          "sem ela); vale o que está em «Multa e prazos».")

@@ -206,7 +206,7 @@ class JudgmentDialog(AutoDialog):
                          width=640)
         self.set_intro(f"Código em vigor: <b>{auto.code}</b> ({auto.article}). Valor atual da multa: "
                        f"<b>{format_upfm(auto.amount_upfm)} = {format_money(auto.amount_reais)}</b> "
-                       f"(UPFM de {auto.drawn_up_at.year}: {format_money(auto.upfm_value)}).")
+                       f"(UPFM de {auto.upfm_year}, ano da lavratura: {format_money(auto.upfm_value)}).")
         self.outcome_group = QButtonGroup(self)
         self.outcome_buttons: dict = {}
         outcomes = QWidget(self)

@@ -46,6 +46,8 @@ from desktop.errors import NotFound
 from desktop.services import platforms
 from desktop.views.pdf_preview import PdfPreviewDialog
 from desktop.views.enforcement.auto_form import AutoFormDialog
+from desktop.views.enforcement.lookups import service_lookups
+from desktop.views.enforcement.widgets import SearchPicker
 from desktop.views.widgets import show_info
 
 __all__ = ["PlatformsPage", "DataRequestDialog"]
@@ -72,6 +74,12 @@ class DataRequestDialog(FormDialog):
         today = local_today()
         self.start = DateField(self, today - timedelta(days=30), field="period_start", label="Período de")
         self.end = DateField(self, today, field="period_end", label="até")
+        # issue 24 item 12 (the manual: "período, condutor ou veículo, motivo"): a request may be about one of each
+        lookups = service_lookups(db, actor)
+        self.driver_picker = SearchPicker(lookups.drivers, "Nome ou CPF do condutor…", self,
+                                          empty_text="(todos os condutores)")
+        self.vehicle_picker = SearchPicker(lookups.vehicles, "Placa ou RENAVAM…", self,
+                                           empty_text="(todos os veículos)")
         self.checks: dict[str, QCheckBox] = {}
         fields_box = QGroupBox("Dados requisitados (Art. 4º, §1º)", self)
         fields_layout = QVBoxLayout(fields_box)
@@ -83,6 +91,9 @@ class DataRequestDialog(FormDialog):
         self.other = QLineEdit(fields_box)
         self.other.setPlaceholderText("VII – outros dados (descreva)")
         fields_layout.addWidget(self.other)
+        # issue 24 item 12: the six data of §1 I-VI are asked by default; leaving one out needs a written reason
+        self.narrowing_reason = QLineEdit(self)
+        self.narrowing_reason.setPlaceholderText("Se desmarcar algum de I a VI: por que a requisição não o pede")
         self.investigation = QCheckBox("Serve a investigação de irregularidade: prazo de 24 horas (Art. 4º, §2º)",
                                        self)
         self.notified = QCheckBox("A plataforma já foi notificada em:", self)
@@ -93,7 +104,9 @@ class DataRequestDialog(FormDialog):
         self.general = self.general_error
         self.build_form([("justification", "Justificativa:", self.justification),
                          ("period_start", "Período de:", self.start), ("period_end", "até:", self.end),
-                         ("fields", "", fields_box), ("investigation", "", self.investigation),
+                         ("driver_id", "Condutor:", self.driver_picker), ("vehicle_id", "Veículo:", self.vehicle_picker),
+                         ("fields", "", fields_box), ("narrowing_reason", "Dados não pedidos:", self.narrowing_reason),
+                         ("investigation", "", self.investigation),
                          ("notified_at", "", self._row(self.notified, self.notified_at,
                                                                      self.notified_time))])
 
@@ -118,6 +131,8 @@ class DataRequestDialog(FormDialog):
             platform_id=self.platform_id, justification=self.justification.toPlainText(),
             period_start=qdate_to_date(self.start.date()), period_end=qdate_to_date(self.end.date()),
             other_data=self.other.text(), investigation=self.investigation.isChecked(), notified_at=notified,
+            narrowing_reason=self.narrowing_reason.text(),
+            driver_id=self.driver_picker.value(), vehicle_id=self.vehicle_picker.value(),
             **{key: box.isChecked() for key, box in self.checks.items()})
 
     def save(self) -> bool:
@@ -209,6 +224,7 @@ class PlatformsPage(QWidget):
         self.platform_id: int | None = None
         self.requests: tuple = ()
         self.last_dialog = None
+        self.last_answer_note = ""   # the columns dropped from the last answer recorded (Art. 4; issue 24 item 11)
         self.last_report = None
         self.platforms = RecordTable((
             Column("Plataforma", lambda r: r.trade_name),
@@ -274,6 +290,9 @@ class PlatformsPage(QWidget):
         self.print_button.clicked.connect(self.print_request)
         self.answer_button = QPushButton("Registrar resposta…", self)
         self.answer_button.clicked.connect(self.choose_answer)
+        # issue 24 item 12: the next step of a late request, the auto by the decree's code citing Art. 4
+        self.request_auto_button = QPushButton("Lavrar auto (resposta em atraso)…", self)
+        self.request_auto_button.clicked.connect(self.draw_up_request_auto)
         self.requests_table.selection_changed.connect(self._request_chosen)
         self.countdown = QLabel(self)
         self.countdown.setStyleSheet("font-weight: bold;")
@@ -315,7 +334,7 @@ class PlatformsPage(QWidget):
         ql.addWidget(self.countdown)
         ql.addWidget(self.requests_table)
         row = QHBoxLayout()
-        for b in (self.new_request_button, self.answer_button, self.print_button):
+        for b in (self.new_request_button, self.answer_button, self.print_button, self.request_auto_button):
             row.addWidget(b)
         row.addStretch(1)
         ql.addLayout(row)
@@ -411,7 +430,8 @@ class PlatformsPage(QWidget):
     def _request_chosen(self, request) -> None:
         """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""
         actions = request.actions if request is not None else ()
-        for key, button in (("answer", self.answer_button), ("print", self.print_button)):
+        for key, button in (("answer", self.answer_button), ("print", self.print_button),
+                            ("late_auto", self.request_auto_button)):
             action = find_action(actions, key)
             button.setEnabled(bool(action and action.enabled))
             button.setToolTip(action.tooltip if action is not None else "Escolha uma requisição na lista.")
@@ -457,6 +477,31 @@ class PlatformsPage(QWidget):
             f"A plataforma {offer.trade_name} não entregou a relação de veículos, proprietários e condutores devida "
             f"em {format_date(offer.due_on)} (Art. 5º, VIII); última entregue: {last}; {_days(offer.days_overdue)} "
             "em atraso.")
+        return dialog
+
+    def request_auto_form(self, request):
+        """The auto form for a data request left unanswered or answered late (Art. 4, §2), with the platform and
+        the decree's code the service offered (`DataRequestInfo.late_code`)."""
+
+        dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.platform_picker.set_choice(request.platform_id, request.platform_name)
+        dialog.select_code(request.late_code)
+        when = (f"respondida somente em {_dt(request.answered_at)}" if request.answered_at
+                else "sem resposta até agora")
+        dialog.description_edit.setPlainText(
+            f"A plataforma {request.platform_name} não entregou os dados da requisição nº {request.number} no prazo "
+            f"de 24 horas (Art. 4º, §2º), contado da notificação em {_dt(request.notified_at)}: {when}.")
+        return dialog
+
+    def draw_up_request_auto(self):
+        request = self.requests_table.selected()
+        if request is None or not request.late_code:
+            return None
+        dialog = self.request_auto_form(request)
+        self.last_dialog = dialog
+        dialog.exec()
+        if dialog.saved is not None:
+            self.show_platform()
         return dialog
 
     def draw_up_late_auto(self):
@@ -595,4 +640,11 @@ class PlatformsPage(QWidget):
             content = handle.read()
         return op(self, lambda: data_requests.answer_data_request(self.db, self.actor, row.id, answered_at,
                                                                   content, path, row.version)) \
-            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(lambda _: self.show_platform()).run()
+            .stale(self.show_platform).changes(Entity.DATA_REQUEST).success(self._answered).run()
+
+    def _answered(self, info) -> None:
+        self.show_platform()
+        if info.answer_dropped:  # Art. 4 caput (issue 24 item 11): what was not kept, by name
+            self.last_answer_note = ("Resposta registrada. Colunas descartadas por identificarem passageiros "
+                                     f"(Art. 4): {', '.join(info.answer_dropped)}.")
+            show_info(self, "Resposta da plataforma", self.last_answer_note)

@@ -298,6 +298,7 @@ class TripsPage(QWidget):
             Column("Infração", lambda f: f.rule.label),
             Column("Artigo", lambda f: f.rule.article),
             Column("Código", lambda f: f.rule.code + (f"-{f.rule.art13_item}" if f.rule.art13_item else "")),
+            Column("Auto", lambda f: f.auto_number or "—"),   # one fact, one auto (Art. 19; issue 24 item 10)
         ), tab, filter_placeholder="Filtrar…")
         self.findings_table.activated.connect(lambda _row: self.open_route())
         row = QHBoxLayout()
