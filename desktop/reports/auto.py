@@ -18,7 +18,7 @@ from desktop.models import Auto
 from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
 from desktop.domain.penalties import Assessment, Severity, auto_year
 from desktop.domain.dates import TIMEZONE
-from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, User, Vehicle
+from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, Vehicle
 from desktop.reports import records
 from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
 from sqlalchemy import or_

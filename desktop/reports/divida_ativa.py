@@ -157,7 +157,7 @@ def render(ctx: CertidaoContext) -> bytes:
         ("Fundamento legal", f"Art. 25 e {ctx.article} da {LAW}" + ("; despesas de remoção e estada, Art. 28"
                                                                    if ctx.costs_owed > 0 else "")),
         ("Valor originário da multa", f"{fmt_decimal(ctx.upfm, 2)} UPFM × {fmt_money(ctx.upfm_value)} "
-                                      f"(UPFM do ano da infração, Art. 25) = {fmt_money(ctx.fine_original)}"),
+                                      f"(UPFM do ano da lavratura, Art. 25) = {fmt_money(ctx.fine_original)}"),
         ("Multa devida (pagamentos deduzidos)", fmt_money(ctx.fine_owed)),
     ]
     if ctx.costs_owed > 0:

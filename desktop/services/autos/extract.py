@@ -29,7 +29,8 @@ def _extract_context(s, actor: Actor, number: str, meta) -> tuple[RecordRef, pro
                      f"{original.issued_at.astimezone(TZ).strftime('%d/%m/%Y às %H:%M')} e arquivado"
                      if original is not None else "auto lavrado no sistema, ainda não impresso")
     who = a.driver_name or a.platform_name
-    facts = [("Lavrado em", a.drawn_up_at.astimezone(TZ).strftime("%d/%m/%Y às %H:%M")),
+    facts = [("Data e hora da infração", a.drawn_up_at.astimezone(TZ).strftime("%d/%m/%Y às %H:%M")),
+             ("Lavrado em", (a.lavrado_at or a.drawn_up_at).astimezone(TZ).strftime("%d/%m/%Y às %H:%M")),
              ("Local", a.place), ("Infrator", who or "—"),
              ("Infração (como lavrada)", f"{a.original_code or a.code} — {a.article}")]
     if a.requalified:
