@@ -9,15 +9,17 @@ accepts (`models.platforms.DATA_REQUEST_STATUSES`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
 from desktop.domain.platform_lists import countdown_text, data_request_late
-from desktop.domain.roles import DATA_REQUEST_ROLES
+from desktop.domain.roles import DATA_REQUEST_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import Step
 from desktop.domain.workflow import StateMachine, Transition
 
-__all__ = ["DATA_REQUEST_MACHINE", "DATA_REQUEST_STEPS", "DataRequestStatus", "awaiting_answer", "request_countdown"]
+__all__ = ["DATA_REQUEST_MACHINE", "DATA_REQUEST_STEPS", "DataRequestFacts", "DataRequestStatus", "awaiting_answer",
+           "request_countdown"]
 
 
 class DataRequestStatus(StrEnum):
@@ -48,11 +50,31 @@ DATA_REQUEST_MACHINE = StateMachine(
 """draft → sent → answered; draft | sent → cancelled. A request recorded with its notification is born `sent`."""
 
 _WRITERS = frozenset(DATA_REQUEST_ROLES.request)
+
+
+@dataclass(frozen=True, slots=True)
+class DataRequestFacts:
+    """What the status alone does not say: whether the 24 hours of Art. 4, §2 ran out without an answer."""
+
+    late: bool = False
+
+
+def _late_unanswered(facts: DataRequestFacts | None) -> str | None:
+    """The auto for a request is offered only once its 24 hours (Art. 4, §2) ran out unanswered."""
+    if facts is None or not facts.late:
+        return "o prazo de 24 horas do Art. 4º, §2º ainda corre (ou a requisição não tem prazo legal)"
+    return None
+
+
 DATA_REQUEST_STEPS = (
     Step("notify", "Registrar notificação…", "Art. 4, §2", frozenset({R.DRAFT}), _WRITERS),
     Step("answer", "Registrar resposta…", "Art. 4", frozenset({R.SENT}), _WRITERS),
     Step("print", "Imprimir ofício", "Art. 4", frozenset({R.DRAFT, R.SENT, R.ANSWERED}), _WRITERS),
     Step("cancel", "Cancelar…", "Art. 4", frozenset({R.DRAFT, R.SENT}), _WRITERS),
+    # Art. 4, §2 types no fine of its own: the form opens with the platform and the facts of the late request,
+    # and the fiscal chooses the code (Art. 27 for a service in disagreement with the law, or a decree's code)
+    Step("auto", "Lavrar auto da requisição atrasada…", "Art. 4, §2; Art. 27", frozenset({R.SENT}),
+         frozenset(ENFORCEMENT_ROLES.draw_up), _late_unanswered),
 )
 
 

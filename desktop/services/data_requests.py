@@ -17,6 +17,7 @@ from desktop.domain import local_now
 from desktop.domain.data_requests import (
     DATA_REQUEST_MACHINE,
     DATA_REQUEST_STEPS,
+    DataRequestFacts,
     DataRequestStatus,
     awaiting_answer,
 )
@@ -117,6 +118,7 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
     now = now or local_now()
     status = DATA_REQUEST_MACHINE.state(row.status)
     cancelled = status is DataRequestStatus.CANCELLED
+    late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
     platform = session.get(Platform, row.platform_id)
     fields = tuple(numeral for key, (numeral, _) in DATA_FIELDS.items() if getattr(row, key))
     if row.other_data:
@@ -128,10 +130,11 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
         investigation=row.investigation, notified_at=row.notified_at, due_at=row.due_at,
         answered_at=row.answered_at, answer_document_id=_answer_document_in(session, row) if row.answered_at else None,
         status=status, status_label=status.label,
-        late=not cancelled and data_request_late(row.due_at, row.answered_at, now),
+        late=late,
         countdown=countdown_text(row.due_at, row.answered_at, now) if not cancelled else "cancelada",
         version=row.version,
-        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles, label_of=_label),
+        actions=available_actions(DATA_REQUEST_STEPS, status, actor.roles,
+                                  DataRequestFacts(late and row.answered_at is None), label_of=_label),
         awaiting=awaiting_answer(status, row.due_at, row.answered_at),
     )
 

@@ -159,3 +159,55 @@ def test_art4_the_chosen_requests_steps_enable_its_buttons(qtbot, page, db, peop
         assert page.answer_button.isEnabled() == chosen.awaiting      # the notified one waits for its answer
         assert page.print_button.isEnabled()
         assert chosen.status_label in ("Rascunho (não notificada)", "Notificada, aguardando resposta")
+
+
+def test_art4_par2_a_request_past_its_24_hours_offers_the_auto(qtbot, page, db, people, register):
+    """issue 27 journey (e): a notified request whose 24 hours ran out unanswered shows ATRASADA in red, and
+    "Lavrar auto da requisição atrasada…" opens the Fiscalização form with the platform and the facts; a request
+    whose term still runs keeps the button grey."""
+    from PySide6.QtCore import Qt
+
+    from hands import click, click_row
+    from desktop.services import data_requests
+
+    start, end = local_today() - timedelta(days=9), local_today() - timedelta(days=2)
+    for hours in (30, 2):     # notified 30 h ago (late) and 2 h ago (running)
+        data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+            platform_id=register.platform, justification="Investigação.", period_start=start, period_end=end,
+            investigation=True, notified_at=local_now() - timedelta(hours=hours)))
+    page.resize(1300, 700)
+    page.show()
+    bar = page.tabs.tabBar()
+    click(bar, bar.tabRect(2).center())                    # the tab of the requests, with the mouse
+    page.show_platform()
+    rows = page.requests_table.visible_rows()
+    late = next(i for i, r in enumerate(rows) if r.late)
+    running = next(i for i, r in enumerate(rows) if not r.late)
+    click_row(page.requests_table, running)
+    assert not page.request_auto_button.isEnabled() and "24 horas" in page.request_auto_button.toolTip()
+    click_row(page.requests_table, late)
+    assert page.request_auto_button.isEnabled()
+    index = page.requests_table.proxy.index(late, 5)
+    assert index.data().startswith("ATRASADA") and index.data(Qt.ItemDataRole.ForegroundRole) is not None
+    assert "(atrasada)" in page.requests_table.proxy.index(late, 6).data()
+    dialog = page.request_auto_form(page.requests_table.selected())
+    qtbot.addWidget(dialog)
+    assert dialog.platform_picker.value() == register.platform
+    text = dialog.description_edit.toPlainText()
+    assert rows[late].number in text and "24 horas" in text and "Art. 4º, §2º" in text
+    assert dialog.code_combo.currentData() in (None, "")       # the fiscal chooses the code
+
+
+def test_art4_par2_the_gestor_sees_the_late_request_but_draws_no_auto(qtbot, db, people, register):
+    from desktop.services import data_requests
+    from desktop.views.platforms import PlatformsPage
+
+    data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+        platform_id=register.platform, justification="Investigação.", period_start=local_today() - timedelta(days=9),
+        period_end=local_today() - timedelta(days=2), investigation=True,
+        notified_at=local_now() - timedelta(hours=30)))
+    widget = PlatformsPage(db, people.gestor)
+    qtbot.addWidget(widget)
+    widget.select_platform(register.platform)
+    widget.requests_table.select_where(lambda r: True)
+    assert not widget.request_auto_button.isEnabled() and "Fiscal" in widget.request_auto_button.toolTip()

@@ -192,6 +192,10 @@ def _cpf(value) -> str:
     return format_cpf(value)
 
 
+def _late_unanswered(request) -> bool:
+    return bool(request.late and request.answered_at is None)
+
+
 def _days(count: int) -> str:
     return f"{count} dia" if count == 1 else f"{count} dias"
 
@@ -265,8 +269,11 @@ class PlatformsPage(QWidget):
             Column("Dados (§1º)", lambda r: ", ".join(r.fields)),
             Column("Notificada em", lambda r: _dt(r.notified_at)),
             Column("Prazo (§2º)", lambda r: _dt(r.due_at)),
-            Column("Situação", lambda r: r.status_label),
-            Column("Contagem", lambda r: self.countdown_of(r)),
+            # Art. 4, §2: a request whose 24 hours ran out unanswered says so, in red (issue 27 journey (e))
+            Column("Situação", lambda r: f"ATRASADA — {r.status_label.lower()}" if _late_unanswered(r)
+                   else r.status_label, color=lambda r: "#b00020" if _late_unanswered(r) else None),
+            Column("Contagem", lambda r: self.countdown_of(r),
+                   color=lambda r: "#b00020" if _late_unanswered(r) else None),
         ), self)
         self.new_request_button = QPushButton("Nova requisição de dados…", self)
         self.new_request_button.clicked.connect(self.new_request)
@@ -274,6 +281,9 @@ class PlatformsPage(QWidget):
         self.print_button.clicked.connect(self.print_request)
         self.answer_button = QPushButton("Registrar resposta…", self)
         self.answer_button.clicked.connect(self.choose_answer)
+        # the step "auto" of the request (domain/data_requests.py): offered once its 24 hours ran out unanswered
+        self.request_auto_button = QPushButton("Lavrar auto da requisição atrasada…", self)
+        self.request_auto_button.clicked.connect(self.draw_up_request_auto)
         self.requests_table.selection_changed.connect(self._request_chosen)
         self.countdown = QLabel(self)
         self.countdown.setStyleSheet("font-weight: bold;")
@@ -315,7 +325,7 @@ class PlatformsPage(QWidget):
         ql.addWidget(self.countdown)
         ql.addWidget(self.requests_table)
         row = QHBoxLayout()
-        for b in (self.new_request_button, self.answer_button, self.print_button):
+        for b in (self.new_request_button, self.answer_button, self.print_button, self.request_auto_button):
             row.addWidget(b)
         row.addStretch(1)
         ql.addLayout(row)
@@ -363,7 +373,7 @@ class PlatformsPage(QWidget):
 
         enabled = self.platform_id is not None
         for b in (self.import_button, self.auto_button, self.export_button, self.new_request_button,
-                  self.print_button, self.answer_button):
+                  self.print_button, self.answer_button, self.request_auto_button):
             b.setEnabled(enabled)
         if not enabled:
             self.title.setText("Nenhuma plataforma inscrita.")
@@ -411,7 +421,8 @@ class PlatformsPage(QWidget):
     def _request_chosen(self, request) -> None:
         """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""
         actions = request.actions if request is not None else ()
-        for key, button in (("answer", self.answer_button), ("print", self.print_button)):
+        for key, button in (("answer", self.answer_button), ("print", self.print_button),
+                            ("auto", self.request_auto_button)):
             action = find_action(actions, key)
             button.setEnabled(bool(action and action.enabled))
             button.setToolTip(action.tooltip if action is not None else "Escolha uma requisição na lista.")
@@ -477,6 +488,10 @@ class PlatformsPage(QWidget):
         open_ones = [r for r in self.requests if r.awaiting]
         if not open_ones:
             self.countdown.setText("Nenhuma requisição aguardando resposta no prazo de 24 horas.")
+            return
+        now = local_now()
+        if any(not r.late and r.due_at <= now for r in open_ones):
+            self.show_platform()     # a term ran out while the screen was open: its auto is offered now
             return
         first = min(open_ones, key=lambda r: r.due_at)
         self.countdown.setText(f"Requisição {first.number}: {self.countdown_of(first)} "
@@ -580,6 +595,32 @@ class PlatformsPage(QWidget):
 
         self.last_dialog = PdfPreviewDialog(issued.pdf, f"Ofício de requisição de dados {issued.info.number}", self)
         self.last_dialog.open()
+
+    def request_auto_form(self, request):
+        """The auto form with the platform and the facts of a request whose 24 hours ran out (not shown); the code
+        is the fiscal's choice: the law types no fine of its own for Art. 4, §2."""
+
+        dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.platform_picker.set_choice(request.platform_id, request.platform_name)
+        dialog.setWindowTitle(f"Novo auto de infração — requisição de dados {request.number} sem resposta")
+        dialog.description_edit.setPlainText(
+            f"A plataforma {request.platform_name}, notificada em {_dt(request.notified_at)} da requisição de dados "
+            f"nº {request.number} (período de {format_date(request.period_start)} a "
+            f"{format_date(request.period_end)}, Art. 4º, §1º: {', '.join(request.fields)}), que serve a "
+            f"investigação de irregularidade, não respondeu no prazo de 24 horas, vencido em {_dt(request.due_at)} "
+            "(Art. 4º, §2º).")
+        return dialog
+
+    def draw_up_request_auto(self):
+        request = self.requests_table.selected()
+        if request is None or not any(a.key == "auto" and a.enabled for a in request.actions):
+            return None
+        dialog = self.request_auto_form(request)
+        self.last_dialog = dialog
+        dialog.exec()
+        if dialog.saved is not None:
+            self.show_platform()
+        return dialog
 
     def choose_answer(self) -> None:
         row = self.requests_table.selected()
