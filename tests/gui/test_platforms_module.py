@@ -211,3 +211,17 @@ def test_art4_par2_the_gestor_sees_the_late_request_but_draws_no_auto(qtbot, db,
     widget.select_platform(register.platform)
     widget.requests_table.select_where(lambda r: True)
     assert not widget.request_auto_button.isEnabled() and "Fiscal" in widget.request_auto_button.toolTip()
+
+
+def test_a_pair_mismatch_drafts_the_auto_with_the_listed_vehicle(qtbot, page, register):
+    """issue 27 journey (d): a driver listed with another driver's car — the auto names the car of the list (the
+    fact of Art. 8; Art. 13, XIX), not the driver's own authorized vehicle the document would fall back to."""
+    from desktop.services.platform_lists import ReconLine
+
+    line = ReconLine(4, "12345678909", "QBC1D23", "pair_mismatch", "par diferente da autorização",
+                     "Art. 8; Art. 13, XIX", "A placa está autorizada para o condutor 987.654.321-00.",
+                     register.joao, register.car, None)
+    dialog = page.auto_form(line)
+    qtbot.addWidget(dialog)
+    assert dialog.driver_picker.value() == register.joao and dialog.vehicle_picker.value() == register.car
+    assert "linha 4 da lista" in dialog.description_edit.toPlainText()

@@ -548,7 +548,9 @@ class PlatformsPage(QWidget):
         dialog = AutoFormDialog(self.db, self.actor, self)
         if line.driver_id is not None:
             dialog.driver_picker.set_choice(line.driver_id, f"{_cpf(line.driver_cpf)}")
-        elif line.plate:
+        if line.vehicle_id is not None:     # the listed vehicle (issue 27 journey (d): the auto printed the driver's
+            dialog.vehicle_picker.set_choice(line.vehicle_id, _plate(line.plate))   # own car for a pair mismatch)
+        elif line.driver_id is None and line.plate:
             dialog.vehicle_picker.edit.setText(_plate(line.plate))
             dialog.vehicle_picker.search_now()
         if self.platform_id is not None:
