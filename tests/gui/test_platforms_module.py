@@ -225,3 +225,26 @@ def test_a_pair_mismatch_drafts_the_auto_with_the_listed_vehicle(qtbot, page, re
     qtbot.addWidget(dialog)
     assert dialog.driver_picker.value() == register.joao and dialog.vehicle_picker.value() == register.car
     assert "linha 4 da lista" in dialog.description_edit.toPlainText()
+
+
+def test_art4_the_ofício_preview_is_titled_with_the_requests_number(qtbot, page, db, people, register):
+    """issue 27 point 7: the preview of an ofício named the archive's document number, not the request's."""
+    from hands import click, click_button, click_row
+    from desktop.services import data_requests
+
+    for _ in range(2):   # the request's series and the documents' series part ways
+        data_requests.create_data_request(db, people.fiscal, data_requests.DataRequestDraft(
+            platform_id=register.platform, justification="Apuração.", period_start=local_today() - timedelta(days=9),
+            period_end=local_today() - timedelta(days=2)))
+    page.resize(1300, 700)
+    page.show()
+    bar = page.tabs.tabBar()
+    click(bar, bar.tabRect(2).center())
+    page.show_platform()
+    row = next(i for i, r in enumerate(page.requests_table.visible_rows()) if r.number.startswith("0002/"))
+    click_row(page.requests_table, row)
+    click_button(page.print_button)
+    qtbot.waitUntil(lambda: page.last_dialog is not None, timeout=30000)
+    title = page.last_dialog.windowTitle()
+    assert "nº 0002/" in title and "documento 0001/" in title, title
+    page.last_dialog.close()

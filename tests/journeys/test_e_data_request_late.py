@@ -79,9 +79,11 @@ def test_journey_e_a_data_request_runs_late_to_an_auto(qtbot, demo_template, tmp
     click_button(page.print_button)
     qtbot.waitUntil(lambda: getattr(page.last_dialog, "_bytes", None) is not None, timeout=60000)
     text = pdf_text(page.last_dialog._bytes)
+    title = page.last_dialog.windowTitle()
     page.last_dialog.close()
     activate(window)
     assert number in text, text[:600]
+    assert f"nº {number}" in title, title          # the preview says which ofício it is
     assert "24" in text and "horas" in text and "4º" in text and "§ 2º" in text.replace("§2º", "§ 2º"), text[:1200]
     assert "origem e destino" in text, text[:1200]
     # 3. the 24 hours run out while the screen is open

@@ -591,11 +591,15 @@ class PlatformsPage(QWidget):
         if row is None:
             return False
         return op(self, lambda: data_requests.print_data_request(self.db, self.actor, row.id)) \
-            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício").success(self._printed).run()
+            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício") \
+            .success(lambda issued: self._printed(issued, row.number)).run()
 
-    def _printed(self, issued) -> None:
-
-        self.last_dialog = PdfPreviewDialog(issued.pdf, f"Ofício de requisição de dados {issued.info.number}", self)
+    def _printed(self, issued, number: str = "") -> None:
+        # the request's own number first, the archive's document number beside it (issue 27 point 7: the preview
+        # of "Ofício 0005/2026" was titled with the document number 0003/2026)
+        title = (f"Ofício de requisição de dados nº {number} (documento {issued.info.number})" if number
+                 else f"Ofício de requisição de dados — documento {issued.info.number}")
+        self.last_dialog = PdfPreviewDialog(issued.pdf, title, self)
         self.last_dialog.open()
 
     def request_auto_form(self, request):
