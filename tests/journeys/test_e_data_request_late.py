@@ -84,7 +84,10 @@ def test_journey_e_a_data_request_runs_late_to_an_auto(qtbot, demo_template, tmp
     activate(window)
     assert number in text, text[:600]
     assert f"nº {number}" in title, title          # the preview says which ofício it is
-    assert "24" in text and "horas" in text and "4º" in text and "§ 2º" in text.replace("§2º", "§ 2º"), text[:1200]
+    assert "24 (vinte e quatro) horas" in text and "Art. 4º, § 2º" in text, text[text.find("Prazo"):][:600]
+    due = notified + timedelta(hours=24)
+    term = text[text.index("24 (vinte e quatro) horas"):][:260]
+    assert f"notificação em {notified:%d/%m/%Y às %H:%M}" in term and f"até {due:%d/%m/%Y às %H:%M}" in term, term
     assert "origem e destino" in text, text[:1200]
     # 3. the 24 hours run out while the screen is open
     clock.set_clock(clock.ticking(notified + timedelta(hours=25)))
