@@ -9,7 +9,8 @@ driver on another driver's authorized vehicle (par diferente da autorização, A
 summary is read and closed with OK; the Conciliação tab shows both discrepancies; the fiscal clicks the pair
 mismatch with the mouse, presses "Rascunhar auto da linha…", and the Fiscalização form opens prefilled (driver,
 platform, the facts of the line); he types the place, chooses Art. 26, III with the duty of Art. 13, XIX by the
-keyboard and presses "Lavrar auto". In Fiscalização the auto is found by its number typed in the filter, opened
+keyboard and presses "Lavrar auto"; the line then shows the auto's number and offers no second one. In
+Fiscalização the auto is found by its number typed in the filter, opened
 with a double click and printed from "Imprimir…" (2 vias, Art. 19); the PDF is read back.
 
 One login all the way: the fiscal. (The gestor and the atendente have no part in this journey.)"""
@@ -154,6 +155,10 @@ def test_journey_d_platform_list_with_discrepancies_to_an_auto(qtbot, demo_templ
     assert "linha 4 da lista" in drawn["description"] and "par diferente da autorização" in drawn["description"]
     number = drawn["saved"].number
     assert box and number in box[0][1]
+    # the line keeps its auto: its number in the reconciliation, and no second auto offered for it
+    activate(window)
+    again = click_row_where(page.reconciliation, lambda r: r.line == 4 and r.label == "par diferente da autorização")
+    assert again.auto_number == number and not page.auto_button.isEnabled(), page.auto_button.toolTip()
     # Art. 19: the auto printed from Fiscalização, read back
     text = print_auto_from_enforcement(qtbot, window, number)
     assert number in text, text[:400]

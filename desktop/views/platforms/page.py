@@ -185,6 +185,7 @@ RECON_COLUMNS = (
     Column("Situação", lambda r: r.label),
     Column("Artigo", lambda r: r.article),
     Column("Detalhe", lambda r: r.detail),
+    Column("Auto", lambda r: r.auto_number or ""),     # the auto drawn up from the line (one per line)
 )
 
 
@@ -261,6 +262,7 @@ class PlatformsPage(QWidget):
         self.auto_button.clicked.connect(self.draw_up_auto)
 
         enter_presses(self.reconciliation, self.auto_button)   # Enter on a discrepancy: its auto (issue 29)
+        self.reconciliation.selection_changed.connect(self._line_chosen)
         self.export_button = QPushButton("Exportar conciliação…", self)
         self.export_button.clicked.connect(self.choose_export)
         self.requests_table = RecordTable((
@@ -546,6 +548,7 @@ class PlatformsPage(QWidget):
         """The auto form filled with the facts of a reconciliation line (not shown)."""
 
         dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.platform_list_row_id = line.row_id     # the auto answers this line (services.platform_lists)
         if line.driver_id is not None:
             dialog.driver_picker.set_choice(line.driver_id, f"{_cpf(line.driver_cpf)}")
         if line.vehicle_id is not None:     # the listed vehicle (issue 27 journey (d): the auto printed the driver's
@@ -562,9 +565,16 @@ class PlatformsPage(QWidget):
             f"{_plate(line.plate)} — {line.label} ({line.article}). {line.detail}")
         return dialog
 
+    def _line_chosen(self, line) -> None:
+        """A line that already gave its auto offers no other (the service refuses a second one too)."""
+        done = line is not None and line.auto_number is not None
+        self.auto_button.setEnabled(self.platform_id is not None and not done)
+        self.auto_button.setToolTip(f"Esta linha já deu origem ao auto nº {line.auto_number}." if done else
+                                    "Abre o auto de infração preenchido com os fatos da linha (o fiscal decide)")
+
     def draw_up_auto(self):
         line = self.reconciliation.selected()
-        if line is None:
+        if line is None or line.auto_number is not None:
             return None
         dialog = self.auto_form(line)
         self.last_dialog = dialog
