@@ -9,11 +9,11 @@ accepts (`models.platforms.DATA_REQUEST_STATUSES`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
 from desktop.domain.platform_lists import countdown_text, data_request_late
-from dataclasses import dataclass
 
 from desktop.domain.roles import DATA_REQUEST_ROLES, ENFORCEMENT_ROLES
 from desktop.domain.steps import Step
@@ -51,6 +51,8 @@ DATA_REQUEST_MACHINE = StateMachine(
 """draft → sent → answered; draft | sent → cancelled. A request recorded with its notification is born `sent`."""
 
 _WRITERS = frozenset(DATA_REQUEST_ROLES.request)
+
+
 DATA_REQUEST_STEPS = (
     Step("notify", "Registrar notificação…", "Art. 4, §2", frozenset({R.DRAFT}), _WRITERS),
     Step("answer", "Registrar resposta…", "Art. 4", frozenset({R.SENT}), _WRITERS),

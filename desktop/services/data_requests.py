@@ -136,6 +136,7 @@ def _info_in(session, row: DataRequest, actor: Actor, now: datetime | None = Non
     now = now or local_now()
     status = DATA_REQUEST_MACHINE.state(row.status)
     cancelled = status is DataRequestStatus.CANCELLED
+    late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
     platform = session.get(Platform, row.platform_id)
     late = not cancelled and data_request_late(row.due_at, row.answered_at, now)
     driver = session.get(Driver, row.driver_id) if row.driver_id is not None else None

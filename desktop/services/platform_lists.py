@@ -41,7 +41,7 @@ from desktop.domain.problems import Problem
 from desktop.domain.roles import PLATFORM_LIST_ROLES
 from desktop.domain.steps import Action, available_actions
 from desktop.errors import ConflictError, NotFound, ValidationError
-from desktop.models import Authorization, Driver, Platform, Vehicle
+from desktop.models import Authorization, Auto, Driver, Platform, Vehicle
 from desktop.models.platforms import PlatformList, PlatformListRow
 from desktop.models.registry import Lessor
 from desktop.services import audit
@@ -140,6 +140,7 @@ class ReconLine:
     driver_id: int | None
     vehicle_id: int | None
     row_id: int | None
+    auto_number: str | None = None   # the auto drawn up from this line of the list, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,16 +343,17 @@ def reconciliation_in(session, actor: Actor, list_id: int | None = None,
     rows = session.execute(
         select(PlatformListRow.id, PlatformListRow.line_number, PlatformListRow.driver_cpf,
                PlatformListRow.plate, PlatformListRow.discrepancy, PlatformListRow.discrepancy_detail,
-               PlatformListRow.driver_id, PlatformListRow.vehicle_id)
+               PlatformListRow.driver_id, PlatformListRow.vehicle_id, Auto.number)
+        .outerjoin(Auto, Auto.id == PlatformListRow.auto_id)
         .where(PlatformListRow.list_id == plist.id, PlatformListRow.discrepancy.is_not(None))
         .order_by(PlatformListRow.line_number))
-    for rid, number, cpf, plate, code, details, driver_id, vehicle_id in rows:
+    for rid, number, cpf, plate, code, details, driver_id, vehicle_id, auto_number in rows:
         texts = (details or "").split("\n")
         for i, part in enumerate(code.split(",")):
             known = meta.get(part)
             if known is not None:
                 lines.append(ReconLine(number, cpf or "", plate or "", *known, texts[i] if i < len(texts) else "",
-                                       driver_id, vehicle_id, rid))
+                                       driver_id, vehicle_id, rid, auto_number))
     lines.extend(_not_listed_in(session))
     return Reconciliation(plist.id, plist.platform_id, _platform_name(platform), plist.received_on,
                           plist.row_count, tuple(lines))
@@ -377,6 +379,35 @@ def _not_listed_in(session) -> list[ReconLine]:
     found = not_listed([d for d, _ in drivers], set())
     return [ReconLine(None, d.cpf, d.authorized_plate or "", f.situation.value, f.label, f.article, f.detail, d.id,
                       vid, None) for f, (d, vid) in zip(found, drivers)]
+
+
+def list_row_link_problems_in(session, row_id: int) -> list[Problem]:
+    """What refuses an auto drawn up from a line of a platform's list: the line must exist, show a discrepancy and
+    have no auto yet (one auto per line; another fact is another line or a new auto without the link)."""
+    row = session.get(PlatformListRow, row_id)
+    if row is None:
+        return [Problem("platform_list_row_id", "Linha da lista da plataforma não encontrada.", "Art. 5, VIII")]
+    if not row.discrepancy:
+        return [Problem("platform_list_row_id", f"A linha {row.line_number} da lista não tem divergência.",
+                        "Art. 5, VIII")]
+    if row.auto_id is not None:
+        number = session.scalar(select(Auto.number).where(Auto.id == row.auto_id))
+        return [Problem("platform_list_row_id", f"A linha {row.line_number} da lista já deu origem ao auto nº "
+                                                f"{number}.", "Art. 5, VIII")]
+    return []
+
+
+def link_list_row_auto_in(session, actor: Actor, row_id: int, auto) -> None:
+    """Bind the line of the list to the auto drawn up from it, inside the auto's transaction (audited)."""
+    row = session.get(PlatformListRow, row_id, with_for_update=True)
+    problems = list_row_link_problems_in(session, row_id)
+    if problems:
+        raise ValidationError(problems)
+    row.auto_id = auto.id
+    row.resolution = f"Auto de infração nº {auto.number}"
+    session.flush()
+    audit.record(session, actor, "platform_list.row_auto", "platform_list_row", row.id, None,
+                 {"auto_id": auto.id, "auto": auto.number, "line": row.line_number})
 
 
 def reconciliation(db, actor: Actor, list_id: int | None = None, platform_id: int | None = None) -> Reconciliation:

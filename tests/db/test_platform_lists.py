@@ -411,3 +411,46 @@ def test_art24_late_list_offers_the_decree_code_that_cites_art5_viii(db, desk):
     offer = svc.late_list_offer(db, desk.fiscal, late.id)
     assert offer.code == "DEC-07" and "DEC-07" in offer.measure
     assert offer.code_description == "Plataforma que não entrega a relação de 60 dias"
+
+
+def test_art5_viii_an_auto_drawn_up_from_a_line_is_bound_to_it_and_only_one(db, desk):
+    """issue 27 journey (d): the auto of a discrepancy is kept with its line (the reconciliation shows its number,
+    the audit says so) and a second auto for the same line is refused; a line without discrepancy takes none."""
+    from datetime import time
+
+    from desktop.services import autos
+    from desktop.services.autos import AutoDraft
+    from tests.db.enforcement_factories import setup_upfm
+
+    setup_upfm(db)
+    p = make_platform(db, desk)
+    ok, swapped_a, swapped_b = active(db, desk), active(db, desk), active(db, desk)
+    c_ok, _, pl_ok, r_ok = pair_of(db, ok)
+    c_a, _, _, _ = pair_of(db, swapped_a)
+    c_b, _, pl_b, _ = pair_of(db, swapped_b)
+    svc.import_list(db, desk.fiscal, p.id, csv_of(line(c_ok, pl_ok, renavam_=r_ok), line(c_a, pl_b, owner=c_b)),
+                    "l.csv", TODAY)
+    mismatch = next(x for x in svc.reconciliation(db, desk.fiscal, platform_id=p.id).lines if x.line == 3)
+    assert mismatch.auto_number is None and mismatch.row_id is not None
+
+    def draft(row_id):
+        return AutoDraft(on=TODAY, at=time(10, 0), place="Secretaria", code="ART26-III", art13_item="XIX",
+                         description="Condutor listado com o veículo de outro condutor.",
+                         driver_id=mismatch.driver_id, vehicle_id=mismatch.vehicle_id, platform_id=p.id,
+                         platform_list_row_id=row_id)
+
+    info = autos.draw_up_auto(db, desk.fiscal, draft(mismatch.row_id))
+    again = next(x for x in svc.reconciliation(db, desk.fiscal, platform_id=p.id).lines if x.line == 3)
+    assert again.auto_number == info.number
+    with pytest.raises(ValidationError) as twice:
+        autos.draw_up_auto(db, desk.fiscal, draft(mismatch.row_id))
+    assert any(pr.field == "platform_list_row_id" and info.number in pr.message for pr in twice.value.problems)
+    with db.session(write=False) as s:
+        in_order = s.scalar(select(PlatformListRow.id).where(PlatformListRow.line_number == 2))
+        row = s.get(PlatformListRow, mismatch.row_id)
+        assert row.resolution == f"Auto de infração nº {info.number}"
+        assert s.scalar(select(func.count()).select_from(AuditEntry).where(
+            AuditEntry.action == "platform_list.row_auto", AuditEntry.entity_id == str(row.id))) == 1
+    with pytest.raises(ValidationError) as clean:
+        autos.draw_up_auto(db, desk.fiscal, draft(in_order))
+    assert any("não tem divergência" in pr.message for pr in clean.value.problems)

@@ -20,6 +20,7 @@ from desktop.models import Document, Driver, Platform, User, Vehicle
 from desktop.services.catalog import catalog_entries_in, code_row_in_force, ensure_catalog, needs_art13
 from desktop.services.changes import link_problems_in
 from desktop.services.courses import absence_link_problems_in
+from desktop.services.platform_lists import list_row_link_problems_in
 from desktop.services.enforcement.core import Attachment, Infractor, require_reader
 from desktop.services.enforcement.records import AssessmentView, assessment_view
 from desktop.services.enforcement.recurrence import priors_in, recurrence_window_in
@@ -45,6 +46,7 @@ class AutoDraft:
     change_id: int | None = None   # a late change communication (Art. 13, XVIII) this ART26-III auto answers
     course_attendance_id: int | None = None   # an unjustified course absence (Art. 12 §2, Art. 13 XVI; issue 16)
     evidence_trip_ids: tuple[int, ...] = ()  # issue 15: trips kept as evidence (auto_trip_evidence)
+    platform_list_row_id: int | None = None  # a line of a platform's list (Art. 5, VIII) this auto answers
 
 
 def draft_debtor(draft: AutoDraft) -> Infractor | None:
@@ -114,6 +116,8 @@ def draft_problems_in(session, draft: AutoDraft, full: bool = True) -> list[Prob
         if draft.course_attendance_id is not None:
             problems += absence_link_problems_in(session, draft.course_attendance_id, draft.driver_id, draft.code,
                                                  draft.art13_item)
+        if draft.platform_list_row_id is not None:
+            problems += list_row_link_problems_in(session, draft.platform_list_row_id)
     return problems
 
 

@@ -24,6 +24,7 @@ from desktop.services.base import check_version, require_role
 from desktop.services.catalog import code_row_in_force, ensure_catalog, ensure_catalog_in, needs_art13
 from desktop.services.changes import link_auto_in
 from desktop.services.courses import link_absence_auto_in
+from desktop.services.platform_lists import link_list_row_auto_in
 from desktop.services.enforcement.core import (
     Attachment,
     auto_transition,
@@ -108,6 +109,8 @@ def draw_up_auto_in(session, actor, draft: AutoDraft) -> AutoInfo:
         link_auto_in(session, actor, draft.change_id, auto)
     if draft.course_attendance_id is not None:  # issue 16: an unjustified course absence (Art. 13, XVI)
         link_absence_auto_in(session, actor, draft.course_attendance_id, auto)
+    if draft.platform_list_row_id is not None:  # issue 27 (d): a discrepancy of a platform's list (Art. 5, VIII)
+        link_list_row_auto_in(session, actor, draft.platform_list_row_id, auto)
     post(session, actor, kind=EntryKind.DEBIT, infractor=debtor_of(auto), amount_upfm=view.upfm,
          upfm_value=view.upfm_value, amount_reais=view.amount_reais, effective_on=draft.on, auto_id=auto.id,
          reason=f"Multa do auto {number} ({view.code}; {view.article})")

@@ -319,7 +319,8 @@ class AutoFormDialog(QDialog):
             agent_id=self.agent_combo.currentData(), evidence=self.evidence(),
             change_id=self.change.id if self.change is not None else None,
             course_attendance_id=getattr(self, "course_absence", None) and self.course_absence.attendance_id,
-            evidence_trip_ids=tuple(getattr(self, "evidence_trip_ids", ())))
+            evidence_trip_ids=tuple(getattr(self, "evidence_trip_ids", ())),
+            platform_list_row_id=getattr(self, "platform_list_row_id", None))
 
     def _schedule(self) -> None:
         self._timer.start()

@@ -200,11 +200,16 @@ RECON_COLUMNS = (
     Column("Situação", lambda r: r.label),
     Column("Artigo", lambda r: r.article),
     Column("Detalhe", lambda r: r.detail),
+    Column("Auto", lambda r: r.auto_number or ""),     # the auto drawn up from the line (one per line)
 )
 
 
 def _cpf(value) -> str:
     return format_cpf(value)
+
+
+def _late_unanswered(request) -> bool:
+    return bool(request.late and request.answered_at is None)
 
 
 def _days(count: int) -> str:
@@ -273,6 +278,7 @@ class PlatformsPage(QWidget):
         self.auto_button.clicked.connect(self.draw_up_auto)
 
         enter_presses(self.reconciliation, self.auto_button)   # Enter on a discrepancy: its auto (issue 29)
+        self.reconciliation.selection_changed.connect(self._line_chosen)
         self.export_button = QPushButton("Exportar conciliação…", self)
         self.export_button.clicked.connect(self.choose_export)
         self.requests_table = RecordTable((
@@ -281,8 +287,11 @@ class PlatformsPage(QWidget):
             Column("Dados (§1º)", lambda r: ", ".join(r.fields)),
             Column("Notificada em", lambda r: _dt(r.notified_at)),
             Column("Prazo (§2º)", lambda r: _dt(r.due_at)),
-            Column("Situação", lambda r: r.status_label),
-            Column("Contagem", lambda r: self.countdown_of(r)),
+            # Art. 4, §2: a request whose 24 hours ran out unanswered says so, in red (issue 27 journey (e))
+            Column("Situação", lambda r: f"ATRASADA — {r.status_label.lower()}" if _late_unanswered(r)
+                   else r.status_label, color=lambda r: "#b00020" if _late_unanswered(r) else None),
+            Column("Contagem", lambda r: self.countdown_of(r),
+                   color=lambda r: "#b00020" if _late_unanswered(r) else None),
         ), self)
         self.new_request_button = QPushButton("Nova requisição de dados…", self)
         self.new_request_button.clicked.connect(self.new_request)
@@ -382,7 +391,7 @@ class PlatformsPage(QWidget):
 
         enabled = self.platform_id is not None
         for b in (self.import_button, self.auto_button, self.export_button, self.new_request_button,
-                  self.print_button, self.answer_button):
+                  self.print_button, self.answer_button, self.request_auto_button):
             b.setEnabled(enabled)
         if not enabled:
             self.title.setText("Nenhuma plataforma inscrita.")
@@ -485,6 +494,7 @@ class PlatformsPage(QWidget):
 
         dialog = AutoFormDialog(self.db, self.actor, self)
         dialog.platform_picker.set_choice(request.platform_id, request.platform_name)
+        dialog.setWindowTitle(f"Novo auto de infração — requisição de dados {request.number} em atraso")
         dialog.select_code(request.late_code)
         when = (f"respondida somente em {_dt(request.answered_at)}" if request.answered_at
                 else "sem resposta até agora")
@@ -522,6 +532,10 @@ class PlatformsPage(QWidget):
         open_ones = [r for r in self.requests if r.awaiting]
         if not open_ones:
             self.countdown.setText("Nenhuma requisição aguardando resposta no prazo de 24 horas.")
+            return
+        now = local_now()
+        if any(not r.late and r.due_at <= now for r in open_ones):
+            self.show_platform()     # a term ran out while the screen was open: its auto is offered now
             return
         first = min(open_ones, key=lambda r: r.due_at)
         self.countdown.setText(f"Requisição {first.number}: {self.countdown_of(first)} "
@@ -576,9 +590,12 @@ class PlatformsPage(QWidget):
         """The auto form filled with the facts of a reconciliation line (not shown)."""
 
         dialog = AutoFormDialog(self.db, self.actor, self)
+        dialog.platform_list_row_id = line.row_id     # the auto answers this line (services.platform_lists)
         if line.driver_id is not None:
             dialog.driver_picker.set_choice(line.driver_id, f"{_cpf(line.driver_cpf)}")
-        elif line.plate:
+        if line.vehicle_id is not None:     # the listed vehicle (issue 27 journey (d): the auto printed the driver's
+            dialog.vehicle_picker.set_choice(line.vehicle_id, _plate(line.plate))   # own car for a pair mismatch)
+        elif line.driver_id is None and line.plate:
             dialog.vehicle_picker.edit.setText(_plate(line.plate))
             dialog.vehicle_picker.search_now()
         if self.platform_id is not None:
@@ -590,9 +607,16 @@ class PlatformsPage(QWidget):
             f"{_plate(line.plate)} — {line.label} ({line.article}). {line.detail}")
         return dialog
 
+    def _line_chosen(self, line) -> None:
+        """A line that already gave its auto offers no other (the service refuses a second one too)."""
+        done = line is not None and line.auto_number is not None
+        self.auto_button.setEnabled(self.platform_id is not None and not done)
+        self.auto_button.setToolTip(f"Esta linha já deu origem ao auto nº {line.auto_number}." if done else
+                                    "Abre o auto de infração preenchido com os fatos da linha (o fiscal decide)")
+
     def draw_up_auto(self):
         line = self.reconciliation.selected()
-        if line is None:
+        if line is None or line.auto_number is not None:
             return None
         dialog = self.auto_form(line)
         self.last_dialog = dialog
@@ -619,11 +643,15 @@ class PlatformsPage(QWidget):
         if row is None:
             return False
         return op(self, lambda: data_requests.print_data_request(self.db, self.actor, row.id)) \
-            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício").success(self._printed).run()
+            .changes(Entity.ISSUED_DOCUMENT).background("Imprimindo o ofício") \
+            .success(lambda issued: self._printed(issued, row.number)).run()
 
-    def _printed(self, issued) -> None:
-
-        self.last_dialog = PdfPreviewDialog(issued.pdf, f"Ofício de requisição de dados {issued.info.number}", self)
+    def _printed(self, issued, number: str = "") -> None:
+        # the request's own number first, the archive's document number beside it (issue 27 point 7: the preview
+        # of "Ofício 0005/2026" was titled with the document number 0003/2026)
+        title = (f"Ofício de requisição de dados nº {number} (documento {issued.info.number})" if number
+                 else f"Ofício de requisição de dados — documento {issued.info.number}")
+        self.last_dialog = PdfPreviewDialog(issued.pdf, title, self)
         self.last_dialog.open()
 
     def choose_answer(self) -> None:
