@@ -1,11 +1,11 @@
 """Journey (b) (issue 27 "journeys"): an auto de infração from its drawing up to the fine paid by the bank's
 return file, on the demonstration database, with the mouse and the keyboard only.
 
-1. The fiscal (a login with the Fiscal role only) opens Fiscalização from the sidebar and clicks "Novo auto de
-   infração…". The demonstration database of a journey (12 drivers) has no trip with an infraction in Viagens, so
-   the auto is drawn up from the form: the place typed, the driver found by typing his CPF, the code ART26-I
-   chosen with the keyboard, the description typed, "Lavrar auto" clicked and the confirmation answered; the
-   auto's page opens.
+1. The fiscal (a login with the Fiscal role only) opens Viagens from the sidebar, clicks the tab "Viagens com
+   infração" and "Procurar" (this month), clicks a street-hailed trip (Art. 7; Art. 26, IV) and "Lavrar auto…":
+   the form comes filled from the trip (driver, vehicle, code ART26-IV, the trip as evidence); the place is typed,
+   "Lavrar auto" clicked and the confirmation answered. In Fiscalização the new auto is double-clicked in the
+   list. (The demo of 30 drivers has such trips; the one of 12 has none.)
 2. The fiscal clicks "Registrar notificação…" (the driver, delivered in person, the proof joined today: the
    defense term starts, Art. 22, §2) and "Receber defesa…" (the summary typed).
 3. Arquivo → "Trocar usuário…" with the mouse, the gestor's login typed: the gestor opens Fiscalização, clicks
@@ -28,7 +28,7 @@ from decimal import Decimal
 import pytest
 from PySide6.QtWidgets import QDialog
 
-from hands import activate, click, click_button, click_row, find_button, settle, type_into, choose_in_combo
+from hands import activate, click_button, click_row, find_button, settle, type_into
 from robot import SIZE, make_demo, open_copy
 from tests.journeys.steps import (answer_message, choose_file_in_dialog, click_tab_titled, open_module, pdf_text,
                                   switch_user, when_modal)
@@ -43,7 +43,7 @@ def demo_template(tmp_path_factory):
     from desktop.domain.roles import Role
     from desktop.services import auth, users
 
-    path = make_demo(tmp_path_factory.mktemp("journey-b") / "demo.sqlite3", drivers=12)
+    path = make_demo(tmp_path_factory.mktemp("journey-b") / "demo.sqlite3", drivers=30)
     db = open_database(f"sqlite:///{path}")
     admin = auth.login(db, ADMIN_USERNAME, ADMIN_PASSWORD)
     users.create_user(db, admin, users.UserDraft(FISCAL, "Fabiana Fiscal Jornada", frozenset({Role.FISCAL}),
@@ -52,16 +52,6 @@ def demo_template(tmp_path_factory):
                                                  PASSWORD, office="Secretário Municipal"))
     db.dispose()
     return path
-
-
-def _a_driver_with_an_active_authorization(db):
-    from sqlalchemy import select
-
-    from desktop.models import Authorization, Driver
-
-    with db.session(write=False) as s:
-        return s.execute(select(Driver.cpf, Driver.name).join(Authorization, Authorization.driver_id == Driver.id)
-                         .where(Authorization.status == "active").order_by(Driver.name)).first()
 
 
 def _signed_waiver(path, name: str, number: str) -> None:
@@ -81,7 +71,6 @@ def test_journey_b_an_auto_drawn_up_notified_judged_and_paid_by_the_bank(qtbot, 
     from desktop.views.main_window import MainWindow
 
     db, _robot = open_copy(demo_template, tmp_path)
-    cpf, driver_name = _a_driver_with_an_active_authorization(db)
     fiscal = auth.login(db, FISCAL, PASSWORD)
     window = MainWindow(db, fiscal)
     qtbot.addWidget(window)
@@ -89,32 +78,43 @@ def test_journey_b_an_auto_drawn_up_notified_judged_and_paid_by_the_bank(qtbot, 
     activate(window)
     started = time.monotonic()
 
-    # 1. the fiscal draws up the auto from the form
-    page = open_module(window, "Fiscalização")
-    assert window.current_module_key() == "fiscalizacao"
+    # 1. the fiscal draws up the auto from a street-hailed trip in Viagens
+    trips_page = open_module(window, "Viagens")
+    assert window.current_module_key() == "viagens"
+    click_tab_titled(trips_page.tabs, "Viagens com infração")
+    click_button(find_button(trips_page, "Procurar"))
+    qtbot.waitUntil(lambda: trips_page.findings_page is not None, timeout=20000)
+    findings = trips_page.findings_table.model.rows()
+    row = next((i for i, f in enumerate(findings) if f.rule.code == "ART26-IV"), None)
+    assert row is not None, f"no street-hailed trip in the demo: {[f.rule.code for f in findings]}"
+    trip = findings[row].trip
+    click_row(trips_page.findings_table, row)
     drawn = {}
 
     def fill(form: AutoFormDialog) -> None:
         activate(form)
-        type_into(form.place_edit, "Praca Dom Wunibaldo, Centro")
-        type_into(form.driver_picker.edit, cpf)
-        qtbot.waitUntil(lambda: form.driver_picker.value() is not None, timeout=5000)
-        choose_in_combo(form.code_combo, "ART26-I (")
-        type_into(form.description_edit, "Transporte remunerado de passageiro sem a autorizacao em vigor.")
+        assert form.code_combo.currentData() == "ART26-IV" and trip.external_id in form.description_edit.toPlainText()
         qtbot.waitUntil(lambda: form.preview is not None, timeout=5000)
+        type_into(form.place_edit, "Praca Dom Wunibaldo, Centro (dados da plataforma)")
         drawn["message"] = answer_message("OK", title="Auto lavrado")
         click_button(form.save_button)
         drawn["saved"] = form.saved
 
     when_modal(AutoFormDialog, fill)
-    click_button(page.list_screen.new_button)
+    click_button(trips_page.auto_button)
     settle(100)
     auto = drawn.get("saved")
     assert auto is not None, "the auto was not drawn up"
     assert auto.number in drawn["message"]["text"]
+    page = open_module(window, "Fiscalização")
+    listing = page.list_screen
+    qtbot.waitUntil(lambda: any(r is not None and r.number == auto.number for r in listing.rows()), timeout=10000)
+    row = next(i for i, r in enumerate(listing.rows()) if r is not None and r.number == auto.number)
+    click_row(listing.table, row, double=True)
     detail = page.detail_screen
     qtbot.waitUntil(lambda: detail.isVisible() and detail.detail is not None
                     and detail.detail.auto.id == auto.id, timeout=5000)
+    assert trip.external_id in detail.detail.auto.description
 
     # 2. notified in person, the proof joined today; the defense received
     def notify(dialog) -> None:
@@ -155,7 +155,7 @@ def test_journey_b_an_auto_drawn_up_notified_judged_and_paid_by_the_bank(qtbot, 
     click_button(detail.buttons["judge"])
     qtbot.waitUntil(lambda: len(detail.detail.judgments) == 1, timeout=5000)
     waiver_file = tmp_path / "desistencia-assinada.pdf"
-    _signed_waiver(waiver_file, driver_name, auto.number)
+    _signed_waiver(waiver_file, detail.detail.auto.driver_name or "o condutor", auto.number)
 
     def waiver(dialog) -> None:
         activate(dialog)
