@@ -9,10 +9,11 @@ import time
 import traceback
 
 from PySide6.QtCore import Qt, QTimer
+from pypdf import PdfReader
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox, QTabWidget
 
-from hands import activate, click, click_button, find_button, settle, type_into, type_text
+from hands import activate, click, click_button, settle, type_into
 from robot import SIZE, click_tab, sidebar_click
 
 
@@ -78,15 +79,6 @@ def choose_file_in_dialog(path, title: str = "") -> dict:
     return when_modal(QFileDialog, choose, title=title)
 
 
-def ok_button(dialog):
-    box = dialog.findChild(QDialogButtonBox)
-    return box.buttons()[0] if box is not None else None
-
-
-def press_dialog_button(dialog, text: str) -> None:
-    click_button(find_button(dialog, text))
-
-
 def sidebar_row(window, label: str) -> int:
     for row in range(window.sidebar.count()):
         if window.sidebar.item(row).text().replace("&", "").startswith(label):
@@ -131,11 +123,9 @@ def switch_user(qtbot, window, username: str, password: str):
 
 
 def pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-
     reader = PdfReader(io.BytesIO(data))
     return " ".join(" ".join((p.extract_text() or "") for p in reader.pages).split())
 
 
-__all__ = ["when_modal", "answer_message", "choose_file_in_dialog", "press_dialog_button", "open_module",
-           "click_tab_titled", "switch_user", "pdf_text", "type_text", "sidebar_row", "ok_button"]
+__all__ = ["when_modal", "answer_message", "choose_file_in_dialog", "open_module", "click_tab_titled", "switch_user",
+           "pdf_text", "sidebar_row"]
