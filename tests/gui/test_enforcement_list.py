@@ -101,6 +101,35 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     shoot(page, "enforcement_page_list.png")
 
 
+def test_the_new_auto_button_opens_the_form_and_cancel_leaves_the_list(qtbot, db, people, register, lookups):
+    """The button «Novo auto de infração…» clicked with the mouse opens the form (it raised NameError: the page
+    lost the form's import when it moved out of the package's __init__, found by journey (b) of issue 27)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from hands import click_button, find_button
+    from desktop.views.enforcement.auto_form import AutoFormDialog
+
+    page = EnforcementPage(db, people.fiscal, lookups=lookups)
+    qtbot.addWidget(page)
+    page.resize(1180, 700)
+    page.show()
+    seen = []
+
+    def cancel():
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, AutoFormDialog):
+            seen.append(modal.windowTitle())
+            click_button(find_button(modal, "Cancelar"))
+        else:
+            QTimer.singleShot(30, cancel)
+
+    QTimer.singleShot(30, cancel)
+    click_button(page.list_screen.new_button)
+    assert seen == ["Novo auto de infração"]
+    assert page.stack.currentWidget() is page.list_screen
+
+
 def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(qtbot, db, people, register):
     """The modules of the sidebar build the real pages; the infractor search goes through the register's
     services (accent-insensitive: "joao" finds "João")."""

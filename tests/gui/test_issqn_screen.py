@@ -231,3 +231,28 @@ def test_issue28_art11_notice_of_the_lancamento_from_the_issqn_screen(qtbot, db,
                     "30 dias", "Matrícula nº 4.001-7"):
         assert element in text, element
     page.last_preview.close()
+
+def test_a_change_made_while_the_issqn_tab_is_hidden_shows_when_the_tab_is_clicked_again(qtbot, db, messages):
+    """Issue 27 journey (c): a guide paid by the bank's file in "Retorno bancário" left the ISSQN tab showing it
+    open — the page ignored the change while hidden and did not read again when shown."""
+    from desktop.domain.entities import Entity
+    from desktop.services import issqn
+    from desktop.signals import bus
+
+    w, page = _page(qtbot, db)
+    finance = page.finance
+    finance.show()
+    qtbot.waitExposed(finance)
+    assert page.totals.model.rows() == []
+    bar = finance.tabs.tabBar()
+    guides_tab = next(i for i in range(finance.tabs.count()) if finance.tabs.tabText(i) == "Guias")
+    issqn_tab = next(i for i in range(finance.tabs.count()) if finance.tabs.tabText(i) == "ISSQN")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(guides_tab).center())
+    assert not page.isVisible()
+    issqn.run_competence(db, w.gestor, 2026, 10)       # done elsewhere (another screen, another desk)
+    bus.data_changed.emit(Entity.ISSQN)
+    assert page.totals.model.rows() == []              # hidden: not read yet
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(issqn_tab).center())
+    assert page.isVisible()
+    assert [t.platform_name for t in page.totals.model.rows()] == ["Rota Serra", "Vai Já"]
+    settle(qtbot, page)

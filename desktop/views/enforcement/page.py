@@ -13,6 +13,7 @@ from desktop.domain.entities import Entity
 from desktop.signals import bus
 from desktop.services.autos import READER_ROLES
 from desktop.views.widgets import restricted_page
+from desktop.views.enforcement.auto_form import AutoFormDialog
 from desktop.views.enforcement.autos_list import AutosListScreen
 from desktop.views.enforcement.catalog_view import CatalogScreen, MeasuresScreen
 from desktop.views.enforcement.detail import AutoDetailScreen

@@ -111,6 +111,7 @@ class IssqnPage(QWidget):
         self.chart_dialog = None
         self.run_op = None
         self.offset = 0
+        self._stale = False     # data changed while the page was hidden
         current = today()
         last = (current.year - 1, 12) if current.month == 1 else (current.year, current.month - 1)
         from desktop.views.date_fields import DateField   # the program's month field (issue 29 point 2)
@@ -252,7 +253,16 @@ class IssqnPage(QWidget):
 
         if not shiboken6.isValid(self):     # the bus outlives a closed screen
             return
-        if entity in (Entity.ISSQN, Entity.GUIDES, Entity.DEMO) and self.isVisible():
+        if entity in (Entity.ISSQN, Entity.GUIDES, Entity.DEMO):
+            if self.isVisible():
+                self.reload()
+            else:       # a guide paid by the bank's file in another tab: read again when shown (issue 27)
+                self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802 — Qt name
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
             self.reload()
 
     def reload(self) -> None:
