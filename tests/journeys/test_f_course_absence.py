@@ -11,7 +11,8 @@ Art. 26, III). On the demonstration database:
 2. the clock moves to the evening of the session (desktop.domain.clock); the atendente opens the program again,
    clicks the session, ticks the two drivers who
    signed the attendance list (a click on the row and Space) and presses "Registrar presença": the third is absent
-   without justification;
+   without justification; she clicks him and presses "Juntar prova da notificação" (issue 24 item 12: an absence
+   is an auto only once the convocation's proof is joined);
 3. the fiscal (fabio.fiscal, profile Fiscal — the one who draws autos up, `ENFORCEMENT_ROLES.draw_up`; the
    atendente's window is closed, his own opened) opens Cursos, the tab "Faltas sem justificativa (Art. 26, III)",
    clicks the absence with the mouse and presses "Lavrar auto de infração (Art. 26, III)…": the Fiscalização form
@@ -96,6 +97,10 @@ def test_journey_f_course_convocation_to_an_unjustified_absence_and_its_auto(qtb
     assert "2 presente(s), 1 ausente(s)" in page.message.text(), page.message.text()
     absent = next(a for a in page.attendances.visible_rows() if absent_name.startswith(a.driver_name))
     assert absent.status == "absent"
+    # the proof that the convocation reached him is joined (issue 24 item 12: only then is the absence an auto)
+    click_row_where(page.attendances, lambda a: a.id == absent.id)
+    click_button(page.proof_button)
+    assert "Prova da notificação" in page.message.text(), page.message.text()
     close_window(window)
 
     # 3. the fiscal: the unjustified absence to an Art. 26, III auto, printed
