@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -338,17 +337,16 @@ class IssqnPage(QWidget):
                                      "(dados de viagens, Art. 4º)")
 
     def open_total(self, total) -> None:
-        """Enter on a platform's total: its guide (the DAM), or the guide to issue, after asking."""
-        if total is None:
+        """Enter on a platform's total: that platform's vehicles of the competência, below (its detail)."""
+        if total is None or total.platform_id is None:
             return
-        if self.print_button.isEnabled():
-            self.print_guide()
-        elif self.issue_button.isEnabled():
-            year, month = self.month()
-            answer = QMessageBox.question(self, "Emitir guia", f"Emitir a guia do ISSQN de {total.platform_name}, "
-                                          f"competência {month:02d}/{year} ({_money(total.without_guide)})?")
-            if answer == QMessageBox.StandardButton.Yes:
-                self.issue_guide()
+        self._show_platform(total.platform_id)
+
+    def _show_platform(self, platform_id: int) -> None:
+        index = self.platform_filter.findData(platform_id)
+        if index >= 0:
+            self.platform_filter.setCurrentIndex(index)
+        self.shares.view.setFocus(Qt.FocusReason.OtherFocusReason)     # its first vehicle selected
 
     def open_unpaid(self, target) -> None:
         """A platform with competências in the open: that platform's vehicles in its first open month."""
@@ -359,10 +357,7 @@ class IssqnPage(QWidget):
             month, year = (int(part) for part in competence.split("/"))
             if (year, month) != self.month():
                 self.set_month(year, month)
-        index = self.platform_filter.findData(platform_id)
-        if index >= 0:
-            self.platform_filter.setCurrentIndex(index)
-        self.shares.view.setFocus()
+        self._show_platform(platform_id)
 
     def _selected_unclassified(self):
         item = self.unclassified.currentItem()

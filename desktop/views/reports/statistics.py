@@ -15,6 +15,7 @@ from desktop.domain.roles import Role
 from desktop.views.operations import op
 from desktop.domain.entities import Entity
 from desktop.views.date_fields import DateField
+from desktop.views.table import keyboard_list
 from desktop.services import statistics
 from desktop.domain.clock import today
 from desktop.services.statistics import STATISTICS
