@@ -291,3 +291,23 @@ def test_enter_on_a_municipal_holiday_asks_the_reason_to_remove_it(qtbot, window
     assert modals.titles() == ["Remover feriado"]
     screen.reload()
     assert [h.active for h in screen.municipal.model.rows()] == before   # cancelled: nothing removed
+
+
+def test_enter_on_a_code_the_user_may_not_replace_shows_it_whole(qtbot, window, messages):
+    from desktop.domain.roles import Role
+    from desktop.services import auth, users
+    from desktop.views.enforcement.catalog_view import CatalogScreen
+
+    users.create_user(window.db, window.actor, users.UserDraft("fiscal2", "Fábio Fiscal", frozenset({Role.FISCAL}),
+                                                               "senha-do-fiscal-2026"))
+    fiscal = auth.login(window.db, "fiscal2", "senha-do-fiscal-2026")
+    screen = CatalogScreen(window.db, fiscal)
+    qtbot.addWidget(screen)
+    activate(screen)
+    code = screen.table.model.rows()[0]
+    click_row(screen.table, 0, double=True)      # a double-click does what Enter does
+    assert messages and messages[-1][1] == f"Infração {code.code}" and code.article in messages[-1][2]
+    messages.clear()
+    click_row(screen.table, 0)
+    QTest.keyClick(screen.table.view, ENTER)
+    assert messages and messages[-1][1] == f"Infração {code.code}"
