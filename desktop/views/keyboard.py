@@ -7,7 +7,9 @@
   dialog's "Cancelar" and the window's × then ask "Descartar os dados digitados?" (No keeps the dialog open);
 - **no invisible Tab stop**: a scroll area never takes the focus (the fields inside it do);
 - **Tab leaves a multi-line field** (`setTabChangesFocus(True)` on every QPlainTextEdit/QTextEdit when it first
-  gets the focus): a legal text never receives tab characters.
+  gets the focus): a legal text never receives tab characters;
+- **every button of the program's dialogs and wizards has a mnemonic** (Alt+letter), unique within its dialog: when
+  one is shown, its push buttons without one take their first letter still free (`give_mnemonics`).
 
 `has_typed_data(widget)` says whether the window of `widget` has typed data (the main window asks it of every
 open dialog before Ctrl+Q closes the program).
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDialog,
-                               QDialogButtonBox, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
+                               QDialogButtonBox, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
                                QTextEdit,
                                QToolButton, QWidget, QWizard)
 
@@ -89,6 +91,9 @@ class _KeyboardGuard(QObject):
         kind = event.type()
         if kind == QEvent.Type.KeyPress:
             return self._key(obj, event)
+        if kind == QEvent.Type.Show and isinstance(obj, QDialog) and type(obj).__module__.startswith("desktop."):
+            give_mnemonics(obj)     # the program's own dialogs; Qt's (file, message) carry their translations'
+            return False
         if kind == QEvent.Type.Polish and isinstance(obj, QScrollArea) \
                 and obj.focusPolicy() != Qt.FocusPolicy.NoFocus:
             obj.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # a scroll area is no Tab stop; its fields are (issue 29.6)
@@ -172,6 +177,24 @@ def with_mnemonics(labels: list[str], taken: str = "") -> list[str]:
         else:
             out.append(label)
     return out
+
+
+def give_mnemonics(dialog: QWidget) -> None:
+    """Issue 29 point 5: the push buttons of `dialog` (a wizard's too) without a mnemonic get one, unique within
+    it; the letters its labels, check boxes and buttons already use are kept."""
+    buttons = [b for b in dialog.findChildren(QPushButton) if b.text() and "&" not in b.text()]
+    if not buttons:
+        return
+    taken = ""
+    for widget in dialog.findChildren(QWidget):
+        text = widget.text() if isinstance(widget, (QAbstractButton, QLabel)) else ""
+        if isinstance(text, str) and "&" in text.replace("&&", ""):
+            index = text.replace("&&", "").index("&") + 1
+            if index < len(text.replace("&&", "")):
+                taken += text.replace("&&", "")[index]
+    for button, label in zip(buttons, with_mnemonics([b.text() for b in buttons], taken)):
+        if label != button.text():
+            button.setText(label)
 
 
 def install(app: QApplication | None = None) -> None:

@@ -26,7 +26,7 @@ def login_dialog(qtbot, db, user, password):
 def test_login_with_the_right_password_gives_the_actor(qtbot, db, admin):
     dialog = login_dialog(qtbot, db, ADMIN_USER, ADMIN_PASSWORD)
     assert db.describe() in dialog.database_label.text()
-    assert dialog.login_button.text() == "Entrar"
+    assert dialog.login_button.text() == "&Entrar"     # Alt+E (issue 29 point 5)
     qtbot.mouseClick(dialog.login_button, Qt.MouseButton.LeftButton)
     assert dialog.result() == LoginDialog.DialogCode.Accepted
     assert dialog.actor.username == ADMIN_USER

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog,
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
 from desktop.views.operations import op
-from desktop.views.table import Column, RecordTable
+from desktop.views.table import Column, RecordTable, enter_presses
 from desktop.views.widgets import FormDialog, date_edit, qdate_to_date
 from desktop.domain.entities import Entity
 from desktop.domain.formatting import weekday_name
@@ -89,6 +89,9 @@ class HolidaysScreen(QWidget):
         self.remove_button.clicked.connect(lambda: self.remove())
         self.municipal = RecordTable(MUNICIPAL_COLUMNS, self, filter_placeholder="Filtrar feriados municipais…")
         self.state = RecordTable(STATE_COLUMNS, self, show_filter=False)
+        self.state.view.setObjectName("state_holidays")   # national and state days: read only, nothing to open
+        # Enter / double-click on a municipal holiday: "Remover…", which asks the reason first (issue 29 point 1)
+        enter_presses(self.municipal, self.remove_button)
         self.municipal.selection_changed.connect(
             lambda h: self.remove_button.setEnabled(h is not None and h.active))
         top = QHBoxLayout()

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
 
 from desktop.domain import local_today  # the office's day (America/Cuiaba), not the machine's
 from desktop.views.formatting import format_date
-from desktop.views.table import Column, RecordTable
+from desktop.views.table import Column, RecordTable, enter_presses, keyboard_list
 from desktop.views.operations import op
 from desktop.views.widgets import DecimalEdit, FieldErrors, add_field_rows, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
@@ -121,6 +121,10 @@ class ParametersScreen(QWidget):
         ), self, show_filter=False)
         self.new_button = QPushButton("Novo valor a partir de…", self)
         self.new_button.clicked.connect(self.new_value)
+        # Enter / double-click on a parameter or on one of its values: "Novo valor a partir de…" (issue 29 point 1)
+        enter_presses(self.table, self.new_button)
+        self.keys.itemActivated.connect(lambda _item: self.new_button.isEnabled() and self.new_button.click())
+        keyboard_list(self.keys)
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)

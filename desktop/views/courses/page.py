@@ -23,7 +23,7 @@ from desktop.services.courses import CONVOCATION_FILTERS
 from desktop.signals import bus
 from datetime import timedelta
 from desktop.domain.dates import local_today
-from desktop.views.table import enter_presses
+from desktop.views.table import enter_presses, keyboard_list
 from desktop.services import courses
 from desktop.services.courses import SessionDraft
 from datetime import date
@@ -129,6 +129,12 @@ class CoursesPage(QWidget):
         self.attendance_button.clicked.connect(self.print_attendance)
         self.attendances = RecordTable(ATTENDANCE_COLUMNS, right, "Filtrar convocados…")
         self.present_list = QListWidget(right)
+        # Enter / double-click (issue 29 point 1): on a session, its convocations; on a convocation, its step (the
+        # presence to mark, or the reason of an absence to justify); on a name of the signed list, mark or unmark
+        self.sessions.activated.connect(self.open_session)
+        self.attendances.activated.connect(self.open_attendance)
+        self.present_list.itemActivated.connect(self.toggle_present)
+        keyboard_list(self.present_list)
         self.record_button = QPushButton("Registrar presença (da lista assinada)", right)
         self.record_button.clicked.connect(self.record_attendance)
         self.reason_edit = QLineEdit(right)
@@ -348,6 +354,33 @@ class CoursesPage(QWidget):
             .success(lambda n: self._say(f"{n} convocado(s) exportado(s) para {Path(path).name}.")).run()
 
     # -- attendance -----------------------------------------------------------------------------------------
+    def open_session(self, row) -> None:
+        """Enter on a session: its convocations (the list on the right), or the convocation when nobody is yet."""
+        if row is None:
+            return
+        if self.attendances.model.rowCount():
+            self.attendances.view.setFocus(Qt.FocusReason.OtherFocusReason)    # the first convocation selected
+        else:
+            self.filter_combo.setFocus(Qt.FocusReason.OtherFocusReason)         # whom to convoke, then "Convocar"
+
+    def open_attendance(self, attendance) -> None:
+        if attendance is None:
+            return
+        if is_enabled(attendance.actions, "mark"):
+            for i in range(self.present_list.count()):
+                if self.present_list.item(i).data(Qt.ItemDataRole.UserRole) == attendance.driver_id:
+                    self.present_list.setCurrentRow(i)
+                    self.present_list.setFocus(Qt.FocusReason.OtherFocusReason)   # Space or Enter marks it
+                    return
+        if is_enabled(attendance.actions, "justify"):
+            self.reason_edit.setFocus(Qt.FocusReason.OtherFocusReason)   # the reason, then the document
+            self._say(f"Digite o motivo da ausência de {attendance.driver_name} e escolha o documento "
+                      "(«Justificar ausência com documento…»).")
+
+    def toggle_present(self, item) -> None:
+        item.setCheckState(Qt.CheckState.Unchecked if item.checkState() == Qt.CheckState.Checked
+                           else Qt.CheckState.Checked)
+
     def present_ids(self) -> list[int]:
         return [self.present_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.present_list.count())
                 if self.present_list.item(i).checkState() == Qt.CheckState.Checked]

@@ -17,7 +17,7 @@ from desktop.domain.penalties import CATALOG, Severity, decree_penalty_kinds, no
 from desktop.views.enforcement.forms import ServiceDialog
 from desktop.views.operations import query_op
 from desktop.views.table import Column, RecordTable
-from desktop.views.widgets import date_edit, qdate_to_date
+from desktop.views.widgets import date_edit, qdate_to_date, show_info
 from desktop.domain.entities import Entity
 from desktop.services import penalties
 from desktop.domain.roles import Role
@@ -236,6 +236,9 @@ class CatalogScreen(QWidget):
         self.table.selection_changed.connect(
             lambda code: self.replace_button.setEnabled(gestor and code is not None and code.valid_to is None))
         self.replace_button.setEnabled(False)
+        # Enter / double-click on a code (issue 29 point 1): its replacement when the gestor may replace it, else
+        # the code written out whole (the table cuts the long texts)
+        self.table.activated.connect(self.open_code)
         top = QHBoxLayout()
         top.addWidget(explanation, 1)
         top.addWidget(self.add_button)
@@ -244,6 +247,22 @@ class CatalogScreen(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.table)
         self.reload()
+
+    def open_code(self, code) -> None:
+        if code is None:
+            return
+        if self.replace_button.isEnabled():
+            self.replace_button.click()
+            return
+        lines = [f"Artigo: {code.article}", f"Descrição: {code.description}",
+                 f"Gravidade: {code.severity_label} — multa de {format_upfm(code.upfm)}"]
+        lines += [f"{label}: {text}" for label, text in (("Outra penalidade", code.extra_penalty),
+                                                         ("Penalidades do código (decreto)", code.penalties_text),
+                                                         ("Na reincidência", code.recurrence_effect)) if text]
+        lines.append(f"Vigência: desde {format_date(code.valid_from)}"
+                     + (f", encerrado em {format_date(code.valid_to)}" if code.valid_to else ", em vigor"))
+        lines.append("Usado em autos: " + ("sim" if code.in_use else "não"))
+        show_info(self, f"Infração {code.code}", "\n".join(lines))
 
     def code_dialog(self, replacing) -> CodeDialog:
         return CodeDialog(self.db, self.actor, replacing, self)

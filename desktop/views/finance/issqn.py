@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from desktop.domain.clock import today
 from desktop.domain.formatting import format_date, format_money
 from desktop.views.operations import op
-from desktop.views.table import Column, RecordTable
+from desktop.views.table import Column, RecordTable, enter_presses, keyboard_list
 from desktop.views.widgets import DecimalEdit, FieldErrors, date_edit, error_label, qdate_to_date
 from desktop.domain.entities import Entity
 from desktop.services import issqn
@@ -143,6 +143,7 @@ class IssqnPage(QWidget):
         # totals per platform + "Emitir guia"
         self.totals = RecordTable(TOTAL_COLUMNS, self, show_filter=False)
         self.totals.selection_changed.connect(lambda _r: self._update_buttons())
+        self.totals.activated.connect(self.open_total)     # Enter / double-click (issue 29 point 1)
         self.issue_button = QPushButton("Emitir guia", self)
         self.issue_button.setToolTip("Uma guia (DAM) por plataforma e competência, com código de barras FEBRABAN")
         self.issue_button.clicked.connect(self.issue_guide)
@@ -190,6 +191,7 @@ class IssqnPage(QWidget):
         self.fares_button = QPushButton("Tarifas informadas…", self)
         self.fares_button.clicked.connect(self.show_fares)
         self.driver_button.clicked.connect(self.charge_driver)
+        enter_presses(self.shares, self.fares_button)     # Enter on a vehicle: its fares and class (issue 29)
         shares_box = QGroupBox("Veículos da competência", self)
         sl = QVBoxLayout(shares_box)
         filters = QHBoxLayout()
@@ -208,10 +210,15 @@ class IssqnPage(QWidget):
         sl.addLayout(actions)
         # problems
         self.unclassified = QListWidget(self)
-        self.unclassified.itemDoubleClicked.connect(lambda item: self.classify(item.data(Qt.ItemDataRole.UserRole)))
+        # Enter or a double-click on a vehicle without a class: "Enquadrar…" (issue 29 point 1)
+        self.unclassified.itemActivated.connect(lambda item: self.classify(item.data(Qt.ItemDataRole.UserRole)))
+        keyboard_list(self.unclassified)
         self.classify_button = QPushButton("Enquadrar veículo…", self)
         self.classify_button.clicked.connect(lambda: self.classify(self._selected_unclassified()))
         self.unpaid = QListWidget(self)
+        # Enter on a platform with open competências: its first open month, its vehicles (issue 29 point 1)
+        self.unpaid.itemActivated.connect(lambda item: self.open_unpaid(item.data(Qt.ItemDataRole.UserRole)))
+        keyboard_list(self.unpaid)
         side = QWidget(self)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
@@ -284,7 +291,9 @@ class IssqnPage(QWidget):
         self.unpaid.clear()
         for u in issqn.unpaid_platforms(self.db, self.actor):
             flag = " — VENCIDA" if u.overdue else ""
-            self.unpaid.addItem(f"{u.platform_name}: {', '.join(u.competences)} ({_money(u.amount)}){flag}")
+            item = QListWidgetItem(f"{u.platform_name}: {', '.join(u.competences)} ({_money(u.amount)}){flag}")
+            item.setData(Qt.ItemDataRole.UserRole, (u.platform_id, u.competences[0] if u.competences else None))
+            self.unpaid.addItem(item)
         self.reload_rows()
 
     def _show_unclassified(self, year: int, month: int, problems) -> None:
@@ -344,6 +353,29 @@ class IssqnPage(QWidget):
         self.fares_button.setToolTip("As tarifas que as plataformas informaram para o veículo no mês e a classe de "
                                      "base mais próxima" if may_see else "Exige o perfil Fiscal ou Gestor "
                                      "(dados de viagens, Art. 4º)")
+
+    def open_total(self, total) -> None:
+        """Enter on a platform's total: that platform's vehicles of the competência, below (its detail)."""
+        if total is None or total.platform_id is None:
+            return
+        self._show_platform(total.platform_id)
+
+    def _show_platform(self, platform_id: int) -> None:
+        index = self.platform_filter.findData(platform_id)
+        if index >= 0:
+            self.platform_filter.setCurrentIndex(index)
+        self.shares.view.setFocus(Qt.FocusReason.OtherFocusReason)     # its first vehicle selected
+
+    def open_unpaid(self, target) -> None:
+        """A platform with competências in the open: that platform's vehicles in its first open month."""
+        if not target:
+            return
+        platform_id, competence = target
+        if competence:
+            month, year = (int(part) for part in competence.split("/"))
+            if (year, month) != self.month():
+                self.set_month(year, month)
+        self._show_platform(platform_id)
 
     def _selected_unclassified(self):
         item = self.unclassified.currentItem()

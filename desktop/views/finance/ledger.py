@@ -72,6 +72,9 @@ class LedgerScreen(QWidget):
     """Every posted entry, newest first, a page at a time (`services.ledger.ledger_page`): opens at once over a
     million entries and loads more only as the user scrolls. The totals line is one aggregate query."""
 
+    auto_opened = Signal(int)               # Enter / double-click on an entry of an auto: the auto's page
+    infractor_opened = Signal(object, str)  # … on an entry of no auto (a fee, a cost): the infractor's statement
+
     def __init__(self, db, actor, parent=None, lookups: Lookups | None = None):
         super().__init__(parent)
 
@@ -121,6 +124,7 @@ class LedgerScreen(QWidget):
         self.table = LazyRecordTable(LEDGER_COLUMNS, self, filters=filters)
         self.table.model.failed.connect(lambda error: show_error(self, error, "Não foi possível ler o extrato"))
         self.table.selection_changed.connect(self._selection_changed)
+        self.table.activated.connect(self.open_entry)     # issue 29 point 1
         self.infractor_picker.changed.connect(lambda _v: self.reload())
         self.kind_combo.currentIndexChanged.connect(lambda _i: self.reload())
         self.period_check.toggled.connect(lambda _v: self.reload())
@@ -167,6 +171,14 @@ class LedgerScreen(QWidget):
         # one aggregate over the whole table (≈ 0.5 s for 1,000,000 entries): off the UI thread, so the list
         # opens with its first page at once
         self.totals_task = Task(totals).success(show).failure(failed).run_in_background(self, show_progress=False)
+
+    def open_entry(self, entry) -> None:
+        if entry is None:
+            return
+        if entry.auto_id is not None:
+            self.auto_opened.emit(entry.auto_id)
+        else:
+            self.infractor_opened.emit(entry.infractor, entry.infractor_name)
 
     def _selection_changed(self, entry) -> None:
 

@@ -60,6 +60,8 @@ class FinancePage(QWidget):
         bus.data_changed.connect(self._data_changed)
         for screen in (self.infractor_screen, self.overdue_screen, self.divida_screen):
             screen.auto_opened.connect(self.open_auto)
+        self.ledger_screen.auto_opened.connect(self.open_auto)
+        self.ledger_screen.infractor_opened.connect(self.open_infractor)
 
     def _tab_shown(self, index: int) -> None:
         if self.tabs.widget(index) is self.issqn_tab:
@@ -84,6 +86,11 @@ class FinancePage(QWidget):
         page = window.open_module("fiscalizacao")
         page.open_auto(auto_id)
         return page
+
+    def open_infractor(self, infractor, label: str) -> None:
+        """Enter on a ledger entry of no auto: the infractor's page and statement (issue 29 point 1)."""
+        self.tabs.setCurrentWidget(self.infractor_screen)
+        self.infractor_screen.show_infractor(infractor, label)
 
     def _data_changed(self, entity: str) -> None:
         if entity in (Entity.AUTOS, Entity.LEDGER, Entity.DEMO, Entity.GUIDES):

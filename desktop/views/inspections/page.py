@@ -22,7 +22,7 @@ from desktop.views.formatting import format_date
 from desktop.views.inspections.dialogs import BookDialog, MoveDialog, ReasonDialog, RunInspectionDialog
 from desktop.views.inspections.grid import ScheduleGrid
 from desktop.views.operations import op
-from desktop.views.table import Column, RecordTable
+from desktop.views.table import Column, RecordTable, enter_presses
 from desktop.views.widgets import date_edit, qdate_to_date, show_info
 from desktop.domain.entities import Entity
 from desktop.services import inspections as service
@@ -150,6 +150,8 @@ class InspectionsPage(QWidget):
         self.impeded_auto = QPushButton("Lavrar auto (Art. 26, II)…", self)
         self.no_show_auto.clicked.connect(lambda: self.draw_up_auto(self.no_show_table.selected()))
         self.impeded_auto.clicked.connect(lambda: self.draw_up_auto(self.impeded_table.selected()))
+        enter_presses(self.no_show_table, self.no_show_auto)   # Enter on a candidate: its auto (issue 29 point 1)
+        enter_presses(self.impeded_table, self.impeded_auto)
         no_show_tab = self._titled(self.no_show_table, "Ausências à convocação — candidatas a auto de infração "
                                    "do Art. 26, I (deixar de comparecer à vistoria).", self.no_show_auto)
         impeded_tab = self._titled(self.impeded_table, "Veículos impedidos cujo prazo de 5 dias para regularizar "
@@ -563,8 +565,9 @@ class InspectionsPage(QWidget):
         self.cfg_place = QComboBox(box)
         add_schedule = QPushButton("Adicionar horário", box)
         add_schedule.clicked.connect(self.add_schedule)
-        end_schedule = QPushButton("Encerrar horário selecionado", box)
+        end_schedule = QPushButton("Encerrar horário selecionado…", box)
         end_schedule.clicked.connect(self.end_schedule)
+        enter_presses(self.schedule_table, end_schedule)   # Enter on a schedule: end it, after asking (issue 29)
         self.place_name = QLineEdit(box)
         self.place_address = QLineEdit(box)
         add_place = QPushButton("Adicionar local", box)
@@ -574,8 +577,9 @@ class InspectionsPage(QWidget):
         self.block_reason = QLineEdit(box)
         block = QPushButton("Bloquear dia", box)
         block.clicked.connect(self.block_day)
-        unblock = QPushButton("Desbloquear selecionado", box)
+        unblock = QPushButton("Desbloquear selecionado…", box)
         unblock.clicked.connect(self.unblock_day)
+        enter_presses(self.blocked_table, unblock)   # Enter on a blocked day: unblock it, after asking (issue 29)
 
         pattern = QGroupBox("Horários de atendimento (vistoriadores)", box)
         form = QFormLayout(pattern)
@@ -658,7 +662,9 @@ class InspectionsPage(QWidget):
 
     def end_schedule(self) -> None:
         row = self.schedule_table.selected()
-        if row is not None:
+        if row is not None and self._confirm(
+                "Encerrar horário", f"Encerrar o horário de {row.inspector_name} ({row.weekday_label}, "
+                f"{row.start_time:%H:%M}–{row.end_time:%H:%M}) a partir de hoje? Os agendamentos feitos continuam."):
             self._config_call(self.service.end_schedule, row.id, self.service.today(), row.version)
 
     def add_place(self) -> None:
@@ -673,5 +679,7 @@ class InspectionsPage(QWidget):
 
     def unblock_day(self) -> None:
         row = self.blocked_table.selected()
-        if row is not None:
+        if row is not None and self._confirm(
+                "Desbloquear dia", f"Desbloquear {format_date(row.day)} ({row.inspector_name or 'todos'}"
+                f"{', ' + row.reason if row.reason else ''})? O dia volta a ter horários livres."):
             self._config_call(self.service.unblock_day, row.id)

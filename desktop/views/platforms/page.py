@@ -271,6 +271,9 @@ class PlatformsPage(QWidget):
             Column("Importada por", lambda r: r.imported_by_name),
             Column("SHA-256", lambda r: r.file_sha256[:16] + "…"),
         ), self)
+        # Enter / double-click on a delivered list: its reconciliation (issue 29 point 1)
+        self.lists.activated.connect(self.open_list)
+        self.recon_title = QLabel(self)
         self.reconciliation = ReconciliationTable(RECON_COLUMNS, self, filter_placeholder="Filtrar por CPF, placa, "
                                                                                  "situação…")
         self.auto_button = QPushButton("Rascunhar auto da linha…", self)
@@ -332,6 +335,7 @@ class PlatformsPage(QWidget):
         ll.addWidget(self.lists)
         recon_tab = QWidget(self.tabs)
         rl = QVBoxLayout(recon_tab)
+        rl.addWidget(self.recon_title)
         rl.addWidget(self.reconciliation)
         row = QHBoxLayout()
         row.addWidget(self.auto_button)
@@ -425,8 +429,10 @@ class PlatformsPage(QWidget):
         try:
             rec = platform_lists.reconciliation(self.db, self.actor, platform_id=self.platform_id)
             self.reconciliation.set_rows(rec.lines)
+            self.recon_title.setText("Conciliação da última lista entregue.")
         except NotFound:
             self.reconciliation.set_rows(())
+            self.recon_title.setText("Nenhuma lista entregue.")
         self.requests = data_requests.data_requests_of(self.db, self.actor, self.platform_id)
         self.requests_table.set_rows(self.requests, keep=lambda r: r.id)
         self._request_chosen(self.requests_table.selected())
@@ -435,6 +441,21 @@ class PlatformsPage(QWidget):
             self.timer.start()
         else:
             self.timer.stop()
+
+    def open_list(self, delivered) -> None:
+        """The reconciliation of one delivered list (an older one too), on the "Conciliação" tab."""
+        if delivered is None:
+            return
+        try:
+            rec = platform_lists.reconciliation(self.db, self.actor, list_id=delivered.id)
+        except NotFound as error:
+            show_info(self, "Lista", str(error))
+            return
+        self.reconciliation.set_rows(rec.lines)
+        self.recon_title.setText(f"Conciliação da lista entregue em {format_date(delivered.received_on)} "
+                                 f"({delivered.filename}).")
+        self.tabs.setCurrentIndex(1)
+        self.reconciliation.view.setFocus()
 
     def _request_chosen(self, request) -> None:
         """The chosen request's steps (DataRequestInfo.actions, domain/data_requests.py) enable its buttons."""

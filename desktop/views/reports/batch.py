@@ -3,10 +3,12 @@
 "Cancelar" (a cancelled batch spends no number and records nothing: the service commits only at the end)."""
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QListWidget, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
 from desktop.views.reports.kinds import issue_roles, may_issue, roles_text
+from desktop.views.table import keyboard_list
 from desktop.views.widgets import ERROR_LABEL_STYLE, error_text
 from desktop.domain.entities import Entity
 from desktop.background import Task
@@ -24,6 +26,8 @@ def _alive(widget) -> bool:
 
 
 class PendingStickersPanel(QWidget):
+    sticker_chosen = Signal(str)   # the authorization number whose sticker is to print alone
+
     def __init__(self, db, actor, open_preview, parent=None, workers: int = 2):
         super().__init__(parent)
         self.db = db
@@ -40,6 +44,9 @@ class PendingStickersPanel(QWidget):
         self.count_label.setStyleSheet("font-size: 12pt; font-weight: bold;")
         self.list = QListWidget(self)
         self.list.setAccessibleName("Autorizações com adesivo pendente")
+        # Enter / double-click on a pending sticker: that one sticker printed (issue 29 point 1)
+        self.list.itemActivated.connect(lambda item: self._allowed and self.sticker_chosen.emit(item.text()))
+        keyboard_list(self.list)
         self.refresh_button = QPushButton("Atualizar", self)
         self.layout_box = QComboBox(self)
         for value, text in LAYOUTS:

@@ -16,6 +16,7 @@ from desktop.services.documents import REISSUABLE_KINDS, IssuedSummary
 from desktop.views.operations import op
 from desktop.services.documents import REISSUE_REASONS
 from desktop.views.formatting import format_datetime
+from desktop.views.table import keyboard_list
 
 LAYOUTS = (("page", "Um adesivo por página A4"), ("sheet", "Folha de etiquetas A4 (8 por folha)"))
 
@@ -111,6 +112,9 @@ class IssuePanel(QWidget):
         layout.addWidget(splitter)
 
         self.kind_list.currentRowChanged.connect(self._entry_changed)
+        # Enter / double-click on a kind (issue 29 point 1): on to its number or date, where Enter issues it
+        self.kind_list.itemActivated.connect(lambda _item: self.focus_identifier())
+        keyboard_list(self.kind_list)
         self.issue_button.clicked.connect(self.issue)
         self.id_edit.returnPressed.connect(self.issue)
         self.id_edit.textEdited.connect(lambda _text: self._clear_error())
@@ -154,6 +158,18 @@ class IssuePanel(QWidget):
         self.issue_button.setEnabled(allowed and not self.busy())
         self._clear_error()
         self.status.clear()
+
+    def focus_identifier(self) -> None:
+        field = self.date_edit if self.entry().input == DATE else self.id_edit
+        field.setFocus(Qt.FocusReason.OtherFocusReason)
+        if field is self.id_edit:
+            self.id_edit.selectAll()
+
+    def issue_for(self, key: str, identifier: str):
+        """Issue the document `key` for `identifier` as a person would: kind chosen, number typed, "Emitir"."""
+        self.choose_kind(key)
+        self.id_edit.setText(identifier)
+        return self.issue()
 
     def busy(self) -> bool:
         return self.task is not None and not self.task.finished

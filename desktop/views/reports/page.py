@@ -73,6 +73,7 @@ class ReportsPage(QWidget):
         layout.addWidget(self.tabs, 1)
 
         self.issue_panel.issued.connect(self._issued)
+        self.batch_panel.sticker_chosen.connect(self.issue_sticker)
         self.check_window_button.clicked.connect(self.open_check_window)
         self.tabs.currentChanged.connect(self._tab_changed)
         bus.data_changed.connect(self._data_changed)
@@ -98,6 +99,11 @@ class ReportsPage(QWidget):
                 self.archive_panel.load()
             elif current is self.batch_panel and not self.batch_panel.busy():
                 self.batch_panel.load()
+
+    def issue_sticker(self, number: str):
+        """Enter on a pending sticker: "Emitir documento" with the sticker of that authorization, issued."""
+        self.tabs.setCurrentWidget(self.issue_panel)
+        return self.issue_panel.issue_for("sticker", number)
 
     def _issued(self, _issued) -> None:
         bus.data_changed.emit(Entity.ISSUED_DOCUMENT)

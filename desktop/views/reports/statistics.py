@@ -15,6 +15,7 @@ from desktop.domain.roles import Role
 from desktop.views.operations import op
 from desktop.domain.entities import Entity
 from desktop.views.date_fields import DateField
+from desktop.views.table import keyboard_list
 from desktop.services import statistics
 from desktop.domain.clock import today
 from desktop.services.statistics import STATISTICS
@@ -89,6 +90,7 @@ class StatisticsPanel(QWidget):
         self.grid = QTableWidget(self)
         self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.grid.setTabKeyNavigation(False)   # Tab leaves the table (issue 29)
+        self.grid.setObjectName("statistics_grid")   # the figures: nothing of their own to open
         self.grid.verticalHeader().setVisible(False)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
@@ -121,6 +123,9 @@ class StatisticsPanel(QWidget):
         layout.addLayout(main, 1)
 
         self.list.currentRowChanged.connect(lambda _row: self.refresh())
+        # Enter / double-click on a statistic (issue 29 point 1): into its figures, then Tab to the exports
+        self.list.itemActivated.connect(lambda _item: self.open_figures())
+        keyboard_list(self.list)
         self.refresh_button.clicked.connect(self.refresh)
         self.pdf_button.clicked.connect(self.export_pdf)
         self.xlsx_button.clicked.connect(lambda: self.export_xlsx())
@@ -145,6 +150,11 @@ class StatisticsPanel(QWidget):
                     self.list.setCurrentRow(row)
                 return
         raise KeyError(key)
+
+    def open_figures(self) -> None:
+        self.grid.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self.grid.rowCount() and self.grid.currentRow() < 0:
+            self.grid.setCurrentCell(0, 0)
 
     # ------------------------------------------------------------------------------------------------ drawing
     def refresh(self) -> bool:

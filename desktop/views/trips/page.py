@@ -94,6 +94,7 @@ class TripsPage(QWidget):
             Column("Pontos de rota", lambda r: r.route_points),
             Column("Descartado (passageiros)", lambda r: ", ".join(r.dropped_columns)),
         ), tab, show_filter=False)
+        self.imports_table.activated.connect(self.show_import)    # Enter / double-click: its report (issue 29)
         form = QFormLayout()
         form.addRow("Plataforma:", self.platform_combo)
         form.addRow("Responde à requisição:", self.request_combo)
@@ -201,6 +202,19 @@ class TripsPage(QWidget):
         self.routes_label.setText("(opcional)")
         self.report.setPlainText(report.summary())
         self.reload()
+
+    def show_import(self, done) -> None:
+        """A file imported before: what was kept of it, in the report pane (passenger data never was)."""
+        if done is None:
+            return
+        lines = [f"Arquivo {done.filename} da plataforma {done.platform_name}, importado em "
+                 f"{format_datetime(done.created_at)}.", f"Viagens importadas: {done.trips}."]
+        if done.route_points:
+            lines.append(f"Pontos de rota: {done.route_points}.")
+        lines.append("Descartados por identificarem passageiros (Art. 4º): "
+                     + (", ".join(done.dropped_columns) + "." if done.dropped_columns else "nenhum campo."))
+        self.report.setPlainText("\n".join(lines))
+        self.report.setFocus()
 
     # -- fares ------------------------------------------------------------------------------------------------
     def _fares_tab(self) -> QWidget:
