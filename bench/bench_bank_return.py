@@ -86,7 +86,7 @@ def main(argv=None) -> int:
         from desktop.services import users
         info = users.create_user(db, admin, users.UserDraft("caixa", "Caixa", frozenset({Role.ATENDENTE}),
                                                             "senha-forte-2025"))
-        from desktop.services.base import Actor
+        from desktop.services.actors import Actor
         clerk = Actor(info.id, info.username, info.full_name, frozenset(info.roles))
         unmatched = int(len(payments) * args.unmatched)
         for k in range(unmatched):   # barcodes of no guide: kept as unreconciled payments (issue 23 point 8)

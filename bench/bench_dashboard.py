@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.domain.dates import local_now
     from desktop.models import Driver
     from desktop.services import dashboard as svc
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
     from desktop.services.dashboard_queries import window
     from desktop.services.holidays import calendar_in
 

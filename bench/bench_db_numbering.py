@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from desktop import migrate  # noqa: E402
 from desktop.db import Database, sqlite_url  # noqa: E402
 from desktop.services import audit  # noqa: E402
-from desktop.services.base import SYSTEM_ACTOR  # noqa: E402
+from desktop.services.actors import SYSTEM_ACTOR  # noqa: E402
 from desktop.services.numbering import next_number  # noqa: E402
 
 

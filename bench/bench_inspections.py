@@ -51,7 +51,7 @@ def ensure_data(db, drivers: int):
     from desktop.domain.roles import Role
     from desktop.models import Authorization, InspectorSchedule, User
     from desktop.services import inspections as svc
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     with db.session(write=False) as s:
         has_drivers = s.scalar(select(func.count()).select_from(Authorization))
@@ -96,7 +96,7 @@ def main() -> int:
     from desktop.migrate import open_database
     from desktop.models import Authorization, Inspection
     from desktop.services import inspections as svc
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     db = open_database(args.db)
     print(db.describe())

@@ -34,7 +34,7 @@ from desktop.domain.ledger import EntryKind  # noqa: E402
 from desktop.domain.roles import Role  # noqa: E402
 from desktop.models import LOCAL_TZ, now  # noqa: E402
 from desktop.services import ledger  # noqa: E402
-from desktop.services.base import Actor  # noqa: E402
+from desktop.services.actors import Actor  # noqa: E402
 from desktop.services.catalog import ensure_catalog  # noqa: E402
 from desktop.services.ledger import Infractor, LedgerFilter  # noqa: E402
 

@@ -30,10 +30,10 @@ from desktop.domain.roles import Role  # noqa: E402
 from desktop.errors import ConflictError  # noqa: E402
 from desktop.models import User  # noqa: E402
 from desktop.services import autos, ledger, process  # noqa: E402
-from desktop.services.base import Actor  # noqa: E402
+from desktop.services.actors import Actor  # noqa: E402
 from desktop.services.catalog import ensure_catalog  # noqa: E402
 from tests.db.enforcement_factories import authorized_driver, draft, notify, setup_upfm  # noqa: E402
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 WAIVER = process.Attachment("desistencia.pdf", b"%PDF-1.4 desisto", kind="waiver")
 

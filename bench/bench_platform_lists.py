@@ -87,7 +87,7 @@ def main() -> int:
     from desktop.db import Database, sqlite_url
     from desktop.domain.roles import Role
     from desktop.services import platform_lists, platforms
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     rng = random.Random(14)
     folder = Path(tempfile.mkdtemp(prefix="bench-platform-lists-"))

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.migrate import open_database
     from desktop.models import Authorization, Driver
     from desktop.services.authorizations import authorization_detail, list_authorizations
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
     from desktop.services.drivers import driver_detail, list_drivers
     from desktop.services.vehicles import list_vehicles
 

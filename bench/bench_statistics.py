@@ -24,7 +24,7 @@ os.environ.setdefault("DESKTOP_SETTINGS_FILE", str(Path(tempfile.mkdtemp()) / "s
 from desktop.migrate import open_database  # noqa: E402
 from desktop.domain import clock  # noqa: E402
 from desktop.services import statistics as st  # noqa: E402
-from desktop.services.base import SYSTEM_ACTOR  # noqa: E402
+from desktop.services.actors import SYSTEM_ACTOR  # noqa: E402
 
 TODAY = date(2026, 11, 18)
 

@@ -124,7 +124,7 @@ def _platform(db) -> int:
 
 def _actor():
     from desktop.domain.roles import Role
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     return Actor(None, "bench", "Bench", frozenset(Role))
 

@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -85,7 +85,7 @@ def actors(db) -> dict:
     from sqlalchemy import select
 
     from desktop.models import User
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     names = {"clerk": "ana.atendente", "manager": "gabriela.gestora", "inspector": "vitor.vistoriador",
              "fiscal": "fabio.fiscal"}

@@ -335,7 +335,7 @@ def _cli_actor():
     server password, so the terminal acts with every role — but the audit log records the operating-system
     login (`terminal:maria`), so an export of personal data still says who took it (SPEC §4, LGPD)."""
     from desktop.domain.roles import Role  # lazy: kept off the start-up path (the login window imports this module)
-    from desktop.services.base import Actor  # lazy: kept off the start-up path (the login window imports this module)
+    from desktop.services.actors import Actor  # lazy: kept off the start-up path (the login window imports this module)
 
     try:
         login = getpass.getuser()

@@ -20,7 +20,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.errors import DesktopError
 from desktop.models import Auto, Driver, User
 from desktop.services import correspondence
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.documents import printing
 
 DEMO_DISPATCHES = 5

@@ -24,7 +24,7 @@ from desktop.errors import ConflictError
 from desktop.models import User
 from desktop.services import data_requests, platform_lists
 from desktop.services.auth import verify_password
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.services.demo import is_demo_db, mark_demo, own_records, unmark_demo
 
 __all__ = ["load_demo", "DemoSummary", "DEMO_PASSWORD", "ADMIN_USERNAME", "ADMIN_PASSWORD", "STAFF"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop.demo import tables
 from desktop.services import audit
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def run(ctx) -> None:

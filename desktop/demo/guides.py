@@ -16,7 +16,7 @@ from decimal import Decimal
 from desktop.errors import ConflictError
 from desktop.reports import febraban
 from desktop.services.bank_returns import IMPORT_ROLES
-from desktop.services.base import require_role
+from desktop.services.permissions import require_role
 from desktop.services.demo import is_demo
 from sqlalchemy import func, select
 from desktop.domain.clock import today

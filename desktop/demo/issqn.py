@@ -16,7 +16,7 @@ from sqlalchemy import insert, select
 from desktop.domain import clock, law
 from desktop.domain.roles import Role
 from desktop.models import IssqnClass, IssqnShare, Parameter, PaymentGuide, Vehicle, VehicleIssqnClass
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 DEMO_RATE = Decimal("3")        # % — demonstration value (the real one is the Código Tributário Municipal's)
 DEMO_CONTEST_DAYS = Decimal("30")   # days to contest a lançamento — demonstration value (issue 28 point 4)

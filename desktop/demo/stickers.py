@@ -12,7 +12,7 @@ from desktop.errors import DesktopError
 from sqlalchemy import select
 from desktop.models import Authorization, User
 from desktop.services import documents
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 
 def superseded_stickers(db, summary) -> list[str]:

@@ -119,7 +119,7 @@ def build_files(by_platform: dict[int, list[tuple[str, str]]], today: date, seed
 def make_demo_trips(db, today: date, seed: int = 2025) -> dict[str, int]:
     """Import the demo's trip files (one per active platform). Returns {"trips": n, "route_points": m}."""
     from desktop.services import trips  # lazy: loaded only when a demo is made
-    from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.actors import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     with db.session(write=False) as s:
         by_platform = _pairs(s)

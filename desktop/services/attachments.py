@@ -20,8 +20,10 @@ from desktop.domain.roles import REGISTRY_ROLES
 from desktop.errors import NotFound, ValidationError
 from desktop.models import Document
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
-from desktop.services.search import FRONT_DESK, require_reader, user_names
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
+from desktop.services.permissions import FRONT_DESK, require_reader
+from desktop.services.lookups import user_names
 import unicodedata
 import io
 import logging

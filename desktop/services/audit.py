@@ -37,7 +37,7 @@ from desktop.db import AUDIT_LOCK_HELD, AUDIT_LOCK_KEY, AUDIT_LOCK_SQL  # one lo
 from desktop.domain.formatting import short_hash
 from desktop.domain.roles import Role
 from desktop.models import AuditCheckpoint, AuditEntry, SigningKey, now
-from desktop.services.base import SYSTEM_ACTOR, Actor, SessionRevoked, notify_session_revoked
+from desktop.services.actors import Actor, notify_session_revoked, SessionRevoked, SYSTEM_ACTOR
 from desktop.models import User, UserRole
 import re
 from pathlib import Path

@@ -108,7 +108,7 @@ def _now(now: datetime | None) -> datetime:
 
 def actor_of(user):
     """The `Actor` of a user row."""
-    from desktop.services.base import Actor  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.actors import Actor  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     return Actor(user_id=user.id, username=user.username, full_name=user.full_name, roles=frozenset(user.roles))
 
@@ -123,7 +123,7 @@ def login(db, username: str, password: str, now: datetime | None = None):
     inactive user) or `AccountLocked` (5th wrong password in a row, or still locked)."""
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.actors import SYSTEM_ACTOR  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     moment = _now(now)
     name = normalize_username(username)

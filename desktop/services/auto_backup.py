@@ -32,7 +32,8 @@ from desktop.domain.problems import Problem
 from desktop.domain.roles import BACKUP_ROLES
 from desktop.errors import DesktopError, ValidationError
 from desktop.services import audit, backup
-from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
+from desktop.services.actors import Actor, SYSTEM_ACTOR
+from desktop.services.permissions import require_role
 from desktop.settings import load_settings
 from desktop.settings import save_settings
 from desktop.db import Database

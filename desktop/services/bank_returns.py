@@ -38,7 +38,8 @@ from desktop.errors import ConflictError, DesktopError, ValidationError
 from desktop.importers.bank_return import ReturnFile, header_problems, parse_return
 from desktop.models import BankReturnFile, MunicipalitySettings, PaymentGuide, UnreconciledPayment, User
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.domain.clock import today as _today
 from desktop.services.guides import (
     find_guide_by_barcode_in,

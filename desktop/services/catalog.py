@@ -29,7 +29,8 @@ from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import Auto, InfractionCode
 from desktop.services import audit
 from desktop.services.audit import snapshot
-from desktop.services.base import check_version, require_role
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 
 SEED_VALID_FROM = law.LAW_DATE  # Art. 30: the law is in force since its publication
 

@@ -17,9 +17,12 @@ from desktop.domain.roles import CHANGE_ROLES
 from desktop.errors import ValidationError
 from desktop.models import Auto, ChangeCommunication, Driver, Vehicle
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.holidays import calendar_in
-from desktop.services.search import FRONT_DESK, Page, check_page, get_or_404, require_reader, user_names
+from desktop.services.permissions import FRONT_DESK, require_reader
+from desktop.services.paging import check_page, Page
+from desktop.services.lookups import get_or_404, user_names
 
 __all__ = ["ChangeDraft", "ChangeInfo", "validate_change", "record_change", "list_changes", "late_changes",
            "page_changes", "CHANGE_FILTERS", "AUTO_CODE", "AUTO_ART13_ITEM",

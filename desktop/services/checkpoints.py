@@ -15,7 +15,8 @@ from desktop.domain.roles import DOCUMENT_ROLES, SETUP_ROLES
 from desktop.errors import DesktopError
 from desktop.models import AuditCheckpoint
 from desktop.services.audit import AuditCheck, Checkpoint, lock_chain, make_checkpoint_in, verify
-from desktop.services.base import SYSTEM_ACTOR, Actor, require_role
+from desktop.services.actors import Actor, SYSTEM_ACTOR
+from desktop.services.permissions import require_role
 from desktop.services.setup import signing_private_key
 from desktop.reports import audit_checkpoint
 from desktop.reports.common import signer_of

@@ -53,7 +53,8 @@ from desktop.errors import ConflictError, DesktopError, NotFound, ValidationErro
 from desktop.models import (Authorization, Auto, DataRequest, Dispatch, DispatchBatch, Document, Driver, Inspection,
                             IssuedDocument, Platform)
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.paging import Page, check_page, contains, count, search_terms
 
 SEND_ROLES = DISPATCH_ROLES.send

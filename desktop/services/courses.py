@@ -44,9 +44,12 @@ from desktop.models import Authorization, Auto, CourseAttendance, CourseSession,
 from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.attachments import attach_document_in, check_attachment
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.numbering import next_notice_number_in, parse_number
-from desktop.services.search import get_or_404, require_reader
+from desktop.services.lookups import get_or_404
+from desktop.services.permissions import require_reader
 from desktop.reports.common import signer_of
 from desktop.reports.records import settings_row
 

@@ -19,7 +19,7 @@ from datetime import date
 
 from desktop.domain.dates import local_today
 from desktop.services.checkpoints import daily_checkpoint
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.services.enforcement_jobs import run_enforcement_jobs
 from desktop.services.platform_lists import overdue_lists
 from desktop.services.jobs import run_due_transitions

@@ -21,7 +21,7 @@ from desktop.domain.dates import local_now, renewal_request_deadline
 from desktop.domain.roles import DASHBOARD_ROLES, Role
 from desktop.models import AuditCheckpoint, Authorization, Auto, Driver, PaymentGuide
 from desktop.services import changes, correspondence, courses, data_requests, ledger, platform_lists
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.dashboard_queries import (
     Window,
     auto_condition,
@@ -33,7 +33,7 @@ from desktop.services.documents.stickers import pending_sticker_count_in
 from desktop.services.guide_debts import overdue_clause
 from desktop.services.holidays import calendar_in
 from desktop.services.inspections.annual import annual_due_count_in
-from desktop.services.search import require_reader
+from desktop.services.permissions import require_reader
 
 OK, INFO, WARNING, DANGER = "ok", "info", "warning", "danger"
 SEVERITIES = (OK, INFO, WARNING, DANGER)

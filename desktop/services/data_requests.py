@@ -42,10 +42,13 @@ from desktop.models import Driver, Platform, Vehicle
 from desktop.models.platforms import DataRequest
 from desktop.models.registry import Document
 from desktop.services import audit
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.catalog import list_codes_in
 from desktop.services.numbering import next_number
-from desktop.services.search import get_or_404, require_reader
+from desktop.services.lookups import get_or_404
+from desktop.services.permissions import require_reader
 from sqlalchemy import func
 
 __all__ = [

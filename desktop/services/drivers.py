@@ -36,30 +36,28 @@ from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.models.types import now
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of, link_documents
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.changes import changes_of
 from desktop.services.dashboard_queries import driver_condition
 from desktop.services.registry.deregistration import deregister_record
 from desktop.services.registry.scans import Scan, store_scan_in
 from desktop.services.registry.history import authorization_rows, event_timeline
-from desktop.services.search import (
-    FRONT_DESK,
-    Page,
-    TimelineEntry,
-    audit_timeline,
+from desktop.services.permissions import FRONT_DESK, require_reader
+from desktop.services.paging import (
+    capped_count,
     check_page,
     contains,
-    capped_count,
     count,
     digits_query,
-    get_or_404,
-    merge_timelines,
     order_by,
+    Page,
     prefix_range,
-    require_reader,
     search_terms,
-    user_names,
 )
+from desktop.services.timeline import audit_timeline, merge_timelines, TimelineEntry
+from desktop.services.lookups import get_or_404, user_names
 
 __all__ = [
     "ChecklistEntry", "DriverDraft", "DriverInfo", "ChecklistLine", "DriverRow", "DriverDetail", "DRIVER_SORTS",

@@ -22,7 +22,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.models import AuthorizationEvent as Ev
 from desktop.models import Auto
 from desktop.services import audit
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.services.enforcement.core import auto_balance_in, auto_transition
 from desktop.services.penalties import PENALTY_KINDS, end_suspensions_in
 from desktop.services.autos.process import finalize_auto_in

@@ -487,7 +487,7 @@ def export(db, actor, kind: str, path: str | os.PathLike) -> ExportResult:
     (through `write_audited`: the session checked before anything is written, the file in place only after the
     audit entry is committed)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     if kind not in HEADERS:
         raise ValidationError([Problem("kind", f"Tipo de exportação desconhecido: {kind}. Use: "

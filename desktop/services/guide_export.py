@@ -18,7 +18,8 @@ from desktop.domain.guides import guide_overdue
 from desktop.domain.roles import GUIDE_ROLES
 from desktop.models import Auto, Authorization, Fee, IssqnShare, PaymentGuide
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.exports import ExportResult, export_target, write_audited
 from desktop.services.guide_debts import payment_returned_in
 

@@ -56,7 +56,8 @@ from desktop.models import Auto, Authorization, Driver, Fee, FeePayment, Municip
 from desktop.reports import febraban
 from desktop.services import audit
 from desktop.services.authorizations import record_fee_payment_in
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.enforcement.core import auto_balance_in, debtor_of
 from desktop.services.guide_debts import (
     follow_reissue_in,
@@ -230,7 +231,7 @@ def list_guides(db, actor: Actor, state: str = "", purpose: str = "", text: str 
                 limit: int = 200, today: date | None = None):
     """A page of guides (newest first): `state` ∈ GUIDE_FILTERS ('overdue' = open past the due date), `purpose`
     ∈ fee/fine/issqn/cost, `text` = number prefix or payer's name or document."""
-    from desktop.services.search import Page  # lazy: the Page type only (search imports the registry)
+    from desktop.services.paging import Page  # lazy: the Page type only (search imports the registry)
     require_role(actor, *READER_ROLES)
     if state not in GUIDE_FILTERS:
         raise ValidationError([Problem("state", f"Situação desconhecida: {state}.")])

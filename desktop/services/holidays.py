@@ -53,7 +53,7 @@ def list_holidays(db, year: int | None = None, include_inactive: bool = True) ->
 def add_holiday_in(session, actor, day: date, name: str, kind: str = "municipal") -> HolidayInfo:
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     problems: list[Problem] = []
@@ -90,7 +90,7 @@ def remove_holiday_in(session, actor, id: int, reason: str) -> HolidayInfo:  # n
     """Same as `remove_holiday` inside the transaction the caller opened
     (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     reason = (reason or "").strip()

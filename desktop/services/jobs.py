@@ -14,7 +14,7 @@ from sqlalchemy import and_, or_, select
 
 from desktop.domain import AuthorizationStatus, format_date, local_today
 from desktop.models import Authorization, AuthorizationEvent
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.services.registry.events import audit_authorization, move_authorization, snapshot_authorization
 
 __all__ = ["DueTransition", "run_due_transitions"]

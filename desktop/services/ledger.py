@@ -31,7 +31,7 @@ from desktop.errors import ConflictError, NotFound, PermissionDenied, Validation
 from desktop.models import AuditEntry, Auto, Driver, PaymentGuide, Platform
 from desktop.models import LedgerEntry as E
 from desktop.services import audit
-from desktop.services.base import require_role
+from desktop.services.permissions import require_role
 from desktop.services.enforcement.core import (
     CENT,
     READER_ROLES,

@@ -302,7 +302,7 @@ def set_parameter_in(session, actor, key: str, valid_from: date, value, note: st
     (the role check and the audit record included)."""
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *EDITOR_ROLES)
     problems = validate(key, valid_from, value)

@@ -40,7 +40,8 @@ from desktop.models import Authorization, AuthorizationEvent, Auto, Driver, Vehi
 from desktop.models import AuthorizationEvent as Ev
 from desktop.services import audit
 from desktop.services.audit import snapshot
-from desktop.services.base import check_version, require_role
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.enforcement.core import Infractor, code_in_force_in, require_reader, require_step, step_roles
 from desktop.services.enforcement.postings import entry_info_in, post
 from desktop.services.enforcement.recurrence import decision_options_in, reassess_in

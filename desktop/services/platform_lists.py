@@ -45,12 +45,14 @@ from desktop.models import Authorization, Auto, Driver, Platform, Vehicle
 from desktop.models.platforms import PlatformList, PlatformListRow
 from desktop.models.registry import Lessor
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.catalog import list_codes_in
 from desktop.services.holidays import calendar_in
 from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.parameters import parameter_value_in
-from desktop.services.search import get_or_404, require_reader, user_names
+from desktop.services.lookups import get_or_404, user_names
+from desktop.services.permissions import require_reader
 from desktop.importers.platform_list import read_platform_list
 
 __all__ = [

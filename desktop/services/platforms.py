@@ -19,22 +19,14 @@ from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.models.registry import PLATFORM_STATUSES
 from desktop.services import audit
 from desktop.services.attachments import DocumentInfo, documents_of
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.drivers import driver_rows
-from desktop.services.search import (
-    FRONT_DESK,
-    Page,
-    TimelineEntry,
-    audit_timeline,
-    check_page,
-    count,
-    digits_query,
-    get_or_404,
-    order_by,
-    prefix_range,
-    require_reader,
-    search_terms,
-)
+from desktop.services.permissions import FRONT_DESK, require_reader
+from desktop.services.paging import check_page, count, digits_query, order_by, Page, prefix_range, search_terms
+from desktop.services.timeline import audit_timeline, TimelineEntry
+from desktop.services.lookups import get_or_404
 from desktop.services.vehicles import vehicle_rows
 
 __all__ = [

@@ -402,7 +402,7 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
     (the role check and the audit record included)."""
 
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
     from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
 
     require_role(actor, *SETUP_ROLES.rotate_key)
@@ -455,7 +455,8 @@ def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_ve
     """Same as `update_municipality` inside the transaction the caller opened
     (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import check_version, require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.locking import check_version  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *SETUP_ROLES.municipality)
     problems = municipality_problems(draft, initial=False)

@@ -44,7 +44,8 @@ from desktop.domain.roles import STATISTICS_ROLES
 from desktop.domain.workflow import AuthorizationStatus
 from desktop.domain.problems import Problem
 from desktop.errors import ValidationError
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.models import AuthorizationEvent as E
 from desktop.models import Authorization as A
 from desktop.models import Inspection as I

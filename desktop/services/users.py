@@ -88,7 +88,7 @@ def _snapshot(user) -> dict:
 
 
 def _require_admin(actor) -> None:
-    from desktop.services.base import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.permissions import require_role  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     require_role(actor, *USER_ROLES.manage)
 
@@ -236,7 +236,7 @@ def update_user_in(session, actor, user_id: int, draft: UserDraft, expected_vers
     """Same as `update_user` inside the transaction the caller opened
     (the role check and the audit record included)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
-    from desktop.services.base import check_version  # lazy: SQLAlchemy loads once the database is used (start-up)
+    from desktop.services.locking import check_version  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     _require_admin(actor)
     problems = _draft_problems(draft, creating=False)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from desktop.domain.entities import Entity
 from desktop.services.daily import run_daily_jobs
 from desktop.services.auto_backup import run_auto_backup
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.domain.dates import local_today
 from desktop.background import Task
 from desktop.views.widgets import error_text

@@ -21,8 +21,8 @@ from desktop import APP_NAME, APP_ORG
 from desktop.services.demo import DEMO_LABEL, is_demo_db
 from desktop.views import keyboard
 from desktop.views.table import keyboard_list
-from desktop.services.base import on_session_revoked
-from desktop.services.base import remove_session_listener
+from desktop.services.actors import on_session_revoked
+from desktop.services.actors import remove_session_listener
 from desktop.views.login import LoginDialog
 from desktop.views.widgets import fit_size
 from PySide6.QtGui import QGuiApplication

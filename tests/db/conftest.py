@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from desktop.db import Database, sqlite_url
 from desktop.domain.roles import Role
 from desktop.models import Base, User
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 

@@ -10,7 +10,7 @@ import pytest
 
 from desktop.domain.roles import Role
 from desktop.models import Authorization, Driver, Parameter, Platform, Vehicle
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 _seq = itertools.count(1)
 

@@ -12,7 +12,7 @@ from sqlalchemy import select, text
 from desktop.errors import ConflictError
 from desktop.models import AuditEntry
 from desktop.services import audit
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def _write_entries(db, actor, n=3):

@@ -30,7 +30,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from desktop.services import autos, bank_returns, guides
 from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
 from tests.db.enforcement_factories import draft, frozen_today, make_driver, notify  # noqa: F401 (autouse)
 from tests.db.registry_factories import Desk, approved
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("make_bank_return", ROOT / "tools" / "make_bank_return.py")

@@ -17,7 +17,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def test_art25_to_27_catalog_seeded_from_the_law_once(db):

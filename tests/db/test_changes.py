@@ -12,7 +12,7 @@ from desktop.services import changes as svc
 from desktop.services.changes import ChangeDraft
 from desktop.services.drivers import driver_detail
 from desktop.services.holidays import calendar
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def test_art13_xviii_communication_within_7_days_is_timely(db, desk):

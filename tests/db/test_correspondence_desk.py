@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.domain.correspondence import DispatchForm, DispatchState, code_is_valid
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound, PermissionDenied, ValidationError

@@ -17,7 +17,7 @@ from desktop.services.drivers import list_drivers
 from desktop.services.holidays import calendar
 from desktop.services.inspections import annual_due
 from desktop.services.documents import pending_sticker_numbers
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_counts_are_sql_counts_not_lists(db, people, monkeypatch):
 
 def test_a_reader_without_roles_is_refused(db):
     from desktop.errors import PermissionDenied
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     with pytest.raises(PermissionDenied):
         svc.dashboard(db, Actor(None, "x", "X"), NOW)

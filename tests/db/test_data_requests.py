@@ -153,7 +153,7 @@ def test_art4_par1_all_six_by_default_narrowing_needs_a_written_reason(db, desk,
 
 
 def test_demo_requests_answered_open_and_late(db, desk, platform):
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     with db.session() as s:
         assert svc.make_demo_data_requests_in(s, SYSTEM_ACTOR) == {"requests": 4}

@@ -473,7 +473,7 @@ def test_issue26_the_demo_fills_the_correspondence_desk_in_several_states(db):
     one waiting for the batch and one to go by e-mail — so the screen and its tiles show something."""
     from desktop.domain.correspondence import DispatchState
     from desktop.services import correspondence
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     summary = load_demo(db, drivers=30, seed=2025)
     assert summary.counts["dispatches"] == 5

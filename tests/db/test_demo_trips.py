@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from desktop.domain import local_today
 from desktop.models.platforms import TripImport, TripRoutePoint, TripRow
 from desktop.services import trips
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.demo.entry import load_demo
 
 TODAY = local_today()

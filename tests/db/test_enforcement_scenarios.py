@@ -26,7 +26,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 # The suspension each code brings on a first occurrence (Art. 24 §ún.; Art. 26 V, VI) and its authorization's
 # status once final; ART26-II impedes at once (Art. 26 II; Art. 16 §2).

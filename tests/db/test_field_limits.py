@@ -156,7 +156,7 @@ def test_item21_the_cli_says_in_portuguese_why_it_cannot_use_the_database(tmp_pa
 def test_item21_through_the_service_an_unreachable_server_and_a_mysql_url_are_portuguese_messages():
     from desktop.db import Database
     from desktop.errors import DatabaseUnavailable
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     reader = Actor(user_id=None, username="teste", full_name="Teste", roles=frozenset({Role.ATENDENTE}))
     down = Database("postgresql+psycopg://postgres@127.0.0.1:1/transporte?connect_timeout=3")

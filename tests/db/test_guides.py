@@ -22,7 +22,7 @@ from desktop.services import autos, guides, ledger
 from desktop.services.setup import AdminDraft, MunicipalityDraft, initialize
 from tests.db.enforcement_factories import draft, frozen_today, make_driver, notify  # noqa: F401 (autouse)
 from tests.db.registry_factories import Desk, approved
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 TODAY = date(2026, 11, 30)   # Monday; the enforcement factories pin the same day
 UPFM = Decimal("5.55")

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from desktop.demo.loader import load_demo
 from desktop.models import IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, VehicleIssqnClass
 from desktop.services import issqn
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def test_demo_has_classes_decisions_and_12_competences_with_paid_and_overdue_guides(db):
@@ -41,7 +41,7 @@ def test_issue28_the_demo_gestor_notifies_a_platform_of_its_estimated_lancamento
     from pypdf import PdfReader
 
     from desktop.models import Platform, User
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
     from desktop.domain.roles import Role
 
     load_demo(db, drivers=60, seed=7)

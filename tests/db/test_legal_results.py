@@ -36,7 +36,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 WAIVER_PDF = Attachment("desistencia-assinada.pdf", tiny_pdf("Desisto do recurso"), kind="waiver")
 
@@ -90,7 +90,7 @@ def test_issue12_item3_the_written_waiver_makes_the_decision_final_that_day(db, 
 
 def make_vistoriador(db):
     from desktop.domain.roles import Role
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     return Actor(user_id=None, username="v", full_name="Vistoriador", roles=frozenset({Role.VISTORIADOR}))
 

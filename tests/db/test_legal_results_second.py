@@ -32,7 +32,7 @@ from tests.db.enforcement_factories import (
     setup_upfm,
     staff,
 )
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 DEC = "Decreto nº 45/2026, art. 12, I"
 

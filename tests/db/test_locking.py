@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from desktop.errors import StaleRecordError
 from desktop.models import Base, Driver, Versioned
-from desktop.services.base import check_version
+from desktop.services.locking import check_version
 
 
 def _driver(db) -> int:
@@ -85,7 +85,8 @@ def test_every_editable_record_is_versioned():
 
 from desktop.domain.roles import Role  # noqa: E402
 from desktop.errors import PermissionDenied  # noqa: E402
-from desktop.services.base import SYSTEM_ACTOR, Actor, require_role  # noqa: E402
+from desktop.services.actors import Actor, SYSTEM_ACTOR  # noqa: E402
+from desktop.services.permissions import require_role  # noqa: E402
 
 
 def test_spec4_a_clerk_is_refused_a_gestor_only_action(make_actor):

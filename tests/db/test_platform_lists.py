@@ -193,7 +193,7 @@ def test_art5_viii_due_60_days_after_last_and_overdue(db, desk):
 
 
 def test_demo_lists_on_time_late_overdue_with_discrepancies(db, desk):
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     p1 = make_platform(db, desk, "11.222.333/0001-81", TODAY - timedelta(days=130))
     p2 = make_platform(db, desk, "11.444.777/0001-61", TODAY - timedelta(days=130))
@@ -272,7 +272,7 @@ def test_issue14_the_demo_holds_lists_on_time_late_and_overdue_and_data_requests
     from desktop.models import DataRequest, PlatformList, PlatformListRow
     from desktop.demo import entry as demo
     from desktop.services import data_requests, platform_lists
-    from desktop.services.base import SYSTEM_ACTOR
+    from desktop.services.actors import SYSTEM_ACTOR
 
     demo.load_demo(db, drivers=40, seed=14)
     dues = platform_lists.due_dates(db, SYSTEM_ACTOR)

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from pypdf import PdfReader
 
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.domain.workflow import AutoStatus
 from desktop.services import autos
 from desktop.services.autos import process

@@ -11,7 +11,7 @@ from registry_factories import TODAY, active, desk  # noqa: F401
 from sqlalchemy import select
 from trip_factories import make_platform, trip, trips_csv
 
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.errors import ValidationError
 from desktop.models import Driver, MunicipalitySettings, Vehicle
 from desktop.models.platforms import TripRow

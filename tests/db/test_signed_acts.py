@@ -15,7 +15,7 @@ from desktop.errors import ConflictError, ValidationError
 from desktop.models import Inspection, IssuedDocument, User
 from desktop.models.types import LOCAL_TZ
 from desktop.services import documents, users
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def _admin(db):

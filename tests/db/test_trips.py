@@ -38,7 +38,7 @@ from desktop.models.platforms import (
     TripRow,
 )
 from desktop.services import trips as svc
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.services.daily import run_daily_jobs
 
 PLATE = "ABC1D23"

@@ -70,7 +70,7 @@ _KILLED_IMPORT = textwrap.dedent("""
     from desktop.db import Database
     from desktop.importers import trips as reader
     from desktop.services import trips
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
     from desktop.domain.roles import Role
 
     reader.CHUNK_ROWS = 500

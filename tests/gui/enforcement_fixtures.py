@@ -32,7 +32,7 @@ class People:
 @pytest.fixture
 def people(db, admin) -> People:
     from desktop.services import users
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     def make(username, name, roles):
         # issue 28: who signs acts has an office and a matrícula (Lei 9.784/99, art. 22, §1º)

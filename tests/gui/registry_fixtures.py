@@ -67,7 +67,7 @@ class Staff:
 @pytest.fixture
 def staff(db, admin) -> Staff:
     from desktop.services import users
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     def make(username, name, roles):
         # issue 28: who signs acts has an office and a matrícula (Lei 9.784/99, art. 22, §1º)

@@ -53,7 +53,7 @@ def test_folder_copy_now_list_and_restore(qtbot, db, admin, tmp_path, messages, 
 
 
 def test_only_the_administrator_sees_the_tab(qtbot, db, admin):
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
 
     gestor = Actor(admin.user_id, admin.username, admin.full_name, frozenset({Role.GESTOR}))
     page = AdministrationPage(db, gestor)

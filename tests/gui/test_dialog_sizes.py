@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDialog
 
 import desktop.views
 from desktop.domain.roles import Role
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 SCREEN = QSize(1366, 728)  # 1366×768 less the 40 px of a Windows taskbar
 

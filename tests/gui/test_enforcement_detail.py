@@ -12,7 +12,7 @@ from enforcement_fixtures import draw_up, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
 from desktop.views.enforcement.detail import AutoDetailScreen
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def open_detail(qtbot, db, actor, auto_id):

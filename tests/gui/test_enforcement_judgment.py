@@ -14,7 +14,7 @@ from enforcement_fixtures import draw_up, shoot
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
 from desktop.views.enforcement.dialogs import JudgmentDialog
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def auto_in_defense(db, people, register, code="ART26-IV"):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register
 from enforcement_fixtures import draw_up, shoot
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("make_bank_return", ROOT / "tools" / "make_bank_return.py")
@@ -177,7 +177,7 @@ def test_on_a_demo_database_the_screen_writes_an_example_return_file_that_pays_o
                                                                                           tmp_path, messages):
     from desktop.domain.clock import today
     from desktop.domain.roles import Role
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
     from desktop.demo.entry import load_demo   # the program's demo load (marks the database as a demo)
     from desktop.views.finance.bank_return import BankReturnScreen
 

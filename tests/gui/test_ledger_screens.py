@@ -10,7 +10,7 @@ from enforcement_fixtures import draw_up, make_final, shoot
 
 from desktop.views.finance.page import FinancePage
 from desktop.views.finance.ledger import DebtListScreen, InfractorScreen, LedgerScreen
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 
 def final_with_payment(db, people, register):
@@ -203,7 +203,7 @@ def test_a_vistoriador_is_told_the_ledger_is_not_for_his_role(qtbot, db, people)
     """SPEC §4 / LGPD: only the roles that need it see the fines and the infractors' data."""
     from desktop.domain.roles import Role
     from desktop.services import users
-    from desktop.services.base import Actor
+    from desktop.services.actors import Actor
     from desktop.views.enforcement.page import EnforcementPage
 
     info = users.create_user(db, people.admin, users.UserDraft("vitor", "Vitor Vistoriador",

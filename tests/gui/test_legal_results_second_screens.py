@@ -11,7 +11,7 @@ from enforcement_fixtures import draw_up, shoot
 
 from desktop.domain import local_today
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm, Severity
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 DEC = "Decreto nº 45/2026, art. 12, I"
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
 from enforcement_fixtures import draw_up
 
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop.domain import local_today
 from desktop.domain.penalties import NotificationForm
 from desktop.views.enforcement.detail import AutoDetailScreen

@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from desktop.domain.roles import Role
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 SHOTS = Path("/tmp/shots/reports-ui")
 CPFS = ("52998224725", "11144477735", "39053344705", "12345678909", "98765432100")

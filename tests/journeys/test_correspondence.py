@@ -20,7 +20,7 @@ from datetime import date
 import pytest
 from PIL import Image
 
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 from desktop import cli
 from desktop.domain.correspondence import DispatchForm, DispatchState, make_code
 from desktop.domain.workflow import AutoStatus

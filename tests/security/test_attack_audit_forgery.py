@@ -8,7 +8,7 @@ from sqlalchemy import select
 from desktop.models import AuditEntry
 from desktop.services import audit
 from desktop.services import checkpoints
-from desktop.services.base import SYSTEM_ACTOR
+from desktop.services.actors import SYSTEM_ACTOR
 
 from tests.security.conftest import tamper
 

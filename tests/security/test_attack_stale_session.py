@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from desktop.domain.roles import Role
 from desktop.models import AuditEntry, Holiday, User, UserRole, now
 from desktop.services import holidays
-from desktop.services.base import SessionRevoked, on_session_revoked, remove_session_listener
+from desktop.services.actors import on_session_revoked, remove_session_listener, SessionRevoked
 
 
 def _holidays(db) -> int:

@@ -10,7 +10,7 @@ from sqlalchemy import update
 import desktop.signals  # noqa: F401 — the PySide6 6.12 reference-count guard (see desktop/signals.py)
 from desktop.models import User
 from desktop.services import holidays
-from desktop.services.base import SessionRevoked
+from desktop.services.actors import SessionRevoked
 
 from tests.security.conftest import ADMIN_PASSWORD
 

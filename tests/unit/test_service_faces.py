@@ -35,3 +35,18 @@ def test_faces_hold_no_code_of_their_own():
         tree = ast.parse(pathlib.Path(face.__file__).read_text())
         defined = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
         assert defined == [], f"{face.__name__} deve só reexportar: {[d.name for d in defined]}"
+
+
+def test_the_programs_own_code_imports_the_named_modules_not_the_faces():
+    """The faces are for the office's scripts (docs/contracts.md); the program's code names the module that holds
+    what it uses (issue 22 point 6), so a newcomer who reads an import finds the code."""
+    root = pathlib.Path(base.__file__).resolve().parents[1]
+    faces = {"desktop.services.base", "desktop.services.search"}
+    users = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name in ("base.py", "search.py") and path.parent.name == "services":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in faces:
+                users.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert users == []

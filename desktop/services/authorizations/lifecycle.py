@@ -50,7 +50,9 @@ from desktop.services.authorizations.queries import (
     authorization_info,
 )
 from desktop.services import audit
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.holidays import calendar_in
 from desktop.services.numbering import next_number
 from desktop.services.registry.events import (
@@ -61,7 +63,8 @@ from desktop.services.registry.events import (
     snapshot_authorization,
 )
 from desktop.services.registry.history import status_label
-from desktop.services.search import FRONT_DESK, get_or_404
+from desktop.services.permissions import FRONT_DESK
+from desktop.services.lookups import get_or_404
 from desktop.services.vehicles import stored_vehicle_problems
 
 S = AuthorizationStatus

@@ -35,7 +35,7 @@ from desktop.errors import NotFound
 from desktop.models import Authorization, AuthorizationEvent, Driver, Vehicle
 from desktop.services import parameters
 from desktop.services.attachments import DocumentInfo, documents_of
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.drivers import stored_checklist_problems
 from desktop.services.dashboard_queries import authorization_condition, window
 from desktop.services.holidays import calendar_in
@@ -45,17 +45,9 @@ from desktop.services.registry.history import (
     event_infos,
     status_label,
 )
-from desktop.services.search import (
-    Page,
-    check_page,
-    count,
-    get_or_404,
-    order_by,
-    prefix_range,
-    require_reader,
-    search_terms,
-    user_names,
-)
+from desktop.services.paging import check_page, count, order_by, Page, prefix_range, search_terms
+from desktop.services.lookups import get_or_404, user_names
+from desktop.services.permissions import require_reader
 from desktop.services.vehicles import VehicleRow, stored_vehicle_problems, vehicle_rows
 
 S = AuthorizationStatus

@@ -20,7 +20,8 @@ from desktop.models.platforms import AutoTripEvidence
 from desktop.services import audit
 from desktop.services.audit import snapshot
 from desktop.services.autos.assessment import AutoDraft, assess_in, draft_problems_in
-from desktop.services.base import check_version, require_role
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.catalog import code_row_in_force, ensure_catalog, ensure_catalog_in, needs_art13
 from desktop.services.changes import link_auto_in
 from desktop.services.courses import link_absence_auto_in

@@ -32,7 +32,8 @@ from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import AutoDefense, AutoJudgment, AutoNotification, AutoWaiver, Document
 from desktop.services import audit
-from desktop.services.base import check_version, require_role
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.enforcement.core import (
     READER_ROLES,
     Attachment,

@@ -17,7 +17,7 @@ from desktop.domain.workflow import AutoStatus
 from desktop.models import Auto, Document, Driver, InfractionCode, Platform, User, Vehicle, starts_with
 from desktop.models import LedgerEntry as E
 from desktop.services.autos.commands import document_ref
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.dashboard_queries import auto_condition
 from desktop.services.enforcement.core import (
     ZERO,

@@ -19,7 +19,8 @@ from typing import Any
 from desktop.domain.roles import DOCUMENT_ROLES, EVERYONE, Role
 from desktop.errors import ConflictError, NotFound
 from desktop.reports.common import DocumentMeta, MunicipalityHeader, fmt_date, now
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.models import IssuedDocument
 from sqlalchemy import select
 from desktop.reports.reprint import stamp_copy

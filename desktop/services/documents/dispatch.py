@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from desktop.errors import DesktopError
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.documents import printing, stickers
 from desktop.services.documents.archive import DOCUMENT_KINDS, Issued
 

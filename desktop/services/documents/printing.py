@@ -11,7 +11,8 @@ from datetime import date
 from desktop.domain.roles import DOCUMENT_ROLES
 from desktop.errors import ConflictError
 from desktop.reports.common import now
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.numbering import next_notice_number_in, parse_number
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered
 from desktop.reports import records

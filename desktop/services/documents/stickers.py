@@ -8,7 +8,8 @@ from datetime import datetime
 
 from desktop.errors import ConflictError
 from desktop.reports.common import DocumentMeta, now
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.documents.archive import ISSUE_ROLES, Issued, RecordRef, issue_rendered, reissue_text
 from sqlalchemy import select
 from desktop.models import Authorization, AuthorizationEvent

@@ -23,7 +23,7 @@ from desktop.models import Auto, AutoJudgment, AutoNotification, Document, Drive
 from desktop.models.ledger_queries import (FINE_KINDS, auto_balance_in, code_in_force_column,  # noqa: F401
                                            code_in_force_in, fine_columns, fine_in)
 from desktop.services.attachments import ACCEPTED_MIMES, check_attachment
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 ZERO = Decimal(0)
 UPFM_PLACES = Decimal("0.0001")

@@ -17,7 +17,8 @@ from desktop.errors import ConflictError, ValidationError
 from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.models.types import now
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.dashboard_queries import authorization_condition, window
 from desktop.services.holidays import calendar_in
 from desktop.services.inspections.common import (
@@ -30,7 +31,7 @@ from desktop.services.inspections.common import (
     slots,
     today,
 )
-from desktop.services.search import require_reader
+from desktop.services.permissions import require_reader
 
 _ACTIVE = AuthorizationStatus.ACTIVE.value
 _YEARLY = (InspectionKind.ANNUAL.value, InspectionKind.EXTRAORDINARY.value)

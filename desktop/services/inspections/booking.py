@@ -47,7 +47,8 @@ from desktop.models.admin import User
 from desktop.models.inspections import InspectionItem, InspectionPlace
 from desktop.models.types import now
 from desktop.services.authorizations import record_inspection_result_in
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.holidays import calendar_in
 from desktop.services.inspections.common import (
     LIVE,
@@ -79,7 +80,8 @@ from desktop.services.inspections.common import (
     step_roles,
     today,
 )
-from desktop.services.search import get_or_404, require_reader, user_names
+from desktop.services.lookups import get_or_404, user_names
+from desktop.services.permissions import require_reader
 
 _SHOWN = (InspectionStatus.SCHEDULED.value, InspectionStatus.DONE.value, InspectionStatus.NO_SHOW.value)
 

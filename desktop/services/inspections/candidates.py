@@ -13,7 +13,8 @@ from desktop.domain.inspection import InspectionResult, InspectionStatus
 from desktop.domain.roles import INSPECTION_ROLES
 from desktop.domain.scheduling import regularization_expired
 from desktop.models import Authorization, Driver, Inspection, Vehicle
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.inspections.common import ENFORCERS, Art26Candidate, bookings, day_bounds, today
 from desktop.domain.summons import art26_i_may_follow
 

@@ -31,9 +31,10 @@ from desktop.models import Authorization, Driver, Inspection, Vehicle
 from desktop.models.admin import User, UserRole
 from desktop.models.inspections import InspectionPlace, InspectorBlockedDay, InspectorSchedule
 from desktop.services import audit
-from desktop.services.base import Actor, check_version
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
 from desktop.services.holidays import calendar_in
-from desktop.services.search import get_or_404, user_names
+from desktop.services.lookups import get_or_404, user_names
 
 SCHEDULERS = tuple(r for r in Role if r in SCHEDULER_ROLES)
 CONFIGURERS = INSPECTION_ROLES.configure

@@ -17,7 +17,9 @@ from desktop.models import Inspection
 from desktop.models.admin import User
 from desktop.models.inspections import InspectionPlace, InspectorBlockedDay, InspectorSchedule
 from desktop.services import audit
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.inspections.common import (
     CONFIGURERS,
     LIVE,
@@ -31,7 +33,8 @@ from desktop.services.inspections.common import (
     schedule_info,
     today,
 )
-from desktop.services.search import get_or_404, require_reader, user_names
+from desktop.services.lookups import get_or_404, user_names
+from desktop.services.permissions import require_reader
 
 
 def list_inspectors_in(s: Session, actor: Actor) -> list[InspectorInfo]:

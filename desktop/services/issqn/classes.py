@@ -18,7 +18,8 @@ from desktop.domain.problems import Problem
 from desktop.errors import ConflictError, NotFound, ValidationError
 from desktop.models import IssqnClass, IssqnPlatformDesignation, Platform, Vehicle, VehicleIssqnClass
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.issqn.common import (
     DECIDE_ROLES,
     READ_ROLES,
@@ -26,7 +27,7 @@ from desktop.services.issqn.common import (
     ClassInfo,
     DesignationInfo,
 )
-from desktop.services.search import user_names
+from desktop.services.lookups import user_names
 
 __all__ = ["create_class", "create_class_in", "new_class_base", "new_class_base_in", "list_classes",
            "decide_vehicle_class", "decide_vehicle_class_in", "vehicle_class_history", "designate_platform",

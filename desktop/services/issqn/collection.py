@@ -31,7 +31,8 @@ from desktop.models import (
 )
 from desktop.reports.febraban import arrecadacao_barcode
 from desktop.services import audit, holidays, numbering, parameters
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.guide_debts import release_debts_in
 from desktop.services.issqn.common import (
     DECIDE_ROLES,

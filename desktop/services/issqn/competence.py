@@ -51,7 +51,8 @@ from desktop.models import (
 )
 from desktop.models.types import now
 from desktop.services import audit, parameters
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.issqn.common import (
     READ_ROLES,
     RUN_ROLES,

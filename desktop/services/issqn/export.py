@@ -23,7 +23,8 @@ from desktop.models import (
     Vehicle,
 )
 from desktop.services import audit
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.exports import ExportResult, export_target, write_audited
 from desktop.services.issqn.common import competence_label
 from desktop.services.issqn.queries import situation_of

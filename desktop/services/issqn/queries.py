@@ -17,7 +17,8 @@ from desktop.domain.guides import guide_overdue
 from desktop.domain.taxes import PREVIEW_LABEL
 from desktop.domain.text import fold
 from desktop.models import Driver, IssqnClass, IssqnEstimate, IssqnShare, PaymentGuide, Platform, Vehicle
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.guide_debts import open_not_due_clause, overdue_clause
 from desktop.services.issqn.common import (
     READ_ROLES,

@@ -11,7 +11,8 @@ from desktop.models import Platform
 from desktop.reports import issqn_notice, issqn_report, records
 from desktop.reports.common import signer_of
 from desktop.services import parameters
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 from desktop.services.issqn.collection import issqn_due_date_in
 from desktop.services.issqn.common import ISSUE_ROLES, READ_ROLES, check_competence, competence_label, is_preview
 from desktop.services.issqn.competence import rate_in

@@ -15,9 +15,11 @@ from desktop.errors import ValidationError
 from desktop.models import Authorization
 from desktop.models.authorizations import LIVE_AUTHORIZATION_STATUSES
 from desktop.services import audit
-from desktop.services.base import Actor, check_version, require_role
+from desktop.services.actors import Actor
+from desktop.services.locking import check_version
+from desktop.services.permissions import require_role
 from desktop.services.registry.events import end_authorization
-from desktop.services.search import get_or_404
+from desktop.services.lookups import get_or_404
 
 __all__ = ["end_for_deregistration", "deregistration_problems", "deregister_subject", "deregister_record"]
 

@@ -13,7 +13,7 @@ from desktop.errors import TransitionRefused
 from desktop.models import Authorization, AuthorizationEvent
 from desktop.models.types import now
 from desktop.services import audit
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 __all__ = ["snapshot_authorization", "record_event", "move_authorization", "audit_authorization",
            "end_authorization"]

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from desktop.domain import AuthorizationStatus, format_cpf, format_plate
 from desktop.models import Authorization, AuthorizationEvent, Driver, Vehicle
-from desktop.services.search import TimelineEntry, user_names
+from desktop.services.timeline import TimelineEntry
+from desktop.services.lookups import user_names
 
 __all__ = ["EVENT_LABELS", "AuthorizationEventInfo", "AuthorizationRow", "status_label", "event_infos",
            "event_timeline", "authorization_rows"]

@@ -12,7 +12,7 @@ from datetime import date
 
 from desktop.domain.problems import Problem
 from desktop.services import attachments
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 
 __all__ = ["Scan", "scan_problems", "store_scan", "store_scan_in"]
 

@@ -9,7 +9,8 @@ from decimal import Decimal
 from desktop.domain.clock import now
 from desktop.domain.roles import TRIP_DATA_ROLES
 from desktop.models.platforms import TripAccessLog
-from desktop.services.base import Actor, require_role
+from desktop.services.actors import Actor
+from desktop.services.permissions import require_role
 
 TRIP_ROLES = TRIP_DATA_ROLES.work
 MAX_LOGGED_IDS = 1000  # a view of more trips than this logs the count and the query, not every id

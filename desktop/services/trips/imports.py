@@ -25,9 +25,9 @@ from desktop.errors import ConflictError, DesktopError, ValidationError
 from desktop.models import Platform
 from desktop.models.platforms import DataRequest, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.data_requests import DATA_REQUEST_STEPS, STATUS_LABELS
-from desktop.services.search import get_or_404
+from desktop.services.lookups import get_or_404
 from desktop.services.trips.common import require_trip_access
 from desktop.domain.limits import trip_window
 from desktop.domain.trips import retention_cutoff

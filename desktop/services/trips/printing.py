@@ -2,7 +2,7 @@
 (services.documents.archive); printing is an export of the trip, written to the access log."""
 from __future__ import annotations
 
-from desktop.services.base import Actor
+from desktop.services.actors import Actor
 from desktop.services.trips.common import log_access_in, require_trip_access
 
 

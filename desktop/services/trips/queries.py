@@ -39,8 +39,8 @@ from desktop.errors import NotFound, ValidationError
 from desktop.models import Authorization, AuthorizationEvent, Auto, Driver, IssqnClass, Platform
 from desktop.models.platforms import AutoTripEvidence, TripAccessLog, TripFareTotal, TripImport, TripRoutePoint, TripRow
 from desktop.services import audit
-from desktop.services.base import Actor
-from desktop.services.search import user_names
+from desktop.services.actors import Actor
+from desktop.services.lookups import user_names
 from desktop.services.trips.common import AccessEntry, TripInfo, log_access_in, require_trip_access
 import calendar
 from datetime import date as _date

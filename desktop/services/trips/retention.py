@@ -15,7 +15,7 @@ from desktop.domain.dates import local_today
 from desktop.domain.trips import month_key, retention_cutoff
 from desktop.models.platforms import AutoTripEvidence, TripFareTotal, TripRoutePoint, TripRow
 from desktop.services import audit
-from desktop.services.base import SYSTEM_ACTOR, Actor
+from desktop.services.actors import Actor, SYSTEM_ACTOR
 from desktop.services.parameters import parameter_value_in
 
 
