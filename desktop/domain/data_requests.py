@@ -66,7 +66,10 @@ DATA_REQUEST_STEPS = (
 @dataclass(frozen=True, slots=True)
 class LateRequestFacts:
     """What the late request's auto reads (issue 24 item 12): whether the 24 hours of Art. 4 §2 ran out before an
-    answer, and the decree's code offered for it (`platform_lists.late_request_code`)."""
+    answer, and the decree's code offered for it (`platform_lists.late_request_code`). The law types no fine of its
+    own for the late answer, so the auto is offered whenever the request is late: with the decree's code citing
+    Art. 4 preselected when the catalogue has one, else with the code left to the fiscal (e.g. an Art. 26/27 code
+    against the platform)."""
 
     late: bool
     code: str | None
@@ -75,10 +78,7 @@ class LateRequestFacts:
 def _late_auto_refusal(facts: LateRequestFacts | None) -> str | None:
     if facts is None or not facts.late:
         return "a plataforma não está em atraso (Art. 4, §2: 24 horas da notificação)"
-    if not facts.code:
-        return ("a lei não tipifica multa para a resposta em atraso e o catálogo não tem código do decreto que "
-                "cite o Art. 4º")
-    return None
+    return None     # the code: the decree's citing Art. 4 when the catalogue has one, else the fiscal's choice
 
 
 def awaiting_answer(status: str, due_at: datetime | None, answered_at: datetime | None) -> bool:

@@ -135,7 +135,7 @@ def test_art4_data_request_steps(status, enabled):
     (R.SENT, True, "DEC-09", FISCAL, True),       # the 24 hours ran out unanswered: the fiscal may draw the auto up
     (R.ANSWERED, True, "DEC-09", FISCAL, True),   # answered after them: late all the same (issue 24 item 12)
     (R.SENT, False, "DEC-09", FISCAL, False),     # they still run
-    (R.SENT, True, None, FISCAL, False),          # the law types no fine for it and no decree code cites Art. 4
+    (R.SENT, True, None, FISCAL, True),           # no decree code cites Art. 4: offered, the fiscal chooses the code
     (R.DRAFT, True, "DEC-09", FISCAL, False),     # never notified: no term ran
     (R.CANCELLED, True, "DEC-09", FISCAL, False),
     (R.SENT, True, "DEC-09", {Role.GESTOR}, False),   # the gestor judges autos, the fiscal draws them up (Art. 19)
@@ -147,8 +147,6 @@ def test_art4_par2_the_auto_is_offered_once_the_24_hours_ran_out(status, late, c
     assert action.enabled is offered and "Art. 4, §2" in action.article
     if status is R.SENT and roles == FISCAL and not late:
         assert "24 horas" in action.reason
-    if status is R.SENT and roles == FISCAL and late and code is None:
-        assert "decreto" in action.reason
 
 
 def test_art4_par2_countdown_and_awaiting():

@@ -516,7 +516,8 @@ class PlatformsPage(QWidget):
         dialog = AutoFormDialog(self.db, self.actor, self)
         dialog.platform_picker.set_choice(request.platform_id, request.platform_name)
         dialog.setWindowTitle(f"Novo auto de infração — requisição de dados {request.number} em atraso")
-        dialog.select_code(request.late_code)
+        if request.late_code:            # else the fiscal chooses the code (the law types none for Art. 4, §2)
+            dialog.select_code(request.late_code)
         when = (f"respondida somente em {_dt(request.answered_at)}" if request.answered_at
                 else "sem resposta até agora")
         dialog.description_edit.setPlainText(
@@ -526,7 +527,7 @@ class PlatformsPage(QWidget):
 
     def draw_up_request_auto(self):
         request = self.requests_table.selected()
-        if request is None or not request.late_code:
+        if request is None or not any(a.key == "late_auto" and a.enabled for a in request.actions):
             return None
         dialog = self.request_auto_form(request)
         self.last_dialog = dialog
