@@ -338,6 +338,15 @@ def register_dispatch(db, actor: Actor, issued_document_id: int, **kw) -> Dispat
         return register_dispatch_in(s, actor, issued_document_id, **kw)
 
 
+def _notice_number(session, issued: IssuedDocument) -> str:
+    """A notice's own number (NT-NNNN/AAAA, issue 28), or the document's for anything else."""
+    from desktop.services.numbering import notice_number_of_in  # lazy: loaded only by the use case that needs it
+
+    if issued.kind == "notice":
+        return notice_number_of_in(session, issued.id, issued.number) or issued.number
+    return issued.number
+
+
 def _driver_address(d: Driver) -> str:
     parts = [d.address or "", " – ".join(p for p in (d.district, d.city) if p)]
     if d.zip_code:
@@ -360,7 +369,7 @@ def register_auto_notice_in(session, actor: Actor, auto_id: int, issued_document
     else:
         raise ValidationError([Problem("addressee", "Este auto não tem esse destinatário.")])
     issued = session.get(IssuedDocument, issued_document_id)
-    title = f"Notificação nº {issued.number}" if issued is not None else ""
+    title = f"Notificação nº {_notice_number(session, issued)}" if issued is not None else ""
     return register_dispatch_in(session, actor, issued_document_id, recipient_name=name, form=form,
                                 case_type="auto", case_id=auto.id, case_label=f"Auto nº {auto.number}",
                                 address=address, email_address=mail, document_title=title)
@@ -547,7 +556,8 @@ def register_printed_in(session, actor: Actor, issued_document_id: int, addresse
         raise ConflictError(f"O documento nº {issued.number} para {person[1]} já está no registro de expedição "
                             f"com o código {format_code(already.code)}.")
     case_type, case_id, label, _people = case
-    title = ("Ofício — requisição de dados nº " if issued.kind == "data_request" else "Notificação nº ") + issued.number
+    title = (f"Ofício — requisição de dados nº {issued.number}" if issued.kind == "data_request"
+             else f"Notificação nº {_notice_number(session, issued)}")
     return register_dispatch_in(session, actor, issued.id, recipient_name=person[1], form=form, case_type=case_type,
                                 case_id=case_id, case_label=label, address=person[2], email_address=person[3],
                                 document_title=title)

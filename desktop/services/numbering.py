@@ -96,6 +96,18 @@ def next_notice_number_in(session: Session, year: int) -> str:
     return format_notice_number(int(count or 0) + 1, year)
 
 
+def notice_number_of_in(session: Session, issued_document_id: int, number: str) -> str | None:
+    """The notice's own number ("NT-0003/2026") of the archived notice `issued_document_id` whose document number
+    is `number` (the year is the document's): its place among the year's notices. None for another number."""
+    try:
+        year = parse_number(number)[1]
+    except (ValueError, AttributeError):
+        return None
+    place = session.scalar(select(func.count()).select_from(
+        _notices_of(year).where(IssuedDocument.id <= issued_document_id).subquery()))
+    return format_notice_number(int(place), year) if place else None
+
+
 def notice_document_id_in(session: Session, notice_number: str) -> int | None:
     """The archived document (issued_documents.id) of notice "NT-0003/2026": the year's third notice."""
     parsed = parse_notice_number(notice_number)

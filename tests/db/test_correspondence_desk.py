@@ -224,7 +224,7 @@ def test_scan_reads_jpeg_images_and_lists_pages_without_a_code(db, people, poste
     page.save(jpeg, "JPEG", quality=60)
     Image.new("L", (800, 1100), 255).save(blank, "JPEG")
     lines = desk.read_scan(db, people[0], [("ar.jpg", jpeg.getvalue()), ("branco.jpg", blank.getvalue())])
-    assert [ln.text for ln in lines] == [f"página 1: {d.code} — Notificação nº {issued.info.number}",
+    assert [ln.text for ln in lines] == [f"página 1: {d.code} — Notificação nº NT-0001/{issued.info.number[-4:]}",
                                          "página 2: sem código legível"]
 
 

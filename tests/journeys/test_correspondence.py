@@ -73,7 +73,7 @@ def test_journey_auto_batch_scanned_ar_joined_and_the_defense_term_from_the_join
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 3   # notice, AR slip, mailing list
     coded = [ln for ln in lines if d.code in ln]
-    assert len(coded) == 2 and all(re.fullmatch(rf"página \d: {d.code} — Notificação nº {issued.info.number}", ln)
+    assert len(coded) == 2 and all(re.fullmatch(rf"página \d: {d.code} — Notificação nº NT-0001/{issued.info.number[-4:]}", ln)
                                    for ln in coded)
     assert sum(ln.endswith("sem código legível") for ln in lines) == 1   # the mailing list
     ar_page = int(coded[0].split(":")[0].split()[1])
