@@ -137,6 +137,18 @@ def staff(make_actor):
             make_actor(Role.ATENDENTE, full_name="Atendente Lia"))
 
 
+def municipality_staff(db, make_actor):
+    """The UPFM values, the municipality's settings (the documents' header) and `staff`: what a printed act of an
+    auto needs (the certidão de dívida ativa, the extract of the process)."""
+    from desktop.models import MunicipalitySettings
+
+    setup_upfm(db)
+    with db.session() as s:
+        s.add(MunicipalitySettings(id=1, name="Chapada dos Guimarães", uf="MT", ouvidoria_phone="(65) 3301-1234",
+                                   secretariat="Secretaria Municipal de Finanças"))
+    return staff(make_actor)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Steps of the process (Art. 22), for scenarios
 # ---------------------------------------------------------------------------------------------------------

@@ -19,20 +19,13 @@ from tests.db.enforcement_factories import (
     draft,
     final_without_defense,
     frozen_today,  # noqa: F401 (autouse: pins today)
-    setup_upfm,
-    staff,
+    municipality_staff,
 )
 
 
 @pytest.fixture
 def people(db, make_actor):
-    from desktop.models import MunicipalitySettings
-
-    setup_upfm(db)
-    with db.session() as s:
-        s.add(MunicipalitySettings(id=1, name="Chapada dos Guimarães", uf="MT", ouvidoria_phone="(65) 3301-1234",
-                                   secretariat="Secretaria Municipal de Finanças"))
-    return staff(make_actor)
+    return municipality_staff(db, make_actor)
 
 
 def text_of(data: bytes) -> str:

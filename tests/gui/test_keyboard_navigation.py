@@ -3,9 +3,9 @@ module shortcuts, the sidebar's arrows and Enter, Ctrl+F / Ctrl+N / Esc, "Trocar
 screen, and "Descartar os dados digitados?" on Esc, Cancelar and Ctrl+Q."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QPlainTextEdit, QVBoxLayout, QWidget
 
-from hands import activate, click, click_button, find_button, focused, press, settle, type_into, type_text
+from hands import activate, click, click_button, find_button, focused, in_modal, press, settle, type_into, type_text
 
 
 def _window(qtbot, db, actor):
@@ -44,55 +44,31 @@ def test_the_sidebar_arrows_move_without_opening_and_enter_or_a_click_opens(qtbo
 
 
 def test_ctrl_f_goes_to_the_filter_and_ctrl_n_opens_the_new_record(qtbot, db, admin):
-    from PySide6.QtCore import QTimer
-
     window = _window(qtbot, db, admin)
     window.open_module("administracao")
     settle(100)
     press("Ctrl+F")
     edit = focused()
     assert edit is not None and edit.placeholderText().lower().startswith("filtrar")
-    seen = []
-
-    def close_modal():
-        modal = QApplication.activeModalWidget()
-        if modal is None:
-            QTimer.singleShot(20, close_modal)
-            return
-        seen.append(modal.windowTitle())
-        modal.close()
-
-    QTimer.singleShot(20, close_modal)
+    done = in_modal(QDialog, lambda dialog: dialog.close())
     press("Ctrl+N")
-    assert seen and "usuário" in seen[0].lower()
+    assert "usuário" in done.check().windowTitle().lower()
 
 
 def test_f2_edits_the_row_chosen_with_the_mouse(qtbot, db, admin):
     """Issue 29 point 5: F2 is the record's "Editar…" — here a user chosen in Administração → Usuários."""
-    from PySide6.QtCore import QTimer
-
     from hands import click_row
 
     window = _window(qtbot, db, admin)
     window.open_module("administracao")
     settle(100)
     users = window.pages["administracao"].show_tab("Usuários")
-    seen = []
-
-    def close_modal():
-        modal = QApplication.activeModalWidget()
-        if modal is None:
-            QTimer.singleShot(20, close_modal)
-            return
-        seen.append(modal.windowTitle())
-        modal.close()
-
     press("F2")                       # nothing chosen yet: "Editar…" is disabled, F2 does nothing
-    assert seen == [] and QApplication.activeModalWidget() is None
+    assert QApplication.activeModalWidget() is None
     click_row(users.table, 0)
-    QTimer.singleShot(20, close_modal)
+    done = in_modal(QDialog, lambda dialog: dialog.close())
     press("F2")
-    assert seen and seen[0] == "Editar usuário"
+    assert done.check().windowTitle() == "Editar usuário"
 
 
 def test_switch_user_goes_back_to_the_login_without_closing_the_program(qtbot, db, admin, credentials):
