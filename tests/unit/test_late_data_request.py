@@ -1,5 +1,6 @@
 """A late data request's next step (issue 24 item 12; Art. 4 §2; Art. 22): the law types no fine for a platform that
-misses the 24 hours, so only a decree code citing Art. 4 is offered for the auto against it."""
+misses the 24 hours, so the auto against it is offered with the decree code citing Art. 4 when there is one, else
+with the code left to the fiscal (the issue: "a late request offers no next step — the auto against the platform")."""
 import pytest
 
 from desktop.domain.data_requests import DATA_REQUEST_STEPS, LateRequestFacts, DataRequestStatus
@@ -32,8 +33,8 @@ def test_art4_par2_the_first_code_citing_art4_is_offered():
                  id="art4-par2-answered-late-still-may-be-drawn-up"),
     pytest.param(DataRequestStatus.SENT, LateRequestFacts(False, None), {Role.FISCAL}, False,
                  id="art4-par2-within-the-24-hours-nothing-to-draw-up"),
-    pytest.param(DataRequestStatus.SENT, LateRequestFacts(True, None), {Role.FISCAL}, False,
-                 id="art22-no-decree-code-no-auto"),
+    pytest.param(DataRequestStatus.SENT, LateRequestFacts(True, None), {Role.FISCAL}, True,
+                 id="art22-no-decree-code-the-fiscal-chooses-the-code"),
     pytest.param(DataRequestStatus.SENT, LateRequestFacts(True, "DEC-09"), {Role.ATENDENTE}, False,
                  id="art19-only-the-fiscal-draws-up"),
     pytest.param(DataRequestStatus.CANCELLED, LateRequestFacts(True, "DEC-09"), {Role.FISCAL}, False,
