@@ -37,35 +37,50 @@ def test_autos_list_filters_by_status_code_infractor_and_period(qtbot, db, peopl
     second_row = screen.rows()[1]
     assert second_row.recurrence and second_row.plate and "João" in second_row.infractor_name
 
+    from PySide6.QtCore import QPoint
+
+    from hands import activate, choose_in_combo, click, type_into
     from desktop.domain.workflow import AutoStatus
 
-    screen.status_combo.setCurrentIndex(screen.status_combo.findData(AutoStatus.FINAL))
-    assert numbers(screen) == [first.number]
-    screen.status_combo.setCurrentIndex(0)
-    screen.code_combo.setCurrentIndex(screen.code_combo.findData("ART26-I"))
-    assert numbers(screen) == [third.number]
-    screen.code_combo.setCurrentIndex(0)
-    screen.infractor_picker.edit.setText("joao")
-    screen.infractor_picker.search_now()
-    assert numbers(screen) == [second.number, first.number]
-    screen.set_period(date(2026, 4, 1), date(2026, 6, 30))
-    assert numbers(screen) == [second.number]
-    screen.infractor_picker.edit.setText("")
-    screen.infractor_picker.search_now()
-    screen.period_check.setChecked(False)
-    screen.text_edit.setText(third.number)
-    screen.reload()                                       # what the debounce timer does after typing
-    assert numbers(screen) == [third.number]
-    screen.text_edit.setText("")
-    screen.agent_combo.setCurrentIndex(screen.agent_combo.findData(people.fiscal.user_id))
-    assert len(numbers(screen)) == 3
-    # sortable: the whole filtered list fits in memory, so a click on "Infrator" sorts by the name
-    from PySide6.QtCore import Qt
+    activate(screen)
 
+    def choose(combo, data):
+        choose_in_combo(combo, combo.itemText(combo.findData(data) if data is not None else 0))
+
+    def shows(expected):
+        qtbot.waitUntil(lambda: numbers(screen) == expected, timeout=5000)
+
+    choose(screen.status_combo, AutoStatus.FINAL)
+    shows([first.number])
+    choose(screen.status_combo, None)
+    choose(screen.code_combo, "ART26-I")
+    shows([third.number])
+    choose(screen.code_combo, None)
+    type_into(screen.infractor_picker.edit, "joao")          # the picker searches after the typing pauses
+    shows([second.number, first.number])
+    click(screen.period_check)
+    type_into(screen.from_edit, "01/04/2026", leave=True)
+    type_into(screen.to_edit, "30/06/2026", leave=True)
+    shows([second.number])
+    type_into(screen.infractor_picker.edit, "")
+    click(screen.period_check)
+    type_into(screen.text_edit, third.number)                # the debounce timer reloads after typing
+    shows([third.number])
+    type_into(screen.text_edit, "")
+    choose(screen.agent_combo, people.fiscal.user_id)
+    shows([third.number, second.number, first.number])
+    # sortable: the whole filtered list fits in memory, so a click on "Infrator" sorts by the name
     header = screen.table.view.horizontalHeader()
-    header.setSortIndicator(5, Qt.SortOrder.AscendingOrder)
+
+    def click_header(section):
+        click(header.viewport(), QPoint(header.sectionViewportPosition(section) + header.sectionSize(section) // 2,
+                                        header.height() // 2))
+
+    click_header(5)
     assert [a.infractor_name for a in screen.rows()] == sorted(a.infractor_name for a in screen.rows())
-    header.setSortIndicator(1, Qt.SortOrder.AscendingOrder)        # "Lavrado em", oldest first
+    click_header(1)                                            # "Lavrado em", oldest first
+    if numbers(screen) != [first.number, second.number, third.number]:
+        click_header(1)                                        # a second click turns the order
     assert numbers(screen) == [first.number, second.number, third.number]
     qtbot.waitUntil(lambda: screen.count_task.finished)
     shoot(screen, "autos_list.png")
@@ -90,13 +105,16 @@ def test_double_click_opens_the_auto_and_back_returns(qtbot, db, people, registe
     assert first.number not in page.detail_screen.assessment_panel.plain_text() or True
     assert "suspensão de 30 dias" in page.detail_screen.assessment_panel.plain_text()
     shoot(page, "enforcement_page_detail.png")
-    page.detail_screen.back_button.click()
+    from hands import click_button
+    from robot import click_tab
+
+    click_button(page.detail_screen.back_button)
     assert page.stack.currentWidget() is page.list_screen
-    page.tabs.setCurrentIndex(2)
+    click_tab(page.tabs, 2)
     codes = [c.code for c in page.catalog_screen.table.visible_rows()]
     assert {"ART26-I", "ART26-IV", "ART27"} <= set(codes)
     shoot(page, "enforcement_catalog.png")
-    page.tabs.setCurrentIndex(0)
+    click_tab(page.tabs, 0)
     settle(qtbot)
     shoot(page, "enforcement_page_list.png")
 
@@ -148,15 +166,20 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     page.open_auto(auto.id)
     assert "impedimento imediato" in page.detail_screen.assessment_panel.plain_text()   # Art. 26 II
     shoot(window, "main_window_fiscalizacao_detail.png")
+    from hands import activate, click_button, type_into
+    from robot import click_tab
+
+    activate(window)
+    click_button(page.detail_screen.back_button)               # back to the list, where the filters are
     picker = page.list_screen.infractor_picker
-    picker.edit.setText("joao")
-    picker.search_now()
-    assert picker.matches() and "João da Silva" in picker.matches()[0]
+    type_into(picker.edit, "joao")
+    qtbot.waitUntil(lambda: bool(picker.matches()), timeout=5000)
+    assert "João da Silva" in picker.matches()[0]
     finance = window.open_module("financeiro")
     assert isinstance(finance, FinancePage)
     assert "ISSQN" in finance.tab_titles()          # issue 13: Financeiro → ISSQN
     qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)
-    finance.tabs.setCurrentIndex(1)
+    click_tab(finance.tabs, 1)
     settle(qtbot)
     shoot(window, "main_window_financeiro.png")
     # both modules fit the window's default width (1180 px): nothing forces a wider window
@@ -178,28 +201,43 @@ def test_art29_gestor_adds_a_decree_code_and_replaces_a_version(qtbot, db, peopl
     screen = CatalogScreen(db, people.gestor)
     qtbot.addWidget(screen)
     screen.resize(1150, 500)
-    dialog = screen.code_dialog(None)
-    qtbot.addWidget(dialog)
-    assert not dialog.save()                          # nothing typed: problems next to the fields
-    assert dialog.errors.is_invalid("code") and dialog.errors.is_invalid("article")
-    dialog.code_edit.setText("DEC12-I")
-    dialog.article_edit.setText("Decreto nº 45/2026, art. 12, I")
-    dialog.description_edit.setPlainText("Deixar de exibir o QR code do selo ao passageiro")
-    dialog.severity_combo.setCurrentIndex(dialog.severity_combo.findData(Severity.LEVE))
-    dialog.valid_from_edit.setDate(date(2026, 7, 1))
-    shoot(dialog, "dialog_catalog_code.png")
-    assert dialog.save()
+    from hands import activate, choose_in_combo, click_button, click_row, find_button, in_modal, type_into
+    from desktop.views.enforcement.catalog_view import CodeDialog
+
+    activate(screen)
+
+    def include(dialog):
+        save = find_button(dialog, "Incluir")
+        click_button(save)                            # nothing typed: problems next to the fields
+        assert dialog.isVisible() and dialog.errors.is_invalid("code") and dialog.errors.is_invalid("article")
+        type_into(dialog.code_edit, "DEC12-I")
+        type_into(dialog.article_edit, "Decreto n. 45/2026, art. 12, I")
+        type_into(dialog.description_edit, "Deixar de exibir o QR code do selo ao passageiro")
+        choose_in_combo(dialog.severity_combo, dialog.severity_combo.itemText(
+            dialog.severity_combo.findData(Severity.LEVE)))
+        type_into(dialog.valid_from_edit, "01/07/2026", leave=True)
+        shoot(dialog, "dialog_catalog_code.png")
+        click_button(save)
+
+    done = in_modal(CodeDialog, include)
+    click_button(screen.add_button)
+    done.check()
     screen.reload()
     added = [c for c in screen.table.visible_rows() if c.code == "DEC12-I"]
     assert len(added) == 1 and added[0].upfm == 10 and added[0].valid_from == date(2026, 7, 1)
 
-    screen.table.select_where(lambda c: c.code == "DEC12-I")
+    click_row(screen.table, next(i for i, c in enumerate(screen.table.visible_rows()) if c.code == "DEC12-I"))
     assert screen.replace_button.isEnabled()
-    replace = screen.code_dialog(screen.table.selected())
-    qtbot.addWidget(replace)
-    replace.severity_combo.setCurrentIndex(replace.severity_combo.findData(Severity.MEDIA))
-    replace.valid_from_edit.setDate(date(2026, 9, 1))
-    assert replace.save()
+
+    def replace(dialog):
+        choose_in_combo(dialog.severity_combo, dialog.severity_combo.itemText(
+            dialog.severity_combo.findData(Severity.MEDIA)))
+        type_into(dialog.valid_from_edit, "01/09/2026", leave=True)
+        click_button(find_button(dialog, "Substituir"))
+
+    done = in_modal(CodeDialog, replace)
+    click_button(screen.replace_button)
+    done.check()
     screen.reload()
     versions = sorted((c for c in screen.table.visible_rows() if c.code == "DEC12-I"), key=lambda c: c.valid_from)
     assert [(v.valid_to, v.upfm) for v in versions] == [(date(2026, 8, 31), 10), (None, 20)]
