@@ -9,8 +9,10 @@ from decimal import Decimal
 from enforcement_fixtures import *  # noqa: F401,F403 — fixtures: people, register, lookups
 from enforcement_fixtures import draw_up, shoot
 
+from hands import activate, choose_in_combo, click_button, click_row, in_modal, type_into
 from desktop.domain import local_today
 from desktop.domain.penalties import AdministrativeMeasure, NotificationForm
+from desktop.views.enforcement import dialogs
 from desktop.views.enforcement.detail import AutoDetailScreen
 from desktop.services.actors import SYSTEM_ACTOR
 
@@ -20,7 +22,38 @@ def open_detail(qtbot, db, actor, auto_id):
     qtbot.addWidget(screen)
     screen.resize(1150, 720)
     screen.show_auto(auto_id)
+    activate(screen)
     return screen
+
+
+def act(screen, key, kind, work):
+    """Click the action's button with the mouse and do `work(dialog)` in the dialog it opens (inside its exec)."""
+    activate(screen)
+    done = in_modal(kind, work)
+    click_button(screen.buttons[key])
+    return done.check()
+
+
+def choose(combo, data):
+    choose_in_combo(combo, combo.itemText(combo.findData(data)))
+
+
+def ddmmyyyy(day) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def click_measures_tab(screen):
+    from robot import click_tab
+
+    activate(screen)
+    index = screen.tabs.indexOf(screen.measures)
+    assert index >= 0, "the measures list is not a tab of its own"
+    click_tab(screen.tabs, index)
+    assert screen.tabs.currentIndex() == index
+
+
+def first_measure(screen):
+    click_row(screen.measures, 0)
 
 
 def recent_auto(db, people, register, days_ago=3, code="ART26-IV"):
@@ -41,13 +74,13 @@ def test_art22_action_bar_follows_status_and_roles(qtbot, db, people, register):
     assert "30 UPFM = R$ 3.373,50" in as_gestor.amount_grid.text("Multa (valor atual)")
 
     # Art. 22 §2: the notification with its proof joined → notified; the defense term runs
-    dialog = as_fiscal.dialog_for("notify")
-    qtbot.addWidget(dialog)
-    dialog.form_combo.setCurrentIndex(dialog.form_combo.findData(NotificationForm.DIRECT))
-    dialog.sent_edit.setDate(local_today() - timedelta(days=1))
-    dialog.proof_edit.setDate(local_today() - timedelta(days=1))
-    assert dialog.save()
-    as_fiscal.after_dialog(dialog)
+    def notify(dialog):
+        choose(dialog.form_combo, NotificationForm.DIRECT)
+        type_into(dialog.sent_edit, ddmmyyyy(local_today() - timedelta(days=1)), leave=True)
+        type_into(dialog.proof_edit, ddmmyyyy(local_today() - timedelta(days=1)), leave=True)
+        click_button(dialog.ok_button)
+
+    act(as_fiscal, "notify", dialogs.NotificationDialog, notify)
     assert "Notificado" in as_fiscal.title.text()
     assert as_fiscal.amount_grid.text("Prazo de defesa") != "—"
     assert "defense" in as_fiscal.enabled_actions() and "notify" in as_fiscal.enabled_actions()
@@ -59,11 +92,11 @@ def test_art22_action_bar_follows_status_and_roles(qtbot, db, people, register):
     shoot(as_fiscal, "auto_detail_notified.png")
 
     # the defense received → in defense; now the gestor (not the fiscal) may judge
-    dialog = as_fiscal.dialog_for("defense")
-    qtbot.addWidget(dialog)
-    dialog.summary_edit.setPlainText("O passageiro solicitou a corrida pelo aplicativo.")
-    assert dialog.save()
-    as_fiscal.after_dialog(dialog)
+    def defense(dialog):
+        type_into(dialog.summary_edit, "O passageiro solicitou a corrida pelo aplicativo.")
+        click_button(dialog.ok_button)
+
+    act(as_fiscal, "defense", dialogs.DefenseDialog, defense)
     assert "Em defesa" in as_fiscal.title.text()
     assert "judge" not in as_fiscal.enabled_actions()
     as_gestor.reload()
@@ -81,15 +114,12 @@ def test_stale_dialog_offers_reload(qtbot, db, people, register):
     process.record_notification(db, people.fiscal, auto.id, process.NotificationDraft(
         addressee="driver", form=NotificationForm.POST, sent_on=two_days_ago, proof_joined_on=two_days_ago),
         auto.version)
-    dialog = screen.dialog_for("notify")
-    qtbot.addWidget(dialog)
-    assert not dialog.save()
-    assert dialog.stale
-    screen.after_dialog(dialog)
+    dialog = act(screen, "notify", dialogs.NotificationDialog, lambda d: click_button(d.ok_button))
+    assert dialog.stale and not dialog.isVisible()
     assert screen.banner.isVisibleTo(screen)
     assert "alterado por outro usuário" in screen.banner.label.text()
     shoot(screen, "auto_detail_stale.png")
-    screen.banner.reload_button.click()
+    click_button(screen.banner.reload_button)
     assert not screen.banner.isVisibleTo(screen)
     assert screen.notifications.model.rowCount() == 1
     assert "Notificado" in screen.title.text()
@@ -103,39 +133,41 @@ def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
     auto = recent_auto(db, people, register, code="ART27")
     screen = open_detail(qtbot, db, people.fiscal, auto.id)
     assert not screen.buttons["release"].isEnabled() and not screen.buttons["costs"].isEnabled()
-    dialog = screen.dialog_for("measure")
-    qtbot.addWidget(dialog)
-    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData(AdministrativeMeasure.RETENTION_OR_REMOVAL))
-    dialog.place_edit.setText("Pátio municipal")
-    assert dialog.save()
-    screen.after_dialog(dialog)
+    def measure(dialog):
+        choose(dialog.kind_combo, AdministrativeMeasure.RETENTION_OR_REMOVAL)
+        type_into(dialog.place_edit, "Patio municipal")
+        click_button(dialog.ok_button)
+
+    act(screen, "measure", dialogs.MeasureDialog, measure)
     assert screen.measures.model.rowCount() == 1
-    screen.measures.select_where(lambda m: True)
+    click_measures_tab(screen)
+    first_measure(screen)
     assert screen.buttons["release"].isEnabled() and screen.buttons["costs"].isEnabled()
 
     before = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
-    costs = screen.dialog_for("costs")
-    qtbot.addWidget(costs)
-    costs.amount_edit.setText("337,35")
-    assert not costs.save()                              # the description is required
-    assert costs.errors.is_invalid("reason")
-    costs.reason_edit.setText("Guincho e 2 diárias no pátio")
-    assert costs.save()
-    screen.after_dialog(costs)
+    def costs(dialog):
+        type_into(dialog.amount_edit, "337,35")
+        click_button(dialog.ok_button)                   # the description is required
+        assert dialog.isVisible() and dialog.errors.is_invalid("reason")
+        type_into(dialog.reason_edit, "Guincho e 2 diarias no patio")
+        click_button(dialog.ok_button)
+
+    act(screen, "costs", dialogs.CostsDialog, costs)
     after = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
     assert after - before == Decimal("3.0000")           # R$ 337,35 at R$ 112,45 per UPFM (2026)
-    screen.measures.select_where(lambda m: True)
+    click_measures_tab(screen)
+    first_measure(screen)
     assert not screen.buttons["costs"].isEnabled()       # charged once
 
-    release = screen.dialog_for("release")
-    qtbot.addWidget(release)
-    release.note_edit.setPlainText("Veículo regularizado e devolvido.")
-    assert release.save()
-    screen.after_dialog(release)
-    screen.measures.select_where(lambda m: True)
+    def release(dialog):
+        type_into(dialog.note_edit, "Veiculo regularizado e devolvido.")
+        click_button(dialog.ok_button)
+
+    act(screen, "release", dialogs.MeasureReleaseDialog, release)
+    click_measures_tab(screen)
+    first_measure(screen)
     assert screen.measures.selected().released_on is not None
     assert not screen.buttons["release"].isEnabled()
-    screen.tabs.setCurrentIndex(4)
     shoot(screen, "auto_detail_measures.png")
 
 
@@ -144,13 +176,13 @@ def test_cancel_by_the_gestor_needs_a_reason_and_reverses_the_fine(qtbot, db, pe
 
     auto = recent_auto(db, people, register)
     screen = open_detail(qtbot, db, people.gestor, auto.id)
-    dialog = screen.dialog_for("cancel")
-    qtbot.addWidget(dialog)
-    assert not dialog.save()
-    assert dialog.errors.is_invalid("reason")
-    dialog.reason_edit.setPlainText("Placa anotada errada pelo agente.")
-    assert dialog.save()
-    screen.after_dialog(dialog)
+    def cancel(dialog):
+        click_button(dialog.ok_button)
+        assert dialog.isVisible() and dialog.errors.is_invalid("reason")
+        type_into(dialog.reason_edit, "Placa anotada errada pelo agente.")
+        click_button(dialog.ok_button)
+
+    act(screen, "cancel", dialogs.AutoReasonDialog, cancel)
     assert "Cancelado" in screen.title.text()
     assert screen.enabled_actions() == []
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
