@@ -115,6 +115,8 @@ def xlsx_bomb_problem(content: bytes) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             infos = archive.infolist()
+    # zipfile's own refusals of a hostile or damaged archive — NotImplementedError is how it refuses a compression
+    # method it does not know (a crafted member), not a missing piece of this program
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
         return "linha 1: o arquivo parece compactado mas está corrompido."
     total = sum(max(i.file_size, 0) for i in infos)

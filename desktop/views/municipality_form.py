@@ -6,6 +6,7 @@ will carry it (CPF/CNPJ digits only, phone +55…, e-mail in lower case) or with
 """
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.domain.pix import normalize_pix_key, pix_key_kind, pix_key_problems
@@ -101,7 +102,9 @@ class MunicipalityForm(QWidget):
             message = error_label(self)
             box = QVBoxLayout()
             box.setSpacing(2)
-            box.addWidget(widget)
+            # a narrow code field (FEBRABAN, bank) must not narrow its notes: aligned, it keeps its own width
+            box.addWidget(widget, 0, Qt.AlignmentFlag.AlignLeft if widget.maximumWidth() < 400 else
+                          Qt.AlignmentFlag(0))
             box.addWidget(message)
             for note in notes.get(field, ()):
                 box.addWidget(note)
