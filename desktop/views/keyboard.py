@@ -6,10 +6,14 @@
 - **typed work is never thrown away**: a key typed into a text field of a dialog or wizard marks it; Esc, the
   dialog's "Cancelar" and the window's × then ask "Descartar os dados digitados?" (No keeps the dialog open);
 - **no invisible Tab stop**: a scroll area never takes the focus (the fields inside it do);
+- **Tab follows the screen** in the program's own windows: Tab and Shift+Tab move to the next stop in reading order,
+  top to bottom, left to right (`desktop.views.reading_order`), whatever order the screen's code made its widgets
+  in; a table, a multi-line field and a date field are left by one Tab;
 - **Tab leaves a multi-line field** (`setTabChangesFocus(True)` on every QPlainTextEdit/QTextEdit when it first
   gets the focus): a legal text never receives tab characters;
 - **every button of the program's dialogs and wizards has a mnemonic** (Alt+letter), unique within its dialog: when
-  one is shown, its push buttons without one take their first letter still free (`give_mnemonics`).
+  one is shown, its push buttons without one take their first letter still free (`give_mnemonics`); the items of
+  the program's menus (a record page's "Imprimir" menu) the same when the menu opens (`give_menu_mnemonics`).
 
 `has_typed_data(widget)` says whether the window of `widget` has typed data (the main window asks it of every
 open dialog before Ctrl+Q closes the program).
@@ -17,10 +21,11 @@ open dialog before Ctrl+Q closes the program).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QApplication, QComboBox, QDialog,
-                               QDialogButtonBox, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
-                               QTextEdit,
-                               QToolButton, QWidget, QWizard)
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox,
+                               QDialog, QDialogButtonBox, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit,
+                               QPushButton, QScrollArea, QTextEdit, QToolButton, QWidget, QWizard)
+
+from desktop.views import reading_order
 
 TYPED = "typed_data"      # the dialog's property, True once a key was typed into one of its text fields
 DISCARD_TITLE = "Descartar os dados digitados?"
@@ -94,6 +99,9 @@ class _KeyboardGuard(QObject):
         if kind == QEvent.Type.Show and isinstance(obj, QDialog) and type(obj).__module__.startswith("desktop."):
             give_mnemonics(obj)     # the program's own dialogs; Qt's (file, message) carry their translations'
             return False
+        if kind == QEvent.Type.Show and isinstance(obj, QMenu):
+            give_menu_mnemonics(obj)
+            return False
         if kind == QEvent.Type.Polish and isinstance(obj, QScrollArea) \
                 and obj.focusPolicy() != Qt.FocusPolicy.NoFocus:
             obj.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # a scroll area is no Tab stop; its fields are (issue 29.6)
@@ -125,6 +133,8 @@ class _KeyboardGuard(QObject):
         if not isinstance(obj, QWidget):
             return False
         key = event.key()
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and _tab_in_reading_order(obj, event):
+            return True
         dialog = _form_window(obj)
         if dialog is not None:
             if event.text() and event.text().isprintable() and _text_field(obj) \
@@ -150,6 +160,21 @@ class _KeyboardGuard(QObject):
             obj.animateClick()
             return True
         return False
+
+
+def _tab_in_reading_order(obj: QWidget, event) -> bool:
+    """Tab / Shift+Tab in one of the program's windows moves in reading order (issue 29 point 6); Qt's own windows
+    (file and message boxes, popups) and a cell being edited keep Qt's Tab."""
+    if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier) \
+            or obj is not QApplication.focusWidget() or not type(obj.window()).__module__.startswith("desktop."):
+        return False
+    parent = obj.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractItemView):
+            return False            # a cell editor: Tab commits it and moves to the next cell
+        parent = parent.parentWidget()
+    forward = event.key() == Qt.Key.Key_Tab and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+    return reading_order.move_focus(obj, forward)
 
 
 def _popup_open(widget: QWidget) -> bool:
@@ -195,6 +220,18 @@ def give_mnemonics(dialog: QWidget) -> None:
     for button, label in zip(buttons, with_mnemonics([b.text() for b in buttons], taken)):
         if label != button.text():
             button.setText(label)
+
+
+def give_menu_mnemonics(menu: QMenu) -> None:
+    """Issue 29 point 5: the items of a menu of the program (a print menu on a record page) get a mnemonic each,
+    unique within the menu, when it opens; an item that has one keeps it."""
+    owner = menu.parentWidget()
+    if owner is None or not type(owner.window()).__module__.startswith("desktop."):
+        return
+    actions = [a for a in menu.actions() if not a.isSeparator() and a.text()]
+    for action, label in zip(actions, with_mnemonics([a.text() for a in actions])):
+        if label != action.text():
+            action.setText(label)
 
 
 def install(app: QApplication | None = None) -> None:

@@ -6,10 +6,12 @@ holding every role; `walk(window, visit)` calls `visit(screen_name, view)` for e
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import shutil
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QHeaderView, QListWidget, QTabBar, QTabWidget,
+from PySide6.QtWidgets import (QAbstractButton, QDialog, QAbstractItemView, QHeaderView, QListWidget, QTabBar, QTabWidget,
                                QWidget)
 
 from hands import click, settle
@@ -145,3 +147,19 @@ def is_sidebar(window, view) -> bool:
 
 
 LEFT = Qt.MouseButton.LeftButton
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def program_dialogs() -> list[type]:
+    """Every QDialog/QWizard subclass of desktop.views (each module of the package imported)."""
+    import desktop.views as views
+
+    for module in pkgutil.walk_packages(views.__path__, "desktop.views."):
+        importlib.import_module(module.name)
+    return sorted({c for c in _subclasses(QDialog) if c.__module__.startswith("desktop.")},
+                  key=lambda c: (c.__module__, c.__name__))

@@ -7,34 +7,16 @@ not built here; `give_mnemonics` is the same for them, and the last test proves 
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import pytest
-from PySide6.QtWidgets import QDialog, QPushButton
+from PySide6.QtWidgets import QPushButton
 
 from hands import settle
-from robot import make_demo, open_copy
+from robot import make_demo, open_copy, program_dialogs
 
 
 @pytest.fixture(scope="module")
 def demo_template(tmp_path_factory):
     return make_demo(tmp_path_factory.mktemp("mnemonics") / "demo.sqlite3")
-
-
-def _subclasses(cls):
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from _subclasses(sub)
-
-
-def program_dialogs() -> list[type]:
-    import desktop.views as views
-
-    for module in pkgutil.walk_packages(views.__path__, "desktop.views."):
-        importlib.import_module(module.name)
-    return sorted({c for c in _subclasses(QDialog) if c.__module__.startswith("desktop.")},
-                  key=lambda c: (c.__module__, c.__name__))
 
 
 def problems_of(dialog) -> list[str]:
@@ -90,3 +72,76 @@ def test_a_dialog_that_needs_a_record_gets_its_mnemonics_when_shown_too(qtbot):
     assert extra.text() == "&Cópia"
     texts = sorted(b.text() for b in dialog.findChildren(QPushButton) if b.isVisible())
     assert "&Estornar" in texts and not any(t.startswith("&C") for t in texts if t != "&Cópia"), texts
+
+
+def _menu_texts_when_clicked(button) -> list[str]:
+    """Click `button` with the mouse; read the items of the menu it opens (inside the menu's exec) and close it."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    from hands import click_button
+
+    seen: list[str] = []
+
+    def poll(tries=[0]):
+        menu = QApplication.activePopupWidget()
+        if isinstance(menu, QMenu):
+            seen.extend(a.text() for a in menu.actions() if not a.isSeparator() and a.text())
+            QTest.keyClick(menu, Qt.Key.Key_Escape)
+        elif tries[0] < 200:
+            tries[0] += 1
+            QTimer.singleShot(20, poll)
+
+    QTimer.singleShot(20, poll)
+    click_button(button)
+    settle(50)
+    return seen
+
+
+@pytest.mark.parametrize("module, table_path", [("autorizacoes", "authorizations.list"),
+                                                ("fiscalizacao", "list_screen.table")])
+def test_every_item_of_a_record_pages_print_menu_has_a_unique_mnemonic(qtbot, demo_template, tmp_path, module,
+                                                                       table_path):
+    """Issue 29 point 5: the "Imprimir" menu of the authorization's and the auto's page, opened by the mouse."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QAbstractButton, QApplication
+
+    from desktop.views.main_window import MainWindow
+    from hands import activate, click_row
+    from robot import SIZE
+
+    db, actor = open_copy(demo_template, tmp_path)
+    window = MainWindow(db, actor)
+    qtbot.addWidget(window)
+    window.resize(*SIZE)
+    activate(window)
+    page = window.open_module(module)
+    settle(100)
+    table = page
+    for name in table_path.split("."):
+        table = getattr(table, name)
+    view = getattr(table, "view", table)
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0, timeout=5000)
+    buttons = []
+    for row in range(min(view.model().rowCount(), 12)):     # the first record whose page can print
+        click_row(view, row)
+        QTest.keyClick(view, Qt.Key.Key_Return)
+        settle(200)
+        buttons = [b for b in window.findChildren(QAbstractButton) if b.isVisible() and b.isEnabled()
+                   and getattr(b, "menu", lambda: None)() is not None]
+        if buttons:
+            break
+        QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Escape)     # back to the list
+        settle(100)
+        qtbot.waitUntil(view.isVisible, timeout=3000)
+    assert buttons, "a record's page has its print menu"
+    for button in buttons:
+        texts = _menu_texts_when_clicked(button)
+        assert len(texts) >= 2, texts
+        assert all("&" in t.replace("&&", "") for t in texts), texts
+        letters = [t.replace("&&", "")[t.replace("&&", "").index("&") + 1].lower() for t in texts]
+        assert len(set(letters)) == len(letters), texts
+    window.close()
+    db.dispose()
