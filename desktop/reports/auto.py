@@ -156,7 +156,7 @@ def build_context(s, number: str, meta: DocumentMeta, parameter) -> AutoContext:
         facts=auto.description or "—", agent=agent,
         defense_days=int(parameter("term.defense_days", auto.drawn_up_at.date())),
         recurrence="Sim" if auto.recurrence else "", decisions=_decisions(s, auto), balance=_balance(s, auto),
-        lavrado_at=auto.lavrado_at, annulled=_annulled(s, auto),
+        lavrado_at=auto.lavrado_at, annulled=annulled_mark(s, auto),
         upfm_year=auto_year(auto.drawn_up_at.astimezone(TIMEZONE).date(), auto.lavrado_at))
 
 
@@ -226,7 +226,7 @@ def _balance(s, auto) -> str:
     return text
 
 
-def _annulled(s, auto) -> str:
+def annulled_mark(s, auto) -> str:
     """The mark an annulled auto prints on every copy (issue 28 item 1): the date and reason of the annulment."""
     if auto.status != "annulled":
         return ""

@@ -8,9 +8,11 @@ from datetime import datetime
 from desktop.reports.common import fmt_datetime
 
 
-def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None = None, by: str = "") -> bytes:
+def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None = None, by: str = "",
+               note: str = "", mark: str = "") -> bytes:
     """Every page of `pdf_bytes` with a boxed stamp at the top left and a light diagonal mark:
-    "2ª VIA — reimpressa em dd/mm/aaaa às HH:MM por … — original arquivado"."""
+    "2ª VIA — reimpressa em dd/mm/aaaa às HH:MM por … — original arquivado". `note` follows in the box (an annulled
+    auto's "AUTO ANULADO em …", issue 28 item 1) and `mark` is a second diagonal line under the label ("ANULADO")."""
     from pypdf import PdfReader, PdfWriter  # lazy: pypdf loads only when this runs (start-up cost)
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_bytes)))
@@ -18,7 +20,7 @@ def stamp_copy(pdf_bytes: bytes, label: str = "2ª via", when: datetime | None =
     for page in writer.pages:
         size = (float(page.mediabox.width), float(page.mediabox.height))
         if size not in overlays:
-            overlays[size] = PdfReader(io.BytesIO(_overlay(size, label, when, by))).pages[0]
+            overlays[size] = PdfReader(io.BytesIO(_overlay(size, label, when, by, note, mark))).pages[0]
         page.merge_page(overlays[size], over=True)
     out = io.BytesIO()
     writer.write(out)
@@ -34,7 +36,8 @@ def copy_mark(label: str, when: datetime | None = None, by: str = "") -> str:
     return text
 
 
-def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: str) -> bytes:
+def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: str, note: str = "",
+             mark: str = "") -> bytes:
     from reportlab.lib import colors  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.lib.units import mm  # lazy: ReportLab loads only when this runs (start-up cost)
     from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: ReportLab loads only when this runs (start-up cost)
@@ -45,7 +48,7 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     width, height = size
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, label, pagesize=size)
-    text = copy_mark(label, when, by)
+    text = copy_mark(label, when, by) + (f" — {note}" if note else "")
     font_size = _pdf.fit_size(text, bold, 8, width - 16 * mm)
     w = stringWidth(text, bold, font_size) + 4 * mm
     x, y = 8 * mm, height - 7.5 * mm
@@ -62,6 +65,9 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     c.rotate(35)
     c.setFont(bold, min(110, width / 4))
     c.drawCentredString(0, -30, label.upper())
+    if mark:
+        c.setFont(bold, min(90, width / 5))
+        c.drawCentredString(0, -30 - min(110, width / 4), mark.upper())
     c.restoreState()
     c.showPage()
     c.save()

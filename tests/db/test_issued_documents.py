@@ -440,8 +440,14 @@ def test_art19_auto_from_rows_two_copies_and_art22_notice(db, clerk, make_actor)
     with db.session() as s:
         auto = s.query(Auto).one()
         auto.status, auto.cancel_reason = "cancelled", "erro de digitação"
-    with pytest.raises(ConflictError, match="cancelado"):
-        documents.print_auto(db, fiscal, "0003/2026")
+    # issue 28 item 1: an issued act is its archived original — the cancelled auto prints as its 2ª via, marked
+    again = documents.print_auto(db, fiscal, "0003/2026")
+    assert again.info.number == issued.info.number and again.info.copies == 1
+    text = text_of(again.pdf)
+    assert "2ª VIA" in text and "AUTO CANCELADO" in text and "Via do infrator" in text
+    with db.session(write=False) as s:
+        from desktop.models import IssuedDocument
+        assert s.query(IssuedDocument).filter_by(kind="auto").count() == 1       # no new rendering archived
 
 
 def test_art16_par2_inspection_report_and_art12_par2_attendance_list_from_rows(db, make_actor):

@@ -261,6 +261,32 @@ def test_issue28_art22_autuacao_refused_after_the_decision_and_art17_annulled_au
     assert text.count("AUTO ANULADO em 20/03/2026") == 2 and "Convocação não recebida." in text  # both copies
 
 
+def test_issue28_item1_an_auto_printed_before_its_judgment_reprints_as_its_archived_original(db, people):
+    """An act, once issued, is the archived original: the auto printed at its lavratura and annulled later prints
+    the same bytes (2ª via, then 3ª), stamped AUTO ANULADO — never today's state drawn over the facts."""
+    from desktop.models import IssuedDocument
+    from desktop.services.documents import archive, printing
+
+    fiscal, gestor, atendente = people
+    driver_id, _, _ = authorized_driver(db)
+    auto = autos.draw_up_auto(db, fiscal, draft("ART26-I", date(2026, 3, 2), driver_id=driver_id))
+    original = printing.print_auto(db, fiscal, auto.number)
+    assert "NOTIFICADO" in text_of(original.pdf) and "ANULADO" not in text_of(original.pdf)
+    info = notify(db, fiscal, auto, date(2026, 3, 3))
+    info = process.file_defense(db, atendente, auto.id, date(2026, 3, 10), "defesa", info.version)
+    process.judge(db, gestor, auto.id, judgment("annulled", date(2026, 3, 20), reasoning="Convocação não recebida."),
+                  info.version)
+    second = printing.print_auto(db, gestor, auto.number)
+    text = text_of(second.pdf)
+    assert second.info.number == original.info.number and second.info.copies == 1
+    assert "2ª VIA" in text and "AUTO ANULADO em 20/03/2026" in text and "extrato do processo" in text
+    assert text_of(original.pdf).split("Via do processo")[-1][:200] in text     # the original's words, unchanged
+    assert "3ª VIA" in text_of(printing.print_auto(db, gestor, auto.number).pdf)
+    with db.session(write=False) as s:
+        assert s.query(IssuedDocument).filter_by(kind="auto", record_id=auto.id).count() == 1
+    assert archive.archived_bytes(db, original.info.number) == original.pdf
+
+
 # --- issue 28 item 1: a notice's number is its own series, never the auto's shape ---------------------------------
 
 def test_issue28_art22_notices_have_their_own_series_that_never_reads_as_an_auto_number(db, people):

@@ -272,9 +272,10 @@ def archived_bytes(db, number: str) -> bytes:
         return _checked_bytes(_row_by_number(s, number), "Não será impresso")
 
 
-def reprint(db, actor: Actor, number: str) -> bytes:
+def reprint(db, actor: Actor, number: str, note: str = "", mark: str = "") -> bytes:
     """The archived bytes of document `number` with an "Nª via" stamp on every page (2ª via on the first
-    reprint); counts the copy and writes the audit log. Never a new rendering."""
+    reprint); counts the copy and writes the audit log. Never a new rendering. `note` and `mark` add what the act's
+    present state requires of the copy (an annulled auto: `reports.reprint.stamp_copy`)."""
     from desktop.services import audit  # lazy: SQLAlchemy loads once the database is used (start-up)
 
     with db.session() as s:
@@ -288,7 +289,7 @@ def reprint(db, actor: Actor, number: str) -> bytes:
         label = f"{row.copies + 1}ª via"
         audit.record(s, actor, "document.reprint", "issued_document", row.id, before,
                      {"copies": row.copies, "label": label, "number": row.number})
-    return stamp_copy(data, label, when, actor.full_name)
+    return stamp_copy(data, label, when, actor.full_name, note=note, mark=mark)
 
 
 def _record_labels(s, keys: set[tuple[str, int]]) -> dict[tuple[str, int], str]:

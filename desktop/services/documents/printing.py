@@ -117,12 +117,56 @@ def _auto_ref(s, number: str, refuse_cancelled: bool = False) -> RecordRef:
 
 
 def print_auto(db, actor: Actor, number: str, state=None) -> Issued:
-    """The auto de infração in two copies, "Via do processo" and "Via do infrator" (Art. 19)."""
+    """The auto de infração in two copies, "Via do processo" and "Via do infrator" (Art. 19).
+
+    Issue 28 item 1: an act, once issued, is its archived original. The first print renders and archives the auto;
+    every later print is that original, stamped "2ª via" (3ª…) — never today's state redrawn over the facts as
+    written (a requalification, a judgment live in the "certidão/extrato do processo"). An auto annulled after it
+    was issued carries "AUTO ANULADO em …" in the stamp and across every page."""
     require_role(actor, *ISSUE_ROLES["auto"])
+    original, note = _issued_auto(db, number)
+    if original is not None:
+        from desktop.services.documents.archive import reprint  # local: the 2ª via path only
+        pdf = reprint(db, actor, original, note=note, mark="anulado" if note.startswith("AUTO ANULADO") else
+                      "cancelado" if note else "")
+        return Issued(_info_of(db, original), pdf)
     return issue_rendered(db, actor, "auto",
                           lambda s, meta: (_auto_ref(s, number, refuse_cancelled=True),
                                            auto_report.build_context(s, number, meta, _parameter(s))),
                           auto_report.render, state=state)
+
+
+def _issued_auto(db, number: str):
+    """The auto's first archived print (its original) and the note its copy must carry, or (None, "")."""
+    from desktop.models import IssuedDocument  # local: the archive's table
+
+    with db.session(write=False) as s:
+        auto = auto_report.auto_row(s, number)
+        original = s.scalar(select(IssuedDocument.number).where(
+            IssuedDocument.kind == "auto", IssuedDocument.record_type == "auto", IssuedDocument.record_id == auto.id)
+            .order_by(IssuedDocument.id).limit(1))
+        if original is None:
+            return None, ""
+        note = ""
+        if auto.status == "annulled":
+            note = auto_report.annulled_mark(s, auto) + " — a situação atual está no extrato do processo"
+        elif auto.status == "cancelled":
+            note = "AUTO CANCELADO — a situação atual está no extrato do processo"
+        return original, note
+
+
+def _info_of(db, number: str):
+    from desktop.models import IssuedDocument  # local: the archive's table
+    from desktop.services.documents.archive import IssuedInfo  # local: the 2ª via path only
+
+    from sqlalchemy import func  # local: the 2ª via path only
+
+    with db.session(write=False) as s:
+        row = s.execute(select(IssuedDocument.id, IssuedDocument.kind, IssuedDocument.number,
+                               IssuedDocument.record_type, IssuedDocument.record_id, IssuedDocument.sha256,
+                               IssuedDocument.issued_at, IssuedDocument.issued_by, func.length(IssuedDocument.pdf),
+                               IssuedDocument.copies).where(IssuedDocument.number == number)).one()
+        return IssuedInfo(*row)
 
 
 NOTICE_KINDS = ("autuacao", "penalty", "regularization", "inspection_convocation", "renewal_reminder")
