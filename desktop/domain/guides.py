@@ -27,7 +27,7 @@ from desktop.domain.steps import Action, Step, available_actions, refusal
 
 __all__ = [
     "FINE_GUIDE_AFTER_NOTIFICATION", "FINE_GUIDE_ONCE_FINAL", "GUIDE_STEPS", "LATE_CHARGES_NOT_CONFIGURED",
-    "GuideFacts", "LateCharges", "NO_WAIVER_STATUSES", "fine_guide_statuses", "fine_payment_note", "guide_actions", "guide_due_date", "guide_refusal",
+    "GuideFacts", "LateCharges", "NO_WAIVER_STATUSES", "PRE_GRANT_STATUSES", "fee_inscribable", "fine_guide_statuses", "fine_payment_note", "guide_actions", "guide_due_date", "guide_refusal",
     "guide_overdue", "guide_step", "late_charges", "months_late", "reissue_due_date", "renewal_fee_due_date",
 ]
 
@@ -64,6 +64,17 @@ def fine_payment_note(auto_number: str, auto_status: str) -> str:
         return ""
     return (f"Auto nº {auto_number} {_STAGE[auto_status]}: o pagamento não implica renúncia ao recurso nem à defesa "
             "prévia (Art. 22, caput); se a decisão anular o auto ou reduzir a multa, a diferença paga é restituída.")
+
+
+PRE_GRANT_STATUSES = frozenset({"requested", "in_analysis", "refused", "approved"})
+
+
+def fee_inscribable(fee_kind: str | None, authorization_status: str | None) -> bool:
+    """Whether an unpaid fee is a debt for the dívida ativa (issue 28 item 9). The fee of a request not yet granted
+    (Art. 10; Art. 15, VII: paid once the request is approved, before the grant) is the condition of the grant, not
+    a credit of the Municipality: unpaid, the authorization is simply not granted. A renewal or inspection fee of
+    a granted authorization, and a fee with no authorization, are debts."""
+    return not (fee_kind == "authorization" and authorization_status in PRE_GRANT_STATUSES)
 
 
 def guide_overdue(due_on: date, today: date) -> bool:

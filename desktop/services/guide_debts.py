@@ -17,7 +17,8 @@ from sqlalchemy import and_, select
 from desktop.domain.finance import ISSQN_SHARE_MACHINE, IssqnShareStatus
 from desktop.domain.workflow import transition
 
-from desktop.models import FeePayment, IssqnShare, LedgerEntry, PaymentGuide
+from desktop.domain.guides import fee_inscribable
+from desktop.models import Authorization, Fee, FeePayment, IssqnShare, LedgerEntry, PaymentGuide
 
 DEBT_PURPOSES = ("fee", "issqn")
 PURPOSE_LABELS = {"fee": "Taxa", "issqn": "ISSQN"}
@@ -34,16 +35,20 @@ def open_not_due_clause(guide, on: date):
     return and_(guide.status == "open", guide.due_on >= on)
 
 
-def overdue_guides_in(session, today: date):
+def overdue_guides_in(session, today: date, inscribable_only: bool = False):
     """Rows (id, number, purpose, payer_name, payer_document, driver_id, platform_id, due_on, amount_reais) of
     the open fee and ISSQN guides whose due date passed, oldest due first. A reissued guide counts once (the old
-    one is cancelled)."""
+    one is cancelled). `inscribable_only`: without the fees that are no debt for the dívida ativa (the fee of a
+    request not yet granted: `domain.guides.fee_inscribable`)."""
     stmt = (select(PaymentGuide.id, PaymentGuide.number, PaymentGuide.purpose, PaymentGuide.payer_name,
                    PaymentGuide.payer_document, PaymentGuide.driver_id, PaymentGuide.platform_id,
-                   PaymentGuide.due_on, PaymentGuide.amount_reais)
+                   PaymentGuide.due_on, PaymentGuide.amount_reais, Fee.kind, Authorization.status)
+            .outerjoin(Fee, Fee.id == PaymentGuide.fee_id)
+            .outerjoin(Authorization, Authorization.id == Fee.authorization_id)
             .where(overdue_clause(PaymentGuide, today), PaymentGuide.purpose.in_(DEBT_PURPOSES))
             .order_by(PaymentGuide.due_on, PaymentGuide.id))
-    return session.execute(stmt).all()
+    return [row for row in session.execute(stmt).all()
+            if not inscribable_only or fee_inscribable(row[9], row[10])]
 
 
 def guide_number_conflict(session, guide_number: str | None, auto_id: int | None = None) -> str | None:

@@ -550,7 +550,7 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
 def _owed_guides(session, today: date) -> list[OverdueInfo]:
     """Unpaid fee and ISSQN guides past their due date (issue 13), beside the fines."""
     out = []
-    for r in overdue_guides_in(session, today):
+    for r in overdue_guides_in(session, today, inscribable_only=True):
         if r.driver_id is not None:
             who, doc = Infractor.driver(r.driver_id), format_cpf(r.payer_document or "")
         elif r.platform_id is not None:

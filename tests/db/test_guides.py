@@ -220,8 +220,18 @@ def test_a_guide_not_yet_due_is_not_reissued_and_only_the_gestor_cancels(db, off
 
 
 # ------------------------------------------------------------------------------------------------ dívida ativa
+def as_renewal_fee_of_a_granted_authorization(db, a) -> None:
+    with db.session() as s:
+        s.execute(text(f"UPDATE authorizations SET status = 'active', number = '0999/2026' WHERE id = {a.id}"))
+        s.execute(text(f"UPDATE fees SET kind = 'renewal' WHERE authorization_id = {a.id}"))
+
+
 def test_divida_ativa_lists_unpaid_fee_and_issqn_guides_beside_fines(db, office):
     a, g = _overdue_fee_guide(db, office)
+    # issue 28 item 9: the fee of a request not yet granted (Art. 15, VII) is the grant's condition, not a debt
+    assert g.number not in {r.number for r in ledger.divida_ativa_list(db, office.clerk, date(2027, 1, 14))}
+    assert g.number in {r.number for r in guides.list_guides(db, office.clerk, "overdue").rows}   # still Vencida
+    as_renewal_fee_of_a_granted_authorization(db, a)    # the same unpaid guide as a granted one's fee is a debt
     with db.session() as s:
         s.add(PaymentGuide(number="0900/2026", purpose="issqn", amount_reais=Decimal("240.00"),
                            due_on=date(2026, 12, 10), payer_name="Plataforma Exemplo", payer_document="12345678000195",
@@ -265,7 +275,8 @@ def test_divida_ativa_export_has_the_fee_guides_beside_the_fines(db, office, tmp
     import csv
 
     from desktop.services import exports
-    _a, g = _overdue_fee_guide(db, office)
+    a, g = _overdue_fee_guide(db, office)
+    as_renewal_fee_of_a_granted_authorization(db, a)
     monkeypatch.setattr("desktop.services.ledger.local_today", lambda: date(2027, 1, 14))  # the clock moved on
     result = exports.export(db, office.clerk, "divida_ativa", tmp_path / "divida.csv")
     with open(result.path, encoding="utf-8-sig", newline="") as fh:

@@ -174,3 +174,23 @@ def test_unreconciled_payment_moves_once(current, target, allowed):
         with pytest.raises(TransitionNotAllowed):
             transition(UNRECONCILED_MACHINE, current, target)
     assert transition(ISSQN_SHARE_MACHINE, "open", "cancelled").value == "cancelled"
+
+
+@pytest.mark.parametrize("fee_kind, authorization_status, debt", [
+    # Art. 15, VII: the fee is paid once the request is approved — until the grant it is the grant's condition
+    ("authorization", "requested", False),
+    ("authorization", "in_analysis", False),
+    ("authorization", "approved", False),
+    ("authorization", "refused", False),
+    # a granted authorization's fees are the Municipality's credit (Art. 10)
+    ("authorization", "active", True),
+    ("renewal", "active", True),
+    ("renewal", "expired", True),
+    ("inspection", "suspended", True),
+    ("other", None, True),
+])
+def test_art10_art15_VII_a_fee_is_a_debt_for_the_divida_ativa_only_once_granted(fee_kind, authorization_status,
+                                                                               debt):
+    from desktop.domain.guides import fee_inscribable
+
+    assert fee_inscribable(fee_kind, authorization_status) is debt
