@@ -132,7 +132,7 @@ def print_auto_from_enforcement(qtbot, window, number: str) -> str:
     click_button(detail.print_button)
     menu = detail.print_button.menu()
     qtbot.waitUntil(menu.isVisible, timeout=5000)
-    action = next(a for a in menu.actions() if a.text().startswith("Auto de infração"))
+    action = next(a for a in menu.actions() if a.text().replace("&", "").startswith("Auto de infração"))
     click(menu, menu.actionGeometry(action).center())
     qtbot.waitUntil(lambda: getattr(detail, "preview", None) is not None, timeout=60000)
     text = pdf_text(detail.preview._bytes)
