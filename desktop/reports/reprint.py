@@ -48,7 +48,7 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     width, height = size
     buffer = io.BytesIO()
     c = _pdf.new_canvas(buffer, label, pagesize=size)
-    text = copy_mark(label, when, by) + (f" — {note}" if note else "")
+    text = copy_mark(label, when, by)
     font_size = _pdf.fit_size(text, bold, 8, width - 16 * mm)
     w = stringWidth(text, bold, font_size) + 4 * mm
     x, y = 8 * mm, height - 7.5 * mm
@@ -59,6 +59,15 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     c.setFillColor(colors.HexColor("#B00020"))
     c.setFont(bold, font_size)
     c.drawString(x + 2 * mm, y, text)
+    if note:    # in the free band between the body and the footer (A4 acts: reports._pdf.build_story_pdf)
+        size_note = _pdf.fit_size(note, bold, 7.5, width - 16 * mm)
+        w_note = stringWidth(note, bold, size_note) + 4 * mm
+        y_note = _pdf.FOOTER_H + 2 * mm
+        c.setFillColor(colors.white)
+        c.rect(x, y_note - 1.4 * mm, w_note, 4.6 * mm, stroke=1, fill=1)
+        c.setFillColor(colors.HexColor("#B00020"))
+        c.setFont(bold, size_note)
+        c.drawString(x + 2 * mm, y_note, note)
     c.saveState()
     c.setFillAlpha(0.12)
     c.translate(width / 2, height / 2)
@@ -66,8 +75,8 @@ def _overlay(size: tuple[float, float], label: str, when: datetime | None, by: s
     c.setFont(bold, min(110, width / 4))
     c.drawCentredString(0, -30, label.upper())
     if mark:
-        c.setFont(bold, min(90, width / 5))
-        c.drawCentredString(0, -30 - min(110, width / 4), mark.upper())
+        c.setFont(bold, min(70, width / 8))
+        c.drawCentredString(0, -30 - min(80, width / 7), mark.upper())
     c.restoreState()
     c.showPage()
     c.save()
