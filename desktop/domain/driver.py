@@ -106,6 +106,20 @@ def is_accepted_cnh_category(category: str | None) -> bool:
     return normalize_cnh_category(category) in law.ACCEPTED_CNH_CATEGORIES
 
 
+PHOTO_ARTICLE = "Art. 13, I"
+PHOTO_REQUIRED = ("Escolha a foto do condutor: a credencial é pessoal e intransferível (Art. 13, I) e não é emitida "
+                  "sem ela.")
+
+
+def photo_problem(has_photo: bool, required: bool) -> Problem | None:
+    """Issue 28 point 7: the credential (Art. 13, I: "pessoal e intransferível") carries the driver's photo and is
+    refused without it, so the desk's registration of a driver, and its edit while none is stored (the wizard),
+    require it; records loaded by other means (imports, the demo) are refused at the credential instead."""
+    if required and not has_photo:
+        return Problem("photo", PHOTO_REQUIRED, PHOTO_ARTICLE)
+    return None
+
+
 def gravissima_window(protocol_date: date) -> tuple[date, date]:
     """The 12 months before the protocol date (Art. 12, VII), both ends included."""
     return add_months_clamped(protocol_date, -law.GRAVISSIMA_LOOKBACK_MONTHS), protocol_date

@@ -26,7 +26,7 @@ from desktop.domain import (
     validate_cnh,
     validate_cpf,
 )
-from desktop.domain.driver import normalize_cnh_category
+from desktop.domain.driver import normalize_cnh_category, photo_problem
 from desktop.domain.problems import Problem
 from desktop.domain.registration import REGISTRATION_LABELS
 from desktop.domain.text import only_digits
@@ -114,6 +114,9 @@ class DriverDraft:
     gravissima_infractions: tuple[date, ...] = ()
     photo: bytes | None = None
     photo_mime: str | None = None
+    # issue 28 point 7: the photo must come with this draft — the desk's wizard registering a driver, or editing one
+    # with no photo stored: the credential (Art. 13, I) is refused without it (`domain.driver.photo_problem`)
+    photo_required: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,9 @@ def driver_data_problems(draft: DriverDraft, today: date | None = None) -> list[
         problems.append(Problem("nit", "NIT/PIS deve ter 11 dígitos.", "Art. 12, III"))
     if draft.photo is not None and draft.photo_mime not in _PHOTO_MIMES:
         problems.append(Problem("photo", "A foto deve ser JPG ou PNG."))
+    p = photo_problem(draft.photo is not None, draft.photo_required)
+    if p:
+        problems.append(p)
     problems += checklist_entry_problems(draft.checklist, today)
     if len(set(draft.platform_ids)) != len(tuple(draft.platform_ids)):
         problems.append(Problem("platform_ids", "Plataforma informada duas vezes."))

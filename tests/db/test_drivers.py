@@ -250,3 +250,23 @@ def test_attachment_session_forms_join_the_callers_transaction(db, desk):
     doc = attachments.attach_document(db, desk.clerk, PDF, "cnh.pdf", "CNH", driver_id=info.id)
     with db.session(write=False) as s:
         assert [d.id for d in attachments.list_documents_in(s, desk.fiscal, driver_id=info.id)] == [doc.id]
+
+
+def test_issue28_art13_I_the_desks_registration_and_edit_require_the_photo(db, desk):
+    """The wizard's drafts say the photo is required: a new driver, or an edit while none is stored, is refused
+    without one, naming the field; with the photo it is saved and the edit of a driver with a photo needs none."""
+    from desktop.demo.photos import photo_for
+
+    with pytest.raises(ValidationError) as refused:
+        svc.register_driver(db, desk.clerk, driver_draft(photo_required=True))
+    assert [p.field for p in refused.value.problems] == ["photo"] and "Art. 13, I" in str(refused.value.problems[0])
+    info = svc.register_driver(db, desk.clerk, driver_draft(photo_required=True, photo=photo_for(1),
+                                                               photo_mime="image/png"))
+    assert info.has_photo
+    edited = svc.update_driver(db, desk.clerk, info.id, driver_draft(cpf=info.cpf, name="João da Silva Filho"),
+                               info.version)
+    assert edited.has_photo and edited.name == "João da Silva Filho"
+    bare = svc.register_driver(db, desk.clerk, driver_draft(name="Sem Foto"))     # an import's way: allowed
+    with pytest.raises(ValidationError, match="foto"):
+        svc.update_driver(db, desk.clerk, bare.id, driver_draft(cpf=bare.cpf, name="Sem Foto", photo_required=True),
+                          bare.version)

@@ -170,3 +170,19 @@ def test_art12_every_problem_at_once_and_grouped_by_line():
     status = dict((item.key, probs) for item, probs in checklist_status(facts, ON))
     assert {p.field for p in status["cnh"]} == {"cnh", "cnh_category", "cnh_ear"}
     assert all(status[key] for key in status)
+
+
+@pytest.mark.parametrize("has_photo, required, refused", [
+    (False, True, True),     # the desk registers a driver: the credential (Art. 13, I) needs the photo
+    (True, True, False),
+    (False, False, False),   # an import or the demo: refused later, at the credential
+    (True, False, False),
+])
+def test_art13_I_the_desk_registers_a_driver_only_with_the_photo_the_credential_carries(has_photo, required, refused):
+    from desktop.domain.driver import PHOTO_ARTICLE, photo_problem
+
+    problem = photo_problem(has_photo, required)
+    assert (problem is not None) is refused
+    if refused:
+        assert problem.field == "photo" and problem.article == PHOTO_ARTICLE == "Art. 13, I"
+        assert "pessoal e intransferível" in problem.message
