@@ -78,7 +78,7 @@ def cmd_print(args: argparse.Namespace, named_actor) -> int:
             print(f"2ª via do documento nº {args.id} gravada em {out} (bytes arquivados com o carimbo de cópia).")
             return 0
         if args.all_pending:
-            count = len(documents.pending_sticker_numbers(db))
+            count = len(documents.pending_sticker_numbers(db, actor))
             issued = documents.print_pending_stickers(db, actor, layout=args.layout or "sheet",
                                                       workers=max(1, args.workers))
             what = f"{count} adesivo(s) pendente(s)"

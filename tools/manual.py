@@ -111,7 +111,7 @@ def _sticker_picture(db, actor, images: Path, readme_images: Path) -> list[Path]
     """A printed sticker, as the README shows it: the archived PDF rasterized by pdftoppm."""
     from desktop.services import documents
 
-    pending = documents.pending_sticker_numbers(db)
+    pending = documents.pending_sticker_numbers(db, actor)
     if not pending or shutil.which("pdftoppm") is None:
         return []
     issued = documents.print_sticker(db, actor, pending[0])

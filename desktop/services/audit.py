@@ -54,7 +54,9 @@ _BATCH = 50000
 class AuditCheck:
     """The verdict of `verify`. `problem` names the kind of damage: "" (none), "changed" (an entry's content),
     "removed" (an entry in the middle), "tail_removed" (the newest entries), "rechained" (a stretch rewritten
-    with recomputed hashes), "checkpoint_signature" (a checkpoint whose signature fails) or "checkpoint_unknown_key"."""
+    with recomputed hashes), "checkpoint_signature" (a checkpoint whose signature fails), "checkpoint_unknown_key",
+    "key_not_anchored" (the municipality's key is not one the chain vouches for) or "key_not_vouched" (a key entry
+    no hand-over checkpoint of the previous key confirms: issue 25 item 5)."""
 
     ok: bool
     checked: int
@@ -356,31 +358,120 @@ def _checkpoint_of(row: AuditCheckpoint) -> Checkpoint:
 
 
 KEY_ACTIONS = ("signing_key.create", "signing_key.rotate")
+HAND_OVER = "hand_over"   # the key of a hand-over checkpoint's entry: {"entry": <rotation entry id>, "key": <new fp>}
+
+
+@dataclass(frozen=True)
+class KeyAnchors:
+    """Which public keys the audit chain vouches for (issue 25 item 5), in the order they were anchored.
+
+    `anchored`: fingerprints, the root first (the oldest `signing_key.create`, or in a database set up before those
+    entries existed its first key row), then each key a rotation handed over to. `current`: the last anchored key —
+    the one that must sign the next hand-over. `unvouched`: (entry id, fingerprint) of every key entry that no
+    hand-over checkpoint of the previous key confirms — a forged `signing_key.rotate` appended with a correct chain
+    hash, which anyone who can write the table can compute."""
+
+    anchored: tuple[str, ...]
+    current: str | None
+    unvouched: tuple[tuple[int, str], ...]
+    public_keys: dict[str, bytes]   # every stored public key by the fingerprint of its bytes
+
+
+def _announced_key(after) -> str | None:
+    try:
+        key = json.loads(after or "{}").get("key")
+    except (ValueError, AttributeError):
+        return None
+    return key if isinstance(key, str) and len(key) == 64 else None
+
+
+def _stored_public_keys(session: Session) -> dict[str, bytes]:
+    """The key table's and the municipality's public keys by the fingerprint of their BYTES — never the fingerprint
+    column, which a hand on the table could point at another key."""
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
+
+    keys = {}
+    for public in session.scalars(select(SigningKey.public_key).order_by(SigningKey.id)):
+        keys.setdefault(fingerprint(bytes(public)), bytes(public))
+    current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
+    if current:
+        keys.setdefault(fingerprint(bytes(current)), bytes(current))
+    return keys
+
+
+def _hand_over_signed(session: Session, entry_id: int, key: str, signer: str, public: bytes | None) -> bool:
+    """Whether a checkpoint signed by `signer` hands the secretariat's signature over to `key` for the rotation
+    entry `entry_id`: the checkpoint's own entry (after the rotation) names both, its hash recomputed from its content
+    is the head the checkpoint signed, and the signature verifies with `signer`'s public key."""
+    from desktop.signing import verify_text  # lazy: loads cryptography only when this runs
+
+    if public is None:
+        return False
+    rows = session.execute(
+        select(AuditCheckpoint, AuditEntry.at, AuditEntry.user_id, AuditEntry.username, AuditEntry.action,
+               AuditEntry.entity, AuditEntry.entity_id, AuditEntry.before, AuditEntry.after, AuditEntry.prev_hash,
+               AuditEntry.hash)
+        .join(AuditEntry, AuditEntry.id == AuditCheckpoint.last_id)
+        .where(AuditCheckpoint.last_id > entry_id, AuditCheckpoint.key_fingerprint == signer,
+               AuditEntry.action == "audit.checkpoint", AuditEntry.after.contains(f'"{HAND_OVER}"'))
+        .order_by(AuditCheckpoint.last_id)).all()
+    for row in rows:
+        try:
+            handed = json.loads(row.after or "{}").get(HAND_OVER) or {}
+        except (ValueError, AttributeError):
+            continue
+        if not isinstance(handed, dict) or handed.get("entry") != entry_id or handed.get("key") != key:
+            continue
+        cp = _checkpoint_of(row.AuditCheckpoint)
+        if row.hash != cp.last_hash or _stored_entry_hash(row.prev_hash, row) != cp.last_hash:
+            continue
+        if verify_text(public, cp.message, cp.signature):
+            return True
+    return False
+
+
+def key_anchors_in(session: Session) -> KeyAnchors:
+    """The chain of trust of the signing keys (issue 25 item 5). The root is the oldest `signing_key.create` (the
+    set-up; in a database set up before those entries existed, its first key row). A later key counts only when a
+    **hand-over checkpoint** vouches for it: `setup.rotate_signing_key` writes the `signing_key.rotate` entry and, in
+    the same transaction, a checkpoint signed with the key in force until then whose own entry names the rotation
+    and the new key. Appending a `signing_key.rotate` entry with a correct chain hash needs no key; signing that
+    checkpoint does — so a forged rotation anchors nothing, and the daily routine, which signs the head blindly,
+    cannot vouch for one either (its checkpoints carry no hand-over)."""
+    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
+
+    publics = _stored_public_keys(session)
+    entries = [(entry_id, action, _announced_key(after)) for entry_id, action, after in session.execute(
+        select(AuditEntry.id, AuditEntry.action, AuditEntry.after)
+        # the key entries are the municipality's (entity, entity_id: the index — not a scan of the whole chain at
+        # every sticker check); an entry about anything else anchors nothing
+        .where(AuditEntry.entity == "municipality", AuditEntry.entity_id == "1", AuditEntry.action.in_(KEY_ACTIONS))
+        .order_by(AuditEntry.id))]
+    root = next(((i, k) for i, action, k in entries if action == "signing_key.create" and k), None)
+    if root is None:
+        first = session.scalar(select(SigningKey.public_key).order_by(SigningKey.id).limit(1))
+        root = (0, fingerprint(bytes(first))) if first is not None else None
+    if root is None:
+        return KeyAnchors((), None, tuple((i, k or "") for i, _a, k in entries), publics)
+    root_id, current = root
+    anchored, unvouched = [current], []
+    for entry_id, _action, key in entries:
+        if entry_id == root_id:
+            continue
+        if entry_id > root_id and key and key not in anchored and \
+                _hand_over_signed(session, entry_id, key, current, publics.get(current)):
+            anchored.append(key)
+            current = key
+            continue
+        unvouched.append((entry_id, key or ""))
+    return KeyAnchors(tuple(anchored), current, tuple(unvouched), publics)
 
 
 def anchored_key_fingerprints(session: Session) -> set[str]:
-    """The fingerprints of the public keys the audit chain vouches for (issue 25 item 5): each key the program
-    created (set-up) or rotated to writes an entry `signing_key.create` / `signing_key.rotate` with its full
-    fingerprint, which the chain and every checkpoint after it cover. A database set up before those entries
-    existed anchors its first key row (the oldest: a row added later cannot take its place). A key written into
-    the tables without going through the program — `UPDATE municipality SET signing_public_key = …` — is
-    in none of these, and is refused by the sticker check and by `audit verify`."""
-    anchored: set[str] = set()
-    created = False
-    for action, after in session.execute(select(AuditEntry.action, AuditEntry.after)
-                                         .where(AuditEntry.action.in_(KEY_ACTIONS))):
-        created = created or action == "signing_key.create"
-        try:
-            key = json.loads(after or "{}").get("key")
-        except (ValueError, AttributeError):
-            continue
-        if isinstance(key, str) and len(key) == 64:
-            anchored.add(key)
-    if not created:
-        first = session.scalar(select(SigningKey.fingerprint).order_by(SigningKey.id).limit(1))
-        if first:
-            anchored.add(first)
-    return anchored
+    """The fingerprints of the public keys the audit chain vouches for (`key_anchors_in`). A key written into the
+    tables without going through the program — `UPDATE municipality SET signing_public_key = …`, with or without a
+    forged `signing_key.rotate` entry — is not among them, and is refused by the sticker check and `audit verify`."""
+    return set(key_anchors_in(session).anchored)
 
 
 def current_key_problem_in(session: Session) -> str | None:
@@ -391,36 +482,54 @@ def current_key_problem_in(session: Session) -> str | None:
     if not current:
         return None
     fp = fingerprint(bytes(current))
-    if fp in anchored_key_fingerprints(session):
+    anchors = key_anchors_in(session)
+    if fp == anchors.current:   # the key in force; a retired one still verifies old checkpoints, signs no sticker
         return None
+    if fp in anchors.anchored:
+        return (f"A chave pública de assinatura do município ({fp[:16]}…) é uma chave antiga, substituída na "
+                f"auditoria pela chave {anchors.current[:16]}…: foi recolocada fora do programa. Nenhum adesivo é "
+                "conferido com ela; avise o gestor, que deve restaurar a chave em vigor.")
+    announced = [entry_id for entry_id, key in anchors.unvouched if key == fp]
+    if announced:
+        return (f"A chave pública de assinatura do município ({fp[:16]}…) é anunciada na entrada nº {announced[0]} "
+                "do registro de auditoria, mas nenhum ponto de verificação assinado pela chave anterior confirma "
+                "essa troca (entrada forjada, ou troca feita fora do programa). Nenhum adesivo é conferido com ela; "
+                "avise o gestor, que deve restaurar a chave verdadeira (audit rotate-key na estação que a guarda).")
     return (f"A chave pública de assinatura do município ({fp[:16]}…) não está registrada no registro de auditoria: "
             "foi gravada fora do programa (troca de chave sem auditoria). Nenhum adesivo é conferido com ela; avise "
             "o gestor, que deve restaurar a chave verdadeira (setup-server ou audit rotate-key com o papel dono).")
 
 
-def public_keys_in(session: Session) -> dict[str, bytes]:
-    """Every public key of the secretariat by fingerprint (the key table and the municipality's current one) that
-    the audit chain vouches for (`anchored_key_fingerprints`): a checkpoint signed by any other key is refused."""
-    from desktop.signing import fingerprint  # lazy: loads cryptography only when this runs
+def unvouched_key_problem(anchors: KeyAnchors) -> tuple[int, str] | None:
+    """(entry id, the report's sentence) of the first key entry no hand-over vouches for, or None."""
+    if not anchors.unvouched:
+        return None
+    entry_id, key = anchors.unvouched[0]
+    named = f"a chave {key[:16]}…" if key else "uma chave"
+    return entry_id, (f"Entrada {entry_id}: anuncia {named} de assinatura, mas nenhum ponto de verificação "
+                      "assinado pela chave anterior confirma a troca (a entrada foi forjada, ou a troca feita fora "
+                      "do programa): essa chave não é aceita nos adesivos nem nos pontos de verificação.")
 
-    anchored = anchored_key_fingerprints(session)
-    keys = {row.fingerprint: bytes(row.public_key) for row in session.scalars(select(SigningKey))
-            if row.fingerprint in anchored}
-    current = session.scalar(select(MunicipalitySettings.signing_public_key).where(MunicipalitySettings.id == 1))
-    if current and fingerprint(bytes(current)) in anchored:
-        keys.setdefault(fingerprint(bytes(current)), bytes(current))
-    return keys
+
+def public_keys_in(session: Session, anchors: KeyAnchors | None = None) -> dict[str, bytes]:
+    """Every public key of the secretariat by fingerprint (the key table and the municipality's current one) that
+    the audit chain vouches for (`key_anchors_in`): a checkpoint signed by any other key is refused."""
+    anchors = anchors or key_anchors_in(session)
+    return {fp: public for fp, public in anchors.public_keys.items() if fp in anchors.anchored}
 
 
 def make_checkpoint_in(session: Session, actor: Actor, private_key: bytes, today: date | None = None,
-                       reason: str = "sob demanda") -> Checkpoint:
+                       reason: str = "sob demanda", hand_over: dict | None = None) -> Checkpoint:
     """Sign the head of the chain inside the caller's transaction. The checkpoint's own audit entry is written
-    first, so the signed head covers it."""
+    first, so the signed head covers it. `hand_over` ({"entry": id, "key": fingerprint}): the key rotation this
+    checkpoint vouches for (`key_anchors_in`), signed with the key it replaces."""
     from desktop.signing import fingerprint, public_key_of, sign_text  # lazy: loads cryptography only when this runs
 
     day = today or local_today()
     key_fp = fingerprint(public_key_of(private_key))
     after = {"day": day.isoformat(), "reason": reason, "key": key_fp[:16]}
+    if hand_over is not None:
+        after[HAND_OVER] = {"entry": int(hand_over["entry"]), "key": str(hand_over["key"])}
     covered = _segment_hashes(session)
     if covered is not None:
         after["hashes"] = covered
@@ -549,12 +658,16 @@ def verify(db, against: Checkpoint | None = None) -> AuditCheck:
     """Walk the chain in id order, recompute every hash, and hold it against every stored checkpoint (and
     `against`, a published one). Stops at the first problem and names its id."""
     with db.session(write=False) as s:
-        keys = public_keys_in(s)
+        anchors = key_anchors_in(s)
+        keys = public_keys_in(s, anchors)
         stored = [_checkpoint_of(r) for r in s.scalars(select(AuditCheckpoint).order_by(AuditCheckpoint.id))]
         checkpoints = stored + ([against] if against is not None else [])
         key_problem = current_key_problem_in(s)
         if key_problem is not None:   # issue 25 item 5: the sticker key swapped behind the program's back
             return _fail("key_not_anchored", 0, None, key_problem, len(checkpoints))
+        forged_key = unvouched_key_problem(anchors)
+        if forged_key is not None:    # a key entry no hand-over of the previous key vouches for
+            return _fail("key_not_vouched", 0, forged_key[0], forged_key[1], len(checkpoints))
         for cp in checkpoints:
             key = keys.get(cp.key_fingerprint)
             if key is None:

@@ -15,9 +15,11 @@ def _role_list(roles: tuple[Role, ...]) -> str:
 
 def require_role(actor: Actor, *roles: Role) -> None:
     """Refuse with PermissionDenied unless the actor holds any of `roles` (SPEC §4: roles are enforced in the
-    service layer, whatever the screen shows)."""
+    service layer, whatever the screen shows); `actor=None` is refused the same way (issue 25 item 7)."""
     if not roles:
         raise ValueError("require_role precisa de pelo menos um papel")
+    if not isinstance(actor, Actor):   # no one logged in (or an id in the actor's place): no read, no act
+        raise PermissionDenied("Permissão negada: entre no sistema com um usuário que tenha um papel.")
     if actor.has(*roles):
         return
     if len(roles) == 1:

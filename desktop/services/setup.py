@@ -397,6 +397,23 @@ def _promote_on_commit(session, fp: str) -> None:
     event.listen(session, "after_rollback", rolled_back)
 
 
+def _handing_key(session, anchors) -> bytes | None:
+    """The private half of the key the audit chain has in force (`audit.key_anchors_in`: normally the
+    municipality's current key; after a key was swapped behind the program's back, the last one the chain vouches
+    for), from this desk's key store; None when no key was ever anchored (nothing to hand over from)."""
+    if anchors.current is None:
+        return None
+    public = anchors.public_keys.get(anchors.current)
+    holder = session.scalar(select(SigningKey.holder).where(SigningKey.fingerprint == anchors.current)) or None
+    try:
+        if public is None:
+            raise keystore.KeyUnavailable(f"A chave pública {anchors.current[:16]}… não está na tabela de chaves.")
+        return keystore.load(public, holder)
+    except keystore.KeyUnavailable as exc:
+        raise type(exc)("A troca de chave é assinada pela chave em vigor, que passa a assinatura para a nova (ponto "
+                        f"de verificação de passagem): sem ela, nada foi alterado. {exc}") from None
+
+
 def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | None = None) -> SigningKeyInfo:
     """Same as `rotate_signing_key` inside the transaction the caller opened
     (the role check and the audit record included)."""
@@ -408,6 +425,10 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
     require_role(actor, *SETUP_ROLES.rotate_key)
     if not (reason or "").strip():
         raise ValidationError([Problem("reason", "Informe o motivo da troca da chave de assinatura.")])
+    # Issue 25 item 5: the key in force signs the hand-over to the new one (a checkpoint whose entry names the
+    # rotation), or the new key is anchored nowhere — fetched first, so a desk without it changes nothing.
+    anchors = audit.key_anchors_in(session)
+    handing = _handing_key(session, anchors)
     private, public = new_signing_key()
     # The new private key goes to the key store's pending slot and becomes the key only once this transaction
     # has committed; a rollback drops it and leaves the old key, and the database, as they were.
@@ -424,9 +445,12 @@ def rotate_signing_key_in(session, actor, reason: str, key_passphrase: str | Non
     session.add(new)
     row.signing_public_key = public
     session.flush()
-    audit.record(session, actor, "signing_key.rotate", "municipality", "1",
-                 {"key": fingerprint(old) if old else None},
-                 {"key": new.fingerprint, "holder": holder, "reason": reason.strip()})
+    entry = audit.record(session, actor, "signing_key.rotate", "municipality", "1",
+                         {"key": fingerprint(old) if old else None},
+                         {"key": new.fingerprint, "holder": holder, "reason": reason.strip()})
+    if handing is not None:
+        audit.make_checkpoint_in(session, actor, handing, reason="troca da chave de assinatura",
+                                 hand_over={"entry": entry.id, "key": new.fingerprint})
     return SigningKeyInfo(new.fingerprint, public, new.valid_from, None, holder, new.note, True)
 
 
@@ -434,7 +458,9 @@ def rotate_signing_key(db, actor, reason: str, key_passphrase: str | None = None
     """A gestor replaces the secretariat's signing key (issue 11): a new pair, the private half to this desk's key
     store, the old public key closed (it keeps verifying what it signed), audited. Stickers printed from now on
     carry signatures of the new key. On PostgreSQL only the owner role writes a key (issue 25 item 5): through the
-    desks' application role the rotation is refused, in Portuguese, and nothing changes."""
+    desks' application role the rotation is refused, in Portuguese, and nothing changes. The key in force signs the
+    hand-over (a checkpoint naming the rotation: `audit.key_anchors_in`), so the rotation runs on the desk that
+    holds it; elsewhere it is refused before anything is written."""
 
     try:
         with db.session() as s:

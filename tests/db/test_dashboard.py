@@ -119,7 +119,7 @@ def test_fines_and_guides_overdue_stickers_and_course_absences(db, people):
     gestor = people[Role.GESTOR]
     board = svc.dashboard(db, gestor, NOW)
     assert board.tile("overdue").count == 1 and "1 guia" in board.tile("overdue").detail
-    assert board.tile("stickers").count == len(pending_sticker_numbers(db)) > 0
+    assert board.tile("stickers").count == len(pending_sticker_numbers(db, gestor)) > 0
     assert board.tile("course_absences").count == len(unjustified_absences(db, gestor)) == 1
 
 

@@ -445,17 +445,19 @@ def test_demo_autos_events_and_ledger_are_reproducible_by_seed(db, tmp_path):
         other.dispose()
 
 
-def test_issue12_17_the_demo_shows_a_superseded_sticker(db):
+def test_issue12_17_the_demo_shows_a_superseded_sticker(db, make_actor):
     """Art. 14: the demo prints one authorization's sticker and issues it again for loss; the check of the first
     with its printed number says which sticker replaced it, the second is valid."""
     from desktop.domain import sticker_check as sc
+    from desktop.domain.roles import Role
     from desktop.services import documents
     from desktop.services.setup import signing_private_key
     from desktop.signing import sign_sticker
 
     summary = load_demo(db, drivers=20, seed=5, today=TODAY)
     assert summary.counts["superseded_stickers"] == 1
-    issued = sorted(documents.list_issued(db), key=lambda r: r.number)
+    clerk = make_actor(Role.ATENDENTE)   # the desk that prints stickers reads the archive's list of them
+    issued = sorted(documents.list_issued(db, clerk), key=lambda r: r.number)
     assert [r.kind for r in issued] == ["sticker", "sticker"]
     with db.session(write=False) as s:
         a = s.get(Authorization, issued[0].record_id)

@@ -66,7 +66,7 @@ def test_art25_certidao_de_divida_ativa_of_an_inscribed_fine_lei6830_ctn202(db, 
             "Processo administrativo", "no qual foi apurado o valor",                          # VI
             user.full_name, user.office, f"Matrícula nº {user.registration}"):                  # who signs
         assert element in text, element
-    assert issued.info.kind == "divida_ativa" and archive.archived_bytes(db, issued.info.number) == issued.pdf
+    assert issued.info.kind == "divida_ativa" and archive.archived_bytes(db, gestor, issued.info.number) == issued.pdf
     # the command line: print divida_ativa --id AUTO, for a named gestor who types the password (issue 28)
     from desktop.cli import main
     monkeypatch.setattr("getpass.getpass", lambda prompt="": "senha-de-teste")

@@ -309,7 +309,7 @@ def test_issue28_art11_par1_notice_of_the_estimated_lancamento_per_platform_and_
         assert element in text, element
     assert "Gabriela Gestora" in text and "Gestora de Tributos" in text and "Matrícula nº 5.001-3" in text
     assert issued.info.kind == "notice" and issued.info.record_type == "platform"
-    assert archive.archived_bytes(db, "NT-0001/2026") == issued.pdf
+    assert archive.archived_bytes(db, gestora, "NT-0001/2026") == issued.pdf
     with pytest.raises(ConflictError, match="Não há ISSQN estimado"):
         issqn.print_lancamento_notice(db, gestora, w.platforms[1], 2026, 9)
 

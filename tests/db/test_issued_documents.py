@@ -95,10 +95,10 @@ def test_art14_sticker_is_issued_archived_with_sha256_and_linked_to_the_authoriz
         assert row.pdf == issued.pdf and row.sha256 == issued.info.sha256
         event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).one()
         assert event.act_number == "0001/2026" and event.to_status == "active"
-    assert documents.archived_bytes(db, "0001/2026") == issued.pdf
+    assert documents.archived_bytes(db, clerk, "0001/2026") == issued.pdf
     second = documents.print_credential(db, clerk, "0007/2026")
     assert second.info.number == "0002/2026"                       # no gaps, no repeats
-    listed = documents.list_issued(db, "authorization", ids["drivers"][0][2])
+    listed = documents.list_issued(db, clerk, "authorization", ids["drivers"][0][2])
     assert [(d.number, d.kind) for d in listed] == [("0002/2026", "credential"), ("0001/2026", "sticker")]
     assert listed[1].sha256 == issued.info.sha256 and listed[0].kind_label.startswith("Credencial")
     assert [(d.issued_by_name, d.record_label) for d in listed] == [("Ana Souza", "Autorização 0007/2026")] * 2
@@ -111,7 +111,8 @@ def test_archive_list_names_who_issued_and_the_record_as_users_know_it(db, clerk
     documents.print_sticker(db, clerk, "0007/2026")
     documents.print_guide(db, clerk, "0009/2026")
     documents.print_kind(db, fiscal, "auto", "0003/2026")
-    listed = documents.list_issued(db)
+    gestor = make_actor(Role.GESTOR, username="gestor1", full_name="Rui Gestor")   # who issues all three kinds
+    listed = documents.list_issued(db, gestor)
     assert [(d.kind, d.issued_by_name, d.record_label) for d in listed] == [
         ("auto", "Marcos Lima", "Auto 0003/2026"),
         ("guide", "Ana Souza", "Guia 0009/2026"),
@@ -160,11 +161,11 @@ def test_art13_I_credential_from_rows_masks_cpf(db, clerk):
 def test_sticker_batch_of_pending_authorizations_and_none_left_after(db, clerk):
     _seed(db)
     documents.print_sticker(db, clerk, "0007/2026")
-    assert documents.pending_sticker_numbers(db) == ["0008/2026", "0009/2026"]
+    assert documents.pending_sticker_numbers(db, clerk) == ["0008/2026", "0009/2026"]
     batch = documents.print_pending_stickers(db, clerk, layout="sheet")
     text = text_of(batch.pdf)
     assert "0008/2026" in text and "0009/2026" in text and "0007/2026" not in text
-    assert documents.pending_sticker_numbers(db) == []
+    assert documents.pending_sticker_numbers(db, clerk) == []
     with pytest.raises(ConflictError):
         documents.print_pending_stickers(db, clerk)
 
@@ -176,7 +177,7 @@ def test_art3_par1_renewed_authorization_needs_a_new_sticker(db, clerk):
         auth = s.query(Authorization).filter_by(number="0008/2026").one()
         auth.fee_paid_on = date(2099, 1, 2)        # a renewal fee paid after the sticker was printed
         auth.valid_until = date(2099, 12, 31)
-    assert documents.pending_sticker_numbers(db) == ["0008/2026"]
+    assert documents.pending_sticker_numbers(db, clerk) == ["0008/2026"]
 
 
 def test_only_active_authorizations_get_stickers(db, clerk):
@@ -566,7 +567,7 @@ def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk)
     cancelled = _FakeState(stop_after=2)
     with pytest.raises(_FakeState.Cancelled):
         documents.pending_stickers_job(cancelled, db, clerk, layout="page", workers=1)
-    assert documents.pending_sticker_numbers(db) == ["0007/2026", "0008/2026", "0009/2026"]
+    assert documents.pending_sticker_numbers(db, clerk) == ["0007/2026", "0008/2026", "0009/2026"]
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).count() == 0 and peek_last(s, "document", local_today().year) == 0
     state = _FakeState()
@@ -575,7 +576,7 @@ def test_sticker_batch_job_reports_progress_and_cancel_leaves_nothing(db, clerk)
     assert state.calls[0][0] == 0 and state.calls[-1][:2] == (3, 3)
     assert any("Página 3 de 3" in text for _d, _t, text in state.calls)
     assert f"documento nº {issued.info.number}" in state.calls[-1][2]
-    assert documents.pending_sticker_numbers(db) == []
+    assert documents.pending_sticker_numbers(db, clerk) == []
 
 
 # ---------------------------------------------------------------------------------------------------- numbering
@@ -608,7 +609,7 @@ def test_spec4_pdf_renders_outside_the_write_transaction_and_a_number_taken_mean
     assert inner[0].number == "0001/2026" and outer.number == "0002/2026"
     assert renders == ["0001/2026", "0002/2026"]                   # rendered again with the number it got
     for info in (inner[0], outer):
-        assert f"Documento nº {info.number}" in text_of(documents.archived_bytes(db, info.number))
+        assert f"Documento nº {info.number}" in text_of(documents.archived_bytes(db, clerk, info.number))
 
 
 def test_spec4_two_desks_issuing_at_once_numbers_unique_gap_free_each_pdf_its_own_number(db, clerk):
@@ -636,7 +637,7 @@ def test_spec4_two_desks_issuing_at_once_numbers_unique_gap_free_each_pdf_its_ow
     numbers = sorted(i.info.number for i in issued)
     assert numbers == [f"{n:04d}/2026" for n in range(1, 9)]      # unique and gap-free
     for item in issued:
-        text = text_of(documents.archived_bytes(db, item.info.number))
+        text = text_of(documents.archived_bytes(db, clerk, item.info.number))
         assert f"Documento nº {item.info.number}" in text
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).count() == 8
@@ -647,21 +648,21 @@ def test_issue12_20_numbers_past_9999_keep_their_order_in_the_pending_batch(db, 
     with db.session() as s:
         for old, new in (("0007/2026", "10000/2026"), ("0008/2026", "9999/2026"), ("0009/2026", "0010/2025")):
             s.query(Authorization).filter_by(number=old).one().number = new
-    assert documents.pending_sticker_numbers(db) == ["0010/2025", "9999/2026", "10000/2026"]
+    assert documents.pending_sticker_numbers(db, clerk) == ["0010/2025", "9999/2026", "10000/2026"]
 
 
 def test_issue12_17_a_document_in_force_is_found_and_a_new_issue_keeps_its_reason(db, clerk):
     from desktop.models import AuditEntry
     _seed(db)
-    assert documents.current_document(db, "sticker", "0007/2026") is None
+    assert documents.current_document(db, clerk, "sticker", "0007/2026") is None
     batch = documents.print_pending_stickers(db, clerk)              # one PDF, linked to 0007/2026
-    in_force = documents.current_document(db, "sticker", "0008/2026")
+    in_force = documents.current_document(db, clerk, "sticker", "0008/2026")
     assert in_force is not None and in_force.number == batch.info.number
-    assert documents.current_document(db, "credential", "0008/2026") is None
+    assert documents.current_document(db, clerk, "credential", "0008/2026") is None
     credential = documents.print_credential(db, clerk, "0008/2026")
-    assert documents.current_document(db, "credential", "0008/2026").number == credential.info.number
+    assert documents.current_document(db, clerk, "credential", "0008/2026").number == credential.info.number
     again = documents.print_kind(db, clerk, "sticker", "0008/2026", reason="lost")
-    assert documents.current_document(db, "sticker", "0008/2026").number == again.info.number
+    assert documents.current_document(db, clerk, "sticker", "0008/2026").number == again.info.number
     with db.session(write=False) as s:
         event = s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT, act_number=again.info.number).one()
         assert "nova emissão por extravio" in event.reason
@@ -671,9 +672,9 @@ def test_issue12_17_a_document_in_force_is_found_and_a_new_issue_keeps_its_reaso
         documents.print_kind(db, clerk, "credential", "0008/2026", reason="porque sim")
     with db.session() as s:                                          # a renewal: the old ones are out of date
         s.query(Authorization).filter_by(number="0008/2026").one().fee_paid_on = date(2099, 1, 2)
-    assert documents.current_document(db, "sticker", "0008/2026") is None
-    assert documents.current_document(db, "credential", "0008/2026") is None
-    assert documents.current_document(db, "guide", "0009/2026") is None
+    assert documents.current_document(db, clerk, "sticker", "0008/2026") is None
+    assert documents.current_document(db, clerk, "credential", "0008/2026") is None
+    assert documents.current_document(db, clerk, "guide", "0009/2026") is None
 
 
 def test_issue12_17_a_new_sticker_supersedes_the_old_one_at_the_check(db, clerk):

@@ -50,7 +50,7 @@ def test_issue28_point1_the_extract_states_the_present_and_names_the_archived_au
                     "Decisão definitiva", "prova juntada em 03/03/2026", "Maria Infratora", "ART26-I",
                     "Saldo devedor", "Matrícula nº"):
         assert element in text, element
-    assert issued.info.kind == "process_extract" and archive.archived_bytes(db, issued.info.number) == issued.pdf
+    assert issued.info.kind == "process_extract" and archive.archived_bytes(db, gestor, issued.info.number) == issued.pdf
     with pytest.raises(PermissionDenied):
         print_process_extract(db, make_actor(Role.VISTORIADOR), auto.number)
     # the command line: print process_extract --id AUTO, for a named user who types the password (issue 28)

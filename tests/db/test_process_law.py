@@ -307,12 +307,12 @@ def test_issue28_art22_notices_have_their_own_series_that_never_reads_as_an_auto
     for text, auto in ((text_one, first), (text_two, second)):
         assert f"AUTUAÇÃO Nº {auto.number}" not in text and f"Documento nº {one.info.number}" in text_one
     # the footer keeps the archive's number; the notice's own number finds the same archived bytes
-    assert archive.archived_bytes(db, "NT-0002/2026") == two.pdf == archive.archived_bytes(db, two.info.number)
+    assert archive.archived_bytes(db, gestor, "NT-0002/2026") == two.pdf == archive.archived_bytes(db, gestor, two.info.number)
     assert parse_notice_number("nt-0002/2026") == (2, 2026) and format_notice_number(2, 2026) == "NT-0002/2026"
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).filter_by(kind="notice").count() == 2
     with pytest.raises(Exception, match="não encontrado"):
-        archive.archived_bytes(db, "NT-0003/2026")
+        archive.archived_bytes(db, gestor, "NT-0003/2026")
 
 
 def test_issue28_a_notice_rendered_while_another_desk_archived_one_is_renumbered(db, people, monkeypatch):

@@ -152,9 +152,9 @@ def test_management_report_pdf_has_every_statistic_and_is_archived(demo, gestor)
     for definition in st.STATISTICS:
         assert definition.title in text
     assert "Arrecadação do mês" in text
-    archived = [d for d in documents.list_issued(demo) if d.kind == "management_report"]
+    archived = [d for d in documents.list_issued(demo, gestor) if d.kind == "management_report"]
     assert [d.number for d in archived] == [issued.info.number]
-    assert documents.archived_bytes(demo, issued.info.number) == issued.pdf
+    assert documents.archived_bytes(demo, gestor, issued.info.number) == issued.pdf
     with pytest.raises(ValidationError):
         st.management_report(demo, gestor, Month(2027, 1))
 

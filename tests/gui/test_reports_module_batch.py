@@ -38,8 +38,8 @@ def test_art14_batch_of_pending_stickers_is_generated_previewed_and_no_longer_pe
     page.last_preview.close()
     qtbot.waitUntil(lambda: panel.load_task.finished and panel.numbers == [], timeout=10000)
     assert panel.count_label.text() == "Nenhum adesivo pendente." and not panel.generate_button.isEnabled()
-    assert documents.pending_sticker_numbers(db) == []
-    assert [d.kind for d in documents.list_issued(db)] == ["sticker"]
+    assert documents.pending_sticker_numbers(db, clerk) == []
+    assert [d.kind for d in documents.list_issued(db, clerk)] == ["sticker"]
 
 
 def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_stickers_pending(qtbot, db, clerk, admin):
@@ -78,7 +78,7 @@ def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_sticker
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).count() == 0
         assert s.query(AuthorizationEvent).filter_by(kind=documents.STICKER_EVENT).count() == 0
-    assert documents.pending_sticker_numbers(db) == numbers
+    assert documents.pending_sticker_numbers(db, clerk) == numbers
     qtbot.waitUntil(lambda: panel.load_task.finished and panel.generate_button.isEnabled(), timeout=10000)
     # the next batch takes the first document number: the cancelled one gave nothing away
     wait_task(qtbot, panel.generate(), timeout=120000)

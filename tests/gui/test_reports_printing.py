@@ -64,5 +64,5 @@ def test_archived_sticker_printed_from_the_archive_keeps_its_cut_marks(qtbot, db
     archived.write_bytes(copy)
     assert compare(archived, printed, sticker_page_rect()) <= TOLERANCE_MM
     # the first issue in the archive is untouched by printing its copy
-    assert documents.archived_bytes(db, issued.info.number) == issued.pdf
+    assert documents.archived_bytes(db, clerk, issued.info.number) == issued.pdf
     preview.close()

@@ -18,7 +18,7 @@ from desktop.db import Database, sqlite_url
 from desktop.migrate import open_database
 from desktop.domain.roles import Role
 from desktop.errors import PermissionDenied
-from desktop.models import AuditEntry
+from desktop.models import AuditCheckpoint, AuditEntry
 from desktop.services import audit, setup
 from desktop.services import checkpoints
 from desktop.signing import generate_keypair, sign_sticker, verify_sticker
@@ -139,7 +139,11 @@ def test_issue11_key_rotation_is_a_gestor_act_audited_and_old_signatures_still_v
     second = checkpoints.make_checkpoint(db, configured)
     assert second.key_fingerprint != first.key_fingerprint
     check = audit.verify(db)
-    assert check.ok and check.checkpoints == 2, check.reason
+    # first, the rotation's hand-over (signed by the old key, issue 25 item 5), second
+    assert check.ok and check.checkpoints == 3, check.reason
+    with db.session(write=False) as s:
+        signers = s.scalars(select(AuditCheckpoint.key_fingerprint).order_by(AuditCheckpoint.id)).all()
+    assert signers == [first.key_fingerprint, first.key_fingerprint, second.key_fingerprint]
     with db.session(write=False) as s:
         assert "signing_key.rotate" in s.scalars(select(AuditEntry.action)).all()
 

@@ -61,12 +61,9 @@ NOTHING_PERSONAL = {
     "demo.unmark_demo": "takes the demo mark back when a demo load failed on a database with no records",
 }
 
-STILL_WITHOUT_ACTOR = {
-    # reads of personal data whose module belongs to another issue of this wave: each takes the actor there
-    "documents.archive.archived_bytes": "issue 28 (documents): an archived PDF",
-    "documents.archive.list_issued": "issue 28 (documents): the archive's list",
-    "documents.reissue.current_document": "issue 28 (documents): the document in force for a record",
-    "documents.stickers.pending_sticker_numbers": "issue 28 (documents): authorization numbers awaiting a sticker",
+STILL_WITHOUT_ACTOR: dict[str, str] = {
+    # reads of personal data still to take the actor, each with the issue that will give it (none left: the
+    # documents' archive, the document in force and the pending stickers take it since issue 25 item 7)
 }
 
 

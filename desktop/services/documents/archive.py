@@ -266,10 +266,22 @@ def _checked_bytes(row, refused: str) -> bytes:
     return data
 
 
-def archived_bytes(db, number: str) -> bytes:
-    """The archived PDF, checked against its SHA-256 (a changed file is refused, never printed)."""
+def readable_kinds(actor: Actor) -> tuple[str, ...]:
+    """The kinds of document whose archived copies `actor` may read: those of the kinds the actor may issue
+    (ISSUE_ROLES, domain/roles.py DOCUMENT_ROLES) — who prints a kind reprints it, opens it and sees it in the
+    archive's list; a vistoriador reads his laudos and notices, not an auto (issue 25 item 7)."""
+    require_role(actor, *ALL_ROLES)
+    return tuple(kind for kind in DOCUMENT_KINDS if actor.has(*ISSUE_ROLES.get(kind, ALL_ROLES)))
+
+
+def archived_bytes(db, actor: Actor, number: str) -> bytes:
+    """The archived PDF, checked against its SHA-256 (a changed file is refused, never printed). Read by the
+    roles that may issue its kind, as a reprint (issue 25 item 7)."""
+    require_role(actor, *ALL_ROLES)
     with db.session(write=False) as s:
-        return _checked_bytes(_row_by_number(s, number), "Não será impresso")
+        row = _row_by_number(s, number)
+        require_role(actor, *ISSUE_ROLES.get(row.kind, ALL_ROLES))
+        return _checked_bytes(row, "Não será impresso")
 
 
 def reprint(db, actor: Actor, number: str, note: str = "", mark: str = "") -> bytes:
@@ -336,10 +348,11 @@ def summaries_in(s, *conditions, limit: int = 200) -> list[IssuedSummary]:
             for r in rows]
 
 
-def list_issued(db, record_type: str | None = None, record_id: int | None = None,
+def list_issued(db, actor: Actor, record_type: str | None = None, record_id: int | None = None,
                 limit: int = 200) -> list[IssuedSummary]:
-
-    conditions = []
+    """The archive's rows, newest first — only those of the kinds `actor` may read (`readable_kinds`): the list
+    names drivers, platforms and autos, so an auto's row is not shown to a vistoriador (issue 25 item 7)."""
+    conditions = [IssuedDocument.kind.in_(readable_kinds(actor))]
     if record_type is not None:
         conditions.append(IssuedDocument.record_type == record_type)
     if record_id is not None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime, time
 
-from desktop.services.documents.archive import IssuedSummary, summaries_in
+from desktop.services.actors import Actor
+from desktop.services.documents.archive import ALL_ROLES, ISSUE_ROLES, IssuedSummary, summaries_in
+from desktop.services.permissions import require_role
 from desktop.services.documents.stickers import STICKER_EVENT
 from sqlalchemy import select
 from desktop.domain import TIMEZONE
@@ -19,9 +21,10 @@ from desktop.reports import records
 REISSUABLE_KINDS = ("sticker", "credential", "certificate")   # the documents of an authorization a driver carries
 
 
-def current_document(db, kind: str, number: str) -> IssuedSummary | None:
-    """The `kind` document in force of authorization `number`, or None (also for any other kind)."""
-
+def current_document(db, actor: Actor, kind: str, number: str) -> IssuedSummary | None:
+    """The `kind` document in force of authorization `number`, or None (also for any other kind). Asked by the
+    roles that may issue `kind` (ISSUE_ROLES), before they issue it again (issue 25 item 7)."""
+    require_role(actor, *ISSUE_ROLES.get(kind, ALL_ROLES))
     if kind not in REISSUABLE_KINDS:
         return None
     with db.session(write=False) as s:

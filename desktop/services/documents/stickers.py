@@ -104,9 +104,11 @@ def pending_sticker_count_in(session) -> int:
     return int(session.scalar(select(func.count(Authorization.id)).where(pending_sticker_condition())) or 0)
 
 
-def pending_sticker_numbers(db) -> list[str]:
+def pending_sticker_numbers(db, actor: Actor) -> list[str]:
     """Active authorizations whose sticker was not printed since their (last) fee payment — after a renewal the
-    validity printed on the old sticker is out of date. By year, then number."""
+    validity printed on the old sticker is out of date. By year, then number. Read by those who print stickers
+    (ISSUE_ROLES["sticker"], as the home page's tile: issue 25 item 7)."""
+    require_role(actor, *ISSUE_ROLES["sticker"])
 
     query = select(Authorization.number).where(pending_sticker_condition())
     with db.session(write=False) as s:
@@ -120,7 +122,7 @@ def print_pending_stickers(db, actor: Actor, layout: str = "sheet", workers: int
     records the batch's document number. `workers=2` encodes the QR codes on both cores."""
     from desktop.reports import sticker  # lazy: loads cryptography only when this runs
     require_role(actor, *ISSUE_ROLES["sticker"])
-    numbers = pending_sticker_numbers(db)
+    numbers = pending_sticker_numbers(db, actor)
     if not numbers:
         raise ConflictError("Não há adesivos pendentes: todas as autorizações ativas já têm adesivo impresso "
                             "depois do último pagamento da taxa.")

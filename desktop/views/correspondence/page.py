@@ -217,7 +217,7 @@ class CorrespondencePage(QWidget):
         if d is None:
             return False
         number = d.document_number
-        return query_op(self, lambda: documents.archived_bytes(self.db, number)).titled("Documento expedido") \
+        return query_op(self, lambda: documents.archived_bytes(self.db, self.actor, number)).titled("Documento expedido") \
             .success(lambda pdf: self._preview(pdf, f"{d.document_title} — {d.code_text}",
                                                f"{number.replace('/', '-')}.pdf")).run()
 

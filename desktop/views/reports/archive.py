@@ -95,7 +95,7 @@ class ArchivePanel(QWidget):
                 self._say(error_text(error), error=True)
 
         self.count_label.setText("Carregando…")
-        self.load_task = (Task(archive_job, self.db, self.limit_box.currentData()).success(show).failure(failed)
+        self.load_task = (Task(archive_job, self.db, self.actor, self.limit_box.currentData()).success(show).failure(failed)
                           .run_in_background(self, show_progress=False))
         return self.load_task
 

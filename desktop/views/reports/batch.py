@@ -125,8 +125,13 @@ class PendingStickersPanel(QWidget):
                 self.count_label.setText("")
                 self._say(error_text(error), error=True)
 
+        if not self._allowed:   # the pending list is read by those who print stickers (the service refuses others)
+            self.numbers = []
+            self.list.clear()
+            self.count_label.setText("")
+            return None
         self.count_label.setText("Contando os adesivos pendentes…")
-        self.load_task = Task(pending_job, self.db).success(show).failure(failed).run_in_background(
+        self.load_task = Task(pending_job, self.db, self.actor).success(show).failure(failed).run_in_background(
             self, show_progress=False)
         return self.load_task
 

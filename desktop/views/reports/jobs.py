@@ -12,7 +12,7 @@ def issue_job(state, db, actor, kind: str, identifier: str, layout: str = "page"
     With `ask_in_force` and no `reason`, a sticker, credential or termo already in force is returned instead
     (IssuedSummary) and nothing is issued: the screen offers its 2ª via or a new issue with a reason (item 17)."""
     if ask_in_force and reason is None:
-        in_force = documents.current_document(db, kind, identifier)
+        in_force = documents.current_document(db, actor, kind, identifier)
         if in_force is not None:
             return in_force
     state.progress(0, 0, "Gerando e arquivando o documento…")
@@ -29,12 +29,12 @@ def reprint_job(state, db, actor, number: str) -> bytes:
     return documents.reprint(db, actor, number)
 
 
-def archive_job(state, db, limit: int = 200):
-    return documents.list_issued(db, limit=limit)
+def archive_job(state, db, actor, limit: int = 200):
+    return documents.list_issued(db, actor, limit=limit)
 
 
-def pending_job(state, db) -> list[str]:
-    return documents.pending_sticker_numbers(db)
+def pending_job(state, db, actor) -> list[str]:
+    return documents.pending_sticker_numbers(db, actor)
 
 
 def check_job(state, db, text: str, keys: dict | None = None, sticker_number: str | None = None):
