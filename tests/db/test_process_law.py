@@ -284,7 +284,7 @@ def test_issue28_item1_an_auto_printed_before_its_judgment_reprints_as_its_archi
     assert "3ª VIA" in text_of(printing.print_auto(db, gestor, auto.number).pdf)
     with db.session(write=False) as s:
         assert s.query(IssuedDocument).filter_by(kind="auto", record_id=auto.id).count() == 1
-    assert archive.archived_bytes(db, original.info.number) == original.pdf
+    assert archive.archived_bytes(db, gestor, original.info.number) == original.pdf
 
 
 # --- issue 28 item 1: a notice's number is its own series, never the auto's shape ---------------------------------
