@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSpinBox, QApplication, QComboBox,
-                               QDialog, QDialogButtonBox, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit,
-                               QPushButton, QScrollArea, QTextEdit, QToolButton, QWidget, QWizard)
+                               QDialog, QDialogButtonBox, QLabel, QLineEdit, QMainWindow, QMenu, QMessageBox, QPlainTextEdit,
+                               QPushButton, QScrollArea, QTextEdit, QToolButton, QWidget,
+                               QWizard)
 
 from desktop.views import reading_order
 
@@ -98,6 +99,11 @@ class _KeyboardGuard(QObject):
             return self._key(obj, event)
         if kind == QEvent.Type.Show and isinstance(obj, QDialog) and type(obj).__module__.startswith("desktop."):
             give_mnemonics(obj)     # the program's own dialogs; Qt's (file, message) carry their translations'
+            return False
+        if kind in (QEvent.Type.Show, QEvent.Type.EnabledChange) and isinstance(obj, (QPushButton, QToolButton)) \
+                and obj.text() and "&" not in obj.text().replace("&&", "") and obj.isVisible() \
+                and (kind == QEvent.Type.Show or obj.isEnabled()):
+            _page_mnemonics(obj)
             return False
         if kind == QEvent.Type.Show and isinstance(obj, QMenu):
             give_menu_mnemonics(obj)
@@ -184,42 +190,94 @@ def _popup_open(widget: QWidget) -> bool:
 
 def with_mnemonics(labels: list[str], taken: str = "") -> list[str]:
     """The labels with a mnemonic each (`&`), unique among them and `taken`: a label that has one keeps it, the
-    others take their first letter still free (issue 29 point 5)."""
+    others take a letter (or digit) of their own, the earliest one free — when the letters run short, a label
+    gives up its first choice for another of its letters so that as many labels as possible get one (a maximum
+    matching, Kuhn's augmenting paths) (issue 29 point 5)."""
     used = {c.lower() for c in taken}
     for label in labels:
-        if "&" in label:
-            used.add(label[label.index("&") + 1].lower())
-    out = []
-    for label in labels:
-        if "&" in label:
-            out.append(label)
-            continue
-        for i, ch in enumerate(label):
-            if ch.isalnum() and ch.lower() not in used:
-                used.add(ch.lower())
-                out.append(label[:i] + "&" + label[i:])
-                break
-        else:
-            out.append(label)
-    return out
+        if "&" in label.replace("&&", ""):
+            used.add(_mnemonic_of(label).lower())
+    choices = {i: [j for j, ch in enumerate(label) if ch.isascii() and ch.isalnum() and ch.lower() not in used]
+               for i, label in enumerate(labels) if "&" not in label.replace("&&", "")}
+    owner: dict[str, int] = {}      # letter -> label index
+    chosen: dict[int, int] = {}     # label index -> position of its letter
+
+    def assign(i: int, seen: set[str]) -> bool:
+        for j in choices[i]:
+            letter = labels[i][j].lower()
+            if letter in seen:
+                continue
+            seen.add(letter)
+            if letter not in owner or assign(owner[letter], seen):
+                owner[letter], chosen[i] = i, j
+                return True
+        return False
+
+    for i, positions in choices.items():      # first, each its earliest letter still free (reading order)
+        j = next((j for j in positions if labels[i][j].lower() not in owner), None)
+        if j is not None:
+            owner[labels[i][j].lower()], chosen[i] = i, j
+    for i in choices:                          # then the labels left without one, moving as few others as can be
+        if i not in chosen:
+            assign(i, set())
+    return [label[:chosen[i]] + "&" + label[chosen[i]:] if i in chosen else label for i, label in enumerate(labels)]
 
 
-def give_mnemonics(dialog: QWidget) -> None:
-    """Issue 29 point 5: the push buttons of `dialog` (a wizard's too) without a mnemonic get one, unique within
-    it; the letters its labels, check boxes and buttons already use are kept."""
-    buttons = [b for b in dialog.findChildren(QPushButton) if b.text() and "&" not in b.text()]
-    if not buttons:
+def _page_mnemonics(button: QAbstractButton) -> None:
+    """A button of the program shown (or enabled) without a mnemonic: the buttons shown in its window get theirs
+    again, all together — in a dialog unique within it, in the main window unique among the buttons on screen and
+    apart from the menu bar's letters (Alt+A is Arquivo)."""
+    window = button.window()
+    if not type(window).__module__.startswith("desktop.") or isinstance(window, QMessageBox):
         return
-    taken = ""
+    bar = window.menuBar() if isinstance(window, QMainWindow) else None
+    taken = "".join(_mnemonic_of(a.text()) for a in bar.actions()) if bar is not None else ""
+    give_mnemonics(window, taken)
+
+
+def _mnemonic_of(text: str) -> str:
+    text = (text or "").replace("&&", "")
+    index = text.find("&")
+    return text[index + 1] if 0 <= index < len(text) - 1 else ""
+
+
+def give_mnemonics(dialog: QWidget, taken: str = "") -> None:
+    """Issue 29 point 5: the push buttons (and tool buttons with a text) shown in `dialog` — a wizard, a page of the
+    main window — get a mnemonic each, unique among them; a letter its author wrote (`&Cópia`), those of its labels
+    and check boxes, and `taken`, are kept. The letters given here are given again, all together, when another
+    button appears (so a button shown later does not find every letter of its label used)."""
+    buttons, plain = [], []
+    for button in dialog.findChildren(QAbstractButton):
+        if not isinstance(button, (QPushButton, QToolButton)) or not button.text() or not button.isVisibleTo(dialog):
+            continue
+        text = button.text()
+        if text == button.property(MNEMONIC_LABEL):
+            buttons.append(button)
+            plain.append(button.property(MNEMONIC_PLAIN))
+        elif "&" in text.replace("&&", ""):
+            taken += _mnemonic_of(text)
+        else:
+            buttons.append(button)
+            plain.append(text)
+    if not buttons or all("&" in b.text() for b in buttons if b.isEnabled()) \
+            and all(b.text() == b.property(MNEMONIC_LABEL) for b in buttons):
+        return
     for widget in dialog.findChildren(QWidget):
-        text = widget.text() if isinstance(widget, (QAbstractButton, QLabel)) else ""
-        if isinstance(text, str) and "&" in text.replace("&&", ""):
-            index = text.replace("&&", "").index("&") + 1
-            if index < len(text.replace("&&", "")):
-                taken += text.replace("&&", "")[index]
-    for button, label in zip(buttons, with_mnemonics([b.text() for b in buttons], taken)):
+        if isinstance(widget, (QLabel, QAbstractButton)) and not isinstance(widget, (QPushButton, QToolButton)) \
+                and widget.isVisibleTo(dialog):
+            taken += _mnemonic_of(widget.text())
+    # the enabled buttons choose first: when a screen has more buttons than letters, a greyed one waits (it gets
+    # its letter again when it is enabled)
+    order = sorted(range(len(buttons)), key=lambda i: not buttons[i].isEnabled())
+    buttons, plain = [buttons[i] for i in order], [plain[i] for i in order]
+    for button, text, label in zip(buttons, plain, with_mnemonics(plain, taken)):
         if label != button.text():
             button.setText(label)
+        button.setProperty(MNEMONIC_PLAIN, text)
+        button.setProperty(MNEMONIC_LABEL, label)
+
+
+MNEMONIC_PLAIN, MNEMONIC_LABEL = "mnemonic_plain", "mnemonic_label"     # a button's text before and after
 
 
 def give_menu_mnemonics(menu: QMenu) -> None:

@@ -137,6 +137,7 @@ def test_every_item_of_a_record_pages_print_menu_has_a_unique_mnemonic(qtbot, de
         settle(100)
         qtbot.waitUntil(view.isVisible, timeout=3000)
     assert buttons, "a record's page has its print menu"
+    assert _window_button_problems(window) == []       # and every button of the record's page has its letter
     for button in buttons:
         texts = _menu_texts_when_clicked(button)
         assert len(texts) >= 2, texts
@@ -145,3 +146,71 @@ def test_every_item_of_a_record_pages_print_menu_has_a_unique_mnemonic(qtbot, de
         assert len(set(letters)) == len(letters), texts
     window.close()
     db.dispose()
+
+
+def _window_button_problems(window) -> list[str]:
+    """The visible buttons of the main window's screen: each with a mnemonic, no letter twice (the menu bar's
+    titles included: Alt+A is Arquivo)."""
+    from PySide6.QtWidgets import QAbstractButton, QToolButton
+
+    shown = [b for b in window.findChildren(QAbstractButton) if isinstance(b, (QPushButton, QToolButton))
+             and b.isVisible() and any(c.isascii() and c.isalnum() for c in b.text()) and b.window() is window]
+    # (a button of a symbol alone, "◀" of the agenda's week, has no letter to give: its tooltip and the arrows; a
+    # greyed one may wait for its letter when a screen has more buttons than letters — it gets one when enabled)
+    texts = [b.text() for b in shown]
+    found = [f"«{b.text()}» sem mnemônico" for b in shown if b.isEnabled() and "&" not in b.text().replace("&&", "")]
+    letters = [t.replace("&&", "")[t.replace("&&", "").index("&") + 1].lower() for t in texts
+               + [a.text() for a in window.menuBar().actions()] if "&" in t.replace("&&", "")]
+    found += [f"Alt+{letter.upper()} repetido" for letter in sorted({x for x in letters if letters.count(x) > 1})]
+    return found
+
+
+def test_every_button_of_every_module_tab_has_a_unique_mnemonic(qtbot, demo_template, tmp_path):
+    """Issue 29 point 5 on the main window: every tab of every module, walked as the robot clerk does."""
+    from desktop.views.main_window import MainWindow
+    from hands import activate
+    from robot import SIZE, _walk_tabs, sidebar_click
+
+    db, actor = open_copy(demo_template, tmp_path)
+    window = MainWindow(db, actor)
+    qtbot.addWidget(window)
+    window.resize(*SIZE)
+    activate(window)
+    problems, screens = {}, []
+
+    def visit(name, view, page):
+        if name in screens or window.stack.currentWidget() is not page:
+            return
+        screens.append(name)
+        found = _window_button_problems(window)
+        if found:
+            problems[name] = found
+
+    for row in range(0, window.sidebar.count()):
+        page = sidebar_click(window, row)
+        visit(window.sidebar.item(row).text(), None, page)
+        _walk_tabs(window, page, page, [], visit, {"screens": 0, "lists": 0}, depth=0)
+    assert len(screens) >= 20, screens
+    assert problems == {}, problems
+    window.close()
+    db.dispose()
+
+
+def test_a_greyed_button_waits_for_its_letter_and_gets_one_when_enabled(qtbot):
+    """More buttons than letters: the enabled ones choose first; the one enabled later takes the letter back."""
+    from desktop.views.enforcement.widgets import ReasonDialog
+
+    dialog = ReasonDialog("Estornar lançamento", "Informe o motivo:", None, submit=lambda reason: None,
+                          ok_text="Estornar")
+    qtbot.addWidget(dialog)
+    greyed, lit = QPushButton("W…", dialog), QPushButton("W!", dialog)    # one letter for the two
+    greyed.setEnabled(False)
+    dialog.layout().addWidget(greyed)
+    dialog.layout().addWidget(lit)
+    dialog.show()
+    settle(20)
+    assert lit.text() == "&W!" and greyed.text() == "W…"
+    lit.setEnabled(False)
+    greyed.setEnabled(True)          # the desk's state changed: this one is the action now
+    settle(20)
+    assert greyed.text() == "&W…" and lit.text() == "W!"

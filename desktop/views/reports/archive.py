@@ -49,7 +49,7 @@ class ArchivePanel(QWidget):
         for value, text in LIMITS:
             self.limit_box.addItem(text, value)
         self.refresh_button = QPushButton("Atualizar", self)
-        self.reprint_button = QPushButton("Reimprimir (2ª via)", self)
+        self.reprint_button = QPushButton("&Reimprimir (2ª via)", self)
         self.reprint_button.setEnabled(False)
         self.count_label = QLabel(self)
         self.message = QLabel(self)
@@ -105,11 +105,11 @@ class ArchivePanel(QWidget):
     def _selected(self, row) -> None:
         if row is None:
             self.reprint_button.setEnabled(False)
-            self.reprint_button.setText("Reimprimir (2ª via)")
+            self.reprint_button.setText("&Reimprimir (2ª via)")
             self.reprint_button.setToolTip("")
             return
         allowed = may_issue(self.actor, row.kind)
-        self.reprint_button.setText(f"Reimprimir ({next_copy_label(row.copies)})")
+        self.reprint_button.setText(f"&Reimprimir ({next_copy_label(row.copies)})")
         self.reprint_button.setEnabled(allowed)
         self.reprint_button.setToolTip("" if allowed else
                                        f"Exige o perfil {roles_text(issue_roles(row.kind))}.")
