@@ -8,12 +8,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from datetime import date
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog
+from PySide6.QtWidgets import QDialog
 
-from hands import activate, choose_in_combo, click, click_button, click_row, find_button, in_modal, type_into
+from action_hands import act, fill, menu_choose, open_row, tab_of
+from hands import activate, choose_in_combo, click_button, click_row, find_button, in_modal, type_into
 from robot import click_tab
 
 from registry_fixtures import *  # noqa: F401,F403
@@ -31,90 +30,14 @@ def _page(qtbot, db, actor, run_jobs=False):
 
 def _open(qtbot, page, authorization_id):
     """Double-click the authorization's row of the list: its page opens over the list."""
-    screen = page.authorizations
     activate(page)
-    qtbot.waitUntil(lambda: any(r.id == authorization_id for r in screen.list.visible_rows()), timeout=5000)
-    row = next(i for i, r in enumerate(screen.list.visible_rows()) if r.id == authorization_id)
-    click_row(screen.list, row, double=True)
-    assert screen.detail_shown() and screen.detail.data.authorization.id == authorization_id
-    return screen.detail
-
-
-def _fill(qtbot, dialog, name, value):
-    """Give the field `name` of an ActionDialog its value as a clerk does: typed, chosen, ticked."""
-    from desktop.views.widgets.detail import RecordPicker
-
-    widget = dialog.widget(name)
-    if isinstance(widget, QComboBox):
-        index = next(i for i in range(widget.count()) if widget.itemData(i) == value)
-        choose_in_combo(widget, widget.itemText(index))
-        assert widget.currentData() == value
-    elif isinstance(widget, QCheckBox):
-        if widget.isChecked() != bool(value):
-            click(widget)
-    elif isinstance(widget, RecordPicker):
-        type_into(widget.edit, value)
-        qtbot.waitUntil(lambda: widget.value() is not None, timeout=5000)
-    elif isinstance(value, date):
-        type_into(widget, value.strftime("%d/%m/%Y"), leave=True)
-    elif isinstance(value, Decimal):
-        type_into(widget, f"{value:.2f}".replace(".", ","), leave=True)
-    else:
-        type_into(widget, value)
-
-
-def _act(qtbot, opener, values=None, shot=None, kind=None):
-    """Click `opener` (an action's button) with the mouse and, in the dialog it opens (inside its exec), fill
-    `values` and click its OK. A refused dialog stays open saying why: it is photographed (`shot`) and closed
-    with «Cancelar», as a person does after reading it. Returns (accepted, dialog)."""
-    from desktop.views.registry.dialogs import ActionDialog
-
-    def work(dialog):
-        for name, value in (values or {}).items():
-            _fill(qtbot, dialog, name, value)
-        click_button(dialog.ok_button)
-        if dialog.isVisible():
-            if shot:
-                shoot(dialog, shot)
-            click_button(find_button(dialog, "Cancelar"))
-
-    activate(opener.window())
-    done = in_modal(kind or ActionDialog, work)
-    click_button(opener)
-    dialog = done.check()
-    return dialog.result() == QDialog.DialogCode.Accepted, dialog
+    detail = open_row(qtbot, page.authorizations, authorization_id)
+    assert detail.data.authorization.id == authorization_id
+    return detail
 
 
 def _confirm(qtbot, detail, key, **values):
-    return _act(qtbot, detail.buttons[key], values)
-
-
-def _tab(tabs, widget):
-    index = tabs.indexOf(widget)
-    assert index >= 0
-    click_tab(tabs, index)
-    assert tabs.currentIndex() == index
-
-
-def _menu_choose(text):
-    """Choose `text` in the menu that pops up (the QToolButton's menu runs its own loop, as exec does)."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMenu
-
-    chosen = []
-
-    def poll():
-        menu = QApplication.activePopupWidget()
-        if not isinstance(menu, QMenu):
-            QTimer.singleShot(20, poll)
-            return
-        action = next(a for a in menu.actions() if a.text().replace("&", "") == text)
-        QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                         menu.actionGeometry(action).center())
-        chosen.append(action.text())
-
-    QTimer.singleShot(0, poll)
-    return chosen
+    return act(qtbot, detail.buttons[key], values)
 
 
 @pytest.fixture
@@ -131,7 +54,7 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     screen = page.authorizations
     from desktop.views.authorizations.request import RequestDialog
 
-    ok, request = _act(qtbot, screen.new_button, {"driver": "100.000.001",    # CPF prefix
+    ok, request = act(qtbot, screen.new_button, {"driver": "100.000.001",    # CPF prefix
                                                   "vehicle": "QBA1"},          # plate prefix
                        kind=RequestDialog)
     assert ok, request.general.text()
@@ -172,14 +95,14 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     assert "approve" not in detail.enabled_actions()
     kinds = [e.kind for e in detail.data.events]
     assert {"request", "analysis", "approval", "fee", "inspection", "activation"} <= set(kinds)
-    _tab(detail.tabs, detail.events)
+    tab_of(detail.tabs, detail.events)
     assert [e.kind for e in detail.events.model.rows()] == kinds     # the history tab shows every event
     shoot(page, "authorization_active_history")
     click_tab(detail.tabs, 0)
     shoot(page, "authorization_active")
     # Art. 14: the sticker of the active authorization is issued (archived) and shown before printing.
     assert detail.print_button.isEnabled()
-    chosen = _menu_choose("Selo do veículo (Art. 14)")
+    chosen = menu_choose("Selo do veículo (Art. 14)")
     click_button(detail.print_button)
     qtbot.waitUntil(lambda: bool(chosen) and detail.print_task is not None and detail.print_task.finished,
                     timeout=30000)
@@ -219,7 +142,7 @@ def test_art12_approval_refused_with_the_missing_documents_shown_in_the_dialog(q
     info = authorizations.start_analysis(db, staff.clerk, info.id, info.version)
     page = _page(qtbot, db, staff.clerk)
     detail = _open(qtbot, page, info.id)
-    ok, dialog = _act(qtbot, detail.buttons["approve"], shot="authorization_approve_refused")
+    ok, dialog = act(qtbot, detail.buttons["approve"], shot="authorization_approve_refused")
     assert not ok
     shown = dialog.general.text()
     assert dialog.general_area.isVisibleTo(dialog)
@@ -277,7 +200,7 @@ def test_art3_par2_late_renewal_is_received_and_marked(qtbot, db, staff):
     screen.grab().save("/tmp/shots/gaps/authorizations_cpf_renewal_late.png")
 
 
-def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff):
+def test_art24_suspension_shows_its_last_day_and_needs_theact(qtbot, db, staff):
     a = _active(db, staff, today() - timedelta(days=10))
     page = _page(qtbot, db, staff.clerk)
     detail = _open(qtbot, page, a.id)
@@ -286,12 +209,12 @@ def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff)
     seen = {}
 
     def work(dialog):
-        _fill(qtbot, dialog, "basis", "art26_par1")
+        fill(qtbot, dialog, "basis", "art26_par1")
         seen["until"] = dialog.until_label.text()
-        _fill(qtbot, dialog, "reason", "Embarque na via pública, reincidência (Art. 26, IV)")
+        fill(qtbot, dialog, "reason", "Embarque na via pública, reincidência (Art. 26, IV)")
         click_button(dialog.ok_button)
         seen["refused"] = dialog.isVisible() and dialog.errors.is_invalid("act_number")
-        _fill(qtbot, dialog, "act_number", "Portaria 12/2026")
+        fill(qtbot, dialog, "act_number", "Portaria 12/2026")
         click_button(dialog.ok_button)
 
     done = in_modal(ActionDialog, work)
@@ -346,18 +269,18 @@ def test_art13_xviii_late_change_communications_are_highlighted(qtbot, db, staff
     qtbot.addWidget(driver_page)
     driver_page.resize(1100, 700)
     activate(driver_page)
-    ok, dialog = _act(qtbot, driver_page.change_button, {"what_changed": "Mudança de endereço",
+    ok, dialog = act(qtbot, driver_page.change_button, {"what_changed": "Mudança de endereço",
                                                          "happened_on": today() - timedelta(days=40),
                                                          "communicated_on": today() - timedelta(days=2)})
     assert ok, dialog.general.text()
     assert any("fora do prazo" in title.lower() for _k, title, _t in messages)
-    ok, on_time = _act(qtbot, driver_page.change_button, {"what_changed": "Novo telefone",
+    ok, on_time = act(qtbot, driver_page.change_button, {"what_changed": "Novo telefone",
                                                           "happened_on": today() - timedelta(days=1),
                                                           "communicated_on": today()})
     assert ok, on_time.general.text()
     changes = page.changes
     activate(page)
-    _tab(page.tabs, changes)
+    tab_of(page.tabs, changes)
     model = changes.model
     qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=5000)      # the list follows the records
     late_rows = [r for r in range(model.rowCount()) if model.row_at(r).late]
@@ -396,11 +319,11 @@ def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_hi
     seen = {}
 
     def work(dialog):
-        _fill(qtbot, dialog, "vehicle", new.plate_display)
+        fill(qtbot, dialog, "vehicle", new.plate_display)
         seen["vehicle"] = dialog.widget("vehicle").value()
         click_button(dialog.ok_button)
         seen["no_reason"] = dialog.isVisible() and dialog.errors.is_invalid("reason")   # the reason is required
-        _fill(qtbot, dialog, "reason", "Venda do veículo anterior")
+        fill(qtbot, dialog, "reason", "Venda do veículo anterior")
         click_button(dialog.ok_button)
 
     done = in_modal(ActionDialog, work)
@@ -411,7 +334,7 @@ def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_hi
     info = detail.data.authorization
     assert info.number == a.number and info.status == "impeded" and info.plate_display == new.plate_display
     assert {v.id for v in detail.data.vehicles} >= {a.vehicle_id, new.id}
-    _tab(detail.tabs, detail.vehicles)
+    tab_of(detail.tabs, detail.vehicles)
     assert {detail.vehicles.model.data(detail.vehicles.model.index(r, 5)) for r in range(2)} == {
         "Atual", "Substituído (Art. 8, §2)"}
     click_tab(detail.tabs, 0)
@@ -422,7 +345,7 @@ def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_hi
     assert not ok and inspection.errors.is_invalid("note")              # a failure says why (Art. 16, §2)
     ok, _ = _confirm(qtbot, detail, "inspection", approved=True)
     assert ok and detail.data.authorization.status == "active"
-    _tab(detail.tabs, detail.vehicles)
+    tab_of(detail.tabs, detail.vehicles)
     shoot(page, "authorization_substitution_vehicles")
 
 
@@ -475,7 +398,7 @@ def test_an_authorization_opens_from_the_drivers_detail_page(qtbot, db, staff, r
               double=True)
     assert drivers.detail_shown()
     detail = drivers.detail
-    _tab(detail.tabs, detail.authorizations)
+    tab_of(detail.tabs, detail.authorizations)
     assert [r.id for r in detail.authorizations.model.rows()] == [a.id]
     click_row(detail.authorizations, 0, double=True)
     window = detail.last_dialog
@@ -575,7 +498,7 @@ def test_art26_iii_fiscal_draws_up_the_auto_of_a_late_change_from_its_row(qtbot,
     qtbot.addWidget(detail)
     detail.resize(1100, 700)
     activate(detail)
-    _tab(detail.tabs, detail.changes)
+    tab_of(detail.tabs, detail.changes)
     table = detail.changes.model
     headers = [table.headerData(c, Qt.Orientation.Horizontal) for c in range(table.columnCount())]
     column = headers.index("Auto (Art. 26, III)")
@@ -617,7 +540,7 @@ def test_art26_iii_fiscalizacao_page_lists_late_changes_without_auto(qtbot, db, 
     activate(page)
     tab = page.changes_screen
     assert page.tabs.tabText(page.tabs.indexOf(tab)) == "Comunicações fora do prazo (Art. 13, XVIII)"
-    _tab(page.tabs, tab)
+    tab_of(page.tabs, tab)
     assert tab.status_combo.currentData() == "late_open" and tab.new_button.isHidden()
     assert [c.id for c in tab.visible_rows()] == [late.id]
     click_row(tab, 0)
