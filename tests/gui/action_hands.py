@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog
 
-from hands import activate, choose_in_combo, click, click_button, click_row, find_button, in_modal, type_into
+from hands import activate, choose_in_combo, click_button, click_row, find_button, in_modal, tick, type_into
 from registry_fixtures import shoot
 from robot import click_tab
 
@@ -36,7 +36,7 @@ def fill(qtbot, dialog, name, value):
         assert widget.currentData() == value
     elif isinstance(widget, QCheckBox):
         if widget.isChecked() != bool(value):
-            click(widget)
+            tick(widget)
     elif isinstance(widget, RecordPicker):
         type_into(widget.edit, value)
         qtbot.waitUntil(lambda: widget.value() is not None, timeout=5000)

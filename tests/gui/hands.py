@@ -69,6 +69,20 @@ def click(widget: QWidget, pos: QPoint | None = None) -> None:
     settle()
 
 
+def tick(check) -> None:
+    """Click a check box (or radio button) on its box, where a person aims: a click on the middle of a wide check
+    box lands on empty space beside its text and changes nothing."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    option = QStyleOptionButton()
+    option.initFrom(check)
+    element = QStyle.SubElement.SE_RadioButtonIndicator if check.inherits("QRadioButton") \
+        else QStyle.SubElement.SE_CheckBoxIndicator
+    box = check.style().subElementRect(element, option, check)
+    assert check.isEnabled(), f"{_name(check)} is disabled"
+    click(check, box.center() if box.isValid() and not box.isEmpty() else QPoint(8, check.height() // 2))
+
+
 def click_button(button: QAbstractButton) -> None:
     """Press a button with the mouse; it must be visible and enabled, as a person needs it to be."""
     assert button.isVisible(), f"button «{button.text()}» is not visible"

@@ -3,7 +3,7 @@ to another catalogue code and/or a penalty left out), annulled; the reasoning is
 catalogue names are shown; the dialog shows the resulting fine; the ledger gets the requalification or reversal."""
 from __future__ import annotations
 
-from hands import activate, choose_in_combo, click, click_button, type_into  # noqa: E402 (tests/gui on the path)
+from hands import activate, choose_in_combo, click_button, tick, type_into  # noqa: E402 (tests/gui on the path)
 
 from datetime import timedelta
 from decimal import Decimal
@@ -41,7 +41,7 @@ def open_dialog(qtbot, db, actor, auto):
 
 def decide(dialog, outcome):
     """Click the decision's radio button."""
-    click(dialog.outcome_buttons[outcome])
+    tick(dialog.outcome_buttons[outcome])
     assert dialog.outcome() == outcome
 
 
@@ -108,7 +108,7 @@ def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot,
     assert check.isEnabled()
     hint = dialog.sizeHint()   # fits the 1366×768 office screen above a Windows taskbar (issue 12 item 23)
     assert hint.width() <= 1366 and hint.height() <= 728, hint
-    click(check)                                                         # unticked with the mouse
+    tick(check)                                                          # unticked with the mouse
     assert not check.isChecked()
     assert dialog.draft().penalties == frozenset() and dialog.draft().requalified_code is None
     assert "só a multa" in dialog.result_label.text()
