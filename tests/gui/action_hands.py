@@ -96,3 +96,48 @@ def menu_choose(text):
 
     QTimer.singleShot(0, poll)
     return chosen
+
+
+def choose_file(button, path) -> None:
+    """Click a button that asks for a file («Anexar…», «Escolher foto…»); the file dialog answers `path`, the
+    file a person picks (the native dialog is the platform's, not the program's)."""
+    import pytest
+    from PySide6.QtWidgets import QFileDialog
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+        click_button(button)
+
+
+def wizard_button(wizard, which: str):
+    from PySide6.QtWidgets import QWizard
+
+    return wizard.button({"next": QWizard.WizardButton.NextButton, "back": QWizard.WizardButton.BackButton,
+                          "finish": QWizard.WizardButton.FinishButton,
+                          "cancel": QWizard.WizardButton.CancelButton}[which])
+
+
+def wizard_next(wizard) -> None:
+    """«Avançar >» clicked (the page's checks run; a refused page stays)."""
+    click_button(wizard_button(wizard, "next"))
+
+
+def wizard_finish(wizard) -> None:
+    """«Concluir» clicked on the page where the wizard offers it."""
+    click_button(wizard_button(wizard, "finish"))
+
+
+def finish_wizard(wizard) -> None:
+    """«Avançar >» clicked to the page that offers «Concluir», then «Concluir», as a clerk does."""
+    for _ in range(len(wizard.pageIds()) + 1):
+        finish = wizard_button(wizard, "finish")
+        if finish.isVisible() and finish.isEnabled():
+            click_button(finish)
+            return
+        wizard_next(wizard)
+    raise AssertionError("the wizard never offered «Concluir»")
+
+
+def type_date(edit, day) -> None:
+    """A date typed dd/mm/aaaa (empty when `day` is None) and the field left with Tab."""
+    type_into(edit, "" if day is None else day.strftime("%d/%m/%Y"), leave=True)

@@ -126,7 +126,7 @@ def type_into(widget: QWidget, text: str, clear: bool = True, leave: bool = Fals
 
 
 def choose_in_combo(combo: QComboBox, text: str) -> None:
-    """Choose the item shown as `text` (or starting with it) with the keyboard: focus, Home, then Down until it is
+    """Choose the item shown as `text` (or else the first starting with it) with the keyboard: focus, Home, then Down until it is
     the current item. Fails when the combo has no such item."""
     click(combo)
     popup = combo.view()
@@ -134,9 +134,11 @@ def choose_in_combo(combo: QComboBox, text: str) -> None:
         QTest.keyClick(popup, Qt.Key.Key_Escape)
         settle()
     combo.setFocus(Qt.FocusReason.TabFocusReason) if not combo.hasFocus() else None
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    wanted = text if text in texts else next((t for t in texts if t.startswith(text)), None)   # exact first
     QTest.keyClick(combo, Qt.Key.Key_Home)
     for _ in range(combo.count() + 1):
-        if combo.currentText() == text or combo.currentText().startswith(text):
+        if wanted is not None and combo.currentText() == wanted:
             settle()
             return
         QTest.keyClick(combo, Qt.Key.Key_Down)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from registry_fixtures import *  # noqa: F401,F403
-from action_hands import act, open_row, tab_of
+from action_hands import act, finish_wizard, open_row, tab_of
 from hands import activate, choose_in_combo, click, click_button, click_row, find_button, in_modal, type_into
 
 
@@ -46,18 +46,6 @@ def _header_click(view, section):
     click(header.viewport(), QPoint(header.sectionViewportPosition(section) + header.sectionSize(section) // 2,
                                     header.height() // 2))
 
-
-def _finish_wizard(wizard):
-    """«Avançar >» clicked to the last page, then «Concluir», as a clerk does."""
-    from PySide6.QtWidgets import QWizard
-
-    for _ in range(len(wizard.pageIds())):
-        finish = wizard.button(QWizard.WizardButton.FinishButton)
-        if finish.isVisible() and finish.isEnabled():
-            click_button(finish)
-            return
-        click_button(wizard.button(QWizard.WizardButton.NextButton))
-    raise AssertionError("the wizard never offered «Concluir»")
 
 
 def _names(paged):
@@ -162,7 +150,7 @@ def test_driver_detail_shows_data_checklist_timeline_and_opens_scans(qtbot, db, 
     def edit(wizard):
         seen["cpf_read_only"] = wizard.personal_page.cpf_edit.isReadOnly()
         type_into(wizard.personal_page.phone_edit, "65988887777", leave=True)
-        _finish_wizard(wizard)
+        finish_wizard(wizard)
 
     activate(page)
     done = in_modal(DriverWizard, edit)
@@ -187,7 +175,7 @@ def test_stale_driver_edit_offers_reload(qtbot, db, staff, populated):
     qtbot.addWidget(other)
     activate(other)
     type_into(other.personal_page.email_edit, "joao@exemplo.com.br")
-    _finish_wizard(other)
+    finish_wizard(other)
     assert other.saved is not None
     clicked = []
 
@@ -198,12 +186,12 @@ def test_stale_driver_edit_offers_reload(qtbot, db, staff, populated):
     activate(wizard)
     type_into(wizard.personal_page.phone_edit, "6533010000", leave=True)
     box = in_modal(QMessageBox, click_reload)
-    _finish_wizard(wizard)
+    finish_wizard(wizard)
     box.check()
     assert clicked and "alterado por outro usuário" in clicked[0]
     assert wizard.saved is None and wizard.isVisible()
     assert wizard.personal_page.email_edit.text() == "joao@exemplo.com.br"   # reloaded from the database
-    _finish_wizard(wizard)                                                   # now it saves
+    finish_wizard(wizard)                                                   # now it saves
     assert wizard.saved is not None
 
 
