@@ -221,7 +221,7 @@ class ModalWork:
         return self.dialog
 
 
-def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
+def in_modal(kind, work, timeout: float = 10.0, title: str = "", raise_in_loop: bool = False) -> ModalWork:
     """Do `work(dialog)` as a person would, once a modal dialog of `kind` is open (inside its `exec()`, which the
     click that opened it is waiting on). An assertion that fails inside closes the dialog (so the click returns)
     and is raised again by `.check()` after the click:
@@ -229,6 +229,10 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
         done = in_modal(PaymentDialog, lambda d: (type_into(d.amount_edit, "10,00"), click_button(...)))
         click_button(screen.buttons["payment"])
         done.check()
+
+    `title`: only a dialog whose window title holds it (several QDialogs may open in turn). `raise_in_loop`: the
+    error is also raised inside Qt's event loop, where pytest-qt fails the test — for steps (the journeys') that
+    answer a dialog opened deep inside another and never call `check()`.
     """
     import time
 
@@ -239,7 +243,7 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
 
     def poll():
         modal = QApplication.activeModalWidget()
-        if isinstance(modal, kind):
+        if isinstance(modal, kind) and title in modal.windowTitle() and modal.isVisible():
             done.dialog = modal
             try:
                 work(modal)
@@ -247,6 +251,8 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
                 done.error = error
                 if modal.isVisible():
                     modal.reject()
+                if raise_in_loop:
+                    raise
         elif time.monotonic() - start < timeout:
             QTimer.singleShot(20, poll)
         elif modal is not None:

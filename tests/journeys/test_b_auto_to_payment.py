@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QDialog
 
 from hands import activate, click_button, click_row, find_button, settle, type_into
 from robot import SIZE, make_demo, open_copy
-from tests.journeys.money_steps import (answer_message, choose_file_in_dialog, click_tab_titled, open_module, pdf_text,
+from tests.journeys.steps import (answer_message, choose_file_in_dialog, click_tab_titled, open_module, pdf_text,
                                   switch_user, when_modal)
 
 FISCAL, GESTOR, PASSWORD = "fiscal.jornada", "gestor.jornada", "senha-da-jornada-2026"

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from hands import activate, choose_in_combo, click_button, click_row, type_into
 from robot import SIZE, make_demo, open_copy
-from tests.journeys.money_steps import choose_file_in_dialog, click_tab_titled, open_module, pdf_text, when_modal
+from tests.journeys.steps import choose_file_in_dialog, click_tab_titled, open_module, pdf_text, when_modal
 
 GESTOR, PASSWORD = "gestor.issqn", "senha-da-jornada-2026"
 
