@@ -98,6 +98,25 @@ def find_button(parent: QWidget, text: str) -> QAbstractButton:
     raise AssertionError(f"no visible button «{text}» in {_name(parent)}")
 
 
+def click_close(dialog: QWidget) -> None:
+    """Close a dialog or a preview window as a person does: its «Fechar» button (or its button box's Close or
+    Cancel) clicked with the mouse. Fails when it offers none, or stays open."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    button = next((b for b in dialog.findChildren(QAbstractButton)
+                   if b.isVisible() and b.text().replace("&", "") in ("Fechar", "Close")), None)
+    if button is None:
+        for box in dialog.findChildren(QDialogButtonBox):
+            button = box.button(QDialogButtonBox.StandardButton.Close) or \
+                box.button(QDialogButtonBox.StandardButton.Cancel)
+            if button is not None and button.isVisible():
+                break
+            button = None
+    assert button is not None, f"{_name(dialog)} has no «Fechar» button"
+    click_button(button)
+    assert not dialog.isVisible(), f"{_name(dialog)} stayed open"
+
+
 def type_text(text: str, widget: QWidget | None = None) -> None:
     """Type `text` into the widget that has the focus (or `widget`), key by key."""
     target = widget or QApplication.focusWidget()
@@ -126,8 +145,8 @@ def type_into(widget: QWidget, text: str, clear: bool = True, leave: bool = Fals
 
 
 def choose_in_combo(combo: QComboBox, text: str) -> None:
-    """Choose the item shown as `text` (or else the first starting with it) with the keyboard: focus, Home, then Down until it is
-    the current item. Fails when the combo has no such item."""
+    """Choose the item shown as `text` (or else the first starting with it) with the keyboard: focus, Home, then
+    Down until it is the current item. Fails when the combo has no such item."""
     click(combo)
     popup = combo.view()
     if popup.isVisible():

@@ -8,7 +8,8 @@ import pytest
 
 from registry_fixtures import *  # noqa: F401,F403
 from action_hands import act, finish_wizard, open_row, tab_of
-from hands import activate, choose_in_combo, click, click_button, click_row, find_button, in_modal, type_into
+from hands import (activate, choose_in_combo, click, click_button, click_close, click_row, find_button, in_modal,
+                   type_into)
 
 
 @pytest.fixture
@@ -143,7 +144,7 @@ def test_driver_detail_shows_data_checklist_timeline_and_opens_scans(qtbot, db, 
     click_row(table, next(i for i, d in enumerate(table.visible_rows()) if d.id == scan.id), double=True)
     dialog = detail.documents.last_dialog
     assert dialog is not None and dialog.isVisible() and dialog.viewer.kind == "image"
-    dialog.close()
+    click_close(dialog)
     # An edit by the wizard reloads the page (stale-free: the wizard carries the version).
     seen = {}
 

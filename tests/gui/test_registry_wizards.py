@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWizard
 
 from registry_fixtures import *  # noqa: F401,F403
 from action_hands import choose_file, finish_wizard, type_date, wizard_button, wizard_finish, wizard_next
-from hands import activate, choose_in_combo, click_button, click_row, find_button, press, tick, type_into
+from hands import activate, choose_in_combo, click_button, click_close, click_row, find_button, press, tick, type_into
 
 
 def _driver_count(db, actor):
@@ -105,7 +105,7 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
     click_button(rows["criminal_record"].view_button)
     assert wizard.last_document_dialog.viewer.kind == "pdf"
     shoot(wizard.last_document_dialog, "driver_wizard_scan_pdf_viewer")
-    wizard.last_document_dialog.close()
+    click_close(wizard.last_document_dialog)
     activate(wizard)
     assert "Ana Atendente" in rows["inss"].checked_label.text()           # who checked it: the current user
     qtbot.waitUntil(lambda: not _problem_rows(wizard), timeout=3000)    # checked again as the clerk types
@@ -446,7 +446,7 @@ def test_issue12_item22_a_cancelled_driver_wizard_leaves_no_document_row(qtbot, 
     assert _attach(rows["cnh"], scan_png(tmp_path, "cnh.png"))
     click_button(rows["cnh"].view_button)                          # seen from memory
     assert wizard.last_document_dialog.viewer.kind == "image"
-    wizard.last_document_dialog.close()
+    click_close(wizard.last_document_dialog)
     activate(wizard)
     bad = tmp_path / "nota.txt"
     bad.write_text("não é um documento")

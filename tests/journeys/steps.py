@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox, QTabWidget
 
-from hands import activate, click, click_button, click_row, in_modal, settle, type_into
+from hands import activate, click, click_button, click_close, click_row, in_modal, settle, type_into
 from robot import SIZE, sidebar_click
 from robot import click_tab as click_tab_at
 
@@ -186,7 +186,7 @@ def print_auto_from_enforcement(qtbot, window, number: str) -> str:
     click(menu, menu.actionGeometry(action).center())
     qtbot.waitUntil(lambda: getattr(detail, "preview", None) is not None, timeout=60000)
     text = pdf_text(detail.preview._bytes)
-    detail.preview.close()
+    click_close(detail.preview)
     return text
 
 

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from hands import activate, focused, in_modal, press, settle, tab_until, type_text
+from hands import activate, click_close, focused, in_modal, press, settle, tab_until, type_text
 from robot import SIZE, make_demo, open_copy
 from tests.journeys.steps import pdf_text
 
@@ -138,7 +138,7 @@ def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_templat
     text = pdf_text(detail.last_preview._bytes)
     number = detail.data.authorization.number
     assert number in text, text[:300]
-    detail.last_preview.close()
+    click_close(detail.last_preview)
     assert time.monotonic() - started < 60
     window.close()
     import shiboken6
