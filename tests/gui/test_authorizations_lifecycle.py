@@ -200,7 +200,7 @@ def test_art3_par2_late_renewal_is_received_and_marked(qtbot, db, staff):
     screen.grab().save("/tmp/shots/gaps/authorizations_cpf_renewal_late.png")
 
 
-def test_art24_suspension_shows_its_last_day_and_needs_theact(qtbot, db, staff):
+def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff):
     a = _active(db, staff, today() - timedelta(days=10))
     page = _page(qtbot, db, staff.clerk)
     detail = _open(qtbot, page, a.id)
