@@ -69,6 +69,20 @@ def click(widget: QWidget, pos: QPoint | None = None) -> None:
     settle()
 
 
+def tick(check) -> None:
+    """Click a check box (or radio button) on its box, where a person aims: a click on the middle of a wide check
+    box lands on empty space beside its text and changes nothing."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    option = QStyleOptionButton()
+    option.initFrom(check)
+    element = QStyle.SubElement.SE_RadioButtonIndicator if check.inherits("QRadioButton") \
+        else QStyle.SubElement.SE_CheckBoxIndicator
+    box = check.style().subElementRect(element, option, check)
+    assert check.isEnabled(), f"{_name(check)} is disabled"
+    click(check, box.center() if box.isValid() and not box.isEmpty() else QPoint(8, check.height() // 2))
+
+
 def click_button(button: QAbstractButton) -> None:
     """Press a button with the mouse; it must be visible and enabled, as a person needs it to be."""
     assert button.isVisible(), f"button «{button.text()}» is not visible"
@@ -82,6 +96,25 @@ def find_button(parent: QWidget, text: str) -> QAbstractButton:
         if button.text().replace("&", "") == text and button.isVisible():
             return button
     raise AssertionError(f"no visible button «{text}» in {_name(parent)}")
+
+
+def click_close(dialog: QWidget) -> None:
+    """Close a dialog or a preview window as a person does: its «Fechar» button (or its button box's Close or
+    Cancel) clicked with the mouse. Fails when it offers none, or stays open."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    button = next((b for b in dialog.findChildren(QAbstractButton)
+                   if b.isVisible() and b.text().replace("&", "") in ("Fechar", "Close")), None)
+    if button is None:
+        for box in dialog.findChildren(QDialogButtonBox):
+            button = box.button(QDialogButtonBox.StandardButton.Close) or \
+                box.button(QDialogButtonBox.StandardButton.Cancel)
+            if button is not None and button.isVisible():
+                break
+            button = None
+    assert button is not None, f"{_name(dialog)} has no «Fechar» button"
+    click_button(button)
+    assert not dialog.isVisible(), f"{_name(dialog)} stayed open"
 
 
 def type_text(text: str, widget: QWidget | None = None) -> None:
@@ -112,17 +145,19 @@ def type_into(widget: QWidget, text: str, clear: bool = True, leave: bool = Fals
 
 
 def choose_in_combo(combo: QComboBox, text: str) -> None:
-    """Choose the item shown as `text` (or starting with it) with the keyboard: focus, Home, then Down until it is
-    the current item. Fails when the combo has no such item."""
+    """Choose the item shown as `text` (or else the first starting with it) with the keyboard: focus, Home, then
+    Down until it is the current item. Fails when the combo has no such item."""
     click(combo)
     popup = combo.view()
     if popup.isVisible():
         QTest.keyClick(popup, Qt.Key.Key_Escape)
         settle()
     combo.setFocus(Qt.FocusReason.TabFocusReason) if not combo.hasFocus() else None
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    wanted = text if text in texts else next((t for t in texts if t.startswith(text)), None)   # exact first
     QTest.keyClick(combo, Qt.Key.Key_Home)
     for _ in range(combo.count() + 1):
-        if combo.currentText() == text or combo.currentText().startswith(text):
+        if wanted is not None and combo.currentText() == wanted:
             settle()
             return
         QTest.keyClick(combo, Qt.Key.Key_Down)
@@ -205,7 +240,7 @@ class ModalWork:
         return self.dialog
 
 
-def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
+def in_modal(kind, work, timeout: float = 10.0, title: str = "", raise_in_loop: bool = False) -> ModalWork:
     """Do `work(dialog)` as a person would, once a modal dialog of `kind` is open (inside its `exec()`, which the
     click that opened it is waiting on). An assertion that fails inside closes the dialog (so the click returns)
     and is raised again by `.check()` after the click:
@@ -213,6 +248,10 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
         done = in_modal(PaymentDialog, lambda d: (type_into(d.amount_edit, "10,00"), click_button(...)))
         click_button(screen.buttons["payment"])
         done.check()
+
+    `title`: only a dialog whose window title holds it (several QDialogs may open in turn). `raise_in_loop`: the
+    error is also raised inside Qt's event loop, where pytest-qt fails the test — for steps (the journeys') that
+    answer a dialog opened deep inside another and never call `check()`.
     """
     import time
 
@@ -223,7 +262,7 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
 
     def poll():
         modal = QApplication.activeModalWidget()
-        if isinstance(modal, kind):
+        if isinstance(modal, kind) and title in modal.windowTitle() and modal.isVisible():
             done.dialog = modal
             try:
                 work(modal)
@@ -231,6 +270,8 @@ def in_modal(kind, work, timeout: float = 10.0) -> ModalWork:
                 done.error = error
                 if modal.isVisible():
                     modal.reject()
+                if raise_in_loop:
+                    raise
         elif time.monotonic() - start < timeout:
             QTimer.singleShot(20, poll)
         elif modal is not None:

@@ -55,6 +55,15 @@ def sidebar_click(window, row: int) -> QWidget:
     return window.stack.currentWidget()
 
 
+def sidebar_open(window, key: str) -> QWidget:
+    """Open the module `key` ("fiscalizacao", "financeiro"…) with a mouse click on its row of the sidebar."""
+    row = next((i + 1 for i, m in enumerate(window.modules) if m.key == key), None)
+    assert row is not None, f"no module «{key}» in the sidebar of this user"
+    page = sidebar_click(window, row)
+    assert page is window.pages.get(key), f"the click on «{window.sidebar.item(row).text()}» opened another page"
+    return page
+
+
 def visible(widget: QWidget) -> bool:
     return widget.isVisible() and widget.width() > 0 and widget.height() > 0
 

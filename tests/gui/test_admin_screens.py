@@ -6,17 +6,62 @@ import os
 from datetime import date
 from decimal import Decimal
 
+from action_hands import tab_of, type_date
+from hands import activate, click_button, click_row, in_modal, press, tick, type_into
 from desktop.domain.roles import Role
 from desktop.views.admin.page import AdministrationPage
 from desktop.views.admin.users import PasswordDialog, UserDialog
 
 
 def screen(qtbot, db, actor, title):
+    """Administração on screen, its tab `title` clicked; the tab's screen."""
     page = AdministrationPage(db, actor)
     qtbot.addWidget(page)  # qtbot only holds a weak reference: the screen keeps its page alive
-    tab = page.show_tab(title)
+    page.resize(1200, 800)
+    activate(page)
+    tab = page.screens[title]
+    tab_of(page.tabs, tab)
     tab.keep_page_alive = page
     return tab
+
+
+def save_of(dialog):
+    """The dialog's «Salvar» button (its button box's Save)."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    return dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save)
+
+
+def cancel_of(dialog):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    return dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
+
+
+def in_dialog(kind, opener, work):
+    """Click `opener`; in the `kind` dialog it opens (inside its exec) do `work(dialog)`; the dialog. A dialog
+    still open after the work (a refused save) is closed with «Cancelar», as a person does after reading it."""
+    def then(dialog):
+        work(dialog)
+        if dialog.isVisible():
+            click_button(cancel_of(dialog))
+
+    activate(opener.window())
+    done = in_modal(kind, then)
+    click_button(opener)
+    return done.check()
+
+
+def accepted(dialog) -> bool:
+    from PySide6.QtWidgets import QDialog
+
+    return dialog.result() == QDialog.DialogCode.Accepted
+
+
+def click_user(users_screen, username):
+    table = users_screen.table
+    click_row(table, next(i for i, u in enumerate(table.visible_rows()) if u.username == username))
+    assert table.selected().username == username
 
 
 # -- Usuários ---------------------------------------------------------------------------------------------------
@@ -25,34 +70,46 @@ def test_users_screen_creates_a_user_with_roles(qtbot, db, admin):
 
     users_screen = screen(qtbot, db, admin, "Usuários")
     assert [u.username for u in users_screen.table.visible_rows()] == ["admin"]
-    dialog = UserDialog(db, admin, None, users_screen)
-    qtbot.addWidget(dialog)
-    qtbot.keyClicks(dialog.username_edit, "joao.fiscal")
-    dialog.full_name_edit.setText("João Fiscal de Souza")
-    dialog.role_checks[Role.FISCAL].setChecked(True)
-    dialog.role_checks[Role.VISTORIADOR].setChecked(True)
-    qtbot.keyClicks(dialog.password_edit, "senha-do-joao-1")
-    qtbot.keyClicks(dialog.confirm_edit, "senha-do-joao-1")
-    assert dialog.save()
-    users_screen._changed()  # what new_user() does after the dialog: the bus tells every screen
+
+    def fill(dialog):
+        type_into(dialog.username_edit, "joao.fiscal")
+        type_into(dialog.full_name_edit, "João Fiscal de Souza")
+        tick(dialog.role_checks[Role.FISCAL])
+        tick(dialog.role_checks[Role.VISTORIADOR])
+        type_into(dialog.password_edit, "senha-do-joao-1")
+        type_into(dialog.confirm_edit, "senha-do-joao-1")
+        click_button(save_of(dialog))
+
+    dialog = in_dialog(UserDialog, users_screen.new_button, fill)
+    assert accepted(dialog)
+    qtbot.waitUntil(lambda: len(users_screen.table.visible_rows()) == 2, timeout=3000)   # the list follows
     rows = {u.username: u for u in users_screen.table.visible_rows()}
     assert set(rows) == {"admin", "joao.fiscal"}
     assert rows["joao.fiscal"].roles == frozenset({Role.FISCAL, Role.VISTORIADOR})
+    assert users_screen.table.selected().username == "joao.fiscal"       # the new user is the row selected
     assert auth.login(db, "joao.fiscal", "senha-do-joao-1").roles == frozenset({Role.FISCAL, Role.VISTORIADOR})
     # filter as you type, without accents: "joao" finds "João"
-    users_screen.table.filter_edit.setText("joao")
-    assert [u.username for u in users_screen.table.visible_rows()] == ["joao.fiscal"]
-    users_screen.table.filter_edit.setText("vistoriador")
-    assert [u.username for u in users_screen.table.visible_rows()] == ["joao.fiscal"]
+    type_into(users_screen.table.filter_edit, "joao")
+    qtbot.waitUntil(lambda: [u.username for u in users_screen.table.visible_rows()] == ["joao.fiscal"],
+                    timeout=3000)
+    type_into(users_screen.table.filter_edit, "vistoriador")
+    qtbot.waitUntil(lambda: [u.username for u in users_screen.table.visible_rows()] == ["joao.fiscal"],
+                    timeout=3000)
 
 
 def test_user_dialog_shows_service_problems_next_to_the_fields(qtbot, db, admin):
-    dialog = UserDialog(db, admin)
-    qtbot.addWidget(dialog)
-    dialog.username_edit.setText("x")
-    dialog.password_edit.setText("curta")
-    dialog.confirm_edit.setText("curta")
-    assert not dialog.save()
+    users_screen = screen(qtbot, db, admin, "Usuários")
+    seen = {}
+
+    def fill(dialog):
+        type_into(dialog.username_edit, "x")
+        type_into(dialog.password_edit, "curta")
+        type_into(dialog.confirm_edit, "curta")
+        click_button(save_of(dialog))
+        seen["open"] = dialog.isVisible()
+
+    dialog = in_dialog(UserDialog, users_screen.new_button, fill)
+    assert seen["open"] and not accepted(dialog)
     assert dialog.errors.is_invalid("username")
     assert "Nome de acesso inválido" in dialog.errors.message("username")
     assert "pelo menos 8 caracteres" in dialog.errors.message("password")
@@ -64,19 +121,20 @@ def test_stale_user_save_is_refused_and_the_list_reloads(qtbot, db, admin, messa
 
     joao = users.create_user(db, admin, users.UserDraft("joao", "João", frozenset({Role.FISCAL}), "senha-do-joao-1"))
     users_screen = screen(qtbot, db, admin, "Usuários")
-    users_screen.table.select_where(lambda u: u.username == "joao")
-    opened = users_screen.table.selected()
-    # another desk changes João first
-    users.update_user(db, admin, joao.id, users.UserDraft("joao", "João Batista", frozenset({Role.FISCAL})),
-                      joao.version)
-    dialog = UserDialog(db, admin, opened, users_screen)
-    qtbot.addWidget(dialog)
-    dialog.full_name_edit.setText("João da Silva")
-    assert not dialog.save()
-    assert dialog.stale
+    click_user(users_screen, "joao")
+
+    def edit(dialog):
+        # another desk changes João first
+        users.update_user(db, admin, joao.id, users.UserDraft("joao", "João Batista", frozenset({Role.FISCAL})),
+                          joao.version)
+        type_into(dialog.full_name_edit, "João da Silva")
+        click_button(save_of(dialog))
+
+    dialog = in_dialog(UserDialog, users_screen.edit_button, edit)
+    assert not accepted(dialog) and dialog.stale
     assert messages and "alterado por outro usuário" in messages[-1][2]
-    users_screen._changed()
-    assert {u.username: u.full_name for u in users_screen.table.visible_rows()}["joao"] == "João Batista"
+    qtbot.waitUntil(lambda: {u.username: u.full_name for u in users_screen.table.visible_rows()}["joao"]
+                    == "João Batista", timeout=3000)
 
 
 def test_administrator_unlocks_a_locked_account_and_deactivates_a_user(qtbot, db, admin):
@@ -90,30 +148,37 @@ def test_administrator_unlocks_a_locked_account_and_deactivates_a_user(qtbot, db
         except AuthenticationError:
             pass
     users_screen = screen(qtbot, db, admin, "Usuários")
-    users_screen.table.select_where(lambda u: u.username == "carla")
+    click_user(users_screen, "carla")
     assert users_screen.table.selected().locked_until is not None
     assert users_screen.unlock_button.isEnabled()
     assert "Bloqueado até" in users_screen.table.model.index(
         users_screen.table.proxy.mapToSource(users_screen.table.view.currentIndex()).row(), 3).data()
-    users_screen.unlock_button.click()
+    click_button(users_screen.unlock_button)
     assert auth.login(db, "carla", "senha-da-carla-1").username == "carla"
-    users_screen.table.select_where(lambda u: u.username == "carla")
+    qtbot.waitUntil(lambda: users_screen.table.selected() is not None
+                    and users_screen.table.selected().locked_until is None, timeout=3000)
+    click_user(users_screen, "carla")
     assert users_screen.active_button.text() == "Desativar"
-    users_screen.active_button.click()
-    carla = {u.username: u for u in users_screen.table.visible_rows()}["carla"]
-    assert not carla.active
+    click_button(users_screen.active_button)
+    qtbot.waitUntil(lambda: not {u.username: u for u in users_screen.table.visible_rows()}["carla"].active,
+                    timeout=3000)
 
 
-def test_reset_password_dialog(qtbot, db, admin):
+def test_reset_password_dialog(qtbot, db, admin, messages):
     from desktop.services import auth, users
 
-    carla = users.create_user(db, admin, users.UserDraft("carla", "Carla", frozenset({Role.ATENDENTE}),
-                                                         "senha-da-carla-1"))
-    dialog = PasswordDialog(db, admin, carla)
-    qtbot.addWidget(dialog)
-    dialog.password_edit.setText("nova-senha-2026")
-    dialog.confirm_edit.setText("nova-senha-2026")
-    assert dialog.save()
+    users.create_user(db, admin, users.UserDraft("carla", "Carla", frozenset({Role.ATENDENTE}), "senha-da-carla-1"))
+    users_screen = screen(qtbot, db, admin, "Usuários")
+    click_user(users_screen, "carla")
+
+    def fill(dialog):
+        type_into(dialog.password_edit, "nova-senha-2026")
+        type_into(dialog.confirm_edit, "nova-senha-2026")
+        click_button(save_of(dialog))
+
+    dialog = in_dialog(PasswordDialog, users_screen.password_button, fill)
+    assert accepted(dialog)
+    assert ("information", "Senha redefinida", "A senha de carla foi redefinida.") in messages
     assert auth.login(db, "carla", "nova-senha-2026").username == "carla"
 
 
@@ -124,23 +189,34 @@ def test_parameters_screen_adds_a_dated_value_and_keeps_the_old_one(qtbot, db, a
     from desktop.views.admin.parameters import NewValueDialog
 
     params = screen(qtbot, db, admin, "Parâmetros")
-    params.select_key("upfm_value")
+    click_key(params, "upfm_value")
     assert [params.table.model.index(r, 1).data() for r in range(params.table.model.rowCount())] == \
         ["R$\xa0112,45"]
-    dialog = NewValueDialog(db, admin, params.current_spec(), params, valid_from=date(2027, 1, 1))
-    qtbot.addWidget(dialog)
-    dialog.value_edit.setText("118,90")
-    dialog.note_edit.setText("Decreto nº 10/2026")
-    assert dialog.save()
-    from desktop.signals import bus
 
-    bus.data_changed.emit("parameters")
-    shown = [(params.table.model.index(r, 0).data(), params.table.model.index(r, 1).data(),
-              params.table.model.index(r, 3).data()) for r in range(params.table.model.rowCount())]
-    assert shown[0] == ("01/01/2027", "R$\xa0118,90", "Decreto nº 10/2026")
-    assert shown[1][:2] == ("01/01/2026", "R$\xa0112,45")
+    def fill(dialog):
+        type_date(dialog.date_edit, date(2027, 1, 1))
+        type_into(dialog.value_edit, "118,90")
+        type_into(dialog.note_edit, "Decreto nº 10/2026")
+        click_button(save_of(dialog))
+
+    assert accepted(in_dialog(NewValueDialog, params.new_button, fill))
+
+    def shown():
+        return [(params.table.model.index(r, 0).data(), params.table.model.index(r, 1).data(),
+                 params.table.model.index(r, 3).data()) for r in range(params.table.model.rowCount())]
+
+    qtbot.waitUntil(lambda: len(shown()) == 2, timeout=3000)           # the table follows the save
+    assert shown()[0] == ("01/01/2027", "R$\xa0118,90", "Decreto nº 10/2026")
+    assert shown()[1][:2] == ("01/01/2026", "R$\xa0112,45")
     assert parameters.upfm_value(db, 2027) == Decimal("118.90")
     assert parameters.upfm_value(db, 2026) == Decimal("112.45")
+
+
+def click_key(params, key):
+    """Click the parameter's line in the list of parameters."""
+    row = next(i for i, spec in enumerate(params.specs) if spec.key == key)
+    click_row(params.keys, row)
+    assert params.current_spec().key == key
 
 
 def test_parameter_out_of_range_is_shown_beside_the_value(qtbot, db, admin):
@@ -148,39 +224,59 @@ def test_parameter_out_of_range_is_shown_beside_the_value(qtbot, db, admin):
     from desktop.views.admin.parameters import NewValueDialog
 
     params = screen(qtbot, db, admin, "Parâmetros")
-    params.select_key("issqn_rate_percent")
-    dialog = NewValueDialog(db, admin, params.current_spec(), params, valid_from=date(2027, 1, 1))
-    qtbot.addWidget(dialog)
-    dialog.value_edit.setText("7")
-    assert not dialog.save()
+    click_key(params, "issqn_rate_percent")
+    seen = {}
+
+    def fill(dialog):
+        type_date(dialog.date_edit, date(2027, 1, 1))
+        type_into(dialog.value_edit, "7")
+        click_button(save_of(dialog))
+        seen["open"] = dialog.isVisible()
+
+    dialog = in_dialog(NewValueDialog, params.new_button, fill)
+    assert seen["open"] and not accepted(dialog)
     assert dialog.errors.is_invalid("value")
 
 
 # -- Feriados ---------------------------------------------------------------------------------------------------
 def test_holidays_screen_adds_and_removes_with_reason_and_shows_national_ones(qtbot, db, admin):
+    from PySide6.QtWidgets import QInputDialog
+
     from desktop.services import holidays
     from desktop.views.admin.holidays import HolidayDialog
     from desktop.views.widgets import qdate_to_date
-    from PySide6.QtCore import QDate
 
     hol = screen(qtbot, db, admin, "Feriados municipais")
-    hol.year_spin.setValue(2026)
+    type_into(hol.year_spin, "2026")
+    qtbot.waitUntil(lambda: "Natal" in {row[1] for row in hol.state.visible_rows()}, timeout=3000)
     national = {row[1] for row in hol.state.visible_rows()}
     assert "Natal" in national and "Tiradentes" in national
-    dialog = HolidayDialog(db, admin, 2026, hol)
-    qtbot.addWidget(dialog)
-    dialog.date_edit.setDate(QDate(2026, 10, 26))
-    dialog.name_edit.setText("Aniversário de Chapada dos Guimarães")
-    assert qdate_to_date(dialog.date_edit.date()) == date(2026, 10, 26)
-    assert dialog.save()
-    from desktop.signals import bus
+    seen = {}
 
-    bus.data_changed.emit("holidays")
-    assert [(h.day, h.name) for h in hol.municipal.visible_rows()] == \
-        [(date(2026, 10, 26), "Aniversário de Chapada dos Guimarães")]
+    def fill(dialog):
+        type_date(dialog.date_edit, date(2026, 10, 26))
+        type_into(dialog.name_edit, "Aniversário de Chapada dos Guimarães")
+        seen["day"] = qdate_to_date(dialog.date_edit.date())
+        click_button(save_of(dialog))
+
+    assert accepted(in_dialog(HolidayDialog, hol.add_button, fill))
+    assert seen["day"] == date(2026, 10, 26)                           # the date typed is the date kept
+    qtbot.waitUntil(lambda: [(h.day, h.name) for h in hol.municipal.visible_rows()] ==
+                    [(date(2026, 10, 26), "Aniversário de Chapada dos Guimarães")], timeout=3000)
     assert not holidays.calendar(db).is_business_day(date(2026, 10, 26))
-    hol.municipal.select_where(lambda h: h.day == date(2026, 10, 26))
-    assert hol.remove(reason="Data transferida por decreto")
+    click_row(hol.municipal, 0)
+
+    def reason(box):
+        from PySide6.QtWidgets import QLineEdit
+
+        type_into(box.findChild(QLineEdit), "Data transferida por decreto")
+        press("Return")
+
+    activate(hol.window())
+    done = in_modal(QInputDialog, reason)
+    click_button(hol.remove_button)
+    done.check()
+    qtbot.waitUntil(lambda: not hol.municipal.visible_rows()[0].active, timeout=3000)
     [removed] = hol.municipal.visible_rows()
     assert not removed.active
     assert hol.municipal.model.index(0, 4).data() == "Removido"
@@ -188,6 +284,15 @@ def test_holidays_screen_adds_and_removes_with_reason_and_shows_national_ones(qt
 
 
 # -- Município --------------------------------------------------------------------------------------------------
+def muni_save(db, muni) -> bool:
+    """Click «Salvar» of Administração → Município; True when the record was written (its version moved)."""
+    from desktop.services import setup
+
+    before = setup.get_municipality(db).version
+    click_button(muni.save_button)
+    return setup.get_municipality(db).version != before
+
+
 def test_municipality_screen_saves_and_refuses_a_stale_save(qtbot, db, admin, messages):
     from desktop.services import setup
     from desktop.views.admin.municipality import MunicipalityScreen
@@ -195,16 +300,17 @@ def test_municipality_screen_saves_and_refuses_a_stale_save(qtbot, db, admin, me
     muni = screen(qtbot, db, admin, "Município")
     assert isinstance(muni, MunicipalityScreen)
     assert muni.form.name_edit.text() == "Chapada dos Guimarães"
-    muni.form.secretariat_edit.setText("Secretaria Municipal de Mobilidade")
-    assert muni.save()
+    type_into(muni.form.secretariat_edit, "Secretaria Municipal de Mobilidade")
+    assert muni_save(db, muni)
+    assert muni.status.text() == "Dados do município salvos."
     assert setup.get_municipality(db).secretariat == "Secretaria Municipal de Mobilidade"
     # another desk saves first
     other = setup.get_municipality(db)
     setup.update_municipality(db, admin, setup.MunicipalityDraft(
         name=other.name, uf=other.uf, secretariat="Secretaria de Finanças", ouvidoria_phone=other.ouvidoria_phone),
         other.version)
-    muni.form.pix_edit.setText("pix@chapada.mt.gov.br")
-    assert not muni.save()
+    type_into(muni.form.pix_edit, "pix@chapada.mt.gov.br")
+    assert not muni_save(db, muni)
     assert "alterado por outro usuário" in messages[-1][2]
     assert muni.form.secretariat_edit.text() == "Secretaria de Finanças", "reloaded"
     assert "recarregados" in muni.status.text()
@@ -216,21 +322,21 @@ def test_issue12_item14_municipality_pix_key_is_stored_as_the_br_code_carries_it
     from desktop.services import setup
 
     muni = screen(qtbot, db, admin, "Município")
-    muni.form.pix_edit.setText("nome da prefeitura")
+    type_into(muni.form.pix_edit, "nome da prefeitura")
     assert "não reconhecida" in muni.form.pix_hint.text()
-    assert not muni.save()
+    assert not muni_save(db, muni)
     assert muni.form.errors.is_invalid("pix_key")
     assert "Chave PIX não reconhecida" in muni.form.errors.message("pix_key")
-    muni.form.pix_edit.setText("03.507.548/0001-11")
-    assert not muni.save()
+    type_into(muni.form.pix_edit, "03.507.548/0001-11")
+    assert not muni_save(db, muni)
     assert "dígitos verificadores" in muni.form.errors.message("pix_key")
-    muni.form.pix_edit.setText("03.507.548/0001-10")
+    type_into(muni.form.pix_edit, "03.507.548/0001-10")
     assert "03507548000110 (CNPJ)" in muni.form.pix_hint.text()
-    assert muni.save(), messages
+    assert muni_save(db, muni), messages
     assert setup.get_municipality(db).pix_key == "03507548000110"
     assert muni.form.pix_edit.text() == "03507548000110"
-    muni.form.pix_edit.setText("+55 (65) 99999-1234")
-    assert muni.save()
+    type_into(muni.form.pix_edit, "+55 (65) 99999-1234")
+    assert muni_save(db, muni)
     assert setup.get_municipality(db).pix_key == "+5565999991234"
 
 
@@ -241,12 +347,12 @@ def test_issue12_item15_municipality_screen_says_plainly_when_the_febraban_code_
     assert setup.get_municipality(db).febraban_agreement is None
     assert muni.form.febraban_missing_shown()
     assert "não podem ser emitidas" in muni.form.febraban_missing.text()
-    muni.form.febraban_edit.setText("12")
-    assert not muni.save()
+    type_into(muni.form.febraban_edit, "12")
+    assert not muni_save(db, muni)
     assert muni.form.errors.is_invalid("febraban_agreement")
-    muni.form.febraban_edit.setText("0421")
+    type_into(muni.form.febraban_edit, "0421")
     assert not muni.form.febraban_missing_shown()
-    assert muni.save()
+    assert muni_save(db, muni)
     assert setup.get_municipality(db).febraban_agreement == "0421"
 
 
@@ -280,34 +386,38 @@ def test_database_settings_save_postgresql_url_for_the_next_start(qtbot, db, adm
     from desktop.db import resolve_url
     from desktop.settings import load_settings
 
-    settings = screen(qtbot, db, admin, "Banco de dados").settings
+    database = screen(qtbot, db, admin, "Banco de dados")
+    settings = database.settings
     assert settings.sqlite_radio.isChecked()
-    settings.pg_radio.setChecked(True)
-    settings.url_edit.setText("mysql://servidor/base")
-    assert not settings.save()
+    tick(settings.pg_radio)
+    assert settings.pg_radio.isChecked()
+    type_into(settings.url_edit, "mysql://servidor/base")
+    click_button(database.save_button)
     assert "postgresql" in settings.result.text()
-    settings.url_edit.setText("postgresql+psycopg://usuario:senha@servidor:5432/transporte")
-    assert settings.save()
+    assert load_settings().database_url is None                      # refused: nothing kept
+    type_into(settings.url_edit, "postgresql+psycopg://usuario:senha@servidor:5432/transporte")
+    click_button(database.save_button)
     assert "próxima vez" in settings.result.text()
     assert load_settings().database_url == "postgresql+psycopg://usuario:senha@servidor:5432/transporte"
     assert resolve_url(None).startswith("postgresql+psycopg://usuario:")
-    settings.sqlite_radio.setChecked(True)
-    assert settings.save()
+    tick(settings.sqlite_radio)
+    click_button(database.save_button)
     assert load_settings().database_url is None
 
 
 def test_database_settings_test_connection_to_the_office_server(qtbot, db, admin):
     url = os.environ.get("DESKTOP_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
     settings = screen(qtbot, db, admin, "Banco de dados").settings
-    settings.pg_radio.setChecked(True)
-    settings.url_edit.setText(url)
-    settings.test_connection()
+    tick(settings.pg_radio)
+    type_into(settings.url_edit, url)
+    click_button(settings.test_button)
     qtbot.waitUntil(lambda: settings.task.finished, timeout=15000)
     assert settings.result.text().startswith("Conexão bem-sucedida com PostgreSQL: 127.0.0.1/test"), \
         settings.result.text()
-    settings.url_edit.setText("postgresql+psycopg://postgres@127.0.0.1:1/nada")
-    settings.test_connection()
-    qtbot.waitUntil(lambda: settings.task.finished, timeout=15000)
+    type_into(settings.url_edit, "postgresql+psycopg://postgres@127.0.0.1:1/nada")
+    qtbot.waitUntil(settings.test_button.isEnabled, timeout=3000)
+    click_button(settings.test_button)
+    qtbot.waitUntil(lambda: settings.task.finished and settings.test_button.isEnabled(), timeout=15000)
     assert settings.result.text().startswith("Falha na conexão:")
 
 

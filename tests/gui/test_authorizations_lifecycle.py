@@ -9,6 +9,11 @@ from decimal import Decimal
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
+
+from action_hands import act, fill, menu_choose, open_row, tab_of
+from hands import activate, choose_in_combo, click_button, click_row, find_button, in_modal, type_into
+from robot import click_tab
 
 from registry_fixtures import *  # noqa: F401,F403
 
@@ -19,17 +24,20 @@ def _page(qtbot, db, actor, run_jobs=False):
     page = AuthorizationsPage(db, actor, run_jobs=run_jobs)
     qtbot.addWidget(page)
     page.resize(1200, 760)
+    activate(page)
     return page
 
 
-def _confirm(page, key, **values):
-    dialog = page.action_dialog(key)
-    for name, value in values.items():
-        dialog.set_value(name, value)
-    ok = dialog.confirm()
-    if ok:
-        page.after_action(key)
-    return ok, dialog
+def _open(qtbot, page, authorization_id):
+    """Double-click the authorization's row of the list: its page opens over the list."""
+    activate(page)
+    detail = open_row(qtbot, page.authorizations, authorization_id)
+    assert detail.data.authorization.id == authorization_id
+    return detail
+
+
+def _confirm(qtbot, detail, key, **values):
+    return act(qtbot, detail.buttons[key], values)
 
 
 @pytest.fixture
@@ -46,24 +54,24 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     screen = page.authorizations
     from desktop.views.authorizations.request import RequestDialog
 
-    request = RequestDialog(db, staff.clerk, screen)
-    qtbot.addWidget(request)
-    request.driver_picker.search_now("100.000.001")       # CPF prefix
-    request.vehicle_picker.search_now("QBA1")              # plate prefix
+    ok, request = act(qtbot, screen.new_button, {"driver": "100.000.001",    # CPF prefix
+                                                  "vehicle": "QBA1"},          # plate prefix
+                       kind=RequestDialog)
+    assert ok, request.general.text()
     assert request.driver_picker.value() == driver.id and request.vehicle_picker.value() == vehicle.id
-    assert request.confirm()
-    detail = screen.open_detail(request.result_value.id)
-    screen.list.reload()
-    assert screen.list.model.rowCount() == 1
+    assert screen.detail_shown()                               # the request filed opens its page
+    detail = screen.detail
+    assert detail.data.authorization.id == request.result_value.id
+    qtbot.waitUntil(lambda: screen.list.model.rowCount() == 1, timeout=5000)   # the list behind it reloaded
     assert "Requerida" in detail.title.text()
     # Requested: the machine allows analysis and refusal (Art. 3); no approval yet.
     enabled = detail.enabled_actions()
     assert "analysis" in enabled and "refuse" in enabled and "approve" not in enabled and "suspend" not in enabled
     shoot(page, "authorization_requested")
 
-    assert _confirm(detail, "analysis")[0]
+    assert _confirm(qtbot, detail, "analysis")[0]
     assert "Em análise" in detail.title.text() and "approve" in detail.enabled_actions()
-    ok, approve = _confirm(detail, "approve", note="Documentos conferidos")
+    ok, approve = _confirm(qtbot, detail, "approve", note="Documentos conferidos")
     assert ok, approve.general.text()
     assert "Aprovada" in detail.title.text()
     facts = detail.facts.text()
@@ -72,10 +80,10 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     assert set(detail.enabled_actions()) >= {"fee", "inspection", "waive", "substitute"}
     shoot(page, "authorization_approved")
 
-    ok, fee = _confirm(detail, "fee", guide_number="DAM-2026-0001", amount=Decimal("1124.50"))
+    ok, fee = _confirm(qtbot, detail, "fee", guide_number="DAM-2026-0001", amount=Decimal("1124.50"))
     assert ok, fee.general.text()
     assert "Taxa paga em" in detail.facts.text() and detail.data.authorization.number is None
-    ok, inspection = _confirm(detail, "inspection", approved=True)
+    ok, inspection = _confirm(qtbot, detail, "inspection", approved=True)
     assert ok, inspection.general.text()
     a = detail.data.authorization
     assert a.status == "active" and a.number and a.number.endswith(f"/{today().year}")
@@ -87,23 +95,27 @@ def test_art3_art9_art10_full_path_request_to_active_shows_the_number(qtbot, db,
     assert "approve" not in detail.enabled_actions()
     kinds = [e.kind for e in detail.data.events]
     assert {"request", "analysis", "approval", "fee", "inspection", "activation"} <= set(kinds)
-    detail.tabs.setCurrentIndex(1)
+    tab_of(detail.tabs, detail.events)
     assert [e.kind for e in detail.events.model.rows()] == kinds     # the history tab shows every event
     shoot(page, "authorization_active_history")
-    detail.tabs.setCurrentIndex(0)
+    click_tab(detail.tabs, 0)
     shoot(page, "authorization_active")
     # Art. 14: the sticker of the active authorization is issued (archived) and shown before printing.
     assert detail.print_button.isEnabled()
-    task = detail.print_document("sticker")
-    qtbot.waitUntil(lambda: task.finished, timeout=30000)
-    assert task.error is None, task.error
+    chosen = menu_choose("Selo do veículo (Art. 14)")
+    click_button(detail.print_button)
+    qtbot.waitUntil(lambda: bool(chosen) and detail.print_task is not None and detail.print_task.finished,
+                    timeout=30000)
+    assert detail.print_task.error is None, detail.print_task.error
+    qtbot.waitUntil(lambda: detail.last_preview is not None, timeout=5000)
     assert detail.last_preview.page_count() >= 1
-    detail.last_preview.close()
+    click_button(detail.last_preview.close_button)
+    assert not detail.last_preview.isVisible()
     # The list finds it by its number.
-    detail.back_requested.emit()
-    screen.list.filter_edit.setText(a.number)
-    screen.list.apply_filter()
-    assert [r.number for r in screen.list.visible_rows()] == [a.number]
+    click_button(detail.back_button)
+    assert not screen.detail_shown()
+    type_into(screen.list.filter_edit, a.number)                # the list filters after the typing pauses
+    qtbot.waitUntil(lambda: [r.number for r in screen.list.visible_rows()] == [a.number], timeout=5000)
     assert screen.list.model.data(screen.list.model.index(0, 1)) == "Ativa"
     shoot(page, "authorizations_list")
 
@@ -115,7 +127,7 @@ def test_buttons_follow_roles_the_atendente_cannot_approve(qtbot, db, staff, reg
     info = authorizations.request_authorization(db, staff.atendente, driver.id, vehicle.id, today())
     authorizations.start_analysis(db, staff.atendente, info.id, info.version)
     page = _page(qtbot, db, staff.atendente)
-    detail = page.authorizations.open_detail(info.id)
+    detail = _open(qtbot, page, info.id)
     assert not detail.buttons["approve"].isEnabled()
     assert "Gestor" in detail.buttons["approve"].toolTip()
     assert detail.buttons["fee"].isEnabled()
@@ -129,19 +141,16 @@ def test_art12_approval_refused_with_the_missing_documents_shown_in_the_dialog(q
     info = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
     info = authorizations.start_analysis(db, staff.clerk, info.id, info.version)
     page = _page(qtbot, db, staff.clerk)
-    detail = page.authorizations.open_detail(info.id)
-    ok, dialog = _confirm(detail, "approve")
+    detail = _open(qtbot, page, info.id)
+    ok, dialog = act(qtbot, detail.buttons["approve"], shot="authorization_approve_refused")
     assert not ok
     shown = dialog.general.text()
     assert dialog.general_area.isVisibleTo(dialog)
     assert "Art. 12, I" in shown and "CNH" in shown            # every problem at once, with its article
     assert detail.data.authorization.status == "in_analysis"
-    qtbot.addWidget(dialog)
-    dialog.show()
-    shoot(dialog, "authorization_approve_refused")
-    ok, refuse = _confirm(detail, "refuse")                     # the reason is required
+    ok, refuse = _confirm(qtbot, detail, "refuse")              # the reason is required
     assert not ok and refuse.errors.is_invalid("reason")
-    ok, _ = _confirm(detail, "refuse", reason="Documentação incompleta (Art. 12).")
+    ok, _ = _confirm(qtbot, detail, "refuse", reason="Documentação incompleta (Art. 12).")
     assert ok and detail.data.authorization.status == "refused"
     assert detail.enabled_actions() == [] and not detail.print_button.isEnabled()
 
@@ -163,102 +172,126 @@ def _active(db, staff, fee_paid_on):
 def test_art3_par2_late_renewal_is_received_and_marked(qtbot, db, staff):
     a = _active(db, staff, today() - timedelta(days=360))     # valid until ~5 days from now
     page = _page(qtbot, db, staff.clerk)
-    detail = page.authorizations.open_detail(a.id)
+    detail = _open(qtbot, page, a.id)
     assert detail.info.value("Último dia para pedir a renovação") != "—"
-    ok, dialog = _confirm(detail, "renewal")
+    ok, dialog = _confirm(qtbot, detail, "renewal")
     assert ok, dialog.general.text()
     info = detail.data.authorization
     assert info.renewal_late
     assert "Renovação fora do prazo" in detail.facts.text()
     assert "fee" in detail.enabled_actions()                  # the renewal's fee is due now
     shoot(page, "authorization_renewal_late")
-    page.authorizations.close_detail()
-    page.authorizations.list.reload()
-    row = page.authorizations.list.visible_rows()[0]
+    click_button(detail.back_button)
+    screen = page.authorizations
+    assert not screen.detail_shown()
+    row = screen.list.visible_rows()[0]
     assert row.id == a.id
     # The list shows the driver's CPF and the late renewal (Art. 3, §2) in their own columns.
-    model = page.authorizations.list.model
+    model = screen.list.model
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert "CPF" in headers and "Renovação" in headers
+    qtbot.waitUntil(lambda: "Fora do prazo (Art. 3, §2)" in [model.index(0, c).data()
+                                                             for c in range(model.columnCount())], timeout=5000)
     texts = [model.index(0, c).data() for c in range(model.columnCount())]
     assert a.driver_cpf_display in texts and "Fora do prazo (Art. 3, §2)" in texts
     import os
 
     os.makedirs("/tmp/shots/gaps", exist_ok=True)
-    page.authorizations.grab().save("/tmp/shots/gaps/authorizations_cpf_renewal_late.png")
+    screen.grab().save("/tmp/shots/gaps/authorizations_cpf_renewal_late.png")
 
 
 def test_art24_suspension_shows_its_last_day_and_needs_the_act(qtbot, db, staff):
     a = _active(db, staff, today() - timedelta(days=10))
     page = _page(qtbot, db, staff.clerk)
-    detail = page.authorizations.open_detail(a.id)
-    dialog = detail.action_dialog("suspend")
-    dialog.set_value("basis", "art26_par1")
-    assert "Suspensa até" in dialog.until_label.text()
-    dialog.set_value("reason", "Embarque na via pública, reincidência (Art. 26, IV)")
-    assert not dialog.confirm() and dialog.errors.is_invalid("act_number")
-    dialog.set_value("act_number", "Portaria 12/2026")
-    assert dialog.confirm()
-    detail.after_action("suspend")
+    detail = _open(qtbot, page, a.id)
+    from desktop.views.registry.dialogs import ActionDialog
+
+    seen = {}
+
+    def work(dialog):
+        fill(qtbot, dialog, "basis", "art26_par1")
+        seen["until"] = dialog.until_label.text()
+        fill(qtbot, dialog, "reason", "Embarque na via pública, reincidência (Art. 26, IV)")
+        click_button(dialog.ok_button)
+        seen["refused"] = dialog.isVisible() and dialog.errors.is_invalid("act_number")
+        fill(qtbot, dialog, "act_number", "Portaria 12/2026")
+        click_button(dialog.ok_button)
+
+    done = in_modal(ActionDialog, work)
+    click_button(detail.buttons["suspend"])
+    dialog = done.check()
+    assert "Suspensa até" in seen["until"]
+    assert seen["refused"]                                          # no act number: refused next to the field
+    assert dialog.result() == QDialog.DialogCode.Accepted
     info = detail.data.authorization
     assert info.status == "suspended" and info.suspended_until == today() + timedelta(days=29)  # Art. 26 §1: 30 days counting the first
     assert "Suspensa até" in detail.facts.text()
     assert "suspend" not in detail.enabled_actions() and "revoke" in detail.enabled_actions()
 
 
-def test_stale_save_offers_reload(qtbot, db, staff, registered, monkeypatch):
+def test_stale_save_offers_reload(qtbot, db, staff, registered):
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.services import authorizations
+    from desktop.views.registry.dialogs import ActionDialog
 
     driver, vehicle = registered
     info = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
     page = _page(qtbot, db, staff.clerk)
-    detail = page.authorizations.open_detail(info.id)
-    dialog = detail.action_dialog("analysis")
-    authorizations.start_analysis(db, staff.gestor, info.id, info.version)   # another desk, first
+    detail = _open(qtbot, page, info.id)
     seen = []
 
     def click_reload(box):
         seen.append((box.windowTitle(), box.text()))
-        for button in box.buttons():
-            if button.text() == "Recarregar":
-                button.click()
-        return 0
+        click_button(find_button(box, "Recarregar"))
 
-    monkeypatch.setattr(QMessageBox, "exec", click_reload)
-    assert not dialog.confirm()
+    def work(dialog):
+        authorizations.start_analysis(db, staff.gestor, info.id, info.version)   # another desk, first
+        box = in_modal(QMessageBox, click_reload)
+        click_button(dialog.ok_button)
+        box.check()
+
+    done = in_modal(ActionDialog, work)
+    click_button(detail.buttons["analysis"])
+    dialog = done.check()
+    assert dialog.result() != QDialog.DialogCode.Accepted
     assert seen and "alterado por outro usuário" in seen[0][1]
     assert detail.data.authorization.status == "in_analysis"     # reloaded
 
 
 def test_art13_xviii_late_change_communications_are_highlighted(qtbot, db, staff, registered, messages):
-    from desktop.views.authorizations.changes import LATE_BRUSH, change_dialog
+    from desktop.views.authorizations.changes import LATE_BRUSH
+    from desktop.views.registry.drivers import DriverDetailPage
 
     driver, _vehicle = registered
     page = _page(qtbot, db, staff.clerk)
-    dialog = change_dialog(db, staff.clerk, page, driver=driver)
-    dialog.set_value("what_changed", "Mudança de endereço")
-    dialog.set_value("happened_on", today() - timedelta(days=40))
-    dialog.set_value("communicated_on", today() - timedelta(days=2))
-    assert dialog.confirm()
+    driver_page = DriverDetailPage(db, staff.clerk, driver.id)      # the driver's page, where the clerk records it
+    qtbot.addWidget(driver_page)
+    driver_page.resize(1100, 700)
+    activate(driver_page)
+    ok, dialog = act(qtbot, driver_page.change_button, {"what_changed": "Mudança de endereço",
+                                                         "happened_on": today() - timedelta(days=40),
+                                                         "communicated_on": today() - timedelta(days=2)})
+    assert ok, dialog.general.text()
     assert any("fora do prazo" in title.lower() for _k, title, _t in messages)
-    on_time = change_dialog(db, staff.clerk, page, driver=driver)
-    on_time.set_value("what_changed", "Novo telefone")
-    on_time.set_value("happened_on", today() - timedelta(days=1))
-    on_time.set_value("communicated_on", today())
-    assert on_time.confirm()
+    ok, on_time = act(qtbot, driver_page.change_button, {"what_changed": "Novo telefone",
+                                                          "happened_on": today() - timedelta(days=1),
+                                                          "communicated_on": today()})
+    assert ok, on_time.general.text()
     changes = page.changes
-    changes.reload()
+    activate(page)
+    tab_of(page.tabs, changes)
     model = changes.model
-    assert model.rowCount() == 2
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=5000)      # the list follows the records
     late_rows = [r for r in range(model.rowCount()) if model.row_at(r).late]
     assert len(late_rows) == 1
     assert model.data(model.index(late_rows[0], 0), Qt.ItemDataRole.BackgroundRole) == LATE_BRUSH
-    changes.status_combo.setCurrentIndex(changes.status_combo.findData("late_open"))
-    assert [c.what_changed for c in changes.visible_rows()] == ["Mudança de endereço"]
-    page.tabs.setCurrentWidget(changes)
-    changes.status_combo.setCurrentIndex(0)
+    combo = changes.status_combo
+    choose_in_combo(combo, combo.itemText(combo.findData("late_open")))
+    qtbot.waitUntil(lambda: [c.what_changed for c in changes.visible_rows()] == ["Mudança de endereço"],
+                    timeout=5000)
+    choose_in_combo(combo, combo.itemText(0))
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=5000)
     shoot(page, "change_communications")
 
 
@@ -277,32 +310,42 @@ def test_authorization_list_model_passes_qtmodeltester(qtmodeltester, db, staff,
 
 
 def test_art8_par2_substitution_keeps_the_number_and_both_vehicles_are_in_the_history(qtbot, db, staff):
+    from desktop.views.registry.dialogs import ActionDialog
+
     a = _active(db, staff, today() - timedelta(days=20))
     new = make_vehicle(db, staff.clerk, n=7, year=today().year)
     page = _page(qtbot, db, staff.clerk)
-    detail = page.authorizations.open_detail(a.id)
-    dialog = detail.action_dialog("substitute")
-    dialog.widget("vehicle").search_now(new.plate_display)
-    assert dialog.widget("vehicle").value() == new.id
-    assert not dialog.confirm() and dialog.errors.is_invalid("reason")     # the reason is required
-    dialog.set_value("reason", "Venda do veículo anterior")
-    assert dialog.confirm(), dialog.general.text()
-    detail.after_action("substitute")
+    detail = _open(qtbot, page, a.id)
+    seen = {}
+
+    def work(dialog):
+        fill(qtbot, dialog, "vehicle", new.plate_display)
+        seen["vehicle"] = dialog.widget("vehicle").value()
+        click_button(dialog.ok_button)
+        seen["no_reason"] = dialog.isVisible() and dialog.errors.is_invalid("reason")   # the reason is required
+        fill(qtbot, dialog, "reason", "Venda do veículo anterior")
+        click_button(dialog.ok_button)
+
+    done = in_modal(ActionDialog, work)
+    click_button(detail.buttons["substitute"])
+    dialog = done.check()
+    assert seen == {"vehicle": new.id, "no_reason": True}
+    assert dialog.result() == QDialog.DialogCode.Accepted, dialog.general.text()
     info = detail.data.authorization
     assert info.number == a.number and info.status == "impeded" and info.plate_display == new.plate_display
     assert {v.id for v in detail.data.vehicles} >= {a.vehicle_id, new.id}
-    detail.tabs.setCurrentIndex(2)
+    tab_of(detail.tabs, detail.vehicles)
     assert {detail.vehicles.model.data(detail.vehicles.model.index(r, 5)) for r in range(2)} == {
         "Atual", "Substituído (Art. 8, §2)"}
-    detail.tabs.setCurrentIndex(0)
+    click_tab(detail.tabs, 0)
     substitution = [e for e in detail.data.events if e.kind == "substitution"][0]
     assert substitution.old_plate_display and substitution.new_plate_display == new.plate_display
     assert "inspection" in detail.enabled_actions()
-    ok, inspection = _confirm(detail, "inspection", approved=False)
+    ok, inspection = _confirm(qtbot, detail, "inspection", approved=False)
     assert not ok and inspection.errors.is_invalid("note")              # a failure says why (Art. 16, §2)
-    ok, _ = _confirm(detail, "inspection", approved=True)
+    ok, _ = _confirm(qtbot, detail, "inspection", approved=True)
     assert ok and detail.data.authorization.status == "active"
-    detail.tabs.setCurrentIndex(2)
+    tab_of(detail.tabs, detail.vehicles)
     shoot(page, "authorization_substitution_vehicles")
 
 
@@ -314,11 +357,11 @@ def test_art9_par1_waiver_by_the_gestor_then_fee_activates(qtbot, db, staff, reg
     a = authorizations.start_analysis(db, staff.clerk, a.id, a.version)
     a = authorizations.approve_authorization(db, staff.gestor, a.id, a.version)
     page = _page(qtbot, db, staff.gestor)
-    detail = page.authorizations.open_detail(a.id)
+    detail = _open(qtbot, page, a.id)
     assert not detail.buttons["inspection"].isEnabled()               # the gestor is not a vistoriador
-    ok, _ = _confirm(detail, "waive", reason="Veículo zero quilômetro, vistoriado pela concessionária")
+    ok, _ = _confirm(qtbot, detail, "waive", reason="Veículo zero quilômetro, vistoriado pela concessionária")
     assert ok and "Vistoria dispensada em" in detail.facts.text()
-    ok, fee = _confirm(detail, "fee", guide_number="DAM-7", amount=Decimal("1124.50"))
+    ok, fee = _confirm(qtbot, detail, "fee", guide_number="DAM-7", amount=Decimal("1124.50"))
     assert ok, fee.general.text()
     assert detail.data.authorization.status == "active" and detail.data.authorization.number
 
@@ -347,14 +390,23 @@ def test_an_authorization_opens_from_the_drivers_detail_page(qtbot, db, staff, r
     a = authorizations.request_authorization(db, staff.clerk, driver.id, vehicle.id, today())
     page = RegistryPage(db, staff.clerk)
     qtbot.addWidget(page)
-    detail = page.drivers.open_detail(driver.id)
-    detail.tabs.setCurrentWidget(detail.authorizations)
+    page.resize(1200, 760)
+    activate(page)
+    drivers = page.drivers
+    qtbot.waitUntil(lambda: any(r.id == driver.id for r in drivers.list.visible_rows()), timeout=5000)
+    click_row(drivers.list, next(i for i, r in enumerate(drivers.list.visible_rows()) if r.id == driver.id),
+              double=True)
+    assert drivers.detail_shown()
+    detail = drivers.detail
+    tab_of(detail.tabs, detail.authorizations)
     assert [r.id for r in detail.authorizations.model.rows()] == [a.id]
-    detail.authorizations.activated.emit(detail.authorizations.model.rows()[0])
+    click_row(detail.authorizations, 0, double=True)
     window = detail.last_dialog
+    assert window is not None and window.isVisible()
     assert window.page.data.authorization.id == a.id and "Requerida" in window.page.title.text()
     assert window.page.buttons["analysis"].isEnabled()
-    window.page.back_requested.emit()
+    activate(window)
+    click_button(window.page.back_button)                            # «Fechar»
     assert not window.isVisible()
 
 
@@ -363,10 +415,10 @@ def test_art24_i_d_deregistering_the_driver_from_the_action_bar_ends_the_authori
 
     a = _active(db, staff, today() - timedelta(days=5))
     page = _page(qtbot, db, staff.gestor)
-    detail = page.authorizations.open_detail(a.id)
-    ok, dialog = _confirm(detail, "deregister_driver", reason="Mudou-se para outro município")
+    detail = _open(qtbot, page, a.id)
+    ok, dialog = _confirm(qtbot, detail, "deregister_driver", reason="Mudou-se para outro município")
     assert not ok and dialog.errors.is_invalid("act_number")
-    ok, _ = _confirm(detail, "deregister_driver", reason="Mudou-se para outro município",
+    ok, _ = _confirm(qtbot, detail, "deregister_driver", reason="Mudou-se para outro município",
                      act_number="Portaria 9/2026")
     assert ok
     info = detail.data.authorization
@@ -385,6 +437,7 @@ def test_art26_iii_fiscal_draws_up_the_auto_of_a_late_change_from_its_row(qtbot,
     from desktop.domain import format_date
     from desktop.services import changes as service
     from desktop.views.authorizations.changes import AUTO_BUTTON_TEXT, ChangesScreen
+    from desktop.views.enforcement.auto_form import AutoFormDialog
 
     driver, vehicle = registered
     happened, communicated = today() - timedelta(days=40), today() - timedelta(days=2)
@@ -398,42 +451,54 @@ def test_art26_iii_fiscal_draws_up_the_auto_of_a_late_change_from_its_row(qtbot,
     screen = ChangesScreen(db, staff.fiscal)
     qtbot.addWidget(screen)
     screen.resize(1180, 400)
-    screen.show()
+    activate(screen)
     assert screen.auto_button.text() == AUTO_BUTTON_TEXT and not screen.auto_button.isEnabled()
-    screen.status_combo.setCurrentIndex(screen.status_combo.findData("late_open"))
-    assert [c.id for c in screen.visible_rows()] == [late.id]
-    assert screen.select_where(lambda c: c.id == late.id) and screen.auto_button.isEnabled()
+    choose_in_combo(screen.status_combo, screen.status_combo.itemText(screen.status_combo.findData("late_open")))
+    qtbot.waitUntil(lambda: [c.id for c in screen.visible_rows()] == [late.id], timeout=5000)
+    click_row(screen, 0)
+    assert screen.selected().id == late.id and screen.auto_button.isEnabled()
+    seen = {}
 
-    form = screen.auto_form(screen.selected())
-    qtbot.addWidget(form)
-    draft = form.draft()
-    assert (draft.driver_id, draft.vehicle_id, draft.code, draft.art13_item, draft.change_id) == \
-        (driver.id, vehicle.id, "ART26-III", "XVIII", late.id)
-    assert format_date(happened) in draft.description and format_date(communicated) in draft.description
-    assert "Mudança de endereço" in draft.description
-    form.place_edit.setText("Secretaria de Mobilidade")
-    form.refresh_preview()
-    os.makedirs("/tmp/shots/gaps", exist_ok=True)
-    form.grab().save("/tmp/shots/gaps/auto_form_from_late_change.png")
-    assert form.save(), form.general_error.text()
+    def draw_up(form):
+        draft = form.draft()                       # what the form shows, filled from the communication
+        seen["draft"] = (draft.driver_id, draft.vehicle_id, draft.code, draft.art13_item, draft.change_id)
+        seen["description"] = draft.description
+        type_into(form.place_edit, "Secretaria de Mobilidade")
+        os.makedirs("/tmp/shots/gaps", exist_ok=True)
+        form.grab().save("/tmp/shots/gaps/auto_form_from_late_change.png")
+        click_button(form.save_button)
+        if form.isVisible():
+            seen["error"] = form.general_error.text()
+            click_button(find_button(form, "Cancelar"))
+
+    done = in_modal(AutoFormDialog, draw_up)
+    click_button(screen.auto_button)
+    form = done.check()
+    assert "error" not in seen, seen.get("error")
+    assert seen["draft"] == (driver.id, vehicle.id, "ART26-III", "XVIII", late.id)
+    assert format_date(happened) in seen["description"] and format_date(communicated) in seen["description"]
+    assert "Mudança de endereço" in seen["description"]
     number = form.saved.number
 
-    screen.reload()
-    assert screen.visible_rows() == []                       # no longer "fora do prazo, sem auto"
-    screen.status_combo.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: screen.visible_rows() == [], timeout=5000)   # no longer "fora do prazo, sem auto"
+    choose_in_combo(screen.status_combo, screen.status_combo.itemText(0))
+    qtbot.waitUntil(lambda: any(c.id == late.id for c in screen.visible_rows()), timeout=5000)
     row = [c for c in screen.visible_rows() if c.id == late.id][0]
     assert row.auto_number == number
     model = screen.model
     position = screen.visible_rows().index(row)
     assert number in [model.index(position, c).data() for c in range(model.columnCount())]
-    assert screen.select_where(lambda c: c.id == late.id) and not screen.auto_button.isEnabled()
+    click_row(screen, position)
+    assert screen.selected().id == late.id and not screen.auto_button.isEnabled()
     screen.grab().save("/tmp/shots/gaps/changes_with_auto_number.png")
     # the driver's page shows the auto beside the communication too
     from desktop.views.registry.drivers import DriverDetailPage
 
     detail = DriverDetailPage(db, staff.fiscal, driver.id)
     qtbot.addWidget(detail)
-    detail.tabs.setCurrentWidget(detail.changes)
+    detail.resize(1100, 700)
+    activate(detail)
+    tab_of(detail.tabs, detail.changes)
     table = detail.changes.model
     headers = [table.headerData(c, Qt.Orientation.Horizontal) for c in range(table.columnCount())]
     column = headers.index("Auto (Art. 26, III)")
@@ -446,15 +511,15 @@ def test_art22_auto_form_picking_a_vehicle_fills_the_driver_of_its_live_authoriz
     a = _active(db, staff, today() - timedelta(days=10))
     form = AutoFormDialog(db, staff.fiscal)
     qtbot.addWidget(form)
+    activate(form)
     assert form.driver_picker.value() is None
-    form.vehicle_picker.edit.setText(a.plate_display)
-    form.vehicle_picker.search_now()                 # one match: chosen at once
-    assert form.vehicle_picker.value() == a.vehicle_id
+    type_into(form.vehicle_picker.edit, a.plate_display)   # one match: chosen once the typing pauses
+    qtbot.waitUntil(lambda: form.vehicle_picker.value() == a.vehicle_id, timeout=5000)
     assert form.driver_picker.value() == a.driver_id
     assert a.driver_name in form.driver_picker.label() and a.number in form.driver_picker.label()
     # a driver already chosen is kept
-    form.vehicle_picker.edit.setText("")
-    form.vehicle_picker.search_now()
+    type_into(form.vehicle_picker.edit, "")
+    qtbot.waitUntil(lambda: form.vehicle_picker.value() is None, timeout=5000)
     assert form.driver_picker.value() == a.driver_id
 
 
@@ -472,12 +537,14 @@ def test_art26_iii_fiscalizacao_page_lists_late_changes_without_auto(qtbot, db, 
     page = EnforcementPage(db, staff.fiscal)
     qtbot.addWidget(page)
     page.resize(1180, 700)
+    activate(page)
     tab = page.changes_screen
     assert page.tabs.tabText(page.tabs.indexOf(tab)) == "Comunicações fora do prazo (Art. 13, XVIII)"
+    tab_of(page.tabs, tab)
     assert tab.status_combo.currentData() == "late_open" and tab.new_button.isHidden()
     assert [c.id for c in tab.visible_rows()] == [late.id]
-    assert tab.select_where(lambda c: c.id == late.id) and tab.auto_button.isEnabled()
-    page.tabs.setCurrentWidget(tab)
+    click_row(tab, 0)
+    assert tab.selected().id == late.id and tab.auto_button.isEnabled()
     os.makedirs("/tmp/shots/gaps", exist_ok=True)
     page.grab().save("/tmp/shots/gaps/fiscalizacao_late_changes.png")
     clerk_page = EnforcementPage(db, staff.atendente)
@@ -492,7 +559,7 @@ def test_buttons_are_the_actions_the_service_returned(qtbot, db, staff, who):
     a = _active(db, staff, today() - timedelta(days=5))
     actor = getattr(staff, who)
     page = _page(qtbot, db, actor)
-    detail = page.authorizations.open_detail(a.id)
+    detail = _open(qtbot, page, a.id)
     actions = {x.key: x for x in detail.data.authorization.available}
     assert set(detail.buttons) == set(actions) - {"print"}
     for key, button in detail.buttons.items():

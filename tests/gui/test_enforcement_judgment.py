@@ -3,7 +3,7 @@ to another catalogue code and/or a penalty left out), annulled; the reasoning is
 catalogue names are shown; the dialog shows the resulting fine; the ledger gets the requalification or reversal."""
 from __future__ import annotations
 
-from hands import choose_in_combo  # noqa: E402 (tests/gui on the path)
+from hands import activate, choose_in_combo, click_button, tick, type_into  # noqa: E402 (tests/gui on the path)
 
 from datetime import timedelta
 from decimal import Decimal
@@ -32,9 +32,29 @@ def auto_in_defense(db, people, register, code="ART26-IV"):
 
 
 def open_dialog(qtbot, db, actor, auto):
+    """The dialog on screen and active, as the gestor sees it; everything after this is mouse and keys."""
     dialog = JudgmentDialog(db, actor, auto)
     qtbot.addWidget(dialog)
+    activate(dialog)
     return dialog
+
+
+def decide(dialog, outcome):
+    """Click the decision's radio button."""
+    tick(dialog.outcome_buttons[outcome])
+    assert dialog.outcome() == outcome
+
+
+def choose_code(dialog, code):
+    choose_in_combo(dialog.code_combo, dialog.code_combo.itemText(dialog.code_combo.findData(code)))
+
+
+def judge(dialog) -> bool:
+    """Click «Julgar»: True when the dialog accepted (saved and closed), False when it stays open saying why."""
+    from PySide6.QtWidgets import QDialog
+
+    click_button(dialog.ok_button)
+    return dialog.result() == QDialog.DialogCode.Accepted and not dialog.isVisible()
 
 
 def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, db, people, register):
@@ -48,22 +68,21 @@ def test_issue12_item1_partly_upheld_requalifies_through_the_code_picker(qtbot, 
     assert not dialog.form.isRowVisible(dialog._rows["requalified_code"])   # only for "partly upheld"
     assert not hasattr(dialog, "reduced_edit")                            # no free amount any more
     assert "30 UPFM = R$ 3.373,50" in dialog.result_label.text()
-    dialog.set_outcome(Outcome.PARTLY_UPHELD)
+    decide(dialog, Outcome.PARTLY_UPHELD)
     assert dialog.form.isRowVisible(dialog._rows["requalified_code"])
     offered = [dialog.code_combo.itemData(i) for i in range(dialog.code_combo.count())]
     assert offered == [None, "ART26-VI", "ART26-III", "ART26-I", "ART26-II"]  # never above 30 UPFM (Art. 25)
-    dialog.set_code("ART26-III")
+    choose_code(dialog, "ART26-III")
     assert "ART26-III — 20 UPFM = R$ 2.249,00" in dialog.result_label.text()
     assert "requalificação de −10 UPFM" in dialog.result_label.text()
     assert dialog.form.isRowVisible(dialog._rows["art13_item"])         # Art. 26, III asks the inciso (issue 24)
-    assert not dialog.save()                                             # no reasoning yet
+    assert not judge(dialog)                                             # no reasoning yet
     assert dialog.errors.is_invalid("reasoning")
-    dialog.reasoning_edit.setPlainText("O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
-    assert not dialog.save() and dialog.errors.is_invalid("art13_item")  # the inciso is required
-    dialog.show()
+    type_into(dialog.reasoning_edit, "O condutor descumpriu o dever do Art. 13, XII, não o embarque do Art. 26, IV.")
+    assert not judge(dialog) and dialog.errors.is_invalid("art13_item")  # the inciso is required
     choose_in_combo(dialog.art13_combo, dialog.art13_combo.itemText(dialog.art13_combo.findData("XII")))
     shoot(dialog, "judgment_partly_upheld.png")
-    assert dialog.save()
+    assert judge(dialog)
     judged = dialog.result_value
     assert str(judged.status) == "judged" and Decimal(judged.amount_upfm) == Decimal(20)
     assert (judged.code, judged.original_code) == ("ART26-III", "ART26-IV")
@@ -85,15 +104,16 @@ def test_issue12_item2_the_dialog_shows_only_the_penalties_the_code_names(qtbot,
     (check,) = dialog.penalty_checks.values()
     assert check.text() == "Suspensão da autorização por 12 meses (Art. 26, VI, b; Art. 24, parágrafo único)"
     assert check.isChecked() and not check.isEnabled()                   # upheld: every penalty of the code
-    dialog.set_outcome(Outcome.PARTLY_UPHELD)
+    decide(dialog, Outcome.PARTLY_UPHELD)
     assert check.isEnabled()
     hint = dialog.sizeHint()   # fits the 1366×768 office screen above a Windows taskbar (issue 12 item 23)
     assert hint.width() <= 1366 and hint.height() <= 728, hint
-    check.setChecked(False)
+    tick(check)                                                          # unticked with the mouse
+    assert not check.isChecked()
     assert dialog.draft().penalties == frozenset() and dialog.draft().requalified_code is None
     assert "só a multa" in dialog.result_label.text()
-    dialog.reasoning_edit.setPlainText("A suspensão não se justifica: primeira ocorrência, sem passageiros.")
-    assert dialog.save()
+    type_into(dialog.reasoning_edit, "A suspensão não se justifica: primeira ocorrência, sem passageiros.")
+    assert judge(dialog)
     assert str(dialog.result_value.status) == "judged"
 
 
@@ -103,13 +123,13 @@ def test_art22_annulled_reverses_the_fine_and_leaves_a_zero_balance(qtbot, db, p
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
-    dialog.set_outcome(Outcome.ANNULLED)
+    decide(dialog, Outcome.ANNULLED)
     assert not dialog.form.isRowVisible(dialog._rows["requalified_code"])
     assert not dialog.form.isRowVisible(dialog._rows["penalties"])   # nothing to apply on a void auto
     assert "0 UPFM = R$ 0,00" in dialog.result_label.text() and "estornada" in dialog.result_label.text()
-    dialog.reasoning_edit.setPlainText("Defesa procedente: o embarque foi contratado pela plataforma.")
+    type_into(dialog.reasoning_edit, "Defesa procedente: o embarque foi contratado pela plataforma.")
     shoot(dialog, "judgment_annulled.png")
-    assert dialog.save()
+    assert judge(dialog)
     assert str(dialog.result_value.status) == "annulled"
     assert ledger.auto_balance(db, SYSTEM_ACTOR, auto.id) == Decimal(0)
 
@@ -119,9 +139,9 @@ def test_a_partial_decision_that_changes_nothing_is_refused_next_to_the_field(qt
 
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.gestor, auto)
-    dialog.set_outcome(Outcome.PARTLY_UPHELD)
-    dialog.reasoning_edit.setPlainText("Sem mudança de fato.")
-    assert not dialog.save()
+    decide(dialog, Outcome.PARTLY_UPHELD)
+    type_into(dialog.reasoning_edit, "Sem mudança de fato.")
+    assert not judge(dialog)
     assert dialog.errors.is_invalid("requalified_code")
     assert "escolha o novo código" in dialog.errors.message("requalified_code")
 
@@ -130,7 +150,7 @@ def test_a_fiscal_cannot_judge_the_service_says_why(qtbot, db, people, register)
     """SPEC §4: roles are enforced in the service layer, whatever the screen shows."""
     auto = auto_in_defense(db, people, register)
     dialog = open_dialog(qtbot, db, people.fiscal, auto)
-    dialog.reasoning_edit.setPlainText("Mantido.")
-    assert not dialog.save()
+    type_into(dialog.reasoning_edit, "Mantido.")
+    assert not judge(dialog)
     assert "Gestor" in dialog.general_error.text()
     assert dialog.general_error.isVisibleTo(dialog)

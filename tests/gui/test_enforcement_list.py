@@ -160,22 +160,25 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     window = MainWindow(db, people.fiscal)
     qtbot.addWidget(window)
     window.resize(1180, 760)
-    page = window.open_module("fiscalizacao")
-    assert isinstance(page, EnforcementPage)
-    shoot(window, "main_window_fiscalizacao_list.png")
-    page.open_auto(auto.id)
-    assert "impedimento imediato" in page.detail_screen.assessment_panel.plain_text()   # Art. 26 II
-    shoot(window, "main_window_fiscalizacao_detail.png")
-    from hands import activate, click_button, type_into
-    from robot import click_tab
+    from hands import activate, click_button, click_row, type_into
+    from robot import click_tab, sidebar_open
 
     activate(window)
+    page = sidebar_open(window, "fiscalizacao")
+    assert isinstance(page, EnforcementPage)
+    shoot(window, "main_window_fiscalizacao_list.png")
+    autos = page.list_screen
+    qtbot.waitUntil(lambda: numbers(autos) == [auto.number], timeout=5000)
+    click_row(autos.table, 0, double=True)                    # the auto opened by a double-click on its row
+    assert page.stack.currentWidget() is page.detail_screen
+    assert "impedimento imediato" in page.detail_screen.assessment_panel.plain_text()   # Art. 26 II
+    shoot(window, "main_window_fiscalizacao_detail.png")
     click_button(page.detail_screen.back_button)               # back to the list, where the filters are
     picker = page.list_screen.infractor_picker
     type_into(picker.edit, "joao")
     qtbot.waitUntil(lambda: bool(picker.matches()), timeout=5000)
     assert "João da Silva" in picker.matches()[0]
-    finance = window.open_module("financeiro")
+    finance = sidebar_open(window, "financeiro")
     assert isinstance(finance, FinancePage)
     assert "ISSQN" in finance.tab_titles()          # issue 13: Financeiro → ISSQN
     qtbot.waitUntil(lambda: finance.ledger_screen.totals_task.finished)
@@ -184,9 +187,15 @@ def test_main_window_opens_fiscalizacao_and_financeiro_with_the_register_search(
     shoot(window, "main_window_financeiro.png")
     # both modules fit the window's default width (1180 px): nothing forces a wider window
     assert window.minimumSizeHint().width() <= 1180
-    # a double-click on an auto in Financeiro opens its page in Fiscalização
-    finance.infractor_screen.auto_opened.emit(auto.id)
+    # a double-click on an auto of the infractor's statement in Financeiro opens its page in Fiscalização
+    click_tab(finance.tabs, 0)
+    infractor = finance.infractor_screen
+    type_into(infractor.picker.edit, "joao")                  # one match: the picker chooses it
+    qtbot.waitUntil(lambda: "João da Silva" in infractor.picker.label(), timeout=5000)
+    qtbot.waitUntil(lambda: infractor.autos.view.model().rowCount() == 1, timeout=5000)
+    click_row(infractor.autos, 0, double=True)
     assert window.stack.currentWidget() is page and page.stack.currentWidget() is page.detail_screen
+    assert auto.number in page.detail_screen.title.text()
     settle(qtbot)
 
 
@@ -222,7 +231,6 @@ def test_art29_gestor_adds_a_decree_code_and_replaces_a_version(qtbot, db, peopl
     done = in_modal(CodeDialog, include)
     click_button(screen.add_button)
     done.check()
-    screen.reload()
     added = [c for c in screen.table.visible_rows() if c.code == "DEC12-I"]
     assert len(added) == 1 and added[0].upfm == 10 and added[0].valid_from == date(2026, 7, 1)
 
@@ -238,7 +246,6 @@ def test_art29_gestor_adds_a_decree_code_and_replaces_a_version(qtbot, db, peopl
     done = in_modal(CodeDialog, replace)
     click_button(screen.replace_button)
     done.check()
-    screen.reload()
     versions = sorted((c for c in screen.table.visible_rows() if c.code == "DEC12-I"), key=lambda c: c.valid_from)
     assert [(v.valid_to, v.upfm) for v in versions] == [(date(2026, 8, 31), 10), (None, 20)]
     shoot(screen, "enforcement_catalog_versions.png")

@@ -4,12 +4,15 @@ form (Art. 5–6) filled with good and bad data — the problems shown next to t
 the record saved or not."""
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 import pytest
 from PySide6.QtWidgets import QWizard
 
 from registry_fixtures import *  # noqa: F401,F403
+from action_hands import choose_file, finish_wizard, type_date, wizard_button, wizard_finish, wizard_next
+from hands import activate, choose_in_combo, click_button, click_close, click_row, find_button, press, tick, type_into
 
 
 def _driver_count(db, actor):
@@ -23,36 +26,54 @@ def _driver_wizard(qtbot, db, actor):
 
     wizard = DriverWizard(db, actor)
     qtbot.addWidget(wizard)
-    wizard.show()
+    activate(wizard)
     return wizard
+
+
+def _choose(combo, data):
+    choose_in_combo(combo, combo.itemText(combo.findData(data)))
+    assert combo.currentData() == data
 
 
 def _fill_personal(wizard, qtbot, cpf_digits="52998224725", name="João da Silva"):
     page = wizard.personal_page
-    qtbot.keyClicks(page.cpf_edit, cpf_digits)
-    page.name_edit.setText(name)                     # accented text is set, not typed (NOTES)
-    page.address_edit.setText("Rua Cuiabá, 100")
-    page.district_edit.setText("Centro")
-    qtbot.keyClicks(page.zip_edit, "78195000")
-    page.phone_edit.setText("65999991234")
+    type_into(page.cpf_edit, cpf_digits, leave=True)
+    type_into(page.name_edit, name)                  # accents typed one by one (hands, NOTES)
+    type_into(page.address_edit, "Rua Cuiabá, 100")
+    type_into(page.district_edit, "Centro")
+    type_into(page.zip_edit, "78195000")
+    type_into(page.phone_edit, "65999991234", leave=True)
 
 
 def _fill_cnh(wizard, qtbot):
     page = wizard.cnh_page
-    qtbot.keyClicks(page.cnh_number_edit, "02650306461")
-    page.cnh_category_combo.setCurrentIndex(page.cnh_category_combo.findData("B"))
-    page.cnh_expiry_edit.set_value(today() + timedelta(days=800))
-    page.cnh_ear_check.setChecked(True)
-    qtbot.keyClicks(page.nit_edit, "12345678901")
+    type_into(page.cnh_number_edit, "02650306461")
+    _choose(page.cnh_category_combo, "B")
+    type_date(page.cnh_expiry_edit, today() + timedelta(days=800))
+    if not page.cnh_ear_check.isChecked():
+        tick(page.cnh_ear_check)
+    type_into(page.nit_edit, "12345678901")
 
 
 def _tick_all(wizard, expiry_days=365):
     for row in wizard.checklist_page.rows.values():
-        row.check.setChecked(True)
-        row.number_edit.setText(f"N-{row.item.key}")
-        row.issued_edit.set_value(today() - timedelta(days=5))
+        if not row.check.isChecked():
+            tick(row.check)
+        assert row.check.isChecked()
+        type_into(row.number_edit, f"N-{row.item.key}")
+        type_date(row.issued_edit, today() - timedelta(days=5))
         if row.item.has_expiry:
-            row.expires_edit.set_value(today() + timedelta(days=expiry_days))
+            type_date(row.expires_edit, today() + timedelta(days=expiry_days))
+
+
+def _attach(row, path) -> bool:
+    """«Anexar…» of a checklist line; True when the line took the file."""
+    choose_file(row.attach_button, path)
+    return row.file_label.text() == os.path.basename(str(path))
+
+
+def _problem_rows(wizard):
+    return {key for key, row in wizard.checklist_page.rows.items() if row.problem_label.text()}
 
 
 def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platforms(qtbot, db, staff, tmp_path):
@@ -61,12 +82,13 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
     wizard.resize(1000, 780)
     _fill_personal(wizard, qtbot)
     assert wizard.personal_page.cpf_edit.text() == "529.982.247-25"       # the mask
-    assert wizard.personal_page.photo.load_file(scan_png(tmp_path, "foto.png"))
+    choose_file(wizard.personal_page.photo.choose_button, scan_png(tmp_path, "foto.png"))
+    assert wizard.personal_page.photo.png() is not None
     shoot(wizard, "driver_wizard_1_personal")
-    wizard.next()
+    wizard_next(wizard)
     assert wizard.currentId() == 1
     _fill_cnh(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     assert wizard.currentId() == 2
     # Nothing ticked yet: every line says what is missing, with its article, all at once.
     rows = wizard.checklist_page.rows
@@ -76,24 +98,28 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
     assert all(row.problem_label.isVisibleTo(wizard) for key, row in rows.items() if key != "cnh")
     shoot(wizard, "driver_wizard_3_checklist_missing")
     _tick_all(wizard)
-    assert rows["cnh"].attach_file(scan_png(tmp_path, "cnh.png"))
-    assert rows["criminal_record"].attach_file(scan_pdf(tmp_path, "antecedentes.pdf"))
-    rows["cnh"].show_document()
+    assert _attach(rows["cnh"], scan_png(tmp_path, "cnh.png"))
+    assert _attach(rows["criminal_record"], scan_pdf(tmp_path, "antecedentes.pdf"))
+    click_button(rows["cnh"].view_button)
     assert wizard.last_document_dialog.viewer.kind == "image"
-    rows["criminal_record"].show_document()
+    click_button(rows["criminal_record"].view_button)
     assert wizard.last_document_dialog.viewer.kind == "pdf"
     shoot(wizard.last_document_dialog, "driver_wizard_scan_pdf_viewer")
-    wizard.last_document_dialog.close()
+    click_close(wizard.last_document_dialog)
+    activate(wizard)
     assert "Ana Atendente" in rows["inss"].checked_label.text()           # who checked it: the current user
-    wizard.validate_now()
-    assert not any(row.problem_label.text() for row in rows.values())
+    qtbot.waitUntil(lambda: not _problem_rows(wizard), timeout=3000)    # checked again as the clerk types
     assert "Todas as exigências" in wizard.checklist_page.summary.text()
     shoot(wizard, "driver_wizard_3_checklist_done")
-    wizard.next()
+    wizard_next(wizard)
     assert wizard.currentId() == 3
-    wizard.platforms_page.set_platform_ids([platform.id])
+    platforms = wizard.platforms_page.list
+    row = next(i for i in range(platforms.count()) if platforms.item(i).text() == "Leva Já")
+    click_row(platforms, row)
+    press("Space")                                                       # ticked with the keyboard
+    assert wizard.platforms_page.platform_ids() == (platform.id,)
     shoot(wizard, "driver_wizard_4_platforms")
-    wizard.accept()
+    wizard_finish(wizard)
     assert wizard.result() == QWizard.DialogCode.Accepted and wizard.saved is not None
 
     from desktop.services import drivers
@@ -112,13 +138,13 @@ def test_art12_driver_wizard_good_data_saves_driver_checklist_scans_and_platform
 def test_art12_driver_wizard_bad_cpf_blocks_the_page_with_the_message_next_to_it(qtbot, db, staff):
     wizard = _driver_wizard(qtbot, db, staff.clerk)
     _fill_personal(wizard, qtbot, cpf_digits="52998224724")
-    wizard.next()
+    wizard_next(wizard)
     assert wizard.currentId() == 0
     message = wizard.personal_page.errors.message("cpf")
     assert "CPF" in message and "inválido" in message
-    wizard.personal_page.email_edit.setText("sem-arroba")
-    wizard.next()
-    assert wizard.personal_page.errors.is_invalid("email")
+    type_into(wizard.personal_page.email_edit, "sem-arroba")
+    wizard_next(wizard)
+    assert wizard.currentId() == 0 and wizard.personal_page.errors.is_invalid("email")
     shoot(wizard, "driver_wizard_1_bad_cpf")
     assert _driver_count(db, staff.clerk) == 0
 
@@ -126,28 +152,28 @@ def test_art12_driver_wizard_bad_cpf_blocks_the_page_with_the_message_next_to_it
 def test_art12_expired_document_and_refused_cnh_category_are_shown_on_their_lines(qtbot, db, staff):
     wizard = _driver_wizard(qtbot, db, staff.clerk)
     _fill_personal(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     _fill_cnh(wizard, qtbot)
     page = wizard.cnh_page
-    page.cnh_category_combo.setCurrentIndex(page.cnh_category_combo.findData("A"))
-    wizard.next()
+    _choose(page.cnh_category_combo, "A")
+    wizard_next(wizard)
     assert wizard.currentId() == 1                                  # category A blocks (Art. 12, I)
     assert "Art. 12, I" in page.errors.message("cnh_category")
-    page.cnh_category_combo.setCurrentIndex(page.cnh_category_combo.findData("B"))
-    wizard.next()
+    _choose(page.cnh_category_combo, "B")
+    wizard_next(wizard)
+    assert wizard.currentId() == 2
     _tick_all(wizard)
     rows = wizard.checklist_page.rows
-    rows["criminal_record"].expires_edit.set_value(today() - timedelta(days=1))
-    rows["app_insurance"].expires_edit.set_value(None)
-    problems = wizard.validate_now()
+    type_date(rows["criminal_record"].expires_edit, today() - timedelta(days=1))
+    type_date(rows["app_insurance"].expires_edit, None)
+    qtbot.waitUntil(lambda: _problem_rows(wizard) == {"criminal_record", "app_insurance"}, timeout=3000)
     assert "Vencido em" in rows["criminal_record"].problem_label.text()
     assert "Art. 12, IV" in rows["criminal_record"].problem_label.text()
     assert "Informe a validade" in rows["app_insurance"].problem_label.text()
-    assert {p.field for p in problems} == {"criminal_record", "app_insurance"}
     shoot(wizard, "driver_wizard_3_checklist_expired")
     # Saving is allowed (the checklist blocks the approval, not the register), the problems stay on the record.
-    wizard.next()
-    wizard.accept()
+    finish_wizard(wizard)
+    assert wizard.saved is not None
     from desktop.services import drivers
 
     detail = drivers.driver_detail(db, staff.clerk, wizard.saved.id)
@@ -158,11 +184,11 @@ def test_duplicate_cpf_on_finish_goes_back_to_the_field_and_saves_nothing(qtbot,
     existing = make_driver(db, staff.clerk)
     wizard = _driver_wizard(qtbot, db, staff.clerk)
     _fill_personal(wizard, qtbot, cpf_digits=existing.cpf, name="Outro Nome")
-    wizard.next()
-    wizard.next()
-    wizard.next()
+    wizard_next(wizard)
+    wizard_next(wizard)
+    wizard_next(wizard)
     assert wizard.currentId() == 3
-    wizard.accept()
+    wizard_finish(wizard)
     assert wizard.saved is None and wizard.currentId() == 0
     assert wizard.personal_page.errors.is_invalid("cpf")
     assert _driver_count(db, staff.clerk) == 1
@@ -175,34 +201,48 @@ def _vehicle_wizard(qtbot, db, actor, detail=None):
 
     wizard = VehicleWizard(db, actor, detail=detail)
     qtbot.addWidget(wizard)
-    wizard.show()
+    activate(wizard)
     return wizard
 
 
 def _fill_crlv(wizard, qtbot, plate="RTZ4E56", renavam_digits=None):
     page = wizard.crlv_page
-    qtbot.keyClicks(page.plate_edit, plate.lower())
-    qtbot.keyClicks(page.renavam_edit, renavam_digits or renavam(7777001))
-    page.make_edit.setText("Fiat")
-    page.model_edit.setText("Cronos")
-    page.manufacture_year_spin.setValue(today().year - 1)
-    page.model_year_spin.setValue(today().year)
-    page.colour_edit.setText("Branco")
-    page.air_check.setChecked(True)
-    page.insurance_check.setChecked(True)
+    type_into(page.plate_edit, plate.lower())
+    type_into(page.renavam_edit, renavam_digits or renavam(7777001))
+    type_into(page.make_edit, "Fiat")
+    type_into(page.model_edit, "Cronos")
+    type_into(page.manufacture_year_spin, str(today().year - 1))
+    type_into(page.model_year_spin, str(today().year))
+    type_into(page.colour_edit, "Branco")
+    for check in (page.air_check, page.insurance_check):
+        if not check.isChecked():
+            tick(check)
+    assert page.manufacture_year_spin.value() == today().year - 1 and page.model_year_spin.value() == today().year
+
+
+def _mode(wizard, value):
+    """The ownership's radio button clicked."""
+    tick(wizard.ownership_page.radios[value])
+    assert wizard.ownership_page.mode() == value
 
 
 def test_art2_vehicle_wizard_good_data_own_vehicle_finishes_on_the_ownership_page(qtbot, db, staff, tmp_path):
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot)
     assert wizard.crlv_page.plate_edit.text() == "RTZ4E56"
-    assert wizard.crlv_page.attach_crlv(scan_pdf(tmp_path, "crlv.pdf", "CRLV 2026"))
-    assert wizard.validate_now() == []
+    choose_file(wizard.crlv_page.crlv_button, scan_pdf(tmp_path, "crlv.pdf", "CRLV 2026"))
+    assert wizard.crlv_page.crlv_label.text() == "crlv.pdf"
+    qtbot.wait(300)                                            # the live check runs after the typing pauses
+    page = wizard.crlv_page
+    invalid = [f for f in page.errors._fields if page.errors.is_invalid(f)]     # every field of the page
+    assert invalid == [] and not page.general.text(), (invalid, page.general.text())
     shoot(wizard, "vehicle_wizard_1_crlv")
-    wizard.next()
-    assert wizard.currentId() == 1 and wizard.ownership_page.nextId() == -1   # own: Finish here
+    wizard_next(wizard)
+    assert wizard.currentId() == 1
+    finish = wizard_button(wizard, "finish")
+    assert finish.isVisible() and not wizard_button(wizard, "next").isVisible()   # own: Finish here
     shoot(wizard, "vehicle_wizard_2_ownership")
-    wizard.accept()
+    wizard_finish(wizard)
     assert wizard.saved is not None and wizard.saved.plate == "RTZ4E56"
     from desktop.services import vehicles
 
@@ -214,12 +254,13 @@ def test_art2_vehicle_problems_are_shown_live_with_their_articles_and_nothing_is
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot)
     page = wizard.crlv_page
-    page.doors_spin.setValue(2)
-    page.air_check.setChecked(False)
-    page.seats_spin.setValue(9)
-    page.manufacture_year_spin.setValue(today().year - 12)
-    page.model_year_spin.setValue(today().year - 12)
-    page.municipality_edit.setText("Cuiabá")
+    type_into(page.doors_spin, "2")
+    tick(page.air_check)
+    assert not page.air_check.isChecked()
+    type_into(page.seats_spin, "9")
+    type_into(page.manufacture_year_spin, str(today().year - 12))
+    type_into(page.model_year_spin, str(today().year - 12))
+    type_into(page.municipality_edit, "Cuiabá")
     qtbot.waitUntil(lambda: page.errors.is_invalid("doors"), timeout=2000)   # live, debounced
     assert "Art. 2, §1" in page.errors.message("doors")
     assert "ar-condicionado" in page.errors.message("air_conditioning")
@@ -227,7 +268,7 @@ def test_art2_vehicle_problems_are_shown_live_with_their_articles_and_nothing_is
     assert "Art. 2, §§1-2" in page.errors.message("manufacture_year")
     assert "Art. 8, §1, I" in page.errors.message("registration_municipality")
     shoot(wizard, "vehicle_wizard_1_problems")
-    wizard.next()
+    wizard_next(wizard)
     assert wizard.currentId() == 0
     from desktop.services import vehicles
 
@@ -235,6 +276,8 @@ def test_art2_vehicle_problems_are_shown_live_with_their_articles_and_nothing_is
 
 
 def test_art8_par3_iv_fourth_vehicle_of_an_individual_lessor_is_refused_with_the_article(qtbot, db, staff):
+    """The page refuses the fourth vehicle and «Concluir» saves nothing (the service's own refusal of it is
+    proved in tests/db)."""
     from desktop.services.vehicles import LessorDraft
 
     lessor_cpf = cpf(555000111)
@@ -243,19 +286,19 @@ def test_art8_par3_iv_fourth_vehicle_of_an_individual_lessor_is_refused_with_the
         make_vehicle(db, staff.clerk, n=n, mode="individual_lease", lessor=lessor)
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot, plate="RTZ4E57", renavam_digits=renavam(7777002))
-    wizard.next()
-    wizard.ownership_page.set_mode("individual_lease")
-    assert wizard.ownership_page.nextId() == 3
-    wizard.next()
+    wizard_next(wizard)
+    _mode(wizard, "individual_lease")
+    assert wizard_button(wizard, "next").isVisible()             # the lessor's page comes next
+    wizard_next(wizard)
     assert wizard.currentId() == 3
     page = wizard.lessor_page
-    qtbot.keyClicks(page.cpf_edit, lessor_cpf)
-    page.name_edit.setText("Pedro Locador")
-    assert page.lessor_message.isVisibleTo(wizard)
+    type_into(page.cpf_edit, lessor_cpf, leave=True)
+    type_into(page.name_edit, "Pedro Locador")
+    qtbot.waitUntil(lambda: page.lessor_message.isVisibleTo(wizard), timeout=3000)
     assert "Art. 8, §3, IV" in page.lessor_message.text() and "3" in page.lessor_message.text()
     shoot(wizard, "vehicle_wizard_4_lessor_refused")
-    assert not page.validatePage()
-    wizard.accept()                                     # the service refuses it too
+    wizard_finish(wizard)                                        # refused: the wizard stays on the page
+    assert wizard.isVisible() and wizard.currentId() == 3
     assert wizard.saved is None
     from desktop.services import vehicles
 
@@ -265,14 +308,14 @@ def test_art8_par3_iv_fourth_vehicle_of_an_individual_lessor_is_refused_with_the
 def test_art8_par3_iii_company_lessor_is_created_with_the_vehicle(qtbot, db, staff):
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot)
-    wizard.next()
-    wizard.ownership_page.set_mode("company_lease")
-    wizard.next()
+    wizard_next(wizard)
+    _mode(wizard, "company_lease")
+    wizard_next(wizard)
     page = wizard.lessor_page
     assert page.cnpj_edit.isVisibleTo(wizard) and not page.cpf_edit.isVisibleTo(wizard)
-    qtbot.keyClicks(page.cnpj_edit, cnpj(44555666))
-    page.name_edit.setText("Locadora Chapada Ltda")
-    wizard.accept()
+    type_into(page.cnpj_edit, cnpj(44555666), leave=True)
+    type_into(page.name_edit, "Locadora Chapada Ltda")
+    wizard_finish(wizard)
     assert wizard.saved is not None and wizard.saved.lessor_name == "Locadora Chapada Ltda"
     assert wizard.saved.ownership_article == "Art. 8, §3, III"
 
@@ -284,25 +327,28 @@ def test_art5_art6_platform_form_good_and_bad(qtbot, db, staff):
 
     dialog = PlatformDialog(db, staff.clerk)
     qtbot.addWidget(dialog)
-    qtbot.keyClicks(dialog.cnpj_edit, "11222333000180")
-    dialog.cnpj_edit.check()
+    activate(dialog)
+    save = find_button(dialog, "Salvar")
+    type_into(dialog.cnpj_edit, "11222333000180", leave=True)    # Tab: the number is checked on leaving
     assert "inválido" in dialog.cnpj_edit.message_label.text()
-    assert not dialog.save()
+    click_button(save)
+    assert dialog.isVisible() and dialog.saved is None
     assert dialog.errors.is_invalid("legal_name") and dialog.errors.is_invalid("trade_name")
-    dialog.cnpj_edit.clear()
-    qtbot.keyClicks(dialog.cnpj_edit, "11222333000181")
-    dialog.legal_name_edit.setText("Viagem Rápida Tecnologia Ltda")
-    dialog.trade_name_edit.setText("Viagem Rápida")
-    dialog.policy_edit.setText("APP-9")
-    dialog.policy_until_edit.set_value(today() - timedelta(days=1))
-    dialog.registration_number_edit.setText("IM-77")
-    assert not dialog.save()
+    type_into(dialog.cnpj_edit, "11222333000181", leave=True)
+    type_into(dialog.legal_name_edit, "Viagem Rápida Tecnologia Ltda")
+    type_into(dialog.trade_name_edit, "Viagem Rápida")
+    type_into(dialog.policy_edit, "APP-9")
+    type_date(dialog.policy_until_edit, today() - timedelta(days=1))
+    type_into(dialog.registration_number_edit, "IM-77")
+    click_button(save)
+    assert dialog.isVisible() and dialog.saved is None
     assert "Art. 5, X" in dialog.errors.message("app_insurance_valid_until")
     assert "Art. 6" in dialog.errors.message("municipal_registration_date")
     shoot(dialog, "platform_form_problems")
-    dialog.policy_until_edit.set_value(today() + timedelta(days=200))
-    dialog.registration_date_edit.set_value(today() - timedelta(days=3))
-    assert dialog.save()
+    type_date(dialog.policy_until_edit, today() + timedelta(days=200))
+    type_date(dialog.registration_date_edit, today() - timedelta(days=3))
+    click_button(save)
+    assert dialog.saved is not None and not dialog.isVisible()
     assert dialog.saved.cnpj_display == "11.222.333/0001-81"
 
 
@@ -319,49 +365,45 @@ def populated(db, staff):
 def test_checklist_line_with_validity_before_issue_blocks_the_page(qtbot, db, staff):
     wizard = _driver_wizard(qtbot, db, staff.clerk)
     _fill_personal(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     _fill_cnh(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     _tick_all(wizard)
     row = wizard.checklist_page.rows["tax_clearance"]
-    row.issued_edit.set_value(today() - timedelta(days=2))
-    row.expires_edit.set_value(today() - timedelta(days=10))
-    wizard.next()
+    type_date(row.issued_edit, today() - timedelta(days=2))
+    type_date(row.expires_edit, today() - timedelta(days=10))
+    wizard_next(wizard)
     assert wizard.currentId() == 2
     assert "anterior à data de emissão" in row.problem_label.text() and "Art. 8, §1, II" in row.problem_label.text()
-    row.expires_edit.set_value(today() + timedelta(days=30))
-    wizard.next()
+    type_date(row.expires_edit, today() + timedelta(days=30))
+    wizard_next(wizard)
     assert wizard.currentId() == 3
 
 
 def test_art8_par3_ii_relative_owner_needs_name_cpf_and_relationship(qtbot, db, staff):
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot)
-    wizard.next()
-    wizard.ownership_page.set_mode("relative")
-    assert wizard.ownership_page.nextId() == 2
-    wizard.next()
+    wizard_next(wizard)
+    _mode(wizard, "relative")
+    wizard_next(wizard)
     assert wizard.currentId() == 2
     page = wizard.owner_page
-    qtbot.keyClicks(page.document_edit, "11111111111")
-    page.relationship_combo.setCurrentText("")
-    assert not page.validatePage()
+    type_into(page.document_edit, "11111111111", leave=True)
+    type_into(page.relationship_combo.lineEdit(), "")
+    wizard_finish(wizard)                                        # refused: stays on the owner's page
+    assert wizard.currentId() == 2 and wizard.saved is None
     assert page.errors.is_invalid("owner_name") and "Art. 8, §3, II" in page.errors.message("owner_name")
     assert "CPF" in page.errors.message("owner_document")
     shoot(wizard, "vehicle_wizard_3_owner_problems")
-    page.name_edit.setText("Lúcia Pereira")
-    page.document_edit.clear()
-    qtbot.keyClicks(page.document_edit, cpf(200300400))
-    page.relationship_combo.setCurrentText("Cônjuge")
-    assert page.validatePage()
-    wizard.accept()
+    type_into(page.name_edit, "Lúcia Pereira")
+    type_into(page.document_edit, cpf(200300400), leave=True)
+    type_into(page.relationship_combo.lineEdit(), "Cônjuge")
+    wizard_finish(wizard)
     assert wizard.saved is not None and wizard.saved.owner_name == "Lúcia Pereira"
     assert wizard.saved.owner_relationship == "Cônjuge" and wizard.saved.ownership_article == "Art. 8, §3, II"
 
 
 def test_art8_par3_iv_existing_lessor_fills_its_name_and_shows_its_count_live(qtbot, db, staff):
-    import os
-
     from desktop.services.vehicles import LessorDraft
 
     lessor_cpf = cpf(555000222)
@@ -369,18 +411,18 @@ def test_art8_par3_iv_existing_lessor_fills_its_name_and_shows_its_count_live(qt
                  lessor=LessorDraft("individual", lessor_cpf, "Pedro Locador", phone="(65) 99999-1234"))
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot, plate="RTZ4E58", renavam_digits=renavam(7777003))
-    wizard.next()
-    wizard.ownership_page.set_mode("individual_lease")
-    wizard.next()
+    wizard_next(wizard)
+    _mode(wizard, "individual_lease")
+    wizard_next(wizard)
     page = wizard.lessor_page
     assert not page.lessor_found_label.isVisibleTo(wizard)
-    qtbot.keyClicks(page.cpf_edit, lessor_cpf)
-    assert page.name_edit.text() == "Pedro Locador"
+    type_into(page.cpf_edit, lessor_cpf)
+    qtbot.waitUntil(lambda: page.name_edit.text() == "Pedro Locador", timeout=3000)
     assert page.lessor_found_label.isVisibleTo(wizard) and not page.lessor_message.isVisibleTo(wizard)
     assert "já tem 1 veículo(s) no cadastro (máximo 3, Art. 8, §3, IV)" in page.lessor_found_label.text()
     os.makedirs("/tmp/shots/gaps", exist_ok=True)
     wizard.grab().save("/tmp/shots/gaps/vehicle_wizard_existing_lessor.png")
-    wizard.accept()
+    wizard_finish(wizard)
     assert wizard.saved is not None and wizard.saved.lessor_name == "Pedro Locador"
 
 
@@ -397,28 +439,34 @@ def test_issue12_item22_a_cancelled_driver_wizard_leaves_no_document_row(qtbot, 
     """Wizard pages never write: the scans chosen are kept in memory and stored on Finish only."""
     wizard = _driver_wizard(qtbot, db, staff.atendente)
     _fill_personal(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     _fill_cnh(wizard, qtbot)
-    wizard.next()
+    wizard_next(wizard)
     _tick_all(wizard)
     rows = wizard.checklist_page.rows
-    assert rows["cnh"].attach_file(scan_png(tmp_path, "cnh.png"))
-    rows["cnh"].show_document()                                    # seen from memory
+    assert _attach(rows["cnh"], scan_png(tmp_path, "cnh.png"))
+    click_button(rows["cnh"].view_button)                          # seen from memory
     assert wizard.last_document_dialog.viewer.kind == "image"
-    wizard.last_document_dialog.close()
+    click_close(wizard.last_document_dialog)
+    activate(wizard)
     bad = tmp_path / "nota.txt"
     bad.write_text("não é um documento")
-    assert not rows["criminal_record"].attach_file(str(bad))        # said at once, nothing stored
+    assert not _attach(rows["criminal_record"], bad)               # said at once, nothing stored
     assert "Formato não aceito" in rows["criminal_record"].problem_label.text()
     assert _document_rows(db) == 0
-    wizard.reject()
+    click_button(wizard_button(wizard, "cancel"))
+    assert not wizard.isVisible()
     assert _document_rows(db) == 0 and _driver_count(db, staff.atendente) == 0
 
 
 def test_issue12_item22_a_cancelled_vehicle_wizard_leaves_no_document_row(qtbot, db, staff, tmp_path):
     wizard = _vehicle_wizard(qtbot, db, staff.clerk)
     _fill_crlv(wizard, qtbot)
-    assert wizard.crlv_page.attach_crlv(scan_pdf(tmp_path, "crlv.pdf", "CRLV 2026"))
+    choose_file(wizard.crlv_page.crlv_button, scan_pdf(tmp_path, "crlv.pdf", "CRLV 2026"))
+    assert wizard.crlv_page.crlv_label.text() == "crlv.pdf"
     assert _document_rows(db) == 0
-    wizard.reject()
+    click_button(wizard_button(wizard, "cancel"))
+    assert not wizard.isVisible()
     assert _document_rows(db) == 0
+
+

@@ -7,27 +7,35 @@ from decimal import Decimal
 
 import pytest
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWizard
 
+from hands import activate, click_button, tick, type_into
 from desktop.views.setup_wizard import (PAGE_ADMIN, PAGE_DEMO, PAGE_MUNICIPALITY, PAGE_UPFM, PAGE_WELCOME,
                                         SetupWizard)
 
 
 def type_text(qtbot, widget, text):
-    """NOTES: keyClicks with accented text aborts; type ASCII, set the rest."""
-    widget.clear()
-    if text.isascii():
-        qtbot.keyClicks(widget, text)
-    else:
-        widget.setText(text)
+    """Click into the field, replace what it holds, type `text` key by key (accents too: hands.type_into)."""
+    type_into(widget, text)
 
 
 def next_page(qtbot, wizard):
     button = wizard.button(QWizard.WizardButton.NextButton)
     assert button.isEnabled(), f"Next disabled on page {wizard.currentId()}"
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    click_button(button)
+
+
+def back_page(wizard):
+    click_button(wizard.button(QWizard.WizardButton.BackButton))
+
+
+def finish(wizard):
+    click_button(wizard.button(QWizard.WizardButton.FinishButton))
+
+
+def show(wizard):
+    activate(wizard)
 
 
 def fill(qtbot, wizard, tmp_path, phone="6533011234", password="senha-forte-2025", confirm=None):
@@ -38,12 +46,16 @@ def fill(qtbot, wizard, tmp_path, phone="6533011234", password="senha-forte-2025
     assert form.name_edit.text() == "Chapada dos Guimarães"
     assert form.uf_combo.currentText() == "MT"
     type_text(qtbot, form.secretariat_edit, "Secretaria Municipal de Finanças")
-    type_text(qtbot, form.phone_edit, phone)
-    form.phone_edit.editingFinished.emit()
+    type_into(form.phone_edit, phone, leave=True)          # Tab: the phone is written back formatted
     image = QImage(40, 50, QImage.Format.Format_RGB32)
     image.fill(QColor("darkgreen"))
     image.save(str(tmp_path / "brasao.jpg"))
-    form.brasao.load_file(str(tmp_path / "brasao.jpg"))
+    from PySide6.QtWidgets import QFileDialog
+
+    with pytest.MonkeyPatch.context() as patch:                # the file dialog answers the file a person picks
+        patch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(tmp_path / "brasao.jpg"), "")))
+        click_button(form.brasao.choose_button)
+    assert form.brasao.png() is not None
     type_text(qtbot, form.pix_edit, "financas@chapada.mt.gov.br")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_UPFM
@@ -62,14 +74,14 @@ def test_setup_wizard_creates_municipality_upfm_and_first_administrator(qtbot, d
     assert setup.needs_setup(db)
     wizard = SetupWizard(db, today=date(2026, 11, 29))
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     assert db.describe() in wizard.welcome_page.where.text()
     fill(qtbot, wizard, tmp_path)
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_DEMO
     assert wizard.demo_page.demo_check.text() == "Carregar dados de demonstração?"
     assert setup.needs_setup(db), "wizard pages never write"
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    finish(wizard)
 
     assert wizard.result() == QWizard.DialogCode.Accepted
     assert not setup.needs_setup(db)
@@ -89,7 +101,7 @@ def test_setup_wizard_creates_municipality_upfm_and_first_administrator(qtbot, d
 def test_password_confirmation_must_match_before_leaving_the_page(qtbot, db, tmp_path):
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     fill(qtbot, wizard, tmp_path, confirm="outra-senha-99")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_ADMIN
@@ -100,12 +112,12 @@ def test_password_confirmation_must_match_before_leaving_the_page(qtbot, db, tmp
 def test_upfm_value_with_letters_is_refused_beside_the_field(qtbot, db, tmp_path):
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     next_page(qtbot, wizard)
     type_text(qtbot, wizard.municipality_page.form.secretariat_edit, "Secretaria de Finanças")
     type_text(qtbot, wizard.municipality_page.form.phone_edit, "6533011234")
     next_page(qtbot, wizard)
-    wizard.upfm_page.value_edit.setText("1.234")  # ambiguous without the comma
+    type_into(wizard.upfm_page.value_edit, "1.234")  # ambiguous without the comma
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_UPFM
     assert "vírgula" in wizard.upfm_page.errors.message("upfm_value")
@@ -117,20 +129,20 @@ def test_service_validation_error_goes_back_to_the_page_of_the_field(qtbot, db, 
 
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     fill(qtbot, wizard, tmp_path, phone="12345")
     next_page(qtbot, wizard)
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    finish(wizard)
     assert wizard.currentId() == PAGE_MUNICIPALITY
     errors = wizard.municipality_page.form.errors
     assert errors.is_invalid("ouvidoria_phone")
     assert "Telefone inválido" in errors.message("ouvidoria_phone")
     assert setup.needs_setup(db), "nothing was written"
     # fix it and finish
-    wizard.municipality_page.form.phone_edit.setText("(65) 99999-1234")
+    type_into(wizard.municipality_page.form.phone_edit, "(65) 99999-1234", leave=True)
     for _ in range(3):
         next_page(qtbot, wizard)
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    finish(wizard)
     assert not setup.needs_setup(db)
     assert setup.get_municipality(db).ouvidoria_phone == "(65) 99999-1234"
 
@@ -141,11 +153,12 @@ def test_demo_data_is_loaded_in_the_background_after_finish(qtbot, db, tmp_path,
 
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     fill(qtbot, wizard, tmp_path)
     next_page(qtbot, wizard)
-    wizard.demo_page.demo_check.setChecked(True)
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    tick(wizard.demo_page.demo_check)
+    assert wizard.demo_page.demo_check.isChecked()
+    finish(wizard)
     assert not setup.needs_setup(db), "initialize ran first, once"
     assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled(), "no second Finish while loading"
     qtbot.waitUntil(lambda: wizard.result() == QWizard.DialogCode.Accepted, timeout=180000)
@@ -164,27 +177,27 @@ def test_issue12_item15_the_wizard_asks_the_febraban_code_and_the_pix_key_on_fir
 
     wizard = SetupWizard(db, today=date(2026, 11, 29))
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     next_page(qtbot, wizard)
     form = wizard.municipality_page.form
     assert form.febraban_edit.isVisible() and form.pix_edit.isVisible()
     assert "FEBRABAN" in form.febraban_note.text() and "código de barras" in form.febraban_note.text()
     assert form.febraban_missing.isVisible(), "says plainly that guides cannot be issued without it"
-    qtbot.keyClicks(form.febraban_edit, "0421")
+    type_into(form.febraban_edit, "0421")
     assert not form.febraban_missing.isVisible()
-    wizard.back()
+    back_page(wizard)
     fill(qtbot, wizard, tmp_path)  # ends on the administrator's page
-    wizard.back()
-    wizard.back()
+    back_page(wizard)
+    back_page(wizard)
     assert wizard.currentId() == PAGE_MUNICIPALITY
-    form.pix_edit.setText("03.507.548/0001-10")
+    type_into(form.pix_edit, "03.507.548/0001-10")
     assert "03507548000110 (CNPJ)" in form.pix_hint.text()
     assert form.febraban_edit.text() == "0421"
     for _ in range(3):
         next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_DEMO
     assert not wizard.demo_page.febraban_missing.isVisible()
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    finish(wizard)
     info = setup.get_municipality(db)
     assert info.febraban_agreement == "0421"
     assert info.pix_key == "03507548000110"
@@ -193,22 +206,22 @@ def test_issue12_item15_the_wizard_asks_the_febraban_code_and_the_pix_key_on_fir
 def test_issue12_item14_a_pix_key_that_is_no_key_keeps_the_wizard_on_the_municipality_page(qtbot, db, tmp_path):
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     next_page(qtbot, wizard)
     form = wizard.municipality_page.form
     type_text(qtbot, form.secretariat_edit, "Secretaria de Finanças")
     type_text(qtbot, form.phone_edit, "6533011234")
-    form.pix_edit.setText("(65) 3301-123")
+    type_into(form.pix_edit, "(65) 3301-123")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_MUNICIPALITY
     assert form.errors.is_invalid("pix_key")
     assert "Chave PIX" in form.errors.message("pix_key")
-    form.pix_edit.setText("+55 65 3301-1234")
-    form.febraban_edit.setText("12")
+    type_into(form.pix_edit, "+55 65 3301-1234")
+    type_into(form.febraban_edit, "12")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_MUNICIPALITY
     assert form.errors.is_invalid("febraban_agreement") and not form.errors.is_invalid("pix_key")
-    form.febraban_edit.setText("")
+    type_into(form.febraban_edit, "")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_UPFM, "the code may be given later, in Administração"
 
@@ -216,7 +229,7 @@ def test_issue12_item14_a_pix_key_that_is_no_key_keeps_the_wizard_on_the_municip
 def test_issue12_item15_the_last_page_repeats_that_guides_need_the_febraban_code(qtbot, db, tmp_path):
     wizard = SetupWizard(db)
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     fill(qtbot, wizard, tmp_path)
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_DEMO
@@ -231,23 +244,21 @@ def test_issue23_the_wizard_asks_for_the_fees_with_their_act_and_keeps_those_typ
 
     wizard = SetupWizard(db, today=date(2026, 11, 29))
     qtbot.addWidget(wizard)
-    wizard.show()
+    show(wizard)
     fill(qtbot, wizard, tmp_path)
     # the fees are on the UPFM page (fill went on to the administrator's): back with the mouse
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    back_page(wizard)
     assert wizard.currentId() == PAGE_UPFM
     page = wizard.upfm_page
-    qtbot.mouseClick(page.fee_edits["fee.authorization"], Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(page.fee_edits["fee.authorization"], "12,50")
+    type_into(page.fee_edits["fee.authorization"], "12,50")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_UPFM
     assert "lei ou o decreto" in page.errors.message("fees_act")
-    qtbot.mouseClick(page.act_edit, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(page.act_edit, "Lei Complementar 45/2025, art. 12")
+    type_into(page.act_edit, "Lei Complementar 45/2025, art. 12")
     next_page(qtbot, wizard)
     assert wizard.currentId() == PAGE_ADMIN
     next_page(qtbot, wizard)
-    qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+    finish(wizard)
     assert not setup.needs_setup(db)
     assert parameters.parameter_value(db, "fee.authorization", date(2026, 11, 29)) == Decimal("12.50")
     from desktop.errors import NotFound

@@ -11,34 +11,18 @@ through analysis, approval, fee and inspection to its sticker — the sticker pr
 authorization's."""
 from __future__ import annotations
 
-import io
 import time
 
 import pytest
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
 
-from hands import activate, focused, press, settle, tab_until, type_text
+from hands import activate, click_close, focused, in_modal, press, settle, tab_until, type_text
 from robot import SIZE, make_demo, open_copy
+from tests.journeys.steps import pdf_text
 
 
 @pytest.fixture(scope="module")
 def demo_template(tmp_path_factory):
     return make_demo(tmp_path_factory.mktemp("journey-a") / "demo.sqlite3", drivers=12)
-
-
-def _when_modal(kind, then, timeout=10.0):
-    """Run `then(dialog)` as soon as a modal dialog of `kind` is active (inside its exec loop)."""
-    start = time.monotonic()
-
-    def check():
-        modal = QApplication.activeModalWidget()
-        if isinstance(modal, kind):
-            then(modal)
-        elif time.monotonic() - start < timeout:
-            QTimer.singleShot(30, check)
-
-    QTimer.singleShot(30, check)
 
 
 def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_template, tmp_path):
@@ -105,9 +89,10 @@ def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_templat
         done["platforms"] = platforms.platform_ids()
         press("Return")                                 # Concluir
 
-    _when_modal(DriverWizard, fill)
+    filled = in_modal(DriverWizard, fill)
     press("Ctrl+N")
     settle(200)
+    filled.check()                                     # what failed inside the wizard fails here
     screen = page.drivers
     wizard = screen.last_dialog
     assert wizard.saved is not None, "the wizard did not save"
@@ -150,13 +135,10 @@ def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_templat
     assert "Selo" in menu.activeAction().text().replace("&", "")
     press("Return", widget=menu)
     qtbot.waitUntil(lambda: getattr(detail, "last_preview", None) is not None, timeout=60000)
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(detail.last_preview._bytes))
-    text = " ".join(" ".join((p.extract_text() or "") for p in reader.pages).split())
+    text = pdf_text(detail.last_preview._bytes)
     number = detail.data.authorization.number
     assert number in text, text[:300]
-    detail.last_preview.close()
+    click_close(detail.last_preview)
     assert time.monotonic() - started < 60
     window.close()
     import shiboken6

@@ -29,9 +29,9 @@ from decimal import Decimal
 import pytest
 from PySide6.QtWidgets import QDialog
 
-from hands import activate, click_button, click_row, find_button, settle, type_into
+from hands import activate, click_button, click_close, click_row, find_button, settle, type_into
 from robot import SIZE, make_demo, open_copy
-from tests.journeys.money_steps import (answer_message, choose_file_in_dialog, click_tab_titled, open_module, pdf_text,
+from tests.journeys.steps import (answer_message, choose_file_in_dialog, click_tab_titled, open_module, pdf_text,
                                   switch_user, when_modal)
 
 FISCAL, GESTOR, PASSWORD = "fiscal.jornada", "gestor.jornada", "senha-da-jornada-2026"
@@ -192,7 +192,7 @@ def test_journey_b_an_auto_drawn_up_notified_judged_and_paid_by_the_bank(qtbot, 
     assert auto.number in text, text[:400]
     amount = format_money(guide.amount_reais).replace("\xa0", " ")
     assert amount.replace("R$ ", "") in text, (amount, text[:400])
-    detail.guide_preview.close()
+    click_close(detail.guide_preview)
 
     # 5. the bank's return file, chosen in the file dialog of Retorno bancário
     barcode = guides.get_guide(db, window.actor, guide.number).barcode

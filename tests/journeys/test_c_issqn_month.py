@@ -22,9 +22,9 @@ from decimal import Decimal
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
-from hands import activate, choose_in_combo, click_button, click_row, type_into
+from hands import activate, choose_in_combo, click_button, click_close, click_row, type_into
 from robot import SIZE, make_demo, open_copy
-from tests.journeys.money_steps import choose_file_in_dialog, click_tab_titled, open_module, pdf_text, when_modal
+from tests.journeys.steps import choose_file_in_dialog, click_tab_titled, open_module, pdf_text, when_modal
 
 GESTOR, PASSWORD = "gestor.issqn", "senha-da-jornada-2026"
 
@@ -123,7 +123,7 @@ def test_journey_c_a_month_of_issqn_run_issued_reissued_and_paid_by_the_bank(qtb
     text = pdf_text(screen.guide_preview._bytes)
     assert new.number in text, text[:400]
     assert format_money(new.amount_reais).replace("\xa0", " ").replace("R$ ", "") in text, text[:400]
-    screen.guide_preview.close()
+    click_close(screen.guide_preview)
     assert guides.get_guide(db, gestor, old_number).status == "cancelled"
 
     # 4. the bank pays the new guide today, the others on the day they were issued

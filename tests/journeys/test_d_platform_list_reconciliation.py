@@ -21,10 +21,10 @@ import time
 import pytest
 from PySide6.QtWidgets import QDialog, QFileDialog, QLineEdit
 
-from hands import activate, choose_in_combo, click_button, press, settle, type_into, type_text
+from hands import activate, choose_in_combo, click_button, press, settle, type_into
 from robot import make_demo, open_copy
-from tests.journeys.steps import (click_row_where, click_tab, close_window, login, ok_when_box, open_module, open_window,
-                   print_auto_from_enforcement, when_modal)
+from tests.journeys.steps import (click_row_where, click_tab_titled, close_window, login, ok_when_box, open_module,
+                                  open_window, print_auto_from_enforcement, when_modal)
 
 HEADER = "CPF do condutor;Nome do condutor;CNH;Placa;RENAVAM;CPF/CNPJ do proprietário;Nome do proprietário"
 UNKNOWN_PLATE = "QXZ9J87"
@@ -94,7 +94,7 @@ def test_journey_d_platform_list_with_discrepancies_to_an_auto(qtbot, demo_templ
     page = open_module(window, "Plataformas")
     click_row_where(page.platforms, lambda r: True)                # the first platform, with the mouse
     assert page.platform_id is not None and page.platforms.selected().trade_name in page.title.text()
-    click_tab(page.tabs, "Listas")
+    click_tab_titled(page.tabs, "Listas")
     from desktop.domain import local_today
 
     today = local_today()

@@ -26,9 +26,9 @@ from datetime import timedelta
 import pytest
 from PySide6.QtWidgets import QDialog
 
-from hands import activate, click, click_button, find_button, settle, type_into
+from hands import activate, click, click_button, click_close, find_button, settle, type_into
 from robot import make_demo, open_copy
-from tests.journeys.steps import (click_row_where, click_tab, close_window, login, ok_when_box, open_module,
+from tests.journeys.steps import (click_row_where, click_tab_titled, close_window, login, ok_when_box, open_module,
                                   open_window, pdf_text, print_auto_from_enforcement, when_modal)
 
 JUSTIFICATION = "Apuracao de denuncia da Ouvidoria sobre cobranca acima da tarifa informada"
@@ -59,7 +59,7 @@ def test_journey_e_a_data_request_runs_late_to_an_auto(qtbot, demo_template, tmp
     page = open_module(window, "Plataformas")
     platform = click_row_where(page.platforms, lambda r: True)
     assert page.platform_id == platform.platform_id
-    click_tab(page.tabs, "Requisições")
+    click_tab_titled(page.tabs, "Requisições")
     # 1. the request, notified an hour ago
     notified = (local_now() - timedelta(hours=1)).replace(second=0, microsecond=0)
     made: dict = {}
@@ -89,7 +89,7 @@ def test_journey_e_a_data_request_runs_late_to_an_auto(qtbot, demo_template, tmp
     qtbot.waitUntil(lambda: getattr(page.last_dialog, "_bytes", None) is not None, timeout=60000)
     text = pdf_text(page.last_dialog._bytes)
     title = page.last_dialog.windowTitle()
-    page.last_dialog.close()
+    click_close(page.last_dialog)
     activate(window)
     assert number in text, text[:600]
     assert f"nº {number}" in title, title          # the preview says which ofício it is

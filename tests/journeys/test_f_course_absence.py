@@ -27,9 +27,9 @@ from datetime import datetime, time as dtime
 import pytest
 from PySide6.QtWidgets import QDialog
 
-from hands import activate, choose_in_combo, click_button, click_row, press, settle, type_into
+from hands import activate, choose_in_combo, click_button, click_close, click_row, press, settle, type_into
 from robot import make_demo, open_copy
-from tests.journeys.steps import (click_row_where, click_tab, close_window, login, ok_when_box, open_module,
+from tests.journeys.steps import (click_row_where, click_tab_titled, close_window, login, ok_when_box, open_module,
                                   open_window, pdf_text, print_auto_from_enforcement, when_modal)
 
 TOPIC = "Direcao defensiva e atendimento ao passageiro"
@@ -73,7 +73,7 @@ def test_journey_f_course_convocation_to_an_unjustified_absence_and_its_auto(qtb
                     timeout=60000)
     notice = page.last_issued.info.number
     text = pdf_text(page.last_dialog._bytes)
-    page.last_dialog.close()
+    click_close(page.last_dialog)
     activate(window)                     # the window manager gives the window back its focus
     assert notice in text and held_on.strftime("%d/%m/%Y") in text, text[:600]
     assert TOPIC in text and PLACE in text, text[:600]
@@ -107,7 +107,7 @@ def test_journey_f_course_convocation_to_an_unjustified_absence_and_its_auto(qtb
     fiscal = login(db, "fabio.fiscal")
     window = open_window(qtbot, db, fiscal)
     page = open_module(window, "Cursos")
-    click_tab(page.tabs, "Faltas sem justificativa")
+    click_tab_titled(page.tabs, "Faltas sem justificativa")
     chosen = click_row_where(page.absences, lambda a: a.session_id == session.id)
     assert chosen.driver_id == absent.driver_id
     drawn: dict = {}

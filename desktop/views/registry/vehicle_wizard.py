@@ -191,7 +191,7 @@ class OwnershipPage(QWizardPage):
             self.group.addButton(radio)
             self.radios[mode.value] = radio
             layout.addWidget(radio)
-            radio.toggled.connect(lambda _on: self.completeChanged.emit())
+            radio.toggled.connect(lambda _on: self._mode_changed())
         self.radios[OwnershipMode.OWN.value].setChecked(True)
         note = QLabel(f"Um locador pessoa física pode ter no máximo {law.MAX_VEHICLES_PER_INDIVIDUAL_LESSOR} "
                       "veículos no cadastro (Art. 8, §3, IV).", self)
@@ -204,6 +204,13 @@ class OwnershipPage(QWizardPage):
         self.fields.add("ownership_mode")
         layout.addWidget(self.general)
         layout.addStretch(1)
+
+    def _mode_changed(self) -> None:
+        """The mode decides the next page (the owner's, the lessor's, or none): Qt recomputes «Avançar >» and
+        «Concluir» from nextId() only when the page's final flag is set — completeChanged alone left «Concluir»
+        alone on screen after a lease was chosen, and the lessor's page could not be reached by the mouse."""
+        self.setFinalPage(self.nextId() == -1)
+        self.completeChanged.emit()
 
     def mode(self) -> str:
         for value, radio in self.radios.items():
