@@ -125,13 +125,15 @@ def full_checklist():
 
 
 def make_driver(db, actor, n=1, name="João da Silva", complete=True, platform_ids=()):
+    from desktop.demo.photos import photo_for
     from desktop.services import drivers
 
     return drivers.register_driver(db, actor, drivers.DriverDraft(
         cpf=cpf(100000000 + n), name=name, birth_date=date(1985, 5, 17), address="Rua das Palmeiras, 10",
         district="Centro", city="Chapada dos Guimarães", uf="MT", zip_code="78195000", phone="(65) 99999-1234",
         cnh_number="02650306461" if n == 1 else None, cnh_category="B", cnh_expiry=today() + timedelta(days=700),
-        cnh_ear=True, checklist=full_checklist() if complete else (), platform_ids=tuple(platform_ids)))
+        cnh_ear=True, checklist=full_checklist() if complete else (), platform_ids=tuple(platform_ids),
+        photo=photo_for(n), photo_mime="image/png"))     # the desk registers with the photo (Art. 13, I)
 
 
 def make_vehicle(db, actor, n=1, plate=None, year=None, mode="own", lessor=None):

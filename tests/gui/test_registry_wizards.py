@@ -5,6 +5,7 @@ the record saved or not."""
 from __future__ import annotations
 
 import os
+import tempfile
 from datetime import timedelta
 
 import pytest
@@ -35,7 +36,7 @@ def _choose(combo, data):
     assert combo.currentData() == data
 
 
-def _fill_personal(wizard, qtbot, cpf_digits="52998224725", name="João da Silva"):
+def _fill_personal(wizard, qtbot, cpf_digits="52998224725", name="João da Silva", photo=True):
     page = wizard.personal_page
     type_into(page.cpf_edit, cpf_digits, leave=True)
     type_into(page.name_edit, name)                  # accents typed one by one (hands, NOTES)
@@ -43,6 +44,23 @@ def _fill_personal(wizard, qtbot, cpf_digits="52998224725", name="João da Silva
     type_into(page.district_edit, "Centro")
     type_into(page.zip_edit, "78195000")
     type_into(page.phone_edit, "65999991234", leave=True)
+    if photo:   # the credential's photo (Art. 13, I), through «Escolher foto…»
+        choose_file(page.photo.choose_button, scan_png(tempfile.mkdtemp(), "foto.png"))
+        assert page.photo.png() is not None
+
+
+def test_issue28_art13_I_the_driver_wizard_asks_for_the_photo_before_going_on(qtbot, db, staff, tmp_path):
+    """The credential is personal and carries the photo (Art. 13, I): «Avançar >» on the first page without one
+    stays, the message beside «Foto»; the photo chosen, the page goes on."""
+    wizard = _driver_wizard(qtbot, db, staff.clerk)
+    _fill_personal(wizard, qtbot, photo=False)
+    wizard_next(wizard)
+    assert wizard.currentId() == 0
+    message = wizard.personal_page.errors.message("photo")
+    assert "foto" in message and "Art. 13, I" in message and "pessoal e intransferível" in message
+    choose_file(wizard.personal_page.photo.choose_button, scan_png(tmp_path, "foto.png"))
+    wizard_next(wizard)
+    assert wizard.currentId() == 1
 
 
 def _fill_cnh(wizard, qtbot):

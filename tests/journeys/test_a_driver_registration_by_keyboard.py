@@ -1,6 +1,6 @@
 """Journey (a), with the keyboard alone (issue 27 "journeys", issue 29 "one journey with the keyboard alone"): on
 the demonstration database the atendente opens Cadastros (Ctrl+1), starts a new driver (Ctrl+N), types every page
-of the wizard with Tab, Space and Enter — CPF, name, birth date as `15031985`, CNH, category by its letter, the
+of the wizard with Tab, Space and Enter — CPF, name, birth date as `15031985`, the photo, CNH, category by its letter, the
 checklist ticked with Space, a platform — and finishes with Enter; the driver's page opens, Esc goes back to the
 list, where the filter (Ctrl+F) finds the new driver. Then, in Autorizações, the status filter chosen with the
 arrows, Tab into the list, Enter opens an active authorization, and its sticker (Art. 14) is printed from the
@@ -25,7 +25,10 @@ def demo_template(tmp_path_factory):
     return make_demo(tmp_path_factory.mktemp("journey-a") / "demo.sqlite3", drivers=12)
 
 
-def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_template, tmp_path):
+def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_template, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QWizard
+
+    from desktop.demo.photos import photo_for
     from desktop.views.main_window import MainWindow
     from desktop.views.registry.driver_wizard import DriverWizard
 
@@ -58,8 +61,12 @@ def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_templat
         type_text("Centro")
         tab_until(personal.zip_edit)
         type_text("78195000")
+        tab_until(personal.photo.choose_button)
+        press("Space")                                 # «Escolher foto…»: the file dialog answers the file picked
+        assert personal.photo.png() is not None, personal.photo.message.text()
         done["birth"] = personal.birth_edit.value()
-        press("Return")                                # Avançar
+        tab_until(wizard.button(QWizard.WizardButton.NextButton))
+        press("Return")                                # Avançar (Enter on the photo's button would choose again)
         settle(100)
         cnh = wizard.cnh_page
         assert wizard.currentPage() is cnh, personal.errors and personal.general.text()
@@ -89,6 +96,9 @@ def test_journey_a_driver_registered_with_the_keyboard_alone(qtbot, demo_templat
         done["platforms"] = platforms.platform_ids()
         press("Return")                                 # Concluir
 
+    photo = tmp_path / "joana.png"
+    photo.write_bytes(photo_for(3))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(photo), "")))
     filled = in_modal(DriverWizard, fill)
     press("Ctrl+N")
     settle(200)

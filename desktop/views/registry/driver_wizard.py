@@ -456,7 +456,8 @@ class DriverWizard(QWizard):
             cnh_ear=c.cnh_ear_check.isChecked(), nit="".join(ch for ch in c.nit_edit.text() if ch.isdigit()) or None,
             checklist=self.checklist_page.entries(), platform_ids=self.platforms_page.platform_ids(),
             gravissima_infractions=gravissimas, photo=p.photo.png(),
-            photo_mime="image/png" if p.photo.png() is not None else None)
+            photo_mime="image/png" if p.photo.png() is not None else None,
+            photo_required=self.detail is None or not self.detail.driver.has_photo)
 
     def problems(self) -> list[Problem]:
         """Every problem of `validate_driver` (data + checklist, with articles) plus unreadable dates typed."""
