@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from desktop.domain.guides import fine_payment_note
+from desktop.domain.ledger import COSTS_LABEL as LEDGER_COSTS_LABEL
 from desktop.domain.revenue_codes import NOT_CONFIGURED, revenue_key
 from desktop.reports import febraban, pix
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
@@ -87,11 +88,11 @@ PURPOSE_LABELS = {
     "fee": "Taxa (Art. 10; Art. 15, VII)",
     "fine": "Multa (Art. 25)",
     "issqn": "ISSQN (Art. 11)",
-    "cost": "Remoção e estada do veículo (Art. 28)",
+    "cost": "Custas (Art. 28)",
 }
 FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
               "inspection": "Taxa de vistoria", "other": "Taxa"}
-COSTS_LABEL = "Despesas de remoção e estada do veículo (Art. 28)"
+COSTS_LABEL = LEDGER_COSTS_LABEL   # "Custas (Art. 28) — remoção e estada do veículo"
 LEGAL_BASIS = {   # issue 23 point 9: the articles of the guide's own debt only
     "fee": "Art. 10 e Art. 3, § 1º",
     "fine": "Art. 25",

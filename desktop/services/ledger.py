@@ -330,12 +330,8 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
         if not actor.has(*ENFORCEMENT_ROLES.decide):
             raise PermissionDenied("Só um gestor confirma um pagamento acima do saldo do auto (o excesso vira "
                                    "restituição devida).")
-    if owed_reais > 0 and amount >= owed_reais:
-        # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
-        upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
-    else:
-        upfm = reais_to_upfm(amount, auto.upfm_value)
-    if upfm <= 0:
+    upfm = payment_upfm(session, auto, amount, owed_upfm, owed_reais)
+    if upfm <= 0 and (upfm < 0 or not _costs_owed(session, auto.id, owed_reais)):
         raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
     row = post(session, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,
                upfm_value=auto.upfm_value, amount_reais=-amount, effective_on=draft.paid_on, auto_id=auto.id,
@@ -347,6 +343,28 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
     if owed_reais <= 0:
         settle_auto(session, actor, auto, draft.paid_on)
     return entry_info_in(session, row.id)
+
+
+def _costs_owed(session, auto_id: int, owed_reais: Decimal) -> Decimal:
+    """The Art. 28 costs still owed on an auto, in reais (a payment settles the fine first, then the costs)."""
+    # local: ReportLab-free helpers of the DAM's builder (as in _split_costs)
+    from desktop.reports.guide import auto_costs_reais, split_fine_and_costs  # local: see above
+
+    spent = auto_costs_reais(session, [auto_id]).get(auto_id, ZERO)
+    return split_fine_and_costs(Decimal(owed_reais), spent)[1] if spent > 0 else ZERO
+
+
+def payment_upfm(session, auto, amount: Decimal, owed_upfm: Decimal, owed_reais: Decimal) -> Decimal:
+    """The UPFM a payment of `amount` reais carries (issue 23 point 6): only the part that settles the fine, at
+    the auto's UPFM value — the fine first, then the Art. 28 costs, which are reais and carry none. A payment that
+    settles the whole fine closes its UPFM exactly; only an excess above everything owed is converted."""
+    costs = _costs_owed(session, auto.id, owed_reais)
+    fine_reais = max(Decimal(owed_reais) - costs, ZERO)
+    if fine_reais > 0 and amount < fine_reais:
+        return reais_to_upfm(amount, auto.upfm_value)
+    closed = max(Decimal(owed_upfm), ZERO) if fine_reais > 0 or owed_upfm > 0 else ZERO
+    excess = amount - max(Decimal(owed_reais), ZERO)
+    return closed + (reais_to_upfm(excess, auto.upfm_value) if excess > 0 else ZERO)
 
 
 def _check_guide(session, auto, guide: str) -> None:

@@ -186,7 +186,6 @@ def _pdf_text(pdf: bytes) -> str:
 
 def _post_costs(db, office, auto, amount: Decimal, on: date):
     from desktop.domain.ledger import EntryKind
-    from desktop.domain.penalties import reais_to_upfm
     from desktop.models import Auto
     from desktop.services.enforcement.core import debtor_of
     from desktop.services.enforcement.postings import post
@@ -194,7 +193,7 @@ def _post_costs(db, office, auto, amount: Decimal, on: date):
     with db.session() as s:
         row = s.get(Auto, auto.id)
         post(s, office.fiscal, kind=EntryKind.COSTS, infractor=debtor_of(row),
-             amount_upfm=reais_to_upfm(amount, row.upfm_value), upfm_value=row.upfm_value, amount_reais=amount,
+             amount_upfm=Decimal(0), upfm_value=row.upfm_value, amount_reais=amount,
              effective_on=on, auto_id=row.id, reason="Despesas de remoção e estada do veículo (Art. 28).")
 
 
@@ -212,7 +211,7 @@ def test_art28_costs_are_a_line_of_their_own_on_the_dam_and_the_divida_ativa(db,
     assert g.amount_reais == Decimal("291.00")           # 20 UPFM × 5,55 = 111,00 + R$ 180,00 of costs
     text = _pdf_text(documents.print_guide(db, office.clerk, g.number).pdf)
     assert f"Multa (Art. 25) — auto nº {auto.number}, código ART26-III" in text and "R$ 111,00" in text
-    assert "Despesas de remoção e estada do veículo (Art. 28)" in text and "R$ 180,00" in text
+    assert "Custas (Art. 28) — remoção e estada do veículo" in text and "R$ 180,00" in text
     assert "Art. 25; Art. 28" in text and "Art. 10" not in text and "Art. 11" not in text
     # the dívida ativa: the fine in UPFM and the costs in reais on separate lines
     with db.session() as s:
@@ -221,13 +220,13 @@ def test_art28_costs_are_a_line_of_their_own_on_the_dam_and_the_divida_ativa(db,
     lines = [r for r in ledger.divida_ativa_list(db, office.manager) if r.number == auto.number]
     assert [(r.debt_label, r.balance_upfm, r.balance_reais) for r in lines] == [
         ("Multa (Art. 25)", Decimal("20.0000"), Decimal("111.00")),
-        ("Despesas de remoção e estada do veículo (Art. 28)", Decimal("0"), Decimal("180.00"))]
+        ("Custas (Art. 28) — remoção e estada do veículo", Decimal("0"), Decimal("180.00"))]
     out = tmp_path / "da.csv"
     exports.export(db, office.manager, "divida_ativa", out)
     with open(out, encoding="utf-8-sig", newline="") as fh:
         rows = [r for r in csv.reader(fh, delimiter=";") if r[1] == auto.number]
     assert [(r[0], r[7], r[8]) for r in rows] == [("Multa (Art. 25)", "20,00", "111,00"),
-                                                   ("Despesas de remoção e estada do veículo (Art. 28)", "",
+                                                   ("Custas (Art. 28) — remoção e estada do veículo", "",
                                                     "180,00")]
 
 
@@ -363,7 +362,7 @@ def test_issue28_every_dam_prints_the_codigo_da_receita_of_its_own_debt_and_the_
     flat = " ".join(fine.split())
     # each line its own code, and the bank's stub both
     assert f"código ART26-III R$ 111,00 Código da receita: {codes['revenue_code_fine']}" in flat
-    assert f"(Art. 28) R$ 180,00 Código da receita: {codes['revenue_code_costs']}" in flat
+    assert f"veículo R$ 180,00 Código da receita: {codes['revenue_code_costs']}" in flat
     assert f"Código da receita {codes['revenue_code_fine']} / {codes['revenue_code_costs']}" in flat
 
 
