@@ -116,6 +116,15 @@ def auto_costs_reais(s, auto_ids) -> dict[int, Decimal]:
     return {auto_id: Decimal(total or 0) for auto_id, total in rows if total and Decimal(total) > 0}
 
 
+def legacy_costs_upfm(s, auto_ids) -> set[int]:
+    """The autos among `auto_ids` whose Art. 28 costs were posted converted to UPFM (before migration 0022): their
+    balance in UPFM mixes the costs in, so the fine's UPFM is recomputed from its reais."""
+    ids = list(auto_ids)
+    if not ids:
+        return set()
+    return set(s.scalars(select(E.auto_id).where(E.auto_id.in_(ids), E.kind == "costs", E.amount_upfm != 0)))
+
+
 def split_fine_and_costs(owed: Decimal, costs: Decimal) -> tuple[Decimal, Decimal]:
     """(fine, costs) of an auto's balance `owed`: the costs still owed are at most the balance; the rest is the
     fine (a payment settles the fine first, then the costs)."""

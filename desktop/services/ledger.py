@@ -545,9 +545,10 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
     a separate line of the dívida ativa, in reais, never added to the fine's UPFM."""
 
     # local: ReportLab-free helpers of the DAM's builder, read only by the dívida ativa list
-    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs  # local: see above
+    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, legacy_costs_upfm, split_fine_and_costs  # local: see above
 
     costs = auto_costs_reais(session, [r.auto_id for r in rows if r.auto_id is not None])
+    legacy = legacy_costs_upfm(session, [auto_id for auto_id in costs])
     out = []
     for r in rows:
         spent = costs.get(r.auto_id, ZERO)
@@ -555,10 +556,14 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
             out.append(r)
             continue
         fine, owed_costs = split_fine_and_costs(Decimal(r.balance_reais), spent)
-        value = session.scalar(select(Auto.upfm_value).where(Auto.id == r.auto_id))
         if fine > 0:
-            out.append(_replace(r, balance_upfm=reais_to_upfm(fine, value) if value else r.balance_upfm,
-                                balance_reais=fine, debt_label="Multa (Art. 25)"))
+            # costs carry no UPFM (issue 23 point 6): the balance in UPFM is the fine's; only costs posted
+            # converted (before migration 0022) make it recomputed from the fine's reais
+            upfm = r.balance_upfm
+            if r.auto_id in legacy:
+                value = session.scalar(select(Auto.upfm_value).where(Auto.id == r.auto_id))
+                upfm = reais_to_upfm(fine, value) if value else r.balance_upfm
+            out.append(_replace(r, balance_upfm=upfm, balance_reais=fine, debt_label="Multa (Art. 25)"))
         if owed_costs > 0:
             out.append(_replace(r, balance_upfm=ZERO, balance_reais=owed_costs, debt="cost",
                                 debt_label=COSTS_LABEL))
