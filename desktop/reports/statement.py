@@ -151,8 +151,8 @@ def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tu
         amount = Decimal(entry.amount_upfm)
         debt = "costs" if entry.kind == "costs" or (entry.kind == "reversal" and entry.reverses_id in costs_ids) \
             else "fine"
-        if debt == "costs":   # issue 23 point 6: the Art. 28 costs are reais, never shown in UPFM
-            amount = Decimal("0")
+        # issue 23 point 6: the Art. 28 costs carry no UPFM (their UPFM columns stay empty); a row posted converted
+        # before migration 0022 keeps the UPFM it carries, so that the payments that closed it still add up
         debit, credit = (amount, Decimal("0")) if amount >= 0 else (Decimal("0"), -amount)
         discussion = (discussion_of(auto.status, auto.defense_deadline, auto.appeal_deadline)
                       if auto is not None else "")
