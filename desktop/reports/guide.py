@@ -319,8 +319,10 @@ def render(ctx: GuideContext) -> bytes:
     y -= row
     box(left, y, width, row, "Referência", _fit(ctx.reference, regular, 8.5, width - 3 * mm), 8.5, regular)
     y -= row
-    # items: each line with its código da receita under it (issue 28 point 4)
-    line_h = 8 * mm
+    # items: each line with its código da receita under it (issue 28 point 4); a guide of many lines (an ISSQN
+    # guide of several competências) prints the code at the line's end, so that the page still holds the stub
+    compact = len(ctx.items) > 4
+    line_h = (5.5 if compact else 8) * mm
     items_h = len(ctx.items) * line_h + 8 * mm
     c.rect(left, y - items_h, width, items_h)
     c.setFont(regular, 6.5)
@@ -330,12 +332,16 @@ def render(ctx: GuideContext) -> bytes:
     c.setFillColor(colors.black)
     iy = y - 8 * mm
     for item in ctx.items:
+        code = f"Código da receita: {item.revenue_code or NOT_CONFIGURED}"
         c.setFont(regular, 8.5)
-        c.drawString(left + 1.5 * mm, iy, _fit(item.description, regular, 8.5, width - 30 * mm))
+        c.drawString(left + 1.5 * mm, iy, _fit(item.description, regular, 8.5, width - (74 if compact else 30) * mm))
         c.drawRightString(right - 1.5 * mm, iy, fmt_money(item.amount))
-        c.setFont(regular, 7)
+        c.setFont(regular, 6.5 if compact else 7)
         c.setFillColor(_pdf.GREY)
-        c.drawString(left + 4 * mm, iy - 3.2 * mm, f"Código da receita: {item.revenue_code or NOT_CONFIGURED}")
+        if compact:
+            c.drawRightString(right - 30 * mm, iy, code)
+        else:
+            c.drawString(left + 4 * mm, iy - 3.2 * mm, code)
         c.setFillColor(colors.black)
         iy -= line_h
     y -= items_h
