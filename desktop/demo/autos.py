@@ -9,8 +9,7 @@ from decimal import Decimal
 
 from desktop.demo import fees, timelines
 from desktop.demo.authorizations import EVENT_COLS
-from desktop.domain import ART13_DUTIES, AUTO_COUNTS_FOR_RECURRENCE, CATALOG, Prior, assess, fine_in_reais, \
-    reais_to_upfm
+from desktop.domain import ART13_DUTIES, AUTO_COUNTS_FOR_RECURRENCE, CATALOG, Prior, assess, fine_in_reais
 from desktop.domain.penalties import penalty_options
 from desktop.models import AUTO_STATUSES, NOTIFICATION_FORMS
 from desktop.services.parameters import parameter_value_in
@@ -280,13 +279,12 @@ def run(ctx) -> None:
                                  w.dec(cost, 2), "Remoção por guincho e estada no pátio (Art. 28).", fiscal, 1,
                                  ts_now))
             mid += 1
-            cost_upfm = reais_to_upfm(cost, value)
+            # issue 23 point 6: reais spent, no UPFM (services.penalties.charge_costs)
             on = drawn + timedelta(days=2)
-            ledger_rows.append((lid, driver_id, None, aid, "costs", w.dec(cost_upfm, 4), w.dec(value, 6),
+            ledger_rows.append((lid, driver_id, None, aid, "costs", w.dec(Decimal(0), 4), w.dec(value, 6),
                                 w.dec(cost, 2), w.d(on), w.at(on, 12), None, None,
                                 "Despesas de remoção e estada do veículo (Art. 28).", fiscal))
             lid += 1
-            owed_upfm += cost_upfm
             owed_reais += cost
         if status in final_like:
             final_on = t["final_on"]

@@ -136,6 +136,16 @@ def _load_in_one_transaction(db, work) -> None:
 # Issue 28 point 5: the demo's PIX key is on a reserved domain (RFC 2606 ".invalid"): no bank's DICT can hold it,
 # so a demo DAM's PIX code can never pay anyone — least of all an address that looks like the municipality's.
 DEMO_PIX_KEY = "pix.demonstracao@prefeitura-exemplo.invalid"
+# Issue 28 point 4: plausible but fake códigos da receita (the municipality's chart of revenues gives the real
+# ones; an installation starts with none). The "9" in the last group marks them as the demo's.
+DEMO_REVENUE_CODES = (
+    ("revenue_code_fee_authorization", "1.1.2.1.01.91"),
+    ("revenue_code_fee_renewal", "1.1.2.1.01.92"),
+    ("revenue_code_fee_inspection", "1.1.2.1.01.93"),
+    ("revenue_code_fine", "1.9.1.0.99.91"),
+    ("revenue_code_issqn", "1.1.1.8.02.91"),
+    ("revenue_code_costs", "1.9.2.2.99.91"),
+)
 
 
 def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
@@ -153,6 +163,7 @@ def _ensure_setup(db, summary: DemoSummary, today: date) -> None:
             pix_key=DEMO_PIX_KEY, cnpj=V.cnpj_from_base(3_507_431),
             address="Rua Cipriano Curvo, 450 — Centro, Chapada dos Guimarães–MT, CEP 78195-000",
             febraban_agreement="0421", febraban_bank="001", brasao_png=demo_brasao_png(),
+            revenue_codes=DEMO_REVENUE_CODES,
         ),
         setup.AdminDraft(username, "Administrador da Demonstração", ADMIN_PASSWORD),
     )

@@ -47,6 +47,14 @@ class MunicipalitySettings(Versioned, Updated, Base):
     febraban_bank: Mapped[str | None] = mapped_column(String(3))       # the collecting bank (return file A.05)
     brasao_png: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
     pix_key: Mapped[str | None] = mapped_column(String(120))
+    # Issue 28 point 4: the código da receita of each kind of debt a DAM collects (desktop.domain.revenue_codes);
+    # no default — the law does not give them (migration 0021).
+    revenue_code_fee_authorization: Mapped[str | None] = mapped_column(String(20))
+    revenue_code_fee_renewal: Mapped[str | None] = mapped_column(String(20))
+    revenue_code_fee_inspection: Mapped[str | None] = mapped_column(String(20))
+    revenue_code_fine: Mapped[str | None] = mapped_column(String(20))
+    revenue_code_issqn: Mapped[str | None] = mapped_column(String(20))
+    revenue_code_costs: Mapped[str | None] = mapped_column(String(20))
     # Ed25519 key that signs the sticker QR payload (issue 7); the raw 32-byte public key. The private key is
     # not in the database (issue 11, migration 0005): it is on the desk that signs (desktop.keystore).
     signing_public_key: Mapped[bytes | None] = mapped_column(LargeBinary)

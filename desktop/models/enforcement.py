@@ -210,6 +210,15 @@ class AdministrativeMeasure(Versioned, Created, Base):
     applied_by: Mapped[int | None] = user_fk()
 
 
+SIGN_MATCHES_KIND = ("(kind = 'debit' AND amount_upfm > 0)"
+                     " OR (kind = 'costs' AND amount_upfm >= 0 AND amount_reais > 0)"
+                     " OR (kind = 'refund' AND amount_upfm >= 0 AND amount_reais >= 0"
+                     " AND (amount_upfm > 0 OR amount_reais > 0))"
+                     " OR (kind = 'payment' AND amount_upfm <= 0 AND amount_reais < 0)"
+                     " OR (kind IN ('reduction', 'requalification') AND amount_upfm < 0)"
+                     " OR (kind = 'reversal' AND (amount_upfm <> 0 OR amount_reais <> 0))")
+
+
 class LedgerEntry(Base):
     """A posted entry of the fines ledger (SPEC §3: append-only; STYLE: Tryton's move). Triggers in the
     database refuse UPDATE and DELETE. `amount_upfm` is signed as in desktop.domain.ledger: positive = owed by
@@ -226,13 +235,10 @@ class LedgerEntry(Base):
         CheckConstraint("kind NOT IN ('reduction', 'requalification', 'refund') OR reason IS NOT NULL",
                         name="reduction_has_reason"),
         # desktop.domain.ledger: debits, costs and refunds increase the balance, payments, reductions and
-        # requalifications decrease it.
-        CheckConstraint(
-            "(kind IN ('debit', 'costs', 'refund') AND amount_upfm > 0)"
-            " OR (kind IN ('payment', 'reduction', 'requalification') AND amount_upfm < 0)"
-            " OR (kind = 'reversal' AND amount_upfm <> 0)",
-            name="sign_matches_kind",
-        ),
+        # requalifications decrease it. The Art. 28 costs are reais with no UPFM (migration 0022; rows of before
+        # keep the UPFM they were posted with), so a payment or refund of costs alone and a reversal of costs
+        # carry reais only.
+        CheckConstraint(SIGN_MATCHES_KIND, name="sign_matches_kind"),
         # issue 12 item 5: an entry is reversed once, by two desks at once either (NULLs do not collide).
         Index("uq_ledger_entries_reverses_id", "reverses_id", unique=True),
         # issue 12 item 7: one bank guide pays one debt.

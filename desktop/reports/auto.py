@@ -18,6 +18,7 @@ from desktop.models import Auto
 from desktop.domain.penalties import AdministrativeMeasure as MeasureKind
 from desktop.domain.penalties import Assessment, Severity, auto_year
 from desktop.domain.dates import TIMEZONE
+from desktop.domain.ledger import COSTS_LABEL
 from desktop.models import AdministrativeMeasure, Authorization, Driver, InfractionCode, Platform, Vehicle
 from desktop.reports import records
 from desktop.domain.penalties import PenaltyOption, UnknownInfractionCode, lookup
@@ -29,7 +30,7 @@ _OUTCOMES = {"upheld": "auto mantido", "partly_upheld": "auto mantido em parte",
 _INSTANCES = {"defense": "Julgamento da defesa prévia", "appeal": "Julgamento do recurso"}
 _WAIVED = {"defense": "da defesa prévia", "appeal": "do recurso"}
 _ENTRY_WORDS = {"requalification": "Requalificação lançada (Art. 25)", "refund": "Restituição devida ao infrator",
-                "reversal": "Estorno", "payment": "Pagamento", "costs": "Despesas de remoção e estada (Art. 28)",
+                "reversal": "Estorno", "payment": "Pagamento", "costs": COSTS_LABEL,
                 "reduction": "Redução"}
 
 COPIES = ("Via do processo", "Via do infrator")

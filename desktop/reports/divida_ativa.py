@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
+from desktop.domain.ledger import COSTS_LABEL
 from desktop.domain.money import round_cents
 from desktop.domain.workflow import AutoStatus
 from desktop.errors import ConflictError, NotFound
@@ -153,7 +154,9 @@ def render(ctx: CertidaoContext) -> bytes:
     rows = [
         ("Origem", f"Multa por infração à {LAW}: Auto de Infração nº {ctx.auto_number}, de "
                    f"{fmt_date(ctx.infraction_on)}, código {ctx.code} — {ctx.infraction}"),
-        ("Natureza", "Dívida ativa não tributária (Lei nº 4.320/1964, art. 39, § 2º): multa administrativa"),
+        ("Natureza", "Dívida ativa não tributária (Lei nº 4.320/1964, art. 39, § 2º): multa administrativa"
+                     + ("; e custas de remoção e estada do veículo (Art. 28), em reais, sem conversão em UPFM"
+                        if ctx.costs_owed > 0 else "")),
         ("Fundamento legal", f"Art. 25 e {ctx.article} da {LAW}" + ("; despesas de remoção e estada, Art. 28"
                                                                    if ctx.costs_owed > 0 else "")),
         ("Valor originário da multa", f"{fmt_decimal(ctx.upfm, 2)} UPFM × {fmt_money(ctx.upfm_value)} "
@@ -161,7 +164,7 @@ def render(ctx: CertidaoContext) -> bytes:
         ("Multa devida (pagamentos deduzidos)", fmt_money(ctx.fine_owed)),
     ]
     if ctx.costs_owed > 0:
-        rows.append(("Despesas de remoção e estada (Art. 28)", fmt_money(ctx.costs_owed)))
+        rows.append((COSTS_LABEL + " (em reais)", fmt_money(ctx.costs_owed)))
     rows.append(("Total inscrito", fmt_money(ctx.total)))
     story.append(_pdf.field_table(rows, col1=55 * _mm()))
     story.append(_pdf.p("II e IV — Encargos e atualização", "h2"))

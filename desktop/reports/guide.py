@@ -8,6 +8,8 @@ from datetime import date
 from decimal import Decimal
 
 from desktop.domain.guides import fine_payment_note
+from desktop.domain.ledger import COSTS_LABEL as LEDGER_COSTS_LABEL
+from desktop.domain.revenue_codes import NOT_CONFIGURED, revenue_key
 from desktop.reports import febraban, pix
 from desktop.reports.common import LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_document_id, fmt_money
 from sqlalchemy import func, or_, select
@@ -24,6 +26,7 @@ import io
 class GuideItem:
     description: str        # "Taxa de autorização (Código Tributário Municipal) — 5 UPFM"
     amount: Decimal
+    revenue_code: str = ""  # the código da receita of the line's debt (issue 28 point 4); "" not configured
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +46,30 @@ class GuideContext:
     typed_line: str           # 48 digits
     pix_payload: str | None
     legal_basis: str = ""     # the articles of this guide's own debt (issue 23 point 9)
-    creditor: str = ""        # the Prefeitura's CNPJ and address (issue 28 point 4)
+    creditor_cnpj: str = ""     # the Prefeitura's CNPJ and address (issue 28 point 4), from the settings
+    creditor_address: str = ""
     notes: tuple[str, ...] = ()   # printed in bold under the total: a fine under appeal (issue 28 point 4)
 
     @property
     def total(self) -> Decimal:
         return sum((item.amount for item in self.items), Decimal("0"))
 
+    @property
+    def revenue_codes(self) -> str:
+        """The códigos da receita of the guide's lines, each once, in order; "não configurado" for a line whose
+        code the municipality has not set (no code is invented: desktop.domain.revenue_codes)."""
+        seen: list[str] = []
+        for item in self.items:
+            code = item.revenue_code or NOT_CONFIGURED
+            if code not in seen:
+                seen.append(code)
+        return " / ".join(seen) or NOT_CONFIGURED
+
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number: str, purpose: str,
                   taxpayer_name: str, taxpayer_document: str, taxpayer_address: str, reference: str,
                   items, due_date: date, company_id: str, legal_basis: str = "",
-                  creditor: str = "", notes=()) -> GuideContext:
+                  creditor_cnpj: str = "", creditor_address: str = "", notes=()) -> GuideContext:
     items = tuple(items)
     total = sum((item.amount for item in items), Decimal("0"))
     if total <= 0:
@@ -66,18 +81,18 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, guide_number
                                   txid="DAM" + febraban.guide_digits(guide_number))
     return GuideContext(header, meta, guide_number, purpose, taxpayer_name, taxpayer_document, taxpayer_address,
                         reference, items, due_date, company_id, barcode, febraban.typed_line(barcode), payload,
-                        legal_basis, creditor, tuple(n for n in notes if n))
+                        legal_basis, creditor_cnpj, creditor_address, tuple(n for n in notes if n))
 
 
 PURPOSE_LABELS = {
     "fee": "Taxa (Art. 10; Art. 15, VII)",
     "fine": "Multa (Art. 25)",
     "issqn": "ISSQN (Art. 11)",
-    "cost": "Remoção e estada do veículo (Art. 28)",
+    "cost": "Custas (Art. 28)",
 }
 FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
               "inspection": "Taxa de vistoria", "other": "Taxa"}
-COSTS_LABEL = "Despesas de remoção e estada do veículo (Art. 28)"
+COSTS_LABEL = LEDGER_COSTS_LABEL   # "Custas (Art. 28) — remoção e estada do veículo"
 LEGAL_BASIS = {   # issue 23 point 9: the articles of the guide's own debt only
     "fee": "Art. 10 e Art. 3, § 1º",
     "fine": "Art. 25",
@@ -99,6 +114,15 @@ def auto_costs_reais(s, auto_ids) -> dict[int, Decimal]:
                                                     (E.kind == "reversal") & E.reverses_id.in_(costs)))
                      .group_by(E.auto_id)).all()
     return {auto_id: Decimal(total or 0) for auto_id, total in rows if total and Decimal(total) > 0}
+
+
+def legacy_costs_upfm(s, auto_ids) -> set[int]:
+    """The autos among `auto_ids` whose Art. 28 costs were posted converted to UPFM (before migration 0022): their
+    balance in UPFM mixes the costs in, so the fine's UPFM is recomputed from its reais."""
+    ids = list(auto_ids)
+    if not ids:
+        return set()
+    return set(s.scalars(select(E.auto_id).where(E.auto_id.in_(ids), E.kind == "costs", E.amount_upfm != 0)))
 
 
 def split_fine_and_costs(owed: Decimal, costs: Decimal) -> tuple[Decimal, Decimal]:
@@ -152,28 +176,36 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
     legal_basis = LEGAL_BASIS.get(row.purpose, "")
     late = Decimal(getattr(row, "late_charges_reais", None) or 0)
     principal = Decimal(row.amount_reais) - late
+    def code(purpose_key: str, fee_kind: str | None = None) -> str:   # issue 28 point 4: the line's receita
+        field = revenue_key(purpose_key, fee_kind)
+        return ((getattr(settings, field, None) if field else None) or "").strip()
+
     if fee is not None:
         text = FEE_LABELS.get(fee.kind, "Taxa") + " (Código Tributário Municipal)"
         if fee.amount_upfm is not None and fee.upfm_value is not None:
             text += f" — {fmt_decimal(fee.amount_upfm)} UPFM × {fmt_money(fee.upfm_value)}"
-        items = [GuideItem(text, principal)]
+        items = [GuideItem(text, principal, code("fee", fee.kind))]
     elif row.purpose == "issqn":   # issue 13: the competência and the vehicles the guide collects (Art. 11)
         items, reference = _issqn_items(s, row)
+        items = [GuideItem(i.description, i.amount, code("issqn")) for i in items]
         parts = [reference] + parts
         calculation = issqn_calculation(s, row)
     elif auto is not None:   # issue 23 point 6: the fine (Art. 25) and the Art. 28 costs on lines of their own
         fine, costs = split_fine_and_costs(principal, auto_costs_reais(s, [auto.id]).get(auto.id, Decimal("0")))
-        items = [GuideItem(f"Multa (Art. 25) — auto nº {auto.number}, código {auto.code}", fine)] if fine > 0 else []
+        items = [GuideItem(f"Multa (Art. 25) — auto nº {auto.number}, código {auto.code}", fine, code("fine"))] \
+            if fine > 0 else []
         if costs > 0:
-            items.append(GuideItem(COSTS_LABEL, costs))
+            items.append(GuideItem(COSTS_LABEL, costs, code("cost")))
             legal_basis += "; Art. 28"
     else:
-        items = [GuideItem(purpose, principal)]
+        items = [GuideItem(purpose, principal, code(row.purpose))]
     if row.replaces_id:   # issue 23 point 9: a reissued guide says which guide it replaces
         old = s.get(PaymentGuide, row.replaces_id)
         parts.append(f"substitui a guia nº {old.number}")
     if late > 0:   # issue 13: an overdue guide reissued with the late charges the gestor configured
-        items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late))
+        # booked under the receita of the debt it is late on (the guide's first line)
+        items.append(GuideItem("Acréscimos por atraso — multa e juros de mora (Código Tributário Municipal)", late,
+                               items[0].revenue_code if items else code(row.purpose)))
     notes = (fine_payment_note(auto.number, auto.status),) if auto is not None else ()
     if row.purpose == "issqn" and fee is None:
         notes = (calculation,)
@@ -181,18 +213,7 @@ def build_context(s, number: str, meta: DocumentMeta) -> GuideContext:
                         taxpayer_name=row.payer_name, taxpayer_document=row.payer_document or "",
                         taxpayer_address=address, reference=" – ".join(parts) or purpose, items=items,
                         due_date=row.due_on, company_id=agreement, legal_basis=legal_basis,
-                        creditor=_creditor(settings), notes=notes)
-
-
-def _creditor(settings) -> str:
-    """'Prefeitura Municipal de X — CNPJ 00.000.000/0000-00 — endereço' (issue 28 point 4), from the settings."""
-
-    parts = [f"Prefeitura Municipal de {settings.name}"]
-    if settings.cnpj:
-        parts.append(f"CNPJ {fmt_document_id(settings.cnpj)}")
-    if settings.address:
-        parts.append(settings.address)
-    return " — ".join(parts)
+                        creditor_cnpj=settings.cnpj or "", creditor_address=settings.address or "", notes=notes)
 
 
 def _issqn_items(s, row) -> tuple[list[GuideItem], str]:
@@ -263,7 +284,7 @@ def render(ctx: GuideContext) -> bytes:
     y -= 5.5 * mm
     c.setFont(regular, 8.5)
     c.drawCentredString(_pdf.PAGE_W / 2, y, f"Guia nº {ctx.guide_number} — {ctx.purpose}")
-    y -= 8 * mm
+    y -= 6.5 * mm
 
     def box(x, top, w, h, label, value, size=9.5, value_font=None):
         c.setLineWidth(0.5)
@@ -280,6 +301,17 @@ def render(ctx: GuideContext) -> bytes:
     c.drawString(left, y, "VIA DO CONTRIBUINTE")
     y -= 2 * mm
     row = 10 * mm
+    # issue 28 point 4: the creditor — the Prefeitura, its CNPJ and address — and the código da receita
+    # (the código da receita of each debt is printed under its line of the Discriminação)
+    cnpj = fmt_document_id(ctx.creditor_cnpj) if ctx.creditor_cnpj else NOT_CONFIGURED
+    short = 8.5 * mm
+    box(left, y, width * 0.62, short, "Credor", _fit(f"Prefeitura Municipal de {ctx.header.name}–{ctx.header.uf}",
+                                                     bold, 8.5, width * 0.62 - 3 * mm), 8.5)
+    box(left + width * 0.62, y, width * 0.38, short, "CNPJ do credor", cnpj, 8.5)
+    y -= short
+    box(left, y, width, short, "Endereço do credor",
+        _fit(ctx.creditor_address or NOT_CONFIGURED, regular, 8, width - 3 * mm), 8, regular)
+    y -= short
     box(left, y, width * 0.62, row, "Contribuinte", _fit(ctx.taxpayer_name, bold, 9.5, width * 0.62 - 3 * mm))
     box(left + width * 0.62, y, width * 0.38, row, "CPF/CNPJ", fmt_document_id(ctx.taxpayer_document))
     y -= row
@@ -287,8 +319,12 @@ def render(ctx: GuideContext) -> bytes:
     y -= row
     box(left, y, width, row, "Referência", _fit(ctx.reference, regular, 8.5, width - 3 * mm), 8.5, regular)
     y -= row
-    # items
-    c.rect(left, y - (len(ctx.items) + 1) * 6 * mm - 2 * mm, width, (len(ctx.items) + 1) * 6 * mm + 2 * mm)
+    # items: each line with its código da receita under it (issue 28 point 4); a guide of many lines (an ISSQN
+    # guide of several competências) prints the code at the line's end, so that the page still holds the stub
+    compact = len(ctx.items) > 4
+    line_h = (5.5 if compact else 8) * mm
+    items_h = len(ctx.items) * line_h + 8 * mm
+    c.rect(left, y - items_h, width, items_h)
     c.setFont(regular, 6.5)
     c.setFillColor(_pdf.GREY)
     c.drawString(left + 1.5 * mm, y - 3.2 * mm, "Discriminação")
@@ -296,11 +332,19 @@ def render(ctx: GuideContext) -> bytes:
     c.setFillColor(colors.black)
     iy = y - 8 * mm
     for item in ctx.items:
+        code = f"Código da receita: {item.revenue_code or NOT_CONFIGURED}"
         c.setFont(regular, 8.5)
-        c.drawString(left + 1.5 * mm, iy, item.description)
+        c.drawString(left + 1.5 * mm, iy, _fit(item.description, regular, 8.5, width - (74 if compact else 30) * mm))
         c.drawRightString(right - 1.5 * mm, iy, fmt_money(item.amount))
-        iy -= 6 * mm
-    y = y - (len(ctx.items) + 1) * 6 * mm - 2 * mm
+        c.setFont(regular, 6.5 if compact else 7)
+        c.setFillColor(_pdf.GREY)
+        if compact:
+            c.drawRightString(right - 30 * mm, iy, code)
+        else:
+            c.drawString(left + 4 * mm, iy - 3.2 * mm, code)
+        c.setFillColor(colors.black)
+        iy -= line_h
+    y -= items_h
     third = width / 3
     box(left, y, third, row, "Vencimento", fmt_date(ctx.due_date), 11)
     box(left + third, y, third, row, "Número da guia", ctx.guide_number, 11)
@@ -310,8 +354,7 @@ def render(ctx: GuideContext) -> bytes:
     for line in _pdf._wrap(
             f"Recolhimento exigido pela {LAW} ({ctx.legal_basis or ctx.purpose}) e pelo Código "
             "Tributário Municipal. Pague em qualquer banco ou correspondente até o vencimento pelo código de "
-            "barras" + (" ou pelo PIX (QR code abaixo)." if ctx.pix_payload else ".")
-            + (f" Credor: {ctx.creditor}." if ctx.creditor else ""),
+            "barras" + (" ou pelo PIX (QR code abaixo)." if ctx.pix_payload else "."),
             regular, 7, width):
         c.drawString(left, y, line)
         y -= 3.4 * mm
@@ -330,11 +373,12 @@ def render(ctx: GuideContext) -> bytes:
     c.setDash()
     c.setFont(regular, 6)
     c.drawRightString(right, y + 1.2 * mm, "✂ corte aqui")
-    y -= 8 * mm
+    y -= 6.5 * mm
 
     # ---- Via do banco (ficha de arrecadação)
     c.setFont(bold, 8)
-    c.drawString(left, y, f"VIA DO BANCO — PREFEITURA MUNICIPAL DE {ctx.header.name.upper()}")
+    c.drawString(left, y, f"VIA DO BANCO — PREFEITURA MUNICIPAL DE {ctx.header.name.upper()}"
+                          + (f" — CNPJ {fmt_document_id(ctx.creditor_cnpj)}" if ctx.creditor_cnpj else ""))
     y -= 2 * mm
     pix_w = 50 * mm if ctx.pix_payload else 0
     data_w = width - pix_w - (3 * mm if pix_w else 0)
@@ -343,8 +387,10 @@ def render(ctx: GuideContext) -> bytes:
     # issue 28 point 4: a long name (a platform's razão social) is cut to its box, never over the guide number
     box(left, y - row, data_w / 2, row, "Contribuinte", _fit(ctx.taxpayer_name, bold, 8, data_w / 2 - 3 * mm), 8)
     box(left + data_w / 2, y - row, data_w / 2, row, "Guia nº", ctx.guide_number, 9)
-    box(left, y - 2 * row, data_w, row, "Órgão arrecadador (código FEBRABAN)",
-        f"{ctx.header.secretariat} — {ctx.company_id}", 8, regular)
+    box(left, y - 2 * row, data_w * 0.5, row, "Órgão arrecadador (código FEBRABAN)",
+        _fit(f"{ctx.company_id} — {ctx.header.secretariat}", regular, 8, data_w * 0.5 - 3 * mm), 8, regular)
+    box(left + data_w * 0.5, y - 2 * row, data_w * 0.5, row, "Código da receita",
+        _fit(ctx.revenue_codes, bold, 8, data_w * 0.5 - 3 * mm), 8)
     pix_h = 0
     if ctx.pix_payload:
         qr = 36 * mm

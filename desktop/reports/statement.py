@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from desktop.domain.ledger import COSTS_LABEL
 from desktop.domain.money import round_cents
 from desktop.reports.common import (
     LAW, DocumentMeta, MunicipalityHeader, fmt_date, fmt_decimal, fmt_document_id, fmt_money,
@@ -27,6 +28,8 @@ class StatementLine:
     reais: Decimal          # the entry's value in reais at the UPFM value used for it
     kind: str = ""          # desktop.domain.ledger.EntryKind value ("" for lines built by hand)
     discussion: str = ""    # issue 28 point 3: the auto is under discussion ("Em defesa — prazo até …")
+    owed: Decimal | None = None   # the entry's signed reais (+ owed by the infractor), when known
+    debt: str = "fine"      # "costs": the Art. 28 costs or the reversal of one — reais only (issue 23 point 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +64,30 @@ class StatementContext:
     @property
     def balance_reais(self) -> Decimal:
         """The sum of the lines' reais, each at the UPFM value used for its debit (SPEC §3; issue 23 point 5):
-        never the balance in UPFM at today's value."""
-        return round_cents(sum((line.reais if line.debit_upfm else -line.reais for line in self.ledger_lines),
+        never the balance in UPFM at today's value. The Art. 28 costs count by their reais."""
+        return round_cents(sum((_signed(line) for line in self.ledger_lines), Decimal("0")))
+
+    @property
+    def costs_owed(self) -> Decimal:
+        """The Art. 28 costs still owed, in reais (issue 23 point 6): per auto, the costs charged capped by what the
+        auto still owes (a payment settles the fine first, then the costs) — never converted at a UPFM."""
+        from desktop.reports.guide import split_fine_and_costs  # local: the DAM's rule, one place
+
+        owed: dict[str, Decimal] = {}
+        costs: dict[str, Decimal] = {}
+        for line in self.ledger_lines:
+            owed[line.reference] = owed.get(line.reference, Decimal("0")) + _signed(line)
+            if line.debt == "costs":
+                costs[line.reference] = costs.get(line.reference, Decimal("0")) + _signed(line)
+        return round_cents(sum((split_fine_and_costs(owed[ref], spent)[1] for ref, spent in costs.items()),
                                Decimal("0")))
+
+
+def _signed(line: StatementLine) -> Decimal:
+    """A line's reais with its sign (+ owed by the infractor)."""
+    if line.owed is not None:
+        return line.owed
+    return line.reais if line.debit_upfm else -line.reais
 
 
 def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_name: str, infractor_document: str,
@@ -73,7 +97,7 @@ def make_context(header: MunicipalityHeader, meta: DocumentMeta, *, infractor_na
 
 
 LEDGER_LABELS = {   # issue 28 point 3: a Portuguese label for every desktop.domain.ledger.EntryKind
-    "debit": "Multa (Art. 25)", "costs": "Despesas de remoção e estada (Art. 28)", "payment": "Pagamento",
+    "debit": "Multa (Art. 25)", "costs": COSTS_LABEL, "payment": "Pagamento",
     "reversal": "Estorno", "reduction": "Redução", "requalification": "Requalificação (Art. 25)",
     "refund": "Restituição devida ao infrator",
 }
@@ -120,17 +144,23 @@ def build_context(s, document: str, as_of: date, meta: DocumentMeta) -> tuple[tu
         name, condition = person.legal_name, LedgerEntry.infractor_platform_id == person.id
         record = ("platform", person.id)
     lines = []
+    costs_ids = set(s.scalars(select(LedgerEntry.id).where(condition, LedgerEntry.kind == "costs")))
     for entry in s.scalars(select(LedgerEntry).where(condition).order_by(LedgerEntry.effective_on, LedgerEntry.id)):
         auto = s.get(Auto, entry.auto_id) if entry.auto_id else None
         auto_number = auto.number if auto is not None else ""
         amount = Decimal(entry.amount_upfm)
+        debt = "costs" if entry.kind == "costs" or (entry.kind == "reversal" and entry.reverses_id in costs_ids) \
+            else "fine"
+        # issue 23 point 6: the Art. 28 costs carry no UPFM (their UPFM columns stay empty); a row posted converted
+        # before migration 0022 keeps the UPFM it carries, so that the payments that closed it still add up
         debit, credit = (amount, Decimal("0")) if amount >= 0 else (Decimal("0"), -amount)
         discussion = (discussion_of(auto.status, auto.defense_deadline, auto.appeal_deadline)
                       if auto is not None else "")
         lines.append(StatementLine(entry.effective_on,
                                    ledger_description(entry.kind, auto_number, entry.guide_number, entry.reason),
                                    auto_number or entry.guide_number or "", debit, credit,
-                                   abs(Decimal(entry.amount_reais)), entry.kind, discussion))
+                                   abs(Decimal(entry.amount_reais)), entry.kind, discussion,
+                                   Decimal(entry.amount_reais), debt))
     upfm = s.scalar(select(Parameter.value).where(Parameter.key == "upfm_value", Parameter.valid_from <= as_of)
                     .order_by(Parameter.valid_from.desc()).limit(1))
     if upfm is None:
@@ -169,7 +199,13 @@ def render(ctx: StatementContext) -> bytes:
     story.append(_pdf.grid_table(head, rows, widths, right_cols=(3, 4, 5, 6)))
     story.append(_pdf.spacer(3))
     balance = ctx.balance_reais
-    if balance >= 0:
+    costs = ctx.costs_owed
+    if balance > 0 and costs > 0:   # issue 23 point 6: the costs on a line of their own, in reais
+        story.append(_pdf.pm(
+            f"Saldo devedor em {fmt_date(ctx.as_of)}: multas {b(fmt_decimal(ctx.balance_upfm) + ' UPFM')}, "
+            f"equivalentes a {b(fmt_money(balance - costs))} (cada uma pelo valor da UPFM usado no seu débito); "
+            f"custas (Art. 28), em reais: {b(fmt_money(costs))}; total {b(fmt_money(balance))}."))
+    elif balance >= 0:
         story.append(_pdf.pm(
             f"Saldo devedor em {fmt_date(ctx.as_of)}: {b(fmt_decimal(ctx.balance_upfm) + ' UPFM')}, equivalentes a "
             f"{b(fmt_money(balance))} — a soma dos lançamentos acima, cada um pelo valor da UPFM usado no seu "

@@ -28,7 +28,7 @@ __all__ = ["GUIDE_HEADERS", "export_guides", "guide_export_rows"]
 GUIDE_HEADERS = ("Guia", "Tipo", "Referência", "Contribuinte", "CPF/CNPJ", "Valor (R$)", "Emitida em", "Vencimento",
                  "Situação", "Substitui", "Substituída por", "Pago em")
 EXPORT_ROLES = GUIDE_ROLES.export
-TYPE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos (Art. 28)"}
+TYPE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custas (Art. 28)"}
 FEE_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
               "inspection": "Taxa de vistoria", "other": "Taxa"}
 

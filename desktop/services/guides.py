@@ -83,7 +83,7 @@ __all__ = [
 CENT = Decimal("0.01")
 DESK_ROLES = GUIDE_ROLES.desk
 READER_ROLES = GUIDE_ROLES.read
-PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos de remoção e estada"}
+PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custas (Art. 28)"}
 FEE_KIND_LABELS = {"authorization": "Taxa de autorização", "renewal": "Taxa de renovação",
                    "inspection": "Taxa de vistoria", "other": "Taxa"}
 GUIDE_FILTERS = tuple(CHARGE_FILTER_LABELS)       # "", open, overdue, paid, cancelled (domain/finance.py)

@@ -330,12 +330,8 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
         if not actor.has(*ENFORCEMENT_ROLES.decide):
             raise PermissionDenied("Só um gestor confirma um pagamento acima do saldo do auto (o excesso vira "
                                    "restituição devida).")
-    if owed_reais > 0 and amount >= owed_reais:
-        # Paid in full: the UPFM still owed is closed exactly; only an excess is converted.
-        upfm = owed_upfm + reais_to_upfm(amount - owed_reais, auto.upfm_value)
-    else:
-        upfm = reais_to_upfm(amount, auto.upfm_value)
-    if upfm <= 0:
+    upfm = payment_upfm(session, auto, amount, owed_upfm, owed_reais)
+    if upfm <= 0 and (upfm < 0 or not _costs_owed(session, auto.id, owed_reais)):
         raise ValidationError([Problem("amount_reais", "Valor pequeno demais para ser registrado.")])
     row = post(session, actor, kind=EntryKind.PAYMENT, infractor=debtor_of(auto), amount_upfm=-upfm,
                upfm_value=auto.upfm_value, amount_reais=-amount, effective_on=draft.paid_on, auto_id=auto.id,
@@ -347,6 +343,28 @@ def record_payment_in(session, actor, draft: PaymentDraft) -> EntryInfo:
     if owed_reais <= 0:
         settle_auto(session, actor, auto, draft.paid_on)
     return entry_info_in(session, row.id)
+
+
+def _costs_owed(session, auto_id: int, owed_reais: Decimal) -> Decimal:
+    """The Art. 28 costs still owed on an auto, in reais (a payment settles the fine first, then the costs)."""
+    # local: ReportLab-free helpers of the DAM's builder (as in _split_costs)
+    from desktop.reports.guide import auto_costs_reais, split_fine_and_costs  # local: see above
+
+    spent = auto_costs_reais(session, [auto_id]).get(auto_id, ZERO)
+    return split_fine_and_costs(Decimal(owed_reais), spent)[1] if spent > 0 else ZERO
+
+
+def payment_upfm(session, auto, amount: Decimal, owed_upfm: Decimal, owed_reais: Decimal) -> Decimal:
+    """The UPFM a payment of `amount` reais carries (issue 23 point 6): only the part that settles the fine, at
+    the auto's UPFM value — the fine first, then the Art. 28 costs, which are reais and carry none. A payment that
+    settles the whole fine closes its UPFM exactly; only an excess above everything owed is converted."""
+    costs = _costs_owed(session, auto.id, owed_reais)
+    fine_reais = max(Decimal(owed_reais) - costs, ZERO)
+    if fine_reais > 0 and amount < fine_reais:
+        return reais_to_upfm(amount, auto.upfm_value)
+    closed = max(Decimal(owed_upfm), ZERO) if fine_reais > 0 or owed_upfm > 0 else ZERO
+    excess = amount - max(Decimal(owed_reais), ZERO)
+    return closed + (reais_to_upfm(excess, auto.upfm_value) if excess > 0 else ZERO)
 
 
 def _check_guide(session, auto, guide: str) -> None:
@@ -527,9 +545,10 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
     a separate line of the dívida ativa, in reais, never added to the fine's UPFM."""
 
     # local: ReportLab-free helpers of the DAM's builder, read only by the dívida ativa list
-    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, split_fine_and_costs  # local: see above
+    from desktop.reports.guide import COSTS_LABEL, auto_costs_reais, legacy_costs_upfm, split_fine_and_costs  # local: see above
 
     costs = auto_costs_reais(session, [r.auto_id for r in rows if r.auto_id is not None])
+    legacy = legacy_costs_upfm(session, [auto_id for auto_id in costs])
     out = []
     for r in rows:
         spent = costs.get(r.auto_id, ZERO)
@@ -537,10 +556,14 @@ def _split_costs(session, rows: list[OverdueInfo]) -> list[OverdueInfo]:
             out.append(r)
             continue
         fine, owed_costs = split_fine_and_costs(Decimal(r.balance_reais), spent)
-        value = session.scalar(select(Auto.upfm_value).where(Auto.id == r.auto_id))
         if fine > 0:
-            out.append(_replace(r, balance_upfm=reais_to_upfm(fine, value) if value else r.balance_upfm,
-                                balance_reais=fine, debt_label="Multa (Art. 25)"))
+            # costs carry no UPFM (issue 23 point 6): the balance in UPFM is the fine's; only costs posted
+            # converted (before migration 0022) make it recomputed from the fine's reais
+            upfm = r.balance_upfm
+            if r.auto_id in legacy:
+                value = session.scalar(select(Auto.upfm_value).where(Auto.id == r.auto_id))
+                upfm = reais_to_upfm(fine, value) if value else r.balance_upfm
+            out.append(_replace(r, balance_upfm=upfm, balance_reais=fine, debt_label="Multa (Art. 25)"))
         if owed_costs > 0:
             out.append(_replace(r, balance_upfm=ZERO, balance_reais=owed_costs, debt="cost",
                                 debt_label=COSTS_LABEL))

@@ -24,7 +24,6 @@ from desktop.domain.penalties import (
     Assessment,
     Penalty,
     PenaltyOption,
-    reais_to_upfm,
 )
 from desktop.domain.problems import Problem
 from desktop.domain.roles import ENFORCEMENT_ROLES
@@ -557,9 +556,11 @@ def charge_costs_in(session, actor, measure_id: int, amount_reais: Decimal, on: 
         problems.append(Problem("on", "O lançamento não pode ser anterior à medida."))
     if problems:
         raise ValidationError(problems)
-    value = upfm_value_in(session, on.year)
-    upfm = reais_to_upfm(amount_reais, value)
-    entry = post(session, actor, kind=EntryKind.COSTS, infractor=Infractor.driver(driver_id), amount_upfm=upfm,
+    # issue 23 point 6: reais spent, never converted at a UPFM — the entry carries no UPFM (the column keeps the
+    # value of the auto's fine, or of the year, for reference only; nothing is computed from it)
+    auto = session.get(Auto, row.auto_id) if row.auto_id is not None else None
+    value = auto.upfm_value if auto is not None else upfm_value_in(session, on.year)
+    entry = post(session, actor, kind=EntryKind.COSTS, infractor=Infractor.driver(driver_id), amount_upfm=Decimal(0),
                  upfm_value=value, amount_reais=amount_reais, effective_on=on, auto_id=row.auto_id,
                  reason=f"{kind.label} (Art. 28): {reason.strip()}")
     row.cost_reais = (row.cost_reais or Decimal(0)) + amount_reais
@@ -569,8 +570,9 @@ def charge_costs_in(session, actor, measure_id: int, amount_reais: Decimal, on: 
 
 def charge_costs(db, actor, measure_id: int, amount_reais: Decimal, on: date, reason: str,
                  expected_version: int):
-    """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger,
-    the reais converted to UPFM at the value of `on`'s year. Several charges add up on the measure."""
+    """Art. 28: the removal and storage costs of the vehicle are the driver's — a `costs` entry in the ledger in
+    reais, never converted to UPFM (issue 23 point 6): a debt of its own beside the fine. Several charges add up
+    on the measure."""
     require_role(actor, *ENFORCEMENT_ROLES.measures_read)
     with db.session() as s:
         return charge_costs_in(s, actor, measure_id, amount_reais, on, reason, expected_version)

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from desktop.domain.pix import normalize_pix_key, pix_key_problems
 from desktop.domain.problems import Problem
+from desktop.domain.revenue_codes import FIELDS as REVENUE_CODE_FIELDS, revenue_code_problems
 from desktop.domain.roles import SETUP_ROLES
 from desktop.errors import ConflictError, NotFound, ValidationError
 from sqlalchemy import select
@@ -57,6 +58,9 @@ class MunicipalityDraft:
     # (no invented default): ((parameter key, value in UPFM), ...) of FEE_KEYS; `initialize` only.
     fees: tuple[tuple[str, Decimal], ...] = ()
     fees_act: str = ""
+    # Issue 28 point 4: the código da receita of each kind of debt, ((field of REVENUE_CODES, code), ...); None
+    # keeps the configured codes (screens that do not show them: the setup wizard).
+    revenue_codes: tuple[tuple[str, str], ...] | None = None
 
 
 FEE_KEYS = ("fee.authorization", "fee.renewal", "fee.inspection")
@@ -83,6 +87,11 @@ class MunicipalityInfo:
     signing_public_key: bytes | None
     version: int
     febraban_bank: str | None = None     # the collecting bank's code: a return file of another bank is refused
+    revenue_codes: tuple[tuple[str, str | None], ...] = ()   # issue 28 point 4: (field, code or None), every field
+
+    def revenue_code(self, field: str) -> str | None:
+        """The código da receita configured in `field` (desktop.domain.revenue_codes), or None."""
+        return dict(self.revenue_codes).get(field)
 
     @property
     def title(self) -> str:
@@ -148,6 +157,8 @@ def municipality_problems(draft: MunicipalityDraft, initial: bool) -> list[Probl
             problems.append(Problem("brasao_png", "O brasão deve ser uma imagem PNG."))
         elif len(draft.brasao_png) > MAX_BRASAO_BYTES:
             problems.append(Problem("brasao_png", "A imagem do brasão deve ter no máximo 2 MB."))
+    if draft.revenue_codes is not None:
+        problems += revenue_code_problems(draft.revenue_codes)
     problems += pix_key_problems(draft.pix_key)  # BR Code: CPF/CNPJ digits, +55 phone, e-mail, random key
     if draft.cnpj:
         from desktop.domain import validate_cnpj  # local: imported only on this branch
@@ -267,6 +278,7 @@ def initialize(db, municipality: MunicipalityDraft, admin: AdminDraft, key_passp
             febraban_bank=_bank_code(municipality.febraban_bank),
             signing_public_key=public,
         )
+        _set_revenue_codes(settings, municipality.revenue_codes)
         s.add(settings)
         s.add(SigningKey(fingerprint=fingerprint(public), public_key=public, valid_from=now(), created_by=user.id,
                          holder=keystore.store(private, key_passphrase), note="Chave criada na configuração inicial"))
@@ -305,7 +317,16 @@ def _settings_snapshot(row) -> dict:
         "pix_key": row.pix_key, "cnpj": row.cnpj, "address": row.address,
         "febraban_agreement": row.febraban_agreement, "febraban_bank": row.febraban_bank,
         "brasao_png_bytes": len(row.brasao_png) if row.brasao_png else 0,
+        **{field: getattr(row, field) for field in REVENUE_CODE_FIELDS},
     }
+
+
+def _set_revenue_codes(row, codes) -> None:
+    """The códigos da receita of `codes` ((field, text), ...) on the settings row; an empty text clears one;
+    None leaves them all as they are."""
+    for field, text in codes or ():
+        if field in REVENUE_CODE_FIELDS:
+            setattr(row, field, " ".join((text or "").split()) or None)
 
 
 def _info(row) -> MunicipalityInfo:
@@ -314,6 +335,7 @@ def _info(row) -> MunicipalityInfo:
         brasao_png=row.brasao_png, pix_key=row.pix_key, cnpj=row.cnpj, address=row.address,
         febraban_agreement=row.febraban_agreement, signing_public_key=row.signing_public_key, version=row.version,
         febraban_bank=row.febraban_bank,
+        revenue_codes=tuple((field, getattr(row, field)) for field in REVENUE_CODE_FIELDS),
     )
 
 
@@ -503,6 +525,7 @@ def update_municipality_in(session, actor, draft: MunicipalityDraft, expected_ve
     row.febraban_agreement = (draft.febraban_agreement or "").strip() or None
     if draft.febraban_bank is not None:   # None keeps the configured bank (screens that do not show it)
         row.febraban_bank = draft.febraban_bank.strip().zfill(3) if draft.febraban_bank.strip() else None
+    _set_revenue_codes(row, draft.revenue_codes)
     session.flush()
     audit.record(session, actor, "municipality.update", "municipality", "1", before, _settings_snapshot(row))
     return _info(row)

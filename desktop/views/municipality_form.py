@@ -7,9 +7,11 @@ will carry it (CPF/CNPJ digits only, phone +55…, e-mail in lower case) or with
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy,
+                               QVBoxLayout, QWidget)
 
 from desktop.domain.pix import normalize_pix_key, pix_key_kind, pix_key_problems
+from desktop.domain.revenue_codes import MAX_LENGTH as REVENUE_CODE_LENGTH, REVENUE_CODES
 from desktop.views.widgets import BrasaoChooser, FieldErrors, PhoneEdit, error_label
 
 UFS = ("AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB", "PE", "PI",
@@ -24,6 +26,9 @@ BANK_NOTE = ("Código de 3 dígitos do banco conveniado que arrecada as guias (e
              "Um arquivo de retorno de outro banco é recusado (Financeiro → Retorno bancário).")
 BANK_MISSING = ("Sem o código do banco arrecadador, o programa não confere o banco do arquivo de retorno: "
                 "informe-o para que o retorno de outro banco seja recusado.")
+REVENUE_NOTE = ("Código da receita do plano de contas do município (Código Tributário Municipal) sob o qual a "
+                "Tesouraria contabiliza cada débito; impresso em cada guia (DAM). A lei não os fixa: vazio, a guia "
+                "imprime «Código da receita: não configurado».")
 PIX_NOTE = "Opcional: com ela, as guias trazem o QR Code do PIX."
 HINT_STYLE = "color: #555;"
 WARNING_STYLE = "color: #8a5300;"
@@ -73,6 +78,26 @@ class MunicipalityForm(QWidget):
         self.bank_note = _hint(self, BANK_NOTE)
         self.bank_missing = _hint(self, BANK_MISSING, WARNING_STYLE)
         self.pix_hint = _hint(self, PIX_NOTE)
+        # issue 28 point 4: one código da receita per kind of debt (Administração → Município only)
+        self.revenue_edits: dict[str, QLineEdit] = {}
+        revenue_messages: dict[str, QLabel] = {}
+        self.revenue_group = QGroupBox("Códigos da receita (impressos na guia — DAM)", self)
+        revenue_form = QFormLayout(self.revenue_group)
+        for code in REVENUE_CODES:
+            edit = QLineEdit(self.revenue_group)
+            edit.setMaxLength(REVENUE_CODE_LENGTH)
+            edit.setPlaceholderText("não configurado")
+            edit.setAccessibleName(f"Código da receita — {code.label}")
+            self.revenue_edits[code.field] = edit
+            message = revenue_messages[code.field] = error_label(self.revenue_group)
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            box.addWidget(edit)
+            box.addWidget(message)
+            revenue_form.addRow(f"{code.label}:", box)
+        self.revenue_note = _hint(self.revenue_group, REVENUE_NOTE)
+        revenue_form.addRow(self.revenue_note)
+        self.revenue_group.setVisible(extended)
 
         self.general_error = error_label(self)
         self.errors = FieldErrors(self.general_error)
@@ -110,6 +135,9 @@ class MunicipalityForm(QWidget):
                 box.addWidget(note)
             form.addRow(label, box)
             self.errors.add(field, widget, message)
+        if extended:
+            for field, edit in self.revenue_edits.items():
+                self.errors.add(field, edit, revenue_messages[field])
         self.febraban_edit.textChanged.connect(self._febraban_changed)
         self.bank_edit.textChanged.connect(self._bank_changed)
         self._bank_changed()
@@ -121,7 +149,13 @@ class MunicipalityForm(QWidget):
         hint.setStyleSheet("color: #555;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(form)
+        if extended:   # the codes beside the data, so that the screen keeps its height (1366×728)
+            columns = QHBoxLayout()
+            columns.addLayout(form, 3)
+            columns.addWidget(self.revenue_group, 2, Qt.AlignmentFlag.AlignTop)
+            layout.addLayout(columns)
+        else:
+            layout.addLayout(form)
         layout.addWidget(hint)
         layout.addWidget(self.general_error)
         layout.addStretch(1)
@@ -142,6 +176,7 @@ class MunicipalityForm(QWidget):
         if self.extended:
             values["cnpj"] = self.cnpj_edit.text().strip() or None
             values["address"] = self.address_edit.text().strip() or None
+            values["revenue_codes"] = tuple((field, edit.text().strip()) for field, edit in self.revenue_edits.items())
         return values
 
     def febraban_missing_shown(self) -> bool:
@@ -188,3 +223,6 @@ class MunicipalityForm(QWidget):
         self.address_edit.setText(getattr(info, "address", "") or "")
         self.febraban_edit.setText(getattr(info, "febraban_agreement", "") or "")
         self.bank_edit.setText(getattr(info, "febraban_bank", "") or "")
+        codes = dict(getattr(info, "revenue_codes", ()) or ())
+        for field, edit in self.revenue_edits.items():
+            edit.setText(codes.get(field) or "")

@@ -47,3 +47,29 @@ def test_demo_has_guides_in_every_state_and_a_return_file_that_pays_some(db, mak
     assert count == 5
     report = bank_returns.import_bank_return(db, clerk, content, "exemplo.txt")
     assert report.recorded == 5 and report.rejected == 0, report.rejected_lines
+
+
+def test_issue28_the_demo_prints_its_fake_codigos_da_receita_and_the_prefeituras_cnpj(db, make_actor):
+    """The demo's códigos da receita are plausible but fake (an installation starts with none): a demo DAM of a
+    fee prints the fee's code, the creditor's CNPJ and address."""
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.demo.loader import DEMO_REVENUE_CODES
+    from desktop.domain.guides import guide_overdue
+    from desktop.services import documents
+
+    clock.set_clock(clock.ticking(datetime(2026, 11, 18, 10, 0)))
+    load_demo(db, drivers=120, seed=11, today=TODAY)
+    codes = dict(DEMO_REVENUE_CODES)
+    assert set(codes) == {"revenue_code_fee_authorization", "revenue_code_fee_renewal", "revenue_code_fee_inspection",
+                          "revenue_code_fine", "revenue_code_issqn", "revenue_code_costs"}
+    with db.session(write=False) as s:
+        number = next(g.number for g in s.scalars(select(PaymentGuide).where(
+            PaymentGuide.status == "open", PaymentGuide.purpose == "fine").order_by(PaymentGuide.id))
+            if not guide_overdue(g.due_on, TODAY))
+    pdf = documents.print_guide(db, make_actor(Role.ATENDENTE), number).pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert f"Código da receita: {codes['revenue_code_fine']}" in text
+    assert "CNPJ do credor" in text and "não configurado" not in text and "Rua Cipriano Curvo, 450" in text

@@ -335,3 +335,28 @@ def test_issue28_art11_par1_the_issqn_dam_carries_the_lancamentos_calculation(db
     assert "10/2026, classe INTEGRAL (base estimada R$ 3.000,00 × alíquota 3,00 %): 1 veículo, R$ 45,00" in text
     assert "10/2026, classe PARCIAL (base estimada R$ 1.000,01 × alíquota 3,00 %): 1 veículo, R$ 30,00" in text
     assert "repartido" in text
+
+
+def test_issue28_the_issqn_dam_prints_the_issqn_codigo_da_receita_and_the_prefeituras_cnpj(db):
+    import io
+
+    from pypdf import PdfReader
+
+    from desktop.services import documents, setup
+
+    w = build_world(db)
+    classify(w, 0)
+    info = setup.get_municipality(db)
+    setup.update_municipality(db, w.gestor, setup.MunicipalityDraft(
+        name=info.name, uf=info.uf, secretariat=info.secretariat, ouvidoria_phone=info.ouvidoria_phone,
+        cnpj="03507548000110", address="Rua Cipriano Curvo, 450 — Centro", febraban_agreement=info.febraban_agreement,
+        revenue_codes=(("revenue_code_issqn", "1.1.1.8.02.01"), ("revenue_code_fine", "1.9.1.0.99.01"))),
+        info.version)
+    _on(date(2026, 11, 3))
+    issqn.run_competence(db, w.gestor, 2026, 10)
+    guide = issqn.issue_issqn_guide(db, w.gestor, w.platforms[0], 2026, 10)
+    pdf = documents.print_guide(db, w.gestor, guide.number).pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Código da receita: 1.1.1.8.02.01" in text and "Código da receita 1.1.1.8.02.01" in text
+    assert "1.9.1.0.99.01" not in text                       # the fine's code is not the ISSQN's
+    assert "CNPJ do credor 03.507.548/0001-10" in text and "Endereço do credor Rua Cipriano Curvo, 450" in text

@@ -3,7 +3,7 @@ bank reads paid and takes no second payment or guide; a returned payment shows o
 reais at each debit's value; the bank's file must be the municipality's."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -186,7 +186,6 @@ def _pdf_text(pdf: bytes) -> str:
 
 def _post_costs(db, office, auto, amount: Decimal, on: date):
     from desktop.domain.ledger import EntryKind
-    from desktop.domain.penalties import reais_to_upfm
     from desktop.models import Auto
     from desktop.services.enforcement.core import debtor_of
     from desktop.services.enforcement.postings import post
@@ -194,7 +193,7 @@ def _post_costs(db, office, auto, amount: Decimal, on: date):
     with db.session() as s:
         row = s.get(Auto, auto.id)
         post(s, office.fiscal, kind=EntryKind.COSTS, infractor=debtor_of(row),
-             amount_upfm=reais_to_upfm(amount, row.upfm_value), upfm_value=row.upfm_value, amount_reais=amount,
+             amount_upfm=Decimal(0), upfm_value=row.upfm_value, amount_reais=amount,
              effective_on=on, auto_id=row.id, reason="Despesas de remoção e estada do veículo (Art. 28).")
 
 
@@ -212,7 +211,7 @@ def test_art28_costs_are_a_line_of_their_own_on_the_dam_and_the_divida_ativa(db,
     assert g.amount_reais == Decimal("291.00")           # 20 UPFM × 5,55 = 111,00 + R$ 180,00 of costs
     text = _pdf_text(documents.print_guide(db, office.clerk, g.number).pdf)
     assert f"Multa (Art. 25) — auto nº {auto.number}, código ART26-III" in text and "R$ 111,00" in text
-    assert "Despesas de remoção e estada do veículo (Art. 28)" in text and "R$ 180,00" in text
+    assert "Custas (Art. 28) — remoção e estada do veículo" in text and "R$ 180,00" in text
     assert "Art. 25; Art. 28" in text and "Art. 10" not in text and "Art. 11" not in text
     # the dívida ativa: the fine in UPFM and the costs in reais on separate lines
     with db.session() as s:
@@ -221,13 +220,13 @@ def test_art28_costs_are_a_line_of_their_own_on_the_dam_and_the_divida_ativa(db,
     lines = [r for r in ledger.divida_ativa_list(db, office.manager) if r.number == auto.number]
     assert [(r.debt_label, r.balance_upfm, r.balance_reais) for r in lines] == [
         ("Multa (Art. 25)", Decimal("20.0000"), Decimal("111.00")),
-        ("Despesas de remoção e estada do veículo (Art. 28)", Decimal("0"), Decimal("180.00"))]
+        ("Custas (Art. 28) — remoção e estada do veículo", Decimal("0"), Decimal("180.00"))]
     out = tmp_path / "da.csv"
     exports.export(db, office.manager, "divida_ativa", out)
     with open(out, encoding="utf-8-sig", newline="") as fh:
         rows = [r for r in csv.reader(fh, delimiter=";") if r[1] == auto.number]
     assert [(r[0], r[7], r[8]) for r in rows] == [("Multa (Art. 25)", "20,00", "111,00"),
-                                                   ("Despesas de remoção e estada do veículo (Art. 28)", "",
+                                                   ("Custas (Art. 28) — remoção e estada do veículo", "",
                                                     "180,00")]
 
 
@@ -298,3 +297,102 @@ def test_art10_no_invented_fee_a_fee_guide_before_the_ctm_fee_is_set_says_so(db,
     parameters.set_parameter(db, office.manager, "fee.authorization", date(2026, 1, 1), Decimal("8"),
                              "CTM, Lei Complementar municipal nº 1/2020, art. 90")
     assert guides.issue_fee_guide(db, office.clerk, authorization_id=a.id).amount_reais == Decimal("44.40")
+
+
+# ------------------------------------------------------------ issue 28 point 4: código da receita and the creditor
+CODES = (("revenue_code_fee_authorization", "1.1.2.1.01.01"), ("revenue_code_fee_renewal", "1.1.2.1.01.02"),
+         ("revenue_code_fee_inspection", "1.1.2.1.01.03"), ("revenue_code_fine", "1.9.1.0.99.01"),
+         ("revenue_code_issqn", "1.1.1.8.02.01"), ("revenue_code_costs", "1.9.2.2.99.01"))
+
+
+def _configure_creditor(db, admin, codes=CODES):
+    """Administração → Município through its service: the CNPJ, the address and the códigos da receita."""
+    from desktop.services import setup
+
+    info = setup.get_municipality(db)
+    return setup.update_municipality(db, admin, setup.MunicipalityDraft(
+        name=info.name, uf=info.uf, secretariat=info.secretariat, ouvidoria_phone=info.ouvidoria_phone,
+        pix_key=info.pix_key, cnpj="03.507.548/0001-10", address="Rua Cipriano Curvo, 450 — Centro, CEP 78195-000",
+        febraban_agreement=info.febraban_agreement, revenue_codes=codes), info.version)
+
+
+def _fee_guides(db, office):
+    from desktop.services import authorizations as auth
+    from desktop.services import parameters
+    from tests.db.registry_factories import active, approved
+
+    for key in ("fee.authorization", "fee.renewal", "fee.inspection"):
+        parameters.set_parameter(db, office.manager, key, date(2026, 1, 1), Decimal("10"), "CTM, art. 90")
+    first = approved(db, office)
+    old = active(db, office, on=date(2026, 11, 30) - timedelta(days=355))
+    old = auth.request_renewal(db, office.clerk, old.id, date(2026, 11, 30), old.version)
+    return {"revenue_code_fee_authorization": guides.issue_fee_guide(db, office.clerk, authorization_id=first.id,
+                                                                     kind="authorization"),
+            "revenue_code_fee_inspection": guides.issue_fee_guide(db, office.clerk, authorization_id=first.id,
+                                                                  kind="inspection"),
+            "revenue_code_fee_renewal": guides.issue_fee_guide(db, office.clerk, authorization_id=old.id,
+                                                               kind="renewal")}
+
+
+def test_issue28_every_dam_prints_the_codigo_da_receita_of_its_own_debt_and_the_prefeituras_cnpj_and_address(
+        db, office):
+    from desktop.services import documents
+
+    _configure_creditor(db, office.admin)
+    codes = dict(CODES)
+    printed = {field: _pdf_text(documents.print_guide(db, office.clerk, g.number).pdf)
+               for field, g in _fee_guides(db, office).items()}
+    driver_id = make_driver(db, "Maria Infratora")
+    auto = autos.draw_up_auto(db, office.fiscal, draft("ART26-III", date(2026, 11, 2), driver_id=driver_id))
+    notify(db, office.fiscal, auto, date(2026, 11, 3))
+    _post_costs(db, office, auto, Decimal("180.00"), date(2026, 11, 4))
+    fine = _pdf_text(documents.print_guide(db, office.clerk, guides.issue_fine_guide(db, office.clerk,
+                                                                                     auto.number).number).pdf)
+    printed["revenue_code_fine"] = printed["revenue_code_costs"] = fine
+    for field, text in printed.items():
+        flat = " ".join(text.split())
+        assert codes[field] in flat, field
+        assert "CNPJ do credor 03.507.548/0001-10" in flat and "Rua Cipriano Curvo, 450 — Centro" in flat
+        assert "Prefeitura Municipal de Chapada dos Guimarães–MT" in flat
+        assert "não configurado" not in flat
+        # only the codes of the guide's own debts
+        others = [code for key, code in CODES if key != field and not {key, field} <= {"revenue_code_fine",
+                                                                                       "revenue_code_costs"}]
+        assert not [code for code in others if code in flat], field
+    flat = " ".join(fine.split())
+    # each line its own code, and the bank's stub both
+    assert f"código ART26-III R$ 111,00 Código da receita: {codes['revenue_code_fine']}" in flat
+    assert f"veículo R$ 180,00 Código da receita: {codes['revenue_code_costs']}" in flat
+    assert f"Código da receita {codes['revenue_code_fine']} / {codes['revenue_code_costs']}" in flat
+
+
+def test_issue28_an_unconfigured_codigo_da_receita_prints_as_such_never_invented(db, office):
+    from desktop.services import documents
+
+    _configure_creditor(db, office.admin, codes=(("revenue_code_fine", "1.9.1.0.99.01"),))
+    _auto, g, _barcode = _notified_fine_guide(db, office)
+    flat = " ".join(_pdf_text(documents.print_guide(db, office.clerk, g.number).pdf).split())
+    assert "Código da receita: 1.9.1.0.99.01" in flat and "Código da receita 1.9.1.0.99.01" in flat
+    _configure_creditor(db, office.admin, codes=(("revenue_code_fine", ""),))   # cleared: nothing in its place
+    flat = " ".join(_pdf_text(documents.print_guide(db, office.clerk, g.number).pdf).split())
+    assert "Código da receita: não configurado" in flat and "Código da receita não configurado" in flat
+    assert "1.9.1.0.99.01" not in flat
+
+
+def test_issue28_revenue_codes_are_audited_and_a_malformed_one_is_refused_naming_its_field(db, office):
+    from desktop.errors import ValidationError
+    from desktop.models import AuditEntry
+
+    info = _configure_creditor(db, office.admin)
+    assert info.revenue_code("revenue_code_issqn") == "1.1.1.8.02.01"
+    with db.session(write=False) as s:
+        entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "municipality.update")
+                          .order_by(AuditEntry.id.desc())).first()
+        import json
+
+        before, after = json.loads(entry.before), json.loads(entry.after)
+        assert before["revenue_code_costs"] is None and after["revenue_code_costs"] == "1.9.2.2.99.01"
+    with pytest.raises(ValidationError) as exc:
+        _configure_creditor(db, office.admin, codes=(("revenue_code_costs", "1.9;DROP"),))
+    problem = exc.value.problems[0]
+    assert problem.field == "revenue_code_costs" and "Custas (Art. 28)" in problem.message

@@ -247,8 +247,8 @@ def test_art28_removal_and_storage_costs_are_charged_to_the_driver(db, people):
                                    "Guincho e 3 diárias de pátio", removal.version)
     assert entry.kind is EntryKind.COSTS and entry.infractor == Infractor.driver(driver_id)
     assert entry.amount_reais == Decimal("187.52") and entry.upfm_value == UPFM_2026
-    assert entry.amount_upfm == Decimal("60.0016")  # 187,52 / 3,12525, four places half-up
-    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == Decimal("100.0016")
+    assert entry.amount_upfm == Decimal("0")   # issue 23 point 6: reais spent, never converted at a UPFM
+    assert ledger.balance(db, SYSTEM_ACTOR, Infractor.driver(driver_id)) == Decimal("40")   # the fine alone
     measure = penalties.list_measures(db, SYSTEM_ACTOR, driver_id=driver_id)[0]
     assert measure.cost_reais == Decimal("187.52")
     with pytest.raises(StaleRecordError):

@@ -443,3 +443,35 @@ def test_edit_dialog_shows_no_password_fields(qtbot, db, admin):
     dialog.show()
     assert dialog.username_edit.isReadOnly()
     assert not dialog.password_edit.isVisible() and not dialog.confirm_edit.isVisible()
+
+
+def test_issue28_municipality_screen_takes_the_codigos_da_receita_typed_and_saved_with_the_mouse(qtbot, db, admin):
+    """Issue 28 point 4: every DAM prints the código da receita of its debt; Administração → Município asks for
+    one per kind of debt (none invented: empty reads "não configurado"), typed and saved by the mouse, audited."""
+    from hands import activate, click_button, type_into
+    from desktop.services import setup
+
+    muni = screen(qtbot, db, admin, "Município")
+    page = muni.keep_page_alive
+    page.resize(1366, 728)
+    page.show()
+    activate(page)
+    assert muni.form.revenue_group.isVisible() and "não configurado" in muni.form.revenue_note.text()
+    costs = muni.form.revenue_edits["revenue_code_costs"]
+    assert costs.placeholderText() == "não configurado" and costs.isVisible()
+    assert setup.get_municipality(db).revenue_code("revenue_code_costs") is None
+    type_into(muni.form.revenue_edits["revenue_code_fine"], "1.9.1.0.99.01")
+    type_into(costs, "1.9.2.2.99.01")
+    click_button(muni.save_button)
+    info = setup.get_municipality(db)
+    assert info.revenue_code("revenue_code_fine") == "1.9.1.0.99.01"
+    assert info.revenue_code("revenue_code_costs") == "1.9.2.2.99.01"
+    assert info.revenue_code("revenue_code_issqn") is None
+    assert "salvos" in muni.status.text()
+    again = screen(qtbot, db, admin, "Município")
+    assert again.form.revenue_edits["revenue_code_costs"].text() == "1.9.2.2.99.01"
+    type_into(costs, "1.9;2")                     # refused beside its field, in Portuguese, nothing saved
+    click_button(muni.save_button)
+    assert muni.form.errors.is_invalid("revenue_code_costs")
+    assert "Custas (Art. 28)" in muni.form.errors.message("revenue_code_costs")
+    assert setup.get_municipality(db).revenue_code("revenue_code_costs") == "1.9.2.2.99.01"

@@ -144,7 +144,8 @@ def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
     first_measure(screen)
     assert screen.buttons["release"].isEnabled() and screen.buttons["costs"].isEnabled()
 
-    before = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
+    joao = ledger.Infractor.driver(register.joao)
+    before = ledger.statement(db, SYSTEM_ACTOR, joao)
     def costs(dialog):
         type_into(dialog.amount_edit, "337,35")
         click_button(dialog.ok_button)                   # the description is required
@@ -153,8 +154,10 @@ def test_art24_ii_measure_release_and_art28_costs(qtbot, db, people, register):
         click_button(dialog.ok_button)
 
     act(screen, "costs", dialogs.CostsDialog, costs)
-    after = ledger.balance(db, SYSTEM_ACTOR, ledger.Infractor.driver(register.joao))
-    assert after - before == Decimal("3.0000")           # R$ 337,35 at R$ 112,45 per UPFM (2026)
+    after = ledger.statement(db, SYSTEM_ACTOR, joao)
+    # issue 23 point 6: the costs are reais owed, never converted at a UPFM (the fine's UPFM is unchanged)
+    assert after.balance_reais - before.balance_reais == Decimal("337.35")
+    assert after.balance_upfm == before.balance_upfm
     click_measures_tab(screen)
     first_measure(screen)
     assert not screen.buttons["costs"].isEnabled()       # charged once

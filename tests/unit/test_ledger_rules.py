@@ -8,18 +8,18 @@ from desktop.domain import EntryKind, LedgerEntry, balance, entry_problems, reve
 
 D = date
 DEBIT = LedgerEntry(EntryKind.DEBIT, D(2026, 3, 1), Decimal("40"), id=1)
-COSTS = LedgerEntry(EntryKind.COSTS, D(2026, 3, 2), Decimal("5.5"), id=2)
+COSTS = LedgerEntry(EntryKind.COSTS, D(2026, 3, 2), Decimal("0"), id=2, reais=Decimal("180.00"))  # Art. 28: reais
 PAYMENT = LedgerEntry(EntryKind.PAYMENT, D(2026, 4, 1), Decimal("-20"), id=3)
 
 
 def test_spec3_balance_is_the_sum_of_entries():
     assert balance([]) == Decimal(0)
-    assert balance([DEBIT, COSTS, PAYMENT]) == Decimal("25.5")
+    assert balance([DEBIT, COSTS, PAYMENT]) == Decimal("20")
     assert balance([Decimal("1.25"), Decimal("-0.25")]) == Decimal("1.00")
 
 
 def test_spec3_balance_at_any_date():
-    assert balance([DEBIT, COSTS, PAYMENT], until=D(2026, 3, 31)) == Decimal("45.5")
+    assert balance([DEBIT, COSTS, PAYMENT], until=D(2026, 3, 31)) == Decimal("40")
     assert balance([DEBIT, COSTS, PAYMENT], until=D(2026, 2, 28)) == 0
 
 
@@ -34,7 +34,13 @@ def test_spec3_cancellation_posts_a_reversing_entry_pointing_at_its_origin():
 
 @pytest.mark.parametrize("entry, field", [
     pytest.param(LedgerEntry(EntryKind.DEBIT, D(2026, 1, 1), Decimal("-40")), "amount", id="art25-debit-negative"),
-    pytest.param(LedgerEntry(EntryKind.COSTS, D(2026, 1, 1), Decimal("-1")), "amount", id="art28-costs-negative"),
+    pytest.param(LedgerEntry(EntryKind.COSTS, D(2026, 1, 1), Decimal("0"), reais=Decimal("-1")), "amount_reais",
+                 id="art28-costs-negative"),
+    pytest.param(LedgerEntry(EntryKind.COSTS, D(2026, 1, 1), Decimal("5.5"), reais=Decimal("180")), "amount",
+                 id="art28-costs-never-in-upfm"),
+    pytest.param(LedgerEntry(EntryKind.PAYMENT, D(2026, 1, 1), Decimal("0"), reais=Decimal("10")), "amount",
+                 id="costs-payment-positive"),
+    pytest.param(LedgerEntry(EntryKind.PAYMENT, D(2026, 1, 1), Decimal("0")), "amount", id="payment-of-nothing"),
     pytest.param(LedgerEntry(EntryKind.PAYMENT, D(2026, 1, 1), Decimal("10")), "amount", id="payment-positive"),
     pytest.param(LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-5")), "reason",
                  id="reduction-without-reason"),
@@ -48,9 +54,13 @@ def test_spec3_entry_problems(entry, field):
 
 
 def test_spec3_good_entries_have_no_problems():
-    for entry in (DEBIT, COSTS, PAYMENT, LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-10"), "decisão")):
+    costs_paid = LedgerEntry(EntryKind.PAYMENT, D(2026, 4, 2), Decimal("0"), reais=Decimal("-180.00"))
+    costs_undone = reversal_of(COSTS, D(2026, 4, 3), "lançado em dobro")
+    for entry in (DEBIT, COSTS, PAYMENT, LedgerEntry(EntryKind.REDUCTION, D(2026, 1, 1), Decimal("-10"), "decisão"),
+                  costs_paid, costs_undone):
         assert entry_problems(entry) == []
-    assert EntryKind.COSTS.label.endswith("(Art. 28)")
+    assert (costs_undone.amount, costs_undone.reais) == (Decimal("0"), Decimal("-180.00"))
+    assert EntryKind.COSTS.label.startswith("Custas (Art. 28)")
 
 
 # --- fees and payment guides as state machines (desktop.domain.finance; issue 10 item 4) --------------------

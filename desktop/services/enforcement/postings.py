@@ -59,7 +59,8 @@ def post(session, actor, *, kind: EntryKind, infractor: Infractor, amount_upfm: 
          reason: str | None = None, guide_number: str | None = None) -> LedgerEntry:
     """Post one entry (checked by `domain.entry_problems`) and audit it. Returns the row."""
     amount_upfm = round_places(amount_upfm, -UPFM_PLACES.as_tuple().exponent)
-    problems = entry_problems(DomainEntry(kind, effective_on, amount_upfm, reason or "", origin=reverses_id))
+    problems = entry_problems(DomainEntry(kind, effective_on, amount_upfm, reason or "", origin=reverses_id,
+                                          reais=amount_reais if isinstance(amount_reais, Decimal) else None))
     if problems:
         raise ValidationError(problems)
     row = LedgerEntry(

@@ -115,7 +115,8 @@ def timeline(detail) -> list[TimelineItem]:
             items.append(TimelineItem(m.released_on, "Medida liberada", m.kind_label))
     for e in detail.entries:
         items.append(TimelineItem(e.effective_on, f"Lançamento: {e.kind_label}",
-                                  f"{format_upfm(e.amount_upfm)} ({format_money(e.amount_reais)})"
+                                  (f"{format_upfm(e.amount_upfm)} ({format_money(e.amount_reais)})" if e.amount_upfm
+                                   else f"{format_money(e.amount_reais)} (em reais)")
                                   + (f" — {e.reason}" if e.reason else "")))
     for p in detail.penalties:
         end = f" até {format_date(p.ends_on)}" if p.ends_on else ""
@@ -165,7 +166,7 @@ MEASURE_COLUMNS = (
 ENTRY_COLUMNS = (
     Column("Data", lambda e: e.effective_on),
     Column("Lançamento", lambda e: e.kind_label),
-    Column("UPFM", lambda e: e.amount_upfm, lambda v: format_upfm(v)),
+    Column("UPFM", lambda e: e.amount_upfm, lambda v: format_upfm(v) if v else "—"),   # Art. 28 costs: reais
     Column("R$", lambda e: e.amount_reais, lambda v: format_money(v)),
     Column("Guia", lambda e: e.guide_number),
     Column("Motivo", lambda e: e.reason),

@@ -28,7 +28,7 @@ from desktop.services import bank_returns
 from pathlib import Path
 from desktop.errors import DesktopError
 
-PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custos", "": ""}
+PURPOSE_LABELS = {"fee": "Taxa", "fine": "Multa", "issqn": "ISSQN", "cost": "Custas (Art. 28)", "": ""}
 LINE_COLUMNS = (
     Column("Linha", lambda r: r.line),
     Column("Situação", lambda r: "Registrado" if r.recorded else "Não conciliado"),

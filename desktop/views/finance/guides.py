@@ -38,7 +38,7 @@ GUIDE_COLUMNS = (
     Column("Observação", lambda g: g.cancel_reason),
 )
 STATES = tuple(CHARGE_FILTER_LABELS.items())   # the list's filters (domain/finance.py)
-PURPOSES = (("", "Todos os tipos"), ("fee", "Taxas"), ("fine", "Multas"), ("issqn", "ISSQN"), ("cost", "Custos"))
+PURPOSES = (("", "Todos os tipos"), ("fee", "Taxas"), ("fine", "Multas"), ("issqn", "ISSQN"), ("cost", "Custas (Art. 28)"))
 BUTTONS = (("print", "Imprimir guia"), ("pay", "Registrar pagamento…"), ("reissue", "Reemitir guia vencida…"),
            ("cancel", "Cancelar guia…"))
 

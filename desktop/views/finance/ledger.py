@@ -54,6 +54,11 @@ def signed_upfm(value: Decimal) -> str:
     return format_upfm(value)
 
 
+def entry_upfm(value: Decimal) -> str:
+    """An entry's UPFM; "—" for an entry of reais only (Art. 28 costs, their payment or reversal: issue 23.6)."""
+    return "—" if Decimal(value) == 0 else format_upfm(value)
+
+
 # -- Lançamentos: the whole ledger, lazily ------------------------------------------------------------------
 LEDGER_COLUMNS = (
     LazyColumn("Data", lambda e: e.effective_on),
@@ -61,7 +66,7 @@ LEDGER_COLUMNS = (
     LazyColumn("Lançamento", lambda e: e.kind_label),
     LazyColumn("Infrator", lambda e: e.infractor_name),
     LazyColumn("Auto", lambda e: e.auto_number),
-    LazyColumn("UPFM", lambda e: e.amount_upfm, signed_upfm),
+    LazyColumn("UPFM", lambda e: e.amount_upfm, entry_upfm),
     LazyColumn("R$", lambda e: e.amount_reais, format_money),
     LazyColumn("Guia", lambda e: e.guide_number),
     LazyColumn("Motivo", lambda e: e.reason),
@@ -220,7 +225,7 @@ STATEMENT_COLUMNS = (
     Column("Data", lambda s: s.entry.effective_on),
     Column("Lançamento", lambda s: s.entry.kind_label),
     Column("Auto", lambda s: s.entry.auto_number),
-    Column("UPFM", lambda s: s.entry.amount_upfm, signed_upfm),
+    Column("UPFM", lambda s: s.entry.amount_upfm, entry_upfm),
     Column("R$", lambda s: s.entry.amount_reais, format_money),
     Column("Saldo (UPFM)", lambda s: s.balance, signed_upfm),
     Column("Motivo", lambda s: s.entry.reason),
@@ -354,8 +359,11 @@ class InfractorScreen(QWidget):
         self.statement = read.result
         statement = self.statement
         self.lines.set_rows([StatementLine(e, b) for e, b in zip(statement.entries, statement.balances)])
+        with_costs = any(e.kind == "costs" for e in statement.entries)   # Art. 28: reais, apart from the UPFM
         self.balance_label.setText(f"Saldo em {format_date(statement.until)}: {format_upfm(statement.balance_upfm)}"
-                                   f" = {format_money(statement.balance_reais)}")
+                                   + (f" de multas; total com as custas (Art. 28, em reais): "
+                                      f"{format_money(statement.balance_reais)}" if with_costs
+                                      else f" = {format_money(statement.balance_reais)}"))
 
     def print_statement(self):
         """Issue the statement PDF (`services.documents.print_statement`) in the background, then preview it."""
