@@ -14,7 +14,8 @@ with the demo's robot user (every profile: atendente, gestor, vistoriador — ro
    the calendar, «Realizar vistoria…», «Marcar todos como conformes», «Registrar resultado»: approved, the
    authorization waits for the fee (Art. 10);
 5. back in Autorizações: «Emitir guia da taxa» (the DAM shown and read back), «Registrar pagamento da taxa…» with
-   that guide's number: the authorization is active with its NNNN/AAAA number («Autorização ativada»);
+   that guide's number (the DAM is paid with it): the authorization is active with its NNNN/AAAA number
+   («Autorização ativada»);
 6. «Imprimir» → «Selo do veículo (Art. 14)» clicked in the menu: the sticker's PDF read back, with the number and
    the plate.
 
@@ -241,8 +242,11 @@ def test_journey_a_driver_and_vehicle_registered_through_the_wizards_to_their_st
         grid = inspections.grid
         cell = grid.cell_of(lambda s: s.booking is not None and s.booking.plate_display == plate_display)
         assert cell is not None, "the booking is not on the calendar"
+        booking = grid.slot_at(*cell).booking
+        assert booking.kind == "initial" and booking.driver_name == NAME
         click_row(grid, *cell)
         assert inspections.run_button.isEnabled(), inspections.run_button.toolTip()
+        assert PLATE in inspections.detail.text().replace("-", "")          # the booking's facts beside the grid
         ran: dict = {}
 
         def run(dialog):
@@ -257,6 +261,8 @@ def test_journey_a_driver_and_vehicle_registered_through_the_wizards_to_their_st
         assert "aprovada" in ran["result"]
         qtbot.waitUntil(lambda: messages[-1][0] == "Vistoria aprovada", timeout=5000)
         assert "fica ativa quando a taxa for paga" in messages[-1][1]
+        done = grid.cell_of(lambda s: any(x.id == booking.id for x in s.bookings))
+        assert "Aprovada" in grid.text_at(*done)
 
         # 5. the fee: its guide issued and read back, its payment recorded
         screen = open_module(window, "Autorizações").authorizations
@@ -282,6 +288,9 @@ def test_journey_a_driver_and_vehicle_registered_through_the_wizards_to_their_st
         assert f"Autorização {a.number} — Ativa" in detail.title.text()
         assert "Taxa paga em" in detail.facts.text() and detail.info.value("Válida até") != "—"
         assert detail.print_button.isEnabled() and not detail.guide_button.isEnabled()
+        from desktop.services import guides
+
+        assert guides.get_guide(db, actor, guide_number).status == "paid"     # the DAM paid with it
         assert "fee" not in detail.enabled_actions() and {"suspend", "renewal"} <= set(detail.enabled_actions())
 
         # 6. the sticker (Art. 14), chosen in the «Imprimir» menu with the mouse, read back
