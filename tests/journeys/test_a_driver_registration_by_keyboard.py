@@ -6,9 +6,10 @@ list, where the filter (Ctrl+F) finds the new driver. Then, in Autorizações, t
 arrows, Tab into the list, Enter opens an active authorization, and its sticker (Art. 14) is printed from the
 "Imprimir" menu with Space, Down and Enter; the PDF is read back.
 
-Not yet in this journey (issue 27 (a) is partly done): the vehicle wizard, and the new driver's own authorization
-through analysis, approval, fee and inspection to its sticker — the sticker printed is a demonstration
-authorization's."""
+This journey proves the keyboard; the sticker it prints is a demonstration authorization's. The rest of journey (a)
+— the vehicle wizard, and the new driver's own authorization through analysis, approval, the inspection booked and
+run, the fee's guide and payment, to its own sticker — is tests/journeys/test_a_driver_and_vehicle_to_their_sticker.py
+(mouse and keys)."""
 from __future__ import annotations
 
 import time
