@@ -38,8 +38,12 @@ def fill(qtbot, dialog, name, value):
         if widget.isChecked() != bool(value):
             tick(widget)
     elif isinstance(widget, RecordPicker):
+        # wait for the search of what was typed, not any record: the picker opens with its first list's first row
+        searched = []
+        widget.changed.connect(lambda: searched.append(widget.edit.text()))
         type_into(widget.edit, value)
-        qtbot.waitUntil(lambda: widget.value() is not None, timeout=5000)
+        qtbot.waitUntil(lambda: not widget._timer.isActive() and searched and searched[-1] == widget.edit.text()
+                        and widget.value() is not None, timeout=5000)
     elif isinstance(value, date):
         type_into(widget, value.strftime("%d/%m/%Y"), leave=True)
     elif isinstance(value, Decimal):
