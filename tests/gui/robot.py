@@ -45,6 +45,46 @@ def open_copy(template, tmp_path):
     return db, auth.login(db, ROBOT_USER, ROBOT_PASSWORD)
 
 
+def open_main_window(qtbot, template, tmp_path):
+    """(window, db): the main window over a copy of the demo `template`, as the robot user, at SIZE, activated."""
+    from desktop.views.main_window import MainWindow
+    from hands import activate
+
+    db, actor = open_copy(template, tmp_path)
+    window = MainWindow(db, actor)
+    qtbot.addWidget(window)
+    window.resize(*SIZE)
+    activate(window)
+    return window, db
+
+
+def close_main_window(window, db) -> None:
+    """Close what the walk opened (previews, dialogs), the window, and the database."""
+    from PySide6.QtWidgets import QApplication
+
+    for widget in QApplication.topLevelWidgets():
+        if widget.isVisible() and widget is not window:
+            widget.close()
+    window.close()
+    db.dispose()
+
+
+def built_dialogs(qtbot, db, actor):
+    """(class, dialog) for each dialog class of the program that can be built from the database and the user
+    alone; the others need a record or a file and are left out."""
+    for cls in program_dialogs():
+        dialog = None
+        for args in ((db, actor), (db, actor, None), (), (db,)):
+            try:
+                dialog = cls(*args)
+                break
+            except Exception:   # noqa: BLE001 — needs a record or a file to be built: not one of these
+                dialog = None
+        if dialog is not None:
+            qtbot.addWidget(dialog)
+            yield cls, dialog
+
+
 def sidebar_click(window, row: int) -> QWidget:
     """Open the module at `row` of the sidebar with a mouse click (and Enter, which opens as well)."""
     sidebar = window.sidebar

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QPushButton
 
 from hands import settle
-from robot import make_demo, open_copy, program_dialogs
+from robot import built_dialogs, close_main_window, make_demo, open_copy, open_main_window
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +36,7 @@ def test_every_button_of_every_dialog_built_here_has_a_unique_mnemonic(qtbot, de
     # the booking dialog lists its free slots as soon as it opens, with the inspectors' names given by its page
     monkeypatch.setattr(inspection_dialogs, "slot_text", lambda slot, names: str(slot.start))
     built, problems = [], {}
-    for cls in program_dialogs():
-        dialog = None
-        for args in ((db, actor), (db, actor, None), (), (db,)):
-            try:
-                dialog = cls(*args)
-                break
-            except Exception:   # noqa: BLE001 — needs a record or a file to be built: not one of these
-                dialog = None
-        if dialog is None:
-            continue
-        qtbot.addWidget(dialog)
+    for cls, dialog in built_dialogs(qtbot, db, actor):
         dialog.show()
         settle(20)
         built.append(cls.__name__)
@@ -108,15 +98,9 @@ def test_every_item_of_a_record_pages_print_menu_has_a_unique_mnemonic(qtbot, de
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QAbstractButton, QApplication
 
-    from desktop.views.main_window import MainWindow
-    from hands import activate, click_row
-    from robot import SIZE
+    from hands import click_row
 
-    db, actor = open_copy(demo_template, tmp_path)
-    window = MainWindow(db, actor)
-    qtbot.addWidget(window)
-    window.resize(*SIZE)
-    activate(window)
+    window, db = open_main_window(qtbot, demo_template, tmp_path)
     page = window.open_module(module)
     settle(100)
     table = page
@@ -144,8 +128,7 @@ def test_every_item_of_a_record_pages_print_menu_has_a_unique_mnemonic(qtbot, de
         assert all("&" in t.replace("&&", "") for t in texts), texts
         letters = [t.replace("&&", "")[t.replace("&&", "").index("&") + 1].lower() for t in texts]
         assert len(set(letters)) == len(letters), texts
-    window.close()
-    db.dispose()
+    close_main_window(window, db)
 
 
 def _window_button_problems(window) -> list[str]:
@@ -167,15 +150,9 @@ def _window_button_problems(window) -> list[str]:
 
 def test_every_button_of_every_module_tab_has_a_unique_mnemonic(qtbot, demo_template, tmp_path):
     """Issue 29 point 5 on the main window: every tab of every module, walked as the robot clerk does."""
-    from desktop.views.main_window import MainWindow
-    from hands import activate
-    from robot import SIZE, _walk_tabs, sidebar_click
+    from robot import _walk_tabs, sidebar_click
 
-    db, actor = open_copy(demo_template, tmp_path)
-    window = MainWindow(db, actor)
-    qtbot.addWidget(window)
-    window.resize(*SIZE)
-    activate(window)
+    window, db = open_main_window(qtbot, demo_template, tmp_path)
     problems, screens = {}, []
 
     def visit(name, view, page):
@@ -192,8 +169,7 @@ def test_every_button_of_every_module_tab_has_a_unique_mnemonic(qtbot, demo_temp
         _walk_tabs(window, page, page, [], visit, {"screens": 0, "lists": 0}, depth=0)
     assert len(screens) >= 20, screens
     assert problems == {}, problems
-    window.close()
-    db.dispose()
+    close_main_window(window, db)
 
 
 def test_a_greyed_button_waits_for_its_letter_and_gets_one_when_enabled(qtbot):

@@ -13,7 +13,8 @@ import pytest
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDialog, QScrollArea, QWidget
 
 from hands import activate, click, click_row, describe, focused, press, settle
-from robot import SIZE, _walk_tabs, make_demo, open_copy, program_dialogs, sidebar_click
+from robot import (_walk_tabs, built_dialogs, close_main_window, make_demo, open_copy, open_main_window,
+                   sidebar_click)
 
 PRESSES = 150
 
@@ -119,17 +120,7 @@ def test_every_dialog_built_here_tabs_in_reading_order(qtbot, demo_template, tmp
     db, actor = open_copy(demo_template, tmp_path)
     monkeypatch.setattr(inspection_dialogs, "slot_text", lambda slot, names: str(slot.start))
     walked, problems = [], {}
-    for cls in program_dialogs():
-        dialog = None
-        for args in ((db, actor), (db, actor, None), (), (db,)):
-            try:
-                dialog = cls(*args)
-                break
-            except Exception:   # noqa: BLE001 — needs a record or a file to be built: not one of these
-                dialog = None
-        if dialog is None:
-            continue
-        qtbot.addWidget(dialog)
+    for cls, dialog in built_dialogs(qtbot, db, actor):
         activate(dialog)
         settle(20)
         stops, trouble = tab_cycle(dialog)
@@ -144,19 +135,9 @@ def test_every_dialog_built_here_tabs_in_reading_order(qtbot, demo_template, tmp
 
 @pytest.fixture
 def window(qtbot, demo_template, tmp_path):
-    from desktop.views.main_window import MainWindow
-
-    db, actor = open_copy(demo_template, tmp_path)
-    main = MainWindow(db, actor)
-    qtbot.addWidget(main)
-    main.resize(*SIZE)
-    activate(main)
+    main, db = open_main_window(qtbot, demo_template, tmp_path)
     yield main
-    for widget in QApplication.topLevelWidgets():
-        if widget.isVisible() and widget is not main:
-            widget.close()
-    main.close()
-    db.dispose()
+    close_main_window(main, db)
 
 
 def _walk_from_the_sidebar(window) -> list[str]:
