@@ -115,9 +115,9 @@ def xlsx_bomb_problem(content: bytes) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             infos = archive.infolist()
-    # zipfile's own refusals of a hostile or damaged archive — NotImplementedError is how it refuses a compression
-    # method it does not know (a crafted member), not a missing piece of this program
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
+    # zipfile's own refusals of a hostile or damaged archive; RuntimeError covers an encrypted member and a
+    # compression method zipfile does not know (a crafted member)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, RuntimeError):
         return "linha 1: o arquivo parece compactado mas está corrompido."
     total = sum(max(i.file_size, 0) for i in infos)
     mb = 1024 * 1024
