@@ -17,22 +17,25 @@ def screen(qtbot, db, actor):
     return tab
 
 
-def test_folder_copy_now_list_and_restore(qtbot, db, admin, tmp_path, messages, monkeypatch):
+def test_folder_copy_now_list_and_restore(qtbot, db, admin, tmp_path, messages):
+    from hands import activate, click_button, click_row, in_modal, type_into
+
     tab = screen(qtbot, db, admin)
+    activate(tab.keep_page_alive)
     assert "não configuradas" in tab.state_label.text() and not tab.now_button.isEnabled()
     # a folder that does not exist: the message sits next to the field, nothing saved
-    tab.folder_edit.setText(str(tmp_path / "nao-existe"))
-    assert not tab.save_folder()
+    type_into(tab.folder_edit, str(tmp_path / "nao-existe"))
+    click_button(tab.save_button)
     assert "não existe" in tab.folder_error.text()
     assert auto_backup.configured_folder() is None
     folder = tmp_path / "copias"
     folder.mkdir()
-    tab.folder_edit.setText(str(folder))
-    assert tab.save_folder()
+    type_into(tab.folder_edit, str(folder))
+    click_button(tab.save_button)
     assert auto_backup.configured_folder() == folder.resolve() and tab.now_button.isEnabled()
     assert "Nenhuma cópia" in tab.state_label.text()
 
-    tab.backup_now()
+    click_button(tab.now_button)
     qtbot.waitUntil(lambda: len(tab.table.visible_rows()) == 1, timeout=20000)
     copy = tab.table.visible_rows()[0]
     assert copy.verified and copy.kept_by == "diária"
@@ -41,13 +44,28 @@ def test_folder_copy_now_list_and_restore(qtbot, db, admin, tmp_path, messages, 
 
     users.create_user(db, admin, users.UserDraft("depois.da.copia", "Depois", frozenset({Role.FISCAL}),
                                                  "senha-depois-1"))
-    restored = []
+    restored, asked = [], []
     tab.after_restore = lambda: restored.append(True)
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    tab.table.select_where(lambda c: True)
+    click_row(tab.table, 0)
     assert tab.restore_button.isEnabled()
-    assert tab.restore_selected()
-    assert restored == [True]
+
+    def answer(which):
+        def work(box):
+            asked.append(box.text())
+            click_button(box.button(which))     # «Não» / «Sim» in the office's Portuguese
+        return work
+
+    # «Restaurar esta cópia…» asks first (a click once restored without asking: `clicked` handed False to
+    # restore_selected(confirm)); No keeps the database as it is
+    done = in_modal(QMessageBox, answer(QMessageBox.StandardButton.No))
+    click_button(tab.restore_button)
+    done.check()
+    assert asked and "Substituir o banco de dados atual" in asked[-1] and restored == []
+    assert "depois.da.copia" in {u.username for u in users.list_users(db, admin)}
+    done = in_modal(QMessageBox, answer(QMessageBox.StandardButton.Yes))
+    click_button(tab.restore_button)
+    done.check()
+    assert len(asked) == 2 and restored == [True]
     assert messages[-1][1] == "Cópia restaurada"
     assert "depois.da.copia" not in {u.username for u in users.list_users(db, admin)}
 

@@ -83,7 +83,9 @@ class BackupsScreen(QWidget):
         self.now_button.clicked.connect(self.backup_now)
         self.restore_button = QPushButton("Restaurar esta cópia…", self)
         self.restore_button.setEnabled(False)
-        self.restore_button.clicked.connect(self.restore_selected)
+        # a lambda: `clicked` hands its `checked` (False) to a slot that takes an argument — restore_selected(False)
+        # would restore without asking
+        self.restore_button.clicked.connect(lambda: self.restore_selected())
 
         row = QHBoxLayout()
         row.addWidget(QLabel("Pasta das cópias:", self))

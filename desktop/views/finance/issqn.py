@@ -148,7 +148,7 @@ class IssqnPage(QWidget):
         self.issue_button.setToolTip("Uma guia (DAM) por plataforma e competência, com código de barras FEBRABAN")
         self.issue_button.clicked.connect(self.issue_guide)
         self.print_button = QPushButton("Imprimir guia", self)
-        self.print_button.clicked.connect(self.print_guide)
+        self.print_button.clicked.connect(lambda: self.print_guide())
         # issue 28 point 4: the estimate is a lançamento — its notice per platform and competência (CTN art. 145)
         self.notice_button = QPushButton("Notificação de lançamento", self)
         self.notice_button.setToolTip("Notifica a plataforma do ISSQN estimado da competência: veículos, classes, "
@@ -189,7 +189,7 @@ class IssqnPage(QWidget):
         self.driver_button = QPushButton("Cobrar do condutor (substituto)…", self)
         # issue 15: the fares the platforms reported for the vehicle that month and the nearest class (Art. 11 §1)
         self.fares_button = QPushButton("Tarifas informadas…", self)
-        self.fares_button.clicked.connect(self.show_fares)
+        self.fares_button.clicked.connect(lambda: self.show_fares())
         self.driver_button.clicked.connect(self.charge_driver)
         enter_presses(self.shares, self.fares_button)     # Enter on a vehicle: its fares and class (issue 29)
         shares_box = QGroupBox("Veículos da competência", self)

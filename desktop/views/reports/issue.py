@@ -115,8 +115,10 @@ class IssuePanel(QWidget):
         # Enter / double-click on a kind (issue 29 point 1): on to its number or date, where Enter issues it
         self.kind_list.itemActivated.connect(lambda _item: self.focus_identifier())
         keyboard_list(self.kind_list)
-        self.issue_button.clicked.connect(self.issue)
-        self.id_edit.returnPressed.connect(self.issue)
+        # a lambda: `clicked` would hand its `checked` (False) to issue() as the reissue reason, and a document in
+        # force would be issued again without asking (issue 12 item 17)
+        self.issue_button.clicked.connect(lambda: self.issue())
+        self.id_edit.returnPressed.connect(lambda: self.issue())
         self.id_edit.textEdited.connect(lambda _text: self._clear_error())
         self.kind_list.setCurrentRow(0)
 
