@@ -5,7 +5,15 @@ from __future__ import annotations
 from test_reports_module_scenario import *  # noqa: F401,F403 — fixtures: clerk, authorizations
 from test_reports_module_scenario import add_authorizations, pdf_text, shoot, wait_task
 
+from hands import choose_in_combo, click_button
+
 from desktop.services import documents
+
+
+def click_generate(panel):
+    """«Gerar lote» pressed with the mouse; the batch's background task."""
+    click_button(panel.generate_button)
+    return panel.batch_task
 
 
 def batch_page(qtbot, db, actor):
@@ -25,9 +33,10 @@ def test_art14_batch_of_pending_stickers_is_generated_previewed_and_no_longer_pe
     assert panel.numbers == ["0007/2026", "0008/2026", "0009/2026"]
     assert panel.count_label.text() == "3 adesivos pendentes" and panel.list.count() == 3
     assert panel.generate_button.isEnabled()
-    panel.layout_box.setCurrentIndex(panel.layout_box.findData("page"))
+    choose_in_combo(panel.layout_box, panel.layout_box.itemText(panel.layout_box.findData("page")))
+    assert panel.layout_box.currentData() == "page"
     shoot(page, "08-adesivos-pendentes")
-    wait_task(qtbot, panel.generate())
+    wait_task(qtbot, click_generate(panel))
     assert panel.last_batch is not None and page.last_preview is not None
     assert page.last_preview.page_count() == 3                         # one sticker per page
     text = pdf_text(page.last_preview.pdf_bytes())
@@ -62,10 +71,10 @@ def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_sticker
     pool.setMaxThreadCount(1)
     pool.start(Busy())
     panel.pool = pool
-    task = panel.generate()
+    task = click_generate(panel)
     assert panel.cancel_button.isVisible() and panel.progress.isVisible()
     shoot(page, "17-lote-em-andamento")
-    panel.cancel()                       # what the page's "Cancelar" (and the progress dialog's) does
+    click_button(panel.cancel_button)    # the page's «Cancelar»
     assert panel.status.text() == "Cancelando…"
     gate.set()
     wait_task(qtbot, task)
@@ -81,6 +90,6 @@ def test_cancelled_batch_numbers_nothing_archives_nothing_and_leaves_the_sticker
     assert documents.pending_sticker_numbers(db, clerk) == numbers
     qtbot.waitUntil(lambda: panel.load_task.finished and panel.generate_button.isEnabled(), timeout=10000)
     # the next batch takes the first document number: the cancelled one gave nothing away
-    wait_task(qtbot, panel.generate(), timeout=120000)
+    wait_task(qtbot, click_generate(panel), timeout=120000)
     assert panel.last_batch.info.number.startswith("0001/")
     assert page.last_preview.page_count() == 5                         # 40 stickers, 8 per label sheet

@@ -8,7 +8,40 @@ from PySide6.QtCore import Qt
 from test_reports_module_scenario import *  # noqa: F401,F403 — fixtures: clerk, inspector, authorizations
 from test_reports_module_scenario import pdf_text, shoot, wait_task
 
+from hands import activate, choose_in_combo, click, click_button, click_row, type_into
+from robot import click_tab
+
 from desktop.services import documents
+
+
+def choose_kind(panel, key: str) -> None:
+    """The document chosen with a mouse click on its row of the list."""
+    from PySide6.QtCore import Qt
+
+    rows = [panel.kind_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.kind_list.count())]
+    click_row(panel.kind_list, rows.index(key))
+    assert panel.entry().kind == key
+
+
+def type_id(panel, text: str) -> None:
+    type_into(panel.id_edit, text)
+
+
+def press_issue(panel):
+    """«Emitir e visualizar» pressed with the mouse; the task it started (None when it started none)."""
+    before = panel.task
+    click_button(panel.issue_button)
+    return panel.task if panel.task is not before else None
+
+
+def open_tab(page, widget):
+    click_tab(page.tabs, page.tabs.indexOf(widget))
+    assert page.tabs.currentWidget() is widget
+    return widget
+
+
+def click_archived(archive, number: str) -> None:
+    click_row(archive.table, next(i for i, r in enumerate(archive.table.visible_rows()) if r.number == number))
 
 
 def make_page(qtbot, db, actor, **kwargs):
@@ -29,12 +62,12 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
                                                                                      authorizations):
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.choose_kind("sticker")
+    choose_kind(panel, "sticker")
     assert panel.issue_button.text().replace("&", "") == "Emitir e visualizar" and panel.issue_button.isEnabled()
     assert panel.layout_box.isVisible()
     shoot(page, "01-emitir-adesivo")
-    panel.id_edit.setText("0007/2026")
-    wait_task(qtbot, panel.issue())
+    type_id(panel, "0007/2026")
+    wait_task(qtbot, press_issue(panel))
     preview = page.last_preview
     assert preview is not None and preview.page_count() == 1
     qtbot.wait(600)   # QPdfView paints its pages asynchronously
@@ -45,7 +78,7 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
     assert "0001/2026" in panel.status.text() and not panel.field_error.isVisible()
     close_preview(page)
 
-    archive = page.show_tab("archive")
+    archive = open_tab(page, page.archive_panel)
     qtbot.waitUntil(lambda: len(archive.rows()) == 1, timeout=10000)
     row = archive.rows()[0]
     assert (row.number, row.kind, row.record_type, row.copies) == ("0001/2026", "sticker", "authorization", 0)
@@ -64,12 +97,13 @@ def test_art14_sticker_issued_from_the_page_opens_a_one_page_preview_and_is_arch
 def test_reprint_from_the_archive_is_the_archived_document_with_the_2a_via_stamp(qtbot, db, clerk, authorizations):
     issued = documents.print_certificate(db, clerk, "0008/2026")
     page = make_page(qtbot, db, clerk)
-    archive = page.show_tab("archive")
+    archive = open_tab(page, page.archive_panel)
     qtbot.waitUntil(lambda: len(archive.rows()) == 1, timeout=10000)
-    archive.table.select_where(lambda r: r.number == issued.info.number)
+    click_archived(archive, issued.info.number)
     assert archive.reprint_button.isEnabled() and archive.reprint_button.text().replace("&", "") == "Reimprimir (2ª via)"
     shoot(page, "03-documentos-emitidos")
-    wait_task(qtbot, archive.reprint())
+    click_button(archive.reprint_button)
+    wait_task(qtbot, archive.reprint_task)
     copy = page.last_preview.pdf_bytes()
     assert "2ª VIA" in pdf_text(copy) and "2ª VIA" not in pdf_text(issued.pdf)
     # the archived document itself is unchanged, and its pages' own text comes first on every page of the copy
@@ -80,7 +114,7 @@ def test_reprint_from_the_archive_is_the_archived_document_with_the_2a_via_stamp
     close_preview(page)
     # the list refreshes (data_changed) and the next reprint is the 3ª via
     qtbot.waitUntil(lambda: archive.rows() and archive.rows()[0].copies == 1, timeout=10000)
-    archive.table.select_where(lambda r: r.number == issued.info.number)
+    click_archived(archive, issued.info.number)
     assert archive.reprint_button.text().replace("&", "") == "Reimprimir (3ª via)"
 
 
@@ -90,36 +124,34 @@ def test_unknown_number_and_inactive_record_are_said_in_portuguese_next_to_the_f
 
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.choose_kind("credential")
-    panel.issue()
+    choose_kind(panel, "credential")
+    press_issue(panel)
     assert panel.field_error.isVisible() and "Nº da autorização" in panel.field_error.text()
-    panel.id_edit.setText("0999/2026")
-    wait_task(qtbot, panel.issue())
+    type_id(panel, "0999/2026")
+    wait_task(qtbot, press_issue(panel))
     assert panel.field_error.isVisible()
     assert panel.field_error.text() == "Autorização nº 0999/2026 não encontrada."
     shoot(page, "05-erro-numero-desconhecido")
     with db.session() as s:
         s.query(Authorization).filter_by(number="0009/2026").one().status = "suspended"
-    panel.id_edit.setText("0009/2026")
-    wait_task(qtbot, panel.issue())
+    type_id(panel, "0009/2026")
+    wait_task(qtbot, press_issue(panel))
     assert "Suspensa" in panel.field_error.text() and "Art. 3º" in panel.field_error.text()
     assert page.last_preview is None and documents.list_issued(db, clerk) == []   # nothing numbered, nothing archived
 
 
 def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_published(qtbot, db, admin):
-    from PySide6.QtCore import QDate
-
     from test_reports_module_scenario import make_user
     from desktop.domain.roles import Role
 
     fiscal = make_user(db, "fiscal", "Fábio Fiscal", Role.FISCAL)
     page = make_page(qtbot, db, fiscal)
     panel = page.issue_panel
-    panel.choose_kind("edital")
+    choose_kind(panel, "edital")
     assert panel.date_edit.isVisible() and not panel.id_edit.isVisible()
-    panel.date_edit.setDate(QDate(2026, 4, 2))
+    type_into(panel.date_edit, "02042026", leave=True)     # typed, with or without the slashes
     assert panel.identifier() == "02/04/2026"
-    wait_task(qtbot, panel.issue())
+    wait_task(qtbot, press_issue(panel))
     assert panel.field_error.text() == ("Nenhuma notificação por edital (Art. 22, §1º, II a IV) com data de "
                                         "02/04/2026.")
     shoot(page, "16-edital-por-data")
@@ -128,19 +160,19 @@ def test_edital_is_chosen_by_its_publication_date_and_says_when_none_was_publish
 def test_roles_the_page_shows_what_the_profile_may_issue(qtbot, db, inspector, authorizations):
     page = make_page(qtbot, db, inspector)
     panel = page.issue_panel
-    panel.choose_kind("sticker")
+    choose_kind(panel, "sticker")
     assert not panel.issue_button.isEnabled()
     assert "exige o perfil Atendente ou Gestor" in panel.role_note.text()
-    panel.choose_kind("inspection")
+    choose_kind(panel, "inspection")
     assert panel.issue_button.isEnabled() and "Vistoriador" in panel.role_note.text()
     assert "você emite 6 de 16 documentos" in page.roles_label.text()   # issue 28: + the certidão de dívida ativa
-    batch = page.show_tab("batch")
+    batch = open_tab(page, page.batch_panel)
     assert "não emite adesivos" in batch.role_note.text()
     # issue 25 item 7: the pending list is read by those who print stickers; the vistoriador's tab lists none
     assert batch.load_task is None and batch.numbers == [] and batch.list.count() == 0
     assert not batch.generate_button.isEnabled()
-    panel = page.show_tab("issue")
-    panel.choose_kind("sticker")
+    panel = open_tab(page, page.issue_panel)
+    choose_kind(panel, "sticker")
     shoot(page, "06-perfil-vistoriador")
 
 
@@ -153,7 +185,9 @@ def test_main_window_opens_the_reports_module(qtbot, db, clerk):
     window = MainWindow(db, clerk)
     qtbot.addWidget(window)
     window.show()
-    page = window.open_module("relatorios")
+    from robot import sidebar_open
+
+    page = sidebar_open(window, "relatorios")
     assert isinstance(page, ReportsPage)
     shoot(window, "07-janela-principal-relatorios")
 
@@ -162,16 +196,16 @@ def test_statement_by_cpf_is_issued_and_a_guide_without_febraban_code_is_refused
         qtbot, db, clerk, authorizations):
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.choose_kind("statement")
-    panel.id_edit.setText("529.982.247-25")
-    wait_task(qtbot, panel.issue())
+    choose_kind(panel, "statement")
+    type_id(panel, "529.982.247-25")
+    wait_task(qtbot, press_issue(panel))
     assert not panel.field_error.isVisible(), panel.field_error.text()
     assert page.last_preview.page_count() >= 1
     assert "Joana Araújo Conceição 1" in pdf_text(page.last_preview.pdf_bytes())
     close_preview(page)
-    panel.choose_kind("guide")
-    panel.id_edit.setText("0009/2026")
-    wait_task(qtbot, panel.issue())
+    choose_kind(panel, "guide")
+    type_id(panel, "0009/2026")
+    wait_task(qtbot, press_issue(panel))
     assert "código FEBRABAN" in panel.field_error.text()
     assert [d.kind for d in documents.list_issued(db, clerk)] == ["statement"]
 
@@ -201,14 +235,14 @@ def test_issue12_16_cancel_while_the_document_is_generated_archives_nothing(qtbo
     _slow_sticker_render(monkeypatch, started, release)
     page = make_page(qtbot, db, clerk)
     panel = page.issue_panel
-    panel.choose_kind("sticker")
-    panel.id_edit.setText("0007/2026")
-    task = panel.issue()
+    choose_kind(panel, "sticker")
+    type_id(panel, "0007/2026")
+    task = press_issue(panel)
     qtbot.waitUntil(started.is_set, timeout=10000)
     qtbot.waitUntil(lambda: task._dialog is not None, timeout=5000)   # the progress dialog, after 600 ms
     from PySide6.QtWidgets import QPushButton
     cancel = next(b for b in task._dialog.findChildren(QPushButton) if b.text().replace("&", "") == "Cancelar")
-    cancel.click()
+    click_button(cancel)
     release.set()
     wait_task(qtbot, task)
     assert _archived_count(db) == 0
@@ -225,9 +259,9 @@ def test_issue12_16_closing_the_page_while_the_document_is_generated_archives_no
     page = ReportsPage(db, clerk)
     page.show()
     panel = page.issue_panel
-    panel.choose_kind("sticker")
-    panel.id_edit.setText("0007/2026")
-    task = panel.issue()
+    choose_kind(panel, "sticker")
+    type_id(panel, "0007/2026")
+    task = press_issue(panel)
     qtbot.waitUntil(started.is_set, timeout=10000)
     page.close()
     page.deleteLater()
@@ -252,26 +286,25 @@ def test_issue12_17_emitir_a_sticker_in_force_offers_the_2a_via_or_a_new_issue_w
         asked.append((label, identifier, current.number))
         return answers.pop(0)
     panel.choose_reissue = choose
-    panel.choose_kind("sticker")
-    panel.id_edit.setText("0007/2026")
-    wait_task(qtbot, panel.issue())
+    choose_kind(panel, "sticker")
+    type_id(panel, "0007/2026")
+    wait_task(qtbot, press_issue(panel))
     assert "0001/2026" in panel.status.text() and asked == []          # none in force: issued at once
     close_preview(page)
 
-    wait_task(qtbot, panel.issue())                                     # in force: asked, a new one for "lost"
-    wait_task(qtbot, panel.task)
+    wait_task(qtbot, press_issue(panel))                                # in force: asked, a new one for "lost"
+    qtbot.waitUntil(lambda: "0002/2026" in panel.status.text(), timeout=30000)   # the new issue, after the answer
     assert asked == [("Adesivo do veículo", "0007/2026", "0001/2026")]
-    assert "0002/2026" in panel.status.text()
     close_preview(page)
 
-    wait_task(qtbot, panel.issue())                                     # the 2ª via of the one in force
-    wait_task(qtbot, panel.task)
-    assert asked[-1][2] == "0002/2026" and "2ª via do documento nº 0002/2026" in panel.status.text()
+    wait_task(qtbot, press_issue(panel))                                # the 2ª via of the one in force
+    qtbot.waitUntil(lambda: "2ª via do documento nº 0002/2026" in panel.status.text(), timeout=30000)
+    assert asked[-1][2] == "0002/2026"
     assert "2ª VIA" in pdf_text(page.last_preview.pdf_bytes())
     close_preview(page)
 
-    wait_task(qtbot, panel.issue())                                     # cancelled: nothing issued
-    assert "continua em vigor" in panel.status.text()
+    wait_task(qtbot, press_issue(panel))                                # cancelled: nothing issued
+    qtbot.waitUntil(lambda: "continua em vigor" in panel.status.text(), timeout=30000)
     assert [r.number for r in documents.list_issued(db, clerk)] == ["0002/2026", "0001/2026"]
 
 
@@ -281,10 +314,11 @@ def test_issue12_17_the_reissue_dialog_offers_the_copy_first_and_the_reasons(qtb
     current = documents.current_document(db, clerk, "sticker", "0007/2026")
     dialog = ReissueDialog("Adesivo do veículo (Art. 14)", "0007/2026", current)
     qtbot.addWidget(dialog)
+    activate(dialog)
     assert dialog.choice() == COPY and not dialog.reason_box.isEnabled()
-    dialog.new_radio.setChecked(True)
+    click(dialog.new_radio)
     assert dialog.reason_box.isEnabled() and dialog.choice() == "lost"
     assert [dialog.reason_box.itemText(i) for i in range(dialog.reason_box.count())] == [
         "Extravio", "Dano", "Dados alterados"]
-    dialog.reason_box.setCurrentIndex(2)
+    choose_in_combo(dialog.reason_box, "Dados alterados")
     assert dialog.choice() == "data_changed"
