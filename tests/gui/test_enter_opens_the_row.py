@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTabWidget
 
 from hands import activate, click_row, focused, settle
-from robot import SIZE, click_tab, make_demo, open_copy
+from robot import click_tab, close_main_window, make_demo, open_main_window
 
 ENTER = Qt.Key.Key_Return
 
@@ -24,19 +24,9 @@ def demo_template(tmp_path_factory):
 
 @pytest.fixture
 def window(qtbot, demo_template, tmp_path):
-    from desktop.views.main_window import MainWindow
-
-    db, actor = open_copy(demo_template, tmp_path)
-    main = MainWindow(db, actor)
-    qtbot.addWidget(main)
-    main.resize(*SIZE)
-    activate(main)
+    main, db = open_main_window(qtbot, demo_template, tmp_path)
     yield main
-    for widget in QApplication.topLevelWidgets():     # previews Enter opened
-        if widget.isVisible() and widget is not main:
-            widget.close()
-    main.close()
-    db.dispose()
+    close_main_window(main, db)      # with the previews Enter opened
 
 
 class Modals:

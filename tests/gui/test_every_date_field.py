@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hands import activate, type_into
-from robot import SIZE, make_demo, open_copy, sidebar_click, tab_widgets, click_tab, visible
+from hands import type_into
+from robot import make_demo, open_main_window, sidebar_click, tab_widgets, click_tab, visible
 
 VIEWS = Path(__file__).resolve().parents[2] / "desktop" / "views"
 
@@ -39,13 +39,7 @@ def _fields(root):
 
 
 def test_every_date_field_keeps_the_date_typed_or_says_why(qtbot, demo_template, tmp_path):
-    from desktop.views.main_window import MainWindow
-
-    db, actor = open_copy(demo_template, tmp_path)
-    window = MainWindow(db, actor)
-    qtbot.addWidget(window)
-    window.resize(*SIZE)
-    activate(window)
+    window, db = open_main_window(qtbot, demo_template, tmp_path)
     checked, wrong = 0, []
 
     def check(where, field):
