@@ -107,8 +107,7 @@ def is_accepted_cnh_category(category: str | None) -> bool:
 
 
 PHOTO_ARTICLE = "Art. 13, I"
-PHOTO_REQUIRED = ("Escolha a foto do condutor: a credencial é pessoal e intransferível (Art. 13, I) e não é emitida "
-                  "sem ela.")
+PHOTO_REQUIRED = "Escolha a foto do condutor: a credencial, pessoal e intransferível, não sai sem ela."
 
 
 def photo_problem(has_photo: bool, required: bool) -> Problem | None:
